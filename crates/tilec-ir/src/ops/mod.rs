@@ -1,0 +1,594 @@
+//! The op table: one declarative entry per operation.
+//!
+//! This table is the single source of truth about operations. Every consumer reads it
+//! instead of keeping its own list:
+//!
+//! * the **parser** finds ops by name or alias, parses operands, attributes, types and
+//!   regions by interpreting the entry's [`Syntax`] (a small assembly-format language, see
+//!   [`format`]) and infers the types the text leaves implicit from the entry's type
+//!   constraints and same-type groups;
+//! * the **printer** prints the custom form from the same format (reproducing the spacing
+//!   rules of MLIR's generated printers) and the generic form from the attribute names;
+//! * the **verifier** checks operand, result, region and attribute counts and the type
+//!   constraints ([`TyC`]) and traits, and dispatches on the [`Family`];
+//! * the **canonicalizer** and **lowering** read traits and memory [`Effects`].
+//!
+//! Ops are identified by [`Opcode`], one variant per entry. Where the spec's name differs from
+//! NVIDIA's, the spec's is the primary [`OpDef::name`] and NVIDIA's is an alias
+//! (`negsi`/`negi`, `mulhi`/`mulhii`, `powf`/`pow`, `print`/`print_tko`); the printer
+//! keeps the spelling the input used.
+
+pub mod format;
+mod table;
+
+pub use table::Opcode;
+
+use crate::attrs::EnumKind;
+use std::sync::OnceLock;
+
+/// How many values an operand or result slot takes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Arity {
+    /// Exactly one.
+    One,
+    /// Zero or one.
+    Optional,
+    /// Any number.
+    Variadic,
+}
+
+/// Element-type classes, as a bit set.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Elems(pub u16);
+
+impl Elems {
+    /// `i1`.
+    pub const I1: Elems = Elems(1 << 0);
+    /// `i8`.
+    pub const I8: Elems = Elems(1 << 1);
+    /// `i16`.
+    pub const I16: Elems = Elems(1 << 2);
+    /// `i32`.
+    pub const I32: Elems = Elems(1 << 3);
+    /// `i64`.
+    pub const I64: Elems = Elems(1 << 4);
+    /// `f16`.
+    pub const F16: Elems = Elems(1 << 5);
+    /// `bf16`.
+    pub const BF16: Elems = Elems(1 << 6);
+    /// `f32`.
+    pub const F32: Elems = Elems(1 << 7);
+    /// `f64`.
+    pub const F64: Elems = Elems(1 << 8);
+    /// `tf32`.
+    pub const TF32: Elems = Elems(1 << 9);
+    /// `f8E4M3FN`.
+    pub const F8E4M3FN: Elems = Elems(1 << 10);
+    /// `f8E5M2`.
+    pub const F8E5M2: Elems = Elems(1 << 11);
+    /// `ptr<...>`.
+    pub const PTR: Elems = Elems(1 << 12);
+    /// All integer types.
+    pub const INTS: Elems = Elems(0b11111);
+    /// Integers of at least 8 bits.
+    pub const INTS8: Elems = Elems(0b11110);
+    /// `f16 bf16 f32 f64`: the types of float arithmetic.
+    pub const BASE_FLOATS: Elems = Elems(0b1111 << 5);
+    /// All float types.
+    pub const FLOATS: Elems = Elems(0b1111111 << 5);
+    /// All integer and float types.
+    pub const NUMBERS: Elems = Elems(Elems::INTS.0 | Elems::FLOATS.0);
+    /// Every element type.
+    pub const ALL: Elems = Elems(Elems::NUMBERS.0 | Elems::PTR.0);
+
+    /// Union.
+    pub const fn or(self, o: Elems) -> Elems {
+        Elems(self.0 | o.0)
+    }
+
+    /// True if all bits of `o` are in `self`.
+    pub const fn contains(self, o: Elems) -> bool {
+        self.0 & o.0 == o.0
+    }
+}
+
+/// A type constraint on an operand or result.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TyC {
+    /// Any type.
+    Any,
+    /// A tile of any rank whose element type is in the set.
+    Tile(Elems),
+    /// A rank-0 tile whose element type is in the set.
+    Scalar(Elems),
+    /// `token`.
+    Token,
+    /// A `tensor_view`.
+    TensorView,
+    /// A tile view (`partition_view`).
+    View,
+}
+
+impl TyC {
+    /// A rank-0 `i32` tile constraint that defaults to `tile<i32>` when the text gives no
+    /// type (view indices).
+    pub const INDEX: TyC = TyC::Scalar(Elems::INTS);
+}
+
+/// A named operand or result slot.
+#[derive(Copy, Clone, Debug)]
+pub struct Slot {
+    /// The name (as in NVIDIA's ODS, so that diagnostics read the same).
+    pub name: &'static str,
+    /// How many values.
+    pub arity: Arity,
+    /// The type constraint.
+    pub ty: TyC,
+}
+
+/// Kinds of attributes an op can carry.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum AttrKind {
+    /// A case of an enum.
+    Enum(EnumKind),
+    /// A presence flag (unit attribute).
+    Unit,
+    /// A boolean.
+    Bool,
+    /// A 64-bit integer.
+    I64,
+    /// A 32-bit integer.
+    I32,
+    /// A string.
+    String,
+    /// The symbol an op defines (`@name` of `entry`, `global`, `module`).
+    SymbolName,
+    /// A reference to a symbol (`@name` of `get_global`).
+    SymbolRef,
+    /// A dense constant.
+    Dense,
+    /// A type (the `function_type` of functions).
+    TypeAttr,
+    /// An array of dictionaries (argument attributes of functions).
+    DictArray,
+    /// Optimization hints.
+    OptHints,
+    /// An assume predicate (`div_by`, `bounded`, `same_elements`).
+    AssumePredicate,
+    /// `array<i32: ...>`, written `[a, b, ...]` in the custom form.
+    DenseI32Array,
+    /// An array of attributes.
+    Array,
+    /// The operand segment sizes of ops with several optional or variadic operands.
+    OperandSegments,
+}
+
+/// Whether an attribute must be present.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Presence {
+    /// Must be present.
+    Required,
+    /// May be absent.
+    Optional,
+    /// May be absent; absent means this enum case (the printer omits the default).
+    DefaultEnum(u8),
+    /// May be absent; absent means this integer.
+    DefaultInt(i64),
+}
+
+/// An attribute slot.
+#[derive(Copy, Clone, Debug)]
+pub struct AttrDef {
+    /// Attribute name (as in NVIDIA's ODS; the generic form uses it).
+    pub name: &'static str,
+    /// Its kind.
+    pub kind: AttrKind,
+    /// Presence rule.
+    pub presence: Presence,
+}
+
+/// A region slot.
+#[derive(Copy, Clone, Debug)]
+pub struct RegionDef {
+    /// Region name.
+    pub name: &'static str,
+    /// The terminator the parser inserts when a block does not end in one, if any.
+    pub implicit_terminator: Option<Opcode>,
+    /// May be empty (no block), like the else region of `if`.
+    pub optional: bool,
+}
+
+/// Op traits, as a bit set.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Traits(pub u32);
+
+impl Traits {
+    /// No traits.
+    pub const NONE: Traits = Traits(0);
+    /// No memory effects; may be speculated and removed when unused.
+    pub const PURE: Traits = Traits(1 << 0);
+    /// Must be the last op of its block.
+    pub const TERMINATOR: Traits = Traits(1 << 1);
+    /// Regions cannot use values defined outside the op.
+    pub const ISOLATED_FROM_ABOVE: Traits = Traits(1 << 2);
+    /// Defines a symbol (`sym_name`).
+    pub const SYMBOL: Traits = Traits(1 << 3);
+    /// Holds a symbol table.
+    pub const SYMBOL_TABLE: Traits = Traits(1 << 4);
+    /// Operands and results have the same shape.
+    pub const SAME_SHAPE: Traits = Traits(1 << 5);
+    /// Applies element-wise.
+    pub const ELEMENTWISE: Traits = Traits(1 << 6);
+    /// Produces a constant from its attributes.
+    pub const CONSTANT_LIKE: Traits = Traits(1 << 7);
+    /// Returns control to the parent op (yield, break, continue, return).
+    pub const RETURN_LIKE: Traits = Traits(1 << 8);
+    /// Region blocks need no terminator (module).
+    pub const NO_TERMINATOR: Traits = Traits(1 << 9);
+    /// Ops in its regions print without the `cuda_tile.` prefix.
+    pub const DEFAULT_DIALECT: Traits = Traits(1 << 10);
+    /// A function-like op (entry, testing$func).
+    pub const FUNCTION: Traits = Traits(1 << 11);
+    /// Has several optional or variadic operand groups whose sizes are recorded.
+    pub const ATTR_SIZED_OPERANDS: Traits = Traits(1 << 12);
+    /// Its regions take no arguments.
+    pub const NO_REGION_ARGS: Traits = Traits(1 << 13);
+    /// `lhs op rhs == rhs op lhs`.
+    pub const COMMUTATIVE: Traits = Traits(1 << 14);
+
+    /// Union.
+    pub const fn or(self, o: Traits) -> Traits {
+        Traits(self.0 | o.0)
+    }
+
+    /// True if all of `o` is set.
+    pub const fn contains(self, o: Traits) -> bool {
+        self.0 & o.0 == o.0
+    }
+}
+
+/// Memory effects of an op.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Effects {
+    /// None.
+    None,
+    /// Reads memory.
+    Read,
+    /// Writes memory.
+    Write,
+    /// Reads and writes memory.
+    ReadWrite,
+    /// Whatever the ops in its regions do.
+    Recursive,
+    /// Observable side effects other than memory (printing, trapping).
+    SideEffect,
+}
+
+/// Op families, used to dispatch domain verification and lowering.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// Float arithmetic and math.
+    FloatArith,
+    /// Integer arithmetic and bitwise ops.
+    Integer,
+    /// Conversions between element types.
+    Conversion,
+    /// Token-ordered memory ops (load, store, tokens).
+    TokenMemory,
+    /// Atomics.
+    Atomics,
+    /// Structured control flow and terminators.
+    ControlFlow,
+    /// Views, shapes and data movement.
+    ViewAndShape,
+    /// reduce and scan.
+    Aggregate,
+    /// Matrix multiply-accumulate.
+    Mma,
+    /// assume.
+    Assumption,
+    /// Everything else (constants, globals, modules, functions, debugging).
+    Misc,
+}
+
+/// Ops whose syntax is written by hand rather than with a format.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CustomSyntax {
+    /// `entry` and `testing$func`: `@name(%a: type, ...) [-> results] [optimization_hints=<...>] { ... }`.
+    Function,
+    /// `for [unsigned] %iv in (%lb to %ub, step %s) : type [iter_values(...) -> (types)] { ... }`.
+    For,
+    /// `loop [iter_values(...) : types] [-> types] { ... }`.
+    Loop,
+    /// `make_tensor_view %base, shape = [...], strides = [...] : [type ->] tensor_view<...>`.
+    MakeTensorView,
+    /// `make_partition_view %tv : partition_view<...>`.
+    MakePartitionView,
+    /// `get_tensor_shape` / `get_index_space_shape`: `%v : view-type -> result-type`,
+    /// one result per dimension.
+    GetShape,
+    /// `assume predicate, %v : type` (NVIDIA) or `assume %cond : tile<i1>` (spec).
+    Assume,
+}
+
+/// How an op is written.
+#[derive(Copy, Clone, Debug)]
+pub enum Syntax {
+    /// An assembly format, interpreted by the parser and printer (see [`format`]).
+    Format(&'static str),
+    /// A hand-written syntax.
+    Custom(CustomSyntax),
+}
+
+/// How the printer names an op's results and block arguments (NVIDIA's naming hints).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NameHint {
+    /// Numbered values (`%0`).
+    None,
+    /// The single result gets this name (`%tview`).
+    Fixed(&'static str),
+    /// Each result is named after its result slot (`%tile, %result_token`).
+    Slots,
+    /// Constants: `%cst_<value>_<type>`, `%true`, `%false`.
+    Constant,
+    /// `assume`: `%assume` or `%assume_<producer name>`.
+    Assume,
+    /// `for`: result `%for`, block arguments `%loopIdx`, `%iterArgN`.
+    For,
+    /// `reduce`: result `%reduce`, block arguments `%reduce_lhs`, `%reduce_rhs`.
+    Reduce,
+}
+
+/// Type inference rules beyond same-type groups and buildable constraints.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Infer {
+    /// Nothing extra.
+    None,
+    /// A comparison: the result, when not written, is an `i1` tile shaped like `lhs`.
+    Comparison,
+}
+
+/// One op table entry.
+#[derive(Debug)]
+pub struct OpDef {
+    /// The opcode.
+    pub opcode: Opcode,
+    /// Primary mnemonic (the spec's), without the `cuda_tile.` prefix.
+    pub name: &'static str,
+    /// Other accepted mnemonics (NVIDIA's, where they differ).
+    pub aliases: &'static [&'static str],
+    /// One-line summary.
+    pub summary: &'static str,
+    /// The family.
+    pub family: Family,
+    /// Since which Tile IR version the op exists ("spec" for ops only the spec defines).
+    pub since: &'static str,
+    /// Operand slots, in order.
+    pub operands: &'static [Slot],
+    /// Result slots, in order.
+    pub results: &'static [Slot],
+    /// Attribute slots.
+    pub attrs: &'static [AttrDef],
+    /// Region slots.
+    pub regions: &'static [RegionDef],
+    /// Traits.
+    pub traits: Traits,
+    /// Memory effects.
+    pub effects: Effects,
+    /// Groups of operand/result slot names whose types must be equal.
+    pub same_type: &'static [&'static [&'static str]],
+    /// Ops that may directly enclose this op (for terminators), by mnemonic.
+    pub parents: &'static [&'static str],
+    /// The textual syntax.
+    pub syntax: Syntax,
+    /// Printer naming hint.
+    pub names: NameHint,
+    /// Extra type inference.
+    pub infer: Infer,
+}
+
+/// Where a named slot lives.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SlotRef {
+    /// Operand slot index.
+    Operand(usize),
+    /// Result slot index.
+    Result(usize),
+    /// Attribute slot index.
+    Attr(usize),
+    /// Region slot index.
+    Region(usize),
+}
+
+impl OpDef {
+    /// The full name, e.g. `cuda_tile.addf`.
+    pub fn full_name(&self) -> String {
+        format!("cuda_tile.{}", self.name)
+    }
+
+    /// The mnemonic for a spelling index (0 = primary, `i` = `aliases[i-1]`).
+    pub fn spelling(&self, index: u8) -> &'static str {
+        match index {
+            0 => self.name,
+            i => self
+                .aliases
+                .get(i as usize - 1)
+                .copied()
+                .unwrap_or(self.name),
+        }
+    }
+
+    /// True if the op has the trait(s).
+    pub fn has(&self, t: Traits) -> bool {
+        self.traits.contains(t)
+    }
+
+    /// Finds a named slot.
+    pub fn slot(&self, name: &str) -> Option<SlotRef> {
+        if let Some(i) = self.operands.iter().position(|s| s.name == name) {
+            return Some(SlotRef::Operand(i));
+        }
+        if let Some(i) = self.results.iter().position(|s| s.name == name) {
+            return Some(SlotRef::Result(i));
+        }
+        if let Some(i) = self.attrs.iter().position(|s| s.name == name) {
+            return Some(SlotRef::Attr(i));
+        }
+        self.regions
+            .iter()
+            .position(|s| s.name == name)
+            .map(SlotRef::Region)
+    }
+
+    /// Index of the attribute slot with this name.
+    pub fn attr_index(&self, name: &str) -> Option<usize> {
+        self.attrs.iter().position(|a| a.name == name)
+    }
+
+    /// True if the operand segment sizes must be recorded (several optional or variadic
+    /// operand slots).
+    pub fn needs_segments(&self) -> bool {
+        self.operands
+            .iter()
+            .filter(|s| s.arity != Arity::One)
+            .count()
+            > 1
+    }
+
+    /// The compiled format, for ops written with one.
+    pub fn format(&self) -> Option<&'static format::Format> {
+        match self.syntax {
+            Syntax::Format(_) => compiled_formats()[self.opcode as usize].as_ref(),
+            Syntax::Custom(_) => None,
+        }
+    }
+
+    /// The custom syntax kind, for hand-written ops.
+    pub fn custom(&self) -> Option<CustomSyntax> {
+        match self.syntax {
+            Syntax::Custom(c) => Some(c),
+            Syntax::Format(_) => None,
+        }
+    }
+}
+
+/// All op definitions, indexed by [`Opcode`].
+pub fn all() -> &'static [OpDef] {
+    table::OPS
+}
+
+/// The definition of an opcode.
+pub fn def(op: Opcode) -> &'static OpDef {
+    &table::OPS[op as usize]
+}
+
+/// Looks up an op by mnemonic (`addf`, `negi`), full name (`cuda_tile.addf`) or the
+/// testing function name (`testing$func`). Returns the opcode and the spelling index.
+pub fn lookup(name: &str) -> Option<(Opcode, u8)> {
+    let name = name.strip_prefix("cuda_tile.").unwrap_or(name);
+    name_index().get(name).copied()
+}
+
+fn name_index() -> &'static crate::util::FxHashMap<&'static str, (Opcode, u8)> {
+    static INDEX: OnceLock<crate::util::FxHashMap<&'static str, (Opcode, u8)>> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut m = crate::util::FxHashMap::default();
+        for d in all() {
+            m.insert(d.name, (d.opcode, 0));
+            for (i, a) in d.aliases.iter().enumerate() {
+                m.insert(*a, (d.opcode, i as u8 + 1));
+            }
+        }
+        m
+    })
+}
+
+fn compiled_formats() -> &'static [Option<format::Format>] {
+    static FORMATS: OnceLock<Vec<Option<format::Format>>> = OnceLock::new();
+    FORMATS.get_or_init(|| {
+        all()
+            .iter()
+            .map(|d| match d.syntax {
+                // The op table's formats are checked by the `all_formats_compile` test, so a
+                // failure here cannot reach users; an unparsable format yields `None` and the
+                // op falls back to the generic syntax.
+                Syntax::Format(src) => format::compile(d, src).ok(),
+                Syntax::Custom(_) => None,
+            })
+            .collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_is_indexed_by_opcode() {
+        for (i, d) in all().iter().enumerate() {
+            assert_eq!(d.opcode as usize, i, "{}", d.name);
+        }
+    }
+
+    #[test]
+    fn all_formats_compile() {
+        for d in all() {
+            if let Syntax::Format(src) = d.syntax
+                && let Err(e) = format::compile(d, src) {
+                    panic!("format of {} does not compile: {e}", d.name);
+                }
+        }
+    }
+
+    #[test]
+    fn names_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for d in all() {
+            assert!(seen.insert(d.name), "duplicate {}", d.name);
+            for a in d.aliases {
+                assert!(seen.insert(*a), "duplicate {a}");
+            }
+        }
+    }
+
+    #[test]
+    fn lookup_accepts_prefix_and_aliases() {
+        assert_eq!(lookup("addf").map(|x| x.0), Some(Opcode::AddF));
+        assert_eq!(lookup("cuda_tile.addf").map(|x| x.0), Some(Opcode::AddF));
+        assert_eq!(lookup("negi"), Some((Opcode::NegSI, 1)));
+        assert_eq!(lookup("pow"), Some((Opcode::PowF, 1)));
+        assert_eq!(lookup("print_tko"), Some((Opcode::Print, 1)));
+        assert_eq!(lookup("mulhii"), Some((Opcode::MulHI, 1)));
+        assert_eq!(
+            lookup("testing$func").map(|x| x.0),
+            Some(Opcode::TestingFunc)
+        );
+        assert_eq!(lookup("nope"), None);
+    }
+
+    #[test]
+    fn slot_names_are_unique_per_op() {
+        for d in all() {
+            let mut seen = std::collections::HashSet::new();
+            for n in d
+                .operands
+                .iter()
+                .map(|s| s.name)
+                .chain(d.results.iter().map(|s| s.name))
+                .chain(d.attrs.iter().map(|a| a.name))
+                .chain(d.regions.iter().map(|r| r.name))
+            {
+                assert!(seen.insert(n), "{}: duplicate slot {n}", d.name);
+            }
+            for g in d.same_type {
+                for n in *g {
+                    assert!(
+                        matches!(d.slot(n), Some(SlotRef::Operand(_) | SlotRef::Result(_))),
+                        "{}: same_type names unknown slot {n}",
+                        d.name
+                    );
+                }
+            }
+        }
+    }
+}

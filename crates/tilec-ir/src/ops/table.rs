@@ -1,0 +1,1202 @@
+//! The op table itself: one entry per operation of the spec (tile-ir-operations.md and
+//! tile-ir-views.md) and of NVIDIA's 13.1 tools.
+//!
+//! Slot and attribute names follow NVIDIA's op definitions so that generic-form input and
+//! diagnostics line up with `cuda-tile-opt`; formats follow the textual syntax NVIDIA's tools
+//! print (see the conformance files), extended where the spec's own examples differ (for
+//! example `dense<...>` constants and view loads without an index type).
+
+use super::{
+    Arity, AttrDef, AttrKind, CustomSyntax, Effects, Elems, Family, Infer, NameHint, OpDef,
+    Presence, RegionDef, Slot, Syntax, Traits, TyC,
+};
+use crate::attrs::EnumKind;
+
+const fn one(name: &'static str, ty: TyC) -> Slot {
+    Slot {
+        name,
+        arity: Arity::One,
+        ty,
+    }
+}
+const fn opt(name: &'static str, ty: TyC) -> Slot {
+    Slot {
+        name,
+        arity: Arity::Optional,
+        ty,
+    }
+}
+const fn var(name: &'static str, ty: TyC) -> Slot {
+    Slot {
+        name,
+        arity: Arity::Variadic,
+        ty,
+    }
+}
+const fn req(name: &'static str, kind: AttrKind) -> AttrDef {
+    AttrDef {
+        name,
+        kind,
+        presence: Presence::Required,
+    }
+}
+const fn optional(name: &'static str, kind: AttrKind) -> AttrDef {
+    AttrDef {
+        name,
+        kind,
+        presence: Presence::Optional,
+    }
+}
+
+const FT: TyC = TyC::Tile(Elems::BASE_FLOATS);
+const ANY_FT: TyC = TyC::Tile(Elems::FLOATS);
+const IT: TyC = TyC::Tile(Elems::INTS);
+const IT8: TyC = TyC::Tile(Elems::INTS8);
+const NT: TyC = TyC::Tile(Elems::NUMBERS);
+const TILE: TyC = TyC::Tile(Elems::ALL);
+const PT: TyC = TyC::Tile(Elems::PTR);
+const BT: TyC = TyC::Tile(Elems::I1);
+const ANY: TyC = TyC::Any;
+const TOKEN: TyC = TyC::Token;
+
+const PURE: Traits = Traits::PURE;
+const PURE_EW: Traits = Traits::PURE.or(Traits::ELEMENTWISE).or(Traits::SAME_SHAPE);
+const PURE_EW_C: Traits = PURE_EW.or(Traits::COMMUTATIVE);
+const TERM: Traits = Traits::TERMINATOR.or(Traits::RETURN_LIKE);
+
+const ROUNDING: AttrDef = req("rounding_mode", AttrKind::Enum(EnumKind::RoundingMode));
+const ROUNDING_DEFAULT: AttrDef = AttrDef {
+    name: "rounding_mode",
+    kind: AttrKind::Enum(EnumKind::RoundingMode),
+    presence: Presence::DefaultEnum(0),
+};
+const FTZ: AttrDef = optional("flush_to_zero", AttrKind::Unit);
+const OVERFLOW: AttrDef = AttrDef {
+    name: "overflow",
+    kind: AttrKind::Enum(EnumKind::Overflow),
+    presence: Presence::DefaultEnum(0),
+};
+const SIGNEDNESS: AttrDef = req("signedness", AttrKind::Enum(EnumKind::Signedness));
+const ORDERING: AttrDef = req(
+    "memory_ordering_semantics",
+    AttrKind::Enum(EnumKind::MemoryOrdering),
+);
+const SCOPE: AttrDef = req("memory_scope", AttrKind::Enum(EnumKind::MemoryScope));
+const OPT_SCOPE: AttrDef = optional("memory_scope", AttrKind::Enum(EnumKind::MemoryScope));
+const HINTS: AttrDef = optional("optimization_hints", AttrKind::OptHints);
+const SEGMENTS: AttrDef = optional("operandSegmentSizes", AttrKind::OperandSegments);
+
+const MINMAX_ATTRS: &[AttrDef] = &[FTZ, optional("propagate_nan", AttrKind::Unit)];
+const FTZ_ONLY: &[AttrDef] = &[FTZ];
+const UNARY_F: &[Slot] = &[one("source", FT)];
+const UNARY_I: &[Slot] = &[one("source", IT)];
+const UNARY_I8: &[Slot] = &[one("source", IT8)];
+const BINARY_F: &[Slot] = &[one("lhs", FT), one("rhs", FT)];
+const BINARY_I: &[Slot] = &[one("lhs", IT), one("rhs", IT)];
+const RESULT_F: &[Slot] = &[one("result", FT)];
+const RESULT_I: &[Slot] = &[one("result", IT)];
+const RESULT_I8: &[Slot] = &[one("result", IT8)];
+const RESULT_TOKEN: &[Slot] = &[one("result_token", TOKEN)];
+const SAME_UNARY: &[&[&str]] = &[&["source", "result"]];
+const SAME_BINARY: &[&[&str]] = &[&["lhs", "rhs", "result"]];
+
+const FMT_UNARY: Syntax = Syntax::Format("$source attr-dict `:` type($result)");
+const FMT_BINARY: Syntax = Syntax::Format("$lhs `,` $rhs attr-dict `:` type($result)");
+const FMT_CAST: Syntax = Syntax::Format("$source attr-dict `:` type($source) `->` type($result)");
+const FMT_TERMINATOR: Syntax = Syntax::Format("attr-dict ($operands^ `:` type($operands))?");
+
+const DEFAULT: OpDef = OpDef {
+    opcode: Opcode::AbsF,
+    name: "",
+    aliases: &[],
+    summary: "",
+    family: Family::Misc,
+    since: "13.1",
+    operands: &[],
+    results: &[],
+    attrs: &[],
+    regions: &[],
+    traits: Traits::NONE,
+    effects: Effects::None,
+    same_type: &[],
+    parents: &[],
+    syntax: Syntax::Format("attr-dict"),
+    names: NameHint::None,
+    infer: Infer::None,
+};
+
+/// A float unary math op (`exp`, `sin`, ...).
+macro_rules! float_unary {
+    ($opcode:expr, $name:expr, $summary:expr) => {
+        OpDef {
+            opcode: $opcode,
+            name: $name,
+            summary: $summary,
+            family: Family::FloatArith,
+            operands: UNARY_F,
+            results: RESULT_F,
+            traits: PURE_EW,
+            same_type: SAME_UNARY,
+            syntax: FMT_UNARY,
+            ..DEFAULT
+        }
+    };
+}
+
+/// An integer unary op.
+macro_rules! int_unary {
+    ($opcode:expr, $name:expr, $summary:expr) => {
+        OpDef {
+            opcode: $opcode,
+            name: $name,
+            summary: $summary,
+            family: Family::Integer,
+            operands: UNARY_I,
+            results: RESULT_I,
+            traits: PURE_EW,
+            same_type: SAME_UNARY,
+            syntax: FMT_UNARY,
+            ..DEFAULT
+        }
+    };
+}
+
+/// A bit-counting op on integers of at least 8 bits.
+macro_rules! bit_unary {
+    ($opcode:expr, $name:expr, $summary:expr) => {
+        OpDef {
+            opcode: $opcode,
+            name: $name,
+            summary: $summary,
+            family: Family::Integer,
+            operands: UNARY_I8,
+            results: RESULT_I8,
+            traits: PURE_EW,
+            same_type: SAME_UNARY,
+            syntax: FMT_UNARY,
+            since: "spec",
+            ..DEFAULT
+        }
+    };
+}
+
+/// A float binary op with a rounding mode and flush-to-zero.
+macro_rules! float_rounded {
+    ($opcode:expr, $name:expr, $summary:expr) => {
+    OpDef {
+        opcode: $opcode,
+        name: $name,
+        summary: $summary,
+        family: Family::FloatArith,
+        operands: BINARY_F,
+        results: RESULT_F,
+        attrs: &[ROUNDING, FTZ],
+        traits: PURE_EW,
+        same_type: SAME_BINARY,
+        syntax: Syntax::Format(
+            "$lhs `,` $rhs custom<Rounding>($rounding_mode) (`flush_to_zero` $flush_to_zero^)? attr-dict `:` type($result)",
+        ),
+        ..DEFAULT
+    }
+    };
+}
+
+/// An integer binary op with an overflow flag.
+macro_rules! int_overflow {
+    ($opcode:expr, $name:expr, $summary:expr, $commutative:expr) => {
+        OpDef {
+            opcode: $opcode,
+            name: $name,
+            summary: $summary,
+            family: Family::Integer,
+            operands: BINARY_I,
+            results: RESULT_I,
+            attrs: &[OVERFLOW],
+            traits: if $commutative { PURE_EW_C } else { PURE_EW },
+            same_type: SAME_BINARY,
+            syntax: Syntax::Format(
+                "$lhs `,` $rhs (`overflow` `` $overflow^)? attr-dict `:` type($result)",
+            ),
+            ..DEFAULT
+        }
+    };
+}
+
+/// An integer binary op with a signedness.
+macro_rules! int_signed {
+    ($opcode:expr, $name:expr, $summary:expr, $commutative:expr) => {
+        OpDef {
+            opcode: $opcode,
+            name: $name,
+            summary: $summary,
+            family: Family::Integer,
+            operands: BINARY_I,
+            results: RESULT_I,
+            attrs: &[SIGNEDNESS],
+            traits: if $commutative { PURE_EW_C } else { PURE_EW },
+            same_type: SAME_BINARY,
+            syntax: Syntax::Format(
+                "$lhs `,` $rhs custom<Signedness>($signedness) attr-dict `:` type($result)",
+            ),
+            ..DEFAULT
+        }
+    };
+}
+
+/// A bitwise binary op.
+macro_rules! bitwise {
+    ($opcode:expr, $name:expr, $summary:expr) => {
+        OpDef {
+            opcode: $opcode,
+            name: $name,
+            summary: $summary,
+            family: Family::Integer,
+            operands: BINARY_I,
+            results: RESULT_I,
+            traits: PURE_EW_C,
+            same_type: SAME_BINARY,
+            syntax: FMT_BINARY,
+            ..DEFAULT
+        }
+    };
+}
+
+/// A float min/max.
+macro_rules! float_minmax {
+    ($opcode:expr, $name:expr, $summary:expr, $nvidia:expr) => {
+    OpDef {
+        opcode: $opcode,
+        name: $name,
+        summary: $summary,
+        family: Family::FloatArith,
+        operands: BINARY_F,
+        results: RESULT_F,
+        attrs: if $nvidia { MINMAX_ATTRS } else { FTZ_ONLY },
+        traits: PURE_EW_C,
+        same_type: SAME_BINARY,
+        syntax: if $nvidia {
+            Syntax::Format(
+                "$lhs `,` $rhs oilist(`flush_to_zero` $flush_to_zero | `propagate_nan` $propagate_nan) attr-dict `:` type($result)",
+            )
+        } else {
+            Syntax::Format("$lhs `,` $rhs (`flush_to_zero` $flush_to_zero^)? attr-dict `:` type($result)")
+        },
+        since: if $nvidia { "13.1" } else { "spec" },
+        ..DEFAULT
+    }
+    };
+}
+
+/// A conversion `from -> to` with extra attributes.
+macro_rules! conversion {
+    ($opcode:expr, $name:expr, $summary:expr, $from:expr, $to:expr, $attrs:expr, $syntax:expr $(,)?) => {
+        OpDef {
+            opcode: $opcode,
+            name: $name,
+            summary: $summary,
+            family: Family::Conversion,
+            operands: &[Slot {
+                name: "from",
+                arity: Arity::One,
+                ty: $from,
+            }],
+            results: &[Slot {
+                name: "to",
+                arity: Arity::One,
+                ty: $to,
+            }],
+            attrs: $attrs,
+            traits: PURE_EW,
+            syntax: Syntax::Format($syntax),
+            ..DEFAULT
+        }
+    };
+}
+
+/// A pointer or bit cast `source -> result`.
+macro_rules! cast {
+    ($opcode:expr, $name:expr, $summary:expr, $from:expr, $to:expr) => {
+        OpDef {
+            opcode: $opcode,
+            name: $name,
+            summary: $summary,
+            family: Family::Conversion,
+            operands: &[Slot {
+                name: "source",
+                arity: Arity::One,
+                ty: $from,
+            }],
+            results: &[Slot {
+                name: "result",
+                arity: Arity::One,
+                ty: $to,
+            }],
+            traits: PURE_EW,
+            syntax: FMT_CAST,
+            ..DEFAULT
+        }
+    };
+}
+
+/// A shape op `source -> result` (broadcast, reshape).
+macro_rules! shape_cast {
+    ($opcode:expr, $name:expr, $summary:expr, $hint:expr) => {
+        OpDef {
+            opcode: $opcode,
+            name: $name,
+            summary: $summary,
+            family: Family::ViewAndShape,
+            operands: &[one("source", TILE)],
+            results: &[one("result", TILE)],
+            traits: PURE,
+            syntax: FMT_CAST,
+            names: NameHint::Fixed($hint),
+            ..DEFAULT
+        }
+    };
+}
+
+/// A block terminator with variadic operands.
+macro_rules! terminator {
+    ($opcode:expr, $name:expr, $summary:expr, $parents:expr, $pure:expr) => {
+        OpDef {
+            opcode: $opcode,
+            name: $name,
+            summary: $summary,
+            family: Family::ControlFlow,
+            operands: &[var("operands", ANY)],
+            traits: if $pure { TERM.or(Traits::PURE) } else { TERM },
+            parents: $parents,
+            syntax: FMT_TERMINATOR,
+            ..DEFAULT
+        }
+    };
+}
+
+/// A shape query on a view: one result per dimension.
+macro_rules! get_shape {
+    ($opcode:expr, $name:expr, $summary:expr, $src:expr) => {
+        OpDef {
+            opcode: $opcode,
+            name: $name,
+            summary: $summary,
+            family: Family::ViewAndShape,
+            operands: &[one("src", $src)],
+            results: &[var("result", TyC::Scalar(Elems::INTS))],
+            traits: PURE,
+            syntax: Syntax::Custom(CustomSyntax::GetShape),
+            ..DEFAULT
+        }
+    };
+}
+
+const FUNCTION_ATTRS: &[AttrDef] = &[
+    req("sym_name", AttrKind::SymbolName),
+    req("function_type", AttrKind::TypeAttr),
+    optional("arg_attrs", AttrKind::DictArray),
+    optional("res_attrs", AttrKind::DictArray),
+    HINTS,
+];
+
+macro_rules! table {
+    ($($variant:ident => $def:expr,)*) => {
+        /// Operation codes, one per op table entry (in table order).
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u16)]
+        pub enum Opcode { $(#[doc = concat!("`", stringify!($variant), "`")] $variant),* }
+
+        pub(super) static OPS: &[OpDef] = &[$($def),*];
+    };
+}
+
+table! {
+    // ---------------------------------------------------------------- float arithmetic
+    AbsF => float_unary!(Opcode::AbsF, "absf", "Element-wise floating-point absolute value"),
+    AddF => float_rounded!(Opcode::AddF, "addf", "Element-wise floating-point addition"),
+    Atan2 => OpDef {
+        opcode: Opcode::Atan2,
+        name: "atan2",
+        summary: "Element-wise two-argument arctangent",
+        family: Family::FloatArith,
+        operands: &[one("x", FT), one("y", FT)],
+        results: RESULT_F,
+        traits: PURE_EW,
+        same_type: &[&["x", "y", "result"]],
+        syntax: Syntax::Format("$x `,` $y attr-dict `:` type($result)"),
+        since: "13.2",
+        ..DEFAULT
+    },
+    Ceil => float_unary!(Opcode::Ceil, "ceil", "Element-wise ceiling"),
+    CmpF => OpDef {
+        opcode: Opcode::CmpF,
+        name: "cmpf",
+        summary: "Element-wise floating-point comparison",
+        family: Family::FloatArith,
+        operands: BINARY_F,
+        results: &[one("result", BT)],
+        attrs: &[
+            req("comparison_predicate", AttrKind::Enum(EnumKind::ComparisonPredicate)),
+            req("comparison_ordering", AttrKind::Enum(EnumKind::ComparisonOrdering)),
+        ],
+        traits: PURE_EW,
+        same_type: &[&["lhs", "rhs"]],
+        syntax: Syntax::Format(
+            "custom<Predicate>($comparison_predicate) custom<Ordering>($comparison_ordering) $lhs `,` $rhs attr-dict `:` type($lhs) (`->` type($result)^)?",
+        ),
+        infer: Infer::Comparison,
+        ..DEFAULT
+    },
+    CosH => float_unary!(Opcode::CosH, "cosh", "Element-wise hyperbolic cosine"),
+    Cos => float_unary!(Opcode::Cos, "cos", "Element-wise cosine"),
+    DivF => OpDef {
+        attrs: &[ROUNDING, FTZ],
+        syntax: Syntax::Format(
+            "$lhs `,` $rhs custom<DivFRounding>($rounding_mode) (`flush_to_zero` $flush_to_zero^)? attr-dict `:` type($result)",
+        ),
+        ..float_rounded!(Opcode::DivF, "divf", "Element-wise floating-point division")
+    },
+    Exp2 => OpDef {
+        attrs: &[FTZ],
+        syntax: Syntax::Format("$source (`flush_to_zero` $flush_to_zero^)? attr-dict `:` type($result)"),
+        ..float_unary!(Opcode::Exp2, "exp2", "Element-wise power of two")
+    },
+    Exp => float_unary!(Opcode::Exp, "exp", "Element-wise exponential"),
+    Floor => float_unary!(Opcode::Floor, "floor", "Element-wise floor"),
+    Fma => OpDef {
+        opcode: Opcode::Fma,
+        name: "fma",
+        summary: "Floating-point fused multiply-add",
+        family: Family::FloatArith,
+        operands: &[one("lhs", FT), one("rhs", FT), one("acc", FT)],
+        results: RESULT_F,
+        attrs: &[ROUNDING, FTZ],
+        traits: PURE_EW,
+        same_type: &[&["lhs", "rhs", "acc", "result"]],
+        syntax: Syntax::Format(
+            "$lhs `,` $rhs `,` $acc custom<Rounding>($rounding_mode) (`flush_to_zero` $flush_to_zero^)? attr-dict `:` type($result)",
+        ),
+        ..DEFAULT
+    },
+    Log10 => OpDef { since: "spec", ..float_unary!(Opcode::Log10, "log10", "Element-wise base-10 logarithm") },
+    Log1p => OpDef { since: "spec", ..float_unary!(Opcode::Log1p, "log1p", "Element-wise logarithm of (1 + x)") },
+    Log2 => float_unary!(Opcode::Log2, "log2", "Element-wise base-2 logarithm"),
+    Log => float_unary!(Opcode::Log, "log", "Element-wise natural logarithm"),
+    MaxF => float_minmax!(Opcode::MaxF, "maxf", "Element-wise floating-point maximum", true),
+    MaximumF => float_minmax!(Opcode::MaximumF, "maximumf", "Element-wise floating-point maximum (propagates NaN)", false),
+    MinF => float_minmax!(Opcode::MinF, "minf", "Element-wise floating-point minimum", true),
+    MinimumF => float_minmax!(Opcode::MinimumF, "minimumf", "Element-wise floating-point minimum (propagates NaN)", false),
+    MulF => OpDef {
+        traits: PURE_EW_C,
+        ..float_rounded!(Opcode::MulF, "mulf", "Element-wise floating-point multiplication")
+    },
+    NegF => float_unary!(Opcode::NegF, "negf", "Element-wise floating-point negation"),
+    PowF => OpDef {
+        opcode: Opcode::PowF,
+        name: "powf",
+        aliases: &["pow"],
+        summary: "Element-wise power",
+        family: Family::FloatArith,
+        operands: &[one("source", FT), one("exponent", FT)],
+        results: RESULT_F,
+        traits: PURE_EW,
+        same_type: &[&["source", "exponent", "result"]],
+        syntax: Syntax::Format("$source `,` $exponent attr-dict `:` type($result)"),
+        ..DEFAULT
+    },
+    RecipF => OpDef { since: "spec", ..float_unary!(Opcode::RecipF, "recipf", "Element-wise reciprocal") },
+    RemF => OpDef {
+        opcode: Opcode::RemF,
+        name: "remf",
+        summary: "Element-wise floating-point remainder",
+        family: Family::FloatArith,
+        operands: BINARY_F,
+        results: RESULT_F,
+        traits: PURE_EW,
+        same_type: SAME_BINARY,
+        syntax: FMT_BINARY,
+        ..DEFAULT
+    },
+    Rsqrt => OpDef {
+        attrs: &[FTZ],
+        syntax: Syntax::Format("$source (`flush_to_zero` $flush_to_zero^)? attr-dict `:` type($result)"),
+        ..float_unary!(Opcode::Rsqrt, "rsqrt", "Element-wise reciprocal square root")
+    },
+    Sigmoid => OpDef { since: "spec", ..float_unary!(Opcode::Sigmoid, "sigmoid", "Element-wise sigmoid") },
+    SinH => float_unary!(Opcode::SinH, "sinh", "Element-wise hyperbolic sine"),
+    Sin => float_unary!(Opcode::Sin, "sin", "Element-wise sine"),
+    Sqrt => OpDef {
+        attrs: &[ROUNDING, FTZ],
+        syntax: Syntax::Format(
+            "$source custom<SqrtRounding>($rounding_mode) (`flush_to_zero` $flush_to_zero^)? attr-dict `:` type($result)",
+        ),
+        ..float_unary!(Opcode::Sqrt, "sqrt", "Element-wise square root")
+    },
+    SubF => float_rounded!(Opcode::SubF, "subf", "Element-wise floating-point subtraction"),
+    Tan => float_unary!(Opcode::Tan, "tan", "Element-wise tangent"),
+    TanHF => OpDef { since: "spec", ..float_unary!(Opcode::TanHF, "tanhf", "Element-wise hyperbolic tangent (alternative name)") },
+    TanH => float_unary!(Opcode::TanH, "tanh", "Element-wise hyperbolic tangent"),
+
+    // ---------------------------------------------------------------- integer and bitwise
+    AbsI => int_unary!(Opcode::AbsI, "absi", "Element-wise integer absolute value"),
+    AddI => int_overflow!(Opcode::AddI, "addi", "Element-wise integer addition", true),
+    AndI => bitwise!(Opcode::AndI, "andi", "Element-wise bitwise and"),
+    Brev => bit_unary!(Opcode::Brev, "brev", "Element-wise bit reversal"),
+    Clz => bit_unary!(Opcode::Clz, "clz", "Element-wise count of leading zeros"),
+    CmpI => OpDef {
+        opcode: Opcode::CmpI,
+        name: "cmpi",
+        summary: "Element-wise integer comparison",
+        family: Family::Integer,
+        operands: BINARY_I,
+        results: &[one("result", BT)],
+        attrs: &[req("comparison_predicate", AttrKind::Enum(EnumKind::ComparisonPredicate)), SIGNEDNESS],
+        traits: PURE_EW,
+        same_type: &[&["lhs", "rhs"]],
+        syntax: Syntax::Format(
+            "custom<Predicate>($comparison_predicate) $lhs `,` $rhs `,` custom<Signedness>($signedness) attr-dict `:` type($lhs) (`->` type($result)^)?",
+        ),
+        infer: Infer::Comparison,
+        ..DEFAULT
+    },
+    Ctz => bit_unary!(Opcode::Ctz, "ctz", "Element-wise count of trailing zeros"),
+    DivI => OpDef {
+        attrs: &[
+            SIGNEDNESS,
+            AttrDef { name: "rounding", kind: AttrKind::Enum(EnumKind::RoundingMode), presence: Presence::DefaultEnum(1) },
+        ],
+        traits: Traits::ELEMENTWISE.or(Traits::SAME_SHAPE),
+        syntax: Syntax::Format(
+            "$lhs `,` $rhs custom<Signedness>($signedness) (`rounding` `` $rounding^)? attr-dict `:` type($result)",
+        ),
+        ..int_signed!(Opcode::DivI, "divi", "Element-wise integer division", false)
+    },
+    MaxI => int_signed!(Opcode::MaxI, "maxi", "Element-wise integer maximum", true),
+    MinI => int_signed!(Opcode::MinI, "mini", "Element-wise integer minimum", true),
+    MulHI => OpDef {
+        opcode: Opcode::MulHI,
+        name: "mulhi",
+        aliases: &["mulhii"],
+        summary: "Element-wise high half of an integer product",
+        family: Family::Integer,
+        operands: &[one("x", IT), one("y", IT)],
+        results: RESULT_I,
+        traits: PURE_EW_C,
+        same_type: &[&["x", "y", "result"]],
+        syntax: Syntax::Format("$x `,` $y attr-dict `:` type($result)"),
+        ..DEFAULT
+    },
+    MulI => int_overflow!(Opcode::MulI, "muli", "Element-wise integer multiplication", true),
+    NegSI => OpDef { aliases: &["negi"], ..int_unary!(Opcode::NegSI, "negsi", "Element-wise integer negation") },
+    NotI => OpDef { since: "spec", ..int_unary!(Opcode::NotI, "noti", "Element-wise bitwise not") },
+    OrI => bitwise!(Opcode::OrI, "ori", "Element-wise bitwise or"),
+    PopCnt => bit_unary!(Opcode::PopCnt, "popcnt", "Element-wise population count"),
+    RemI => OpDef {
+        traits: Traits::ELEMENTWISE.or(Traits::SAME_SHAPE),
+        ..int_signed!(Opcode::RemI, "remi", "Element-wise integer remainder", false)
+    },
+    ShLI => int_overflow!(Opcode::ShLI, "shli", "Element-wise left shift", false),
+    ShRI => int_signed!(Opcode::ShRI, "shri", "Element-wise right shift", false),
+    SubI => int_overflow!(Opcode::SubI, "subi", "Element-wise integer subtraction", false),
+    XOrI => bitwise!(Opcode::XOrI, "xori", "Element-wise bitwise xor"),
+
+    // ---------------------------------------------------------------- conversions
+    Bitcast => cast!(Opcode::Bitcast, "bitcast", "Reinterpret the bits of a tile as another element type", NT, NT),
+    ExtI => conversion!(
+        Opcode::ExtI, "exti", "Extend the width of an integer tile", IT, IT, &[SIGNEDNESS],
+        "$from custom<Signedness>($signedness) attr-dict `:` type($from) `->` type($to)",
+    ),
+    FToF => conversion!(
+        Opcode::FToF, "ftof", "Convert between floating-point types", ANY_FT, ANY_FT, &[ROUNDING_DEFAULT],
+        "$from custom<Rounding>($rounding_mode) attr-dict `:` type($from) `->` type($to)",
+    ),
+    FToI => conversion!(
+        Opcode::FToI, "ftoi", "Convert floating-point values to integers", ANY_FT, IT, &[SIGNEDNESS, ROUNDING],
+        "$from custom<Signedness>($signedness) custom<IntRounding>($rounding_mode) attr-dict `:` type($from) `->` type($to)",
+    ),
+    IToF => conversion!(
+        Opcode::IToF, "itof", "Convert integers to floating-point values", IT, ANY_FT, &[SIGNEDNESS, ROUNDING],
+        "$from custom<Signedness>($signedness) custom<Rounding>($rounding_mode) attr-dict `:` type($from) `->` type($to)",
+    ),
+    IntToPtr => cast!(Opcode::IntToPtr, "int_to_ptr", "Convert a tile of i64 to a tile of pointers", TyC::Tile(Elems::I64), PT),
+    PtrToInt => cast!(Opcode::PtrToInt, "ptr_to_int", "Convert a tile of pointers to a tile of i64", PT, TyC::Tile(Elems::I64)),
+    PtrToPtr => cast!(Opcode::PtrToPtr, "ptr_to_ptr", "Reinterpret a tile of pointers as another pointer type", PT, PT),
+    TruncI => conversion!(
+        Opcode::TruncI, "trunci", "Truncate the width of an integer tile", IT, IT, &[OVERFLOW],
+        "$from (`overflow` `` $overflow^)? attr-dict `:` type($from) `->` type($to)",
+    ),
+
+    // ---------------------------------------------------------------- control flow
+    Assert => OpDef {
+        opcode: Opcode::Assert,
+        name: "assert",
+        summary: "Report an error if any element of the condition is false",
+        family: Family::ControlFlow,
+        operands: &[one("condition", BT)],
+        attrs: &[req("message", AttrKind::String)],
+        effects: Effects::SideEffect,
+        syntax: Syntax::Format("$condition `,` $message attr-dict `:` type($condition)"),
+        ..DEFAULT
+    },
+    Break => terminator!(Opcode::Break, "break", "Break from the innermost loop", &["if", "loop"], false),
+    Continue => terminator!(Opcode::Continue, "continue", "Continue with the next loop iteration", &["for", "if", "loop"], false),
+    For => OpDef {
+        opcode: Opcode::For,
+        name: "for",
+        summary: "Loop over an integer range",
+        family: Family::ControlFlow,
+        operands: &[
+            one("lowerBound", TyC::Scalar(Elems::INTS)),
+            one("upperBound", TyC::Scalar(Elems::INTS)),
+            one("step", TyC::Scalar(Elems::INTS)),
+            var("initValues", ANY),
+        ],
+        results: &[var("resultValues", ANY)],
+        attrs: &[optional("unsignedCmp", AttrKind::Unit)],
+        regions: &[RegionDef { name: "region", implicit_terminator: Some(Opcode::Continue), optional: false }],
+        traits: Traits::DEFAULT_DIALECT,
+        effects: Effects::Recursive,
+        same_type: &[&["lowerBound", "upperBound", "step"]],
+        syntax: Syntax::Custom(CustomSyntax::For),
+        names: NameHint::For,
+        ..DEFAULT
+    },
+    If => OpDef {
+        opcode: Opcode::If,
+        name: "if",
+        summary: "Conditional execution",
+        family: Family::ControlFlow,
+        operands: &[one("condition", TyC::Scalar(Elems::I1))],
+        results: &[var("results", ANY)],
+        regions: &[
+            RegionDef { name: "thenRegion", implicit_terminator: Some(Opcode::Yield), optional: false },
+            RegionDef { name: "elseRegion", implicit_terminator: Some(Opcode::Yield), optional: true },
+        ],
+        traits: Traits::DEFAULT_DIALECT.or(Traits::NO_REGION_ARGS),
+        effects: Effects::Recursive,
+        syntax: Syntax::Format(
+            "$condition (`->` `(` type($results)^ `)`)? custom<IfRegion>($thenRegion) (`else` custom<IfRegion>($elseRegion)^)? attr-dict",
+        ),
+        ..DEFAULT
+    },
+    Loop => OpDef {
+        opcode: Opcode::Loop,
+        name: "loop",
+        summary: "Loop until a break",
+        family: Family::ControlFlow,
+        operands: &[var("initValues", ANY)],
+        results: &[var("resultValues", ANY)],
+        regions: &[RegionDef { name: "region", implicit_terminator: Some(Opcode::Continue), optional: false }],
+        traits: Traits::DEFAULT_DIALECT,
+        effects: Effects::Recursive,
+        syntax: Syntax::Custom(CustomSyntax::Loop),
+        ..DEFAULT
+    },
+    Return => terminator!(Opcode::Return, "return", "Return from a function or kernel", &["entry", "if", "testing$func"], false),
+    Yield => terminator!(Opcode::Yield, "yield", "Yield values to the parent operation", &["if", "reduce", "scan"], true),
+
+    // ---------------------------------------------------------------- token-ordered memory
+    JoinTokens => OpDef {
+        opcode: Opcode::JoinTokens,
+        name: "join_tokens",
+        summary: "Produce a token that depends on all input tokens",
+        family: Family::TokenMemory,
+        operands: &[var("tokens", TOKEN)],
+        results: &[one("result", TOKEN)],
+        traits: PURE,
+        syntax: Syntax::Format("$tokens attr-dict `:` type($result)"),
+        ..DEFAULT
+    },
+    LoadPtrTko => OpDef {
+        opcode: Opcode::LoadPtrTko,
+        name: "load_ptr_tko",
+        summary: "Gather a tile from global memory through a tile of pointers",
+        family: Family::TokenMemory,
+        operands: &[one("source", PT), opt("mask", BT), opt("paddingValue", NT), opt("token", TOKEN)],
+        results: &[one("result", TILE), one("result_token", TOKEN)],
+        attrs: &[ORDERING, OPT_SCOPE, HINTS, SEGMENTS],
+        traits: Traits::ATTR_SIZED_OPERANDS,
+        effects: Effects::Read,
+        syntax: Syntax::Format(
+            "$memory_ordering_semantics ($memory_scope^)? $source (`,` $mask^)? (`,` $paddingValue^)? (`token` `` `=` `` $token^)? (`optimization_hints` `=` $optimization_hints^)? attr-dict `:` type($source) (`,` type($mask)^)? (`,` type($paddingValue)^)? `->` type($result) `,` type($result_token)",
+        ),
+        names: NameHint::Slots,
+        ..DEFAULT
+    },
+    MakeToken => OpDef {
+        opcode: Opcode::MakeToken,
+        name: "make_token",
+        summary: "Create a fresh token",
+        family: Family::TokenMemory,
+        results: &[one("result", TOKEN)],
+        traits: PURE,
+        syntax: Syntax::Format("attr-dict `:` type($result)"),
+        ..DEFAULT
+    },
+    StorePtrTko => OpDef {
+        opcode: Opcode::StorePtrTko,
+        name: "store_ptr_tko",
+        summary: "Scatter a tile to global memory through a tile of pointers",
+        family: Family::TokenMemory,
+        operands: &[one("destination", PT), one("value", TILE), opt("mask", BT), opt("token", TOKEN)],
+        results: RESULT_TOKEN,
+        attrs: &[ORDERING, OPT_SCOPE, HINTS, SEGMENTS],
+        traits: Traits::ATTR_SIZED_OPERANDS,
+        effects: Effects::Write,
+        syntax: Syntax::Format(
+            "$memory_ordering_semantics ($memory_scope^)? $destination `,` $value (`,` $mask^)? (`token` `` `=` `` $token^)? (`optimization_hints` `=` $optimization_hints^)? attr-dict `:` type($destination) `,` type($value) (`,` type($mask)^)? `->` type($result_token)",
+        ),
+        ..DEFAULT
+    },
+
+    // ---------------------------------------------------------------- atomics
+    AtomicCasTko => OpDef {
+        opcode: Opcode::AtomicCasTko,
+        name: "atomic_cas_tko",
+        summary: "Atomic compare-and-swap",
+        family: Family::Atomics,
+        operands: &[one("pointers", PT), one("cmp", TILE), one("val", TILE), opt("mask", BT), opt("token", TOKEN)],
+        results: &[one("result", TILE), one("result_token", TOKEN)],
+        attrs: &[ORDERING, SCOPE, SEGMENTS],
+        traits: Traits::ATTR_SIZED_OPERANDS,
+        effects: Effects::ReadWrite,
+        same_type: &[&["cmp", "val", "result"]],
+        syntax: Syntax::Format(
+            "$memory_ordering_semantics $memory_scope $pointers `,` $cmp `,` $val (`,` $mask^)? (`token` `` `=` `` $token^)? attr-dict `:` type($pointers) `,` type($val) (`,` type($mask)^)? `->` type($result) `,` type($result_token)",
+        ),
+        names: NameHint::Slots,
+        ..DEFAULT
+    },
+    AtomicLoadTko => OpDef {
+        opcode: Opcode::AtomicLoadTko,
+        name: "atomic_load_tko",
+        summary: "Atomic load",
+        family: Family::Atomics,
+        since: "spec",
+        operands: &[one("ptr", PT), opt("mask", BT), opt("token", TOKEN)],
+        results: &[one("result", TILE), one("result_token", TOKEN)],
+        attrs: &[ORDERING, SCOPE, SEGMENTS],
+        traits: Traits::ATTR_SIZED_OPERANDS,
+        effects: Effects::Read,
+        syntax: Syntax::Format(
+            "$memory_ordering_semantics $memory_scope $ptr (`,` $mask^)? (`token` `` `=` `` $token^)? attr-dict `:` type($ptr) (`,` type($mask)^)? `->` type($result) `,` type($result_token)",
+        ),
+        names: NameHint::Slots,
+        ..DEFAULT
+    },
+    AtomicRmwTko => OpDef {
+        opcode: Opcode::AtomicRmwTko,
+        name: "atomic_rmw_tko",
+        summary: "Atomic read-modify-write",
+        family: Family::Atomics,
+        operands: &[one("pointers", PT), one("arg", TILE), opt("mask", BT), opt("token", TOKEN)],
+        results: &[one("result", TILE), one("result_token", TOKEN)],
+        attrs: &[ORDERING, SCOPE, req("mode", AttrKind::Enum(EnumKind::AtomicRmwMode)), SEGMENTS],
+        traits: Traits::ATTR_SIZED_OPERANDS,
+        effects: Effects::ReadWrite,
+        same_type: &[&["arg", "result"]],
+        syntax: Syntax::Format(
+            "$memory_ordering_semantics $memory_scope $pointers `,` $mode `,` $arg (`,` $mask^)? (`token` `` `=` `` $token^)? attr-dict `:` type($pointers) `,` type($arg) (`,` type($mask)^)? `->` type($result) `,` type($result_token)",
+        ),
+        names: NameHint::Slots,
+        ..DEFAULT
+    },
+    AtomicStoreTko => OpDef {
+        opcode: Opcode::AtomicStoreTko,
+        name: "atomic_store_tko",
+        summary: "Atomic store",
+        family: Family::Atomics,
+        since: "spec",
+        operands: &[one("ptr", PT), one("value", TILE), opt("mask", BT), opt("token", TOKEN)],
+        results: RESULT_TOKEN,
+        attrs: &[ORDERING, SCOPE, SEGMENTS],
+        traits: Traits::ATTR_SIZED_OPERANDS,
+        effects: Effects::Write,
+        syntax: Syntax::Format(
+            "$memory_ordering_semantics $memory_scope $ptr `,` $value (`,` $mask^)? (`token` `` `=` `` $token^)? attr-dict `:` type($ptr) `,` type($value) (`,` type($mask)^)? `->` type($result_token)",
+        ),
+        ..DEFAULT
+    },
+
+    // ---------------------------------------------------------------- views and shapes
+    Broadcast => shape_cast!(Opcode::Broadcast, "broadcast", "Broadcast size-1 dimensions of a tile", "bcast"),
+    Cat => OpDef {
+        opcode: Opcode::Cat,
+        name: "cat",
+        summary: "Concatenate two tiles along a dimension",
+        family: Family::ViewAndShape,
+        operands: &[one("lhs", TILE), one("rhs", TILE)],
+        results: &[one("result", TILE)],
+        attrs: &[req("dim", AttrKind::I64)],
+        traits: PURE,
+        syntax: Syntax::Format(
+            "$lhs `,` $rhs `dim` `=` $dim attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)",
+        ),
+        ..DEFAULT
+    },
+    Extract => OpDef {
+        opcode: Opcode::Extract,
+        name: "extract",
+        summary: "Extract a subtile",
+        family: Family::ViewAndShape,
+        operands: &[one("source", TILE), var("indices", TyC::Scalar(Elems::I32))],
+        results: &[one("result", TILE)],
+        traits: PURE,
+        syntax: Syntax::Format("$source `[` $indices `]` attr-dict `:` type($source) `->` type($result)"),
+        ..DEFAULT
+    },
+    GetIndexSpaceShape => get_shape!(Opcode::GetIndexSpaceShape, "get_index_space_shape", "Shape of the index space of a view", TyC::View),
+    GetTensorShape => get_shape!(Opcode::GetTensorShape, "get_tensor_shape", "Shape of the tensor behind a tensor view", TyC::TensorView),
+    Iota => OpDef {
+        opcode: Opcode::Iota,
+        name: "iota",
+        summary: "A 1-d tile holding 0, 1, ..., n-1",
+        family: Family::ViewAndShape,
+        results: &[one("result", IT)],
+        traits: PURE,
+        syntax: Syntax::Format("attr-dict `:` type($result)"),
+        ..DEFAULT
+    },
+    LoadViewTko => OpDef {
+        opcode: Opcode::LoadViewTko,
+        name: "load_view_tko",
+        summary: "Load a tile from a view",
+        family: Family::TokenMemory,
+        operands: &[one("view", TyC::View), var("index", TyC::INDEX), opt("token", TOKEN)],
+        results: &[one("tile", TILE), one("result_token", TOKEN)],
+        attrs: &[ORDERING, OPT_SCOPE, HINTS, SEGMENTS],
+        traits: Traits::ATTR_SIZED_OPERANDS,
+        effects: Effects::Read,
+        syntax: Syntax::Format(
+            "custom<Memory>($memory_ordering_semantics, $memory_scope) $view `[` $index `]` (`token` `=` $token^)? (`optimization_hints` `=` $optimization_hints^)? attr-dict-with-keyword `:` type($view) (`,` splat-type($index)^)? `->` type($tile) `,` type($result_token)",
+        ),
+        names: NameHint::Slots,
+        ..DEFAULT
+    },
+    MakePartitionView => OpDef {
+        opcode: Opcode::MakePartitionView,
+        name: "make_partition_view",
+        summary: "Partition a tensor view into tiles",
+        family: Family::ViewAndShape,
+        operands: &[one("tensor_view", TyC::TensorView)],
+        results: &[one("result", TyC::View)],
+        traits: PURE,
+        syntax: Syntax::Custom(CustomSyntax::MakePartitionView),
+        names: NameHint::Fixed("pview"),
+        ..DEFAULT
+    },
+    MakeTensorView => OpDef {
+        opcode: Opcode::MakeTensorView,
+        name: "make_tensor_view",
+        summary: "Create a tensor view from a pointer, shape and strides",
+        family: Family::ViewAndShape,
+        operands: &[
+            one("base", TyC::Scalar(Elems::PTR)),
+            var("dynamicShape", TyC::INDEX),
+            var("dynamicStrides", TyC::INDEX),
+        ],
+        results: &[one("result", TyC::TensorView)],
+        attrs: &[SEGMENTS],
+        traits: PURE.or(Traits::ATTR_SIZED_OPERANDS),
+        syntax: Syntax::Custom(CustomSyntax::MakeTensorView),
+        names: NameHint::Fixed("tview"),
+        ..DEFAULT
+    },
+    Offset => OpDef {
+        opcode: Opcode::Offset,
+        name: "offset",
+        summary: "Advance a tile of pointers by a tile of offsets",
+        family: Family::ViewAndShape,
+        operands: &[one("ptr", PT), one("offset", IT)],
+        results: &[one("result", PT)],
+        traits: PURE_EW,
+        same_type: &[&["ptr", "result"]],
+        syntax: Syntax::Format("$ptr `,` $offset attr-dict `:` type($ptr) `,` type($offset) `->` type($result)"),
+        ..DEFAULT
+    },
+    Permute => OpDef {
+        opcode: Opcode::Permute,
+        name: "permute",
+        summary: "Permute the dimensions of a tile",
+        family: Family::ViewAndShape,
+        operands: &[one("source", TILE)],
+        results: &[one("result", TILE)],
+        attrs: &[req("permutation", AttrKind::DenseI32Array)],
+        traits: PURE,
+        syntax: Syntax::Format("$source $permutation attr-dict `:` type($source) `->` type($result)"),
+        ..DEFAULT
+    },
+    Reshape => shape_cast!(Opcode::Reshape, "reshape", "Change the shape of a tile", "reshape"),
+    Select => OpDef {
+        opcode: Opcode::Select,
+        name: "select",
+        summary: "Element-wise choice between two tiles",
+        family: Family::ViewAndShape,
+        operands: &[one("cond", BT), one("val_if_true", TILE), one("val_if_false", TILE)],
+        results: &[one("result", TILE)],
+        traits: PURE_EW,
+        same_type: &[&["val_if_true", "val_if_false", "result"]],
+        syntax: Syntax::Format("$cond `,` $val_if_true `,` $val_if_false attr-dict `:` type($cond) `,` type($result)"),
+        ..DEFAULT
+    },
+    StoreViewTko => OpDef {
+        opcode: Opcode::StoreViewTko,
+        name: "store_view_tko",
+        summary: "Store a tile into a view",
+        family: Family::TokenMemory,
+        operands: &[one("tile", TILE), one("view", TyC::View), var("index", TyC::INDEX), opt("token", TOKEN)],
+        results: RESULT_TOKEN,
+        attrs: &[ORDERING, OPT_SCOPE, HINTS, SEGMENTS],
+        traits: Traits::ATTR_SIZED_OPERANDS,
+        effects: Effects::Write,
+        syntax: Syntax::Format(
+            "custom<Memory>($memory_ordering_semantics, $memory_scope) $tile `,` $view `[` $index `]` (`token` `=` $token^)? (`optimization_hints` `=` $optimization_hints^)? attr-dict-with-keyword `:` type($tile) `,` type($view) (`,` splat-type($index)^)? `->` type($result_token)",
+        ),
+        ..DEFAULT
+    },
+
+    // ---------------------------------------------------------------- aggregates
+    Reduce => OpDef {
+        opcode: Opcode::Reduce,
+        name: "reduce",
+        summary: "Reduce tiles along a dimension",
+        family: Family::Aggregate,
+        operands: &[var("operands", TILE)],
+        results: &[var("results", TILE)],
+        attrs: &[req("dim", AttrKind::I32), req("identities", AttrKind::Array)],
+        regions: &[RegionDef { name: "body", implicit_terminator: None, optional: false }],
+        traits: Traits::DEFAULT_DIALECT,
+        effects: Effects::Recursive,
+        syntax: Syntax::Format(
+            "$operands attr-dict ` ` `dim` `` `=` `` $dim `identities` `` `=` `` $identities `:` type($operands) `->` type($results) custom<ArgRegion>($body)",
+        ),
+        names: NameHint::Reduce,
+        ..DEFAULT
+    },
+    Scan => OpDef {
+        opcode: Opcode::Scan,
+        name: "scan",
+        summary: "Prefix scan of tiles along a dimension",
+        family: Family::Aggregate,
+        operands: &[var("operands", TILE)],
+        results: &[var("results", TILE)],
+        attrs: &[req("dim", AttrKind::I32), req("reverse", AttrKind::Bool), req("identities", AttrKind::Array)],
+        regions: &[RegionDef { name: "body", implicit_terminator: None, optional: false }],
+        traits: Traits::DEFAULT_DIALECT,
+        effects: Effects::Recursive,
+        syntax: Syntax::Format(
+            "$operands attr-dict ` ` `dim` `` `=` `` $dim `reverse` `` `=` `` $reverse `identities` `` `=` `` $identities `:` type($operands) `->` type($results) custom<ArgRegion>($body)",
+        ),
+        ..DEFAULT
+    },
+
+    // ---------------------------------------------------------------- mma
+    MmaF => OpDef {
+        opcode: Opcode::MmaF,
+        name: "mmaf",
+        summary: "Floating-point matrix multiply-accumulate",
+        family: Family::Mma,
+        operands: &[one("lhs", ANY_FT), one("rhs", ANY_FT), one("acc", TyC::Tile(Elems::F16.or(Elems::F32).or(Elems::F64)))],
+        results: &[one("result", TyC::Tile(Elems::F16.or(Elems::F32).or(Elems::F64)))],
+        traits: PURE,
+        same_type: &[&["acc", "result"]],
+        syntax: Syntax::Format("$lhs `,` $rhs `,` $acc attr-dict `:` type($lhs) `,` type($rhs) `,` type($acc)"),
+        ..DEFAULT
+    },
+    MmaI => OpDef {
+        opcode: Opcode::MmaI,
+        name: "mmai",
+        summary: "Integer matrix multiply-accumulate",
+        family: Family::Mma,
+        operands: &[one("lhs", TyC::Tile(Elems::I8)), one("rhs", TyC::Tile(Elems::I8)), one("acc", TyC::Tile(Elems::I32))],
+        results: &[one("result", TyC::Tile(Elems::I32))],
+        attrs: &[
+            req("signedness_lhs", AttrKind::Enum(EnumKind::Signedness)),
+            req("signedness_rhs", AttrKind::Enum(EnumKind::Signedness)),
+        ],
+        traits: PURE,
+        same_type: &[&["acc", "result"]],
+        syntax: Syntax::Format(
+            "$lhs `,` $rhs `,` $acc custom<Signedness>($signedness_lhs) custom<Signedness>($signedness_rhs) attr-dict `:` type($lhs) `,` type($rhs) `,` type($acc)",
+        ),
+        ..DEFAULT
+    },
+
+    // ---------------------------------------------------------------- assumptions
+    Assume => OpDef {
+        opcode: Opcode::Assume,
+        name: "assume",
+        summary: "Tell the compiler a fact about a value",
+        family: Family::Assumption,
+        operands: &[one("value", ANY)],
+        results: &[opt("result", ANY)],
+        attrs: &[optional("predicate", AttrKind::AssumePredicate)],
+        same_type: &[&["value", "result"]],
+        syntax: Syntax::Custom(CustomSyntax::Assume),
+        names: NameHint::Assume,
+        ..DEFAULT
+    },
+
+    // ---------------------------------------------------------------- misc and structure
+    Barrier => OpDef {
+        opcode: Opcode::Barrier,
+        name: "barrier",
+        summary: "Synchronize the threads of a scope",
+        family: Family::Misc,
+        since: "spec",
+        operands: &[opt("token", TOKEN)],
+        results: RESULT_TOKEN,
+        attrs: &[req("scope", AttrKind::Enum(EnumKind::BarrierScope))],
+        effects: Effects::ReadWrite,
+        syntax: Syntax::Format("$scope (`token` `` `=` `` $token^)? attr-dict `:` type($result_token)"),
+        ..DEFAULT
+    },
+    Constant => OpDef {
+        opcode: Opcode::Constant,
+        name: "constant",
+        summary: "A constant tile",
+        family: Family::Misc,
+        results: &[one("result", NT)],
+        attrs: &[req("value", AttrKind::Dense)],
+        traits: PURE.or(Traits::CONSTANT_LIKE),
+        syntax: Syntax::Format("custom<Dense>($value, $result) attr-dict"),
+        names: NameHint::Constant,
+        ..DEFAULT
+    },
+    Entry => OpDef {
+        opcode: Opcode::Entry,
+        name: "entry",
+        summary: "A tile kernel",
+        family: Family::Misc,
+        attrs: FUNCTION_ATTRS,
+        regions: &[RegionDef { name: "body", implicit_terminator: Some(Opcode::Return), optional: false }],
+        traits: Traits::ISOLATED_FROM_ABOVE.or(Traits::SYMBOL).or(Traits::FUNCTION).or(Traits::DEFAULT_DIALECT),
+        effects: Effects::Recursive,
+        syntax: Syntax::Custom(CustomSyntax::Function),
+        ..DEFAULT
+    },
+    GetGlobal => OpDef {
+        opcode: Opcode::GetGlobal,
+        name: "get_global",
+        summary: "Pointer to a global variable",
+        family: Family::Misc,
+        results: &[one("result", TyC::Scalar(Elems::PTR))],
+        attrs: &[req("name", AttrKind::SymbolRef)],
+        traits: PURE,
+        syntax: Syntax::Format("$name attr-dict `:` type($result)"),
+        ..DEFAULT
+    },
+    GetNumTileBlocks => OpDef {
+        opcode: Opcode::GetNumTileBlocks,
+        name: "get_num_tile_blocks",
+        summary: "Number of tile blocks in each grid dimension",
+        family: Family::Misc,
+        results: &[
+            one("gridSize_x", TyC::Scalar(Elems::I32)),
+            one("gridSize_y", TyC::Scalar(Elems::I32)),
+            one("gridSize_z", TyC::Scalar(Elems::I32)),
+        ],
+        traits: PURE,
+        same_type: &[&["gridSize_x", "gridSize_y", "gridSize_z"]],
+        syntax: Syntax::Format("attr-dict `:` type($gridSize_x)"),
+        names: NameHint::Slots,
+        ..DEFAULT
+    },
+    GetTileBlockId => OpDef {
+        opcode: Opcode::GetTileBlockId,
+        name: "get_tile_block_id",
+        summary: "Coordinates of the executing tile block",
+        family: Family::Misc,
+        results: &[
+            one("blockId_x", TyC::Scalar(Elems::I32)),
+            one("blockId_y", TyC::Scalar(Elems::I32)),
+            one("blockId_z", TyC::Scalar(Elems::I32)),
+        ],
+        traits: PURE,
+        same_type: &[&["blockId_x", "blockId_y", "blockId_z"]],
+        syntax: Syntax::Format("attr-dict `:` type($blockId_x)"),
+        names: NameHint::Slots,
+        ..DEFAULT
+    },
+    Global => OpDef {
+        opcode: Opcode::Global,
+        name: "global",
+        summary: "A statically allocated global variable",
+        family: Family::Misc,
+        attrs: &[
+            req("sym_name", AttrKind::SymbolName),
+            req("value", AttrKind::Dense),
+            AttrDef { name: "alignment", kind: AttrKind::I64, presence: Presence::DefaultInt(0) },
+        ],
+        traits: Traits::SYMBOL,
+        syntax: Syntax::Format("$sym_name (`alignment` `=` $alignment^)? attr-dict custom<Dense>($value)"),
+        ..DEFAULT
+    },
+    Module => OpDef {
+        opcode: Opcode::Module,
+        name: "module",
+        summary: "A compilation unit",
+        family: Family::Misc,
+        attrs: &[req("sym_name", AttrKind::SymbolName)],
+        regions: &[RegionDef { name: "body", implicit_terminator: None, optional: true }],
+        traits: Traits::ISOLATED_FROM_ABOVE
+            .or(Traits::SYMBOL_TABLE)
+            .or(Traits::NO_TERMINATOR)
+            .or(Traits::DEFAULT_DIALECT)
+            .or(Traits::NO_REGION_ARGS),
+        effects: Effects::Recursive,
+        syntax: Syntax::Format("$sym_name attr-dict-with-keyword $body"),
+        ..DEFAULT
+    },
+    Print => OpDef {
+        opcode: Opcode::Print,
+        name: "print",
+        aliases: &["print_tko"],
+        summary: "Print formatted values (debugging)",
+        family: Family::Misc,
+        operands: &[var("args", TILE), opt("token", TOKEN)],
+        results: &[opt("result_token", TOKEN)],
+        attrs: &[req("str", AttrKind::String), SEGMENTS],
+        traits: Traits::ATTR_SIZED_OPERANDS,
+        effects: Effects::SideEffect,
+        syntax: Syntax::Format(
+            "$str (`,` $args^)? (`token` `` `=` `` $token^)? attr-dict (`:` type($args)^)? (`->` type($result_token)^)?",
+        ),
+        ..DEFAULT
+    },
+    TestingFunc => OpDef {
+        opcode: Opcode::TestingFunc,
+        name: "testing$func",
+        summary: "A function used by NVIDIA's conformance tests",
+        family: Family::Misc,
+        since: "testing",
+        attrs: FUNCTION_ATTRS,
+        regions: &[RegionDef { name: "body", implicit_terminator: Some(Opcode::Return), optional: false }],
+        traits: Traits::ISOLATED_FROM_ABOVE.or(Traits::SYMBOL).or(Traits::FUNCTION).or(Traits::DEFAULT_DIALECT),
+        effects: Effects::Recursive,
+        syntax: Syntax::Custom(CustomSyntax::Function),
+        ..DEFAULT
+    },
+    Unregistered => OpDef {
+        opcode: Opcode::Unregistered,
+        name: "<unregistered>",
+        summary: "An operation of another dialect, kept as written (generic form only)",
+        family: Family::Misc,
+        since: "-",
+        operands: &[var("operands", ANY)],
+        results: &[var("results", ANY)],
+        effects: Effects::SideEffect,
+        ..DEFAULT
+    },
+    UnrealizedConversionCast => OpDef {
+        opcode: Opcode::UnrealizedConversionCast,
+        name: "unrealized_conversion_cast",
+        summary: "Placeholder conversion used inside the compiler",
+        family: Family::Misc,
+        since: "spec",
+        operands: &[var("inputs", ANY)],
+        results: &[var("outputs", ANY)],
+        traits: PURE,
+        syntax: Syntax::Format("($inputs^ `:` type($inputs))? `to` type($outputs) attr-dict"),
+        ..DEFAULT
+    },
+}

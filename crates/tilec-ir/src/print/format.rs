@@ -1,0 +1,341 @@
+//! Printing ops from their op-table format.
+//!
+//! Spacing follows MLIR's generated printers exactly. Two flags evolve while walking the
+//! format: `space` ("a space may be needed before the next element") and `punct` ("the last
+//! element was punctuation"). They are updated for every element of an optional group
+//! whether or not the group is printed — MLIR computes them when it generates the printer,
+//! not when it runs — which is why, for example, `addf %a, %b  : tile<f32>` has two spaces
+//! when the rounding mode is the default.
+
+use super::Printer;
+use crate::attrs::{Attr, AttrData, EnumKind, RoundingMode, write_string_literal, write_symbol};
+use crate::module::{Op, Value};
+use crate::ops::format::{Anchor, Custom, Elem, Format, TypeRef};
+use crate::ops::{Arity, AttrKind, OpDef, Presence};
+use crate::util::push_i64;
+
+struct Flags {
+    space: bool,
+    punct: bool,
+}
+
+pub(super) fn print_format(p: &mut Printer<'_>, op: Op, f: &Format) {
+    let mut flags = Flags {
+        space: true,
+        punct: false,
+    };
+    let groups = operand_groups(p, op);
+    for e in &f.elems {
+        elem(p, op, &groups, e, &mut flags, true);
+    }
+}
+
+/// The operand values of each operand slot.
+pub(super) fn operand_groups(p: &Printer<'_>, op: Op) -> Vec<Vec<Value>> {
+    crate::segments::operand_groups(p.m, op)
+}
+
+fn space_before(lit: &str, punct: bool) -> bool {
+    if lit.len() != 1 && lit != "->" {
+        return true;
+    }
+    let c = lit.as_bytes()[0];
+    if punct {
+        !b">)}],".contains(&c)
+    } else {
+        !b"<>(){}[],".contains(&c)
+    }
+}
+
+fn literal(p: &mut Printer<'_>, lit: &str, f: &mut Flags, emit: bool) {
+    if emit {
+        if f.space && space_before(lit, f.punct) {
+            p.out.push(' ');
+        }
+        p.out.push_str(lit);
+    }
+    let c = lit.as_bytes()[0];
+    f.space = lit.len() != 1 || !b"<({[".contains(&c);
+    f.punct = c != b'_' && !c.is_ascii_alphabetic();
+}
+
+fn lead(p: &mut Printer<'_>, f: &mut Flags, emit: bool) {
+    if emit && (f.space || !f.punct) {
+        p.out.push(' ');
+    }
+    f.punct = false;
+    f.space = true;
+}
+
+fn anchor_present(p: &Printer<'_>, op: Op, groups: &[Vec<Value>], a: Anchor) -> bool {
+    let m = p.m;
+    match a {
+        Anchor::Operand(i) => groups.get(i).is_some_and(|g| !g.is_empty()),
+        Anchor::Result(_) => m.num_results(op) > 0 && result_group(p, op, 0).is_some(),
+        Anchor::Region(i) => m
+            .regions(op)
+            .get(i)
+            .is_some_and(|r| !m.region_blocks(*r).is_empty()),
+        Anchor::Attr(i) => {
+            let def = m.def(op);
+            match m.attr(op, i) {
+                None => false,
+                Some(v) => match def.attrs[i].presence {
+                    Presence::DefaultEnum(d) => {
+                        m.ctx.attrs.get(v) != &AttrData::Enum(enum_kind(def, i), d)
+                    }
+                    Presence::DefaultInt(d) => m.ctx.attrs.get_int(v) != Some(d),
+                    _ => true,
+                },
+            }
+        }
+    }
+}
+
+fn enum_kind(def: &OpDef, i: usize) -> EnumKind {
+    match def.attrs[i].kind {
+        AttrKind::Enum(k) => k,
+        _ => EnumKind::RoundingMode,
+    }
+}
+
+/// The result values of result slot `slot` (results are split by the op's result slots; a
+/// variadic or optional slot takes whatever the fixed slots leave).
+pub(super) fn result_group(p: &Printer<'_>, op: Op, slot: usize) -> Option<Vec<Value>> {
+    let m = p.m;
+    let def = m.def(op);
+    let results: Vec<Value> = m.results(op).collect();
+    let fixed = def.results.iter().filter(|s| s.arity == Arity::One).count();
+    let extra = results.len().saturating_sub(fixed);
+    let mut idx = 0;
+    for (i, s) in def.results.iter().enumerate() {
+        let n = match s.arity {
+            Arity::One => 1,
+            _ => extra,
+        };
+        if i == slot {
+            let g = results.get(idx..(idx + n).min(results.len()))?.to_vec();
+            return if g.is_empty() { None } else { Some(g) };
+        }
+        idx += n;
+    }
+    None
+}
+
+fn elem(p: &mut Printer<'_>, op: Op, groups: &[Vec<Value>], e: &Elem, f: &mut Flags, emit: bool) {
+    let m = p.m;
+    match e {
+        Elem::Lit(l) => literal(p, l, f, emit),
+        Elem::Space => {
+            if emit {
+                p.out.push(' ');
+            }
+            f.punct = false;
+            f.space = false;
+        }
+        Elem::NoSpace => {
+            f.punct = true;
+            f.space = false;
+        }
+        Elem::AttrDict { with_keyword } => {
+            if emit {
+                p.print_extra_attrs(op, &[], *with_keyword);
+            }
+            f.punct = false;
+        }
+        Elem::Optional { elems, anchor } => {
+            let present = emit && anchor_present(p, op, groups, *anchor);
+            // A unit-attribute anchor that is not the first element is not printed itself.
+            let elided = match anchor {
+                Anchor::Attr(i) if m.def(op).attrs[*i].kind == AttrKind::Unit => elems
+                    .iter()
+                    .position(|x| *x == Elem::Attr(*i))
+                    .filter(|&pos| pos != 0),
+                _ => None,
+            };
+            for (k, c) in elems.iter().enumerate() {
+                if Some(k) == elided {
+                    continue;
+                }
+                elem(p, op, groups, c, f, present);
+            }
+        }
+        Elem::OIList(clauses) => {
+            for (kw, a) in clauses {
+                let present = emit && m.attr(op, *a).is_some();
+                literal(p, kw, f, present);
+            }
+        }
+        Elem::Operand(i) => {
+            lead(p, f, emit);
+            if emit {
+                let vs = groups.get(*i).cloned().unwrap_or_default();
+                p.write_values(vs);
+            }
+        }
+        Elem::Attr(i) => {
+            lead(p, f, emit);
+            if emit
+                && let Some(a) = m.attr(op, *i) {
+                    write_attr_value(p, m.def(op), *i, a);
+                }
+        }
+        Elem::Region(i) => {
+            lead(p, f, emit);
+            if emit
+                && let Some(&r) = m.regions(op).get(*i) {
+                    p.print_region(r, true, true, false, false);
+                }
+        }
+        Elem::Type(t) => {
+            lead(p, f, emit);
+            if emit {
+                let vs = match t {
+                    TypeRef::Operand(i) => groups.get(*i).cloned().unwrap_or_default(),
+                    TypeRef::Result(i) => result_group(p, op, *i).unwrap_or_default(),
+                };
+                let tys: Vec<_> = vs.iter().map(|v| m.value_type(*v)).collect();
+                p.write_types(tys);
+            }
+        }
+        Elem::SplatType(i) => {
+            lead(p, f, emit);
+            if emit
+                && let Some(v) = groups.get(*i).and_then(|g| g.first()) {
+                    p.write_type(m.value_type(*v));
+                }
+        }
+        Elem::Custom(c) => {
+            lead(p, f, emit);
+            if emit {
+                custom(p, op, *c);
+            }
+        }
+    }
+}
+
+/// Prints an attribute the way an assembly format prints `$attr`.
+fn write_attr_value(p: &mut Printer<'_>, def: &OpDef, slot: usize, a: Attr) {
+    let m = p.m;
+    match (def.attrs[slot].kind, m.ctx.attrs.get(a)) {
+        (AttrKind::Enum(k), AttrData::Enum(_, v)) => {
+            let name = k.cases().get(*v as usize).copied().unwrap_or("?");
+            if k.mnemonic().is_some() {
+                p.out.push('<');
+                p.out.push_str(name);
+                p.out.push('>');
+            } else {
+                p.out.push_str(name);
+            }
+        }
+        (_, AttrData::Int { value, .. }) => push_i64(&mut p.out, *value),
+        (_, AttrData::Bool(b)) => p.out.push_str(if *b { "true" } else { "false" }),
+        (AttrKind::SymbolName, AttrData::String(s)) => write_symbol(&mut p.out, s),
+        (_, AttrData::String(s)) => write_string_literal(&mut p.out, s),
+        (_, AttrData::SymbolRef(s)) => write_symbol(&mut p.out, s),
+        (_, AttrData::DenseI32Array(v)) => {
+            p.out.push('[');
+            for (i, x) in v.iter().enumerate() {
+                if i > 0 {
+                    p.out.push_str(", ");
+                }
+                push_i64(&mut p.out, *x as i64);
+            }
+            p.out.push(']');
+        }
+        (_, AttrData::OptHints(d)) => {
+            let d = *d;
+            let mut s = std::mem::take(&mut p.out);
+            p.attr_printer_write_opt_hints(&mut s, d);
+            p.out = s;
+        }
+        _ => p.write_attr(a),
+    }
+}
+
+impl Printer<'_> {
+    fn attr_printer_write_opt_hints(&self, out: &mut String, dict: Attr) {
+        crate::attrs::AttrPrinter {
+            types: &self.m.ctx.types,
+            attrs: &self.m.ctx.attrs,
+            aliases: None,
+        }
+        .write_opt_hints_body(out, dict);
+    }
+}
+
+fn rounding(p: &mut Printer<'_>, op: Op, slot: usize, default: RoundingMode) {
+    let m = p.m;
+    if let Some(a) = m.attr(op, slot)
+        && let Some(v) = m.ctx.attrs.get_enum(a, EnumKind::RoundingMode)
+            && v != default as u8 {
+                p.out.push_str("rounding<");
+                p.out.push_str(EnumKind::RoundingMode.cases()[v as usize]);
+                p.out.push('>');
+            }
+}
+
+fn enum_keyword(p: &mut Printer<'_>, op: Op, slot: usize) {
+    let m = p.m;
+    if let Some(AttrData::Enum(k, v)) = m.attr(op, slot).map(|a| m.ctx.attrs.get(a)) {
+        p.out
+            .push_str(k.cases().get(*v as usize).copied().unwrap_or("?"));
+    }
+}
+
+fn custom(p: &mut Printer<'_>, op: Op, c: Custom) {
+    let m = p.m;
+    match c {
+        Custom::Rounding(s) | Custom::DivFRounding(s) | Custom::SqrtRounding(s) => {
+            rounding(p, op, s, RoundingMode::NearestEven)
+        }
+        Custom::IntRounding(s) => rounding(p, op, s, RoundingMode::NearestIntToZero),
+        Custom::Signedness(s) | Custom::Predicate(s) | Custom::Ordering(s) => {
+            enum_keyword(p, op, s)
+        }
+        Custom::Dense { value, result } => {
+            let Some(a) = m.attr(op, value) else { return };
+            let AttrData::Dense(d) = m.ctx.attrs.get(a) else {
+                p.write_attr(a);
+                return;
+            };
+            let ty = match result {
+                Some(_) if m.num_results(op) > 0 => m.value_type(m.result(op, 0)),
+                _ => d.ty,
+            };
+            let elem = m.ctx.types.element_type(ty);
+            p.out.push('<');
+            p.write_type(elem);
+            p.out.push_str(": ");
+            crate::attrs::write_dense_values(&mut p.out, &m.ctx.types, d);
+            p.out.push_str("> : ");
+            p.write_type(ty);
+        }
+        Custom::Memory { ordering, scope } => {
+            enum_keyword(p, op, ordering);
+            if m.attr(op, scope).is_some() {
+                p.out.push(' ');
+                enum_keyword(p, op, scope);
+            }
+        }
+        Custom::ArgRegion(i) => {
+            let Some(&r) = m.regions(op).get(i) else {
+                return;
+            };
+            p.newline();
+            let args = m
+                .entry_block(r)
+                .map(|b| m.block_args(b).to_vec())
+                .unwrap_or_default();
+            p.print_arg_list(&args);
+            p.out.push(' ');
+            p.print_region(r, false, true, false, false);
+        }
+        Custom::IfRegion(i) => {
+            let Some(&r) = m.regions(op).get(i) else {
+                return;
+            };
+            p.print_region(r, false, true, false, true);
+        }
+    }
+}

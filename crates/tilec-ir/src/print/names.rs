@@ -1,0 +1,421 @@
+//! Value and block naming, following MLIR's printer so that the output reads the same as
+//! `cuda-tile-opt`'s.
+//!
+//! Values are numbered region by region: all ops of a region first, then each nested region
+//! starting from the counters at the end of its parent region (so sibling regions reuse the
+//! same numbers). Entry-block arguments are `%argN`. Ops with naming hints get names
+//! (`%cst_1_i32`, `%tview`, ...); a name already used in an enclosing scope gets a `_N`
+//! suffix from a counter shared by all names.
+
+use crate::attrs::{AttrData, EnumKind};
+use crate::float::FloatKind;
+use crate::module::{Block, Module, Op, Region, Value, ValueDef};
+use crate::ops::NameHint;
+use crate::types::TypeData;
+use crate::util::{FxHashMap, FxHashSet, push_u64};
+use cranelift_entity::SecondaryMap;
+
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+enum Name {
+    #[default]
+    Unset,
+    Num(u32),
+    Str(u32),
+}
+
+#[derive(Default)]
+pub(crate) struct Names {
+    names: SecondaryMap<Value, Name>,
+    strings: Vec<String>,
+    /// Result groups of ops whose results are not a single group starting at 0.
+    groups: FxHashMap<Op, Vec<u32>>,
+    blocks: FxHashMap<Block, u32>,
+}
+
+struct State<'m> {
+    m: &'m Module,
+    names: Names,
+    next_value: u32,
+    next_arg: u32,
+    next_conflict: u32,
+    /// Scoped set of used names: a stack of (name) with scope marks.
+    used: FxHashSet<String>,
+    used_stack: Vec<String>,
+    generic: bool,
+}
+
+impl Names {
+    /// Names for a whole module.
+    pub(crate) fn compute(m: &Module, generic: bool) -> Names {
+        let mut st = State::new(m, generic);
+        // The top-level block behaves like the region of MLIR's implicit top-level module.
+        st.number_block(m.body(), true);
+        let regions: Vec<Region> = m
+            .block_ops(m.body())
+            .flat_map(|op| m.regions(op).to_vec())
+            .collect();
+        st.number_nested(regions);
+        st.names
+    }
+
+    /// Names for one op printed on its own.
+    pub(crate) fn compute_for_op(m: &Module, op: Op, generic: bool) -> Names {
+        let mut st = State::new(m, generic);
+        // Operands defined outside get their own numbers first.
+        for v in m.operands(op) {
+            if st.names.names[v] == Name::Unset {
+                st.set_number(v);
+            }
+        }
+        st.number_op(op);
+        st.number_nested(m.regions(op).to_vec());
+        st.names
+    }
+
+    /// Writes the defining result list of an op (`%a, %b:2`).
+    pub(crate) fn write_def_groups(&self, m: &Module, out: &mut String, op: Op) {
+        let n = m.num_results(op) as u32;
+        let default = [0u32];
+        let groups: &[u32] = self.groups.get(&op).map_or(&default, |g| g.as_slice());
+        for (gi, &start) in groups.iter().enumerate() {
+            if gi > 0 {
+                out.push_str(", ");
+            }
+            let end = groups.get(gi + 1).copied().unwrap_or(n);
+            self.write_name(out, m.result(op, start as usize));
+            if end - start > 1 {
+                out.push(':');
+                push_u64(out, (end - start) as u64);
+            }
+        }
+    }
+
+    fn write_name(&self, out: &mut String, v: Value) {
+        out.push('%');
+        match self.names.get(v).copied().unwrap_or_default() {
+            Name::Num(n) => push_u64(out, n as u64),
+            Name::Str(i) => out.push_str(&self.strings[i as usize]),
+            Name::Unset => out.push_str("<<UNKNOWN SSA VALUE>>"),
+        }
+    }
+
+    /// Writes a use of a value: `%name` or `%name#k`.
+    pub(crate) fn write_use(&self, m: &Module, out: &mut String, v: Value) {
+        if let ValueDef::Result(op, idx) = m.value_def(v) {
+            let n = m.num_results(op) as u32;
+            if n > 1 {
+                let default = [0u32];
+                let groups: &[u32] = self.groups.get(&op).map_or(&default, |g| g.as_slice());
+                let gi = groups.partition_point(|&s| s <= idx) - 1;
+                let start = groups[gi];
+                let end = groups.get(gi + 1).copied().unwrap_or(n);
+                self.write_name(out, m.result(op, start as usize));
+                if end - start > 1 {
+                    out.push('#');
+                    push_u64(out, (idx - start) as u64);
+                }
+                return;
+            }
+        }
+        self.write_name(out, v);
+    }
+
+    /// Writes a block label (`^bb0`).
+    pub(crate) fn write_block(&self, out: &mut String, b: Block) {
+        out.push_str("^bb");
+        push_u64(out, self.blocks.get(&b).copied().unwrap_or(0) as u64);
+    }
+}
+
+impl<'m> State<'m> {
+    fn new(m: &'m Module, generic: bool) -> State<'m> {
+        State {
+            m,
+            names: Names::default(),
+            next_value: 0,
+            next_arg: 0,
+            next_conflict: 0,
+            used: FxHashSet::default(),
+            used_stack: Vec::new(),
+            generic,
+        }
+    }
+
+    fn set_number(&mut self, v: Value) {
+        self.names.names[v] = Name::Num(self.next_value);
+        self.next_value += 1;
+    }
+
+    fn set_name(&mut self, v: Value, hint: &str) {
+        if hint.is_empty() {
+            self.set_number(v);
+            return;
+        }
+        let base = sanitize(hint);
+        let name = if !self.used.contains(&base) {
+            base
+        } else {
+            loop {
+                let probe = format!("{base}_{}", self.next_conflict);
+                self.next_conflict += 1;
+                if !self.used.contains(&probe) {
+                    break probe;
+                }
+            }
+        };
+        self.used.insert(name.clone());
+        self.used_stack.push(name.clone());
+        self.names.names[v] = Name::Str(self.names.strings.len() as u32);
+        self.names.strings.push(name);
+    }
+
+    /// Numbers nested regions breadth-first by region, each starting from the counters at
+    /// the end of its parent region, with its own name scope.
+    fn number_nested(&mut self, regions: Vec<Region>) {
+        let saved = (
+            self.next_value,
+            self.next_arg,
+            self.next_conflict,
+            self.used_stack.len(),
+        );
+        for r in regions {
+            (self.next_value, self.next_arg, self.next_conflict) = (saved.0, saved.1, saved.2);
+            self.number_region(r);
+            // Pop this region's names.
+            while self.used_stack.len() > saved.3 {
+                if let Some(n) = self.used_stack.pop() {
+                    self.used.remove(&n);
+                }
+            }
+        }
+        (self.next_value, self.next_arg, self.next_conflict) = (saved.0, saved.1, saved.2);
+    }
+
+    fn number_region(&mut self, r: Region) {
+        let m = self.m;
+        if !self.generic
+            && let Some(parent) = m.region_parent(r) {
+                self.block_arg_hints(parent, r);
+            }
+        let blocks = m.region_blocks(r).to_vec();
+        for (i, &b) in blocks.iter().enumerate() {
+            self.names.blocks.insert(b, i as u32);
+            self.number_block(b, i == 0);
+        }
+        let nested: Vec<Region> = blocks
+            .iter()
+            .flat_map(|&b| {
+                m.block_ops(b)
+                    .flat_map(|op| m.regions(op).to_vec())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        self.number_nested(nested);
+    }
+
+    fn block_arg_hints(&mut self, parent: Op, r: Region) {
+        let m = self.m;
+        let Some(b) = m.entry_block(r) else { return };
+        let args = m.block_args(b).to_vec();
+        match m.def(parent).names {
+            NameHint::For => {
+                for (i, a) in args.iter().enumerate() {
+                    let n = if i == 0 {
+                        "loopIdx".to_string()
+                    } else {
+                        format!("iterArg{}", i - 1)
+                    };
+                    self.set_name(*a, &n);
+                }
+            }
+            NameHint::Reduce => {
+                let many = args.len() > 2;
+                for (i, a) in args.iter().enumerate() {
+                    let mut n = if i % 2 == 0 {
+                        "reduce_lhs".to_string()
+                    } else {
+                        "reduce_rhs".to_string()
+                    };
+                    if many {
+                        n.push_str(&(i / 2).to_string());
+                    }
+                    self.set_name(*a, &n);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn number_block(&mut self, b: Block, entry: bool) {
+        let m = self.m;
+        for &a in m.block_args(b) {
+            if self.names.names[a] != Name::Unset {
+                continue;
+            }
+            if entry {
+                let n = format!("arg{}", self.next_arg);
+                self.next_arg += 1;
+                self.set_name(a, &n);
+            } else {
+                self.set_number(a);
+            }
+        }
+        let ops: Vec<Op> = m.block_ops(b).collect();
+        for op in ops {
+            self.number_op(op);
+        }
+    }
+
+    fn number_op(&mut self, op: Op) {
+        let m = self.m;
+        let n = m.num_results(op);
+        if n == 0 {
+            return;
+        }
+        let mut groups = vec![0u32];
+        if !self.generic && m.unregistered_name(op).is_none() {
+            for (i, hint) in result_hints(m, op) {
+                self.set_name(m.result(op, i), &hint);
+                if i != 0 {
+                    groups.push(i as u32);
+                }
+            }
+        }
+        let first = m.result(op, 0);
+        if self.names.names[first] == Name::Unset {
+            self.set_number(first);
+        }
+        if groups.len() > 1 {
+            groups.sort_unstable();
+            self.names.groups.insert(op, groups);
+        }
+    }
+}
+
+/// The naming hints of an op's results: (result index, name).
+fn result_hints(m: &Module, op: Op) -> Vec<(usize, String)> {
+    let def = m.def(op);
+    match def.names {
+        NameHint::None => Vec::new(),
+        NameHint::Fixed(s) => vec![(0, s.to_string())],
+        NameHint::For => vec![(0, "for".to_string())],
+        NameHint::Reduce => vec![(0, "reduce".to_string())],
+        NameHint::Slots => (0..m.num_results(op))
+            .map(|i| (i, def.results.get(i).map_or("", |s| s.name).to_string()))
+            .collect(),
+        NameHint::Constant => vec![(0, constant_name(m, op))],
+        NameHint::Assume => {
+            let mut name = "assume".to_string();
+            if let Some(producer) = m.defining_op(m.operand(op, 0)) {
+                let pdef = m.def(producer);
+                if has_asm_interface(pdef) {
+                    name.push('_');
+                    let v = m.operand(op, 0);
+                    if let ValueDef::Result(_, idx) = m.value_def(v)
+                        && let Some((_, n)) = result_hints(m, producer)
+                            .into_iter()
+                            .find(|(i, _)| *i == idx as usize)
+                        {
+                            name.push_str(&n);
+                        }
+                }
+            }
+            vec![(0, name)]
+        }
+    }
+}
+
+/// Ops that implement MLIR's OpAsmOpInterface in NVIDIA's dialect (they either name their
+/// results or provide a default dialect for their regions).
+fn has_asm_interface(def: &crate::ops::OpDef) -> bool {
+    def.names != NameHint::None || def.has(crate::ops::Traits::DEFAULT_DIALECT)
+}
+
+/// `%cst_<value>_<type>` naming of constants (`%true`/`%false` for `i1`).
+fn constant_name(m: &Module, op: Op) -> String {
+    let Some(a) = m.attr(op, 0) else {
+        return "cst".to_string();
+    };
+    let AttrData::Dense(d) = m.ctx.attrs.get(a) else {
+        return "cst".to_string();
+    };
+    let types = &m.ctx.types;
+    let elem = types.element_type(d.ty);
+    let count: i64 = types.shape(d.ty).iter().product();
+    let single = d.splat || count == 1;
+    match types.get(elem) {
+        TypeData::Int(1) => {
+            if d.values.iter().all(|v| v & 1 == 1) {
+                "true".to_string()
+            } else if d.values.iter().all(|v| v & 1 == 0) {
+                "false".to_string()
+            } else {
+                "cst_i1".to_string()
+            }
+        }
+        TypeData::Int(w) => {
+            let mut s = "cst".to_string();
+            if single {
+                let bits = d.values.first().copied().unwrap_or(0);
+                let w = (*w).clamp(1, 64);
+                let v = if w == 64 {
+                    bits as i64
+                } else {
+                    ((bits << (64 - w)) as i64) >> (64 - w)
+                };
+                s.push('_');
+                s.push_str(&v.to_string());
+            }
+            s.push('_');
+            s.push_str(&types.to_string(elem, false));
+            s
+        }
+        TypeData::Float(k) => {
+            let mut s = "cst".to_string();
+            if single {
+                let bits = d.values.first().copied().unwrap_or(0);
+                if crate::float::is_nan(*k, bits) {
+                    s.push_str("_NaN");
+                } else if let Some(v) = exact_u64(*k, bits) {
+                    s.push('_');
+                    s.push_str(&v.to_string());
+                }
+            }
+            s.push('_');
+            s.push_str(k.name());
+            s
+        }
+        _ => "cst".to_string(),
+    }
+}
+
+/// The value as an unsigned 64-bit integer if the conversion is exact.
+fn exact_u64(k: FloatKind, bits: u64) -> Option<u64> {
+    let v = crate::float::to_f64(k, bits);
+    if v.is_finite() && v >= 0.0 && v.trunc() == v && v < 18446744073709551616.0 {
+        Some(v as u64)
+    } else {
+        None
+    }
+}
+
+/// MLIR's identifier sanitizing for value names: invalid characters become `_`, a leading
+/// digit gets a `_` prefix.
+fn sanitize(name: &str) -> String {
+    let mut s = String::with_capacity(name.len() + 1);
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        s.push('_');
+    }
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || matches!(c, '$' | '.' | '_' | '-') {
+            s.push(c);
+        } else {
+            s.push('_');
+        }
+    }
+    s
+}
+
+// Keep the enum import used for documentation links of hint kinds.
+#[allow(dead_code)]
+const _: Option<EnumKind> = None;

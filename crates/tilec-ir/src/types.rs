@@ -1,0 +1,459 @@
+//! Types of tile IR values, interned.
+//!
+//! A [`Type`] is a 4-byte handle into the [`TypeStore`] of a [`Context`](crate::Context);
+//! equal types always have equal handles, so type equality is a handle comparison. The
+//! scalar element types and `token` have fixed handles ([`Type::I32`], [`Type::F32`], ...)
+//! that are valid in every context.
+//!
+//! The structure of a type lives in [`TypeData`]:
+//!
+//! * element types: signless integers `i1 i8 i16 i32 i64` and the floats of
+//!   [`FloatKind`] (`f16 bf16 f32 f64 tf32 f8E4M3FN f8E5M2`), and `ptr<elem>`;
+//! * `tile<SHAPE x ELEM>` of any rank, including rank 0 (`tile<f32>`);
+//! * `token`;
+//! * `tensor_view<SHAPE x ELEM, strides=[...]>` with static or dynamic (`?`) dimensions
+//!   and strides;
+//! * `partition_view<tile=(...), [padding_value = P,] tensor_view<...>[, dim_map=[...]]>`;
+//! * function types (the `function_type` of entries and functions);
+//! * opaque types: anything else written in the input (`tensor<f32>`, `!foo.bar<...>`),
+//!   kept verbatim so that the verifier can reject it with a precise message.
+
+use crate::attrs::PaddingValue;
+use crate::float::FloatKind;
+use crate::util::FxHashMap;
+use std::fmt::Write as _;
+
+/// Handle of an interned type.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Type(u32);
+cranelift_entity::entity_impl!(Type, "type");
+
+/// The marker for a dynamic (`?`) dimension or stride.
+pub const DYNAMIC: i64 = i64::MIN;
+
+/// The structure of a type.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum TypeData {
+    /// A signless integer of the given width. Tile IR uses 1, 8, 16, 32 and 64; other widths
+    /// can be written (`i28`) and are rejected by the verifier.
+    Int(u32),
+    /// A floating-point element type.
+    Float(FloatKind),
+    /// `ptr<elem>`: a global-memory pointer to `elem`.
+    Ptr(Type),
+    /// `tile<shape x elem>`; an empty shape is a rank-0 tile.
+    Tile {
+        /// Dimensions (positive when valid; the verifier checks).
+        shape: Box<[i64]>,
+        /// Element type (an integer, float or pointer type).
+        elem: Type,
+    },
+    /// `token`, which orders memory operations.
+    Token,
+    /// `tensor_view<shape x elem, strides=[...]>`.
+    TensorView {
+        /// Element type.
+        elem: Type,
+        /// Dimensions; [`DYNAMIC`] for `?`.
+        shape: Box<[i64]>,
+        /// Strides in elements; [`DYNAMIC`] for `?`. Same length as `shape`.
+        strides: Box<[i64]>,
+    },
+    /// `partition_view<tile=(...), ..., tensor_view<...>, dim_map=[...]>`.
+    PartitionView {
+        /// Shape of one tile of the partition.
+        tile: Box<[i64]>,
+        /// Padding for out-of-bounds elements, if any.
+        padding: Option<PaddingValue>,
+        /// The partitioned tensor view type.
+        tensor_view: Type,
+        /// Which tensor-view dimension each tile dimension maps to (identity by default).
+        dim_map: Box<[i32]>,
+    },
+    /// A function type `(inputs) -> (results)`.
+    Function {
+        /// Argument types.
+        inputs: Box<[Type]>,
+        /// Result types.
+        results: Box<[Type]>,
+    },
+    /// A type that is not part of tile IR, kept as written (e.g. `tensor<f32>`).
+    Opaque(Box<str>),
+}
+
+impl Type {
+    /// `i1`.
+    pub const I1: Type = Type(0);
+    /// `i8`.
+    pub const I8: Type = Type(1);
+    /// `i16`.
+    pub const I16: Type = Type(2);
+    /// `i32`.
+    pub const I32: Type = Type(3);
+    /// `i64`.
+    pub const I64: Type = Type(4);
+    /// `f16`.
+    pub const F16: Type = Type(5);
+    /// `bf16`.
+    pub const BF16: Type = Type(6);
+    /// `f32`.
+    pub const F32: Type = Type(7);
+    /// `f64`.
+    pub const F64: Type = Type(8);
+    /// `tf32`.
+    pub const TF32: Type = Type(9);
+    /// `f8E4M3FN`.
+    pub const F8E4M3FN: Type = Type(10);
+    /// `f8E5M2`.
+    pub const F8E5M2: Type = Type(11);
+    /// `token`.
+    pub const TOKEN: Type = Type(12);
+
+    /// The fixed handle of a float element type.
+    pub const fn float(kind: FloatKind) -> Type {
+        match kind {
+            FloatKind::F16 => Type::F16,
+            FloatKind::BF16 => Type::BF16,
+            FloatKind::F32 => Type::F32,
+            FloatKind::F64 => Type::F64,
+            FloatKind::TF32 => Type::TF32,
+            FloatKind::F8E4M3FN => Type::F8E4M3FN,
+            FloatKind::F8E5M2 => Type::F8E5M2,
+        }
+    }
+}
+
+/// The interning table for types.
+#[derive(Debug, Clone)]
+pub struct TypeStore {
+    data: Vec<TypeData>,
+    map: FxHashMap<TypeData, Type>,
+}
+
+impl Default for TypeStore {
+    fn default() -> Self {
+        TypeStore::new()
+    }
+}
+
+impl TypeStore {
+    /// A store holding the predefined scalar types at their fixed handles.
+    pub fn new() -> TypeStore {
+        let mut s = TypeStore {
+            data: Vec::new(),
+            map: FxHashMap::default(),
+        };
+        for w in [1, 8, 16, 32, 64] {
+            s.intern(TypeData::Int(w));
+        }
+        for k in [
+            FloatKind::F16,
+            FloatKind::BF16,
+            FloatKind::F32,
+            FloatKind::F64,
+            FloatKind::TF32,
+            FloatKind::F8E4M3FN,
+            FloatKind::F8E5M2,
+        ] {
+            s.intern(TypeData::Float(k));
+        }
+        s.intern(TypeData::Token);
+        debug_assert_eq!(s.intern(TypeData::Token), Type::TOKEN);
+        s
+    }
+
+    /// Interns a type.
+    pub fn intern(&mut self, data: TypeData) -> Type {
+        if let Some(&t) = self.map.get(&data) {
+            return t;
+        }
+        let t = Type(self.data.len() as u32);
+        self.data.push(data.clone());
+        self.map.insert(data, t);
+        t
+    }
+
+    /// The structure of a type.
+    pub fn get(&self, t: Type) -> &TypeData {
+        &self.data[t.0 as usize]
+    }
+
+    /// Number of distinct types.
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+
+    /// Always false: the predefined types are always present.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    /// The integer type of a width.
+    pub fn int(&mut self, width: u32) -> Type {
+        self.intern(TypeData::Int(width))
+    }
+
+    /// `ptr<elem>`.
+    pub fn ptr(&mut self, elem: Type) -> Type {
+        self.intern(TypeData::Ptr(elem))
+    }
+
+    /// `tile<shape x elem>`.
+    pub fn tile(&mut self, shape: &[i64], elem: Type) -> Type {
+        self.intern(TypeData::Tile {
+            shape: shape.into(),
+            elem,
+        })
+    }
+
+    /// The rank-0 tile `tile<elem>`.
+    pub fn scalar(&mut self, elem: Type) -> Type {
+        self.tile(&[], elem)
+    }
+
+    /// A function type.
+    pub fn function(&mut self, inputs: &[Type], results: &[Type]) -> Type {
+        self.intern(TypeData::Function {
+            inputs: inputs.into(),
+            results: results.into(),
+        })
+    }
+
+    /// The element type of a tile, or the type itself for element types.
+    pub fn element_type(&self, t: Type) -> Type {
+        match self.get(t) {
+            TypeData::Tile { elem, .. } | TypeData::TensorView { elem, .. } => *elem,
+            TypeData::PartitionView { tensor_view, .. } => self.element_type(*tensor_view),
+            _ => t,
+        }
+    }
+
+    /// The shape of a tile (empty for non-tiles).
+    pub fn shape(&self, t: Type) -> &[i64] {
+        match self.get(t) {
+            TypeData::Tile { shape, .. } | TypeData::TensorView { shape, .. } => shape,
+            TypeData::PartitionView { tile, .. } => tile,
+            _ => &[],
+        }
+    }
+
+    /// True for `tile<...>` types.
+    pub fn is_tile(&self, t: Type) -> bool {
+        matches!(self.get(t), TypeData::Tile { .. })
+    }
+
+    /// True for tensor views and partition views.
+    pub fn is_view(&self, t: Type) -> bool {
+        matches!(
+            self.get(t),
+            TypeData::TensorView { .. } | TypeData::PartitionView { .. }
+        )
+    }
+
+    /// The tile type with the same shape as `like` and element type `elem`. For non-tile
+    /// `like`, the rank-0 tile of `elem`.
+    pub fn with_element(&mut self, like: Type, elem: Type) -> Type {
+        let shape: Box<[i64]> = match self.get(like) {
+            TypeData::Tile { shape, .. } => shape.clone(),
+            _ => Box::new([]),
+        };
+        self.intern(TypeData::Tile { shape, elem })
+    }
+
+    /// Appends the textual form of `t`. With `qualified`, tile IR types get the `!cuda_tile.`
+    /// prefix (as in diagnostics and the generic op form); nested element types are always
+    /// written in the short form, as NVIDIA's tools do.
+    pub fn write(&self, out: &mut String, t: Type, qualified: bool) {
+        match self.get(t) {
+            TypeData::Int(w) => {
+                out.push('i');
+                crate::util::push_u64(out, *w as u64);
+            }
+            TypeData::Float(k) => out.push_str(k.name()),
+            TypeData::Function { inputs, results } => {
+                out.push('(');
+                for (i, t) in inputs.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    self.write(out, *t, qualified);
+                }
+                out.push_str(") -> ");
+                let paren =
+                    results.len() != 1 || matches!(self.get(results[0]), TypeData::Function { .. });
+                if paren {
+                    out.push('(');
+                }
+                for (i, t) in results.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    self.write(out, *t, qualified);
+                }
+                if paren {
+                    out.push(')');
+                }
+            }
+            TypeData::Opaque(s) => out.push_str(s),
+            _ => {
+                if qualified {
+                    out.push_str("!cuda_tile.");
+                }
+                self.write_short_dialect(out, t);
+            }
+        }
+    }
+
+    fn write_short_dialect(&self, out: &mut String, t: Type) {
+        match self.get(t) {
+            TypeData::Ptr(e) => {
+                out.push_str("ptr<");
+                self.write(out, *e, false);
+                out.push('>');
+            }
+            TypeData::Tile { shape, elem } => {
+                out.push_str("tile<");
+                write_dims(out, shape);
+                self.write(out, *elem, false);
+                out.push('>');
+            }
+            TypeData::Token => out.push_str("token"),
+            TypeData::TensorView {
+                elem,
+                shape,
+                strides,
+            } => {
+                out.push_str("tensor_view<");
+                write_dims(out, shape);
+                self.write(out, *elem, false);
+                if !shape.is_empty() {
+                    out.push_str(", strides=[");
+                    for (i, s) in strides.iter().enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        write_dim(out, *s);
+                    }
+                    out.push(']');
+                }
+                out.push('>');
+            }
+            TypeData::PartitionView {
+                tile,
+                padding,
+                tensor_view,
+                dim_map,
+            } => {
+                out.push_str("partition_view<tile=(");
+                for (i, d) in tile.iter().enumerate() {
+                    if i > 0 {
+                        out.push('x');
+                    }
+                    crate::util::push_i64(out, *d);
+                }
+                out.push_str("), ");
+                if let Some(p) = padding {
+                    out.push_str("padding_value = ");
+                    out.push_str(p.name());
+                    out.push_str(", ");
+                }
+                self.write(out, *tensor_view, false);
+                let identity = dim_map.iter().enumerate().all(|(i, &d)| d as usize == i);
+                if !identity {
+                    out.push_str(", dim_map=[");
+                    for (i, d) in dim_map.iter().enumerate() {
+                        if i > 0 {
+                            out.push_str(", ");
+                        }
+                        crate::util::push_i64(out, *d as i64);
+                    }
+                    out.push(']');
+                }
+                out.push('>');
+            }
+            _ => self.write(out, t, false),
+        }
+    }
+
+    /// The textual form of a type as a new string (see [`TypeStore::write`]).
+    pub fn to_string(&self, t: Type, qualified: bool) -> String {
+        let mut s = String::new();
+        self.write(&mut s, t, qualified);
+        s
+    }
+}
+
+fn write_dim(out: &mut String, d: i64) {
+    if d == DYNAMIC {
+        out.push('?');
+    } else {
+        crate::util::push_i64(out, d);
+    }
+}
+
+fn write_dims(out: &mut String, shape: &[i64]) {
+    for d in shape {
+        write_dim(out, *d);
+        out.push('x');
+    }
+}
+
+/// Formats a list of types separated by `, ` (short form).
+pub fn join_types(store: &TypeStore, types: &[Type], qualified: bool) -> String {
+    let mut s = String::new();
+    for (i, t) in types.iter().enumerate() {
+        if i > 0 {
+            let _ = write!(s, ", ");
+        }
+        store.write(&mut s, *t, qualified);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn predefined_handles() {
+        let s = TypeStore::new();
+        assert_eq!(s.get(Type::I1), &TypeData::Int(1));
+        assert_eq!(s.get(Type::F32), &TypeData::Float(FloatKind::F32));
+        assert_eq!(s.get(Type::F8E5M2), &TypeData::Float(FloatKind::F8E5M2));
+        assert_eq!(s.get(Type::TOKEN), &TypeData::Token);
+    }
+
+    #[test]
+    fn interning_and_printing() {
+        let mut s = TypeStore::new();
+        let p = s.ptr(Type::F32);
+        let a = s.tile(&[8], p);
+        let b = s.tile(&[8], p);
+        assert_eq!(a, b);
+        assert_eq!(s.to_string(a, false), "tile<8xptr<f32>>");
+        assert_eq!(s.to_string(a, true), "!cuda_tile.tile<8xptr<f32>>");
+        let z = s.scalar(Type::I1);
+        assert_eq!(s.to_string(z, false), "tile<i1>");
+        let tv = s.intern(TypeData::TensorView {
+            elem: Type::F32,
+            shape: vec![DYNAMIC, 2].into(),
+            strides: vec![1, DYNAMIC].into(),
+        });
+        assert_eq!(
+            s.to_string(tv, false),
+            "tensor_view<?x2xf32, strides=[1,?]>"
+        );
+        let pv = s.intern(TypeData::PartitionView {
+            tile: vec![2, 2].into(),
+            padding: Some(PaddingValue::NegInf),
+            tensor_view: tv,
+            dim_map: vec![1, 0].into(),
+        });
+        assert_eq!(
+            s.to_string(pv, false),
+            "partition_view<tile=(2x2), padding_value = neg_inf, tensor_view<?x2xf32, strides=[1,?]>, dim_map=[1, 0]>"
+        );
+        let f = s.function(&[z], &[]);
+        assert_eq!(s.to_string(f, true), "(!cuda_tile.tile<i1>) -> ()");
+    }
+}

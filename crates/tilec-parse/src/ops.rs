@@ -1,0 +1,657 @@
+//! Operations, regions and blocks: the result list, custom and generic op forms, type
+//! inference for what the text leaves implicit, operand resolution and op creation.
+
+use crate::lexer::Tok;
+use crate::parser::{Failed, LocOwner, PResult, Parser, Unresolved};
+use tilec_diag::{Span, codes};
+use tilec_ir::attrs::{Attr, AttrData};
+use tilec_ir::module::{Block, InsertPoint, OpSpec, Region};
+use tilec_ir::ops::{self, Arity, AttrKind, Elems, Infer, OpDef, Opcode, Traits, TyC};
+use tilec_ir::types::{Type, TypeData};
+use tilec_ir::util::FxHashMap;
+use tilec_ir::{Op, Value};
+
+/// What a custom op parser has collected before the op is created.
+pub(crate) struct OpState<'s> {
+    pub def: &'static OpDef,
+    pub spelling: u8,
+    pub name_span: Span,
+    /// Unresolved operands per operand slot.
+    pub operands: Vec<Vec<Unresolved<'s>>>,
+    /// Where each operand slot's list started (for count errors).
+    pub operand_locs: Vec<Span>,
+    /// Types per operand slot, when the text gives them.
+    pub operand_types: Vec<Option<Vec<Type>>>,
+    /// Types per result slot, when the text gives them.
+    pub result_types: Vec<Option<Vec<Type>>>,
+    /// Attribute per slot, with its span.
+    pub attrs: Vec<Option<(Attr, Span)>>,
+    /// Discardable attributes.
+    pub extra_attrs: Vec<(Box<str>, Attr)>,
+    /// Regions per region slot.
+    pub regions: Vec<Option<Region>>,
+    /// Set by custom parsers that resolve their operands themselves.
+    pub resolved: Option<Vec<Value>>,
+}
+
+impl OpState<'_> {
+    fn new(def: &'static OpDef, spelling: u8, name_span: Span) -> Self {
+        OpState {
+            def,
+            spelling,
+            name_span,
+            operands: vec![Vec::new(); def.operands.len()],
+            operand_locs: vec![name_span; def.operands.len()],
+            operand_types: vec![None; def.operands.len()],
+            result_types: vec![None; def.results.len()],
+            attrs: vec![None; def.attrs.len()],
+            extra_attrs: Vec::new(),
+            regions: vec![None; def.regions.len()],
+            resolved: None,
+        }
+    }
+}
+
+/// A named region argument with its type (`%arg: type`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RegionArg<'s> {
+    pub name: Unresolved<'s>,
+    pub ty: Type,
+    pub loc: Option<LocSpec<'s>>,
+}
+
+/// A `loc(...)` written on a block argument.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum LocSpec<'s> {
+    Attr(Attr),
+    Alias(&'s str, Span),
+}
+
+impl<'s> Parser<'s> {
+    /// Parses one operation (with its result list) and appends it to `block`.
+    pub(crate) fn parse_operation(&mut self, block: Block) -> PResult<()> {
+        let start = Span::at(self.tok.start);
+        let mut results: Vec<(&'s str, u32, Span)> = Vec::new();
+        let mut expected = 0u32;
+        if self.at(Tok::PercentId) {
+            loop {
+                if !self.at(Tok::PercentId) {
+                    return Err(self.err_wrong_token("expected valid ssa identifier"));
+                }
+                let name = &self.text()[1..];
+                let span = self.span();
+                self.bump();
+                let mut count = 1;
+                if self.eat(Tok::Colon) {
+                    if !self.at(Tok::Integer) {
+                        return Err(self.err_wrong_token("expected integer number of results"));
+                    }
+                    match crate::types::parse_uint(self.text()) {
+                        Some(n) if n >= 1 && n <= u32::MAX as u64 => count = n as u32,
+                        _ => {
+                            return Err(self.err_here(
+                                codes::SYNTAX,
+                                "expected named operation to have at least 1 result",
+                            ));
+                        }
+                    }
+                    self.bump();
+                }
+                expected += count;
+                results.push((name, count, span));
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.expect(Tok::Equal, "expected '=' after SSA name")?;
+        }
+        let op = match self.tok.kind {
+            Tok::BareId => self.parse_custom_op(block)?,
+            Tok::String => self.parse_generic_op(block)?,
+            _ => return Err(self.err_wrong_token("expected operation name in quotes")),
+        };
+        if !results.is_empty() {
+            let n = self.m.num_results(op) as u32;
+            if n == 0 {
+                return Err(self.err(
+                    codes::RESULT_COUNT,
+                    start,
+                    "cannot name an operation with no results",
+                ));
+            }
+            if n != expected {
+                return Err(self.err(
+                    codes::RESULT_COUNT,
+                    start,
+                    format!("operation defines {n} results but was provided {expected} to bind"),
+                ));
+            }
+            let mut idx = 0;
+            for (name, count, span) in results {
+                for sub in 0..count {
+                    let v = self.m.result(op, idx);
+                    self.define(name, sub, span, v)?;
+                    idx += 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn parse_custom_op(&mut self, block: Block) -> PResult<Op> {
+        let text = self.text();
+        let span = self.span();
+        let Some((opcode, spelling)) = ops::lookup(text) else {
+            let msg = if text.contains('.') {
+                format!("custom op '{text}' is unknown")
+            } else {
+                format!("custom op '{text}' is unknown (tried 'cuda_tile.{text}' as well)")
+            };
+            return Err(self.err(codes::UNKNOWN_OP, span, msg));
+        };
+        self.bump();
+        let def = ops::def(opcode);
+        let mut st = OpState::new(def, spelling, span);
+        match def.custom() {
+            Some(c) => self.parse_custom_syntax(&mut st, c)?,
+            None => match def.format() {
+                Some(f) => self.parse_format(&mut st, &f.elems)?,
+                None => {
+                    return Err(self.err(
+                        codes::UNSUPPORTED_SYNTAX,
+                        span,
+                        format!("op '{}' has no custom syntax", def.name),
+                    ));
+                }
+            },
+        }
+        let op = self.finish_op(st, block)?;
+        self.parse_trailing_loc(LocOwner::Op(op))?;
+        Ok(op)
+    }
+
+    /// Reports a custom-op error with MLIR's `custom op 'name'` prefix.
+    pub(crate) fn custom_op_err(&mut self, st: &OpState<'_>, span: Span, msg: &str) -> Failed {
+        let full = st.def.full_name();
+        self.err(
+            codes::OPERAND_TYPE_COUNT,
+            span,
+            format!("custom op '{full}' {msg}"),
+        )
+    }
+
+    /// Infers missing types, resolves operands and creates the op.
+    pub(crate) fn finish_op(&mut self, mut st: OpState<'s>, block: Block) -> PResult<Op> {
+        let def = st.def;
+        self.infer_types(&mut st)?;
+        let operands = match st.resolved.take() {
+            Some(v) => v,
+            None => {
+                let mut vals = Vec::new();
+                for i in 0..def.operands.len() {
+                    let names = std::mem::take(&mut st.operands[i]);
+                    let types = st.operand_types[i].clone().unwrap_or_default();
+                    let n = names.len();
+                    if types.len() != n {
+                        let msg = format!(
+                            "number of operands and types do not match: got {} operands and {} types",
+                            n,
+                            types.len()
+                        );
+                        return Err(self.custom_op_err(&st, st.operand_locs[i], &msg));
+                    }
+                    for (u, t) in names.into_iter().zip(types) {
+                        vals.push(self.resolve(u, t)?);
+                    }
+                }
+                vals
+            }
+        };
+        let mut result_types = Vec::new();
+        for t in st.result_types.iter().flatten() {
+            result_types.extend_from_slice(t);
+        }
+        let mut attrs: Vec<Option<Attr>> = st.attrs.iter().map(|a| a.map(|x| x.0)).collect();
+        if def.needs_segments()
+            && let Some(i) = def
+                .attrs
+                .iter()
+                .position(|a| a.kind == AttrKind::OperandSegments)
+                && attrs[i].is_none() {
+                    let sizes: Vec<i32> = st
+                        .operand_types
+                        .iter()
+                        .map(|t| t.as_ref().map_or(0, |v| v.len() as i32))
+                        .collect();
+                    attrs[i] = Some(
+                        self.m
+                            .ctx
+                            .attrs
+                            .intern(AttrData::DenseI32Array(sizes.into())),
+                    );
+                }
+        let op = self.m.create_op(
+            &OpSpec {
+                opcode: def.opcode,
+                operands: &operands,
+                results: &result_types,
+                attrs: &attrs,
+                regions: 0,
+            },
+            InsertPoint::End(block),
+        );
+        self.m.set_spelling(op, st.spelling);
+        self.m.set_op_span(op, Some(st.name_span));
+        for (i, a) in st.attrs.iter().enumerate() {
+            if let Some((_, s)) = a {
+                self.m.set_attr_span(op, i, *s);
+            }
+        }
+        for (k, v) in st.extra_attrs {
+            self.m.push_extra_attr(op, &k, v);
+        }
+        for r in st.regions.into_iter().flatten() {
+            self.m.attach_region(op, r);
+        }
+        Ok(op)
+    }
+
+    /// Fills in the types the text leaves implicit, from same-type groups, buildable
+    /// constraints and the op's inference rule.
+    fn infer_types(&mut self, st: &mut OpState<'s>) -> PResult<()> {
+        let def = st.def;
+        for _round in 0..3 {
+            for (i, slot) in def.results.iter().enumerate() {
+                if st.result_types[i].is_some() {
+                    continue;
+                }
+                if let Some(t) = self.known_type(st, slot.name) {
+                    st.result_types[i] = Some(vec![t]);
+                } else if let Some(t) = self.buildable(slot.ty) {
+                    if slot.arity == Arity::One {
+                        st.result_types[i] = Some(vec![t]);
+                    }
+                } else if def.infer == Infer::Comparison
+                    && let Some(lt) = self.known_type(st, "lhs") {
+                        st.result_types[i] =
+                            Some(vec![self.m.ctx.types.with_element(lt, Type::I1)]);
+                    }
+            }
+            for (i, slot) in def.operands.iter().enumerate() {
+                if st.operand_types[i].is_some() {
+                    continue;
+                }
+                let n = st.operands[i].len();
+                if n == 0 {
+                    st.operand_types[i] = Some(Vec::new());
+                    continue;
+                }
+                let t = self
+                    .known_type(st, slot.name)
+                    .or_else(|| self.buildable(slot.ty))
+                    .or_else(|| {
+                        (slot.ty == TyC::INDEX).then(|| self.m.ctx.types.scalar(Type::I32))
+                    });
+                if let Some(t) = t {
+                    st.operand_types[i] = Some(vec![t; n]);
+                }
+            }
+        }
+        for (i, slot) in def.results.iter().enumerate() {
+            if st.result_types[i].is_none() {
+                if slot.arity == Arity::One {
+                    return Err(self.err(
+                        codes::SYNTAX,
+                        st.name_span,
+                        format!("failed to infer returned types of '{}'", def.full_name()),
+                    ));
+                }
+                st.result_types[i] = Some(Vec::new());
+            }
+        }
+        for (i, slot) in def.operands.iter().enumerate() {
+            if st.operand_types[i].is_none() {
+                return Err(self.err(
+                    codes::SYNTAX,
+                    st.name_span,
+                    format!(
+                        "cannot infer the type of operand '{}' of '{}'",
+                        slot.name,
+                        def.full_name()
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The type of a slot that is already known through its same-type group.
+    fn known_type(&self, st: &OpState<'_>, name: &str) -> Option<Type> {
+        let def = st.def;
+        for group in def.same_type {
+            if !group.contains(&name) {
+                continue;
+            }
+            for member in group.iter() {
+                let t = match def.slot(member)? {
+                    ops::SlotRef::Operand(i) => st.operand_types[i]
+                        .as_ref()
+                        .and_then(|v| v.first().copied()),
+                    ops::SlotRef::Result(i) => {
+                        st.result_types[i].as_ref().and_then(|v| v.first().copied())
+                    }
+                    _ => None,
+                };
+                if t.is_some() {
+                    return t;
+                }
+            }
+        }
+        None
+    }
+
+    /// The type a constraint determines on its own (`tile<i1>`, `tile<i32>`, `token`).
+    fn buildable(&mut self, c: TyC) -> Option<Type> {
+        match c {
+            TyC::Token => Some(Type::TOKEN),
+            TyC::Scalar(e) if e == Elems::I1 => Some(self.m.ctx.types.scalar(Type::I1)),
+            TyC::Scalar(e) if e == Elems::I32 => Some(self.m.ctx.types.scalar(Type::I32)),
+            _ => None,
+        }
+    }
+
+    // ------------------------------------------------------------------ generic form
+
+    fn parse_generic_op(&mut self, block: Block) -> PResult<Op> {
+        let span = self.span();
+        let name = self.parse_string_literal()?;
+        if name.is_empty() {
+            return Err(self.err(codes::SYNTAX, span, "empty operation name is invalid"));
+        }
+        let registered = name.strip_prefix("cuda_tile.").and_then(ops::lookup);
+        if registered.is_none() {
+            if name.starts_with("cuda_tile.") {
+                return Err(self.err(
+                    codes::UNKNOWN_OP,
+                    span,
+                    format!("unregistered operation '{name}' found in dialect ('cuda_tile') that does not allow unknown operations"),
+                ));
+            }
+            if !self.opts.allow_unregistered {
+                return Err(self.err(
+                    codes::UNKNOWN_OP,
+                    span,
+                    "operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used",
+                ));
+            }
+        }
+        self.expect(Tok::LParen, "expected '(' to start operand list")?;
+        let mut uses = Vec::new();
+        if self.at(Tok::PercentId) {
+            loop {
+                uses.push(self.parse_ssa_use()?);
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(Tok::RParen, "expected ')' to end operand list")?;
+        if self.at(Tok::LSquare) {
+            return Err(self.err_here(
+                codes::UNSUPPORTED_SYNTAX,
+                "successors are not supported in tile IR",
+            ));
+        }
+        let mut attrs: Vec<(Box<str>, Attr, Span)> = Vec::new();
+        if self.eat(Tok::Less) {
+            let pstart = self.tok.start;
+            let entries = self.parse_attr_dict_entries()?;
+            let pspan = Span::new(pstart, self.prev_end);
+            attrs.extend(entries.into_iter().map(|(k, v)| (k, v, pspan)));
+            self.expect(Tok::Greater, "expected '>' to close properties")?;
+        }
+        let mut regions = Vec::new();
+        if self.eat(Tok::LParen) {
+            loop {
+                regions.push(self.parse_region(&[])?);
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.expect(Tok::RParen, "expected ')' to end region list")?;
+        }
+        if self.at(Tok::LBrace) {
+            let dstart = self.tok.start;
+            let entries = self.parse_attr_dict_entries()?;
+            let dspan = Span::new(dstart, self.prev_end);
+            attrs.extend(entries.into_iter().map(|(k, v)| (k, v, dspan)));
+        }
+        self.expect(Tok::Colon, "expected ':' followed by operation type")?;
+        let tspan = Span::at(self.tok.start);
+        let fty = self.parse_type()?;
+        let (inputs, results) = match self.m.ctx.types.get(fty) {
+            TypeData::Function { inputs, results } => (inputs.to_vec(), results.to_vec()),
+            _ => return Err(self.err(codes::INVALID_TYPE, tspan, "expected function type")),
+        };
+        if inputs.len() != uses.len() {
+            let plural = if uses.len() == 1 { "" } else { "s" };
+            return Err(self.err(
+                codes::OPERAND_TYPE_COUNT,
+                tspan,
+                format!(
+                    "expected {} operand type{plural} but had {}",
+                    uses.len(),
+                    inputs.len()
+                ),
+            ));
+        }
+        let mut operands = Vec::new();
+        for (u, t) in uses.into_iter().zip(inputs) {
+            operands.push(self.resolve(u, t)?);
+        }
+        let (opcode, spelling) = registered.unwrap_or((Opcode::Unregistered, 0));
+        let def = ops::def(opcode);
+        let mut slots: Vec<Option<Attr>> = vec![None; def.attrs.len()];
+        let mut slot_spans = Vec::new();
+        let mut extra = Vec::new();
+        for (k, v, s) in attrs {
+            match registered.and(def.attr_index(&k)) {
+                Some(i) => {
+                    let v = self.coerce_attr(def.attrs[i].kind, v);
+                    slots[i] = Some(v);
+                    slot_spans.push((i, s));
+                }
+                None => extra.push((k, v)),
+            }
+        }
+        let op = self.m.create_op(
+            &OpSpec {
+                opcode,
+                operands: &operands,
+                results: &results,
+                attrs: &slots,
+                regions: 0,
+            },
+            InsertPoint::End(block),
+        );
+        self.m.set_spelling(op, spelling);
+        self.m.set_op_span(op, Some(span));
+        if registered.is_none() {
+            self.m.set_unregistered_name(op, &name);
+        }
+        for (i, s) in slot_spans {
+            self.m.set_attr_span(op, i, s);
+        }
+        for (k, v) in extra {
+            self.m.push_extra_attr(op, &k, v);
+        }
+        for r in regions {
+            self.m.attach_region(op, r);
+        }
+        self.parse_trailing_loc(LocOwner::Op(op))?;
+        Ok(op)
+    }
+
+    /// Converts generic-form attribute values to the representation of the slot kind
+    /// (e.g. `1 : i32` for an integer-backed enum).
+    fn coerce_attr(&mut self, kind: AttrKind, v: Attr) -> Attr {
+        match (kind, self.m.ctx.attrs.get(v).clone()) {
+            (AttrKind::Enum(k), AttrData::Int { value, .. })
+                if (value as usize) < k.cases().len() =>
+            {
+                self.m.ctx.attrs.enum_case(k, value as u8)
+            }
+            (AttrKind::SymbolName, AttrData::SymbolRef(s)) => {
+                self.m.ctx.attrs.intern(AttrData::String(s))
+            }
+            _ => v,
+        }
+    }
+
+    // ------------------------------------------------------------------ regions
+
+    /// Parses `{ ... }` with the given entry arguments.
+    pub(crate) fn parse_region(&mut self, args: &[RegionArg<'s>]) -> PResult<Region> {
+        self.expect(Tok::LBrace, "expected '{' to begin a region")?;
+        let region = self.m.create_region();
+        self.push_scope();
+        if !args.is_empty() || !self.at(Tok::RBrace) {
+            let block = self.m.append_block(region);
+            let mut names: FxHashMap<&'s str, Block> = FxHashMap::default();
+            if !args.is_empty() {
+                if self.at(Tok::CaretId) {
+                    return Err(self.err_here(
+                        codes::REGION,
+                        "invalid block name in region with named arguments",
+                    ));
+                }
+                for a in args {
+                    if let Some(prev) = self.name_in_use(a.name.name, a.name.number) {
+                        return Err(self.err_note(
+                            codes::REGION,
+                            a.name.span,
+                            format!("region entry argument '%{}' is already in use", a.name.name),
+                            "previously referenced here",
+                            prev,
+                        ));
+                    }
+                    let v = self.m.append_block_arg(block, a.ty);
+                    self.apply_loc(LocOwner::Value(v), a.loc);
+                    self.define(a.name.name, a.name.number, a.name.span, v)?;
+                }
+            } else if self.at(Tok::CaretId) {
+                self.parse_block_label(block, &mut names)?;
+            }
+            self.parse_block_body(block)?;
+            while !self.at(Tok::RBrace) {
+                if !self.at(Tok::CaretId) {
+                    return Err(self.err_wrong_token("expected block name"));
+                }
+                let b = self.m.append_block(region);
+                self.parse_block_label(b, &mut names)?;
+                self.parse_block_body(b)?;
+            }
+        }
+        self.pop_scope();
+        self.expect(Tok::RBrace, "expected '}' to end a region")?;
+        Ok(region)
+    }
+
+    fn parse_block_label(
+        &mut self,
+        block: Block,
+        names: &mut FxHashMap<&'s str, Block>,
+    ) -> PResult<()> {
+        let name = self.text();
+        let span = self.span();
+        self.bump();
+        if names.insert(name, block).is_some() {
+            return Err(self.err(
+                codes::REGION,
+                span,
+                format!("redefinition of block '{name}'"),
+            ));
+        }
+        if self.eat(Tok::LParen) && !self.eat(Tok::RParen) {
+            loop {
+                let u = self.parse_ssa_use()?;
+                self.expect(Tok::Colon, "expected ':' and type for SSA operand")?;
+                let t = self.parse_type()?;
+                let v = self.m.append_block_arg(block, t);
+                self.parse_trailing_loc(LocOwner::Value(v))?;
+                self.define(u.name, u.number, u.span, v)?;
+                if self.eat(Tok::RParen) {
+                    break;
+                }
+                self.expect(Tok::Comma, "expected ',' or ')'")?;
+            }
+        }
+        self.expect(Tok::Colon, "expected ':' after block name")?;
+        Ok(())
+    }
+
+    fn parse_block_body(&mut self, block: Block) -> PResult<()> {
+        while !matches!(self.tok.kind, Tok::CaretId | Tok::RBrace) {
+            if matches!(self.tok.kind, Tok::Error | Tok::UnterminatedString) {
+                return Err(Failed);
+            }
+            self.parse_operation(block)?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn apply_loc(&mut self, owner: LocOwner, loc: Option<LocSpec<'s>>) {
+        match (loc, owner) {
+            (Some(LocSpec::Attr(a)), LocOwner::Op(op)) => self.m.set_op_loc(op, Some(a)),
+            (Some(LocSpec::Attr(a)), LocOwner::Value(v)) => self.m.set_value_loc(v, Some(a)),
+            (Some(LocSpec::Alias(n, s)), _) => self.deferred_locs.push((owner, n, s)),
+            (None, _) => {}
+        }
+    }
+
+    /// Parses an optional `loc(...)` whose owner does not exist yet.
+    pub(crate) fn parse_optional_loc_spec(&mut self) -> PResult<Option<LocSpec<'s>>> {
+        if !self.at_keyword("loc") {
+            return Ok(None);
+        }
+        self.bump();
+        self.expect(Tok::LParen, "expected '(' in location")?;
+        let spec = if self.tok.kind == Tok::HashId && !self.text().contains('.') {
+            let name = &self.text()[1..];
+            let span = self.span();
+            self.bump();
+            match self.attr_aliases.get(name) {
+                Some(a) => LocSpec::Attr(*a),
+                None => LocSpec::Alias(name, span),
+            }
+        } else {
+            LocSpec::Attr(self.parse_location_body(None)?)
+        };
+        self.expect(Tok::RParen, "expected ')' in location")?;
+        Ok(Some(spec))
+    }
+
+    /// Adds the implicit terminator of a region if its block does not end in a terminator.
+    pub(crate) fn ensure_terminator(&mut self, region: Region, term: Opcode, span: Span) {
+        let block = match self.m.region_blocks(region).last() {
+            Some(b) => *b,
+            None => self.m.append_block(region),
+        };
+        if let Some(last) = self.m.last_op(block)
+            && self.m.unregistered_name(last).is_none() && self.m.def(last).has(Traits::TERMINATOR)
+            {
+                return;
+            }
+        let op = self.m.create_op(
+            &OpSpec {
+                opcode: term,
+                operands: &[],
+                results: &[],
+                attrs: &[],
+                regions: 0,
+            },
+            InsertPoint::End(block),
+        );
+        self.m.set_op_span(op, Some(span));
+    }
+}

@@ -1,0 +1,534 @@
+//! The parser core: tokens, error reporting, SSA name scopes, aliases and the top level.
+
+use crate::lexer::{Lexer, Tok, Token};
+use tilec_diag::{Diagnostic, FileId, Location, Span, codes};
+use tilec_ir::attrs::Attr;
+use tilec_ir::types::Type;
+use tilec_ir::util::FxHashMap;
+use tilec_ir::{Module, Op, Value};
+
+/// Parser options.
+#[derive(Clone, Debug, Default)]
+pub struct ParseOptions {
+    /// Accept generic ops of other dialects (`"foo.bar"() : () -> ()`), as
+    /// `-allow-unregistered-dialect` does for MLIR tools.
+    pub allow_unregistered: bool,
+}
+
+/// The result of a failed parse step; the diagnostic has already been recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Failed;
+
+/// Parse result.
+pub type PResult<T> = Result<T, Failed>;
+
+/// An SSA name that has not been resolved to a value yet.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Unresolved<'s> {
+    /// The name without `%`.
+    pub name: &'s str,
+    /// The result number (`%x#1` is 1).
+    pub number: u32,
+    /// Where it was written.
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    value: Value,
+    span: Span,
+}
+
+/// Who a deferred `loc(#alias)` belongs to.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum LocOwner {
+    Op(Op),
+    Value(Value),
+}
+
+/// The recursive-descent parser. One parser parses one chunk into one module.
+pub struct Parser<'s> {
+    pub(crate) src: &'s str,
+    lex: Lexer<'s>,
+    pub(crate) tok: Token,
+    /// End of the last consumed token.
+    pub(crate) prev_end: u32,
+    pub(crate) file: FileId,
+    pub(crate) m: Module,
+    pub(crate) opts: ParseOptions,
+    pub(crate) diags: Vec<Diagnostic>,
+    lex_error: bool,
+    values: FxHashMap<&'s str, Vec<Option<Entry>>>,
+    scopes: Vec<Vec<&'s str>>,
+    forward: FxHashMap<Value, Span>,
+    pub(crate) attr_aliases: FxHashMap<&'s str, Attr>,
+    pub(crate) type_aliases: FxHashMap<&'s str, Type>,
+    pub(crate) deferred_locs: Vec<(LocOwner, &'s str, Span)>,
+    pub(crate) type_cache: FxHashMap<&'s str, Type>,
+}
+
+impl<'s> Parser<'s> {
+    /// A parser over `src[start..end]`.
+    pub fn new(
+        src: &'s str,
+        start: usize,
+        end: usize,
+        file: FileId,
+        opts: ParseOptions,
+    ) -> Parser<'s> {
+        let mut lex = Lexer::new(src, start, end);
+        let tok = lex.next_token();
+        let mut m = Module::new();
+        m.set_file(Some(file));
+        m.reserve((end - start) / 64);
+        let mut p = Parser {
+            src,
+            lex,
+            tok,
+            prev_end: start as u32,
+            file,
+            m,
+            opts,
+            diags: Vec::new(),
+            lex_error: false,
+            values: FxHashMap::default(),
+            scopes: vec![Vec::new()],
+            forward: FxHashMap::default(),
+            attr_aliases: FxHashMap::default(),
+            type_aliases: FxHashMap::default(),
+            deferred_locs: Vec::new(),
+            type_cache: FxHashMap::default(),
+        };
+        p.check_lex_error();
+        p
+    }
+
+    // ------------------------------------------------------------------ tokens
+
+    fn check_lex_error(&mut self) {
+        match self.tok.kind {
+            Tok::Error => {
+                let span = Span::new(self.tok.start, self.tok.end);
+                self.push_diag(codes::LEX, span, "unexpected character".to_string());
+                self.lex_error = true;
+            }
+            Tok::UnterminatedString => {
+                let span = Span::at(self.tok.end);
+                self.push_diag(
+                    codes::LEX,
+                    span,
+                    "expected '\"' in string literal".to_string(),
+                );
+                self.lex_error = true;
+            }
+            _ => {}
+        }
+    }
+
+    /// Advances to the next token.
+    pub(crate) fn bump(&mut self) {
+        self.prev_end = self.tok.end;
+        self.tok = self.lex.next_token();
+        self.check_lex_error();
+    }
+
+    /// Restarts lexing at an absolute offset.
+    pub(crate) fn reset_to(&mut self, pos: usize) {
+        self.lex.reset(pos);
+        self.tok = self.lex.next_token();
+        self.check_lex_error();
+    }
+
+    /// Text of the current token.
+    pub(crate) fn text(&self) -> &'s str {
+        &self.src[self.tok.start as usize..self.tok.end as usize]
+    }
+
+    /// Span of the current token.
+    pub(crate) fn span(&self) -> Span {
+        Span::new(self.tok.start, self.tok.end)
+    }
+
+    /// Is the current token of this kind?
+    pub(crate) fn at(&self, k: Tok) -> bool {
+        self.tok.kind == k
+    }
+
+    /// Consumes a token of this kind if present.
+    pub(crate) fn eat(&mut self, k: Tok) -> bool {
+        if self.tok.kind == k {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Consumes a token of this kind or reports `msg` (MLIR's `parseToken`).
+    pub(crate) fn expect(&mut self, k: Tok, msg: &str) -> PResult<Token> {
+        if self.tok.kind == k {
+            let t = self.tok;
+            self.bump();
+            Ok(t)
+        } else {
+            Err(self.err_wrong_token(msg))
+        }
+    }
+
+    /// Is the current token the keyword `kw`?
+    pub(crate) fn at_keyword(&self, kw: &str) -> bool {
+        self.tok.kind == Tok::BareId && self.text() == kw
+    }
+
+    /// Consumes the keyword if present.
+    pub(crate) fn eat_keyword(&mut self, kw: &str) -> bool {
+        if self.at_keyword(kw) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Consumes the keyword or reports `expected 'kw'`.
+    pub(crate) fn expect_keyword(&mut self, kw: &str) -> PResult<()> {
+        if self.eat_keyword(kw) {
+            Ok(())
+        } else {
+            Err(self.err_here(codes::SYNTAX, format!("expected '{kw}'")))
+        }
+    }
+
+    /// Parses any keyword (MLIR's `parseKeyword`), reporting `expected valid keyword`.
+    pub(crate) fn keyword(&mut self) -> PResult<(&'s str, Span)> {
+        if self.tok.kind == Tok::BareId {
+            let r = (self.text(), self.span());
+            self.bump();
+            Ok(r)
+        } else {
+            Err(self.err_here(codes::SYNTAX, "expected valid keyword"))
+        }
+    }
+
+    // ------------------------------------------------------------------ diagnostics
+
+    pub(crate) fn loc(&self, span: Span) -> Location {
+        Location::new(self.file, span)
+    }
+
+    fn push_diag(&mut self, code: &'static str, span: Span, msg: String) {
+        self.diags
+            .push(Diagnostic::error(code, msg).at(Location::new(self.file, span)));
+    }
+
+    /// Records an error at `span`, unless the lexer already reported one for this token.
+    pub(crate) fn err(&mut self, code: &'static str, span: Span, msg: impl Into<String>) -> Failed {
+        if !(self.lex_error && matches!(self.tok.kind, Tok::Error | Tok::UnterminatedString)) {
+            self.push_diag(code, span, msg.into());
+        }
+        Failed
+    }
+
+    /// Records an error at the current token.
+    pub(crate) fn err_here(&mut self, code: &'static str, msg: impl Into<String>) -> Failed {
+        let s = Span::at(self.tok.start);
+        self.err(code, s, msg)
+    }
+
+    /// Records an error with a note.
+    pub(crate) fn err_note(
+        &mut self,
+        code: &'static str,
+        span: Span,
+        msg: impl Into<String>,
+        note: impl Into<String>,
+        note_span: Span,
+    ) -> Failed {
+        let d = Diagnostic::error(code, msg)
+            .at(self.loc(span))
+            .with_note(note, Some(self.loc(note_span)));
+        self.diags.push(d);
+        Failed
+    }
+
+    /// MLIR's `emitWrongTokenError`: the error goes at the end of the previous meaningful
+    /// text when the current token starts a line, so that "expected ':'" points at the line
+    /// that lacks the colon.
+    pub(crate) fn err_wrong_token(&mut self, msg: &str) -> Failed {
+        let bytes = self.src.as_bytes();
+        let mut pos = self.tok.start as usize;
+        if self.tok.kind == Tok::Eof && pos > 0 {
+            pos -= 1;
+        }
+        let original = pos;
+        let mut end = pos;
+        loop {
+            while end > 0 && matches!(bytes[end - 1], b' ' | b'\t') {
+                end -= 1;
+            }
+            if end == 0 {
+                return self.err(codes::SYNTAX, Span::at(original as u32), msg);
+            }
+            if !matches!(bytes[end - 1], b'\n' | b'\r') {
+                return self.err(codes::SYNTAX, Span::at(end as u32), msg);
+            }
+            end -= 1;
+            // If the previous line has a `//` comment, back up before it.
+            let line_start = self.src[..end].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+            if let Some(c) = self.src[line_start..end].find("//") {
+                end = line_start + c;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ SSA names
+
+    /// Pushes a name scope (entering a region).
+    pub(crate) fn push_scope(&mut self) {
+        self.scopes.push(Vec::new());
+    }
+
+    /// Pops a name scope: names defined in it are forgotten.
+    pub(crate) fn pop_scope(&mut self) {
+        if let Some(names) = self.scopes.pop() {
+            for n in names {
+                self.values.remove(n);
+            }
+        }
+    }
+
+    /// Splits `%x#1` style uses: the current token is a `PercentId`; a following `#N` token
+    /// (no space) is the result number.
+    pub(crate) fn parse_ssa_use(&mut self) -> PResult<Unresolved<'s>> {
+        if self.tok.kind != Tok::PercentId {
+            return Err(self.err_wrong_token("expected SSA operand"));
+        }
+        let name = &self.text()[1..];
+        let start = self.tok.start;
+        let mut span = self.span();
+        self.bump();
+        let mut number = 0;
+        if self.tok.kind == Tok::HashId && self.tok.start == span.end {
+            let t = &self.text()[1..];
+            match t.parse::<u32>() {
+                Ok(n) => number = n,
+                Err(_) => {
+                    return Err(self.err_here(codes::SYNTAX, "invalid SSA value result number"));
+                }
+            }
+            span = Span::new(start, self.tok.end);
+            self.bump();
+        }
+        Ok(Unresolved { name, number, span })
+    }
+
+    /// Resolves a use to a value of type `ty`, creating a forward reference if the name is
+    /// not defined yet.
+    pub(crate) fn resolve(&mut self, u: Unresolved<'s>, ty: Type) -> PResult<Value> {
+        let entries = self.values.entry(u.name).or_default();
+        if let Some(Some(e)) = entries.get(u.number as usize) {
+            let e = *e;
+            let vt = self.m.value_type(e.value);
+            if vt == ty {
+                return Ok(e.value);
+            }
+            let msg = format!(
+                "use of value '%{}' expects different type than prior uses: '{}' vs '{}'",
+                u.name,
+                self.m.ctx.types.to_string(ty, true),
+                self.m.ctx.types.to_string(vt, true)
+            );
+            return Err(self.err_note(
+                codes::VALUE_TYPE_MISMATCH,
+                u.span,
+                msg,
+                "prior use here",
+                e.span,
+            ));
+        }
+        if let Some(Some(first)) = entries.first()
+            && !self.forward.contains_key(&first.value) {
+                return Err(self.err(
+                    codes::UNDECLARED_VALUE,
+                    u.span,
+                    "reference to invalid result number",
+                ));
+            }
+        let ph = self.m.create_placeholder(ty);
+        let entries = self.values.entry(u.name).or_default();
+        if entries.len() <= u.number as usize {
+            entries.resize(u.number as usize + 1, None);
+        }
+        entries[u.number as usize] = Some(Entry {
+            value: ph,
+            span: u.span,
+        });
+        self.forward.insert(ph, u.span);
+        Ok(ph)
+    }
+
+    /// True if the name (any result number) is defined or forward-referenced.
+    pub(crate) fn name_in_use(&self, name: &str, number: u32) -> Option<Span> {
+        self.values.get(name)?.get(number as usize)?.map(|e| e.span)
+    }
+
+    /// Defines `%name#number` as `value`.
+    pub(crate) fn define(
+        &mut self,
+        name: &'s str,
+        number: u32,
+        span: Span,
+        value: Value,
+    ) -> PResult<()> {
+        let entries = self.values.entry(name).or_default();
+        if entries.len() <= number as usize {
+            entries.resize(number as usize + 1, None);
+        }
+        if let Some(existing) = entries[number as usize] {
+            if !self.forward.contains_key(&existing.value) {
+                return Err(self.err_note(
+                    codes::REDEFINED_VALUE,
+                    span,
+                    format!("redefinition of SSA value '%{name}'"),
+                    "previously defined here",
+                    existing.span,
+                ));
+            }
+            let (et, vt) = (self.m.value_type(existing.value), self.m.value_type(value));
+            if et != vt {
+                let msg = format!(
+                    "definition of SSA value '%{name}#{number}' has type '{}'",
+                    self.m.ctx.types.to_string(vt, true)
+                );
+                let note = format!(
+                    "previously used here with type '{}'",
+                    self.m.ctx.types.to_string(et, true)
+                );
+                return Err(self.err_note(
+                    codes::VALUE_TYPE_MISMATCH,
+                    span,
+                    msg,
+                    note,
+                    existing.span,
+                ));
+            }
+            self.m.replace_all_uses(existing.value, value);
+            self.forward.remove(&existing.value);
+        }
+        let entries = self.values.entry(name).or_default();
+        entries[number as usize] = Some(Entry { value, span });
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.push(name);
+        }
+        self.m.set_value_span(value, Some(span));
+        Ok(())
+    }
+
+    // ------------------------------------------------------------------ top level
+
+    /// Parses the whole range into a module.
+    pub fn parse_module(mut self) -> Result<Module, Vec<Diagnostic>> {
+        let ok = self.parse_top_level().is_ok() && self.finish().is_ok();
+        if ok && self.diags.is_empty() {
+            Ok(self.m)
+        } else {
+            if self.diags.is_empty() {
+                // A failure always records a diagnostic; keep a fallback so that callers
+                // never see an error without one.
+                let s = self.span();
+                self.push_diag(codes::SYNTAX, s, "failed to parse".to_string());
+            }
+            Err(self.diags)
+        }
+    }
+
+    fn parse_top_level(&mut self) -> PResult<()> {
+        let body = self.m.body();
+        loop {
+            match self.tok.kind {
+                Tok::Eof => return Ok(()),
+                Tok::HashId => self.parse_attr_alias_def()?,
+                Tok::BangId => self.parse_type_alias_def()?,
+                Tok::Error | Tok::UnterminatedString => return Err(Failed),
+                _ => self.parse_operation(body)?,
+            }
+        }
+    }
+
+    fn parse_attr_alias_def(&mut self) -> PResult<()> {
+        let name = &self.text()[1..];
+        let span = self.span();
+        if name.contains('.') {
+            return Err(self.err(codes::SYNTAX, span, "expected operation name in quotes"));
+        }
+        self.bump();
+        if self.attr_aliases.contains_key(name) {
+            return Err(self.err(
+                codes::SYNTAX,
+                span,
+                format!("redefinition of attribute alias id '{name}'"),
+            ));
+        }
+        self.expect(Tok::Equal, "expected '=' in attribute alias definition")?;
+        let a = self.parse_attribute(None)?;
+        self.attr_aliases.insert(name, a.0);
+        Ok(())
+    }
+
+    fn parse_type_alias_def(&mut self) -> PResult<()> {
+        let name = &self.text()[1..];
+        let span = self.span();
+        if name.contains('.') {
+            return Err(self.err(codes::SYNTAX, span, "expected operation name in quotes"));
+        }
+        self.bump();
+        if self.type_aliases.contains_key(name) {
+            return Err(self.err(
+                codes::SYNTAX,
+                span,
+                format!("redefinition of type alias id '{name}'"),
+            ));
+        }
+        self.expect(Tok::Equal, "expected '=' in type alias definition")?;
+        let t = self.parse_type()?;
+        self.type_aliases.insert(name, t);
+        Ok(())
+    }
+
+    fn finish(&mut self) -> PResult<()> {
+        if !self.forward.is_empty() {
+            let mut spans: Vec<Span> = self.forward.values().copied().collect();
+            spans.sort_by_key(|s| s.start);
+            for s in spans {
+                self.push_diag(
+                    codes::UNDECLARED_VALUE,
+                    s,
+                    "use of undeclared SSA value name".to_string(),
+                );
+            }
+            return Err(Failed);
+        }
+        for (owner, name, span) in std::mem::take(&mut self.deferred_locs) {
+            let Some(&a) = self.attr_aliases.get(name) else {
+                return Err(self.err(
+                    codes::UNDEFINED_ALIAS,
+                    span,
+                    "operation location alias was never defined",
+                ));
+            };
+            if !crate::attr::is_location(&self.m, a) {
+                let text = crate::attr::attr_text(&self.m, a);
+                return Err(self.err(
+                    codes::INVALID_ATTRIBUTE,
+                    span,
+                    format!("expected location, but found '{text}'"),
+                ));
+            }
+            match owner {
+                LocOwner::Op(op) => self.m.set_op_loc(op, Some(a)),
+                LocOwner::Value(v) => self.m.set_value_loc(v, Some(a)),
+            }
+        }
+        Ok(())
+    }
+}

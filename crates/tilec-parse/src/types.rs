@@ -1,0 +1,655 @@
+//! Type parsing: tile IR types in their short (`tile<4xf32>`) and qualified
+//! (`!cuda_tile.tile<4xf32>`) forms, builtin element types, function types, aliases, and
+//! opaque types of other dialects. Types are verified as they are built, with the messages
+//! of NVIDIA's type verifiers.
+
+use crate::lexer::Tok;
+use crate::parser::{Failed, PResult, Parser};
+use tilec_diag::{Span, codes};
+use tilec_ir::attrs::PaddingValue;
+use tilec_ir::float::FloatKind;
+use tilec_ir::types::{DYNAMIC, Type, TypeData};
+
+/// Largest number of elements a tile may have.
+pub const MAX_TILE_ELEMENTS: i64 = 1 << 24;
+
+fn join(v: &[i64]) -> String {
+    v.iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn join_dyn(v: &[i64]) -> String {
+    let parts: Vec<String> = v
+        .iter()
+        .map(|d| {
+            if *d == DYNAMIC {
+                "?".to_string()
+            } else {
+                d.to_string()
+            }
+        })
+        .collect();
+    format!("[{}]", parts.join(", "))
+}
+
+impl<'s> Parser<'s> {
+    /// Parses a type (MLIR's `parseType`, extended with the short tile IR forms).
+    pub(crate) fn parse_type(&mut self) -> PResult<Type> {
+        match self.tok.kind {
+            Tok::BangId => self.parse_bang_type(),
+            Tok::BareId => self.parse_keyword_type(),
+            Tok::LParen => self.parse_function_type(),
+            _ => Err(self.err_wrong_token("expected non-function type")),
+        }
+    }
+
+    /// Looks up a previously parsed type by its exact text, when the type at the current
+    /// position is a bracketed tile IR type; on a hit the lexer skips past it.
+    fn cached_type(&mut self, open: usize) -> Option<(Type, usize)> {
+        let bytes = self.src.as_bytes();
+        if bytes.get(open) != Some(&b'<') {
+            return None;
+        }
+        let mut depth = 0usize;
+        let limit = (open + 512).min(bytes.len());
+        for (i, &b) in bytes[open..limit].iter().enumerate() {
+            match b {
+                b'<' => depth += 1,
+                b'>' if bytes[open + i - 1] != b'-' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        let end = open + i + 1;
+                        let key = &self.src[self.tok.start as usize..end];
+                        return self.type_cache.get(key).map(|t| (*t, end));
+                    }
+                }
+                b'\n' | b'"' => return None,
+                _ => {}
+            }
+        }
+        None
+    }
+
+    fn remember_type(&mut self, start: u32, t: Type) {
+        let key = &self.src[start as usize..self.prev_end as usize];
+        if key.len() <= 512 {
+            self.type_cache.insert(key, t);
+        }
+    }
+
+    fn parse_bang_type(&mut self) -> PResult<Type> {
+        let text = self.text();
+        let span = self.span();
+        if let Some(mnemonic) = text.strip_prefix("!cuda_tile.") {
+            if let Some((t, end)) = self.cached_type(self.tok.end as usize) {
+                self.reset_to(end);
+                self.prev_end = end as u32;
+                return Ok(t);
+            }
+            let start = self.tok.start;
+            self.bump();
+            let t = self.parse_dialect_type(mnemonic, span)?;
+            self.remember_type(start, t);
+            return Ok(t);
+        }
+        let name = &text[1..];
+        if !name.contains('.') {
+            self.bump();
+            return match self.type_aliases.get(name) {
+                Some(t) => Ok(*t),
+                None => Err(self.err(
+                    codes::UNDEFINED_ALIAS,
+                    span,
+                    format!("undefined symbol alias id '{name}'"),
+                )),
+            };
+        }
+        // A type of another dialect: keep it verbatim.
+        let start = self.tok.start as usize;
+        self.bump();
+        if self.at(Tok::Less) {
+            self.skip_balanced_angles()?;
+        }
+        let t = self.m.ctx.types.intern(TypeData::Opaque(
+            self.src[start..self.prev_end as usize].into(),
+        ));
+        Ok(t)
+    }
+
+    /// Skips a balanced `<...>` group (for opaque types and attributes).
+    pub(crate) fn skip_balanced_angles(&mut self) -> PResult<()> {
+        let mut depth = 0i32;
+        loop {
+            match self.tok.kind {
+                Tok::Less => depth += 1,
+                Tok::Greater => depth -= 1,
+                Tok::Eof => return Err(self.err_wrong_token("expected '>'")),
+                Tok::Error | Tok::UnterminatedString => return Err(Failed),
+                _ => {}
+            }
+            self.bump();
+            if depth == 0 {
+                return Ok(());
+            }
+        }
+    }
+
+    fn parse_keyword_type(&mut self) -> PResult<Type> {
+        let text = self.text();
+        let span = self.span();
+        match text {
+            "tile" | "ptr" | "tensor_view" | "partition_view" | "token" => {
+                if let Some((t, end)) = self.cached_type(self.tok.end as usize) {
+                    self.reset_to(end);
+                    self.prev_end = end as u32;
+                    return Ok(t);
+                }
+                let start = self.tok.start;
+                self.bump();
+                let t = self.parse_dialect_type(text, span)?;
+                self.remember_type(start, t);
+                Ok(t)
+            }
+            _ => {
+                if let Some(t) = builtin_scalar(text) {
+                    self.bump();
+                    return Ok(match t {
+                        Builtin::Int(w) => self.m.ctx.types.int(w),
+                        Builtin::Float(k) => Type::float(k),
+                    });
+                }
+                if matches!(
+                    text,
+                    "index" | "none" | "tensor" | "vector" | "memref" | "complex" | "tuple"
+                ) || text.starts_with("f8E")
+                    || text.starts_with("f4E")
+                    || text.starts_with("f6E")
+                {
+                    let start = self.tok.start as usize;
+                    self.bump();
+                    if self.at(Tok::Less) {
+                        self.skip_balanced_angles()?;
+                    }
+                    let t = self.m.ctx.types.intern(TypeData::Opaque(
+                        self.src[start..self.prev_end as usize].into(),
+                    ));
+                    return Ok(t);
+                }
+                Err(self.err(codes::INVALID_TYPE, span, format!("unknown type: {text}")))
+            }
+        }
+    }
+
+    fn parse_function_type(&mut self) -> PResult<Type> {
+        self.expect(Tok::LParen, "expected '('")?;
+        let mut inputs = Vec::new();
+        if !self.eat(Tok::RParen) {
+            loop {
+                inputs.push(self.parse_type()?);
+                if self.eat(Tok::RParen) {
+                    break;
+                }
+                self.expect(Tok::Comma, "expected ',' or ')'")?;
+            }
+        }
+        self.expect(Tok::Arrow, "expected '->' in function type")?;
+        let results = self.parse_function_results()?;
+        Ok(self.m.ctx.types.function(&inputs, &results))
+    }
+
+    /// Parses `type` or `(type, ...)` after a `->`.
+    pub(crate) fn parse_function_results(&mut self) -> PResult<Vec<Type>> {
+        let mut results = Vec::new();
+        if self.at(Tok::LParen) {
+            // `(...)` may itself be a function type; MLIR treats `-> (a, b)` as a list.
+            self.bump();
+            if !self.eat(Tok::RParen) {
+                loop {
+                    results.push(self.parse_type()?);
+                    if self.eat(Tok::RParen) {
+                        break;
+                    }
+                    self.expect(Tok::Comma, "expected ',' or ')'")?;
+                }
+            }
+        } else {
+            results.push(self.parse_type()?);
+        }
+        Ok(results)
+    }
+
+    /// Parses the body of a tile IR type after its mnemonic.
+    pub(crate) fn parse_dialect_type(&mut self, mnemonic: &str, span: Span) -> PResult<Type> {
+        match mnemonic {
+            "token" => Ok(Type::TOKEN),
+            "ptr" => {
+                self.expect(Tok::Less, "expected '<'")?;
+                let at = Span::at(self.tok.start);
+                let elem = self.parse_type()?;
+                self.expect(Tok::Greater, "expected '>'")?;
+                if !is_number_type(self.m.ctx.types.get(elem)) {
+                    return Err(self.err(
+                        codes::INVALID_TYPE,
+                        at,
+                        "failed to verify 'pointeeType': f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or i1 or i8 or i16 or i32 or i64",
+                    ));
+                }
+                Ok(self.m.ctx.types.ptr(elem))
+            }
+            "tile" => {
+                let at = Span::at(self.tok.start);
+                self.expect(Tok::Less, "expected '<'")?;
+                let shape = self.parse_dimension_list(false, true)?;
+                let elem = self.parse_type()?;
+                self.expect(Tok::Greater, "expected '>'")?;
+                let ed = self.m.ctx.types.get(elem);
+                if !(is_number_type(ed) || matches!(ed, TypeData::Ptr(_))) {
+                    return Err(self.err(
+                        codes::INVALID_TYPE,
+                        at,
+                        "failed to verify 'elementType': f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or i1 or i8 or i16 or i32 or i64 or Pointer type",
+                    ));
+                }
+                self.check_tile_shape(&shape, at)?;
+                Ok(self.m.ctx.types.tile(&shape, elem))
+            }
+            "tensor_view" => self.parse_tensor_view_body(),
+            "partition_view" => self.parse_partition_view_body(),
+            other => Err(self.err(codes::INVALID_TYPE, span, format!("unknown type: {other}"))),
+        }
+    }
+
+    fn check_tile_shape(&mut self, shape: &[i64], at: Span) -> PResult<()> {
+        let mut n: i64 = 1;
+        for &d in shape {
+            if d <= 0 {
+                return Err(self.err(
+                    codes::INVALID_TYPE,
+                    at,
+                    format!(
+                        "all dimensions must be positive constants, got {}",
+                        join(shape)
+                    ),
+                ));
+            }
+            if (d as u64).count_ones() != 1 {
+                return Err(self.err(
+                    codes::INVALID_TYPE,
+                    at,
+                    format!("all dimensions must be powers of two, got {}", join(shape)),
+                ));
+            }
+            if n > MAX_TILE_ELEMENTS / d {
+                return Err(self.err(
+                    codes::INVALID_TYPE,
+                    at,
+                    format!("tile would exceed the maximum of {MAX_TILE_ELEMENTS} elements"),
+                ));
+            }
+            n *= d;
+        }
+        Ok(())
+    }
+
+    /// MLIR's `parseDimensionList`: `4x8x` (with a trailing `x`) or `4x8` (without).
+    pub(crate) fn parse_dimension_list(
+        &mut self,
+        allow_dynamic: bool,
+        trailing_x: bool,
+    ) -> PResult<Vec<i64>> {
+        let mut dims = Vec::new();
+        if trailing_x {
+            while matches!(self.tok.kind, Tok::Integer | Tok::Question) {
+                dims.push(self.parse_dim(allow_dynamic)?);
+                self.parse_x_in_dims()?;
+            }
+        } else if matches!(self.tok.kind, Tok::Integer | Tok::Question) {
+            dims.push(self.parse_dim(allow_dynamic)?);
+            while self.tok.kind == Tok::BareId && self.text().starts_with('x') {
+                self.parse_x_in_dims()?;
+                dims.push(self.parse_dim(allow_dynamic)?);
+            }
+        }
+        Ok(dims)
+    }
+
+    fn parse_dim(&mut self, allow_dynamic: bool) -> PResult<i64> {
+        if self.at(Tok::Question) {
+            if !allow_dynamic {
+                return Err(self.err_here(codes::INVALID_TYPE, "expected static shape"));
+            }
+            self.bump();
+            return Ok(DYNAMIC);
+        }
+        if self.tok.kind != Tok::Integer {
+            return Err(self.err_wrong_token("expected dimension"));
+        }
+        let text = self.text();
+        if text.len() > 1 && text.as_bytes()[1] == b'x' {
+            // `0x...` is not a hex literal inside a dimension list: it is `0` then `x`.
+            let pos = self.tok.start as usize + 1;
+            self.prev_end = pos as u32;
+            self.reset_to(pos);
+            return Ok(0);
+        }
+        match text.parse::<i64>() {
+            Ok(v) => {
+                self.bump();
+                Ok(v)
+            }
+            Err(_) => Err(self.err_here(codes::INVALID_TYPE, "invalid dimension")),
+        }
+    }
+
+    fn parse_x_in_dims(&mut self) -> PResult<()> {
+        if self.tok.kind != Tok::BareId || !self.text().starts_with('x') {
+            return Err(self.err_wrong_token("expected 'x' in dimension list"));
+        }
+        if self.text().len() > 1 {
+            let pos = self.tok.start as usize + 1;
+            self.prev_end = pos as u32;
+            self.reset_to(pos);
+        } else {
+            self.bump();
+        }
+        Ok(())
+    }
+
+    fn parse_tensor_view_body(&mut self) -> PResult<Type> {
+        let at = Span::at(self.tok.start);
+        self.expect(Tok::Less, "expected '<'")?;
+        let shape = self.parse_dimension_list(true, true)?;
+        let elem = self.parse_type()?;
+        let mut strides = Vec::new();
+        if shape.is_empty() {
+            if self.eat(Tok::Comma) {
+                if self.at_keyword("strides") {
+                    self.bump();
+                    return Err(self.err_here(
+                        codes::INVALID_TYPE,
+                        "strides must not be provided for 0-d tiles",
+                    ));
+                }
+                return Err(self.err_here(
+                    codes::INVALID_TYPE,
+                    "unexpected token after element type in 0-d tensor_view",
+                ));
+            }
+        } else {
+            if !self.eat(Tok::Comma) {
+                return Err(self.err_here(codes::INVALID_TYPE, "expected 'strides'"));
+            }
+            self.expect_keyword("strides")?;
+            self.expect(Tok::Equal, "expected '='")?;
+            self.expect(Tok::LSquare, "expected '['")?;
+            if !self.eat(Tok::RSquare) {
+                loop {
+                    let here = Span::at(self.tok.start);
+                    if self.eat(Tok::Question) {
+                        strides.push(DYNAMIC);
+                    } else if matches!(self.tok.kind, Tok::Integer | Tok::Minus) {
+                        let v = self.parse_i64()?;
+                        if v <= 0 {
+                            return Err(self.err(
+                                codes::INVALID_TYPE,
+                                here,
+                                format!("expected strictly positive integer, got {v}"),
+                            ));
+                        }
+                        strides.push(v);
+                    } else {
+                        return Err(self.err(
+                            codes::INVALID_TYPE,
+                            here,
+                            "expected either 64-bit integer or question mark",
+                        ));
+                    }
+                    if self.eat(Tok::RSquare) {
+                        break;
+                    }
+                    self.expect(Tok::Comma, "expected ',' or ']' in strides array")?;
+                }
+            }
+        }
+        self.expect(Tok::Greater, "expected '>'")?;
+        if !is_number_type(self.m.ctx.types.get(elem)) {
+            return Err(self.err(
+                codes::INVALID_TYPE,
+                at,
+                "failed to verify 'elementType': f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or i1 or i8 or i16 or i32 or i64",
+            ));
+        }
+        if shape.len() != strides.len() {
+            return Err(self.err(
+                codes::INVALID_TYPE,
+                at,
+                format!(
+                    "expected shape and stride to be of same rank but got shape of rank {} and stride of rank {}",
+                    shape.len(),
+                    strides.len()
+                ),
+            ));
+        }
+        if shape.iter().any(|&d| d <= 0 && d != DYNAMIC) {
+            return Err(self.err(
+                codes::INVALID_TYPE,
+                at,
+                format!(
+                    "dimensions must have strictly positive constant sizes but got {}",
+                    join_dyn(&shape)
+                ),
+            ));
+        }
+        Ok(self.m.ctx.types.intern(TypeData::TensorView {
+            elem,
+            shape: shape.into(),
+            strides: strides.into(),
+        }))
+    }
+
+    fn parse_partition_view_body(&mut self) -> PResult<Type> {
+        let at = Span::at(self.tok.start);
+        self.expect(Tok::Less, "expected '<'")?;
+        self.expect_keyword("tile")?;
+        self.expect(Tok::Equal, "expected '='")?;
+        let dims_at = Span::at(self.tok.start);
+        self.expect(Tok::LParen, "expected '('")?;
+        let tile = self.parse_dimension_list(false, false)?;
+        self.expect(Tok::RParen, "expected ')'")?;
+        self.expect(Tok::Comma, "expected ','")?;
+        let mut padding = None;
+        if self.eat_keyword("padding_value") {
+            self.expect(Tok::Equal, "expected '='")?;
+            let (kw, kspan) = self.keyword()?;
+            match PaddingValue::from_name(kw) {
+                Some(p) => padding = Some(p),
+                None => {
+                    return Err(self.err(
+                        codes::INVALID_TYPE,
+                        kspan,
+                        format!(
+                            "invalid padding_value attribute specification. Got \"{kw}\" but expect one of: zero, neg_zero, nan, pos_inf, neg_inf"
+                        ),
+                    ));
+                }
+            }
+            self.expect(Tok::Comma, "expected ','")?;
+        }
+        let tv_at = Span::at(self.tok.start);
+        let tensor_view = self.parse_type()?;
+        let (tv_shape, tv_elem) = match self.m.ctx.types.get(tensor_view) {
+            TypeData::TensorView { shape, elem, .. } => (shape.to_vec(), *elem),
+            _ => {
+                let t = self.m.ctx.types.to_string(tensor_view, true);
+                return Err(self.err(
+                    codes::INVALID_TYPE,
+                    tv_at,
+                    format!("expected tensor_view, got '{t}'"),
+                ));
+            }
+        };
+        let mut dim_map = Vec::new();
+        if self.eat(Tok::Comma) {
+            self.expect_keyword("dim_map")?;
+            self.expect(Tok::Equal, "expected '='")?;
+            self.expect(Tok::LSquare, "expected '['")?;
+            if !self.eat(Tok::RSquare) {
+                loop {
+                    let v = self.parse_i64()?;
+                    dim_map.push(v as i32);
+                    if self.eat(Tok::RSquare) {
+                        break;
+                    }
+                    self.expect(Tok::Comma, "expected ',' or ']' in dim map")?;
+                }
+            }
+        } else {
+            dim_map = (0..tile.len() as i32).collect();
+        }
+        self.expect(Tok::Greater, "expected '>'")?;
+        for (i, &v) in tile.iter().enumerate() {
+            if v <= 0 || v > i32::MAX as i64 {
+                return Err(self.err(
+                    codes::INVALID_TYPE,
+                    dims_at,
+                    format!(
+                        "tile dimension {i} exceeds i32 limitations (got {v}, expected strictly positive and less than or equal to 2147483647)"
+                    ),
+                ));
+            }
+        }
+        let e = |p: &mut Self, msg: String| p.err(codes::INVALID_TYPE, at, msg);
+        if tile.is_empty() {
+            return Err(e(self, "0-dimension tile shape is not supported".into()));
+        }
+        if tile.len() != tv_shape.len() {
+            return Err(e(
+                self,
+                format!(
+                    "expected tensor_view rank and tile rank to match, got tensor_view of rank {} and tiles of rank {}",
+                    tv_shape.len(),
+                    tile.len()
+                ),
+            ));
+        }
+        if dim_map.len() != tile.len() {
+            return Err(e(
+                self,
+                format!(
+                    "expected dim_map to map exactly all {} dimensions of the tile, got {} mappings",
+                    tile.len(),
+                    dim_map.len()
+                ),
+            ));
+        }
+        if tile.iter().any(|d| (*d as u64).count_ones() != 1) {
+            return Err(e(
+                self,
+                format!(
+                    "tile shape dimensions must have power of two length but got [{}]",
+                    join(&tile)
+                ),
+            ));
+        }
+        let mut used: Vec<Option<usize>> = vec![None; tile.len()];
+        for (tile_dim, &tv_dim) in dim_map.iter().enumerate() {
+            if tv_dim < 0 {
+                return Err(e(
+                    self,
+                    format!("target dimension must not be negative, got {tv_dim}"),
+                ));
+            }
+            if tv_dim as usize >= tv_shape.len() {
+                return Err(e(
+                    self,
+                    format!(
+                        "target dimension is outside of tensor view dimensions, expected strictly less than {}, got {tv_dim}",
+                        tile.len()
+                    ),
+                ));
+            }
+            if let Some(prev) = used[tv_dim as usize] {
+                return Err(e(
+                    self,
+                    format!(
+                        "target dimension {tv_dim} mapped at least twice (for tile dimensions {prev} and {tile_dim})"
+                    ),
+                ));
+            }
+            used[tv_dim as usize] = Some(tile_dim);
+        }
+        self.check_tile_shape(&tile, at)?;
+        if let Some(p) = padding
+            && p != PaddingValue::Zero
+                && !matches!(self.m.ctx.types.get(tv_elem), TypeData::Float(_))
+            {
+                let t = self.m.ctx.types.to_string(tv_elem, true);
+                return Err(e(
+                    self,
+                    format!(
+                        "padding_value {} can only be used with floating point element types, got {t}",
+                        p.name()
+                    ),
+                ));
+            }
+        Ok(self.m.ctx.types.intern(TypeData::PartitionView {
+            tile: tile.into(),
+            padding,
+            tensor_view,
+            dim_map: dim_map.into(),
+        }))
+    }
+
+    /// Parses a possibly negative 64-bit integer (MLIR's `parseInteger`).
+    pub(crate) fn parse_i64(&mut self) -> PResult<i64> {
+        let neg = self.eat(Tok::Minus);
+        if self.tok.kind == Tok::BareId && matches!(self.text(), "true" | "false") && !neg {
+            let v = (self.text() == "true") as i64;
+            self.bump();
+            return Ok(v);
+        }
+        if self.tok.kind != Tok::Integer {
+            return Err(self.err_here(codes::SYNTAX, "expected integer value"));
+        }
+        let v = parse_uint(self.text());
+        let span = self.span();
+        self.bump();
+        match v {
+            Some(v) if neg && v <= 1u64 << 63 => Ok((v as i64).wrapping_neg()),
+            Some(v) if !neg && v <= i64::MAX as u64 => Ok(v as i64),
+            _ => Err(self.err(codes::INVALID_ATTRIBUTE, span, "integer value too large")),
+        }
+    }
+}
+
+/// Parses a decimal or `0x` hexadecimal unsigned integer literal.
+pub(crate) fn parse_uint(text: &str) -> Option<u64> {
+    match text.strip_prefix("0x") {
+        Some(h) => u64::from_str_radix(h, 16).ok(),
+        None => text.parse::<u64>().ok(),
+    }
+}
+
+enum Builtin {
+    Int(u32),
+    Float(FloatKind),
+}
+
+fn builtin_scalar(text: &str) -> Option<Builtin> {
+    if let Some(k) = FloatKind::from_name(text) {
+        return Some(Builtin::Float(k));
+    }
+    let w = text.strip_prefix('i')?;
+    if w.is_empty() || w.starts_with('0') || !w.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let w: u32 = w.parse().ok()?;
+    (w > 0 && w <= 1 << 24).then_some(Builtin::Int(w))
+}
+
+/// The element types a tile may hold besides pointers.
+pub(crate) fn is_number_type(d: &TypeData) -> bool {
+    matches!(d, TypeData::Int(1 | 8 | 16 | 32 | 64) | TypeData::Float(_))
+}

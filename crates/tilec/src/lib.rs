@@ -1,0 +1,403 @@
+//! The `tilec` command-line driver (orchestration only: argument parsing, reading inputs,
+//! running the stages of the other crates and rendering diagnostics).
+//!
+//! [`run`] executes one command line with explicit I/O streams, so tests can run the CLI in
+//! process; `main.rs` calls it with the real streams.
+//!
+//! Exit status: 0 on success, 1 when the input was rejected with diagnostics, 2 for usage
+//! errors, unreadable files and internal errors.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::ffi::OsString;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use tilec_diag::render::{Format as DiagFormat, RenderOptions};
+use tilec_diag::{Diagnostic, FileId, Location, SourceMap, Span, codes};
+use tilec_ir::{Module, PrintOptions};
+use tilec_parse::ParseOptions;
+
+/// Exit status for success.
+pub const EXIT_OK: i32 = 0;
+/// Exit status when the input is rejected.
+pub const EXIT_DIAGNOSTICS: i32 = 1;
+/// Exit status for usage and internal errors.
+pub const EXIT_USAGE: i32 = 2;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "tilec",
+    version,
+    about = "tilec: parse, check, format and compile NVIDIA CUDA Tile IR",
+    long_about = "tilec compiles CUDA Tile IR (the cuda_tile dialect) to PTX.\n\n\
+                  `tilec FILE -o OUT` compiles; the subcommands format, check and explain.",
+    args_conflicts_with_subcommands = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    compile: CompileArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print the canonical form of a file (as NVIDIA's cuda-tile-opt prints it).
+    Fmt(FmtArgs),
+    /// Parse and check files; print diagnostics only.
+    Check(CheckArgs),
+    /// Explain a diagnostic code (e.g. `tilec explain E0104`).
+    Explain {
+        /// The code.
+        code: String,
+    },
+    /// List the operations tilec knows.
+    Ops,
+}
+
+#[derive(Args, Debug, Clone)]
+struct CommonArgs {
+    /// Split the input at `// -----` lines and process each chunk on its own.
+    #[arg(long = "split-input-file")]
+    split_input_file: bool,
+    /// How to print diagnostics: human (default), mlir (`file:line:col: error: ...`) or json
+    /// (one object per line, on stdout).
+    #[arg(long = "diagnostic-format", value_enum, default_value_t = DiagFormatArg::Human)]
+    diagnostic_format: DiagFormatArg,
+    /// Accept generic operations of other dialects.
+    #[arg(long = "allow-unregistered-dialect")]
+    allow_unregistered_dialect: bool,
+    /// Colour diagnostics (human format): auto, always or never.
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
+    color: ColorArg,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum DiagFormatArg {
+    Human,
+    Mlir,
+    Json,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Args, Debug)]
+struct CompileArgs {
+    /// Input file (`-` for stdin).
+    input: Option<PathBuf>,
+    /// Output file (`-` for stdout).
+    #[arg(short = 'o', long = "output")]
+    output: Option<PathBuf>,
+    /// Skip the canonicalizer.
+    #[arg(short = 'O', value_name = "LEVEL")]
+    opt_level: Option<u8>,
+    /// Threads per tile block are chosen as this many warps.
+    #[arg(long = "num-warps", default_value_t = 4)]
+    num_warps: u32,
+    #[command(flatten)]
+    common: CommonArgs,
+}
+
+#[derive(Args, Debug)]
+struct FmtArgs {
+    /// Input file (`-` for stdin).
+    input: PathBuf,
+    /// Output file (`-` for stdout, the default).
+    #[arg(short = 'o', long = "output")]
+    output: Option<PathBuf>,
+    /// Print every operation in MLIR's generic form.
+    #[arg(long)]
+    generic: bool,
+    /// Print `loc(...)` locations (with `#loc` aliases at the end).
+    #[arg(long = "print-locations")]
+    print_locations: bool,
+    #[command(flatten)]
+    common: CommonArgs,
+}
+
+#[derive(Args, Debug)]
+struct CheckArgs {
+    /// Input files (`-` for stdin).
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    #[command(flatten)]
+    common: CommonArgs,
+}
+
+/// I/O of one run.
+pub struct Io<'a> {
+    /// Standard input.
+    pub stdin: &'a mut dyn Read,
+    /// Standard output.
+    pub stdout: &'a mut dyn Write,
+    /// Standard error.
+    pub stderr: &'a mut dyn Write,
+    /// Whether stderr is a terminal (for colour).
+    pub stderr_is_tty: bool,
+}
+
+/// Runs a command line (`args[0]` is the program name). Returns the exit status.
+pub fn run(args: Vec<OsString>, io: &mut Io<'_>) -> i32 {
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
+            let text = e.render().to_string();
+            if e.use_stderr() {
+                let _ = io.stderr.write_all(text.as_bytes());
+            } else {
+                let _ = io.stdout.write_all(text.as_bytes());
+            }
+            return code;
+        }
+    };
+    let mut d = Driver::new(io);
+    match cli.command {
+        Some(Command::Fmt(a)) => d.fmt(a),
+        Some(Command::Check(a)) => d.check(a),
+        Some(Command::Explain { code }) => d.explain(&code),
+        Some(Command::Ops) => d.list_ops(),
+        None => d.compile(cli.compile),
+    }
+}
+
+struct Driver<'a, 'b> {
+    io: &'a mut Io<'b>,
+    sources: SourceMap,
+    render: RenderOptions,
+    errors: usize,
+}
+
+/// A loaded input: its file id and text.
+struct Input {
+    file: FileId,
+}
+
+impl<'a, 'b> Driver<'a, 'b> {
+    fn new(io: &'a mut Io<'b>) -> Self {
+        Driver {
+            io,
+            sources: SourceMap::new(),
+            render: RenderOptions::default(),
+            errors: 0,
+        }
+    }
+
+    fn configure(&mut self, c: &CommonArgs) {
+        self.render.format = match c.diagnostic_format {
+            DiagFormatArg::Human => DiagFormat::Human,
+            DiagFormatArg::Mlir => DiagFormat::Mlir,
+            DiagFormatArg::Json => DiagFormat::Json,
+        };
+        self.render.color = match c.color {
+            ColorArg::Always => true,
+            ColorArg::Never => false,
+            ColorArg::Auto => self.io.stderr_is_tty && std::env::var_os("NO_COLOR").is_none(),
+        };
+    }
+
+    fn usage_error(&mut self, msg: &str) -> i32 {
+        let _ = writeln!(self.io.stderr, "tilec: error: {msg}");
+        EXIT_USAGE
+    }
+
+    fn emit(&mut self, d: &Diagnostic) {
+        if d.is_error() {
+            self.errors += 1;
+        }
+        let text = tilec_diag::render::render(&self.sources, d, self.render);
+        let out: &mut dyn Write = if self.render.format == DiagFormat::Json {
+            &mut *self.io.stdout
+        } else {
+            &mut *self.io.stderr
+        };
+        let _ = out.write_all(text.as_bytes());
+    }
+
+    /// Reads an input file into the source map. Unreadable files are usage errors
+    /// (`Err(exit status)`); invalid UTF-8 is a located diagnostic.
+    fn load(&mut self, path: &std::path::Path) -> Result<Input, i32> {
+        let (name, bytes) = if path.as_os_str() == "-" {
+            let mut buf = Vec::new();
+            if let Err(e) = self.io.stdin.read_to_end(&mut buf) {
+                return Err(self.usage_error(&format!("cannot read standard input: {e}")));
+            }
+            ("<stdin>".to_string(), buf)
+        } else {
+            match std::fs::read(path) {
+                Ok(b) => (path.display().to_string(), b),
+                Err(e) => {
+                    return Err(self.usage_error(&format!("cannot read '{}': {e}", path.display())));
+                }
+            }
+        };
+        match String::from_utf8(bytes) {
+            Ok(text) => Ok(Input {
+                file: self.sources.add(name, text),
+            }),
+            Err(e) => {
+                let bad = e.utf8_error().valid_up_to();
+                let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                // The offset of the first invalid byte in the lossy text equals `bad`.
+                let file = self.sources.add(name, text);
+                let d = Diagnostic::error(codes::INPUT, "input is not valid UTF-8")
+                    .at(Location::new(file, Span::new(bad as u32, bad as u32 + 1)));
+                self.emit(&d);
+                Err(EXIT_DIAGNOSTICS)
+            }
+        }
+    }
+
+    /// Parses an input (all chunks when splitting) and returns the modules of the chunks
+    /// that parsed; diagnostics of the others are emitted.
+    fn parse(&mut self, input: &Input, common: &CommonArgs) -> Vec<Option<Module>> {
+        let text = self.sources.get(input.file).text().to_string();
+        let opts = ParseOptions {
+            allow_unregistered: common.allow_unregistered_dialect,
+        };
+        let chunks = if common.split_input_file {
+            tilec_parse::split_input(&text)
+        } else {
+            vec![0..text.len()]
+        };
+        let mut out = Vec::new();
+        for c in chunks {
+            match tilec_parse::parse_range(&text, c.start, c.end, input.file, &opts) {
+                Ok(m) => out.push(Some(m)),
+                Err(diags) => {
+                    for d in &diags {
+                        self.emit(d);
+                    }
+                    out.push(None);
+                }
+            }
+        }
+        out
+    }
+
+    fn write_output(&mut self, output: Option<&std::path::Path>, text: &str) -> i32 {
+        match output {
+            None => {
+                let _ = self.io.stdout.write_all(text.as_bytes());
+            }
+            Some(p) if p.as_os_str() == "-" => {
+                let _ = self.io.stdout.write_all(text.as_bytes());
+            }
+            Some(p) => {
+                if let Err(e) = std::fs::write(p, text) {
+                    return self.usage_error(&format!("cannot write '{}': {e}", p.display()));
+                }
+            }
+        }
+        EXIT_OK
+    }
+
+    fn status(&self) -> i32 {
+        if self.errors > 0 {
+            EXIT_DIAGNOSTICS
+        } else {
+            EXIT_OK
+        }
+    }
+
+    fn fmt(&mut self, a: FmtArgs) -> i32 {
+        self.configure(&a.common);
+        let input = match self.load(&a.input) {
+            Ok(i) => i,
+            Err(code) => return code,
+        };
+        let modules = self.parse(&input, &a.common);
+        let opts = PrintOptions {
+            generic: a.generic,
+            locations: a.print_locations,
+        };
+        let texts: Vec<String> = modules
+            .iter()
+            .flatten()
+            .map(|m| tilec_ir::print_module(m, &opts))
+            .collect();
+        if self.errors > 0 {
+            return EXIT_DIAGNOSTICS;
+        }
+        let text = texts.join("// -----\n");
+        self.write_output(a.output.as_deref(), &text)
+    }
+
+    fn check(&mut self, a: CheckArgs) -> i32 {
+        self.configure(&a.common);
+        let mut status = EXIT_OK;
+        for path in &a.inputs {
+            match self.load(path) {
+                Ok(input) => {
+                    self.parse(&input, &a.common);
+                }
+                Err(code) => status = status.max(code),
+            }
+        }
+        status.max(self.status())
+    }
+
+    fn compile(&mut self, a: CompileArgs) -> i32 {
+        self.configure(&a.common);
+        let Some(path) = a.input.clone() else {
+            return self.usage_error("no input file (try `tilec --help`)");
+        };
+        let input = match self.load(&path) {
+            Ok(i) => i,
+            Err(code) => return code,
+        };
+        let modules = self.parse(&input, &a.common);
+        if self.errors > 0 {
+            return EXIT_DIAGNOSTICS;
+        }
+        let _ = (a.opt_level, a.num_warps, &a.output, modules);
+        let d = Diagnostic::error(
+            codes::PTX_NOT_IMPLEMENTED,
+            "PTX emission is not implemented yet",
+        )
+        .at(Location::new(input.file, Span::new(0, 0)))
+        .with_note(
+            "this build of tilec parses and checks tile IR; use `tilec check` or `tilec fmt`",
+            None,
+        );
+        self.emit(&d);
+        EXIT_DIAGNOSTICS
+    }
+
+    fn explain(&mut self, code: &str) -> i32 {
+        match codes::lookup(&code.to_ascii_uppercase()) {
+            Some(info) => {
+                let _ = writeln!(
+                    self.io.stdout,
+                    "{}: {}\n\n{}",
+                    info.code, info.title, info.explanation
+                );
+                EXIT_OK
+            }
+            None => self.usage_error(&format!("unknown diagnostic code '{code}'")),
+        }
+    }
+
+    fn list_ops(&mut self) -> i32 {
+        for d in tilec_ir::ops::all() {
+            if d.opcode == tilec_ir::Opcode::Unregistered {
+                continue;
+            }
+            let aliases = if d.aliases.is_empty() {
+                String::new()
+            } else {
+                format!(" (alias: {})", d.aliases.join(", "))
+            };
+            let _ = writeln!(
+                self.io.stdout,
+                "cuda_tile.{}{} [{:?}, since {}]: {}",
+                d.name, aliases, d.family, d.since, d.summary
+            );
+        }
+        EXIT_OK
+    }
+}

@@ -1,0 +1,305 @@
+//! Input mutation for robustness testing: token deletion, duplication, swapping and
+//! replacement, truncation and random bytes, driven by a deterministic PRNG.
+//!
+//! [`check_mutant`] runs one mutant through `tilec fmt` in process and checks the
+//! robustness contract: no panic, exit status 0 or 1, every rejection carries a located
+//! diagnostic, and every accepted input prints to text that parses again and prints the
+//! same.
+
+use tilec_parse::lexer::{Lexer, Tok};
+
+/// A small deterministic PRNG (SplitMix64).
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// Seeds the generator.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// Next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n.max(1) as u64) as usize
+    }
+}
+
+/// Byte ranges of the tokens of `src`.
+pub fn token_ranges(src: &str) -> Vec<(usize, usize)> {
+    let mut lex = Lexer::new(src, 0, src.len());
+    let mut out = Vec::new();
+    loop {
+        let t = lex.next_token();
+        if t.kind == Tok::Eof {
+            break;
+        }
+        out.push((t.start as usize, t.end as usize));
+        if out.len() > 1_000_000 {
+            break;
+        }
+    }
+    out
+}
+
+/// Tokens that often break parsers when inserted.
+const INTERESTING: &[&str] = &[
+    "<",
+    ">",
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    "=",
+    "->",
+    "?",
+    "%0",
+    "%x#7",
+    "@f",
+    "^bb1",
+    "#loc9",
+    "!cuda_tile.tile",
+    "tile",
+    "ptr",
+    "token",
+    "tensor_view",
+    "partition_view",
+    "0",
+    "-1",
+    "0x",
+    "0xFFFFFFFFFFFFFFFFFF",
+    "99999999999999999999",
+    "1.0e999",
+    "-0.0",
+    "\"",
+    "\"s\"",
+    "loc(",
+    "dense",
+    "array",
+    "unit",
+    "true",
+    "x",
+    "xf32",
+    "i1",
+    "i128",
+    "f8E4M3FN",
+    "cuda_tile.module",
+    "entry",
+    "yield",
+    "return",
+    "for",
+    "loop",
+    "if",
+    "reduce",
+    "constant",
+    "\u{00e9}",
+    "//",
+    "\\",
+    "\t",
+    "\n",
+];
+
+/// The mutation kinds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Delete a token.
+    Delete,
+    /// Duplicate a token.
+    Duplicate,
+    /// Swap two tokens.
+    Swap,
+    /// Replace a token with another token of the file or an interesting token.
+    Replace,
+    /// Truncate the input.
+    Truncate,
+    /// Overwrite or insert random bytes.
+    RandomBytes,
+}
+
+/// All kinds, in the order [`mutate`] cycles through them.
+pub const KINDS: [Kind; 6] = [
+    Kind::Delete,
+    Kind::Duplicate,
+    Kind::Swap,
+    Kind::Replace,
+    Kind::Truncate,
+    Kind::RandomBytes,
+];
+
+/// Produces one mutant of `src` (as bytes, since random-byte mutants may not be UTF-8).
+pub fn mutate(src: &str, tokens: &[(usize, usize)], kind: Kind, rng: &mut Rng) -> Vec<u8> {
+    let b = src.as_bytes();
+    let pick = |rng: &mut Rng| tokens[rng.below(tokens.len())];
+    if tokens.is_empty() && !matches!(kind, Kind::Truncate | Kind::RandomBytes) {
+        return b.to_vec();
+    }
+    let mut out = Vec::with_capacity(b.len() + 16);
+    match kind {
+        Kind::Delete => {
+            let (s, e) = pick(rng);
+            out.extend_from_slice(&b[..s]);
+            out.extend_from_slice(&b[e..]);
+        }
+        Kind::Duplicate => {
+            let (s, e) = pick(rng);
+            out.extend_from_slice(&b[..e]);
+            out.push(b' ');
+            out.extend_from_slice(&b[s..]);
+        }
+        Kind::Swap => {
+            let i = rng.below(tokens.len());
+            let j = if rng.below(2) == 0 {
+                (i + 1).min(tokens.len() - 1)
+            } else {
+                rng.below(tokens.len())
+            };
+            let (a, c) = if tokens[i].0 <= tokens[j].0 {
+                (tokens[i], tokens[j])
+            } else {
+                (tokens[j], tokens[i])
+            };
+            if a == c || a.1 > c.0 {
+                return b.to_vec();
+            }
+            out.extend_from_slice(&b[..a.0]);
+            out.extend_from_slice(&b[c.0..c.1]);
+            out.extend_from_slice(&b[a.1..c.0]);
+            out.extend_from_slice(&b[a.0..a.1]);
+            out.extend_from_slice(&b[c.1..]);
+        }
+        Kind::Replace => {
+            let (s, e) = pick(rng);
+            out.extend_from_slice(&b[..s]);
+            if rng.below(2) == 0 {
+                let (rs, re) = pick(rng);
+                out.extend_from_slice(&b[rs..re]);
+            } else {
+                out.extend_from_slice(INTERESTING[rng.below(INTERESTING.len())].as_bytes());
+            }
+            out.extend_from_slice(&b[e..]);
+        }
+        Kind::Truncate => {
+            let n = rng.below(b.len() + 1);
+            out.extend_from_slice(&b[..n]);
+        }
+        Kind::RandomBytes => {
+            out.extend_from_slice(b);
+            let count = 1 + rng.below(4);
+            for _ in 0..count {
+                let pos = rng.below(out.len() + 1);
+                let byte = match rng.below(3) {
+                    0 => (rng.next_u64() & 0xff) as u8,
+                    1 => b"<>{}()[]%@#!:,=\"x0-"[rng.below(19)],
+                    _ => (0x20 + rng.below(0x5f)) as u8,
+                };
+                if rng.below(2) == 0 && pos < out.len() {
+                    out[pos] = byte;
+                } else {
+                    out.insert(pos, byte);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Runs `tilec fmt` on a mutant and checks the robustness contract. Returns `Err` with an
+/// explanation when the contract is broken (a panic is reported as an error, not
+/// propagated).
+pub fn check_mutant(bytes: &[u8]) -> Result<Outcome, String> {
+    let run = |args: &[&str], input: &[u8]| -> Result<crate::Output, String> {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        let input = input.to_vec();
+        std::panic::catch_unwind(move || {
+            let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+            run_bytes(&argv, &input)
+        })
+        .map_err(|e| {
+            let msg = e
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            format!("panic: {msg}")
+        })
+    };
+    let out = run(&["fmt", "-", "--diagnostic-format=json"], bytes)?;
+    match out.status {
+        0 => {
+            let again = run(&["fmt", "-"], out.stdout.as_bytes())?;
+            if again.status != 0 {
+                return Err(format!(
+                    "printed output does not parse again:\n{}\n--- output was:\n{}",
+                    again.stderr, out.stdout
+                ));
+            }
+            if again.stdout != out.stdout {
+                return Err(format!(
+                    "printing is not stable:\n{}\n--- vs ---\n{}",
+                    out.stdout, again.stdout
+                ));
+            }
+            Ok(Outcome::Accepted)
+        }
+        1 => {
+            let lines: Vec<&str> = out.stdout.lines().collect();
+            if lines.is_empty() {
+                return Err("rejected without a diagnostic".into());
+            }
+            for l in lines {
+                if !l.contains("\"severity\":\"error\"") && !l.contains("\"severity\":\"note\"") {
+                    continue;
+                }
+                if l.contains("\"line\":null") {
+                    return Err(format!("diagnostic without a location: {l}"));
+                }
+            }
+            Ok(Outcome::Rejected)
+        }
+        s => Err(format!("exit status {s}: {}", out.stderr)),
+    }
+}
+
+/// What happened to a mutant.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Parsed and printed.
+    Accepted,
+    /// Rejected with located diagnostics.
+    Rejected,
+}
+
+/// Runs `tilec ARGS` in process with raw bytes on standard input.
+pub fn run_bytes(args: &[&str], stdin: &[u8]) -> crate::Output {
+    let mut argv: Vec<std::ffi::OsString> = vec!["tilec".into()];
+    argv.extend(args.iter().map(|a| std::ffi::OsString::from(*a)));
+    let mut input = std::io::Cursor::new(stdin.to_vec());
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let status = {
+        let mut io = tilec::Io {
+            stdin: &mut input,
+            stdout: &mut out,
+            stderr: &mut err,
+            stderr_is_tty: false,
+        };
+        tilec::run(argv, &mut io)
+    };
+    crate::Output {
+        status,
+        stdout: String::from_utf8_lossy(&out).into_owned(),
+        stderr: String::from_utf8_lossy(&err).into_owned(),
+    }
+}
