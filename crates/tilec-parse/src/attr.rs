@@ -71,7 +71,7 @@ impl<'s> Parser<'s> {
                         if self.eat(Tok::RSquare) {
                             break;
                         }
-                        self.expect(Tok::Comma, "expected ',' or ']'")?;
+                        self.expect(Tok::Comma, "expected ']'")?;
                     }
                 }
                 Ok(self.m.ctx.attrs.intern(AttrData::Array(items.into())))
@@ -176,7 +176,7 @@ impl<'s> Parser<'s> {
                 if self.eat(Tok::RBrace) {
                     break;
                 }
-                self.expect(Tok::Comma, "expected ',' or '}'")?;
+                self.expect(Tok::Comma, "expected '}'")?;
             }
         }
         entries.sort_by(|a, b| a.0.cmp(&b.0));
@@ -401,7 +401,7 @@ impl<'s> Parser<'s> {
                         if self.eat(Tok::RSquare) {
                             break;
                         }
-                        self.expect(Tok::Comma, "expected ','")?;
+                        self.expect(Tok::Comma, "expected ']'")?;
                     }
                 }
                 self.expect(Tok::Greater, "expected '>'")?;
@@ -463,7 +463,7 @@ impl<'s> Parser<'s> {
                         if self.eat(Tok::Greater) {
                             break;
                         }
-                        self.expect(Tok::Comma, "expected ','")?;
+                        self.expect(Tok::Comma, "expected '>'")?;
                     }
                 }
                 Ok(self.m.ctx.attrs.intern(AttrData::DiStruct {
@@ -565,7 +565,7 @@ impl<'s> Parser<'s> {
                 if self.eat(Tok::Greater) {
                     break;
                 }
-                self.expect(Tok::Comma, "expected ','")?;
+                self.expect(Tok::Comma, "expected '>'")?;
             }
         }
         entries.sort_by(|a, b| a.0.cmp(&b.0));
@@ -652,7 +652,7 @@ impl<'s> Parser<'s> {
                         if self.eat(Tok::RSquare) {
                             break;
                         }
-                        self.expect(Tok::Comma, "expected ',' in fused location")?;
+                        self.expect(Tok::Comma, "expected ']'")?;
                     }
                 }
                 Ok(self.m.ctx.attrs.intern(AttrData::LocFused {
@@ -734,7 +734,7 @@ impl<'s> Parser<'s> {
                 if self.eat(Tok::RSquare) {
                     break;
                 }
-                self.expect(Tok::Comma, "expected ','")?;
+                self.expect(Tok::Comma, "expected ']'")?;
             }
         }
         let mut shape = vec![count];
@@ -793,10 +793,10 @@ impl<'s> Parser<'s> {
                                 ));
                             }
                         },
-                        _ => return Err(self.err(codes::DENSE, l.span, "expected integer value")),
+                        _ => return Err(self.err_op(codes::DENSE, l.span, "expected integer value")),
                     };
                     if l.kind == Tok::BareId && w != 1 && nvidia {
-                        return Err(self.err(codes::DENSE, l.span, "expected integer value"));
+                        return Err(self.err_op(codes::DENSE, l.span, "expected integer value"));
                     }
                     let v = if l.neg { -v } else { v };
                     let (lo, hi): (i128, i128) = if w >= 64 {
@@ -843,7 +843,7 @@ impl<'s> Parser<'s> {
                         (kind, t) => self.float_from_token(k, l.neg, kind, t, l.span)?,
                     }
                 }
-                _ => return Err(self.err(codes::DENSE, l.span, "unsupported element type")),
+                _ => return Err(self.err_op(codes::DENSE, l.span, "unsupported element type")),
             };
             out.push(bits);
         }
@@ -891,7 +891,7 @@ impl<'s> Parser<'s> {
             ));
         }
         if bits.is_empty() {
-            return Err(self.err(codes::DENSE, type_span, "dense attribute cannot be empty"));
+            return Err(self.err_op(codes::DENSE, type_span, "dense attribute cannot be empty"));
         }
         Ok(self.m.ctx.attrs.intern(dense(ty, bits)))
     }

@@ -96,7 +96,7 @@ impl<'s> Parser<'s> {
             if self.eat(Tok::RParen) {
                 break;
             }
-            self.expect(Tok::Comma, "expected ',' or ')'")?;
+            self.expect(Tok::Comma, "expected ')'")?;
         }
         Ok(v)
     }
@@ -133,8 +133,7 @@ impl<'s> Parser<'s> {
             types = self.parse_type_list()?;
             self.expect(Tok::RParen, "expected ')'")?;
             if pairs.len() != types.len() {
-                return Err(self.err(
-                    codes::OPERAND_TYPE_COUNT,
+                return Err(self.err_op(codes::OPERAND_TYPE_COUNT,
                     st.name_span,
                     "mismatch in number of loop-carried values and defined values",
                 ));
@@ -173,8 +172,7 @@ impl<'s> Parser<'s> {
             self.expect(Tok::Colon, "expected ':'")?;
             iter_types = self.parse_type_list()?;
             if pairs.len() != iter_types.len() {
-                return Err(self.err_here(
-                    codes::OPERAND_TYPE_COUNT,
+                return Err(self.err_op_here(codes::OPERAND_TYPE_COUNT,
                     "found different number of iter_values and types",
                 ));
             }
@@ -231,10 +229,9 @@ impl<'s> Parser<'s> {
             } => (shape.to_vec(), strides.to_vec(), *elem),
             _ => {
                 let t = self.m.ctx.types.to_string(tv, true);
-                return Err(self.err(
-                    codes::INVALID_TYPE,
+                return Err(self.err_op(codes::INVALID_TYPE,
                     Span::at(self.prev_end),
-                    format!("expected 'tensor_view' type, but got {t}"),
+                    format!("expected 'tensor_view' type, but got '{t}'"),
                 ))
                 .inspect_err(|_| {
                     let _ = tv_loc;
@@ -271,12 +268,12 @@ impl<'s> Parser<'s> {
                 dynamic.push(self.parse_ssa_use()?);
                 elems.push((DYNAMIC, span));
             } else {
-                return Err(self.err(codes::SYNTAX, span, "expected either integer or SSA value"));
+                return Err(self.err_op(codes::SYNTAX, span, "expected either integer or SSA value"));
             }
             if self.eat(Tok::RSquare) {
                 break;
             }
-            self.expect(Tok::Comma, "expected ',' or ']'")?;
+            self.expect(Tok::Comma, "expected ']'")?;
         }
         Ok((elems, dynamic))
     }
@@ -289,8 +286,7 @@ impl<'s> Parser<'s> {
         what: &str,
     ) -> PResult<()> {
         if ops.len() != ty.len() {
-            return Err(self.err(
-                codes::INVALID_TYPE,
+            return Err(self.err_op(codes::INVALID_TYPE,
                 decl,
                 format!(
                     "expected {what} declaration to contain {} elements due to tensor_view type, but {} were provided",
@@ -310,8 +306,7 @@ impl<'s> Parser<'s> {
                     x.to_string()
                 }
             };
-            return Err(self.err(
-                codes::INVALID_TYPE,
+            return Err(self.err_op(codes::INVALID_TYPE,
                 *span,
                 format!("input {what} dimension {i} does not match tensor_view type (expected {}, got {})", show(*t), show(*v)),
             ));
@@ -329,10 +324,9 @@ impl<'s> Parser<'s> {
             TypeData::PartitionView { tensor_view, .. } => *tensor_view,
             _ => {
                 let t = self.m.ctx.types.to_string(pv, true);
-                return Err(self.err(
-                    codes::INVALID_TYPE,
+                return Err(self.err_op(codes::INVALID_TYPE,
                     loc,
-                    format!("expected 'partition_view' type, but got {t}"),
+                    format!("expected 'partition_view' type, but got '{t}'"),
                 ));
             }
         };
@@ -356,11 +350,11 @@ impl<'s> Parser<'s> {
             _ => {
                 let t = self.m.ctx.types.to_string(src_ty, true);
                 let msg = if tensor_shape {
-                    format!("expected tensor_view, got {t}")
+                    format!("expected tensor_view, got '{t}'")
                 } else {
-                    format!("expected tile view, got {t}")
+                    format!("expected tile view, got '{t}'")
                 };
-                return Err(self.err(codes::INVALID_TYPE, loc, msg));
+                return Err(self.err_op(codes::INVALID_TYPE, loc, msg));
             }
         };
         st.operands = vec![vec![src]];
@@ -394,8 +388,7 @@ impl<'s> Parser<'s> {
                 ) =>
             {
                 let (kw, _) = self.keyword()?;
-                return Err(self.err(
-                    codes::INVALID_ATTRIBUTE,
+                return Err(self.err_op(codes::INVALID_ATTRIBUTE,
                     Span::at(start),
                     format!("unknown assume predicate attribute: {kw} (expected 'div_by', 'same_elements', or 'bounded')"),
                 ));
@@ -406,8 +399,7 @@ impl<'s> Parser<'s> {
                     self.m.ctx.attrs.get(a),
                     AttrData::DivBy { .. } | AttrData::SameElements(_) | AttrData::Bounded { .. }
                 ) {
-                    return Err(self.err(
-                        codes::INVALID_ATTRIBUTE,
+                    return Err(self.err_op(codes::INVALID_ATTRIBUTE,
                         Span::at(start),
                         "expected assume predicate attribute",
                     ));

@@ -120,8 +120,7 @@ impl<'s> Parser<'s> {
                     match st.def.attr_index(&k) {
                         Some(i) => {
                             if st.attrs[i].is_some() {
-                                return Err(self.err(
-                                    codes::INVALID_ATTRIBUTE,
+                                return Err(self.err_op(codes::INVALID_ATTRIBUTE,
                                     st.name_span,
                                     format!("attribute '{k}' occurs more than once in the attribute list"),
                                 ));
@@ -173,8 +172,7 @@ impl<'s> Parser<'s> {
                 let span = self.span();
                 self.bump();
                 if st.attrs[*slot].is_some() {
-                    return Err(self.err(
-                            codes::SYNTAX,
+                    return Err(self.err_op(codes::SYNTAX,
                             span,
                             format!("`{kw}` clause can appear at most once in the expansion of the oilist directive"),
                         ));
@@ -216,7 +214,7 @@ impl<'s> Parser<'s> {
                     Attr::FALSE
                 } else {
                     return Err(
-                        self.err_here(codes::INVALID_ATTRIBUTE, "expected 'true' or 'false'")
+                        self.err_op_here(codes::INVALID_ATTRIBUTE, "expected 'true' or 'false'")
                     );
                 }
             }
@@ -227,8 +225,7 @@ impl<'s> Parser<'s> {
             AttrKind::String => {
                 let (a, span) = self.parse_attribute(None)?;
                 if !matches!(self.m.ctx.attrs.get(a), AttrData::String(_)) {
-                    return Err(self.err(
-                        codes::INVALID_ATTRIBUTE,
+                    return Err(self.err_op(codes::INVALID_ATTRIBUTE,
                         span,
                         "invalid kind of attribute specified",
                     ));
@@ -255,7 +252,7 @@ impl<'s> Parser<'s> {
                         if self.eat(Tok::RSquare) {
                             break;
                         }
-                        self.expect(Tok::Comma, "expected ','")?;
+                        self.expect(Tok::Comma, "expected ']'")?;
                     }
                 }
                 self.m.ctx.attrs.intern(AttrData::DenseI32Array(v.into()))
@@ -263,8 +260,7 @@ impl<'s> Parser<'s> {
             AttrKind::Array => {
                 let (a, span) = self.parse_attribute(None)?;
                 if !matches!(self.m.ctx.attrs.get(a), AttrData::Array(_)) {
-                    return Err(self.err(
-                        codes::INVALID_ATTRIBUTE,
+                    return Err(self.err_op(codes::INVALID_ATTRIBUTE,
                         span,
                         "invalid kind of attribute specified",
                     ));
@@ -281,8 +277,7 @@ impl<'s> Parser<'s> {
     /// `@name` defining a symbol.
     pub(crate) fn parse_symbol_name(&mut self) -> PResult<String> {
         if !self.at(Tok::AtId) {
-            return Err(self.err_here(
-                codes::SYNTAX,
+            return Err(self.err_op_here(codes::SYNTAX,
                 "expected valid '@'-identifier for symbol name",
             ));
         }
@@ -313,8 +308,7 @@ impl<'s> Parser<'s> {
         });
         match idx {
             Some(v) => Ok(self.m.ctx.attrs.enum_case(k, v as u8)),
-            None => Err(self.err(
-                codes::INVALID_ATTRIBUTE,
+            None => Err(self.err_op(codes::INVALID_ATTRIBUTE,
                 span,
                 format!(
                     "expected string or keyword containing one of the following enum values for attribute '{attr_name}' [{}]",
@@ -363,7 +357,7 @@ impl<'s> Parser<'s> {
             } else {
                 format!("expected rounding mode to be one of: {}", list())
             };
-            return Err(self.err(codes::INVALID_ATTRIBUTE, at, msg));
+            return Err(self.err_op(codes::INVALID_ATTRIBUTE, at, msg));
         }
         Ok(self
             .m
@@ -379,7 +373,7 @@ impl<'s> Parser<'s> {
                 self.bump();
                 return Ok(self.m.ctx.attrs.enum_case(k, v as u8));
             }
-        Err(self.err(codes::INVALID_ATTRIBUTE, span, msg))
+        Err(self.err_op(codes::INVALID_ATTRIBUTE, span, msg))
     }
 
     fn parse_custom_directive(&mut self, st: &mut OpState<'s>, c: Custom) -> PResult<()> {
@@ -476,8 +470,7 @@ impl<'s> Parser<'s> {
                     .iter()
                     .position(|c| *c == word)
                 else {
-                    return Err(self.err(
-                        codes::INVALID_ATTRIBUTE,
+                    return Err(self.err_op(codes::INVALID_ATTRIBUTE,
                         span,
                         format!(
                             "invalid memory_ordering_semantics attribute specification. Got \"{word}\" but expect one of: weak, relaxed, acquire, release, acq_rel"
@@ -495,8 +488,7 @@ impl<'s> Parser<'s> {
                     let w = self.text();
                     self.bump();
                     if o == 0 {
-                        return Err(self.err(
-                            codes::INVALID_ATTRIBUTE,
+                        return Err(self.err_op(codes::INVALID_ATTRIBUTE,
                             sspan,
                             format!(
                                 "operation specifies weak memory ordering semantics, but then provides \"{w}\" scope, expected no memory scope."
@@ -504,8 +496,7 @@ impl<'s> Parser<'s> {
                         ));
                     }
                     let Some(s) = EnumKind::MemoryScope.cases().iter().position(|c| *c == w) else {
-                        return Err(self.err(
-                            codes::INVALID_ATTRIBUTE,
+                        return Err(self.err_op(codes::INVALID_ATTRIBUTE,
                             sspan,
                             format!(
                                 "invalid memory_scope attribute specification. Got \"{w}\" but expect one of: tl_blk, device, sys"
@@ -540,7 +531,7 @@ impl<'s> Parser<'s> {
         }
         loop {
             if !self.at(Tok::PercentId) {
-                return Err(self.err_here(codes::SYNTAX, "expected SSA identifier"));
+                return Err(self.err_op_here(codes::SYNTAX, "expected SSA identifier"));
             }
             let name = self.parse_ssa_use()?;
             self.expect(Tok::Colon, "expected ':'")?;
@@ -576,11 +567,10 @@ impl<'s> Parser<'s> {
         let valid = crate::types::is_number_type(self.m.ctx.types.get(elem));
         if !valid {
             let t = self.m.ctx.types.to_string(elem, true);
-            return Err(self.err(
-                codes::DENSE,
+            return Err(self.err_op(codes::DENSE,
                 et_span,
                 format!(
-                    "expect element type to be one of i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 values, but got {t}"
+                    "expect element type to be one of i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 values, but got '{t}'"
                 ),
             ));
         }
@@ -593,8 +583,7 @@ impl<'s> Parser<'s> {
         let ty = self.parse_type()?;
         if !self.m.ctx.types.is_tile(ty) {
             let t = self.m.ctx.types.to_string(ty, true);
-            return Err(self.err(
-                codes::DENSE,
+            return Err(self.err_op(codes::DENSE,
                 type_span,
                 format!(
                     "result #0 must be tile of i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 values, but got '{t}'"
@@ -607,10 +596,9 @@ impl<'s> Parser<'s> {
                 self.m.ctx.types.to_string(elem, true),
                 self.m.ctx.types.to_string(tile_elem, true),
             );
-            return Err(self.err(
-                codes::DENSE,
+            return Err(self.err_op(codes::DENSE,
                 type_span,
-                format!("mismatch between the element type: {a} and the tile element type {b}"),
+                format!("mismatch between the element type: '{a}' and the tile element type '{b}'"),
             ));
         }
         let a = self.build_dense(ty, &lit, bits, type_span)?;

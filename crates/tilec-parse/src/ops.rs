@@ -152,22 +152,27 @@ impl<'s> Parser<'s> {
         self.bump();
         let def = ops::def(opcode);
         let mut st = OpState::new(def, spelling, span);
-        match def.custom() {
-            Some(c) => self.parse_custom_syntax(&mut st, c)?,
-            None => match def.format() {
-                Some(f) => self.parse_format(&mut st, &f.elems)?,
-                None => {
-                    return Err(self.err(
-                        codes::UNSUPPORTED_SYNTAX,
-                        span,
-                        format!("op '{}' has no custom syntax", def.name),
-                    ));
-                }
-            },
-        }
+        let outer = self.op_ctx.replace(def);
+        let parsed = self.parse_op_syntax(&mut st, def, span);
+        self.op_ctx = outer;
+        parsed?;
         let op = self.finish_op(st, block)?;
         self.parse_trailing_loc(LocOwner::Op(op))?;
         Ok(op)
+    }
+
+    fn parse_op_syntax(&mut self, st: &mut OpState<'s>, def: &'static OpDef, span: Span) -> PResult<()> {
+        match def.custom() {
+            Some(c) => self.parse_custom_syntax(st, c),
+            None => match def.format() {
+                Some(f) => self.parse_format(st, &f.elems),
+                None => Err(self.err(
+                    codes::UNSUPPORTED_SYNTAX,
+                    span,
+                    format!("op '{}' has no custom syntax", def.name),
+                )),
+            },
+        }
     }
 
     /// Reports a custom-op error with MLIR's `custom op 'name'` prefix.
@@ -512,6 +517,13 @@ impl<'s> Parser<'s> {
 
     /// Parses `{ ... }` with the given entry arguments.
     pub(crate) fn parse_region(&mut self, args: &[RegionArg<'s>]) -> PResult<Region> {
+        let outer = self.op_ctx.take();
+        let r = self.parse_region_inner(args);
+        self.op_ctx = outer;
+        r
+    }
+
+    fn parse_region_inner(&mut self, args: &[RegionArg<'s>]) -> PResult<Region> {
         self.expect(Tok::LBrace, "expected '{' to begin a region")?;
         let region = self.m.create_region();
         self.push_scope();
@@ -583,7 +595,7 @@ impl<'s> Parser<'s> {
                 if self.eat(Tok::RParen) {
                     break;
                 }
-                self.expect(Tok::Comma, "expected ',' or ')'")?;
+                self.expect(Tok::Comma, "expected ')'")?;
             }
         }
         self.expect(Tok::Colon, "expected ':' after block name")?;

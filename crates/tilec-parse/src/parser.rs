@@ -65,6 +65,9 @@ pub struct Parser<'s> {
     pub(crate) type_aliases: FxHashMap<&'s str, Type>,
     pub(crate) deferred_locs: Vec<(LocOwner, &'s str, Span)>,
     pub(crate) type_cache: FxHashMap<&'s str, Type>,
+    /// The custom op being parsed: errors reported through the op parser get MLIR's
+    /// `custom op 'cuda_tile.X' ` prefix.
+    pub(crate) op_ctx: Option<&'static tilec_ir::OpDef>,
 }
 
 impl<'s> Parser<'s> {
@@ -98,6 +101,7 @@ impl<'s> Parser<'s> {
             type_aliases: FxHashMap::default(),
             deferred_locs: Vec::new(),
             type_cache: FxHashMap::default(),
+            op_ctx: None,
         };
         p.check_lex_error();
         p
@@ -195,7 +199,8 @@ impl<'s> Parser<'s> {
         if self.eat_keyword(kw) {
             Ok(())
         } else {
-            Err(self.err_here(codes::SYNTAX, format!("expected '{kw}'")))
+            let s = Span::at(self.tok.start);
+            Err(self.err_op(codes::SYNTAX, s, format!("expected '{kw}'")))
         }
     }
 
@@ -206,7 +211,8 @@ impl<'s> Parser<'s> {
             self.bump();
             Ok(r)
         } else {
-            Err(self.err_here(codes::SYNTAX, "expected valid keyword"))
+            let s = Span::at(self.tok.start);
+            Err(self.err_op(codes::SYNTAX, s, "expected valid keyword"))
         }
     }
 
@@ -227,6 +233,22 @@ impl<'s> Parser<'s> {
             self.push_diag(code, span, msg.into());
         }
         Failed
+    }
+
+    /// Records an error reported through a custom op parser: inside a custom op, MLIR
+    /// prefixes such messages with `custom op 'cuda_tile.X' `.
+    pub(crate) fn err_op(&mut self, code: &'static str, span: Span, msg: impl Into<String>) -> Failed {
+        let msg = msg.into();
+        match self.op_ctx {
+            Some(d) => self.err(code, span, format!("custom op 'cuda_tile.{}' {msg}", d.name)),
+            None => self.err(code, span, msg),
+        }
+    }
+
+    /// [`Parser::err_op`] at the current token.
+    pub(crate) fn err_op_here(&mut self, code: &'static str, msg: impl Into<String>) -> Failed {
+        let s = Span::at(self.tok.start);
+        self.err_op(code, s, msg)
     }
 
     /// Records an error at the current token.

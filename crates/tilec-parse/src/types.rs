@@ -41,7 +41,7 @@ impl<'s> Parser<'s> {
             Tok::BangId => self.parse_bang_type(),
             Tok::BareId => self.parse_keyword_type(),
             Tok::LParen => self.parse_function_type(),
-            _ => Err(self.err_wrong_token("expected non-function type")),
+            _ => Err(self.err_op_here(codes::SYNTAX, "expected valid keyword")),
         }
     }
 
@@ -191,7 +191,7 @@ impl<'s> Parser<'s> {
                 if self.eat(Tok::RParen) {
                     break;
                 }
-                self.expect(Tok::Comma, "expected ',' or ')'")?;
+                self.expect(Tok::Comma, "expected ')'")?;
             }
         }
         self.expect(Tok::Arrow, "expected '->' in function type")?;
@@ -211,7 +211,7 @@ impl<'s> Parser<'s> {
                     if self.eat(Tok::RParen) {
                         break;
                     }
-                    self.expect(Tok::Comma, "expected ',' or ')'")?;
+                    self.expect(Tok::Comma, "expected ')'")?;
                 }
             }
         } else {
@@ -409,7 +409,7 @@ impl<'s> Parser<'s> {
                     if self.eat(Tok::RSquare) {
                         break;
                     }
-                    self.expect(Tok::Comma, "expected ',' or ']' in strides array")?;
+                    self.expect(Tok::Comma, "expected ']'")?;
                 }
             }
         }
@@ -502,7 +502,7 @@ impl<'s> Parser<'s> {
                     if self.eat(Tok::RSquare) {
                         break;
                     }
-                    self.expect(Tok::Comma, "expected ',' or ']' in dim map")?;
+                    self.expect(Tok::Comma, "expected ']'")?;
                 }
             }
         } else {
@@ -589,7 +589,7 @@ impl<'s> Parser<'s> {
                 return Err(e(
                     self,
                     format!(
-                        "padding_value {} can only be used with floating point element types, got {t}",
+                        "padding_value {} can only be used with floating point element types, got '{t}'",
                         p.name()
                     ),
                 ));
@@ -611,7 +611,7 @@ impl<'s> Parser<'s> {
             return Ok(v);
         }
         if self.tok.kind != Tok::Integer {
-            return Err(self.err_here(codes::SYNTAX, "expected integer value"));
+            return Err(self.err_op_here(codes::SYNTAX, "expected integer value"));
         }
         let v = parse_uint(self.text());
         let span = self.span();
