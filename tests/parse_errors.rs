@@ -7,75 +7,51 @@ use tilec_tests::run_tilec;
 const CASES: &[(&str, &[&str])] = &[
     (
         "%0 = cuda_tile.constant \"foo\" : !cuda_tile.tile<i8>\n",
-        &[
-            "1:24: expected '<'",
-        ],
+        &["1:24: expected '<'"],
     ),
     (
         "%0 = constant <i8: true> : tile<i8>\n",
-        &[
-            "1:20: custom op 'cuda_tile.constant' expected integer value",
-        ],
+        &["1:20: custom op 'cuda_tile.constant' expected integer value"],
     ),
     (
         "%0 = constant <i8: 300> : tile<i8>\n",
-        &[
-            "1:20: integer constant out of range for type",
-        ],
+        &["1:20: integer constant out of range for type"],
     ),
     (
         "%0 = constant <f32: 1> : tile<f32>\n",
-        &[
-            "1:21: unexpected decimal integer literal for a floating point value",
-        ],
+        &["1:21: unexpected decimal integer literal for a floating point value"],
     ),
     (
         "%0 = constant <f32: -0x3F800000> : tile<f32>\n",
-        &[
-            "1:22: hexadecimal float literal should not have a leading minus",
-        ],
+        &["1:22: hexadecimal float literal should not have a leading minus"],
     ),
     (
         "%0 = constant <f16: 0x1FFFF> : tile<f16>\n",
-        &[
-            "1:21: hexadecimal float constant out of range for type",
-        ],
+        &["1:21: hexadecimal float constant out of range for type"],
     ),
     (
         "%0 = constant <i32: [1, 2, 3]> : tile<4xi32>\n",
-        &[
-            "1:34: inferred shape of elements literal ([3]) does not match type ([4])",
-        ],
+        &["1:34: inferred shape of elements literal ([3]) does not match type ([4])"],
     ),
     (
         "%0 = constant <i32: [[1, 2], [3]]> : tile<2x2xi32>\n",
-        &[
-            "1:33: tensor literal is invalid; ranks are not consistent between elements",
-        ],
+        &["1:33: tensor literal is invalid; ranks are not consistent between elements"],
     ),
     (
         "%0 = constant <i32: 1> : tile<3xi32>\n",
-        &[
-            "1:30: all dimensions must be powers of two, got 3",
-        ],
+        &["1:30: all dimensions must be powers of two, got 3"],
     ),
     (
         "%0 = constant <i32: 1> : tile<0xi32>\n",
-        &[
-            "1:30: all dimensions must be positive constants, got 0",
-        ],
+        &["1:30: all dimensions must be positive constants, got 0"],
     ),
     (
         "%0 = constant <i32: 1> : tile<?xi32>\n",
-        &[
-            "1:31: expected static shape",
-        ],
+        &["1:31: expected static shape"],
     ),
     (
         "%0 = constant <i32: 1> : tile<4096x4096x4xi32>\n",
-        &[
-            "1:30: tile would exceed the maximum of 16777216 elements",
-        ],
+        &["1:30: tile would exceed the maximum of 16777216 elements"],
     ),
     (
         "%0 = constant <i32: 1> : tile<4xf32>\n",
@@ -85,27 +61,19 @@ const CASES: &[(&str, &[&str])] = &[
     ),
     (
         "%0 = frobnicate %x : tile<i32>\n",
-        &[
-            "1:6: custom op 'frobnicate' is unknown (tried 'cuda_tile.frobnicate' as well)",
-        ],
+        &["1:6: custom op 'frobnicate' is unknown (tried 'cuda_tile.frobnicate' as well)"],
     ),
     (
         "%0 = cuda_tile.frobnicate %x : tile<i32>\n",
-        &[
-            "1:6: custom op 'cuda_tile.frobnicate' is unknown",
-        ],
+        &["1:6: custom op 'cuda_tile.frobnicate' is unknown"],
     ),
     (
         "%0 = absf %x : tile<f32>\n",
-        &[
-            "1:11: use of undeclared SSA value name",
-        ],
+        &["1:11: use of undeclared SSA value name"],
     ),
     (
         "%a = constant <f32: 1.0> : tile<f32>\n%a = constant <f32: 1.0> : tile<f32>\n",
-        &[
-            "2:1: redefinition of SSA value '%a'",
-        ],
+        &["2:1: redefinition of SSA value '%a'"],
     ),
     (
         "%a = constant <f32: 1.0> : tile<f32>\n%b = absf %a : tile<f64>\n",
@@ -115,21 +83,15 @@ const CASES: &[(&str, &[&str])] = &[
     ),
     (
         "%b = absf %a : tile<f64>\n",
-        &[
-            "1:11: use of undeclared SSA value name",
-        ],
+        &["1:11: use of undeclared SSA value name"],
     ),
     (
         "%a, %b = constant <f32: 1.0> : tile<f32>\n",
-        &[
-            "1:1: operation defines 1 results but was provided 2 to bind",
-        ],
+        &["1:1: operation defines 1 results but was provided 2 to bind"],
     ),
     (
         "%a = \"cuda_tile.addf\"(%x) : (tile<f32>, tile<f32>) -> tile<f32>\n",
-        &[
-            "1:29: expected 1 operand type but had 2",
-        ],
+        &["1:29: expected 1 operand type but had 2"],
     ),
     (
         "%a = \"foo.bar\"() : () -> ()\n",
@@ -176,69 +138,44 @@ const CASES: &[(&str, &[&str])] = &[
     ),
     (
         "%x = constant <f32: 1.0> : tile<f32>\n%y = addf %x, %x : tile<f32\n",
-        &[
-            "2:28: expected '>'",
-        ],
+        &["2:28: expected '>'"],
     ),
-    (
-        " %y = addf %x, %x : tile<f32\n",
-        &[
-            "1:29: expected '>'",
-        ],
-    ),
+    (" %y = addf %x, %x : tile<f32\n", &["1:29: expected '>'"]),
     (
         "cuda_tile.module @m { entry @e() { %y = addf %x, %x : tile<f32> } }\n",
-        &[
-            "1:46: use of undeclared SSA value name",
-        ],
+        &["1:46: use of undeclared SSA value name"],
     ),
     (
         "cuda_tile.module @m { entry @e() { return }\n",
-        &[
-            "1:44: expected operation name in quotes",
-        ],
+        &["1:44: expected operation name in quotes"],
     ),
     (
         "#a = loc(\"x.py\":1:2)\n#a = loc(\"y.py\":1:2)\n",
-        &[
-            "2:1: redefinition of attribute alias id 'a'",
-        ],
+        &["2:1: redefinition of attribute alias id 'a'"],
     ),
     (
         "%v = constant <i32: 1> : tile<i32> loc(#nope)\n",
-        &[
-            "1:40: operation location alias was never defined",
-        ],
+        &["1:40: operation location alias was never defined"],
     ),
     (
         "#a = loc(\"x.py\":1:2)\n%v = constant <i32: 1> : tile<i32> loc(#a)\n%w = constant <i32: 2> : tile<i32> loc(#b)\n#b = 3 : i32\n",
-        &[
-            "3:40: expected location, but found '3 : i32'",
-        ],
+        &["3:40: expected location, but found '3 : i32'"],
     ),
     (
         "%x = constant <i32: 1> : !cuda_tile.tile<i32\n",
-        &[
-            "1:45: expected '>'",
-        ],
+        &["1:45: expected '>'"],
     ),
     (
         "\"unterminated\n",
-        &[
-            "1:14: expected '\"' in string literal",
-        ],
+        &["1:14: expected '\"' in string literal"],
     ),
     (
         "%x = constant <i32: 1> : tile<i32> $\n",
-        &[
-            "1:36: unexpected character",
-        ],
+        &["1:36: unexpected character"],
     ),
     (
         "%x = permute %y [1, 0 : tile<2x2xf32> -> tile<2x2xf32>\n",
-        &[
-            "1:22: expected ']'",
-        ],
+        &["1:22: expected ']'"],
     ),
     (
         "%x = constant <i32: 1> : tile<4xptr<tile<f32>>>\n",
@@ -289,7 +226,12 @@ fn errors(input: &str) -> (i32, Vec<String>) {
                 rest.split([',', '}']).next().unwrap_or("").to_string()
             }
         };
-        v.push(format!("{}:{}: {}", field("line"), field("column"), field("message")));
+        v.push(format!(
+            "{}:{}: {}",
+            field("line"),
+            field("column"),
+            field("message")
+        ));
     }
     (out.status, v)
 }
@@ -305,25 +247,51 @@ fn parse_errors_have_exact_messages_and_locations() {
         }
         let expected: Vec<String> = expected.iter().map(|s| s.to_string()).collect();
         if got != expected {
-            failures.push(format!("{input:?}:\n  expected {expected:?}\n  got      {got:?}"));
+            failures.push(format!(
+                "{input:?}:\n  expected {expected:?}\n  got      {got:?}"
+            ));
         }
     }
-    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), CASES.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        CASES.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn mlir_format_shows_the_line_and_a_caret() {
-    let out = run_tilec(&["check", "-", "--diagnostic-format=mlir"], "%0 = constant \"foo\" : tile<i8>\n");
+    let out = run_tilec(
+        &["check", "-", "--diagnostic-format=mlir"],
+        "%0 = constant \"foo\" : tile<i8>\n",
+    );
     assert_eq!(out.status, 1);
-    assert_eq!(out.stderr, "<stdin>:1:14: error: expected '<'\n%0 = constant \"foo\" : tile<i8>\n             ^\n");
+    assert_eq!(
+        out.stderr,
+        "<stdin>:1:14: error: expected '<'\n%0 = constant \"foo\" : tile<i8>\n             ^\n"
+    );
 }
 
 #[test]
 fn split_input_file_reports_every_chunk_with_whole_file_lines() {
     let input = "%a = absf %x : tile<f32>\n// -----\n%b = constant <i32: 1> : tile<i32>\n// -----\n%c = constant <i8: 300> : tile<i8>\n";
-    let out = run_tilec(&["check", "-", "--split-input-file", "--diagnostic-format=mlir"], input);
+    let out = run_tilec(
+        &[
+            "check",
+            "-",
+            "--split-input-file",
+            "--diagnostic-format=mlir",
+        ],
+        input,
+    );
     assert_eq!(out.status, 1);
-    let firsts: Vec<&str> = out.stderr.lines().filter(|l| l.starts_with("<stdin>:")).collect();
+    let firsts: Vec<&str> = out
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("<stdin>:"))
+        .collect();
     assert_eq!(
         firsts,
         vec![
@@ -335,7 +303,10 @@ fn split_input_file_reports_every_chunk_with_whole_file_lines() {
 
 #[test]
 fn json_diagnostics_have_the_required_fields() {
-    let out = run_tilec(&["check", "-", "--diagnostic-format=json"], "%a = absf %x : tile<f32>\n");
+    let out = run_tilec(
+        &["check", "-", "--diagnostic-format=json"],
+        "%a = absf %x : tile<f32>\n",
+    );
     assert_eq!(out.status, 1);
     assert_eq!(
         out.stdout,

@@ -11,7 +11,7 @@ pub mod filecheck;
 pub mod lit;
 pub mod mutate;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The directory holding the shared spec and conformance data (`../shared` next to the
 /// repository), if present.
@@ -70,4 +70,67 @@ pub fn run_tilec(args: &[&str], stdin: &str) -> Output {
         stdout: String::from_utf8_lossy(&out).into_owned(),
         stderr: String::from_utf8_lossy(&err).into_owned(),
     }
+}
+
+/// Runs `tilec` and returns stdout, or an error with the exit status and stderr.
+pub fn fmt(args: &[&str], stdin: &str) -> Result<String, String> {
+    let out = run_tilec(args, stdin);
+    if out.status == 0 {
+        Ok(out.stdout)
+    } else {
+        Err(format!("exit {}:\n{}", out.status, out.stderr))
+    }
+}
+
+/// Checks that a file formats to a fixed point: `tilec fmt` output parses again and prints
+/// byte-identically, no op falls back to the generic form, the generic form parses back to
+/// the same custom form, and printing with locations is idempotent too.
+pub fn round_trip(path: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let p = path.to_str().unwrap_or_default();
+    let split = text.contains("\n// -----");
+    let mut args = vec!["fmt", p];
+    if split {
+        args.push("--split-input-file");
+    }
+    let first = fmt(&args, "")?;
+    // Valid IR prints in its custom form; the generic fallback is for ops that do not fit
+    // their syntax (see `tilec_ir::ops::conform`).
+    if let Some(line) = first.lines().find(|l| l.contains("\"cuda_tile.")) {
+        return Err(format!(
+            "a valid op was printed in the generic form: {line}"
+        ));
+    }
+    let mut again_args = vec!["fmt", "-"];
+    if split {
+        again_args.push("--split-input-file");
+    }
+    let second =
+        fmt(&again_args, &first).map_err(|e| format!("printed form does not parse: {e}"))?;
+    if first != second {
+        return Err(format!(
+            "formatting is not idempotent:\n--- first ---\n{first}\n--- second ---\n{second}"
+        ));
+    }
+    let mut gen_args = args.clone();
+    gen_args.push("--generic");
+    let generic = fmt(&gen_args, "")?;
+    let back =
+        fmt(&again_args, &generic).map_err(|e| format!("generic form does not parse: {e}"))?;
+    if back != first {
+        return Err(format!(
+            "generic form does not round-trip:\n--- custom ---\n{first}\n--- via generic ---\n{back}"
+        ));
+    }
+    let mut loc_args = args.clone();
+    loc_args.push("--print-locations");
+    let with_locs = fmt(&loc_args, "")?;
+    let mut loc_again = again_args.clone();
+    loc_again.push("--print-locations");
+    let locs_back = fmt(&loc_again, &with_locs)
+        .map_err(|e| format!("form with locations does not parse: {e}"))?;
+    if locs_back != with_locs {
+        return Err("printing with locations is not idempotent".to_string());
+    }
+    Ok(())
 }

@@ -1,1 +1,337 @@
-fn main() {}
+//! Developer tasks that are too long for the test suite.
+//!
+//! * `cargo xtask bench [--mb N]`: generates a module of about N MB (default 50) from the
+//!   kernels in `examples/`, and measures parse and print throughput and peak memory.
+//! * `cargo xtask fuzz [--mutants N] [--seed S]`: runs N mutants (default 100,000) of the
+//!   examples and conformance files through `tilec fmt` in process and checks that none
+//!   crashes, hangs, or is rejected without a located diagnostic.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let opt = |name: &str| -> Option<String> {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    let code = match args.first().map(String::as_str) {
+        Some("bench") => bench(opt("--mb").and_then(|v| v.parse().ok()).unwrap_or(50)),
+        Some("fuzz") => fuzz(
+            opt("--mutants")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(100_000),
+            opt("--seed")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0x711ec),
+        ),
+        Some("__measure") => measure(args.get(1).map(PathBuf::from)),
+        _ => {
+            eprintln!(
+                "usage: cargo xtask bench [--mb N] | cargo xtask fuzz [--mutants N] [--seed S]"
+            );
+            2
+        }
+    };
+    std::process::exit(code);
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Peak resident memory of this process in bytes (Linux `VmHWM`).
+fn peak_rss() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+fn example_texts() -> Vec<String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("examples"))
+        .map(|rd| rd.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|e| e == "tile"));
+    files.sort();
+    files
+        .iter()
+        .filter_map(|p| std::fs::read_to_string(p).ok())
+        .collect()
+}
+
+/// Builds a module of about `bytes` bytes by repeating the examples, each copy in its own
+/// `cuda_tile.module` with a unique name.
+fn generate(bytes: usize) -> String {
+    let texts = example_texts();
+    let mut out = String::with_capacity(bytes + 64 * 1024);
+    let mut n = 0usize;
+    while out.len() < bytes && !texts.is_empty() {
+        for t in &texts {
+            out.push_str(&t.replacen(
+                "cuda_tile.module @examples",
+                &format!("cuda_tile.module @examples_{n}"),
+                1,
+            ));
+            out.push('\n');
+            n += 1;
+        }
+    }
+    out
+}
+
+fn bench(mb: usize) -> i32 {
+    let text = generate(mb * 1024 * 1024);
+    if text.is_empty() {
+        eprintln!("no examples found in examples/");
+        return 1;
+    }
+    let dir = root().join("bench-out");
+    let _ = std::fs::create_dir_all(&dir);
+    let path = dir.join("bench.tile");
+    if let Err(e) = std::fs::write(&path, &text) {
+        eprintln!("cannot write {}: {e}", path.display());
+        return 1;
+    }
+    let size = text.len() as f64;
+    drop(text);
+    println!(
+        "input: {} ({:.1} MB, {} lines)",
+        path.display(),
+        size / 1e6,
+        std::fs::read_to_string(&path)
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+    );
+    // Measure in a fresh process so that peak memory is not inflated by the generator.
+    let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("xtask"));
+    let status = std::process::Command::new(exe)
+        .arg("__measure")
+        .arg(&path)
+        .status();
+    match status {
+        Ok(s) if s.success() => 0,
+        _ => 1,
+    }
+}
+
+fn measure(path: Option<PathBuf>) -> i32 {
+    let Some(path) = path else { return 2 };
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
+        }
+    };
+    let size = text.len() as f64;
+    let base = peak_rss().unwrap_or(0);
+    let opts = tilec_parse::ParseOptions::default();
+    let runs = 3;
+    let mut best_parse = Duration::MAX;
+    let mut module: Option<tilec_ir::Module> = None;
+    for _ in 0..runs {
+        drop(module.take()); // free the previous module before parsing again
+        let t = Instant::now();
+        let m = tilec_parse::parse(&text, tilec_diag::FileId(0), &opts);
+        let dt = t.elapsed();
+        best_parse = best_parse.min(dt);
+        match m {
+            Ok(m) => module = Some(m),
+            Err(d) => {
+                eprintln!("parse failed: {:?}", d.first());
+                return 1;
+            }
+        }
+    }
+    let peak_parse = peak_rss().unwrap_or(0);
+    let Some(m) = module else { return 1 };
+    let ops = m.count_ops();
+    let mut best_print = Duration::MAX;
+    let mut out_len = 0usize;
+    for _ in 0..runs {
+        let t = Instant::now();
+        let s = tilec_ir::print_module(&m, &tilec_ir::PrintOptions::default());
+        best_print = best_print.min(t.elapsed());
+        out_len = s.len();
+    }
+    let peak_all = peak_rss().unwrap_or(0);
+    let mbs = |bytes: f64, d: Duration| bytes / 1e6 / d.as_secs_f64();
+    println!("ops: {ops}");
+    println!(
+        "parse: {:.3} s best of {runs} = {:.1} MB/s ({:.2} M ops/s)",
+        best_parse.as_secs_f64(),
+        mbs(size, best_parse),
+        ops as f64 / 1e6 / best_parse.as_secs_f64()
+    );
+    println!(
+        "print: {:.3} s best of {runs} = {:.1} MB/s of output ({:.1} MB)",
+        best_print.as_secs_f64(),
+        mbs(out_len as f64, best_print),
+        out_len as f64 / 1e6
+    );
+    println!(
+        "peak memory: {:.1} MB after parsing ({:.2}x input; process baseline before parsing {:.1} MB incl. the input), {:.1} MB after printing ({:.2}x input)",
+        peak_parse as f64 / 1e6,
+        peak_parse as f64 / size,
+        base as f64 / 1e6,
+        peak_all as f64 / 1e6,
+        peak_all as f64 / size
+    );
+    0
+}
+
+fn fuzz(mutants: usize, seed: u64) -> i32 {
+    use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+    use std::sync::{Arc, Mutex};
+    use tilec_tests::mutate::{KINDS, Outcome, Rng, check_mutant, mutate, token_ranges};
+
+    let mut seeds: Vec<(String, String)> = Vec::new();
+    let mut dirs = vec![root().join("examples")];
+    if let Some(shared) = tilec_tests::shared_dir() {
+        dirs.push(shared.join("conformance/cuda-tile-13.1"));
+        dirs.push(shared.join("conformance/cutile-samples"));
+    }
+    for d in &dirs {
+        let Ok(rd) = std::fs::read_dir(d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if matches!(
+                p.extension().and_then(|x| x.to_str()),
+                Some("tile" | "mlir")
+            ) && let Ok(t) = std::fs::read_to_string(&p)
+            {
+                // Split files into their chunks: smaller seeds, more mutants per second.
+                for (i, chunk) in t.split("\n// -----").enumerate() {
+                    if chunk.trim().is_empty() {
+                        continue;
+                    }
+                    seeds.push((format!("{}#{i}", p.display()), chunk.to_string()));
+                }
+            }
+        }
+    }
+    if seeds.is_empty() {
+        eprintln!("no seeds found");
+        return 1;
+    }
+    let seeds = Arc::new(seeds);
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2);
+    let next = Arc::new(AtomicUsize::new(0));
+    let counts = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
+    // (description, mutant) of every failure.
+    type Failures = Arc<Mutex<Vec<(String, Vec<u8>)>>>;
+    let failures: Failures = Arc::new(Mutex::new(Vec::new()));
+    let heartbeats: Arc<Vec<AtomicU64>> =
+        Arc::new((0..threads).map(|_| AtomicU64::new(0)).collect());
+    let done = Arc::new(AtomicBool::new(false));
+    let start = Instant::now();
+    let mut handles = Vec::new();
+    for t in 0..threads {
+        let (seeds, next, counts, failures, heartbeats) = (
+            seeds.clone(),
+            next.clone(),
+            counts.clone(),
+            failures.clone(),
+            heartbeats.clone(),
+        );
+        handles.push(std::thread::spawn(move || {
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= mutants {
+                    break;
+                }
+                heartbeats[t].store(start.elapsed().as_millis() as u64 + 1, Ordering::Relaxed);
+                let (name, text) = &seeds[i % seeds.len()];
+                let mut rng = Rng::new(seed ^ (i as u64).wrapping_mul(0x2545_F491_4F6C_DD1D));
+                let tokens = token_ranges(text);
+                let kind = KINDS[(i / seeds.len()) % KINDS.len()];
+                let mut m = mutate(text, &tokens, kind, &mut rng);
+                // Every fourth round stacks up to three more mutations of random kinds.
+                if (i / (seeds.len() * KINDS.len())) % 4 == 3 {
+                    for _ in 0..1 + rng.below(3) {
+                        let text = String::from_utf8_lossy(&m).into_owned();
+                        let tokens = token_ranges(&text);
+                        let k = KINDS[rng.below(KINDS.len())];
+                        m = mutate(&text, &tokens, k, &mut rng);
+                    }
+                }
+                match check_mutant(&m) {
+                    Ok(Outcome::Accepted) => {
+                        counts[0].fetch_add(1, Ordering::Relaxed);
+                    }
+                    Ok(Outcome::Rejected) => {
+                        counts[1].fetch_add(1, Ordering::Relaxed);
+                    }
+                    Err(e) => {
+                        if let Ok(mut f) = failures.lock() {
+                            f.push((format!("{name} #{i} {kind:?}: {e}"), m));
+                        }
+                    }
+                }
+            }
+            heartbeats[t].store(0, Ordering::Relaxed);
+        }));
+    }
+    // Watchdog: a mutant that runs for more than 20 s is a hang.
+    let watchdog = {
+        let (heartbeats, done) = (heartbeats.clone(), done.clone());
+        std::thread::spawn(move || {
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(500));
+                let now = start.elapsed().as_millis() as u64;
+                for hb in heartbeats.iter() {
+                    let t = hb.load(Ordering::Relaxed);
+                    if t != 0 && now.saturating_sub(t) > 20_000 {
+                        eprintln!("HANG: a mutant has been running for more than 20 s");
+                        std::process::exit(1);
+                    }
+                }
+            }
+        })
+    };
+    let mut last = Instant::now();
+    while next.load(Ordering::Relaxed) < mutants {
+        std::thread::sleep(Duration::from_millis(200));
+        if last.elapsed() > Duration::from_secs(10) {
+            last = Instant::now();
+            eprintln!(
+                "  {} / {mutants} mutants",
+                next.load(Ordering::Relaxed).min(mutants)
+            );
+        }
+    }
+    for h in handles {
+        let _ = h.join();
+    }
+    done.store(true, Ordering::Relaxed);
+    let _ = watchdog.join();
+    let failures = failures.lock().map(|f| f.clone()).unwrap_or_default();
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "fuzz: {mutants} mutants of {} seeds in {secs:.1} s ({:.0}/s): {} accepted, {} rejected with located diagnostics, {} failures",
+        seeds.len(),
+        mutants as f64 / secs,
+        counts[0].load(Ordering::Relaxed),
+        counts[1].load(Ordering::Relaxed),
+        failures.len()
+    );
+    if !failures.is_empty() {
+        let dir = root().join("bench-out/fuzz-failures");
+        let _ = std::fs::create_dir_all(&dir);
+        for (i, (msg, bytes)) in failures.iter().enumerate().take(50) {
+            let p: PathBuf = dir.join(format!("failure-{i}.tile"));
+            let _ = std::fs::write(&p, bytes);
+            eprintln!("FAILURE {msg}\n  saved as {}", p.display());
+        }
+        return 1;
+    }
+    let _ = Path::new(".");
+    0
+}

@@ -268,11 +268,12 @@ impl Diagnostic {
         self
     }
 
-    /// Adds a note with an optional location.
+    /// Adds a note. As in MLIR, a note given no location of its own points
+    /// where the diagnostic points (set the primary location first).
     pub fn with_note(mut self, message: impl Into<String>, location: Option<Location>) -> Self {
         self.notes.push(Note {
             message: message.into(),
-            location,
+            location: location.or(self.location),
         });
         self
     }

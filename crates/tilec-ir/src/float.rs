@@ -12,6 +12,12 @@
 //!   `mlir/lib/IR/AsmPrinter.cpp`), including LLVM's `APFloat::toString`
 //!   digit generation with its quirks (round-half-up on decimal digits after a
 //!   truncating pre-reduction, zero padding, exponent styles).
+//!
+//! Known differences from LLVM, all outside what tile IR relies on: NaN
+//! inputs to [`round_from_f64`] give the target's default quiet NaN (LLVM
+//! keeps the top payload bits), and [`parse_decimal_exact`] rejects the
+//! hexadecimal (`0x1.8p3`) and special (`inf`, `nan`) spellings LLVM's string
+//! conversion also accepts.
 
 use std::cmp::Ordering;
 use std::fmt::Write as _;
@@ -195,16 +201,19 @@ impl FloatKind {
     }
 
     /// Width in bits of the value encoding as LLVM APFloat defines it: 16, 16, 32, 64, 19 (tf32), 8, 8.
+    #[must_use]
     pub fn bit_width(self) -> u32 {
         self.sem().width()
     }
 
     /// Significand precision in bits including the implicit bit: 11, 8, 24, 53, 11, 4, 3.
+    #[must_use]
     pub fn precision(self) -> u32 {
         self.sem().prec
     }
 
     /// The MLIR spelling: "f16", "bf16", "f32", "f64", "tf32", "f8E4M3FN", "f8E5M2".
+    #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             FloatKind::F16 => "f16",
@@ -218,6 +227,7 @@ impl FloatKind {
     }
 
     /// Parse an MLIR spelling (also accepts the aliases "fp8e4m3fn" and "fp8e5m2").
+    #[must_use]
     pub fn from_name(s: &str) -> Option<FloatKind> {
         Some(match s {
             "f16" => FloatKind::F16,
@@ -233,6 +243,7 @@ impl FloatKind {
 
     /// Whether the format has infinities (false only for F8E4M3FN, whose
     /// overflows produce NaN).
+    #[must_use]
     pub fn has_infinity(self) -> bool {
         !self.sem().nan_only
     }
@@ -364,7 +375,9 @@ fn decompose_f64(v: f64) -> (u64, i32) {
 /// gradual underflow to subnormals, overflow to infinity, or to NaN for F8E4M3FN which has no
 /// infinity; NaN input gives the format's default quiet NaN, preserving sign), returning the
 /// raw bit pattern in the low `bit_width()` bits. This is exactly LLVM APFloat::convert with
-/// rmNearestTiesToEven from IEEEdouble.
+/// rmNearestTiesToEven from IEEEdouble (except that LLVM would keep the top bits of a NaN's
+/// payload).
+#[must_use]
 pub fn round_from_f64(kind: FloatKind, v: f64) -> u64 {
     round_from_f64_with(kind, v, Round::NearestEven)
 }
@@ -374,6 +387,7 @@ pub fn round_from_f64(kind: FloatKind, v: f64) -> u64 {
 /// infinity (NaN for F8E4M3FN) when rounding away from zero and the largest
 /// finite value when rounding toward zero; NaN input gives the format's default
 /// quiet NaN with the input's sign.
+#[must_use]
 pub fn round_from_f64_with(kind: FloatKind, v: f64, mode: Round) -> u64 {
     let sem = kind.sem();
     let neg = v.is_sign_negative();
@@ -401,6 +415,7 @@ fn pow2(e: i32) -> f64 {
 
 /// The exact value of a bit pattern, as an f64 (every value of these formats is exactly an f64).
 /// NaN patterns give a NaN with the same sign. Bits above `bit_width()` are ignored.
+#[must_use]
 pub fn to_f64(kind: FloatKind, bits: u64) -> f64 {
     let sem = kind.sem();
     let bits = bits & sem.mask();
@@ -416,10 +431,12 @@ pub fn to_f64(kind: FloatKind, bits: u64) -> f64 {
         let (_, m, e) = sem.decompose(bits);
         m as f64 * pow2(e)
     };
-    if neg { -mag.abs() } else { mag.abs() }
+    // `mag` is non-negative (including the NaN).
+    if neg { -mag } else { mag }
 }
 
 /// Whether `bits` (low `bit_width()` bits) encode a NaN of `kind`.
+#[must_use]
 pub fn is_nan(kind: FloatKind, bits: u64) -> bool {
     let sem = kind.sem();
     sem.is_nan(bits & sem.mask())
@@ -427,6 +444,7 @@ pub fn is_nan(kind: FloatKind, bits: u64) -> bool {
 
 /// Whether `bits` (low `bit_width()` bits) encode an infinity of `kind`
 /// (never true for F8E4M3FN).
+#[must_use]
 pub fn is_infinite(kind: FloatKind, bits: u64) -> bool {
     let sem = kind.sem();
     sem.is_infinite(bits & sem.mask())
@@ -589,6 +607,7 @@ fn cmp_decimal(scan: &Scan<'_>, m: u64, e2: i32) -> Ordering {
 /// "2.", "0.1" into `kind`, exactly as LLVM `APFloat(semantics, string)` does (no double
 /// rounding). Returns None if the text is not a decimal floating literal (hexadecimal and
 /// special spellings such as "inf" or "nan" are rejected).
+#[must_use]
 pub fn parse_decimal_exact(kind: FloatKind, s: &str) -> Option<u64> {
     let scan = scan_decimal(s)?;
     // Rust's parser is correctly rounded to f64 (for inputs of any length).
@@ -965,17 +984,18 @@ fn to_string_impl(
         }
         None => {
             let mut big = Big::<PRINT_LIMBS>::from_u64(n);
+            // `Some(k)` when the value is n * 5^k * 10^-k.
             let k = if exp > 0 {
                 big.shl(exp as u32);
                 exp = 0;
-                0
+                None
             } else {
                 big.mul_pow5((-exp) as u32);
-                (-exp) as u32
+                Some((-exp) as u32)
             };
             let t = tens_removable(big.bit_len(), fp);
             exp += t as i32;
-            if t <= k {
+            if let Some(k) = k.filter(|&k| t <= k) {
                 // n * 5^k / 10^t == n * 5^(k - t) / 2^t: shift instead of dividing.
                 big = Big::from_u64(n);
                 big.mul_pow5(k - t);
@@ -1114,6 +1134,7 @@ fn to_string_impl(
 ///    if s2 contains '.', return s2.
 /// 2. otherwise (inf, nan, or no '.'): the raw bits in hexadecimal as a C literal with uppercase
 ///    digits and no leading zero padding: "0x7F800000", "0xFF800000", "0x7FC00000", "0x7C00".
+#[must_use]
 pub fn format_mlir(kind: FloatKind, bits: u64) -> String {
     let mut s = String::new();
     write_mlir(&mut s, kind, bits);
@@ -1142,6 +1163,7 @@ pub fn write_mlir(out: &mut String, kind: FloatKind, bits: u64) {
 }
 
 #[cfg(test)]
+#[allow(clippy::approx_constant)] // literals from MLIR test expectations
 mod tests {
     use super::*;
 
@@ -1437,8 +1459,10 @@ mod tests {
             let ulp_max = max - table[table.len() - 2].0;
             let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ u64::from(kind.bit_width()));
             let mut inputs = Vec::new();
-            // Every value, every midpoint, and f64 neighbours of each.
-            for w in table.windows(2) {
+            // Values, midpoints and their f64 neighbours (exhaustive for the
+            // 8-bit formats, sampled for the wider ones).
+            let step = (table.len() / 8000).max(1);
+            for w in table.windows(2).step_by(step) {
                 let mid = (w[0].0 + w[1].0) / 2.0;
                 for x in [w[0].0, mid] {
                     inputs.push(x);
@@ -1858,7 +1882,7 @@ mod tests {
     fn parse_f32_matches_rust_f32_parse() {
         // Rust's f32 parser is correctly rounded directly from decimal.
         let mut rng = Rng(31337);
-        for _ in 0..50_000 {
+        for _ in 0..20_000 {
             let r = rng.next();
             let digits = 1 + (r % 25) as usize;
             let mut s = String::new();
@@ -2010,7 +2034,7 @@ mod tests {
         // keeps exactly FormatPrecision digits it is a truncation. Check that
         // the produced digits are always one of these two.
         let mut rng = Rng(4242);
-        for _ in 0..20_000 {
+        for _ in 0..5_000 {
             let v = f64::from_bits(rng.next() & 0x7FFF_FFFF_FFFF_FFFF);
             if !v.is_finite() || v == 0.0 {
                 continue;
@@ -2165,6 +2189,101 @@ mod tests {
     }
 
     #[test]
+    fn format_mlir_matches_llvm_samples() {
+        // Outputs of LLVM's APFloat::toString + MLIR printFloatValue logic for
+        // random patterns of every kind (index into `ALL`).
+        let cases: &[(usize, u64, &str)] = &[
+            (0, 0x1ab3, "3.271100e-03"),
+            (0, 0x99c7, "-2.820970e-03"),
+            (0, 0xdcee, "-3.155000e+02"),
+            (0, 0xe6b6, "-1.718000e+03"),
+            (0, 0xf7f5, "-3.259200e+04"),
+            (1, 0x1c4b, "6.716710e-22"),
+            (1, 0x7529, "2.142330e+32"),
+            (1, 0xaa99, "-2.717830e-13"),
+            (1, 0xb075, "-8.913040e-10"),
+            (1, 0xfda5, "-2.741530e+37"),
+            (2, 0x153c0545, "3.79704546E-26"),
+            (2, 0x2165b3f7, "7.782640e-19"),
+            (2, 0x30e9df7d, "1.701650e-09"),
+            (2, 0x4b58edf8, "0x4B58EDF8"),
+            (2, 0x4ce4f475, "0x4CE4F475"),
+            (2, 0x4e051537, "5.581900e+08"),
+            (2, 0x62668b12, "1.06319305E+21"),
+            (2, 0x6339e6bf, "3.42927466E+21"),
+            (2, 0x9729146e, "-5.4632631E-25"),
+            (2, 0x98061614, "-1.73302407E-24"),
+            (2, 0xcc11c67a, "0xCC11C67A"),
+            (2, 0xcc522322, "0xCC522322"),
+            (2, 0xce29d318, "0xCE29D318"),
+            (2, 0xd7f56f54, "-5.397170e+14"),
+            (2, 0xef1187e2, "-4.503960e+28"),
+            (3, 0x3c87e76e7953f394, "4.1466881054763193E-17"),
+            (3, 0x4334173d19c068b1, "0x4334173D19C068B1"),
+            (3, 0x436f445d6614d623, "0x436F445D6614D623"),
+            (3, 0x4a727b4a5ecf0629, "4.3217430161462067E+50"),
+            (3, 0x826cdaefb00e1019, "-5.5151671059612637E-297"),
+            (3, 0x8bbce5805d5fa793, "-3.9413838655072981E-252"),
+            (3, 0xc3473d62dbab2d26, "0xC3473D62DBAB2D26"),
+            (3, 0xc358523f1f25481c, "0xC358523F1F25481C"),
+            (3, 0xc35ef1327de81b9b, "0xC35EF1327DE81B9B"),
+            (3, 0xea277372d5a3878e, "-2.2976714076225834E+203"),
+            (4, 0x12d1f, "2.842780e-16"),
+            (4, 0x3e17c, "3.644990e+36"),
+            (4, 0x6313c, "-1.072000e+04"),
+            (4, 0x72599, "-2.643420e+22"),
+            (4, 0x7c65a, "-3.297920e+34"),
+            (5, 0x29, "2.812500e-01"),
+            (5, 0x7a, "3.200000e+02"),
+            (5, 0x9f, "-1.171880e-01"),
+            (5, 0xb6, "-8.750000e-01"),
+            (5, 0xef, "-1.200000e+02"),
+            (6, 0x15, "1.220700e-03"),
+            (6, 0x19, "2.441410e-03"),
+            (6, 0x21, "9.765620e-03"),
+            (6, 0x36, "3.750000e-01"),
+        ];
+        for &(k, bits, want) in cases {
+            assert_eq!(format_mlir(ALL[k], bits), want, "{:?} {bits:#x}", ALL[k]);
+        }
+    }
+
+    #[test]
+    fn parse_then_print_examples() {
+        use FloatKind::*;
+        let pp = |k: FloatKind, s: &str| format_mlir(k, parse_decimal_exact(k, s).unwrap());
+        assert_eq!(pp(F32, "1.0"), "1.000000e+00");
+        assert_eq!(pp(F32, "-1.0"), "-1.000000e+00");
+        assert_eq!(pp(F32, "0.1"), "1.000000e-01");
+        assert_eq!(pp(F32, "3.14159"), "3.141590e+00");
+        assert_eq!(pp(F32, "5.5"), "5.500000e+00");
+        assert_eq!(pp(BF16, "5.5"), "5.500000e+00");
+        assert_eq!(pp(F32, "42.0"), "4.200000e+01");
+        assert_eq!(pp(F32, "-0.0"), "-0.000000e+00");
+        assert_eq!(pp(F16, "-3.14159"), "-3.140630e+00");
+        assert_eq!(pp(F16, "42.0"), "4.200000e+01");
+        assert_eq!(pp(F64, "2.718281828459045"), "2.7182818284590451");
+        assert_eq!(pp(F64, "-1.4142135623730951"), "-1.4142135623730951");
+        assert_eq!(pp(F64, "3.141592653589793"), "3.1415926535897931");
+        assert_eq!(pp(F32, "134217728.0"), "0x4D000000");
+        assert_eq!(pp(F32, "3.40282347E+38"), "3.40282347E+38");
+        assert_eq!(pp(F32, "1e39"), "0x7F800000");
+        assert_eq!(pp(F16, "1e-5"), "1.001360e-05");
+        assert_eq!(pp(F8E4M3FN, "2."), "2.000000e+00");
+        assert_eq!(pp(F8E5M2, "-0.3"), "-3.125000e-01");
+        assert_eq!(pp(TF32, "0.1"), "9.997550e-02"); // 0.0999755859375, truncated digits
+        // Printing is stable: what is printed parses back to the same text.
+        for k in ALL {
+            for s in ["1.0", "0.1", "-2.5e-3", "7.", "1e4", "0.333"] {
+                let once = pp(k, s);
+                if !once.starts_with("0x") {
+                    assert_eq!(pp(k, &once), once, "{k:?} {s}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn write_mlir_appends() {
         let mut s = String::from("<f32: ");
         write_mlir(&mut s, FloatKind::F32, 0x3F80_0000);
@@ -2199,8 +2318,11 @@ mod tests {
         c.shl(130);
         c.shr(66);
         assert_eq!(c.len, 2);
-        assert_eq!(c.limbs[1], 0xF_FFF0);
-        assert_eq!(c.limbs[0], 1 << 0);
+        assert_eq!(c.limbs[1], 0xFFFF_0000_0000_0001);
+        assert_eq!(c.limbs[0], 0);
+        c.shr(4);
+        assert_eq!(c.limbs[1], 0x0FFF_F000_0000_0000);
+        assert_eq!(c.limbs[0], 0x1000_0000_0000_0000);
         c.shr(200);
         assert_eq!(c.len, 0);
     }

@@ -50,6 +50,27 @@ pub fn operand_ranges(m: &Module, op: Op) -> Vec<Range<usize>> {
     out
 }
 
+/// The range of the flat result list each result slot covers: fixed slots take one result
+/// each, and the optional or variadic slot (ops have at most one) takes the rest.
+pub fn result_ranges(m: &Module, op: Op) -> Vec<Range<usize>> {
+    let def = m.def(op);
+    let n = m.num_results(op);
+    let fixed = def.results.iter().filter(|s| s.arity == Arity::One).count();
+    let mut rest = n.saturating_sub(fixed);
+    let mut out = Vec::with_capacity(def.results.len());
+    let mut start = 0;
+    for s in def.results {
+        let len = match s.arity {
+            Arity::One => 1,
+            _ => std::mem::take(&mut rest),
+        };
+        let end = (start + len).min(n);
+        out.push(start.min(n)..end);
+        start = end;
+    }
+    out
+}
+
 /// The operand values of each operand slot.
 pub fn operand_groups(m: &Module, op: Op) -> Vec<Vec<Value>> {
     let all: Vec<Value> = m.operands(op).collect();

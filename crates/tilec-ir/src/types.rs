@@ -108,6 +108,10 @@ impl Type {
     pub const F8E5M2: Type = Type(11);
     /// `token`.
     pub const TOKEN: Type = Type(12);
+    /// `tile<i1>`: the type of conditions.
+    pub const TILE_I1: Type = Type(13);
+    /// `tile<i32>`: the type of indices and tile block ids.
+    pub const TILE_I32: Type = Type(14);
 
     /// The fixed handle of a float element type.
     pub const fn float(kind: FloatKind) -> Type {
@@ -137,7 +141,7 @@ impl Default for TypeStore {
 }
 
 impl TypeStore {
-    /// A store holding the predefined scalar types at their fixed handles.
+    /// A store holding the predefined types at their fixed handles.
     pub fn new() -> TypeStore {
         let mut s = TypeStore {
             data: Vec::new(),
@@ -158,8 +162,18 @@ impl TypeStore {
             s.intern(TypeData::Float(k));
         }
         s.intern(TypeData::Token);
+        s.scalar(Type::I1);
+        s.scalar(Type::I32);
         debug_assert_eq!(s.intern(TypeData::Token), Type::TOKEN);
+        debug_assert_eq!(s.scalar(Type::I1), Type::TILE_I1);
+        debug_assert_eq!(s.scalar(Type::I32), Type::TILE_I32);
         s
+    }
+
+    /// The handle of a type if it has been interned (equal types have equal handles, so a
+    /// type that was never interned is not the type of anything).
+    pub fn lookup(&self, data: &TypeData) -> Option<Type> {
+        self.map.get(data).copied()
     }
 
     /// Interns a type.

@@ -541,7 +541,9 @@ impl<'s> Parser<'s> {
                     }
                     Tok::String => self.parse_string_literal()?,
                     _ => {
-                        return Err(self.err_here(codes::SYNTAX, "expected valid keyword or string"));
+                        return Err(
+                            self.err_here(codes::SYNTAX, "expected valid keyword or string")
+                        );
                     }
                 };
                 self.expect(Tok::Equal, "expected '='")?;
@@ -793,7 +795,13 @@ impl<'s> Parser<'s> {
                                 ));
                             }
                         },
-                        _ => return Err(self.err_op(codes::DENSE, l.span, "expected integer value")),
+                        _ => {
+                            return Err(self.err_op(
+                                codes::DENSE,
+                                l.span,
+                                "expected integer value",
+                            ));
+                        }
                     };
                     if l.kind == Tok::BareId && w != 1 && nvidia {
                         return Err(self.err_op(codes::DENSE, l.span, "expected integer value"));

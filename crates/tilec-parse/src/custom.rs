@@ -9,6 +9,10 @@ use tilec_ir::attrs::{Attr, AttrData};
 use tilec_ir::ops::{CustomSyntax, Opcode};
 use tilec_ir::types::{DYNAMIC, Type, TypeData};
 
+/// A list of static sizes and SSA values (`[4, %n]`): every element with its position
+/// (`DYNAMIC` for values), and the values.
+type MixedList<'s> = (Vec<(i64, Span)>, Vec<crate::parser::Unresolved<'s>>);
+
 impl<'s> Parser<'s> {
     pub(crate) fn parse_custom_syntax(
         &mut self,
@@ -133,7 +137,8 @@ impl<'s> Parser<'s> {
             types = self.parse_type_list()?;
             self.expect(Tok::RParen, "expected ')'")?;
             if pairs.len() != types.len() {
-                return Err(self.err_op(codes::OPERAND_TYPE_COUNT,
+                return Err(self.err_op(
+                    codes::OPERAND_TYPE_COUNT,
                     st.name_span,
                     "mismatch in number of loop-carried values and defined values",
                 ));
@@ -172,7 +177,8 @@ impl<'s> Parser<'s> {
             self.expect(Tok::Colon, "expected ':'")?;
             iter_types = self.parse_type_list()?;
             if pairs.len() != iter_types.len() {
-                return Err(self.err_op_here(codes::OPERAND_TYPE_COUNT,
+                return Err(self.err_op_here(
+                    codes::OPERAND_TYPE_COUNT,
                     "found different number of iter_values and types",
                 ));
             }
@@ -229,7 +235,8 @@ impl<'s> Parser<'s> {
             } => (shape.to_vec(), strides.to_vec(), *elem),
             _ => {
                 let t = self.m.ctx.types.to_string(tv, true);
-                return Err(self.err_op(codes::INVALID_TYPE,
+                return Err(self.err_op(
+                    codes::INVALID_TYPE,
                     Span::at(self.prev_end),
                     format!("expected 'tensor_view' type, but got '{t}'"),
                 ))
@@ -251,9 +258,7 @@ impl<'s> Parser<'s> {
     }
 
     /// `[4, %x, 8]`: static entries and the dynamic operands, in order.
-    fn parse_mixed_list(
-        &mut self,
-    ) -> PResult<(Vec<(i64, Span)>, Vec<crate::parser::Unresolved<'s>>)> {
+    fn parse_mixed_list(&mut self) -> PResult<MixedList<'s>> {
         self.expect(Tok::LSquare, "expected '['")?;
         let mut elems = Vec::new();
         let mut dynamic = Vec::new();
@@ -268,7 +273,11 @@ impl<'s> Parser<'s> {
                 dynamic.push(self.parse_ssa_use()?);
                 elems.push((DYNAMIC, span));
             } else {
-                return Err(self.err_op(codes::SYNTAX, span, "expected either integer or SSA value"));
+                return Err(self.err_op(
+                    codes::SYNTAX,
+                    span,
+                    "expected either integer or SSA value",
+                ));
             }
             if self.eat(Tok::RSquare) {
                 break;
@@ -324,7 +333,8 @@ impl<'s> Parser<'s> {
             TypeData::PartitionView { tensor_view, .. } => *tensor_view,
             _ => {
                 let t = self.m.ctx.types.to_string(pv, true);
-                return Err(self.err_op(codes::INVALID_TYPE,
+                return Err(self.err_op(
+                    codes::INVALID_TYPE,
                     loc,
                     format!("expected 'partition_view' type, but got '{t}'"),
                 ));
@@ -399,7 +409,8 @@ impl<'s> Parser<'s> {
                     self.m.ctx.attrs.get(a),
                     AttrData::DivBy { .. } | AttrData::SameElements(_) | AttrData::Bounded { .. }
                 ) {
-                    return Err(self.err_op(codes::INVALID_ATTRIBUTE,
+                    return Err(self.err_op(
+                        codes::INVALID_ATTRIBUTE,
                         Span::at(start),
                         "expected assume predicate attribute",
                     ));

@@ -137,11 +137,13 @@ impl<'s> Parser<'s> {
                     TypeRef::Operand(i) => (st.def.operands[*i].arity, st.operands[*i].len()),
                     TypeRef::Result(i) => (st.def.results[*i].arity, 0),
                 };
-                let types = if arity == Arity::One {
-                    vec![self.parse_type()?]
-                } else {
-                    let _ = n;
-                    self.parse_type_list()?
+                let types = match (arity, t) {
+                    (Arity::One, _) => vec![self.parse_type()?],
+                    // An optional operand carries at most one type: a list
+                    // here would swallow the types of the operands after it.
+                    (Arity::Optional, TypeRef::Operand(_)) if n == 0 => Vec::new(),
+                    (Arity::Optional, _) => vec![self.parse_type()?],
+                    _ => self.parse_type_list()?,
                 };
                 match t {
                     TypeRef::Operand(i) => st.operand_types[*i] = Some(types),
@@ -158,11 +160,12 @@ impl<'s> Parser<'s> {
             Elem::Custom(c) => self.parse_custom_directive(st, *c),
             Elem::Optional { elems, .. } => {
                 if let Some(first) = elems.first()
-                    && self.group_present(st, first) {
-                        for e in elems {
-                            self.parse_elem(st, e)?;
-                        }
+                    && self.group_present(st, first)
+                {
+                    for e in elems {
+                        self.parse_elem(st, e)?;
                     }
+                }
                 Ok(())
             }
             Elem::OIList(clauses) => loop {
@@ -225,7 +228,8 @@ impl<'s> Parser<'s> {
             AttrKind::String => {
                 let (a, span) = self.parse_attribute(None)?;
                 if !matches!(self.m.ctx.attrs.get(a), AttrData::String(_)) {
-                    return Err(self.err_op(codes::INVALID_ATTRIBUTE,
+                    return Err(self.err_op(
+                        codes::INVALID_ATTRIBUTE,
                         span,
                         "invalid kind of attribute specified",
                     ));
@@ -260,7 +264,8 @@ impl<'s> Parser<'s> {
             AttrKind::Array => {
                 let (a, span) = self.parse_attribute(None)?;
                 if !matches!(self.m.ctx.attrs.get(a), AttrData::Array(_)) {
-                    return Err(self.err_op(codes::INVALID_ATTRIBUTE,
+                    return Err(self.err_op(
+                        codes::INVALID_ATTRIBUTE,
                         span,
                         "invalid kind of attribute specified",
                     ));
@@ -277,7 +282,8 @@ impl<'s> Parser<'s> {
     /// `@name` defining a symbol.
     pub(crate) fn parse_symbol_name(&mut self) -> PResult<String> {
         if !self.at(Tok::AtId) {
-            return Err(self.err_op_here(codes::SYNTAX,
+            return Err(self.err_op_here(
+                codes::SYNTAX,
                 "expected valid '@'-identifier for symbol name",
             ));
         }
@@ -369,10 +375,11 @@ impl<'s> Parser<'s> {
     fn parse_enum_keyword(&mut self, k: EnumKind, msg: &str) -> PResult<Attr> {
         let span = Span::at(self.tok.start);
         if self.at(Tok::BareId)
-            && let Some(v) = k.cases().iter().position(|c| *c == self.text()) {
-                self.bump();
-                return Ok(self.m.ctx.attrs.enum_case(k, v as u8));
-            }
+            && let Some(v) = k.cases().iter().position(|c| *c == self.text())
+        {
+            self.bump();
+            return Ok(self.m.ctx.attrs.enum_case(k, v as u8));
+        }
         Err(self.err_op(codes::INVALID_ATTRIBUTE, span, msg))
     }
 
@@ -596,7 +603,8 @@ impl<'s> Parser<'s> {
                 self.m.ctx.types.to_string(elem, true),
                 self.m.ctx.types.to_string(tile_elem, true),
             );
-            return Err(self.err_op(codes::DENSE,
+            return Err(self.err_op(
+                codes::DENSE,
                 type_span,
                 format!("mismatch between the element type: '{a}' and the tile element type '{b}'"),
             ));

@@ -6,7 +6,7 @@ use crate::parser::{Failed, LocOwner, PResult, Parser, Unresolved};
 use tilec_diag::{Span, codes};
 use tilec_ir::attrs::{Attr, AttrData};
 use tilec_ir::module::{Block, InsertPoint, OpSpec, Region};
-use tilec_ir::ops::{self, Arity, AttrKind, Elems, Infer, OpDef, Opcode, Traits, TyC};
+use tilec_ir::ops::{self, AttrKind, OpDef, Opcode, Traits};
 use tilec_ir::types::{Type, TypeData};
 use tilec_ir::util::FxHashMap;
 use tilec_ir::{Op, Value};
@@ -161,7 +161,12 @@ impl<'s> Parser<'s> {
         Ok(op)
     }
 
-    fn parse_op_syntax(&mut self, st: &mut OpState<'s>, def: &'static OpDef, span: Span) -> PResult<()> {
+    fn parse_op_syntax(
+        &mut self,
+        st: &mut OpState<'s>,
+        def: &'static OpDef,
+        span: Span,
+    ) -> PResult<()> {
         match def.custom() {
             Some(c) => self.parse_custom_syntax(st, c),
             None => match def.format() {
@@ -222,19 +227,20 @@ impl<'s> Parser<'s> {
                 .attrs
                 .iter()
                 .position(|a| a.kind == AttrKind::OperandSegments)
-                && attrs[i].is_none() {
-                    let sizes: Vec<i32> = st
-                        .operand_types
-                        .iter()
-                        .map(|t| t.as_ref().map_or(0, |v| v.len() as i32))
-                        .collect();
-                    attrs[i] = Some(
-                        self.m
-                            .ctx
-                            .attrs
-                            .intern(AttrData::DenseI32Array(sizes.into())),
-                    );
-                }
+            && attrs[i].is_none()
+        {
+            let sizes: Vec<i32> = st
+                .operand_types
+                .iter()
+                .map(|t| t.as_ref().map_or(0, |v| v.len() as i32))
+                .collect();
+            attrs[i] = Some(
+                self.m
+                    .ctx
+                    .attrs
+                    .intern(AttrData::DenseI32Array(sizes.into())),
+            );
+        }
         let op = self.m.create_op(
             &OpSpec {
                 opcode: def.opcode,
@@ -255,114 +261,48 @@ impl<'s> Parser<'s> {
         for (k, v) in st.extra_attrs {
             self.m.push_extra_attr(op, &k, v);
         }
-        for r in st.regions.into_iter().flatten() {
+        // Every region slot gets a region; an optional one the text leaves out is empty.
+        for r in st.regions {
+            let r = r.unwrap_or_else(|| self.m.create_region());
             self.m.attach_region(op, r);
         }
         Ok(op)
     }
 
-    /// Fills in the types the text leaves implicit, from same-type groups, buildable
-    /// constraints and the op's inference rule.
+    /// Fills in the types the text leaves implicit (see [`ops::infer`]) and reports the
+    /// ones that stay unknown.
     fn infer_types(&mut self, st: &mut OpState<'s>) -> PResult<()> {
         let def = st.def;
-        for _round in 0..3 {
-            for (i, slot) in def.results.iter().enumerate() {
-                if st.result_types[i].is_some() {
-                    continue;
-                }
-                if let Some(t) = self.known_type(st, slot.name) {
-                    st.result_types[i] = Some(vec![t]);
-                } else if let Some(t) = self.buildable(slot.ty) {
-                    if slot.arity == Arity::One {
-                        st.result_types[i] = Some(vec![t]);
-                    }
-                } else if def.infer == Infer::Comparison
-                    && let Some(lt) = self.known_type(st, "lhs") {
-                        st.result_types[i] =
-                            Some(vec![self.m.ctx.types.with_element(lt, Type::I1)]);
-                    }
-            }
-            for (i, slot) in def.operands.iter().enumerate() {
-                if st.operand_types[i].is_some() {
-                    continue;
-                }
-                let n = st.operands[i].len();
-                if n == 0 {
-                    st.operand_types[i] = Some(Vec::new());
-                    continue;
-                }
-                let t = self
-                    .known_type(st, slot.name)
-                    .or_else(|| self.buildable(slot.ty))
-                    .or_else(|| {
-                        (slot.ty == TyC::INDEX).then(|| self.m.ctx.types.scalar(Type::I32))
-                    });
-                if let Some(t) = t {
-                    st.operand_types[i] = Some(vec![t; n]);
-                }
-            }
+        let counts: Vec<usize> = st.operands.iter().map(|v| v.len()).collect();
+        let mut t = ops::infer::SlotTypes {
+            operands: std::mem::take(&mut st.operand_types),
+            results: std::mem::take(&mut st.result_types),
+        };
+        let types = &mut self.m.ctx.types;
+        ops::infer::infer_types(def, &counts, &mut t, &mut |lhs| {
+            Some(types.with_element(lhs, Type::I1))
+        });
+        st.operand_types = t.operands;
+        st.result_types = t.results;
+        if st.result_types.iter().any(|r| r.is_none()) {
+            return Err(self.err(
+                codes::SYNTAX,
+                st.name_span,
+                format!("failed to infer returned types of '{}'", def.full_name()),
+            ));
         }
-        for (i, slot) in def.results.iter().enumerate() {
-            if st.result_types[i].is_none() {
-                if slot.arity == Arity::One {
-                    return Err(self.err(
-                        codes::SYNTAX,
-                        st.name_span,
-                        format!("failed to infer returned types of '{}'", def.full_name()),
-                    ));
-                }
-                st.result_types[i] = Some(Vec::new());
-            }
-        }
-        for (i, slot) in def.operands.iter().enumerate() {
-            if st.operand_types[i].is_none() {
-                return Err(self.err(
-                    codes::SYNTAX,
-                    st.name_span,
-                    format!(
-                        "cannot infer the type of operand '{}' of '{}'",
-                        slot.name,
-                        def.full_name()
-                    ),
-                ));
-            }
+        if let Some(i) = st.operand_types.iter().position(|o| o.is_none()) {
+            return Err(self.err(
+                codes::SYNTAX,
+                st.name_span,
+                format!(
+                    "cannot infer the type of operand '{}' of '{}'",
+                    def.operands[i].name,
+                    def.full_name()
+                ),
+            ));
         }
         Ok(())
-    }
-
-    /// The type of a slot that is already known through its same-type group.
-    fn known_type(&self, st: &OpState<'_>, name: &str) -> Option<Type> {
-        let def = st.def;
-        for group in def.same_type {
-            if !group.contains(&name) {
-                continue;
-            }
-            for member in group.iter() {
-                let t = match def.slot(member)? {
-                    ops::SlotRef::Operand(i) => st.operand_types[i]
-                        .as_ref()
-                        .and_then(|v| v.first().copied()),
-                    ops::SlotRef::Result(i) => {
-                        st.result_types[i].as_ref().and_then(|v| v.first().copied())
-                    }
-                    _ => None,
-                };
-                if t.is_some() {
-                    return t;
-                }
-            }
-        }
-        None
-    }
-
-    /// The type a constraint determines on its own (`tile<i1>`, `tile<i32>`, `token`).
-    fn buildable(&mut self, c: TyC) -> Option<Type> {
-        match c {
-            TyC::Token => Some(Type::TOKEN),
-            TyC::Scalar(e) if e == Elems::I1 => Some(self.m.ctx.types.scalar(Type::I1)),
-            TyC::Scalar(e) if e == Elems::I32 => Some(self.m.ctx.types.scalar(Type::I32)),
-            _ => None,
-        }
     }
 
     // ------------------------------------------------------------------ generic form
@@ -650,10 +590,11 @@ impl<'s> Parser<'s> {
             None => self.m.append_block(region),
         };
         if let Some(last) = self.m.last_op(block)
-            && self.m.unregistered_name(last).is_none() && self.m.def(last).has(Traits::TERMINATOR)
-            {
-                return;
-            }
+            && self.m.unregistered_name(last).is_none()
+            && self.m.def(last).has(Traits::TERMINATOR)
+        {
+            return;
+        }
         let op = self.m.create_op(
             &OpSpec {
                 opcode: term,

@@ -237,10 +237,19 @@ impl<'s> Parser<'s> {
 
     /// Records an error reported through a custom op parser: inside a custom op, MLIR
     /// prefixes such messages with `custom op 'cuda_tile.X' `.
-    pub(crate) fn err_op(&mut self, code: &'static str, span: Span, msg: impl Into<String>) -> Failed {
+    pub(crate) fn err_op(
+        &mut self,
+        code: &'static str,
+        span: Span,
+        msg: impl Into<String>,
+    ) -> Failed {
         let msg = msg.into();
         match self.op_ctx {
-            Some(d) => self.err(code, span, format!("custom op 'cuda_tile.{}' {msg}", d.name)),
+            Some(d) => self.err(
+                code,
+                span,
+                format!("custom op 'cuda_tile.{}' {msg}", d.name),
+            ),
             None => self.err(code, span, msg),
         }
     }
@@ -369,13 +378,14 @@ impl<'s> Parser<'s> {
             ));
         }
         if let Some(Some(first)) = entries.first()
-            && !self.forward.contains_key(&first.value) {
-                return Err(self.err(
-                    codes::UNDECLARED_VALUE,
-                    u.span,
-                    "reference to invalid result number",
-                ));
-            }
+            && !self.forward.contains_key(&first.value)
+        {
+            return Err(self.err(
+                codes::UNDECLARED_VALUE,
+                u.span,
+                "reference to invalid result number",
+            ));
+        }
         let ph = self.m.create_placeholder(ty);
         let entries = self.values.entry(u.name).or_default();
         if entries.len() <= u.number as usize {

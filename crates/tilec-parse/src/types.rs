@@ -583,17 +583,17 @@ impl<'s> Parser<'s> {
         self.check_tile_shape(&tile, at)?;
         if let Some(p) = padding
             && p != PaddingValue::Zero
-                && !matches!(self.m.ctx.types.get(tv_elem), TypeData::Float(_))
-            {
-                let t = self.m.ctx.types.to_string(tv_elem, true);
-                return Err(e(
-                    self,
-                    format!(
-                        "padding_value {} can only be used with floating point element types, got '{t}'",
-                        p.name()
-                    ),
-                ));
-            }
+            && !matches!(self.m.ctx.types.get(tv_elem), TypeData::Float(_))
+        {
+            let t = self.m.ctx.types.to_string(tv_elem, true);
+            return Err(e(
+                self,
+                format!(
+                    "padding_value {} can only be used with floating point element types, got '{t}'",
+                    p.name()
+                ),
+            ));
+        }
         Ok(self.m.ctx.types.intern(TypeData::PartitionView {
             tile: tile.into(),
             padding,

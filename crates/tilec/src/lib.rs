@@ -262,7 +262,7 @@ impl<'a, 'b> Driver<'a, 'b> {
         let chunks = if common.split_input_file {
             tilec_parse::split_input(&text)
         } else {
-            vec![0..text.len()]
+            std::iter::once(0..text.len()).collect()
         };
         let mut out = Vec::new();
         for c in chunks {
@@ -314,6 +314,7 @@ impl<'a, 'b> Driver<'a, 'b> {
         let opts = PrintOptions {
             generic: a.generic,
             locations: a.print_locations,
+            ..PrintOptions::default()
         };
         let texts: Vec<String> = modules
             .iter()

@@ -18,7 +18,9 @@
 //! (`negsi`/`negi`, `mulhi`/`mulhii`, `powf`/`pow`, `print`/`print_tko`); the printer
 //! keeps the spelling the input used.
 
+pub mod conform;
 pub mod format;
+pub mod infer;
 mod table;
 
 pub use table::Opcode;
@@ -534,9 +536,10 @@ mod tests {
     fn all_formats_compile() {
         for d in all() {
             if let Syntax::Format(src) = d.syntax
-                && let Err(e) = format::compile(d, src) {
-                    panic!("format of {} does not compile: {e}", d.name);
-                }
+                && let Err(e) = format::compile(d, src)
+            {
+                panic!("format of {} does not compile: {e}", d.name);
+            }
         }
     }
 

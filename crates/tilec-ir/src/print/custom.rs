@@ -30,23 +30,16 @@ pub(super) fn print_custom(p: &mut Printer<'_>, op: Op, c: CustomSyntax) {
             p.out.push_str(" : ");
             p.write_type(m.value_type(m.operand(op, 0)));
             p.out.push_str(" -> ");
+            // A rank-0 view has no results; the parser still expects a type.
             let t = if m.num_results(op) > 0 {
                 m.value_type(m.result(op, 0))
             } else {
-                Type::I32
+                Type::TILE_I32
             };
-            let t = if t == Type::I32 { scalar_i32(p) } else { t };
             p.write_type(t);
         }
         CustomSyntax::Assume => assume(p, op),
     }
-}
-
-fn scalar_i32(p: &Printer<'_>) -> Type {
-    // `tile<i32>` is interned by the parser whenever it appears; without it, print the
-    // element type (only reachable for rank-0 views, which have no results).
-    let _ = p;
-    Type::I32
 }
 
 fn function(p: &mut Printer<'_>, op: Op) {
@@ -90,20 +83,21 @@ fn function(p: &mut Printer<'_>, op: Op) {
     if let Some(h) = def
         .attr_index("optimization_hints")
         .and_then(|i| m.attr(op, i))
-        && let AttrData::OptHints(d) = m.ctx.attrs.get(h) {
-            let non_empty = matches!(m.ctx.attrs.get(*d), AttrData::Dict(e) if !e.is_empty());
-            if non_empty {
-                p.out.push_str(" optimization_hints=");
-                let mut s = std::mem::take(&mut p.out);
-                AttrPrinter {
-                    types: &m.ctx.types,
-                    attrs: &m.ctx.attrs,
-                    aliases: None,
-                }
-                .write_opt_hints_body(&mut s, *d);
-                p.out = s;
+        && let AttrData::OptHints(d) = m.ctx.attrs.get(h)
+    {
+        let non_empty = matches!(m.ctx.attrs.get(*d), AttrData::Dict(e) if !e.is_empty());
+        if non_empty {
+            p.out.push_str(" optimization_hints=");
+            let mut s = std::mem::take(&mut p.out);
+            AttrPrinter {
+                types: &m.ctx.types,
+                attrs: &m.ctx.attrs,
+                aliases: None,
             }
+            .write_opt_hints_body(&mut s, *d);
+            p.out = s;
         }
+    }
     p.out.push(' ');
     if let Some(r) = body {
         p.print_region(r, false, true, false, false);

@@ -10,9 +10,11 @@
 use super::Printer;
 use crate::attrs::{Attr, AttrData, EnumKind, RoundingMode, write_string_literal, write_symbol};
 use crate::module::{Op, Value};
+use crate::ops::conform::anchor_present;
 use crate::ops::format::{Anchor, Custom, Elem, Format, TypeRef};
-use crate::ops::{Arity, AttrKind, OpDef, Presence};
+use crate::ops::{AttrKind, OpDef};
 use crate::util::push_i64;
+use std::ops::Range;
 
 struct Flags {
     space: bool,
@@ -24,15 +26,38 @@ pub(super) fn print_format(p: &mut Printer<'_>, op: Op, f: &Format) {
         space: true,
         punct: false,
     };
-    let groups = operand_groups(p, op);
+    let m = p.m;
+    let slots = Slots {
+        operands: m.operand_vec(op),
+        operand_ranges: crate::segments::operand_ranges(m, op),
+        results: m.results(op).collect(),
+        result_ranges: crate::segments::result_ranges(m, op),
+    };
     for e in &f.elems {
-        elem(p, op, &groups, e, &mut flags, true);
+        elem(p, op, &slots, e, &mut flags, true);
     }
 }
 
-/// The operand values of each operand slot.
-pub(super) fn operand_groups(p: &Printer<'_>, op: Op) -> Vec<Vec<Value>> {
-    crate::segments::operand_groups(p.m, op)
+/// An op's operands and results, split into its slots.
+struct Slots {
+    operands: Vec<Value>,
+    operand_ranges: Vec<Range<usize>>,
+    results: Vec<Value>,
+    result_ranges: Vec<Range<usize>>,
+}
+
+impl Slots {
+    fn operand_slot(&self, i: usize) -> &[Value] {
+        self.operand_ranges
+            .get(i)
+            .map_or(&[], |r| &self.operands[r.clone()])
+    }
+
+    fn result_slot(&self, i: usize) -> &[Value] {
+        self.result_ranges
+            .get(i)
+            .map_or(&[], |r| &self.results[r.clone()])
+    }
 }
 
 fn space_before(lit: &str, punct: bool) -> bool {
@@ -67,62 +92,7 @@ fn lead(p: &mut Printer<'_>, f: &mut Flags, emit: bool) {
     f.space = true;
 }
 
-fn anchor_present(p: &Printer<'_>, op: Op, groups: &[Vec<Value>], a: Anchor) -> bool {
-    let m = p.m;
-    match a {
-        Anchor::Operand(i) => groups.get(i).is_some_and(|g| !g.is_empty()),
-        Anchor::Result(_) => m.num_results(op) > 0 && result_group(p, op, 0).is_some(),
-        Anchor::Region(i) => m
-            .regions(op)
-            .get(i)
-            .is_some_and(|r| !m.region_blocks(*r).is_empty()),
-        Anchor::Attr(i) => {
-            let def = m.def(op);
-            match m.attr(op, i) {
-                None => false,
-                Some(v) => match def.attrs[i].presence {
-                    Presence::DefaultEnum(d) => {
-                        m.ctx.attrs.get(v) != &AttrData::Enum(enum_kind(def, i), d)
-                    }
-                    Presence::DefaultInt(d) => m.ctx.attrs.get_int(v) != Some(d),
-                    _ => true,
-                },
-            }
-        }
-    }
-}
-
-fn enum_kind(def: &OpDef, i: usize) -> EnumKind {
-    match def.attrs[i].kind {
-        AttrKind::Enum(k) => k,
-        _ => EnumKind::RoundingMode,
-    }
-}
-
-/// The result values of result slot `slot` (results are split by the op's result slots; a
-/// variadic or optional slot takes whatever the fixed slots leave).
-pub(super) fn result_group(p: &Printer<'_>, op: Op, slot: usize) -> Option<Vec<Value>> {
-    let m = p.m;
-    let def = m.def(op);
-    let results: Vec<Value> = m.results(op).collect();
-    let fixed = def.results.iter().filter(|s| s.arity == Arity::One).count();
-    let extra = results.len().saturating_sub(fixed);
-    let mut idx = 0;
-    for (i, s) in def.results.iter().enumerate() {
-        let n = match s.arity {
-            Arity::One => 1,
-            _ => extra,
-        };
-        if i == slot {
-            let g = results.get(idx..(idx + n).min(results.len()))?.to_vec();
-            return if g.is_empty() { None } else { Some(g) };
-        }
-        idx += n;
-    }
-    None
-}
-
-fn elem(p: &mut Printer<'_>, op: Op, groups: &[Vec<Value>], e: &Elem, f: &mut Flags, emit: bool) {
+fn elem(p: &mut Printer<'_>, op: Op, slots: &Slots, e: &Elem, f: &mut Flags, emit: bool) {
     let m = p.m;
     match e {
         Elem::Lit(l) => literal(p, l, f, emit),
@@ -144,7 +114,8 @@ fn elem(p: &mut Printer<'_>, op: Op, groups: &[Vec<Value>], e: &Elem, f: &mut Fl
             f.punct = false;
         }
         Elem::Optional { elems, anchor } => {
-            let present = emit && anchor_present(p, op, groups, *anchor);
+            let present =
+                emit && anchor_present(m, op, &slots.operand_ranges, &slots.result_ranges, *anchor);
             // A unit-attribute anchor that is not the first element is not printed itself.
             let elided = match anchor {
                 Anchor::Attr(i) if m.def(op).attrs[*i].kind == AttrKind::Unit => elems
@@ -157,7 +128,7 @@ fn elem(p: &mut Printer<'_>, op: Op, groups: &[Vec<Value>], e: &Elem, f: &mut Fl
                 if Some(k) == elided {
                     continue;
                 }
-                elem(p, op, groups, c, f, present);
+                elem(p, op, slots, c, f, present);
             }
         }
         Elem::OIList(clauses) => {
@@ -169,41 +140,36 @@ fn elem(p: &mut Printer<'_>, op: Op, groups: &[Vec<Value>], e: &Elem, f: &mut Fl
         Elem::Operand(i) => {
             lead(p, f, emit);
             if emit {
-                let vs = groups.get(*i).cloned().unwrap_or_default();
-                p.write_values(vs);
+                p.write_values(slots.operand_slot(*i).iter().copied());
             }
         }
         Elem::Attr(i) => {
             lead(p, f, emit);
-            if emit
-                && let Some(a) = m.attr(op, *i) {
-                    write_attr_value(p, m.def(op), *i, a);
-                }
+            if emit && let Some(a) = m.attr(op, *i) {
+                write_attr_value(p, m.def(op), *i, a);
+            }
         }
         Elem::Region(i) => {
             lead(p, f, emit);
-            if emit
-                && let Some(&r) = m.regions(op).get(*i) {
-                    p.print_region(r, true, true, false, false);
-                }
+            if emit && let Some(&r) = m.regions(op).get(*i) {
+                p.print_region(r, true, true, false, false);
+            }
         }
         Elem::Type(t) => {
             lead(p, f, emit);
             if emit {
                 let vs = match t {
-                    TypeRef::Operand(i) => groups.get(*i).cloned().unwrap_or_default(),
-                    TypeRef::Result(i) => result_group(p, op, *i).unwrap_or_default(),
+                    TypeRef::Operand(i) => slots.operand_slot(*i),
+                    TypeRef::Result(i) => slots.result_slot(*i),
                 };
-                let tys: Vec<_> = vs.iter().map(|v| m.value_type(*v)).collect();
-                p.write_types(tys);
+                p.write_types(vs.iter().map(|v| m.value_type(*v)));
             }
         }
         Elem::SplatType(i) => {
             lead(p, f, emit);
-            if emit
-                && let Some(v) = groups.get(*i).and_then(|g| g.first()) {
-                    p.write_type(m.value_type(*v));
-                }
+            if emit && let Some(v) = slots.operand_slot(*i).first() {
+                p.write_type(m.value_type(*v));
+            }
         }
         Elem::Custom(c) => {
             lead(p, f, emit);
@@ -268,11 +234,12 @@ fn rounding(p: &mut Printer<'_>, op: Op, slot: usize, default: RoundingMode) {
     let m = p.m;
     if let Some(a) = m.attr(op, slot)
         && let Some(v) = m.ctx.attrs.get_enum(a, EnumKind::RoundingMode)
-            && v != default as u8 {
-                p.out.push_str("rounding<");
-                p.out.push_str(EnumKind::RoundingMode.cases()[v as usize]);
-                p.out.push('>');
-            }
+        && v != default as u8
+    {
+        p.out.push_str("rounding<");
+        p.out.push_str(EnumKind::RoundingMode.cases()[v as usize]);
+        p.out.push('>');
+    }
 }
 
 fn enum_keyword(p: &mut Printer<'_>, op: Op, slot: usize) {

@@ -32,6 +32,13 @@ pub struct PrintOptions {
     pub generic: bool,
     /// Print `loc(...)` locations.
     pub locations: bool,
+    /// Trust that every op fits its custom syntax (the verifier has run) and skip the
+    /// check. Without it, an op that does not fit (see [`fits_custom_syntax`]) is printed
+    /// in the generic form, as MLIR prints ops that fail verification, so that the output
+    /// always parses back into the same IR.
+    ///
+    /// [`fits_custom_syntax`]: crate::ops::conform::fits_custom_syntax
+    pub assume_verified: bool,
 }
 
 /// Prints a whole module.
@@ -214,7 +221,10 @@ impl<'m> Printer<'m> {
             self.names.write_def_groups(m, &mut self.out, op);
             self.out.push_str(" = ");
         }
-        let generic = self.opts.generic || m.unregistered_name(op).is_some();
+        let generic = self.opts.generic
+            || m.unregistered_name(op).is_some()
+            || (!self.opts.assume_verified
+                && crate::ops::conform::fits_custom_syntax(m, op).is_err());
         if generic {
             self.print_generic(op);
         } else {
@@ -375,16 +385,15 @@ impl<'m> Printer<'m> {
                 true
             };
             let mut print_terms = terminators;
-            if elide_implicit
-                && let Some(last) = m.last_op(*b) {
-                    let implicit = parent.and_then(|p| {
-                        let idx = m.regions(p).iter().position(|x| *x == r)?;
-                        m.def(p).regions.get(idx)?.implicit_terminator
-                    });
-                    if implicit == Some(m.opcode(last)) && m.num_operands(last) == 0 {
-                        print_terms = false;
-                    }
+            if elide_implicit && let Some(last) = m.last_op(*b) {
+                let implicit = parent.and_then(|p| {
+                    let idx = m.regions(p).iter().position(|x| *x == r)?;
+                    m.def(p).regions.get(idx)?.implicit_terminator
+                });
+                if implicit == Some(m.opcode(last)) && m.num_operands(last) == 0 {
+                    print_terms = false;
                 }
+            }
             self.print_block(*b, header, print_terms, default_dialect);
         }
         self.write_indent();
@@ -412,9 +421,10 @@ impl<'m> Printer<'m> {
                         self.write_type(t);
                     }
                     if self.opts.locations
-                        && let Some(l) = m.value_loc(*a) {
-                            self.print_trailing_loc(Some(l));
-                        }
+                        && let Some(l) = m.value_loc(*a)
+                    {
+                        self.print_trailing_loc(Some(l));
+                    }
                 }
                 self.out.push(')');
             }
@@ -443,9 +453,10 @@ impl<'m> Printer<'m> {
             self.out.push_str(": ");
             self.write_type(self.m.value_type(*a));
             if self.opts.locations
-                && let Some(l) = self.m.value_loc(*a) {
-                    self.print_trailing_loc(Some(l));
-                }
+                && let Some(l) = self.m.value_loc(*a)
+            {
+                self.print_trailing_loc(Some(l));
+            }
         }
         self.out.push(')');
     }

@@ -194,9 +194,10 @@ impl<'m> State<'m> {
     fn number_region(&mut self, r: Region) {
         let m = self.m;
         if !self.generic
-            && let Some(parent) = m.region_parent(r) {
-                self.block_arg_hints(parent, r);
-            }
+            && let Some(parent) = m.region_parent(r)
+        {
+            self.block_arg_hints(parent, r);
+        }
         let blocks = m.region_blocks(r).to_vec();
         for (i, &b) in blocks.iter().enumerate() {
             self.names.blocks.insert(b, i as u32);
@@ -315,9 +316,9 @@ fn result_hints(m: &Module, op: Op) -> Vec<(usize, String)> {
                         && let Some((_, n)) = result_hints(m, producer)
                             .into_iter()
                             .find(|(i, _)| *i == idx as usize)
-                        {
-                            name.push_str(&n);
-                        }
+                    {
+                        name.push_str(&n);
+                    }
                 }
             }
             vec![(0, name)]
