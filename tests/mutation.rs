@@ -72,3 +72,79 @@ fn mutants_never_crash_and_always_explain_themselves() {
         "no mutant was rejected: the mutator is not doing its job"
     );
 }
+
+/// Nested input at the parser's nesting limit, built by wrapping `inner` `depth` times.
+fn nest(depth: usize, open: &str, inner: &str, close: &str) -> String {
+    let mut s = open.repeat(depth);
+    s.push_str(inner);
+    s.push_str(&close.repeat(depth));
+    s
+}
+
+#[test]
+fn deep_nesting_is_a_diagnostic_not_a_stack_overflow() {
+    // Runs on a test thread (2 MiB of stack) in whatever profile the tests use: the limit
+    // must hold there, for the parser and for printing what the parser accepts.
+    let limit = tilec_parse::MAX_NESTING as usize;
+    let regions = |d: usize| {
+        format!(
+            "%c = constant <i1: true> : tile<i1>\n{}\n",
+            nest(
+                d,
+                "if %c {\n",
+                "%x = constant <f32: 1.0> : tile<f32>\n",
+                "}\n"
+            )
+        )
+    };
+    let arrays = |d: usize| {
+        format!(
+            "%t = make_token {{a = {}}} : token\n",
+            nest(d, "[", "1", "]")
+        )
+    };
+    let dense = |d: usize| {
+        format!(
+            "%0 = constant <i32: {}> : tile<{}i32>\n",
+            nest(d, "[", "1", "]"),
+            "1x".repeat(d)
+        )
+    };
+    let locs = |d: usize| {
+        format!(
+            "%t = make_token : token loc({})\n",
+            nest(d, "callsite(", "\"f\":1:1", " at \"g\":2:2)")
+        )
+    };
+    let types = |d: usize| {
+        format!(
+            "%t = make_token {{t = {}}} : token\n",
+            nest(d, "(", "i32", ") -> ()")
+        )
+    };
+    for (what, make) in [
+        ("regions", &regions as &dyn Fn(usize) -> String),
+        ("arrays", &arrays),
+        ("dense", &dense),
+        ("locations", &locs),
+        ("types", &types),
+    ] {
+        // Just inside the limit: no crash in parsing, printing and parsing again.
+        let ok = make(limit - 10);
+        match check_mutant(ok.as_bytes()) {
+            Ok(Outcome::Accepted) => {}
+            Ok(Outcome::Rejected) if what == "dense" => {} // rank limits apply first
+            other => panic!("{what} at depth {}: {other:?}", limit - 10),
+        }
+        // Far beyond it: rejected with the nesting diagnostic.
+        let deep = make(limit * 50);
+        let out = tilec_tests::run_tilec(&["check", "--allow-unregistered-dialect", "-"], &deep);
+        assert_eq!(out.status, 1, "{what}: {}", out.stderr);
+        assert!(
+            out.stderr
+                .contains("nesting is too deep (the limit is 200 levels)"),
+            "{what}: {}",
+            out.stderr
+        );
+    }
+}

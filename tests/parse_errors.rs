@@ -146,6 +146,14 @@ const CASES: &[(&str, &[&str])] = &[
         &["1:46: use of undeclared SSA value name"],
     ),
     (
+        // A forward reference belongs to its region: a later definition in a sibling
+        // region does not resolve it.
+        "%c = constant <i1: true> : tile<i1>\n\
+         if %c { %a = addf %t, %t : tile<f32> }\n\
+         if %c { %t = constant <f32: 1.0> : tile<f32> }\n",
+        &["2:19: use of undeclared SSA value name"],
+    ),
+    (
         "cuda_tile.module @m { entry @e() { return }\n",
         &["1:44: expected operation name in quotes"],
     ),

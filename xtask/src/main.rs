@@ -219,6 +219,26 @@ fn fuzz(mutants: usize, seed: u64) -> i32 {
         eprintln!("no seeds found");
         return 1;
     }
+    // The generic form of every seed that parses is a seed too: mutating it reaches ops
+    // that the custom syntax cannot express (and the printer's generic fallback).
+    let generic_opts = tilec_ir::PrintOptions {
+        generic: true,
+        ..Default::default()
+    };
+    let parse_opts = tilec_parse::ParseOptions {
+        allow_unregistered: true,
+    };
+    let generic: Vec<(String, String)> = seeds
+        .iter()
+        .filter_map(|(name, text)| {
+            let m = tilec_parse::parse(text, tilec_diag::FileId(0), &parse_opts).ok()?;
+            Some((
+                format!("{name} (generic)"),
+                tilec_ir::print_module(&m, &generic_opts),
+            ))
+        })
+        .collect();
+    seeds.extend(generic);
     let seeds = Arc::new(seeds);
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
@@ -261,6 +281,13 @@ fn fuzz(mutants: usize, seed: u64) -> i32 {
                         let k = KINDS[rng.below(KINDS.len())];
                         m = mutate(&text, &tokens, k, &mut rng);
                     }
+                }
+                // With TILEC_FUZZ_TRACE=prefix, each thread keeps its current mutant in
+                // `prefix.<thread>`, so that a mutant that kills the process can be found.
+                if let Some(prefix) = std::env::var_os("TILEC_FUZZ_TRACE") {
+                    let mut path = std::path::PathBuf::from(prefix);
+                    path.as_mut_os_string().push(format!(".{t}"));
+                    let _ = std::fs::write(path, &m);
                 }
                 match check_mutant(&m) {
                     Ok(Outcome::Accepted) => {

@@ -55,7 +55,7 @@ impl<'s> Parser<'s> {
     /// Returns the attribute and its span.
     pub(crate) fn parse_attribute(&mut self, ty: Option<Type>) -> PResult<(Attr, Span)> {
         let start = self.tok.start;
-        let a = self.parse_attribute_inner(ty)?;
+        let a = self.nested(|p| p.parse_attribute_inner(ty))?;
         Ok((a, Span::new(start, self.prev_end)))
     }
 
@@ -618,7 +618,11 @@ impl<'s> Parser<'s> {
     }
 
     /// Parses what is inside `loc(...)`.
-    pub(crate) fn parse_location_body(&mut self, _owner: Option<LocOwner>) -> PResult<Attr> {
+    pub(crate) fn parse_location_body(&mut self, owner: Option<LocOwner>) -> PResult<Attr> {
+        self.nested(|p| p.parse_location_body_inner(owner))
+    }
+
+    fn parse_location_body_inner(&mut self, _owner: Option<LocOwner>) -> PResult<Attr> {
         match self.tok.kind {
             Tok::BareId if self.text() == "unknown" => {
                 self.bump();
@@ -721,7 +725,7 @@ impl<'s> Parser<'s> {
         let mut elem_shape: Option<Vec<i64>> = None;
         if !self.eat(Tok::RSquare) {
             loop {
-                let s = self.parse_dense_nested(out)?;
+                let s = self.nested(|p| p.parse_dense_nested(out))?;
                 match &elem_shape {
                     None => elem_shape = Some(s),
                     Some(e) if *e != s => {

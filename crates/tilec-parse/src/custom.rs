@@ -77,10 +77,16 @@ impl<'s> Parser<'s> {
                 Span::new(hstart, self.prev_end),
             );
         }
+        if self.eat_keyword("attributes") {
+            if !self.at(Tok::LBrace) {
+                return Err(self.err_here(codes::SYNTAX, "expected '{' in attribute dictionary"));
+            }
+            self.parse_opt_attr_dict(st)?;
+        }
         let r = self.parse_region(&args)?;
         self.ensure_terminator(r, Opcode::Return, st.name_span);
         st.regions[0] = Some(r);
-        self.parse_opt_attr_dict(st)
+        Ok(())
     }
 
     /// `(%inner = %outer, ...)`: the region arguments (types filled in later) and operands.

@@ -28,7 +28,7 @@ mod ops;
 mod parser;
 mod types;
 
-pub use parser::{ParseOptions, Parser};
+pub use parser::{MAX_NESTING, ParseOptions, Parser};
 
 use tilec_diag::{Diagnostic, FileId};
 use tilec_ir::Module;

@@ -458,7 +458,7 @@ impl<'s> Parser<'s> {
     /// Parses `{ ... }` with the given entry arguments.
     pub(crate) fn parse_region(&mut self, args: &[RegionArg<'s>]) -> PResult<Region> {
         let outer = self.op_ctx.take();
-        let r = self.parse_region_inner(args);
+        let r = self.nested(|p| p.parse_region_inner(args));
         self.op_ctx = outer;
         r
     }

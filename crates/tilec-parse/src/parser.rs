@@ -68,7 +68,15 @@ pub struct Parser<'s> {
     /// The custom op being parsed: errors reported through the op parser get MLIR's
     /// `custom op 'cuda_tile.X' ` prefix.
     pub(crate) op_ctx: Option<&'static tilec_ir::OpDef>,
+    /// How deeply regions, attributes, types and locations are nested at the current
+    /// position (see [`Parser::nested`]).
+    depth: u32,
 }
+
+/// The deepest nesting of regions, attributes, types and locations the parser accepts. The
+/// parser is recursive; the limit keeps its stack use bounded (well inside the 2 MiB of a
+/// spawned thread), so that absurd input gets a diagnostic rather than a stack overflow.
+pub const MAX_NESTING: u32 = 200;
 
 impl<'s> Parser<'s> {
     /// A parser over `src[start..end]`.
@@ -102,6 +110,7 @@ impl<'s> Parser<'s> {
             deferred_locs: Vec::new(),
             type_cache: FxHashMap::default(),
             op_ctx: None,
+            depth: 0,
         };
         p.check_lex_error();
         p
@@ -312,6 +321,20 @@ impl<'s> Parser<'s> {
         }
     }
 
+    /// Runs `f` one nesting level deeper, or fails if that is deeper than [`MAX_NESTING`].
+    pub(crate) fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        if self.depth >= MAX_NESTING {
+            return Err(self.err_here(
+                codes::SYNTAX,
+                format!("nesting is too deep (the limit is {MAX_NESTING} levels)"),
+            ));
+        }
+        self.depth += 1;
+        let r = f(self);
+        self.depth -= 1;
+        r
+    }
+
     // ------------------------------------------------------------------ SSA names
 
     /// Pushes a name scope (entering a region).
@@ -396,6 +419,13 @@ impl<'s> Parser<'s> {
             span: u.span,
         });
         self.forward.insert(ph, u.span);
+        // As in MLIR, a forward reference belongs to the region it appears in: if that
+        // region ends before the name is defined, the name is forgotten and the use is
+        // reported as undeclared (a definition in a sibling or enclosing region later on
+        // cannot dominate it).
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.push(u.name);
+        }
         Ok(ph)
     }
 

@@ -37,6 +37,10 @@ fn join_dyn(v: &[i64]) -> String {
 impl<'s> Parser<'s> {
     /// Parses a type (MLIR's `parseType`, extended with the short tile IR forms).
     pub(crate) fn parse_type(&mut self) -> PResult<Type> {
+        self.nested(Self::parse_type_inner)
+    }
+
+    fn parse_type_inner(&mut self) -> PResult<Type> {
         match self.tok.kind {
             Tok::BangId => self.parse_bang_type(),
             Tok::BareId => self.parse_keyword_type(),

@@ -98,11 +98,13 @@ fn function(p: &mut Printer<'_>, op: Op) {
             p.out = s;
         }
     }
+    // Discardable attributes come before the body, after `attributes`, as MLIR's
+    // function printer puts them.
+    p.print_extra_attrs(op, &[], true);
     p.out.push(' ');
     if let Some(r) = body {
         p.print_region(r, false, true, false, false);
     }
-    p.print_extra_attrs(op, &[], true);
 }
 
 fn iter_values(p: &mut Printer<'_>, inner: &[Value], outer: &[Value]) {

@@ -305,25 +305,40 @@ fn result_hints(m: &Module, op: Op) -> Vec<(usize, String)> {
             .map(|i| (i, def.results.get(i).map_or("", |s| s.name).to_string()))
             .collect(),
         NameHint::Constant => vec![(0, constant_name(m, op))],
-        NameHint::Assume => {
-            let mut name = "assume".to_string();
-            if let Some(producer) = m.defining_op(m.operand(op, 0)) {
-                let pdef = m.def(producer);
-                if has_asm_interface(pdef) {
-                    name.push('_');
-                    let v = m.operand(op, 0);
-                    if let ValueDef::Result(_, idx) = m.value_def(v)
-                        && let Some((_, n)) = result_hints(m, producer)
-                            .into_iter()
-                            .find(|(i, _)| *i == idx as usize)
-                    {
-                        name.push_str(&n);
-                    }
-                }
-            }
-            vec![(0, name)]
-        }
+        NameHint::Assume => vec![(0, assume_name(m, op, 0))],
     }
+}
+
+/// `%assume`, or `%assume_<hint>` where `<hint>` is the naming hint of the assumed value's
+/// producer (recursively for chains of assumes). `depth` bounds the recursion: a cycle of
+/// assumes, which only invalid IR has, must not recurse forever.
+fn assume_name(m: &Module, op: Op, depth: u32) -> String {
+    let mut name = "assume".to_string();
+    let Some(v) = m.operands(op).next() else {
+        return name;
+    };
+    let Some(producer) = m.defining_op(v) else {
+        return name;
+    };
+    if !has_asm_interface(m.def(producer)) {
+        return name;
+    }
+    name.push('_');
+    let ValueDef::Result(_, idx) = m.value_def(v) else {
+        return name;
+    };
+    let hint = if m.def(producer).names == NameHint::Assume {
+        (idx == 0 && depth < 16).then(|| assume_name(m, producer, depth + 1))
+    } else {
+        result_hints(m, producer)
+            .into_iter()
+            .find(|(i, _)| *i == idx as usize)
+            .map(|(_, n)| n)
+    };
+    if let Some(h) = hint {
+        name.push_str(&h);
+    }
+    name
 }
 
 /// Ops that implement MLIR's OpAsmOpInterface in NVIDIA's dialect (they either name their
