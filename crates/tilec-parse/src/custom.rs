@@ -226,13 +226,15 @@ impl<'s> Parser<'s> {
         let (strides, dyn_strides) = self.parse_mixed_list()?;
         self.parse_opt_attr_dict(st)?;
         self.expect(Tok::Colon, "expected ':'")?;
-        let mut index_ty = None;
-        if !dyn_shape.is_empty() || !dyn_strides.is_empty() {
-            index_ty = Some(self.parse_type()?);
-            self.expect(Tok::Arrow, "expected '->'")?;
-        }
-        let tv_loc = Span::at(self.tok.start);
-        let tv = self.parse_type()?;
+        // NVIDIA writes the type of the dynamic sizes and strides before the view type
+        // (`tile<i32> -> tensor_view<...>`); the spec's examples leave it out, meaning
+        // `tile<i32>`.
+        let first = self.parse_type()?;
+        let (index_ty, tv) = if self.eat(Tok::Arrow) {
+            (Some(first), self.parse_type()?)
+        } else {
+            (None, first)
+        };
         let (tv_shape, tv_strides, elem) = match self.m.ctx.types.get(tv) {
             TypeData::TensorView {
                 shape,
@@ -245,17 +247,14 @@ impl<'s> Parser<'s> {
                     codes::INVALID_TYPE,
                     Span::at(self.prev_end),
                     format!("expected 'tensor_view' type, but got '{t}'"),
-                ))
-                .inspect_err(|_| {
-                    let _ = tv_loc;
-                });
+                ));
             }
         };
         self.compare_mixed(&shape, &tv_shape, shape_loc, "shape")?;
         self.compare_mixed(&strides, &tv_strides, stride_loc, "stride")?;
         let ptr = self.m.ctx.types.ptr(elem);
         let base_ty = self.m.ctx.types.scalar(ptr);
-        let it = index_ty.unwrap_or(Type::I32);
+        let it = index_ty.unwrap_or(Type::TILE_I32);
         let (ns, nd) = (dyn_shape.len(), dyn_strides.len());
         st.operands = vec![vec![base], dyn_shape, dyn_strides];
         st.operand_types = vec![Some(vec![base_ty]), Some(vec![it; ns]), Some(vec![it; nd])];
