@@ -62,23 +62,37 @@ fn example_texts() -> Vec<String> {
         .collect()
 }
 
-/// Builds a module of about `bytes` bytes by repeating the examples, each copy in its own
-/// `cuda_tile.module` with a unique name.
+/// The bodies of the example modules in canonical form (as `tilec fmt` prints them: no
+/// comments, NVIDIA's spacing and value names), one string of entries per example.
+fn canonical_bodies() -> Vec<String> {
+    let opts = tilec_parse::ParseOptions::default();
+    example_texts()
+        .iter()
+        .filter_map(|t| {
+            let m = tilec_parse::parse(t, tilec_diag::FileId(0), &opts).ok()?;
+            let printed = tilec_ir::print_module(&m, &tilec_ir::PrintOptions::default());
+            // Drop the `cuda_tile.module @examples {` line and the closing brace.
+            let body = printed.split_once('\n')?.1.trim_end().strip_suffix('}')?;
+            Some(body.to_string())
+        })
+        .collect()
+}
+
+/// Builds one `cuda_tile.module` of about `bytes` bytes holding copies of the examples'
+/// kernels in canonical form, each entry renamed to be unique: the op mix of the examples,
+/// as a frontend or `tilec fmt` would write it.
 fn generate(bytes: usize) -> String {
-    let texts = example_texts();
+    let bodies = canonical_bodies();
     let mut out = String::with_capacity(bytes + 64 * 1024);
+    out.push_str("cuda_tile.module @bench {\n");
     let mut n = 0usize;
-    while out.len() < bytes && !texts.is_empty() {
-        for t in &texts {
-            out.push_str(&t.replacen(
-                "cuda_tile.module @examples",
-                &format!("cuda_tile.module @examples_{n}"),
-                1,
-            ));
-            out.push('\n');
+    while out.len() < bytes && !bodies.is_empty() {
+        for b in &bodies {
+            out.push_str(&b.replace("  entry @", &format!("  entry @k{n}_")));
             n += 1;
         }
     }
+    out.push_str("}\n");
     out
 }
 

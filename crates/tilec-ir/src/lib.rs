@@ -60,5 +60,5 @@ pub use attrs::{Attr, AttrData, AttrStore, EnumKind};
 pub use builder::Builder;
 pub use module::{Block, Context, InsertPoint, Module, Op, OpSpec, Region, Use, Value, ValueDef};
 pub use ops::{OpDef, Opcode};
-pub use print::{PrintOptions, print_module, print_op};
+pub use print::{PrintOptions, print_module, print_module_to, print_op};
 pub use types::{Type, TypeData, TypeStore};

@@ -6,6 +6,7 @@ use crate::ops::{OpState, RegionArg};
 use crate::parser::{PResult, Parser};
 use tilec_diag::{Span, codes};
 use tilec_ir::attrs::{Attr, AttrData};
+use tilec_ir::ops::infer::TypeList;
 use tilec_ir::ops::{CustomSyntax, Opcode};
 use tilec_ir::types::{DYNAMIC, Type, TypeData};
 
@@ -164,12 +165,12 @@ impl<'s> Parser<'s> {
         self.parse_opt_attr_dict(st)?;
         st.operands = vec![vec![lb], vec![ub], vec![step], inits];
         st.operand_types = vec![
-            Some(vec![iv_ty]),
-            Some(vec![iv_ty]),
-            Some(vec![iv_ty]),
-            Some(types.clone()),
+            Some(TypeList::one(iv_ty)),
+            Some(TypeList::one(iv_ty)),
+            Some(TypeList::one(iv_ty)),
+            Some(TypeList::from_slice(&types)),
         ];
-        st.result_types = vec![Some(types)];
+        st.result_types = vec![Some(types.into())];
         Ok(())
     }
 
@@ -207,8 +208,8 @@ impl<'s> Parser<'s> {
         st.regions[0] = Some(r);
         self.parse_opt_attr_dict(st)?;
         st.operands = vec![inits];
-        st.operand_types = vec![Some(iter_types)];
-        st.result_types = vec![Some(results)];
+        st.operand_types = vec![Some(iter_types.into())];
+        st.result_types = vec![Some(results.into())];
         Ok(())
     }
 
@@ -257,8 +258,12 @@ impl<'s> Parser<'s> {
         let it = index_ty.unwrap_or(Type::TILE_I32);
         let (ns, nd) = (dyn_shape.len(), dyn_strides.len());
         st.operands = vec![vec![base], dyn_shape, dyn_strides];
-        st.operand_types = vec![Some(vec![base_ty]), Some(vec![it; ns]), Some(vec![it; nd])];
-        st.result_types = vec![Some(vec![tv])];
+        st.operand_types = vec![
+            Some(TypeList::one(base_ty)),
+            Some(TypeList::repeat(it, ns)),
+            Some(TypeList::repeat(it, nd)),
+        ];
+        st.result_types = vec![Some(TypeList::one(tv))];
         Ok(())
     }
 
@@ -346,8 +351,8 @@ impl<'s> Parser<'s> {
             }
         };
         st.operands = vec![vec![tv]];
-        st.operand_types = vec![Some(vec![tv_ty])];
-        st.result_types = vec![Some(vec![pv])];
+        st.operand_types = vec![Some(TypeList::one(tv_ty))];
+        st.result_types = vec![Some(TypeList::one(pv))];
         Ok(())
     }
 
@@ -373,8 +378,8 @@ impl<'s> Parser<'s> {
             }
         };
         st.operands = vec![vec![src]];
-        st.operand_types = vec![Some(vec![src_ty])];
-        st.result_types = vec![Some(vec![rt; rank])];
+        st.operand_types = vec![Some(TypeList::one(src_ty))];
+        st.result_types = vec![Some(TypeList::repeat(rt, rank))];
         Ok(())
     }
 
@@ -386,8 +391,8 @@ impl<'s> Parser<'s> {
             self.expect(Tok::Colon, "expected ':'")?;
             let t = self.parse_type()?;
             st.operands = vec![vec![v]];
-            st.operand_types = vec![Some(vec![t])];
-            st.result_types = vec![Some(Vec::new())];
+            st.operand_types = vec![Some(TypeList::one(t))];
+            st.result_types = vec![Some(TypeList::EMPTY)];
             return Ok(());
         }
         let start = self.tok.start;
@@ -430,8 +435,8 @@ impl<'s> Parser<'s> {
         self.expect(Tok::Colon, "expected ':'")?;
         let t = self.parse_type()?;
         st.operands = vec![vec![v]];
-        st.operand_types = vec![Some(vec![t])];
-        st.result_types = vec![Some(vec![t])];
+        st.operand_types = vec![Some(TypeList::one(t))];
+        st.result_types = vec![Some(TypeList::one(t))];
         Ok(())
     }
 }

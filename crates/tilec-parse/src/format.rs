@@ -6,6 +6,7 @@ use crate::parser::{PResult, Parser};
 use tilec_diag::{Span, codes};
 use tilec_ir::attrs::{Attr, AttrData, EnumKind, RoundingMode};
 use tilec_ir::ops::format::{Custom, Elem, TypeRef};
+use tilec_ir::ops::infer::TypeList;
 use tilec_ir::ops::{Arity, AttrKind, Opcode};
 use tilec_ir::types::Type;
 
@@ -138,12 +139,12 @@ impl<'s> Parser<'s> {
                     TypeRef::Result(i) => (st.def.results[*i].arity, 0),
                 };
                 let types = match (arity, t) {
-                    (Arity::One, _) => vec![self.parse_type()?],
+                    (Arity::One, _) => TypeList::one(self.parse_type()?),
                     // An optional operand carries at most one type: a list
                     // here would swallow the types of the operands after it.
-                    (Arity::Optional, TypeRef::Operand(_)) if n == 0 => Vec::new(),
-                    (Arity::Optional, _) => vec![self.parse_type()?],
-                    _ => self.parse_type_list()?,
+                    (Arity::Optional, TypeRef::Operand(_)) if n == 0 => TypeList::EMPTY,
+                    (Arity::Optional, _) => TypeList::one(self.parse_type()?),
+                    _ => self.parse_type_list()?.into(),
                 };
                 match t {
                     TypeRef::Operand(i) => st.operand_types[*i] = Some(types),
@@ -154,7 +155,7 @@ impl<'s> Parser<'s> {
             Elem::SplatType(i) => {
                 let t = self.parse_type()?;
                 let n = st.operands[*i].len();
-                st.operand_types[*i] = Some(vec![t; n]);
+                st.operand_types[*i] = Some(TypeList::repeat(t, n));
                 Ok(())
             }
             Elem::Custom(c) => self.parse_custom_directive(st, *c),
@@ -460,7 +461,7 @@ impl<'s> Parser<'s> {
                 let (a, ty) = self.parse_dense_constant()?;
                 set(self, st, value, a);
                 if let Some(r) = result {
-                    st.result_types[r] = Some(vec![ty]);
+                    st.result_types[r] = Some(TypeList::one(ty));
                 }
             }
             Custom::Memory { ordering, scope } => {

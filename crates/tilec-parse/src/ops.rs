@@ -6,6 +6,7 @@ use crate::parser::{Failed, LocOwner, PResult, Parser, Unresolved};
 use tilec_diag::{Span, codes};
 use tilec_ir::attrs::{Attr, AttrData};
 use tilec_ir::module::{Block, InsertPoint, OpSpec, Region};
+use tilec_ir::ops::infer::TypeList;
 use tilec_ir::ops::{self, AttrKind, OpDef, Opcode, Traits};
 use tilec_ir::types::{Type, TypeData};
 use tilec_ir::util::FxHashMap;
@@ -21,9 +22,9 @@ pub(crate) struct OpState<'s> {
     /// Where each operand slot's list started (for count errors).
     pub operand_locs: Vec<Span>,
     /// Types per operand slot, when the text gives them.
-    pub operand_types: Vec<Option<Vec<Type>>>,
+    pub operand_types: Vec<Option<TypeList>>,
     /// Types per result slot, when the text gives them.
-    pub result_types: Vec<Option<Vec<Type>>>,
+    pub result_types: Vec<Option<TypeList>>,
     /// Attribute per slot, with its span.
     pub attrs: Vec<Option<(Attr, Span)>>,
     /// Discardable attributes.
@@ -36,19 +37,46 @@ pub(crate) struct OpState<'s> {
 
 impl OpState<'_> {
     fn new(def: &'static OpDef, spelling: u8, name_span: Span) -> Self {
-        OpState {
+        let mut st = OpState {
             def,
             spelling,
             name_span,
-            operands: vec![Vec::new(); def.operands.len()],
-            operand_locs: vec![name_span; def.operands.len()],
-            operand_types: vec![None; def.operands.len()],
-            result_types: vec![None; def.results.len()],
-            attrs: vec![None; def.attrs.len()],
+            operands: Vec::new(),
+            operand_locs: Vec::new(),
+            operand_types: Vec::new(),
+            result_types: Vec::new(),
+            attrs: Vec::new(),
             extra_attrs: Vec::new(),
-            regions: vec![None; def.regions.len()],
+            regions: Vec::new(),
             resolved: None,
+        };
+        st.reset(def, spelling, name_span);
+        st
+    }
+
+    /// Makes a used state fresh for another op, keeping its allocations.
+    fn reset(&mut self, def: &'static OpDef, spelling: u8, name_span: Span) {
+        let n = def.operands.len();
+        self.def = def;
+        self.spelling = spelling;
+        self.name_span = name_span;
+        self.operands.truncate(n);
+        for o in &mut self.operands {
+            o.clear();
         }
+        self.operands.resize_with(n, Vec::new);
+        self.operand_locs.clear();
+        self.operand_locs.resize(n, name_span);
+        self.operand_types.clear();
+        self.operand_types.resize(n, None);
+        self.result_types.clear();
+        self.result_types.resize(def.results.len(), None);
+        self.attrs.clear();
+        self.attrs.resize(def.attrs.len(), None);
+        self.extra_attrs.clear();
+        self.regions.clear();
+        self.regions.resize(def.regions.len(), None);
+        self.resolved = None;
     }
 }
 
@@ -151,12 +179,21 @@ impl<'s> Parser<'s> {
         };
         self.bump();
         let def = ops::def(opcode);
-        let mut st = OpState::new(def, spelling, span);
+        // Op states are recycled: parsing an op then allocates next to nothing.
+        let mut st = match self.op_states.pop() {
+            Some(mut st) => {
+                st.reset(def, spelling, span);
+                st
+            }
+            None => OpState::new(def, spelling, span),
+        };
         let outer = self.op_ctx.replace(def);
         let parsed = self.parse_op_syntax(&mut st, def, span);
         self.op_ctx = outer;
         parsed?;
-        let op = self.finish_op(st, block)?;
+        let op = self.finish_op(&mut st, block);
+        self.op_states.push(st);
+        let op = op?;
         self.parse_trailing_loc(LocOwner::Op(op))?;
         Ok(op)
     }
@@ -191,37 +228,53 @@ impl<'s> Parser<'s> {
     }
 
     /// Infers missing types, resolves operands and creates the op.
-    pub(crate) fn finish_op(&mut self, mut st: OpState<'s>, block: Block) -> PResult<Op> {
+    pub(crate) fn finish_op(&mut self, st: &mut OpState<'s>, block: Block) -> PResult<Op> {
         let def = st.def;
-        self.infer_types(&mut st)?;
-        let operands = match st.resolved.take() {
-            Some(v) => v,
+        if st
+            .operand_types
+            .iter()
+            .chain(&st.result_types)
+            .any(Option::is_none)
+        {
+            self.infer_types(st)?;
+        }
+        let mut operands = std::mem::take(&mut self.scratch_values);
+        operands.clear();
+        match st.resolved.take() {
+            Some(v) => operands.extend(v),
             None => {
-                let mut vals = Vec::new();
                 for i in 0..def.operands.len() {
-                    let names = std::mem::take(&mut st.operands[i]);
-                    let types = st.operand_types[i].clone().unwrap_or_default();
-                    let n = names.len();
+                    let types = st.operand_types[i].as_deref().unwrap_or_default();
+                    let n = st.operands[i].len();
                     if types.len() != n {
                         let msg = format!(
                             "number of operands and types do not match: got {} operands and {} types",
                             n,
                             types.len()
                         );
-                        return Err(self.custom_op_err(&st, st.operand_locs[i], &msg));
+                        self.scratch_values = operands;
+                        return Err(self.custom_op_err(st, st.operand_locs[i], &msg));
                     }
-                    for (u, t) in names.into_iter().zip(types) {
-                        vals.push(self.resolve(u, t)?);
+                    for (&u, &t) in st.operands[i].iter().zip(types) {
+                        match self.resolve(u, t) {
+                            Ok(v) => operands.push(v),
+                            Err(e) => {
+                                self.scratch_values = operands;
+                                return Err(e);
+                            }
+                        }
                     }
                 }
-                vals
             }
-        };
-        let mut result_types = Vec::new();
+        }
+        let mut result_types = std::mem::take(&mut self.scratch_types);
+        result_types.clear();
         for t in st.result_types.iter().flatten() {
             result_types.extend_from_slice(t);
         }
-        let mut attrs: Vec<Option<Attr>> = st.attrs.iter().map(|a| a.map(|x| x.0)).collect();
+        let mut attrs = std::mem::take(&mut self.scratch_attrs);
+        attrs.clear();
+        attrs.extend(st.attrs.iter().map(|a| a.map(|x| x.0)));
         if def.needs_segments()
             && let Some(i) = def
                 .attrs
@@ -251,6 +304,9 @@ impl<'s> Parser<'s> {
             },
             InsertPoint::End(block),
         );
+        self.scratch_values = operands;
+        self.scratch_types = result_types;
+        self.scratch_attrs = attrs;
         self.m.set_spelling(op, st.spelling);
         self.m.set_op_span(op, Some(st.name_span));
         for (i, a) in st.attrs.iter().enumerate() {
@@ -258,11 +314,11 @@ impl<'s> Parser<'s> {
                 self.m.set_attr_span(op, i, *s);
             }
         }
-        for (k, v) in st.extra_attrs {
+        for (k, v) in std::mem::take(&mut st.extra_attrs) {
             self.m.push_extra_attr(op, &k, v);
         }
         // Every region slot gets a region; an optional one the text leaves out is empty.
-        for r in st.regions {
+        for r in std::mem::take(&mut st.regions) {
             let r = r.unwrap_or_else(|| self.m.create_region());
             self.m.attach_region(op, r);
         }

@@ -58,8 +58,10 @@ pub struct Parser<'s> {
     pub(crate) opts: ParseOptions,
     pub(crate) diags: Vec<Diagnostic>,
     lex_error: bool,
-    values: FxHashMap<&'s str, Vec<Option<Entry>>>,
-    scopes: Vec<Vec<&'s str>>,
+    /// Visible SSA names (`%name#number`), defined or forward-referenced.
+    values: FxHashMap<(&'s str, u32), Entry>,
+    /// The names each open region defined or forward-referenced, innermost last.
+    scopes: Vec<Vec<(&'s str, u32)>>,
     forward: FxHashMap<Value, Span>,
     pub(crate) attr_aliases: FxHashMap<&'s str, Attr>,
     pub(crate) type_aliases: FxHashMap<&'s str, Type>,
@@ -71,6 +73,12 @@ pub struct Parser<'s> {
     /// How deeply regions, attributes, types and locations are nested at the current
     /// position (see [`Parser::nested`]).
     depth: u32,
+    /// Recycled op states (one per nesting level is in use at a time).
+    pub(crate) op_states: Vec<crate::ops::OpState<'s>>,
+    /// Scratch buffers for creating ops.
+    pub(crate) scratch_values: Vec<Value>,
+    pub(crate) scratch_types: Vec<Type>,
+    pub(crate) scratch_attrs: Vec<Option<Attr>>,
 }
 
 /// The deepest nesting of regions, attributes, types and locations the parser accepts. The
@@ -111,6 +119,10 @@ impl<'s> Parser<'s> {
             type_cache: FxHashMap::default(),
             op_ctx: None,
             depth: 0,
+            op_states: Vec::new(),
+            scratch_values: Vec::new(),
+            scratch_types: Vec::new(),
+            scratch_attrs: Vec::new(),
         };
         p.check_lex_error();
         p
@@ -346,7 +358,7 @@ impl<'s> Parser<'s> {
     pub(crate) fn pop_scope(&mut self) {
         if let Some(names) = self.scopes.pop() {
             for n in names {
-                self.values.remove(n);
+                self.values.remove(&n);
             }
         }
     }
@@ -379,8 +391,7 @@ impl<'s> Parser<'s> {
     /// Resolves a use to a value of type `ty`, creating a forward reference if the name is
     /// not defined yet.
     pub(crate) fn resolve(&mut self, u: Unresolved<'s>, ty: Type) -> PResult<Value> {
-        let entries = self.values.entry(u.name).or_default();
-        if let Some(Some(e)) = entries.get(u.number as usize) {
+        if let Some(e) = self.values.get(&(u.name, u.number)) {
             let e = *e;
             let vt = self.m.value_type(e.value);
             if vt == ty {
@@ -400,7 +411,8 @@ impl<'s> Parser<'s> {
                 e.span,
             ));
         }
-        if let Some(Some(first)) = entries.first()
+        if u.number > 0
+            && let Some(first) = self.values.get(&(u.name, 0))
             && !self.forward.contains_key(&first.value)
         {
             return Err(self.err(
@@ -410,28 +422,27 @@ impl<'s> Parser<'s> {
             ));
         }
         let ph = self.m.create_placeholder(ty);
-        let entries = self.values.entry(u.name).or_default();
-        if entries.len() <= u.number as usize {
-            entries.resize(u.number as usize + 1, None);
-        }
-        entries[u.number as usize] = Some(Entry {
-            value: ph,
-            span: u.span,
-        });
+        self.values.insert(
+            (u.name, u.number),
+            Entry {
+                value: ph,
+                span: u.span,
+            },
+        );
         self.forward.insert(ph, u.span);
         // As in MLIR, a forward reference belongs to the region it appears in: if that
         // region ends before the name is defined, the name is forgotten and the use is
         // reported as undeclared (a definition in a sibling or enclosing region later on
         // cannot dominate it).
         if let Some(scope) = self.scopes.last_mut() {
-            scope.push(u.name);
+            scope.push((u.name, u.number));
         }
         Ok(ph)
     }
 
     /// True if the name (any result number) is defined or forward-referenced.
     pub(crate) fn name_in_use(&self, name: &str, number: u32) -> Option<Span> {
-        self.values.get(name)?.get(number as usize)?.map(|e| e.span)
+        self.values.get(&(name, number)).map(|e| e.span)
     }
 
     /// Defines `%name#number` as `value`.
@@ -442,11 +453,7 @@ impl<'s> Parser<'s> {
         span: Span,
         value: Value,
     ) -> PResult<()> {
-        let entries = self.values.entry(name).or_default();
-        if entries.len() <= number as usize {
-            entries.resize(number as usize + 1, None);
-        }
-        if let Some(existing) = entries[number as usize] {
+        if let Some(&existing) = self.values.get(&(name, number)) {
             if !self.forward.contains_key(&existing.value) {
                 return Err(self.err_note(
                     codes::REDEFINED_VALUE,
@@ -477,10 +484,9 @@ impl<'s> Parser<'s> {
             self.m.replace_all_uses(existing.value, value);
             self.forward.remove(&existing.value);
         }
-        let entries = self.values.entry(name).or_default();
-        entries[number as usize] = Some(Entry { value, span });
+        self.values.insert((name, number), Entry { value, span });
         if let Some(scope) = self.scopes.last_mut() {
-            scope.push(name);
+            scope.push((name, number));
         }
         self.m.set_value_span(value, Some(span));
         Ok(())

@@ -255,45 +255,33 @@ impl<'a, 'b> Driver<'a, 'b> {
     /// Parses an input (all chunks when splitting) and returns the modules of the chunks
     /// that parsed; diagnostics of the others are emitted.
     fn parse(&mut self, input: &Input, common: &CommonArgs) -> Vec<Option<Module>> {
-        let text = self.sources.get(input.file).text().to_string();
         let opts = ParseOptions {
             allow_unregistered: common.allow_unregistered_dialect,
         };
-        let chunks = if common.split_input_file {
-            tilec_parse::split_input(&text)
-        } else {
-            std::iter::once(0..text.len()).collect()
-        };
         let mut out = Vec::new();
-        for c in chunks {
-            match tilec_parse::parse_range(&text, c.start, c.end, input.file, &opts) {
-                Ok(m) => out.push(Some(m)),
-                Err(diags) => {
-                    for d in &diags {
-                        self.emit(d);
+        let mut diags = Vec::new();
+        {
+            // Borrow the text (no copy: inputs can be large); emit afterwards.
+            let text = self.sources.get(input.file).text();
+            let chunks = if common.split_input_file {
+                tilec_parse::split_input(text)
+            } else {
+                std::iter::once(0..text.len()).collect()
+            };
+            for c in chunks {
+                match tilec_parse::parse_range(text, c.start, c.end, input.file, &opts) {
+                    Ok(m) => out.push(Some(m)),
+                    Err(d) => {
+                        diags.extend(d);
+                        out.push(None);
                     }
-                    out.push(None);
                 }
             }
+        }
+        for d in &diags {
+            self.emit(d);
         }
         out
-    }
-
-    fn write_output(&mut self, output: Option<&std::path::Path>, text: &str) -> i32 {
-        match output {
-            None => {
-                let _ = self.io.stdout.write_all(text.as_bytes());
-            }
-            Some(p) if p.as_os_str() == "-" => {
-                let _ = self.io.stdout.write_all(text.as_bytes());
-            }
-            Some(p) => {
-                if let Err(e) = std::fs::write(p, text) {
-                    return self.usage_error(&format!("cannot write '{}': {e}", p.display()));
-                }
-            }
-        }
-        EXIT_OK
     }
 
     fn status(&self) -> i32 {
@@ -316,16 +304,35 @@ impl<'a, 'b> Driver<'a, 'b> {
             locations: a.print_locations,
             ..PrintOptions::default()
         };
-        let texts: Vec<String> = modules
-            .iter()
-            .flatten()
-            .map(|m| tilec_ir::print_module(m, &opts))
-            .collect();
         if self.errors > 0 {
             return EXIT_DIAGNOSTICS;
         }
-        let text = texts.join("// -----\n");
-        self.write_output(a.output.as_deref(), &text)
+        // Stream the text out: a big module is never held in memory as text.
+        let modules: Vec<&tilec_ir::Module> = modules.iter().flatten().collect();
+        let write_all = |w: &mut dyn Write| -> std::io::Result<()> {
+            for (i, m) in modules.iter().enumerate() {
+                if i > 0 {
+                    w.write_all(b"// -----\n")?;
+                }
+                tilec_ir::print_module_to(m, &opts, w)?;
+            }
+            w.flush()
+        };
+        let result = match a.output.as_deref() {
+            Some(p) if p.as_os_str() != "-" => std::fs::File::create(p)
+                .and_then(|f| write_all(&mut std::io::BufWriter::with_capacity(1 << 16, f))),
+            _ => write_all(&mut *self.io.stdout),
+        };
+        match result {
+            Ok(()) => EXIT_OK,
+            Err(e) => {
+                let what = a
+                    .output
+                    .as_deref()
+                    .map_or("-".into(), |p| p.display().to_string());
+                self.usage_error(&format!("cannot write '{what}': {e}"))
+            }
+        }
     }
 
     fn check(&mut self, a: CheckArgs) -> i32 {

@@ -13,13 +13,15 @@
 //! else; the verifier proper reports every rule with its exact wording.
 
 use super::format::{Anchor, Custom, Elem, Format, TypeRef};
-use super::infer::{SlotTypes, infer_types};
+use super::infer::{SlotTypes, TypeList, infer_types};
 use super::{Arity, AttrKind, CustomSyntax, OpDef, Opcode, Traits};
 use crate::attrs::AttrData;
 use crate::module::{Module, Op, Region, Value};
 use crate::segments;
 use crate::types::{DYNAMIC, Type, TypeData};
+use crate::util::FxHashMap;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 /// Why an op cannot be printed in its custom form.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -47,23 +49,107 @@ pub enum Misfit {
 }
 
 /// Checks that printing `op` in its custom form and parsing the text again yields the same
-/// op (regions' contents aside: nested ops are checked on their own).
+/// op (regions' contents aside: nested ops are checked on their own). To check many ops,
+/// use a [`Checker`], which remembers the answers for ops of the same signature.
 pub fn fits_custom_syntax(m: &Module, op: Op) -> Result<(), Misfit> {
-    if m.unregistered_name(op).is_some() {
-        return Err(Misfit::Unregistered);
+    Checker::default().check(m, op)
+}
+
+/// Checks ops against their custom syntax, remembering the answer for each op signature
+/// (opcode, operand and result types, attributes, entry-block argument types): a module
+/// has few distinct signatures, so most checks are one hash lookup. Only the structure of
+/// regions (blocks, terminators) is looked at for every op.
+#[derive(Default)]
+pub struct Checker {
+    memo: FxHashMap<Box<[u32]>, Result<(), Misfit>>,
+    key: Vec<u32>,
+}
+
+impl Checker {
+    /// A checker with nothing remembered yet.
+    pub fn new() -> Checker {
+        Checker::default()
     }
-    let def = m.def(op);
+
+    /// Like [`fits_custom_syntax`].
+    pub fn check(&mut self, m: &Module, op: Op) -> Result<(), Misfit> {
+        if m.unregistered_name(op).is_some() {
+            return Err(Misfit::Unregistered);
+        }
+        let def = m.def(op);
+        if m.regions(op).len() != def.regions.len() {
+            return Err(Misfit::Region(m.regions(op).len().min(def.regions.len())));
+        }
+        self.signature_key(m, op);
+        let verdict = match self.memo.get(self.key.as_slice()) {
+            Some(v) => *v,
+            None => {
+                let v = signature_fits(m, op, def);
+                self.memo.insert(self.key.as_slice().into(), v);
+                v
+            }
+        };
+        verdict?;
+        let args_shown = region_args_shown(def);
+        for (i, &r) in m.regions(op).iter().enumerate() {
+            check_region(m, def, i, r, args_shown & bit(i) != 0)?;
+        }
+        Ok(())
+    }
+
+    /// Everything [`signature_fits`] reads, as a flat key.
+    fn signature_key(&mut self, m: &Module, op: Op) {
+        let k = &mut self.key;
+        k.clear();
+        k.push(m.opcode(op) as u32);
+        k.push(m.num_operands(op) as u32);
+        k.extend(m.operands(op).map(|v| m.value_type(v).as_u32()));
+        k.push(m.num_results(op) as u32);
+        k.extend(m.results(op).map(|v| m.value_type(v).as_u32()));
+        for i in 0..m.def(op).attrs.len() {
+            k.push(m.attr(op, i).map_or(u32::MAX, |a| a.as_u32()));
+        }
+        for &r in m.regions(op) {
+            let blocks = m.region_blocks(r);
+            k.push(blocks.len() as u32);
+            if let Some(&b) = blocks.first() {
+                k.push(m.block_args(b).len() as u32);
+                k.extend(m.block_args(b).iter().map(|a| m.value_type(*a).as_u32()));
+            }
+        }
+    }
+}
+
+/// The checks that depend only on an op's signature (see [`Checker`]).
+fn signature_fits(m: &Module, op: Op, def: &OpDef) -> Result<(), Misfit> {
     let operands = operand_slots(m, op, def)?;
     let results = result_slots(m, op, def)?;
     check_attr_kinds(m, op, def)?;
-    if m.regions(op).len() != def.regions.len() {
-        return Err(Misfit::Region(m.regions(op).len().min(def.regions.len())));
-    }
     match (def.custom(), def.format()) {
         (Some(c), _) => check_custom(m, op, def, c),
         (None, Some(f)) => check_format(m, op, def, f, &operands, &results),
         (None, None) => Err(Misfit::NoSyntax),
     }
+}
+
+/// The regions whose block arguments the op's syntax shows, as a bit set: all regions of
+/// hand-written syntaxes, and those a format prints as plain regions or with
+/// `custom<ArgRegion>`.
+fn region_args_shown(def: &OpDef) -> u64 {
+    static SHOWN: OnceLock<Vec<u64>> = OnceLock::new();
+    SHOWN.get_or_init(|| {
+        super::all()
+            .iter()
+            .map(|d| match (d.custom(), d.format()) {
+                (Some(_), _) => u64::MAX,
+                (None, Some(f)) => all_elems(&f.elems).fold(0, |acc, e| match e {
+                    Elem::Region(i) | Elem::Custom(Custom::ArgRegion(i)) => acc | bit(*i),
+                    _ => acc,
+                }),
+                (None, None) => 0,
+            })
+            .collect()
+    })[def.opcode as usize]
 }
 
 /// The operand range of each slot, checked against the slots' arities.
@@ -167,7 +253,6 @@ struct Written {
     result_types: u64,
     splat: u64,
     attrs: u64,
-    plain_regions: u64,
 }
 
 fn bit(i: usize) -> u64 {
@@ -230,7 +315,6 @@ fn collect_written(
                     w.attrs |= bit(*i);
                 }
             }
-            Elem::Region(i) => w.plain_regions |= bit(*i),
             Elem::Custom(c) => match *c {
                 Custom::Rounding(i)
                 | Custom::DivFRounding(i)
@@ -311,12 +395,12 @@ fn check_format(
         operands: actual_operands
             .iter()
             .enumerate()
-            .map(|(i, v)| (w.operand_types & bit(i) != 0).then(|| v.clone()))
+            .map(|(i, v)| (w.operand_types & bit(i) != 0).then(|| TypeList::from_slice(v)))
             .collect(),
         results: actual_results
             .iter()
             .enumerate()
-            .map(|(i, v)| (w.result_types & bit(i) != 0).then(|| v.clone()))
+            .map(|(i, v)| (w.result_types & bit(i) != 0).then(|| TypeList::from_slice(v)))
             .collect(),
     };
     let counts: Vec<usize> = operands.iter().map(|r| r.len()).collect();
@@ -332,22 +416,16 @@ fn check_format(
         })
     });
     for (i, actual) in actual_operands.iter().enumerate() {
-        if t.operands[i].as_ref() != Some(actual) {
+        if t.operands[i].as_deref() != Some(actual.as_slice()) {
             return Err(Misfit::OperandType(i));
         }
     }
     for (i, actual) in actual_results.iter().enumerate() {
-        if t.results[i].as_ref() != Some(actual) {
+        if t.results[i].as_deref() != Some(actual.as_slice()) {
             return Err(Misfit::ResultType(i));
         }
     }
 
-    // Regions.
-    for (i, &r) in m.regions(op).iter().enumerate() {
-        let args_shown = w.plain_regions & bit(i) != 0
-            || all_elems(&f.elems).any(|e| *e == Elem::Custom(Custom::ArgRegion(i)));
-        check_region(m, def, i, r, args_shown)?;
-    }
     Ok(())
 }
 
@@ -425,9 +503,6 @@ fn check_custom(m: &Module, op: Op, def: &OpDef, c: CustomSyntax) -> Result<(), 
         .and_then(|r| m.entry_block(r))
         .map(|b| types(m, m.block_args(b).iter().copied()))
         .unwrap_or_default();
-    if let Some(r) = body {
-        check_region(m, def, 0, r, true)?;
-    }
     match c {
         CustomSyntax::Function => {
             let Some(AttrData::Type(ft)) = attr("function_type").map(|a| m.ctx.attrs.get(a)) else {

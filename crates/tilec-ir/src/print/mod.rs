@@ -44,9 +44,34 @@ pub struct PrintOptions {
 /// Prints a whole module.
 pub fn print_module(m: &Module, opts: &PrintOptions) -> String {
     let mut p = Printer::new(m, *opts);
+    p.out.reserve(m.op_capacity() * 48);
     p.print_top();
-    p.finish()
+    p.finish();
+    p.out
 }
+
+/// Prints a whole module to a writer, a chunk at a time, so that the text is never held
+/// in memory as a whole. Returns the first write error.
+pub fn print_module_to(
+    m: &Module,
+    opts: &PrintOptions,
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let mut p = Printer::new(m, *opts);
+    p.out.reserve(FLUSH_AT + 4096);
+    p.sink = Some(w);
+    p.print_top();
+    p.finish();
+    p.flush();
+    match p.io_error.take() {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// When printing to a writer, the buffered text is written out once it reaches this size
+/// (at the end of an op).
+const FLUSH_AT: usize = 1 << 16;
 
 /// Prints a single op (and its regions) on its own, with names local to the op. Used in
 /// diagnostics and debugging.
@@ -68,19 +93,28 @@ pub(crate) struct Printer<'m> {
     /// Location aliases (when printing locations).
     loc_aliases: FxHashMap<crate::attrs::Attr, String>,
     alias_defs: Vec<(String, crate::attrs::Attr)>,
+    /// Decides which ops fit their custom syntax.
+    checker: crate::ops::conform::Checker,
+    /// Where the text goes when printing to a writer (see [`print_module_to`]).
+    sink: Option<&'m mut dyn std::io::Write>,
+    /// The first error the sink returned.
+    io_error: Option<std::io::Error>,
 }
 
 impl<'m> Printer<'m> {
     fn new(m: &'m Module, opts: PrintOptions) -> Printer<'m> {
         let mut p = Printer {
             m,
-            out: String::with_capacity(m.op_capacity() * 48),
+            out: String::new(),
             opts,
             names: Names::default(),
             indent: 0,
             type_cache: Vec::new(),
             loc_aliases: FxHashMap::default(),
             alias_defs: Vec::new(),
+            checker: crate::ops::conform::Checker::new(),
+            sink: None,
+            io_error: None,
         };
         if opts.locations {
             p.compute_aliases();
@@ -88,7 +122,8 @@ impl<'m> Printer<'m> {
         p
     }
 
-    fn finish(mut self) -> String {
+    /// Appends what comes after the ops: the location alias definitions.
+    fn finish(&mut self) {
         if !self.alias_defs.is_empty() {
             let defs = std::mem::take(&mut self.alias_defs);
             for (name, attr) in &defs {
@@ -99,7 +134,18 @@ impl<'m> Printer<'m> {
                 self.out.push('\n');
             }
         }
-        self.out
+    }
+
+    /// Writes the buffered text to the sink, if there is one.
+    fn flush(&mut self) {
+        if let Some(w) = self.sink.as_mut() {
+            if self.io_error.is_none()
+                && let Err(e) = w.write_all(self.out.as_bytes())
+            {
+                self.io_error = Some(e);
+            }
+            self.out.clear();
+        }
     }
 
     fn print_top(&mut self) {
@@ -223,8 +269,7 @@ impl<'m> Printer<'m> {
         }
         let generic = self.opts.generic
             || m.unregistered_name(op).is_some()
-            || (!self.opts.assume_verified
-                && crate::ops::conform::fits_custom_syntax(m, op).is_err());
+            || (!self.opts.assume_verified && self.checker.check(m, op).is_err());
         if generic {
             self.print_generic(op);
         } else {
@@ -243,6 +288,9 @@ impl<'m> Printer<'m> {
         }
         self.print_trailing_loc(m.op_loc(op));
         self.out.push('\n');
+        if self.out.len() >= FLUSH_AT && self.sink.is_some() {
+            self.flush();
+        }
     }
 
     fn print_trailing_loc(&mut self, loc: Option<crate::attrs::Attr>) {

@@ -26,7 +26,8 @@ enum Name {
 #[derive(Default)]
 pub(crate) struct Names {
     names: SecondaryMap<Value, Name>,
-    strings: Vec<String>,
+    /// Distinct value names, by id (`Name::Str`).
+    strings: Vec<Box<str>>,
     /// Result groups of ops whose results are not a single group starting at 0.
     groups: FxHashMap<Op, Vec<u32>>,
     blocks: FxHashMap<Block, u32>,
@@ -38,10 +39,17 @@ struct State<'m> {
     next_value: u32,
     next_arg: u32,
     next_conflict: u32,
-    /// Scoped set of used names: a stack of (name) with scope marks.
-    used: FxHashSet<String>,
-    used_stack: Vec<String>,
+    /// Name ids by text: names repeat across functions, so each is stored once.
+    ids: FxHashMap<Box<str>, u32>,
+    /// The ids of the names used in the enclosing scopes, and the same as a stack whose
+    /// tail is popped when a region's scope ends.
+    used: FxHashSet<u32>,
+    used_stack: Vec<u32>,
     generic: bool,
+    /// Scratch text for building names.
+    scratch: String,
+    /// Constant names by attribute (constants repeat).
+    constant_names: FxHashMap<crate::attrs::Attr, Box<str>>,
 }
 
 impl Names {
@@ -135,9 +143,12 @@ impl<'m> State<'m> {
             next_value: 0,
             next_arg: 0,
             next_conflict: 0,
+            ids: FxHashMap::default(),
             used: FxHashSet::default(),
             used_stack: Vec::new(),
             generic,
+            scratch: String::new(),
+            constant_names: FxHashMap::default(),
         }
     }
 
@@ -146,27 +157,43 @@ impl<'m> State<'m> {
         self.next_value += 1;
     }
 
+    /// The id of a name, interning it.
+    fn intern(&mut self, name: &str) -> u32 {
+        if let Some(&id) = self.ids.get(name) {
+            return id;
+        }
+        let id = self.names.strings.len() as u32;
+        self.names.strings.push(name.into());
+        self.ids.insert(name.into(), id);
+        id
+    }
+
     fn set_name(&mut self, v: Value, hint: &str) {
         if hint.is_empty() {
             self.set_number(v);
             return;
         }
-        let base = sanitize(hint);
-        let name = if !self.used.contains(&base) {
-            base
-        } else {
+        let mut text = std::mem::take(&mut self.scratch);
+        text.clear();
+        sanitize_into(&mut text, hint);
+        let mut id = self.intern(&text);
+        if self.used.contains(&id) {
+            let base_len = text.len();
             loop {
-                let probe = format!("{base}_{}", self.next_conflict);
+                text.truncate(base_len);
+                text.push('_');
+                push_u64(&mut text, self.next_conflict as u64);
                 self.next_conflict += 1;
-                if !self.used.contains(&probe) {
-                    break probe;
+                id = self.intern(&text);
+                if !self.used.contains(&id) {
+                    break;
                 }
             }
-        };
-        self.used.insert(name.clone());
-        self.used_stack.push(name.clone());
-        self.names.names[v] = Name::Str(self.names.strings.len() as u32);
-        self.names.strings.push(name);
+        }
+        self.scratch = text;
+        self.used.insert(id);
+        self.used_stack.push(id);
+        self.names.names[v] = Name::Str(id);
     }
 
     /// Numbers nested regions breadth-first by region, each starting from the counters at
@@ -254,15 +281,16 @@ impl<'m> State<'m> {
                 continue;
             }
             if entry {
-                let n = format!("arg{}", self.next_arg);
+                let mut n = String::with_capacity(8);
+                n.push_str("arg");
+                push_u64(&mut n, self.next_arg as u64);
                 self.next_arg += 1;
                 self.set_name(a, &n);
             } else {
                 self.set_number(a);
             }
         }
-        let ops: Vec<Op> = m.block_ops(b).collect();
-        for op in ops {
+        for op in m.block_ops(b) {
             self.number_op(op);
         }
     }
@@ -273,12 +301,40 @@ impl<'m> State<'m> {
         if n == 0 {
             return;
         }
-        let mut groups = vec![0u32];
+        let mut groups: Vec<u32> = Vec::new();
         if !self.generic && m.unregistered_name(op).is_none() {
-            for (i, hint) in result_hints(m, op) {
-                self.set_name(m.result(op, i), &hint);
-                if i != 0 {
-                    groups.push(i as u32);
+            let def = m.def(op);
+            match def.names {
+                NameHint::None => {}
+                NameHint::Fixed(s) => self.set_name(m.result(op, 0), s),
+                NameHint::For => self.set_name(m.result(op, 0), "for"),
+                NameHint::Reduce => self.set_name(m.result(op, 0), "reduce"),
+                NameHint::Slots => {
+                    for i in 0..n {
+                        let hint = def.results.get(i).map_or("", |s| s.name);
+                        self.set_name(m.result(op, i), hint);
+                        if i != 0 {
+                            groups.push(i as u32);
+                        }
+                    }
+                }
+                NameHint::Constant => {
+                    let name = match m.attr(op, 0) {
+                        Some(a) => match self.constant_names.get(&a) {
+                            Some(s) => s.clone(),
+                            None => {
+                                let s: Box<str> = constant_name(m, op).into();
+                                self.constant_names.insert(a, s.clone());
+                                s
+                            }
+                        },
+                        None => "cst".into(),
+                    };
+                    self.set_name(m.result(op, 0), &name);
+                }
+                NameHint::Assume => {
+                    let name = assume_name(m, op, 0);
+                    self.set_name(m.result(op, 0), &name);
                 }
             }
         }
@@ -286,7 +342,8 @@ impl<'m> State<'m> {
         if self.names.names[first] == Name::Unset {
             self.set_number(first);
         }
-        if groups.len() > 1 {
+        if !groups.is_empty() {
+            groups.insert(0, 0);
             groups.sort_unstable();
             self.names.groups.insert(op, groups);
         }
@@ -417,19 +474,17 @@ fn exact_u64(k: FloatKind, bits: u64) -> Option<u64> {
 
 /// MLIR's identifier sanitizing for value names: invalid characters become `_`, a leading
 /// digit gets a `_` prefix.
-fn sanitize(name: &str) -> String {
-    let mut s = String::with_capacity(name.len() + 1);
+fn sanitize_into(out: &mut String, name: &str) {
     if name.starts_with(|c: char| c.is_ascii_digit()) {
-        s.push('_');
+        out.push('_');
     }
     for c in name.chars() {
         if c.is_ascii_alphanumeric() || matches!(c, '$' | '.' | '_' | '-') {
-            s.push(c);
+            out.push(c);
         } else {
-            s.push('_');
+            out.push('_');
         }
     }
-    s
 }
 
 // Keep the enum import used for documentation links of hint kinds.
