@@ -90,25 +90,32 @@ impl Location {
 pub struct SourceFile {
     name: String,
     text: String,
-    line_starts: Vec<u32>,
+    /// Offsets of line starts, computed when first needed (most runs report nothing).
+    line_starts: std::sync::OnceLock<Vec<u32>>,
 }
 
 impl SourceFile {
-    /// Creates a source file and indexes its lines.
+    /// Creates a source file.
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> SourceFile {
-        let text = text.into();
-        let mut line_starts = vec![0u32];
-        line_starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| i as u32 + 1),
-        );
         SourceFile {
             name: name.into(),
-            text,
-            line_starts,
+            text: text.into(),
+            line_starts: std::sync::OnceLock::new(),
         }
+    }
+
+    fn line_starts(&self) -> &[u32] {
+        self.line_starts.get_or_init(|| {
+            let mut v = vec![0u32];
+            v.extend(
+                self.text
+                    .bytes()
+                    .enumerate()
+                    .filter(|&(_, b)| b == b'\n')
+                    .map(|(i, _)| i as u32 + 1),
+            );
+            v
+        })
     }
 
     /// The file name as given (e.g. a path, or `<stdin>`).
@@ -125,21 +132,21 @@ impl SourceFile {
     /// end of the file.
     pub fn line_col(&self, offset: u32) -> (u32, u32) {
         let offset = offset.min(self.text.len() as u32);
-        let line = match self.line_starts.binary_search(&offset) {
+        let line = match self.line_starts().binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,
         };
-        (line as u32 + 1, offset - self.line_starts[line] + 1)
+        (line as u32 + 1, offset - self.line_starts()[line] + 1)
     }
 
     /// The text of a 1-based line, without its line terminator.
     pub fn line_text(&self, line: u32) -> &str {
         let idx = (line.max(1) - 1) as usize;
-        let Some(&start) = self.line_starts.get(idx) else {
+        let Some(&start) = self.line_starts().get(idx) else {
             return "";
         };
         let end = self
-            .line_starts
+            .line_starts()
             .get(idx + 1)
             .map(|&e| e as usize)
             .unwrap_or(self.text.len());
@@ -148,7 +155,7 @@ impl SourceFile {
 
     /// Number of lines.
     pub fn line_count(&self) -> u32 {
-        self.line_starts.len() as u32
+        self.line_starts().len() as u32
     }
 }
 

@@ -157,7 +157,8 @@ struct Extras {
     /// Locations of block arguments.
     value_locs: FxHashMap<Value, Attr>,
     /// Spans of attributes written in the source, per op and slot.
-    attr_spans: FxHashMap<(Op, u16), Span>,
+    /// Sorted by (op, slot); the parser appends in that order, so recording is a push.
+    attr_spans: Vec<(u32, u16, SpanSlot)>,
 }
 
 /// A tile IR module: the arenas, the interning context and the top-level block.
@@ -523,12 +524,25 @@ impl Module {
 
     /// Span of an attribute slot as written in the source.
     pub fn attr_span(&self, op: Op, slot: usize) -> Option<Span> {
-        self.extras.attr_spans.get(&(op, slot as u16)).copied()
+        let key = (op.as_u32(), slot as u16);
+        let v = &self.extras.attr_spans;
+        v.binary_search_by(|e| (e.0, e.1).cmp(&key))
+            .ok()
+            .and_then(|i| v[i].2.get())
     }
 
     /// Records the span of an attribute slot.
     pub fn set_attr_span(&mut self, op: Op, slot: usize, span: Span) {
-        self.extras.attr_spans.insert((op, slot as u16), span);
+        let key = (op.as_u32(), slot as u16);
+        let entry = (key.0, key.1, SpanSlot::from(Some(span)));
+        let v = &mut self.extras.attr_spans;
+        match v.last() {
+            Some(l) if (l.0, l.1) >= key => match v.binary_search_by(|e| (e.0, e.1).cmp(&key)) {
+                Ok(i) => v[i] = entry,
+                Err(i) => v.insert(i, entry),
+            },
+            _ => v.push(entry),
+        }
     }
 
     /// Inserts a detached op.
@@ -872,6 +886,22 @@ mod tests {
             },
             at,
         )
+    }
+
+    #[test]
+    fn attribute_spans_in_any_order() {
+        let mut m = Module::new();
+        let body = m.body();
+        let a = constant(&mut m, InsertPoint::End(body));
+        let b = constant(&mut m, InsertPoint::End(body));
+        m.set_attr_span(b, 1, Span::new(30, 40));
+        m.set_attr_span(a, 0, Span::new(1, 2));
+        m.set_attr_span(b, 0, Span::new(20, 25));
+        m.set_attr_span(a, 0, Span::new(3, 4));
+        assert_eq!(m.attr_span(a, 0), Some(Span::new(3, 4)));
+        assert_eq!(m.attr_span(b, 0), Some(Span::new(20, 25)));
+        assert_eq!(m.attr_span(b, 1), Some(Span::new(30, 40)));
+        assert_eq!(m.attr_span(a, 1), None);
     }
 
     #[test]

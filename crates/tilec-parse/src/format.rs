@@ -40,7 +40,14 @@ impl<'s> Parser<'s> {
 
     fn expect_literal(&mut self, lit: &str) -> PResult<()> {
         match punct(lit) {
-            Some(k) => self.expect(k, &format!("expected '{lit}'")).map(|_| ()),
+            Some(k) => {
+                if self.at(k) {
+                    self.bump();
+                    Ok(())
+                } else {
+                    Err(self.err_wrong_token(&format!("expected '{lit}'")))
+                }
+            }
             None => self.expect_keyword(lit),
         }
     }

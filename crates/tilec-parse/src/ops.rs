@@ -185,7 +185,7 @@ impl<'s> Parser<'s> {
                 st.reset(def, spelling, span);
                 st
             }
-            None => OpState::new(def, spelling, span),
+            None => Box::new(OpState::new(def, spelling, span)),
         };
         let outer = self.op_ctx.replace(def);
         let parsed = self.parse_op_syntax(&mut st, def, span);

@@ -58,8 +58,12 @@ pub struct Parser<'s> {
     pub(crate) opts: ParseOptions,
     pub(crate) diags: Vec<Diagnostic>,
     lex_error: bool,
-    /// Visible SSA names (`%name#number`), defined or forward-referenced.
+    /// Visible SSA names (`%name#number`), defined or forward-referenced; see
+    /// [`Parser::entry`].
     values: FxHashMap<(&'s str, u32), Entry>,
+    /// The same for plain decimal names (`%12`), indexed by their number: most values in
+    /// printed IR are numbered, and an index is much cheaper than a hash.
+    numbered: Vec<Option<Entry>>,
     /// The names each open region defined or forward-referenced, innermost last.
     scopes: Vec<Vec<(&'s str, u32)>>,
     forward: FxHashMap<Value, Span>,
@@ -73,8 +77,11 @@ pub struct Parser<'s> {
     /// How deeply regions, attributes, types and locations are nested at the current
     /// position (see [`Parser::nested`]).
     depth: u32,
-    /// Recycled op states (one per nesting level is in use at a time).
-    pub(crate) op_states: Vec<crate::ops::OpState<'s>>,
+    /// Recycled op states (one per nesting level is in use at a time). Boxed on purpose:
+    /// taking a state out of the pool and putting it back then moves a pointer, not the
+    /// whole state, which measurably speeds up parsing.
+    #[allow(clippy::vec_box)]
+    pub(crate) op_states: Vec<Box<crate::ops::OpState<'s>>>,
     /// Scratch buffers for creating ops.
     pub(crate) scratch_values: Vec<Value>,
     pub(crate) scratch_types: Vec<Type>,
@@ -111,6 +118,7 @@ impl<'s> Parser<'s> {
             diags: Vec::new(),
             lex_error: false,
             values: FxHashMap::default(),
+            numbered: Vec::new(),
             scopes: vec![Vec::new()],
             forward: FxHashMap::default(),
             attr_aliases: FxHashMap::default(),
@@ -358,7 +366,7 @@ impl<'s> Parser<'s> {
     pub(crate) fn pop_scope(&mut self) {
         if let Some(names) = self.scopes.pop() {
             for n in names {
-                self.values.remove(&n);
+                self.set_entry(n.0, n.1, None);
             }
         }
     }
@@ -388,11 +396,57 @@ impl<'s> Parser<'s> {
         Ok(Unresolved { name, number, span })
     }
 
+    /// The plain decimal number a name is, if it is one (`12`, not `012` or `1x`).
+    fn numeric_name(name: &str) -> Option<usize> {
+        let b = name.as_bytes();
+        if b.is_empty() || b.len() > 6 || (b[0] == b'0' && b.len() > 1) {
+            return None;
+        }
+        let mut n = 0usize;
+        for &c in b {
+            if !c.is_ascii_digit() {
+                return None;
+            }
+            n = n * 10 + (c - b'0') as usize;
+        }
+        Some(n)
+    }
+
+    /// The visible entry of `%name#number`.
+    fn entry(&self, name: &str, number: u32) -> Option<Entry> {
+        match (number, Self::numeric_name(name)) {
+            (0, Some(n)) => self.numbered.get(n).copied().flatten(),
+            _ => self.values.get(&(name, number)).copied(),
+        }
+    }
+
+    /// Sets (or, with `None`, forgets) the visible entry of `%name#number`.
+    fn set_entry(&mut self, name: &'s str, number: u32, e: Option<Entry>) {
+        match (number, Self::numeric_name(name)) {
+            (0, Some(n)) => {
+                if n >= self.numbered.len() {
+                    if e.is_none() {
+                        return;
+                    }
+                    self.numbered.resize(n + 1, None);
+                }
+                self.numbered[n] = e;
+            }
+            _ => match e {
+                Some(e) => {
+                    self.values.insert((name, number), e);
+                }
+                None => {
+                    self.values.remove(&(name, number));
+                }
+            },
+        }
+    }
+
     /// Resolves a use to a value of type `ty`, creating a forward reference if the name is
     /// not defined yet.
     pub(crate) fn resolve(&mut self, u: Unresolved<'s>, ty: Type) -> PResult<Value> {
-        if let Some(e) = self.values.get(&(u.name, u.number)) {
-            let e = *e;
+        if let Some(e) = self.entry(u.name, u.number) {
             let vt = self.m.value_type(e.value);
             if vt == ty {
                 return Ok(e.value);
@@ -412,7 +466,7 @@ impl<'s> Parser<'s> {
             ));
         }
         if u.number > 0
-            && let Some(first) = self.values.get(&(u.name, 0))
+            && let Some(first) = self.entry(u.name, 0)
             && !self.forward.contains_key(&first.value)
         {
             return Err(self.err(
@@ -422,12 +476,13 @@ impl<'s> Parser<'s> {
             ));
         }
         let ph = self.m.create_placeholder(ty);
-        self.values.insert(
-            (u.name, u.number),
-            Entry {
+        self.set_entry(
+            u.name,
+            u.number,
+            Some(Entry {
                 value: ph,
                 span: u.span,
-            },
+            }),
         );
         self.forward.insert(ph, u.span);
         // As in MLIR, a forward reference belongs to the region it appears in: if that
@@ -442,7 +497,7 @@ impl<'s> Parser<'s> {
 
     /// True if the name (any result number) is defined or forward-referenced.
     pub(crate) fn name_in_use(&self, name: &str, number: u32) -> Option<Span> {
-        self.values.get(&(name, number)).map(|e| e.span)
+        self.entry(name, number).map(|e| e.span)
     }
 
     /// Defines `%name#number` as `value`.
@@ -453,7 +508,7 @@ impl<'s> Parser<'s> {
         span: Span,
         value: Value,
     ) -> PResult<()> {
-        if let Some(&existing) = self.values.get(&(name, number)) {
+        if let Some(existing) = self.entry(name, number) {
             if !self.forward.contains_key(&existing.value) {
                 return Err(self.err_note(
                     codes::REDEFINED_VALUE,
@@ -484,7 +539,7 @@ impl<'s> Parser<'s> {
             self.m.replace_all_uses(existing.value, value);
             self.forward.remove(&existing.value);
         }
-        self.values.insert((name, number), Entry { value, span });
+        self.set_entry(name, number, Some(Entry { value, span }));
         if let Some(scope) = self.scopes.last_mut() {
             scope.push((name, number));
         }
