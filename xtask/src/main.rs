@@ -27,7 +27,9 @@ fn main() {
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(0x711ec),
         ),
-        Some("__measure") => measure(args.get(1).map(PathBuf::from)),
+        Some("__time") => time(args.get(1).map(PathBuf::from)),
+        Some("__memory") => memory(args.get(1).map(PathBuf::from)),
+        Some("__cli") => cli(args.get(1).map(PathBuf::from)),
         _ => {
             eprintln!(
                 "usage: cargo xtask bench [--mb N] | cargo xtask fuzz [--mutants N] [--seed S]"
@@ -119,63 +121,71 @@ fn bench(mb: usize) -> i32 {
             .map(|t| t.lines().count())
             .unwrap_or(0)
     );
-    // Measure in a fresh process so that peak memory is not inflated by the generator.
+    // Each measurement runs in a fresh process: peak memory is then that of the measured
+    // work alone (not of the generator, nor of earlier runs).
     let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("xtask"));
-    let status = std::process::Command::new(exe)
-        .arg("__measure")
-        .arg(&path)
-        .status();
-    match status {
-        Ok(s) if s.success() => 0,
-        _ => 1,
+    for mode in ["__time", "__memory", "__cli"] {
+        let status = std::process::Command::new(&exe)
+            .arg(mode)
+            .arg(&path)
+            .status();
+        if !matches!(status, Ok(s) if s.success()) {
+            eprintln!("{mode} failed");
+            return 1;
+        }
+    }
+    0
+}
+
+/// Counts the bytes written to it.
+struct Count(usize);
+
+impl std::io::Write for Count {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0 += b.len();
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
-fn measure(path: Option<PathBuf>) -> i32 {
-    let Some(path) = path else { return 2 };
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("{e}");
-            return 1;
-        }
+fn read_input(path: Option<PathBuf>) -> Option<String> {
+    let path = path?;
+    std::fs::read_to_string(&path)
+        .map_err(|e| eprintln!("{}: {e}", path.display()))
+        .ok()
+}
+
+fn parse_or_report(text: &str) -> Option<tilec_ir::Module> {
+    let opts = tilec_parse::ParseOptions::default();
+    tilec_parse::parse(text, tilec_diag::FileId(0), &opts)
+        .map_err(|d| eprintln!("parse failed: {:?}", d.first()))
+        .ok()
+}
+
+/// Throughput: the best of three runs of parsing, streamed printing and string printing.
+fn time(path: Option<PathBuf>) -> i32 {
+    let Some(text) = read_input(path) else {
+        return 1;
     };
     let size = text.len() as f64;
-    let base = peak_rss().unwrap_or(0);
-    let opts = tilec_parse::ParseOptions::default();
     let runs = 3;
     let mut best_parse = Duration::MAX;
     let mut module: Option<tilec_ir::Module> = None;
     for _ in 0..runs {
         drop(module.take()); // free the previous module before parsing again
         let t = Instant::now();
-        let m = tilec_parse::parse(&text, tilec_diag::FileId(0), &opts);
-        let dt = t.elapsed();
-        best_parse = best_parse.min(dt);
-        match m {
-            Ok(m) => module = Some(m),
-            Err(d) => {
-                eprintln!("parse failed: {:?}", d.first());
-                return 1;
-            }
+        let m = parse_or_report(&text);
+        best_parse = best_parse.min(t.elapsed());
+        module = m;
+        if module.is_none() {
+            return 1;
         }
     }
-    let peak_parse = peak_rss().unwrap_or(0);
     let Some(m) = module else { return 1 };
     let ops = m.count_ops();
     let opts = tilec_ir::PrintOptions::default();
-
-    // Printing as `tilec fmt` does: streamed to a writer (here one that counts bytes).
-    struct Count(usize);
-    impl std::io::Write for Count {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0 += b.len();
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
     let mut best_stream = Duration::MAX;
     let mut streamed = 0usize;
     for _ in 0..runs {
@@ -188,9 +198,6 @@ fn measure(path: Option<PathBuf>) -> i32 {
         best_stream = best_stream.min(t.elapsed());
         streamed = sink.0;
     }
-    let peak_stream = peak_rss().unwrap_or(0);
-
-    // Printing into one string (the library's `print_module`).
     let mut best_string = Duration::MAX;
     let mut out_len = 0usize;
     for _ in 0..runs {
@@ -199,10 +206,7 @@ fn measure(path: Option<PathBuf>) -> i32 {
         best_string = best_string.min(t.elapsed());
         out_len = s.len();
     }
-    let peak_string = peak_rss().unwrap_or(0);
-
     let mbs = |bytes: f64, d: Duration| bytes / 1e6 / d.as_secs_f64();
-    let mb = |b: u64| b as f64 / 1e6;
     println!("ops: {ops}");
     println!(
         "parse:            {:.3} s best of {runs} = {:6.1} MB/s ({:.2} M ops/s)",
@@ -214,28 +218,96 @@ fn measure(path: Option<PathBuf>) -> i32 {
         "print (streamed): {:.3} s best of {runs} = {:6.1} MB/s of output ({:.1} MB)",
         best_stream.as_secs_f64(),
         mbs(streamed as f64, best_stream),
-        mb(streamed as u64)
+        streamed as f64 / 1e6
     );
     println!(
         "print (string):   {:.3} s best of {runs} = {:6.1} MB/s of output ({:.1} MB)",
         best_string.as_secs_f64(),
         mbs(out_len as f64, best_string),
-        mb(out_len as u64)
+        out_len as f64 / 1e6
     );
+    0
+}
+
+/// Peak memory (the process's RSS high-water mark, the input text included) after one
+/// parse, then one streamed print, then one print into a string.
+fn memory(path: Option<PathBuf>) -> i32 {
+    let Some(text) = read_input(path) else {
+        return 1;
+    };
+    let size = text.len() as f64;
+    let base = peak_rss().unwrap_or(0);
+    let Some(m) = parse_or_report(&text) else {
+        return 1;
+    };
+    let after_parse = peak_rss().unwrap_or(0);
+    let opts = tilec_ir::PrintOptions::default();
+    let mut sink = Count(0);
+    if let Err(e) = tilec_ir::print_module_to(&m, &opts, &mut sink) {
+        eprintln!("print failed: {e}");
+        return 1;
+    }
+    let after_stream = peak_rss().unwrap_or(0);
+    let s = tilec_ir::print_module(&m, &opts);
+    let after_string = peak_rss().unwrap_or(0);
+    drop(s);
+    let line = |what: &str, b: u64, note: &str| {
+        println!(
+            "  {what:<22} {:6.1} MB ({:.2}x input){note}",
+            b as f64 / 1e6,
+            b as f64 / size
+        )
+    };
+    println!("peak memory (RSS high-water mark, input text included):");
+    line("input read", base, "");
+    line("parsed", after_parse, "");
+    line("printed, streamed", after_stream, "");
+    line(
+        "printed into a string",
+        after_string,
+        " (the whole output held as well)",
+    );
+    0
+}
+
+/// The command line end to end: `tilec fmt INPUT -o OUTPUT` in process, timed, with its
+/// peak memory.
+fn cli(path: Option<PathBuf>) -> i32 {
+    let Some(path) = path else { return 2 };
+    let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0) as f64;
+    let out = path.with_extension("fmt.tile");
+    let args: Vec<std::ffi::OsString> = vec![
+        "tilec".into(),
+        "fmt".into(),
+        path.clone().into(),
+        "-o".into(),
+        out.clone().into(),
+    ];
+    let (mut stdin, mut stdout, mut stderr) =
+        (std::io::empty(), std::io::sink(), std::io::stderr());
+    let mut io = tilec::Io {
+        stdin: &mut stdin,
+        stdout: &mut stdout,
+        stderr: &mut stderr,
+        stderr_is_tty: false,
+    };
+    let t = Instant::now();
+    let status = tilec::run(args, &mut io);
+    let dt = t.elapsed();
+    let peak = peak_rss().unwrap_or(0);
+    let same = std::fs::read(&out).ok() == std::fs::read(&path).ok();
+    let _ = std::fs::remove_file(&out);
+    if status != 0 {
+        eprintln!("tilec fmt exited {status}");
+        return 1;
+    }
     println!(
-        "peak memory (RSS high-water mark, input text included):\n  \
-         before parsing   {:6.1} MB ({:.2}x input)\n  \
-         after parsing    {:6.1} MB ({:.2}x input)\n  \
-         after streaming  {:6.1} MB ({:.2}x input)\n  \
-         after string     {:6.1} MB ({:.2}x input: the whole output is held as well)",
-        mb(base),
-        base as f64 / size,
-        mb(peak_parse),
-        peak_parse as f64 / size,
-        mb(peak_stream),
-        peak_stream as f64 / size,
-        mb(peak_string),
-        peak_string as f64 / size,
+        "tilec fmt (read, parse, print, write): {:.3} s = {:.1} MB/s, peak memory {:.1} MB ({:.2}x input), output {} the input",
+        dt.as_secs_f64(),
+        size / 1e6 / dt.as_secs_f64(),
+        peak as f64 / 1e6,
+        peak as f64 / size,
+        if same { "identical to" } else { "differs from" }
     );
     0
 }

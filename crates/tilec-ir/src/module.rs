@@ -80,8 +80,35 @@ pub enum ValueDef {
 #[derive(Clone, Debug)]
 struct ValueData {
     ty: Type,
-    def: ValueDef,
+    def: PackedDef,
     first_use: PackedOption<Use>,
+}
+
+/// A [`ValueDef`] in 8 bytes instead of 12: the op or block index, and the result or
+/// argument number with the top bit set for arguments (`u32::MAX` owner: placeholder).
+#[derive(Copy, Clone, Debug)]
+struct PackedDef(u32, u32);
+
+impl PackedDef {
+    const ARG: u32 = 1 << 31;
+
+    fn pack(d: ValueDef) -> PackedDef {
+        match d {
+            ValueDef::Result(op, i) => PackedDef(op.as_u32(), i & !Self::ARG),
+            ValueDef::Arg(b, i) => PackedDef(b.as_u32(), i | Self::ARG),
+            ValueDef::Placeholder => PackedDef(u32::MAX, 0),
+        }
+    }
+
+    fn unpack(self) -> ValueDef {
+        match self {
+            PackedDef(u32::MAX, _) => ValueDef::Placeholder,
+            PackedDef(b, i) if i & Self::ARG != 0 => {
+                ValueDef::Arg(Block::from_u32(b), i & !Self::ARG)
+            }
+            PackedDef(op, i) => ValueDef::Result(Op::from_u32(op), i),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -177,7 +204,8 @@ pub struct Module {
     region_pool: ListPool<Region>,
     block_pool: ListPool<Block>,
     op_spans: SecondaryMap<Op, SpanSlot>,
-    value_spans: SecondaryMap<Value, SpanSlot>,
+    /// Spans of block arguments (results use their op's span).
+    arg_spans: FxHashMap<Value, Span>,
     extras: Extras,
     body: Block,
     file: Option<FileId>,
@@ -249,7 +277,7 @@ impl Module {
             region_pool: ListPool::new(),
             block_pool: ListPool::new(),
             op_spans: SecondaryMap::new(),
-            value_spans: SecondaryMap::new(),
+            arg_spans: FxHashMap::default(),
             extras: Extras::default(),
             body,
             file: None,
@@ -257,10 +285,21 @@ impl Module {
     }
 
     /// Reserves capacity for about `ops` operations (used by the parser from the input size).
+    ///
+    /// Reserving up front avoids the copies (and the moments of holding both the old and
+    /// the new buffer) of growing arrays; reserved memory that is never written costs no
+    /// physical memory.
     pub fn reserve(&mut self, ops: usize) {
+        let values = ops + ops / 4;
         self.ops.reserve(ops);
-        self.values.reserve(ops + ops / 4);
+        self.values.reserve(values);
         self.uses.reserve(ops * 2);
+        if self.ops.is_empty() {
+            self.op_spans = SecondaryMap::with_capacity(ops);
+            // Operand lists take about 4 words per op (length and up to 3 operands).
+            self.use_pool = ListPool::with_capacity(ops * 4);
+            self.attr_pool = ListPool::with_capacity(ops * 2);
+        }
     }
 
     /// The top-level block.
@@ -306,7 +345,7 @@ impl Module {
         for (i, &ty) in spec.results.iter().enumerate() {
             let v = self.values.push(ValueData {
                 ty,
-                def: ValueDef::Result(op, i as u32),
+                def: PackedDef::pack(ValueDef::Result(op, i as u32)),
                 first_use: PackedOption::default(),
             });
             if i == 0 {
@@ -712,25 +751,40 @@ impl Module {
 
     /// What defines a value.
     pub fn value_def(&self, v: Value) -> ValueDef {
-        self.values[v].def
+        self.values[v].def.unpack()
     }
 
     /// The op defining a value, if it is an op result.
     pub fn defining_op(&self, v: Value) -> Option<Op> {
-        match self.values[v].def {
+        match self.values[v].def.unpack() {
             ValueDef::Result(op, _) => Some(op),
             _ => None,
         }
     }
 
-    /// Source span of a value's definition.
+    /// Source span of a value's definition: the block argument's name for arguments, the
+    /// defining op's span for results (as in MLIR, a result's location is its op's).
     pub fn value_span(&self, v: Value) -> Option<Span> {
-        self.value_spans.get(v).and_then(|s| s.get())
+        match self.values[v].def.unpack() {
+            ValueDef::Result(op, _) => self.op_span(op),
+            _ => self.arg_spans.get(&v).copied(),
+        }
     }
 
-    /// Sets the span of a value.
+    /// Sets the span of a block argument (results take their op's span; for them this
+    /// does nothing).
     pub fn set_value_span(&mut self, v: Value, span: Option<Span>) {
-        self.value_spans[v] = SpanSlot::from(span);
+        if matches!(self.values[v].def.unpack(), ValueDef::Result(..)) {
+            return;
+        }
+        match span {
+            Some(s) => {
+                self.arg_spans.insert(v, s);
+            }
+            None => {
+                self.arg_spans.remove(&v);
+            }
+        }
     }
 
     /// The `loc(...)` of a block argument.
@@ -754,7 +808,7 @@ impl Module {
     pub fn create_placeholder(&mut self, ty: Type) -> Value {
         self.values.push(ValueData {
             ty,
-            def: ValueDef::Placeholder,
+            def: PackedDef::pack(ValueDef::Placeholder),
             first_use: None.into(),
         })
     }
@@ -776,7 +830,7 @@ impl Module {
         let idx = self.blocks[block].args.len(&self.value_pool) as u32;
         let v = self.values.push(ValueData {
             ty,
-            def: ValueDef::Arg(block, idx),
+            def: PackedDef::pack(ValueDef::Arg(block, idx)),
             first_use: None.into(),
         });
         self.blocks[block].args.push(v, &mut self.value_pool);

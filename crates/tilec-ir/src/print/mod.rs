@@ -44,7 +44,8 @@ pub struct PrintOptions {
 /// Prints a whole module.
 pub fn print_module(m: &Module, opts: &PrintOptions) -> String {
     let mut p = Printer::new(m, *opts);
-    p.out.reserve(m.op_capacity() * 48);
+    // Printed tile IR takes about 80 bytes per op.
+    p.out.reserve(m.op_capacity() * 80);
     p.print_top();
     p.finish();
     p.out

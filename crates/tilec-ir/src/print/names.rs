@@ -15,12 +15,27 @@ use crate::types::TypeData;
 use crate::util::{FxHashMap, FxHashSet, push_u64};
 use cranelift_entity::SecondaryMap;
 
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-enum Name {
-    #[default]
-    Unset,
-    Num(u32),
-    Str(u32),
+/// A value's name in 4 bytes: unset, a number (`%12`) or an interned name (`%tview`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Name(u32);
+
+impl Name {
+    const STR: u32 = 1 << 31;
+    const UNSET: Name = Name(u32::MAX);
+
+    fn number(n: u32) -> Name {
+        Name(n & !Self::STR)
+    }
+
+    fn string(id: u32) -> Name {
+        Name(id | Self::STR)
+    }
+}
+
+impl Default for Name {
+    fn default() -> Self {
+        Name::UNSET
+    }
 }
 
 #[derive(Default)]
@@ -28,8 +43,8 @@ pub(crate) struct Names {
     names: SecondaryMap<Value, Name>,
     /// Distinct value names, by id (`Name::Str`).
     strings: Vec<Box<str>>,
-    /// Result groups of ops whose results are not a single group starting at 0.
-    groups: FxHashMap<Op, Vec<u32>>,
+    /// Whether the naming hints apply (not in the generic form); see [`Names::split`].
+    hints: bool,
     blocks: FxHashMap<Block, u32>,
 }
 
@@ -71,7 +86,7 @@ impl Names {
         let mut st = State::new(m, generic);
         // Operands defined outside get their own numbers first.
         for v in m.operands(op) {
-            if st.names.names[v] == Name::Unset {
+            if st.names.names[v] == Name::UNSET {
                 st.set_number(v);
             }
         }
@@ -80,50 +95,51 @@ impl Names {
         st.names
     }
 
-    /// Writes the defining result list of an op (`%a, %b:2`).
+    /// True if each result of `op` has its own name (ops that name their results after
+    /// their result slots: `%tile, %result_token`); otherwise all results form one group
+    /// (`%0:2`, used as `%0#1`).
+    fn split(&self, m: &Module, op: Op) -> bool {
+        self.hints && m.unregistered_name(op).is_none() && m.def(op).names == NameHint::Slots
+    }
+
+    /// Writes the defining result list of an op (`%a, %b` or `%a:2`).
     pub(crate) fn write_def_groups(&self, m: &Module, out: &mut String, op: Op) {
-        let n = m.num_results(op) as u32;
-        let default = [0u32];
-        let groups: &[u32] = self.groups.get(&op).map_or(&default, |g| g.as_slice());
-        for (gi, &start) in groups.iter().enumerate() {
-            if gi > 0 {
-                out.push_str(", ");
+        let n = m.num_results(op);
+        if self.split(m, op) {
+            for i in 0..n {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                self.write_name(out, m.result(op, i));
             }
-            let end = groups.get(gi + 1).copied().unwrap_or(n);
-            self.write_name(out, m.result(op, start as usize));
-            if end - start > 1 {
-                out.push(':');
-                push_u64(out, (end - start) as u64);
-            }
+            return;
+        }
+        self.write_name(out, m.result(op, 0));
+        if n > 1 {
+            out.push(':');
+            push_u64(out, n as u64);
         }
     }
 
     fn write_name(&self, out: &mut String, v: Value) {
         out.push('%');
         match self.names.get(v).copied().unwrap_or_default() {
-            Name::Num(n) => push_u64(out, n as u64),
-            Name::Str(i) => out.push_str(&self.strings[i as usize]),
-            Name::Unset => out.push_str("<<UNKNOWN SSA VALUE>>"),
+            Name::UNSET => out.push_str("<<UNKNOWN SSA VALUE>>"),
+            Name(n) if n & Name::STR != 0 => out.push_str(&self.strings[(n & !Name::STR) as usize]),
+            Name(n) => push_u64(out, n as u64),
         }
     }
 
     /// Writes a use of a value: `%name` or `%name#k`.
     pub(crate) fn write_use(&self, m: &Module, out: &mut String, v: Value) {
-        if let ValueDef::Result(op, idx) = m.value_def(v) {
-            let n = m.num_results(op) as u32;
-            if n > 1 {
-                let default = [0u32];
-                let groups: &[u32] = self.groups.get(&op).map_or(&default, |g| g.as_slice());
-                let gi = groups.partition_point(|&s| s <= idx) - 1;
-                let start = groups[gi];
-                let end = groups.get(gi + 1).copied().unwrap_or(n);
-                self.write_name(out, m.result(op, start as usize));
-                if end - start > 1 {
-                    out.push('#');
-                    push_u64(out, (idx - start) as u64);
-                }
-                return;
-            }
+        if let ValueDef::Result(op, idx) = m.value_def(v)
+            && m.num_results(op) > 1
+            && !self.split(m, op)
+        {
+            self.write_name(out, m.result(op, 0));
+            out.push('#');
+            push_u64(out, idx as u64);
+            return;
         }
         self.write_name(out, v);
     }
@@ -139,7 +155,11 @@ impl<'m> State<'m> {
     fn new(m: &'m Module, generic: bool) -> State<'m> {
         State {
             m,
-            names: Names::default(),
+            names: Names {
+                names: SecondaryMap::with_capacity(m.value_capacity()),
+                hints: !generic,
+                ..Names::default()
+            },
             next_value: 0,
             next_arg: 0,
             next_conflict: 0,
@@ -153,7 +173,7 @@ impl<'m> State<'m> {
     }
 
     fn set_number(&mut self, v: Value) {
-        self.names.names[v] = Name::Num(self.next_value);
+        self.names.names[v] = Name::number(self.next_value);
         self.next_value += 1;
     }
 
@@ -193,7 +213,7 @@ impl<'m> State<'m> {
         self.scratch = text;
         self.used.insert(id);
         self.used_stack.push(id);
-        self.names.names[v] = Name::Str(id);
+        self.names.names[v] = Name::string(id);
     }
 
     /// Numbers nested regions breadth-first by region, each starting from the counters at
@@ -277,7 +297,7 @@ impl<'m> State<'m> {
     fn number_block(&mut self, b: Block, entry: bool) {
         let m = self.m;
         for &a in m.block_args(b) {
-            if self.names.names[a] != Name::Unset {
+            if self.names.names[a] != Name::UNSET {
                 continue;
             }
             if entry {
@@ -301,7 +321,6 @@ impl<'m> State<'m> {
         if n == 0 {
             return;
         }
-        let mut groups: Vec<u32> = Vec::new();
         if !self.generic && m.unregistered_name(op).is_none() {
             let def = m.def(op);
             match def.names {
@@ -313,9 +332,6 @@ impl<'m> State<'m> {
                     for i in 0..n {
                         let hint = def.results.get(i).map_or("", |s| s.name);
                         self.set_name(m.result(op, i), hint);
-                        if i != 0 {
-                            groups.push(i as u32);
-                        }
                     }
                 }
                 NameHint::Constant => {
@@ -339,13 +355,8 @@ impl<'m> State<'m> {
             }
         }
         let first = m.result(op, 0);
-        if self.names.names[first] == Name::Unset {
+        if self.names.names[first] == Name::UNSET {
             self.set_number(first);
-        }
-        if !groups.is_empty() {
-            groups.insert(0, 0);
-            groups.sort_unstable();
-            self.names.groups.insert(op, groups);
         }
     }
 }
