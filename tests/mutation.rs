@@ -148,3 +148,29 @@ fn deep_nesting_is_a_diagnostic_not_a_stack_overflow() {
         );
     }
 }
+
+#[test]
+fn fuzz_findings_stay_fixed() {
+    // Inputs `cargo xtask fuzz` once found to crash or to print text that did not parse
+    // back; each must now be rejected with a located diagnostic or round-trip exactly.
+    let findings: &[&str] = &[
+        // An op using its own result: naming `%assume_...` after the producer recursed.
+        "\"cuda_tile.module\"() <{sym_name = \"m\"}> ({\n  \"cuda_tile.testing$func\"() <{function_type = (!cuda_tile.tile<16xi8>) -> (), sym_name = \"f\"}> ({\n  ^bb0(%arg0: !cuda_tile.tile<16xi8>):\n    %0 = \"cuda_tile.assume\"(%0) <{predicate = #cuda_tile.bounded<-129, 6>}> : (!cuda_tile.tile<16xi8>) -> !cuda_tile.tile<16xi8>\n    \"cuda_tile.return\"() : () -> ()\n  }) : () -> ()\n}) : () -> ()\n",
+        // A terminator in the middle of a block: `yield` then `%4 = ...` reads as `yield %4`.
+        "cuda_tile.module @m {\n  entry @e(%arg0: tile<i1>) {\n    %1 = make_token : token\n    %2 = if %arg0 -> (token) {\n      yield make_token : token\n    } else {\n      yield %1 : token\n    }\n    return\n  }\n}\n",
+        // More results than the custom syntax can express.
+        "cuda_tile.module @m {\n  testing$func @k(%tv : !cuda_tile.tensor_view<64x64xf16, strides=[1,1]>) {\n    %0:3 = \"cuda_tile.get_tensor_shape\"(%tv) : (!cuda_tile.tensor_view<64x64xf16, strides=[1,1]>) -> (!cuda_tile.tile<i32>, !cuda_tile.tile<i32>, !cuda_tile.tile<i32>)\n  }\n}\n",
+        // A condition of the wrong type, and a region without a block.
+        "%c = cuda_tile.constant <i32: 4> : !cuda_tile.tile<i32>\n\"cuda_tile.if\"(%c) ({\n  cuda_tile.yield\n}, {\n}) : (!cuda_tile.tile<i32>) -> ()\n",
+        "cuda_tile.module @k {\n  \"cuda_tile.testing$func\"() ({ }) {function_type = () -> (), sym_name = \"foo\"} : () -> ()\n}\n",
+        // A loop variable whose type differs from the bounds'.
+        "%c0 = cuda_tile.constant <i32: 0> : !cuda_tile.tile<i32>\n\"cuda_tile.for\"(%c0, %c0, %c0) ({\n  ^bb0(%i : !cuda_tile.tile<f32>):\n    cuda_tile.continue\n}) : (!cuda_tile.tile<i32>, !cuda_tile.tile<i32>, !cuda_tile.tile<i32>) -> ()\n",
+        // Discardable attributes on a function.
+        "\"cuda_tile.module\"() <{sym_name = \"m\"}> ({\n  \"cuda_tile.entry\"() <{function_type = () -> (), sym_name = \"k\"}> ({\n    \"cuda_tile.return\"() : () -> ()\n  }) {foo = 1 : i32} : () -> ()\n}) : () -> ()\n",
+    ];
+    for (i, f) in findings.iter().enumerate() {
+        if let Err(e) = check_mutant(f.as_bytes()) {
+            panic!("finding #{i}: {e}\n{f}");
+        }
+    }
+}

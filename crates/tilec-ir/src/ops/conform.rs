@@ -43,6 +43,9 @@ pub enum Misfit {
     /// A region has the wrong number of blocks, block arguments the form does not show,
     /// or lacks the terminator the parser would add.
     Region(usize),
+    /// A terminator is followed by more ops: its trailing optional operand list would
+    /// swallow the names of the next op's results (`yield` then `%4 = ...`).
+    TerminatorNotLast,
     /// A rule of a hand-written syntax is broken (e.g. a `for` whose induction variable
     /// differs in type from its bounds).
     Custom,
@@ -79,6 +82,9 @@ impl Checker {
         let def = m.def(op);
         if m.regions(op).len() != def.regions.len() {
             return Err(Misfit::Region(m.regions(op).len().min(def.regions.len())));
+        }
+        if def.has(Traits::TERMINATOR) && m.next_op(op).is_some() {
+            return Err(Misfit::TerminatorNotLast);
         }
         self.signature_key(m, op);
         let verdict = match self.memo.get(self.key.as_slice()) {

@@ -127,14 +127,9 @@ pub enum Custom {
 }
 
 /// A format string that does not compile.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct FormatError(pub String);
-
-impl std::fmt::Display for FormatError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
 
 /// Compiles a format string for an op.
 pub fn compile(def: &OpDef, src: &'static str) -> Result<Format, FormatError> {
