@@ -146,6 +146,23 @@ const CASES: &[(&str, &[&str])] = &[
         &["1:46: use of undeclared SSA value name"],
     ),
     (
+        // Symbols: unique per module, references resolve in the enclosing module.
+        "cuda_tile.module @m {\n  global @g <f32: 1.0> : tile<1xf32>\n  global @g <f32: 2.0> : tile<1xf32>\n}\n",
+        &["3:3: redefinition of symbol named 'g'"],
+    ),
+    (
+        "cuda_tile.module @m {\n  entry @k() {\n    %p = get_global @nope : tile<ptr<f32>>\n    %q = get_global @k : tile<ptr<f32>>\n  }\n}\n",
+        &[
+            "3:21: 'cuda_tile.get_global' op 'nope' does not reference a valid global",
+            "4:21: 'cuda_tile.get_global' op 'k' does not reference a valid global",
+        ],
+    ),
+    (
+        // A global of another module is not visible.
+        "cuda_tile.module @a {\n  global @g <f32: 1.0> : tile<1xf32>\n}\ncuda_tile.module @b {\n  entry @k() {\n    %p = get_global @g : tile<ptr<f32>>\n  }\n}\n",
+        &["6:21: 'cuda_tile.get_global' op 'g' does not reference a valid global"],
+    ),
+    (
         // A forward reference belongs to its region: a later definition in a sibling
         // region does not resolve it.
         "%c = constant <i1: true> : tile<i1>\n\

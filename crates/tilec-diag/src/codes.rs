@@ -69,6 +69,9 @@ codes! {
     /// Reference to an undefined alias.
     UNDEFINED_ALIAS = "E0112", "undefined alias",
         "A `#name` or `!name` alias (for example a `#loc3` location alias) is used but never defined in the file.";
+    /// A symbol defined twice, or a reference to a symbol that does not exist.
+    SYMBOL = "E0113", "unknown or duplicate symbol",
+        "Two items of one module (`global`, `entry`, functions) have the same `@name`, or an op refers to a symbol that the enclosing module does not define (for example `get_global @g` without a `global @g`).";
     /// A malformed dense constant.
     DENSE = "E0114", "invalid constant literal",
         "A dense constant (`<f32: [...]>` or `dense<...>`) is malformed: its element type or shape does not match the tile type, its nesting is inconsistent, or it is empty.";

@@ -270,7 +270,15 @@ impl<'a, 'b> Driver<'a, 'b> {
             };
             for c in chunks {
                 match tilec_parse::parse_range(text, c.start, c.end, input.file, &opts) {
-                    Ok(m) => out.push(Some(m)),
+                    Ok(m) => {
+                        let symbol_errors = tilec_parse::check_symbols(&m);
+                        if symbol_errors.is_empty() {
+                            out.push(Some(m));
+                        } else {
+                            diags.extend(symbol_errors);
+                            out.push(None);
+                        }
+                    }
                     Err(d) => {
                         diags.extend(d);
                         out.push(None);
