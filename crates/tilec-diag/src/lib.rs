@@ -15,6 +15,8 @@
 //! Spans are byte ranges into a [`SourceFile`]; the [`SourceMap`] owns the files and turns
 //! offsets into 1-based line and column numbers.
 
+#![warn(missing_docs)]
+
 pub mod codes;
 pub mod render;
 

@@ -60,7 +60,7 @@ macro_rules! enums {
 
         /// The enum attribute families.
         #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum EnumKind { $($kind),* }
+        pub enum EnumKind { $(#[doc = concat!("The `", stringify!($name), "` cases.")] $kind),* }
 
         impl EnumKind {
             /// The keyword spellings of the cases, indexed by case number.

@@ -46,6 +46,8 @@
 //! Source spans live in side tables of the module (per op, per value, per attribute), never
 //! in the op data; see [`Module::op_span`].
 
+#![warn(missing_docs)]
+
 pub mod attrs;
 pub mod builder;
 pub mod float;

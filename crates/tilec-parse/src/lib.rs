@@ -20,6 +20,8 @@
 //! syntax error; [`split_input`] cuts a file at `// -----` lines so that every chunk is
 //! parsed (and reported) on its own, with line numbers of the whole file.
 
+#![warn(missing_docs)]
+
 mod attr;
 mod custom;
 mod format;

@@ -7,6 +7,8 @@
 //! Exit status: 0 on success, 1 when the input was rejected with diagnostics, 2 for usage
 //! errors, unreadable files and internal errors.
 
+#![warn(missing_docs)]
+
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;
 use std::io::{Read, Write};

@@ -5,7 +5,7 @@
 //!
 //! * the **parser** finds ops by name or alias, parses operands, attributes, types and
 //!   regions by interpreting the entry's [`Syntax`] (a small assembly-format language, see
-//!   [`format`]) and infers the types the text leaves implicit from the entry's type
+//!   [`format`](mod@format)) and infers the types the text leaves implicit from the entry's type
 //!   constraints and same-type groups;
 //! * the **printer** prints the custom form from the same format (reproducing the spacing
 //!   rules of MLIR's generated printers) and the generic form from the attribute names;
@@ -316,7 +316,7 @@ pub enum CustomSyntax {
 /// How an op is written.
 #[derive(Copy, Clone, Debug)]
 pub enum Syntax {
-    /// An assembly format, interpreted by the parser and printer (see [`format`]).
+    /// An assembly format, interpreted by the parser and printer (see [`format`](mod@format)).
     Format(&'static str),
     /// A hand-written syntax.
     Custom(CustomSyntax),
