@@ -1,16 +1,11 @@
 //! The shipped examples: each parses, checks, and formats to a fixed point (custom form,
 //! generic form and locations), and each says what it computes and how to launch it.
 
-use tilec_tests::{repo_root, round_trip, run_tilec};
+use tilec_tests::{example_files, repo_root, round_trip, run_tilec};
 
 fn examples() -> Vec<std::path::PathBuf> {
-    let mut v: Vec<_> = std::fs::read_dir(repo_root().join("examples"))
-        .expect("examples/ exists")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "tile"))
-        .collect();
-    v.sort();
+    let v = example_files();
+    assert!(!v.is_empty(), "no examples found");
     v
 }
 

@@ -2,7 +2,7 @@
 //! and the generic form. A printer change shows up here as a reviewed diff; accept it with
 //! `cargo insta review` (or `INSTA_UPDATE=always cargo test -p tilec-tests --test snapshots`).
 
-use tilec_tests::{repo_root, run_tilec};
+use tilec_tests::{example_files, run_tilec};
 
 fn print(args: &[&str]) -> String {
     let out = run_tilec(args, "");
@@ -12,13 +12,7 @@ fn print(args: &[&str]) -> String {
 
 #[test]
 fn examples_print_as_snapshotted() {
-    let mut paths: Vec<_> = std::fs::read_dir(repo_root().join("examples"))
-        .expect("examples/")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "tile"))
-        .collect();
-    paths.sort();
+    let paths = example_files();
     assert!(paths.len() >= 9);
     for p in paths {
         let name = p

@@ -33,6 +33,16 @@ pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+/// The shipped example kernels (`examples/*.tile`), sorted.
+pub fn example_files() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(repo_root().join("examples"))
+        .map(|rd| rd.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    v.retain(|p| p.extension().is_some_and(|x| x == "tile"));
+    v.sort();
+    v
+}
+
 /// Prints a loud SKIPPED line (tests that need data or tools that are missing).
 pub fn skipped(what: &str, why: &str) {
     eprintln!("\n*** SKIPPED: {what}: {why} ***\n");

@@ -53,12 +53,7 @@ fn peak_rss() -> Option<u64> {
 }
 
 fn example_texts() -> Vec<String> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("examples"))
-        .map(|rd| rd.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
-    files.retain(|p| p.extension().is_some_and(|e| e == "tile"));
-    files.sort();
-    files
+    tilec_tests::example_files()
         .iter()
         .filter_map(|p| std::fs::read_to_string(p).ok())
         .collect()
