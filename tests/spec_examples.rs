@@ -145,3 +145,62 @@ fn spec_examples_parse() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+#[test]
+fn the_op_table_covers_every_op_of_the_spec() {
+    let Some(shared) = shared_dir() else {
+        skipped(
+            "spec op coverage",
+            "../shared/spec not found (set TILEC_SHARED_DIR)",
+        );
+        return;
+    };
+    let mut spec_ops = Vec::new();
+    for name in ["tile-ir-operations.md", "tile-ir-views.md"] {
+        let md = std::fs::read_to_string(shared.join("spec").join(name)).expect("spec file");
+        for line in md.lines().filter(|l| l.starts_with('#')) {
+            // Headings such as `### 8.3.4. cuda_tile.entry`.
+            if let Some(op) = line
+                .split_whitespace()
+                .find(|w| w.starts_with("cuda_tile."))
+            {
+                spec_ops.push(op.to_string());
+            }
+        }
+    }
+    spec_ops.sort();
+    spec_ops.dedup();
+    assert!(
+        spec_ops.len() >= 100,
+        "found only {} ops in the spec",
+        spec_ops.len()
+    );
+    let missing: Vec<&String> = spec_ops
+        .iter()
+        .filter(|op| tilec_ir::ops::lookup(op).is_none())
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "ops of the spec missing from the op table: {missing:?}"
+    );
+    // The spec's names are primary; NVIDIA's are aliases.
+    for (spec, nvidia) in [
+        ("negsi", "negi"),
+        ("mulhi", "mulhii"),
+        ("powf", "pow"),
+        ("print", "print_tko"),
+    ] {
+        let (a, spelling_a) = tilec_ir::ops::lookup(spec).expect("spec name");
+        let (b, spelling_b) = tilec_ir::ops::lookup(nvidia).expect("NVIDIA name");
+        assert_eq!(a, b, "{spec} and {nvidia} are one op");
+        assert_eq!(
+            (spelling_a, spelling_b),
+            (0, 1),
+            "{spec} is primary, {nvidia} an alias"
+        );
+    }
+    // And the ops NVIDIA's 13.1 tools use that the spec leaves out.
+    for op in ["mmaf", "mmai", "cmpi", "atan2", "tan", "testing$func"] {
+        assert!(tilec_ir::ops::lookup(op).is_some(), "{op} is missing");
+    }
+}
