@@ -372,12 +372,21 @@ impl<'a, 'b> Driver<'a, 'b> {
         if self.errors > 0 {
             return EXIT_DIAGNOSTICS;
         }
-        let _ = (a.opt_level, a.num_warps, &a.output, modules);
+        let _ = (a.opt_level, a.num_warps, &a.output);
+        // Point at the first kernel: that is what would be compiled.
+        let mut at = None;
+        for m in modules.iter().flatten() {
+            m.walk(|op| {
+                if at.is_none() && m.opcode(op) == tilec_ir::Opcode::Entry {
+                    at = m.op_span(op);
+                }
+            });
+        }
         let d = Diagnostic::error(
             codes::PTX_NOT_IMPLEMENTED,
             "PTX emission is not implemented yet",
         )
-        .at(Location::new(input.file, Span::new(0, 0)))
+        .at(Location::new(input.file, at.unwrap_or(Span::new(0, 0))))
         .with_note(
             "this build of tilec parses and checks tile IR; use `tilec check` or `tilec fmt`",
             None,

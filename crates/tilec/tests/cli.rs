@@ -176,7 +176,7 @@ fn compile_says_ptx_is_not_implemented_yet() {
     let err = text(&out.stderr);
     assert!(
         err.starts_with(
-            "examples/vector_add.tile:1:1: error: PTX emission is not implemented yet\n"
+            "examples/vector_add.tile:18:3: error: PTX emission is not implemented yet\n"
         ),
         "{err}"
     );
