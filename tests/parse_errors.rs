@@ -146,6 +146,16 @@ const CASES: &[(&str, &[&str])] = &[
         &["1:46: use of undeclared SSA value name"],
     ),
     (
+        "%c = constant <f32: 1.0> : tile<f32>\n%0 = addf %c, %c : 5\n",
+        &["2:20: custom op 'cuda_tile.addf' expected valid keyword"],
+    ),
+    (
+        "cuda_tile.module @m {\n  testing$func @f(%a: tile<8xf32>) {\n    %0 = reduce dim=0 identities=[0.0 : f32] : tile<8xf32> -> tile<f32>\n    (%x: tile<f32>, %y: tile<f32>) {\n      yield %x : tile<f32>\n    }\n  }\n}\n",
+        &[
+            "3:17: custom op 'cuda_tile.reduce' number of operands and types do not match: got 0 operands and 1 types",
+        ],
+    ),
+    (
         // Symbols: unique per module, references resolve in the enclosing module.
         "cuda_tile.module @m {\n  global @g <f32: 1.0> : tile<1xf32>\n  global @g <f32: 2.0> : tile<1xf32>\n}\n",
         &["3:3: redefinition of symbol named 'g'"],
