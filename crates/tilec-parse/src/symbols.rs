@@ -14,13 +14,23 @@ pub(crate) fn check(m: &Module, file: FileId) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     let mut tables: FxHashMap<Block, FxHashMap<&str, Op>> = FxHashMap::default();
 
-    // The symbols of each table.
+    // One walk finds the tables and the ops that refer to symbols.
     let mut table_blocks = vec![m.body()];
+    let mut referrers = Vec::new();
     m.walk(|op| {
-        if m.unregistered_name(op).is_none() && m.def(op).has(Traits::SYMBOL_TABLE) {
+        if m.unregistered_name(op).is_some() {
+            return;
+        }
+        let def = m.def(op);
+        if def.has(Traits::SYMBOL_TABLE) {
             table_blocks.extend(m.regions(op).iter().filter_map(|r| m.entry_block(*r)));
         }
+        if def.attrs.iter().any(|a| a.kind == AttrKind::SymbolRef) {
+            referrers.push(op);
+        }
     });
+
+    // The symbols of each table.
     for b in table_blocks {
         let mut symbols: FxHashMap<&str, Op> = FxHashMap::default();
         for op in m.block_ops(b) {
@@ -48,10 +58,7 @@ pub(crate) fn check(m: &Module, file: FileId) -> Vec<Diagnostic> {
     }
 
     // The references.
-    m.walk(|op| {
-        if m.unregistered_name(op).is_some() {
-            return;
-        }
+    for op in referrers {
         let def = m.def(op);
         for (i, a) in def.attrs.iter().enumerate() {
             if a.kind != AttrKind::SymbolRef {
@@ -85,7 +92,7 @@ pub(crate) fn check(m: &Module, file: FileId) -> Vec<Diagnostic> {
                 );
             }
         }
-    });
+    }
     diags.sort_by_key(|d| d.location.map(|l| l.span.start));
     diags
 }

@@ -148,10 +148,15 @@ fn region_args_shown(def: &OpDef) -> u64 {
             .iter()
             .map(|d| match (d.custom(), d.format()) {
                 (Some(_), _) => u64::MAX,
-                (None, Some(f)) => all_elems(&f.elems).fold(0, |acc, e| match e {
-                    Elem::Region(i) | Elem::Custom(Custom::ArgRegion(i)) => acc | bit(*i),
-                    _ => acc,
-                }),
+                (None, Some(f)) => {
+                    let mut shown = 0;
+                    visit(&f.elems, &mut |e| {
+                        if let Elem::Region(i) | Elem::Custom(Custom::ArgRegion(i)) = e {
+                            shown |= bit(*i);
+                        }
+                    });
+                    shown
+                }
                 (None, None) => 0,
             })
             .collect()
@@ -259,6 +264,8 @@ struct Written {
     result_types: u64,
     splat: u64,
     attrs: u64,
+    /// The attribute slot of a dense constant printed with the result's type.
+    dense_of_result: Option<usize>,
 }
 
 fn bit(i: usize) -> u64 {
@@ -331,6 +338,9 @@ fn collect_written(
                 | Custom::Ordering(i) => w.attrs |= bit(i),
                 Custom::Dense { value, result } => {
                     w.attrs |= bit(value);
+                    if result.is_some() {
+                        w.dense_of_result = Some(value);
+                    }
                     if let Some(r) = result
                         && present
                     {
@@ -367,30 +377,24 @@ fn check_format(
         }
     }
     // A constant's value is printed with the result's type.
-    for e in all_elems(&f.elems) {
-        if let Elem::Custom(Custom::Dense {
-            value,
-            result: Some(_),
-        }) = e
-            && let Some(a) = m.attr(op, *value)
-            && let AttrData::Dense(d) = m.ctx.attrs.get(a)
-            && (m.num_results(op) != 1 || d.ty != m.value_type(m.result(op, 0)))
-        {
-            return Err(Misfit::Attribute(*value));
-        }
+    if let Some(value) = w.dense_of_result
+        && let Some(a) = m.attr(op, value)
+        && let AttrData::Dense(d) = m.ctx.attrs.get(a)
+        && (m.num_results(op) != 1 || d.ty != m.value_type(m.result(op, 0)))
+    {
+        return Err(Misfit::Attribute(value));
     }
 
     // Types: what the format writes, plus what inference recovers, must be the truth.
     let all_operands: Vec<Value> = m.operands(op).collect();
     let all_results: Vec<Value> = m.results(op).collect();
-    let types_of = |vs: &[Value]| -> Vec<Type> { vs.iter().map(|v| m.value_type(*v)).collect() };
     let actual_operands: Vec<Vec<Type>> = operands
         .iter()
-        .map(|r| types_of(&all_operands[r.clone()]))
+        .map(|r| types(m, all_operands[r.clone()].iter().copied()))
         .collect();
     let actual_results: Vec<Vec<Type>> = results
         .iter()
-        .map(|r| types_of(&all_results[r.clone()]))
+        .map(|r| types(m, all_results[r.clone()].iter().copied()))
         .collect();
     for (i, tys) in actual_operands.iter().enumerate() {
         if w.splat & bit(i) != 0 && tys.windows(2).any(|p| p[0] != p[1]) {
@@ -435,20 +439,14 @@ fn check_format(
     Ok(())
 }
 
-/// All elements of a format, optional groups flattened.
-fn all_elems(elems: &[Elem]) -> Box<dyn Iterator<Item = &Elem> + '_> {
-    Box::new(
-        elems
-            .iter()
-            .flat_map(|e| -> Box<dyn Iterator<Item = &Elem> + '_> {
-                match e {
-                    Elem::Optional { elems, .. } => {
-                        Box::new(std::iter::once(e).chain(all_elems(elems)))
-                    }
-                    _ => Box::new(std::iter::once(e)),
-                }
-            }),
-    )
+/// Calls `f` on every element of a format, optional groups and their contents included.
+fn visit(elems: &[Elem], f: &mut impl FnMut(&Elem)) {
+    for e in elems {
+        f(e);
+        if let Elem::Optional { elems, .. } = e {
+            visit(elems, f);
+        }
+    }
 }
 
 /// A region holds at most one block (exactly one unless optional); block arguments only

@@ -14,6 +14,7 @@ use crate::ops::NameHint;
 use crate::types::TypeData;
 use crate::util::{FxHashMap, FxHashSet, push_u64};
 use cranelift_entity::SecondaryMap;
+use std::borrow::Cow;
 
 /// A value's name in 4 bytes: unset, a number (`%12`) or an interned name (`%tview`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -63,8 +64,8 @@ struct State<'m> {
     generic: bool,
     /// Scratch text for building names.
     scratch: String,
-    /// Constant names by attribute (constants repeat).
-    constant_names: FxHashMap<crate::attrs::Attr, Box<str>>,
+    /// Constant name ids by value attribute (constants repeat).
+    constant_names: FxHashMap<crate::attrs::Attr, u32>,
 }
 
 impl Names {
@@ -196,8 +197,18 @@ impl<'m> State<'m> {
         let mut text = std::mem::take(&mut self.scratch);
         text.clear();
         sanitize_into(&mut text, hint);
-        let mut id = self.intern(&text);
+        let id = self.intern(&text);
+        self.scratch = text;
+        self.set_name_id(v, id);
+    }
+
+    /// Names `v` after the interned (sanitized) name `id`, with a `_N` suffix if the name
+    /// is taken in an enclosing scope.
+    fn set_name_id(&mut self, v: Value, mut id: u32) {
         if self.used.contains(&id) {
+            let mut text = std::mem::take(&mut self.scratch);
+            text.clear();
+            text.push_str(&self.names.strings[id as usize]);
             let base_len = text.len();
             loop {
                 text.truncate(base_len);
@@ -209,8 +220,8 @@ impl<'m> State<'m> {
                     break;
                 }
             }
+            self.scratch = text;
         }
-        self.scratch = text;
         self.used.insert(id);
         self.used_stack.push(id);
         self.names.names[v] = Name::string(id);
@@ -322,35 +333,27 @@ impl<'m> State<'m> {
             return;
         }
         if !self.generic && m.unregistered_name(op).is_none() {
-            let def = m.def(op);
-            match def.names {
-                NameHint::None => {}
-                NameHint::Fixed(s) => self.set_name(m.result(op, 0), s),
-                NameHint::For => self.set_name(m.result(op, 0), "for"),
-                NameHint::Reduce => self.set_name(m.result(op, 0), "reduce"),
-                NameHint::Slots => {
-                    for i in 0..n {
-                        let hint = def.results.get(i).map_or("", |s| s.name);
-                        self.set_name(m.result(op, i), hint);
-                    }
-                }
-                NameHint::Constant => {
-                    let name = match m.attr(op, 0) {
-                        Some(a) => match self.constant_names.get(&a) {
-                            Some(s) => s.clone(),
-                            None => {
-                                let s: Box<str> = constant_name(m, op).into();
-                                self.constant_names.insert(a, s.clone());
-                                s
-                            }
-                        },
-                        None => "cst".into(),
+            match (m.def(op).names, m.attr(op, 0)) {
+                // Constants repeat: their names are made once per value.
+                (NameHint::Constant, Some(a)) => {
+                    let id = match self.constant_names.get(&a) {
+                        Some(&id) => id,
+                        None => {
+                            let mut text = String::new();
+                            sanitize_into(&mut text, &constant_name(m, op));
+                            let id = self.intern(&text);
+                            self.constant_names.insert(a, id);
+                            id
+                        }
                     };
-                    self.set_name(m.result(op, 0), &name);
+                    self.set_name_id(m.result(op, 0), id);
                 }
-                NameHint::Assume => {
-                    let name = assume_name(m, op, 0);
-                    self.set_name(m.result(op, 0), &name);
+                _ => {
+                    for i in 0..n {
+                        if let Some(hint) = result_hint(m, op, i, 0) {
+                            self.set_name(m.result(op, i), &hint);
+                        }
+                    }
                 }
             }
         }
@@ -361,25 +364,25 @@ impl<'m> State<'m> {
     }
 }
 
-/// The naming hints of an op's results: (result index, name).
-fn result_hints(m: &Module, op: Op) -> Vec<(usize, String)> {
+/// The naming hint of result `i` of `op`, if it has one. `depth` bounds the recursion of
+/// chains of assumes (see [`assume_name`]).
+fn result_hint(m: &Module, op: Op, i: usize, depth: u32) -> Option<Cow<'static, str>> {
     let def = m.def(op);
     match def.names {
-        NameHint::None => Vec::new(),
-        NameHint::Fixed(s) => vec![(0, s.to_string())],
-        NameHint::For => vec![(0, "for".to_string())],
-        NameHint::Reduce => vec![(0, "reduce".to_string())],
-        NameHint::Slots => (0..m.num_results(op))
-            .map(|i| (i, def.results.get(i).map_or("", |s| s.name).to_string()))
-            .collect(),
-        NameHint::Constant => vec![(0, constant_name(m, op))],
-        NameHint::Assume => vec![(0, assume_name(m, op, 0))],
+        NameHint::None => None,
+        NameHint::Slots => def.results.get(i).map(|s| Cow::Borrowed(s.name)),
+        _ if i != 0 => None,
+        NameHint::Fixed(s) => Some(Cow::Borrowed(s)),
+        NameHint::For => Some(Cow::Borrowed("for")),
+        NameHint::Reduce => Some(Cow::Borrowed("reduce")),
+        NameHint::Constant => Some(Cow::Owned(constant_name(m, op))),
+        NameHint::Assume => (depth <= 16).then(|| Cow::Owned(assume_name(m, op, depth))),
     }
 }
 
 /// `%assume`, or `%assume_<hint>` where `<hint>` is the naming hint of the assumed value's
-/// producer (recursively for chains of assumes). `depth` bounds the recursion: a cycle of
-/// assumes, which only invalid IR has, must not recurse forever.
+/// producer (recursively for chains of assumes). `depth` counts the assumes followed so far:
+/// a cycle of assumes, which only invalid IR has, must not recurse forever.
 fn assume_name(m: &Module, op: Op, depth: u32) -> String {
     let mut name = "assume".to_string();
     let Some(v) = m.operands(op).next() else {
@@ -395,15 +398,7 @@ fn assume_name(m: &Module, op: Op, depth: u32) -> String {
     let ValueDef::Result(_, idx) = m.value_def(v) else {
         return name;
     };
-    let hint = if m.def(producer).names == NameHint::Assume {
-        (idx == 0 && depth < 16).then(|| assume_name(m, producer, depth + 1))
-    } else {
-        result_hints(m, producer)
-            .into_iter()
-            .find(|(i, _)| *i == idx as usize)
-            .map(|(_, n)| n)
-    };
-    if let Some(h) = hint {
+    if let Some(h) = result_hint(m, producer, idx as usize, depth + 1) {
         name.push_str(&h);
     }
     name
