@@ -18,7 +18,7 @@ pub(super) fn print_custom(p: &mut Printer<'_>, op: Op, c: CustomSyntax) {
             p.out.push(' ');
             let v = p.m.operand(op, 0);
             p.write_value(v);
-            p.print_extra_attrs(op, &[], false);
+            p.print_extra_attrs(op, false);
             p.out.push_str(" : ");
             let t = p.m.value_type(p.m.result(op, 0));
             p.write_type(t);
@@ -100,7 +100,7 @@ fn function(p: &mut Printer<'_>, op: Op) {
     }
     // Discardable attributes come before the body, after `attributes`, as MLIR's
     // function printer puts them.
-    p.print_extra_attrs(op, &[], true);
+    p.print_extra_attrs(op, true);
     p.out.push(' ');
     if let Some(r) = body {
         p.print_region(r, false, true, false, false);
@@ -161,7 +161,7 @@ fn for_op(p: &mut Printer<'_>, op: Op) {
         p.out.push_str(") ");
     }
     p.print_region(r, false, true, false, true);
-    p.print_extra_attrs(op, &[], false);
+    p.print_extra_attrs(op, false);
 }
 
 fn loop_op(p: &mut Printer<'_>, op: Op) {
@@ -196,7 +196,7 @@ fn loop_op(p: &mut Printer<'_>, op: Op) {
         p.out.push(' ');
     }
     p.print_region(r, false, true, false, true);
-    p.print_extra_attrs(op, &[], false);
+    p.print_extra_attrs(op, false);
 }
 
 fn make_tensor_view(p: &mut Printer<'_>, op: Op) {
@@ -214,7 +214,7 @@ fn make_tensor_view(p: &mut Printer<'_>, op: Op) {
     p.out.push_str("], strides = [");
     mixed(p, &strides, groups.get(2).map_or(&[][..], |g| g.as_slice()));
     p.out.push(']');
-    p.print_extra_attrs(op, &[], false);
+    p.print_extra_attrs(op, false);
     p.out.push_str(" : ");
     let dynamic = groups
         .get(1)
@@ -259,7 +259,7 @@ fn assume(p: &mut Printer<'_>, op: Op) {
         p.out.push_str(", ");
     }
     p.write_value(m.operand(op, 0));
-    p.print_extra_attrs(op, &[], false);
+    p.print_extra_attrs(op, false);
     p.out.push_str(" : ");
     p.write_type(m.value_type(m.operand(op, 0)));
 }

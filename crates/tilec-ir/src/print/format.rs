@@ -109,7 +109,7 @@ fn elem(p: &mut Printer<'_>, op: Op, slots: &Slots, e: &Elem, f: &mut Flags, emi
         }
         Elem::AttrDict { with_keyword } => {
             if emit {
-                p.print_extra_attrs(op, &[], *with_keyword);
+                p.print_extra_attrs(op, *with_keyword);
             }
             f.punct = false;
         }

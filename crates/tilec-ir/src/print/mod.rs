@@ -353,7 +353,7 @@ impl<'m> Printer<'m> {
             }
             self.out.push(')');
         }
-        self.print_extra_attrs(op, &[], false);
+        self.print_extra_attrs(op, false);
         self.out.push_str(" : (");
         for (i, v) in m.operands(op).enumerate() {
             if i > 0 {
@@ -390,8 +390,8 @@ impl<'m> Printer<'m> {
         self.print_generic(op);
     }
 
-    /// Prints ` {k = v, ...}` for discardable attributes (and `elide`-filtered slots).
-    pub(crate) fn print_extra_attrs(&mut self, op: Op, _elide: &[&str], with_keyword: bool) {
+    /// Prints ` {k = v, ...}` for discardable attributes (after `attributes` with `with_keyword`).
+    pub(crate) fn print_extra_attrs(&mut self, op: Op, with_keyword: bool) {
         let extras = self.m.extra_attrs(op);
         if extras.is_empty() {
             return;
