@@ -18,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod codes;
+pub mod expect;
 pub mod render;
 
 use std::fmt;

@@ -1,0 +1,2 @@
+//! `--verify-diagnostics`: checking diagnostics against `// expected-error {{...}}`
+//! comments in the source, with MLIR's semantics. (Being written.)
