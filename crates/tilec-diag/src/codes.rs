@@ -5,10 +5,19 @@
 //! individual diagnostic is part of the contract too (it follows NVIDIA's tools where they
 //! have a wording), but several messages can share one code.
 //!
-//! Ranges: `E00xx` driver and input handling, `E01xx` lexing and parsing, `E09xx` features
-//! that are not implemented yet.
+//! Ranges: `E00xx` driver and input handling, `E01xx` lexing and parsing, `E02xx` generic
+//! and structural verification, `E03xx` float and integer arithmetic, `E04xx` conversions,
+//! `E05xx` memory and atomics, `E06xx` control flow, `E07xx` views and shapes, `E08xx`
+//! reduce and scan, `E09xx` features that are not implemented yet, `E10xx` mma, `E11xx`
+//! assume, `E12xx` globals, functions, constants and printing. The verifier rules
+//! (`E02xx` and up) are defined, with both wordings, in [`crate::catalog`].
 
 /// One entry of the catalog.
+///
+/// Parse-level codes cover a class of messages (`spec` and `upstream` are empty); verifier
+/// codes are one rule each and carry the message templates of both personalities: the
+/// spec's wording (tilec's default) and NVIDIA's (`--compat=cuda-tile-opt`). Templates name
+/// their parameters in braces (`{expected}`); see [`fill`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CodeInfo {
     /// The code, e.g. `E0104`.
@@ -17,14 +26,119 @@ pub struct CodeInfo {
     pub title: &'static str,
     /// What the diagnostic means and how to fix it.
     pub explanation: &'static str,
+    /// The message in the spec's wording (empty for parse-level classes).
+    pub spec: &'static str,
+    /// The message in NVIDIA's wording (empty: same as `spec`).
+    pub upstream: &'static str,
+    /// Whether NVIDIA's tool puts `'cuda_tile.OP' op ` before the upstream message (false
+    /// where it reports the problem as a parse error or an attribute error).
+    pub upstream_prefix: bool,
+    /// A corrected example: IR that follows the rule.
+    pub example: &'static str,
+}
+
+impl CodeInfo {
+    /// A class of parse-level messages.
+    pub const fn class(
+        code: &'static str,
+        title: &'static str,
+        explanation: &'static str,
+    ) -> CodeInfo {
+        CodeInfo {
+            code,
+            title,
+            explanation,
+            spec: "",
+            upstream: "",
+            upstream_prefix: true,
+            example: "",
+        }
+    }
+
+    /// A verifier rule whose message is `spec` in both personalities until
+    /// [`upstream`](Self::upstream) says otherwise.
+    pub const fn rule(code: &'static str, title: &'static str, spec: &'static str) -> CodeInfo {
+        CodeInfo {
+            code,
+            title,
+            explanation: "",
+            spec,
+            upstream: "",
+            upstream_prefix: true,
+            example: "",
+        }
+    }
+
+    /// NVIDIA's wording of the message.
+    pub const fn upstream(mut self, upstream: &'static str) -> CodeInfo {
+        self.upstream = upstream;
+        self
+    }
+
+    /// NVIDIA's tool reports this without the `'cuda_tile.OP' op ` prefix.
+    pub const fn bare(mut self) -> CodeInfo {
+        self.upstream_prefix = false;
+        self
+    }
+
+    /// The explanation.
+    pub const fn explain(mut self, explanation: &'static str) -> CodeInfo {
+        self.explanation = explanation;
+        self
+    }
+
+    /// A corrected example.
+    pub const fn example(mut self, example: &'static str) -> CodeInfo {
+        self.example = example;
+        self
+    }
+
+    /// The template for a personality (`upstream` true: NVIDIA's wording).
+    pub fn template(&self, upstream: bool) -> &'static str {
+        if (upstream && !self.upstream.is_empty()) || self.spec.is_empty() {
+            self.upstream
+        } else {
+            self.spec
+        }
+    }
+}
+
+/// Fills a template: each `{name}` is replaced by the value of the argument of that name.
+/// Braces that do not name an argument (`{lhs, rhs}` in NVIDIA's messages) stay as written.
+pub fn fill(template: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(template.len() + 16);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let arg = after.find('}').and_then(|close| {
+            let name = &after[..close];
+            args.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| (close, *v))
+        });
+        match arg {
+            Some((close, v)) => {
+                let _ = write!(out, "{v}");
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 macro_rules! codes {
     ($($(#[$doc:meta])* $name:ident = $code:literal, $title:literal, $expl:literal;)*) => {
         $($(#[$doc])* pub const $name: &str = $code;)*
-        /// All codes, in ascending order.
-        pub static CATALOG: &[CodeInfo] = &[
-            $(CodeInfo { code: $code, title: $title, explanation: $expl },)*
+        /// The parse-level and driver codes, in ascending order.
+        pub static CLASSES: &[CodeInfo] = &[
+            $(CodeInfo::class($code, $title, $expl),)*
         ];
     };
 }
@@ -33,6 +147,9 @@ codes! {
     /// The input could not be read or is not valid UTF-8.
     INPUT = "E0001", "unreadable input",
         "The input file could not be read, or it is not UTF-8 text.";
+    /// `--verify-diagnostics` found a mismatch.
+    EXPECTED_DIAGNOSTICS = "E0002", "diagnostics differ from the expected ones",
+        "With `--verify-diagnostics`, the diagnostics produced for the input are compared with its `// expected-error {{...}}` (and `-warning`, `-note`, `-remark`) comments, as mlir-opt does. A diagnostic that no comment expects is reported as `unexpected error: ...`; a comment that no diagnostic matches is reported as `expected error \"...\" was not produced`.";
     /// Invalid character or malformed token.
     LEX = "E0101", "invalid token",
         "The lexer found a character or token that is not part of the tile IR text syntax, such as an unterminated string literal or a stray character.";
@@ -83,9 +200,20 @@ codes! {
         "This build of tilec parses and checks tile IR but cannot emit PTX yet.";
 }
 
+/// Every code (driver, parser and verifier), in ascending order.
+pub fn all() -> &'static [&'static CodeInfo] {
+    static ALL: std::sync::OnceLock<Vec<&'static CodeInfo>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut v: Vec<&'static CodeInfo> = CLASSES.iter().collect();
+        v.extend(crate::catalog::entries());
+        v.sort_by_key(|c| c.code);
+        v
+    })
+}
+
 /// Looks up a code.
 pub fn lookup(code: &str) -> Option<&'static CodeInfo> {
-    CATALOG.iter().find(|c| c.code == code)
+    all().iter().copied().find(|c| c.code == code)
 }
 
 #[cfg(test)]
@@ -94,7 +222,7 @@ mod tests {
 
     #[test]
     fn codes_are_unique_and_sorted() {
-        for w in CATALOG.windows(2) {
+        for w in all().windows(2) {
             assert!(w[0].code < w[1].code, "{} !< {}", w[0].code, w[1].code);
         }
         assert_eq!(

@@ -17,6 +17,7 @@
 
 #![warn(missing_docs)]
 
+pub mod catalog;
 pub mod codes;
 pub mod expect;
 pub mod render;
@@ -237,7 +238,17 @@ pub struct Note {
     pub location: Option<Location>,
 }
 
-/// A diagnostic: severity, stable code, message, location and notes.
+/// A secondary label: another span of the source that the diagnostic is about (an operand,
+/// a type or an attribute), with a short message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    /// Where the label points.
+    pub location: Location,
+    /// The label's text.
+    pub message: String,
+}
+
+/// A diagnostic: severity, stable code, message, location, labels and notes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     /// Severity.
@@ -248,6 +259,8 @@ pub struct Diagnostic {
     pub message: String,
     /// Where the problem is. Every diagnostic about user input has one.
     pub location: Option<Location>,
+    /// Secondary labels (the human renderer draws them; JSON lists them).
+    pub labels: Vec<Label>,
     /// Attached notes.
     pub notes: Vec<Note>,
 }
@@ -260,8 +273,34 @@ impl Diagnostic {
             code,
             message: message.into(),
             location: None,
+            labels: Vec::new(),
             notes: Vec::new(),
         }
+    }
+
+    /// A remark with a code and message.
+    pub fn remark(code: &'static str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Remark,
+            ..Diagnostic::error(code, message)
+        }
+    }
+
+    /// A standalone note with a code and message.
+    pub fn note(code: &'static str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Note,
+            ..Diagnostic::error(code, message)
+        }
+    }
+
+    /// Adds a secondary label.
+    pub fn with_label(mut self, location: Location, message: impl Into<String>) -> Self {
+        self.labels.push(Label {
+            location,
+            message: message.into(),
+        });
+        self
     }
 
     /// A warning with a code and message.

@@ -28,7 +28,6 @@ mod format;
 pub mod lexer;
 mod ops;
 mod parser;
-mod symbols;
 mod types;
 
 pub use parser::{MAX_NESTING, ParseOptions, Parser};
@@ -51,14 +50,6 @@ pub fn parse_range(
     opts: &ParseOptions,
 ) -> Result<Module, Vec<Diagnostic>> {
     Parser::new(src, start, end, file, opts.clone()).parse_module()
-}
-
-/// Symbol resolution: reports symbols defined twice in one module (`redefinition of symbol
-/// named 'g'`) and symbol references that name nothing suitable (`'cuda_tile.get_global' op
-/// 'g' does not reference a valid global`), in source order. It is separate from [`parse`]
-/// because, as in MLIR, these checks come after the verification of the individual ops.
-pub fn check_symbols(m: &Module) -> Vec<Diagnostic> {
-    symbols::check(m, m.file().unwrap_or(FileId(0)))
 }
 
 /// The byte ranges of the chunks of a file split at lines that start with `// -----`

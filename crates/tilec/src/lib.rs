@@ -71,6 +71,21 @@ struct CommonArgs {
     /// Colour diagnostics (human format): auto, always or never.
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     color: ColorArg,
+    /// Diagnostic wording: `spec` (default) or `cuda-tile-opt` (NVIDIA's wording, for lit
+    /// suites written against cuda-tile-opt).
+    #[arg(long, value_enum, default_value_t = CompatArg::Spec)]
+    compat: CompatArg,
+    /// Check the diagnostics against `// expected-error {{...}}` comments in the input
+    /// (MLIR's semantics); exit 1 on any difference.
+    #[arg(long = "verify-diagnostics")]
+    verify_diagnostics: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum CompatArg {
+    Spec,
+    #[value(name = "cuda-tile-opt")]
+    CudaTileOpt,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,10 +127,10 @@ struct FmtArgs {
     #[arg(short = 'o', long = "output")]
     output: Option<PathBuf>,
     /// Print every operation in MLIR's generic form.
-    #[arg(long)]
+    #[arg(long, alias = "mlir-print-op-generic")]
     generic: bool,
     /// Print `loc(...)` locations (with `#loc` aliases at the end).
-    #[arg(long = "print-locations")]
+    #[arg(long = "print-locations", alias = "mlir-print-debuginfo")]
     print_locations: bool,
     #[command(flatten)]
     common: CommonArgs,
@@ -126,6 +141,9 @@ struct CheckArgs {
     /// Input files (`-` for stdin).
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
+    /// Stop reporting after this many errors (0: no limit).
+    #[arg(long = "max-errors", default_value_t = 0)]
+    max_errors: usize,
     #[command(flatten)]
     common: CommonArgs,
 }
@@ -142,8 +160,55 @@ pub struct Io<'a> {
     pub stderr_is_tty: bool,
 }
 
+/// MLIR-style options that cuda-tile-opt users write with one dash.
+const SINGLE_DASH: &[&str] = &[
+    "split-input-file",
+    "verify-diagnostics",
+    "allow-unregistered-dialect",
+    "mlir-print-op-generic",
+    "mlir-print-debuginfo",
+];
+
+/// Rewrites a command line into tilec's own: one-dash MLIR options get two dashes, and a
+/// binary invoked as `cuda-tile-opt` (e.g. through a symlink) runs
+/// `tilec fmt --compat=cuda-tile-opt ...`, which takes cuda-tile-opt's options.
+fn normalize_args(args: Vec<OsString>) -> Vec<OsString> {
+    let mut args: Vec<OsString> = args
+        .into_iter()
+        .map(|a| match a.to_str() {
+            Some(s) if s.starts_with('-') && !s.starts_with("--") => {
+                let name = &s[1..];
+                let base = name.split('=').next().unwrap_or(name);
+                if SINGLE_DASH.contains(&base) {
+                    OsString::from(format!("-{s}"))
+                } else {
+                    a
+                }
+            }
+            _ => a,
+        })
+        .collect();
+    let invoked_as = args
+        .first()
+        .map(std::path::Path::new)
+        .and_then(|p| p.file_stem())
+        .and_then(|s| s.to_str())
+        .unwrap_or("");
+    if invoked_as == "cuda-tile-opt" {
+        args.splice(
+            1..1,
+            [
+                OsString::from("fmt"),
+                OsString::from("--compat=cuda-tile-opt"),
+            ],
+        );
+    }
+    args
+}
+
 /// Runs a command line (`args[0]` is the program name). Returns the exit status.
 pub fn run(args: Vec<OsString>, io: &mut Io<'_>) -> i32 {
+    let args = normalize_args(args);
     let cli = match Cli::try_parse_from(&args) {
         Ok(c) => c,
         Err(e) => {
@@ -172,6 +237,10 @@ struct Driver<'a, 'b> {
     sources: SourceMap,
     render: RenderOptions,
     errors: usize,
+    /// Errors beyond this many are not printed (0: no limit).
+    max_errors: usize,
+    /// Errors not printed because of `max_errors`.
+    suppressed: usize,
 }
 
 /// A loaded input: its file id and text.
@@ -186,6 +255,8 @@ impl<'a, 'b> Driver<'a, 'b> {
             sources: SourceMap::new(),
             render: RenderOptions::default(),
             errors: 0,
+            max_errors: 0,
+            suppressed: 0,
         }
     }
 
@@ -210,6 +281,12 @@ impl<'a, 'b> Driver<'a, 'b> {
     fn emit(&mut self, d: &Diagnostic) {
         if d.is_error() {
             self.errors += 1;
+            if self.max_errors > 0 && self.errors > self.max_errors {
+                self.suppressed += 1;
+                return;
+            }
+        } else if self.max_errors > 0 && self.errors > self.max_errors {
+            return;
         }
         let text = tilec_diag::render::render(&self.sources, d, self.render);
         let out: &mut dyn Write = if self.render.format == DiagFormat::Json {
@@ -254,38 +331,55 @@ impl<'a, 'b> Driver<'a, 'b> {
         }
     }
 
-    /// Parses an input (all chunks when splitting) and returns the modules of the chunks
-    /// that parsed; diagnostics of the others are emitted.
+    /// Parses and verifies an input (all chunks when splitting) and returns the modules of
+    /// the chunks that are valid; diagnostics of the others are emitted. With
+    /// `--verify-diagnostics`, each chunk's diagnostics are compared with its `expected-*`
+    /// comments instead, and only the differences are emitted.
     fn parse(&mut self, input: &Input, common: &CommonArgs) -> Vec<Option<Module>> {
         let opts = ParseOptions {
             allow_unregistered: common.allow_unregistered_dialect,
+        };
+        let vopts = tilec_verify::VerifyOptions {
+            personality: match common.compat {
+                CompatArg::Spec => tilec_verify::Personality::Spec,
+                CompatArg::CudaTileOpt => tilec_verify::Personality::CudaTileOpt,
+            },
         };
         let mut out = Vec::new();
         let mut diags = Vec::new();
         {
             // Borrow the text (no copy: inputs can be large); emit afterwards.
-            let text = self.sources.get(input.file).text();
+            let file = self.sources.get(input.file);
+            let text = file.text();
             let chunks = if common.split_input_file {
                 tilec_parse::split_input(text)
             } else {
                 std::iter::once(0..text.len()).collect()
             };
             for c in chunks {
-                match tilec_parse::parse_range(text, c.start, c.end, input.file, &opts) {
-                    Ok(m) => {
-                        let symbol_errors = tilec_parse::check_symbols(&m);
-                        if symbol_errors.is_empty() {
-                            out.push(Some(m));
-                        } else {
-                            diags.extend(symbol_errors);
-                            out.push(None);
+                let (module, chunk_diags) =
+                    match tilec_parse::parse_range(text, c.start, c.end, input.file, &opts) {
+                        Ok(m) => {
+                            let d = tilec_verify::verify(&m, &vopts);
+                            if d.iter().any(Diagnostic::is_error) {
+                                (None, d)
+                            } else {
+                                (Some(m), d)
+                            }
                         }
-                    }
-                    Err(d) => {
-                        diags.extend(d);
-                        out.push(None);
-                    }
+                        Err(d) => (None, d),
+                    };
+                if common.verify_diagnostics {
+                    diags.extend(tilec_diag::expect::verify(
+                        file,
+                        input.file,
+                        c.clone(),
+                        &chunk_diags,
+                    ));
+                } else {
+                    diags.extend(chunk_diags);
                 }
+                out.push(module);
             }
         }
         for d in &diags {
@@ -347,6 +441,7 @@ impl<'a, 'b> Driver<'a, 'b> {
 
     fn check(&mut self, a: CheckArgs) -> i32 {
         self.configure(&a.common);
+        self.max_errors = a.max_errors;
         let mut status = EXIT_OK;
         for path in &a.inputs {
             match self.load(path) {
@@ -355,6 +450,13 @@ impl<'a, 'b> Driver<'a, 'b> {
                 }
                 Err(code) => status = status.max(code),
             }
+        }
+        if self.suppressed > 0 {
+            let _ = writeln!(
+                self.io.stderr,
+                "tilec: {} more error(s) not shown (--max-errors {})",
+                self.suppressed, self.max_errors
+            );
         }
         status.max(self.status())
     }

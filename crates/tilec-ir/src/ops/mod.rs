@@ -350,6 +350,28 @@ pub enum Infer {
     Comparison,
 }
 
+/// A declarative constraint the generic verifier checks (NVIDIA's ODS traits and
+/// predicates, by the same names), after the slot type constraints.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// `AllElementTypesMatch`: the named slots have one element type.
+    SameElementType(&'static [&'static str]),
+    /// `AllRanksMatch`: the named slots have one rank.
+    SameRank(&'static [&'static str]),
+    /// `AllShapesMatch`: the named slots have one shape.
+    SameShape(&'static [&'static str]),
+    /// `AllTypesMatch`: the named slots have one type.
+    SameType(&'static [&'static str]),
+    /// `SameOperandsAndResultElementType`.
+    SameOperandsAndResultElementType,
+    /// `SameOperandsAndResultShape`.
+    SameOperandsAndResultShape,
+    /// `SameOperandsShape`.
+    SameOperandsShape,
+    /// An integer attribute that must not be negative.
+    NonNegative(&'static str),
+}
+
 /// One op table entry.
 #[derive(Debug)]
 pub struct OpDef {
@@ -387,6 +409,8 @@ pub struct OpDef {
     pub names: NameHint,
     /// Extra type inference.
     pub infer: Infer,
+    /// Constraints for the generic verifier, in the order it checks them.
+    pub checks: &'static [Check],
 }
 
 /// Where a named slot lives.

@@ -7,7 +7,7 @@
 //! example `dense<...>` constants and view loads without an index type).
 
 use super::{
-    Arity, AttrDef, AttrKind, CustomSyntax, Effects, Elems, Family, Infer, NameHint, OpDef,
+    Arity, AttrDef, AttrKind, Check, CustomSyntax, Effects, Elems, Family, Infer, NameHint, OpDef,
     Presence, RegionDef, Slot, Syntax, Traits, TyC,
 };
 use crate::attrs::EnumKind;
@@ -123,6 +123,7 @@ const DEFAULT: OpDef = OpDef {
     syntax: Syntax::Format("attr-dict"),
     names: NameHint::None,
     infer: Infer::None,
+    checks: &[],
 };
 
 /// A float unary math op (`exp`, `sin`, ...).
@@ -316,7 +317,11 @@ macro_rules! conversion {
 /// A pointer or bit cast `source -> result`.
 macro_rules! cast {
     ($opcode:expr, $name:expr, $summary:expr, $from:expr, $to:expr) => {
+        cast!($opcode, $name, $summary, $from, $to, &[])
+    };
+    ($opcode:expr, $name:expr, $summary:expr, $from:expr, $to:expr, $checks:expr) => {
         OpDef {
+            checks: $checks,
             opcode: $opcode,
             name: $name,
             summary: $summary,
@@ -341,7 +346,11 @@ macro_rules! cast {
 /// A shape op `source -> result` (broadcast, reshape).
 macro_rules! shape_cast {
     ($opcode:expr, $name:expr, $summary:expr, $hint:expr) => {
+        shape_cast!($opcode, $name, $summary, $hint, &[])
+    };
+    ($opcode:expr, $name:expr, $summary:expr, $hint:expr, $checks:expr) => {
         OpDef {
+            checks: $checks,
             opcode: $opcode,
             name: $name,
             summary: $summary,
@@ -600,7 +609,10 @@ table! {
     XOrI => bitwise!(Opcode::XOrI, "xori", "Element-wise bitwise xor"),
 
     // ---------------------------------------------------------------- conversions
-    Bitcast => cast!(Opcode::Bitcast, "bitcast", "Reinterpret the bits of a tile as another element type", NT, NT),
+    Bitcast => cast!(
+        Opcode::Bitcast, "bitcast", "Reinterpret the bits of a tile as another element type", NT, NT,
+        &[Check::SameShape(&["source", "result"])]
+    ),
     ExtI => conversion!(
         Opcode::ExtI, "exti", "Extend the width of an integer tile", IT, IT, &[SIGNEDNESS],
         "$from custom<Signedness>($signedness) attr-dict `:` type($from) `->` type($to)",
@@ -757,6 +769,10 @@ table! {
         operands: &[one("pointers", PT), one("cmp", TILE), one("val", TILE), opt("mask", BT), opt("token", TOKEN)],
         results: &[one("result", TILE), one("result_token", TOKEN)],
         attrs: &[ORDERING, SCOPE, SEGMENTS],
+        checks: &[
+            Check::SameShape(&["pointers", "cmp", "val", "result"]),
+            Check::SameShape(&["pointers", "cmp", "mask"]),
+        ],
         traits: Traits::ATTR_SIZED_OPERANDS,
         effects: Effects::ReadWrite,
         same_type: &[&["cmp", "val", "result"]],
@@ -790,6 +806,10 @@ table! {
         family: Family::Atomics,
         operands: &[one("pointers", PT), one("arg", TILE), opt("mask", BT), opt("token", TOKEN)],
         results: &[one("result", TILE), one("result_token", TOKEN)],
+        checks: &[
+            Check::SameShape(&["pointers", "arg", "result"]),
+            Check::SameShape(&["pointers", "arg", "mask"]),
+        ],
         attrs: &[ORDERING, SCOPE, req("mode", AttrKind::Enum(EnumKind::AtomicRmwMode)), SEGMENTS],
         traits: Traits::ATTR_SIZED_OPERANDS,
         effects: Effects::ReadWrite,
@@ -818,7 +838,10 @@ table! {
     },
 
     // ---------------------------------------------------------------- views and shapes
-    Broadcast => shape_cast!(Opcode::Broadcast, "broadcast", "Broadcast size-1 dimensions of a tile", "bcast"),
+    Broadcast => shape_cast!(
+        Opcode::Broadcast, "broadcast", "Broadcast size-1 dimensions of a tile", "bcast",
+        &[Check::SameOperandsAndResultElementType, Check::SameRank(&["source", "result"])]
+    ),
     Cat => OpDef {
         opcode: Opcode::Cat,
         name: "cat",
@@ -828,6 +851,10 @@ table! {
         results: &[one("result", TILE)],
         attrs: &[req("dim", AttrKind::I64)],
         traits: PURE,
+        checks: &[
+            Check::SameElementType(&["lhs", "rhs", "result"]),
+            Check::SameRank(&["lhs", "rhs", "result"]),
+        ],
         syntax: Syntax::Format(
             "$lhs `,` $rhs `dim` `=` $dim attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)",
         ),
@@ -841,6 +868,7 @@ table! {
         operands: &[one("source", TILE), var("indices", TyC::Scalar(Elems::I32))],
         results: &[one("result", TILE)],
         traits: PURE,
+        checks: &[Check::SameRank(&["source", "result"])],
         syntax: Syntax::Format("$source `[` $indices `]` attr-dict `:` type($source) `->` type($result)"),
         ..DEFAULT
     },
@@ -909,6 +937,7 @@ table! {
         operands: &[one("ptr", PT), one("offset", IT)],
         results: &[one("result", PT)],
         traits: PURE_EW,
+        checks: &[Check::SameType(&["result", "ptr"])],
         same_type: &[&["ptr", "result"]],
         syntax: Syntax::Format("$ptr `,` $offset attr-dict `:` type($ptr) `,` type($offset) `->` type($result)"),
         ..DEFAULT
@@ -922,10 +951,17 @@ table! {
         results: &[one("result", TILE)],
         attrs: &[req("permutation", AttrKind::DenseI32Array)],
         traits: PURE,
+        checks: &[
+            Check::SameRank(&["source", "result"]),
+            Check::SameElementType(&["source", "result"]),
+        ],
         syntax: Syntax::Format("$source $permutation attr-dict `:` type($source) `->` type($result)"),
         ..DEFAULT
     },
-    Reshape => shape_cast!(Opcode::Reshape, "reshape", "Change the shape of a tile", "reshape"),
+    Reshape => shape_cast!(
+        Opcode::Reshape, "reshape", "Change the shape of a tile", "reshape",
+        &[Check::SameOperandsAndResultElementType]
+    ),
     Select => OpDef {
         opcode: Opcode::Select,
         name: "select",
@@ -934,6 +970,7 @@ table! {
         operands: &[one("cond", BT), one("val_if_true", TILE), one("val_if_false", TILE)],
         results: &[one("result", TILE)],
         traits: PURE_EW,
+        checks: &[Check::SameShape(&["cond", "val_if_true", "val_if_false", "result"])],
         same_type: &[&["val_if_true", "val_if_false", "result"]],
         syntax: Syntax::Format("$cond `,` $val_if_true `,` $val_if_false attr-dict `:` type($cond) `,` type($result)"),
         ..DEFAULT
@@ -963,6 +1000,7 @@ table! {
         operands: &[var("operands", TILE)],
         results: &[var("results", TILE)],
         attrs: &[req("dim", AttrKind::I32), req("identities", AttrKind::Array)],
+        checks: &[Check::NonNegative("dim"), Check::SameOperandsShape],
         regions: &[RegionDef { name: "body", implicit_terminator: None, optional: false }],
         traits: Traits::DEFAULT_DIALECT,
         effects: Effects::Recursive,
@@ -980,6 +1018,7 @@ table! {
         operands: &[var("operands", TILE)],
         results: &[var("results", TILE)],
         attrs: &[req("dim", AttrKind::I32), req("reverse", AttrKind::Bool), req("identities", AttrKind::Array)],
+        checks: &[Check::NonNegative("dim"), Check::SameOperandsShape],
         regions: &[RegionDef { name: "body", implicit_terminator: None, optional: false }],
         traits: Traits::DEFAULT_DIALECT,
         effects: Effects::Recursive,
@@ -998,6 +1037,10 @@ table! {
         operands: &[one("lhs", ANY_FT), one("rhs", ANY_FT), one("acc", TyC::Tile(Elems::F16.or(Elems::F32).or(Elems::F64)))],
         results: &[one("result", TyC::Tile(Elems::F16.or(Elems::F32).or(Elems::F64)))],
         traits: PURE,
+        checks: &[
+            Check::SameElementType(&["lhs", "rhs"]),
+            Check::SameRank(&["lhs", "rhs", "acc"]),
+        ],
         same_type: &[&["acc", "result"]],
         syntax: Syntax::Format("$lhs `,` $rhs `,` $acc attr-dict `:` type($lhs) `,` type($rhs) `,` type($acc)"),
         ..DEFAULT
@@ -1014,6 +1057,7 @@ table! {
             req("signedness_rhs", AttrKind::Enum(EnumKind::Signedness)),
         ],
         traits: PURE,
+        checks: &[Check::SameRank(&["lhs", "rhs", "acc"])],
         same_type: &[&["acc", "result"]],
         syntax: Syntax::Format(
             "$lhs `,` $rhs `,` $acc custom<Signedness>($signedness_lhs) custom<Signedness>($signedness_rhs) attr-dict `:` type($lhs) `,` type($rhs) `,` type($acc)",

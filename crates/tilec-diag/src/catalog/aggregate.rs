@@ -1,0 +1,5 @@
+//! `E08xx`: reduce and scan.
+
+use crate::codes::CodeInfo;
+
+catalog! {}

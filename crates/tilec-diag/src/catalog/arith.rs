@@ -1,0 +1,5 @@
+//! `E03xx`: float and integer arithmetic.
+
+use crate::codes::CodeInfo;
+
+catalog! {}

@@ -1,0 +1,5 @@
+//! `E11xx`: assume predicates.
+
+use crate::codes::CodeInfo;
+
+catalog! {}

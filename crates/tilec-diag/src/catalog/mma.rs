@@ -1,0 +1,5 @@
+//! `E10xx`: mmaf and mmai.
+
+use crate::codes::CodeInfo;
+
+catalog! {}

@@ -1,0 +1,5 @@
+//! `E07xx`: views and shapes.
+
+use crate::codes::CodeInfo;
+
+catalog! {}

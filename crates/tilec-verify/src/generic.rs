@@ -1,0 +1,450 @@
+//! Generic, ODS-style verification read from the op table, in the order MLIR's generated
+//! verifiers use: slot counts, attributes, operand and result type constraints, region
+//! shapes, the declarative [`Check`]s and same-type groups, then terminator placement.
+//!
+//! Where the spec gives a domain diagnostic for a condition a generic check would catch
+//! first, the family's `precheck` runs before the declarative checks in the spec
+//! personality, so users of the default mode see the spec's wording.
+
+use crate::{VResult, Verifier};
+use tilec_diag::catalog::generic as cat;
+use tilec_ir::module::{Op, Value};
+use tilec_ir::ops::{Arity, Check, Elems, Opcode, Presence, Slot, Traits, TyC};
+use tilec_ir::types::{Type, TypeData};
+
+/// Runs the generic checks of one (registered) op.
+pub(crate) fn verify(v: &mut Verifier<'_>, op: Op) -> VResult {
+    let m = v.m;
+    let def = m.def(op);
+    counts(v, op)?;
+    for (i, a) in def.attrs.iter().enumerate() {
+        if a.presence == Presence::Required && m.attr(op, i).is_none() {
+            return Err(v.error(op, &cat::MISSING_ATTRIBUTE, &[("name", &a.name)]));
+        }
+    }
+    for c in def.checks {
+        if let Check::NonNegative(name) = c
+            && v.int_attr(op, name).is_some_and(|x| x < 0)
+        {
+            let span = v.attr_span(op, name);
+            return Err(v.error_at(
+                op,
+                span,
+                &cat::ATTRIBUTE_CONSTRAINT,
+                &[
+                    ("name", name),
+                    (
+                        "constraint",
+                        &"32-bit signless integer attribute whose value is non-negative",
+                    ),
+                ],
+            ));
+        }
+    }
+    slot_types(v, op)?;
+    regions(v, op)?;
+    if !v.upstream {
+        precheck(v, op)?;
+    }
+    declared_checks(v, op)?;
+    terminator_position(v, op)?;
+    parents(v, op)
+}
+
+/// The spec-mode domain checks that run before the declarative checks.
+fn precheck(v: &mut Verifier<'_>, op: Op) -> VResult {
+    use tilec_ir::ops::Family as F;
+    match v.m.def(op).family {
+        F::FloatArith | F::Integer => crate::arith::precheck(v, op),
+        F::Conversion => crate::conversion::precheck(v, op),
+        F::TokenMemory | F::Atomics => crate::memory::precheck(v, op),
+        F::ControlFlow => crate::control::precheck(v, op),
+        F::ViewAndShape => crate::view::precheck(v, op),
+        F::Aggregate => crate::aggregate::precheck(v, op),
+        F::Mma => crate::mma::precheck(v, op),
+        F::Assumption | F::Misc => Ok(()),
+    }
+}
+
+fn counts(v: &mut Verifier<'_>, op: Op) -> VResult {
+    let m = v.m;
+    let def = m.def(op);
+    let (fixed, open) = arity(def.operands);
+    let n = m.num_operands(op);
+    if (!open && n != fixed) || n < fixed {
+        let expected = if open {
+            format!("{fixed} or more")
+        } else {
+            fixed.to_string()
+        };
+        return Err(v.error(
+            op,
+            &cat::OPERAND_COUNT,
+            &[("expected", &expected), ("found", &n)],
+        ));
+    }
+    let (fixed, open) = arity(def.results);
+    let n = m.num_results(op);
+    if (!open && n != fixed) || n < fixed {
+        let expected = if open {
+            format!("{fixed} or more")
+        } else {
+            fixed.to_string()
+        };
+        return Err(v.error(
+            op,
+            &cat::RESULT_COUNT,
+            &[("expected", &expected), ("found", &n)],
+        ));
+    }
+    let n = m.regions(op).len();
+    if n != def.regions.len() {
+        return Err(v.error(
+            op,
+            &cat::REGION_COUNT,
+            &[("expected", &def.regions.len()), ("found", &n)],
+        ));
+    }
+    Ok(())
+}
+
+/// The number of values the fixed slots take, and whether more may follow.
+fn arity(slots: &[Slot]) -> (usize, bool) {
+    let fixed = slots.iter().filter(|s| s.arity == Arity::One).count();
+    (fixed, slots.iter().any(|s| s.arity != Arity::One))
+}
+
+fn slot_types(v: &mut Verifier<'_>, op: Op) -> VResult {
+    let m = v.m;
+    let def = m.def(op);
+    let simple = def.operands.iter().all(|s| s.arity == Arity::One);
+    if simple {
+        for (i, (slot, value)) in def.operands.iter().zip(m.operands(op)).enumerate() {
+            check_value(v, op, slot, value, i, false)?;
+        }
+    } else {
+        let ranges = tilec_ir::segments::operand_ranges(m, op);
+        for (slot, r) in def.operands.iter().zip(ranges) {
+            for i in r {
+                check_value(v, op, slot, m.operand(op, i), i, false)?;
+            }
+        }
+    }
+    let ranges = tilec_ir::segments::result_ranges(m, op);
+    for (slot, r) in def.results.iter().zip(ranges) {
+        for i in r {
+            check_value(v, op, slot, m.result(op, i), i, true)?;
+        }
+    }
+    Ok(())
+}
+
+fn check_value(
+    v: &mut Verifier<'_>,
+    op: Op,
+    slot: &Slot,
+    value: Value,
+    index: usize,
+    result: bool,
+) -> VResult {
+    let t = v.m.value_type(value);
+    if fits(v, slot.ty, t) {
+        return Ok(());
+    }
+    let constraint = describe(v.m.opcode(op), slot);
+    let ty = v.ty(t);
+    let e = if result {
+        &cat::RESULT_TYPE
+    } else {
+        &cat::OPERAND_TYPE
+    };
+    let span = if result { None } else { v.m.op_span(op) };
+    Err(v.error_at(
+        op,
+        span,
+        e,
+        &[
+            ("index", &index),
+            ("constraint", &constraint),
+            ("type", &ty),
+        ],
+    ))
+}
+
+/// The element class of an element type.
+pub(crate) fn elem_class(v: &Verifier<'_>, elem: Type) -> Option<Elems> {
+    use tilec_ir::float::FloatKind as K;
+    Some(match v.data(elem) {
+        TypeData::Int(1) => Elems::I1,
+        TypeData::Int(8) => Elems::I8,
+        TypeData::Int(16) => Elems::I16,
+        TypeData::Int(32) => Elems::I32,
+        TypeData::Int(64) => Elems::I64,
+        TypeData::Float(K::F16) => Elems::F16,
+        TypeData::Float(K::BF16) => Elems::BF16,
+        TypeData::Float(K::F32) => Elems::F32,
+        TypeData::Float(K::F64) => Elems::F64,
+        TypeData::Float(K::TF32) => Elems::TF32,
+        TypeData::Float(K::F8E4M3FN) => Elems::F8E4M3FN,
+        TypeData::Float(K::F8E5M2) => Elems::F8E5M2,
+        TypeData::Ptr(_) => Elems::PTR,
+        _ => return None,
+    })
+}
+
+/// True if type `t` satisfies constraint `c`.
+pub(crate) fn fits(v: &Verifier<'_>, c: TyC, t: Type) -> bool {
+    match c {
+        TyC::Any => true,
+        TyC::Token => t == Type::TOKEN,
+        TyC::TensorView => matches!(v.data(t), TypeData::TensorView { .. }),
+        TyC::View => matches!(v.data(t), TypeData::PartitionView { .. }),
+        TyC::Tile(set) | TyC::Scalar(set) => match v.data(t) {
+            TypeData::Tile { shape, elem } => {
+                (matches!(c, TyC::Tile(_)) || shape.is_empty())
+                    && elem_class(v, *elem).is_some_and(|e| set.contains(e))
+            }
+            _ => false,
+        },
+    }
+}
+
+/// NVIDIA's description of a slot's constraint (`tile of f16 or bf16 or f32 or f64
+/// values`).
+pub(crate) fn describe(opcode: Opcode, slot: &Slot) -> String {
+    let base = match (opcode, slot.name, slot.ty) {
+        (Opcode::MmaF, "lhs" | "rhs", TyC::Tile(e)) => {
+            format!("mmaf operand tile type of {} values", elems_list(e))
+        }
+        (Opcode::MmaF, _, TyC::Tile(e)) => {
+            format!("mmaf acc/result tile type of {} values", elems_list(e))
+        }
+        (Opcode::MmaI, "lhs" | "rhs", TyC::Tile(e)) => {
+            format!("mmai operand tile type of {} values", elems_list(e))
+        }
+        (Opcode::MmaI, _, TyC::Tile(e)) => {
+            format!("mmai acc/result tile type of {} values", elems_list(e))
+        }
+        (_, _, TyC::Tile(e)) => format!("tile of {} values", elems_list(e)),
+        (_, _, TyC::Scalar(e)) => format!("0D tile of {} values", elems_list(e)),
+        (_, _, TyC::Token) => "cuda_tile token type".to_string(),
+        (_, _, TyC::TensorView) => "cuda_tile tensor_view type".to_string(),
+        (_, _, TyC::View) => "cuda_tile tile view type".to_string(),
+        (_, _, TyC::Any) => "any type".to_string(),
+    };
+    if slot.arity == Arity::Variadic {
+        format!("variadic of {base}")
+    } else {
+        base
+    }
+}
+
+/// `i1 or i8 or ...` in ODS order.
+pub(crate) fn elems_list(e: Elems) -> String {
+    const NAMES: [(Elems, &str); 13] = [
+        (Elems::I1, "i1"),
+        (Elems::I8, "i8"),
+        (Elems::I16, "i16"),
+        (Elems::I32, "i32"),
+        (Elems::I64, "i64"),
+        (Elems::F16, "f16"),
+        (Elems::BF16, "bf16"),
+        (Elems::F32, "f32"),
+        (Elems::F64, "f64"),
+        (Elems::TF32, "tf32"),
+        (Elems::F8E4M3FN, "f8E4M3FN"),
+        (Elems::F8E5M2, "f8E5M2"),
+        (Elems::PTR, "Pointer type"),
+    ];
+    let parts: Vec<&str> = NAMES
+        .iter()
+        .filter(|(b, _)| e.contains(*b))
+        .map(|(_, n)| *n)
+        .collect();
+    parts.join(" or ")
+}
+
+fn regions(v: &mut Verifier<'_>, op: Op) -> VResult {
+    let m = v.m;
+    let def = m.def(op);
+    for (i, (&r, rd)) in m.regions(op).iter().zip(def.regions).enumerate() {
+        let blocks = m.region_blocks(r).len();
+        let ok = blocks == 1 || (rd.optional && blocks == 0);
+        if !ok {
+            return Err(v.error(
+                op,
+                &cat::REGION_BLOCKS,
+                &[("index", &i), ("name", &rd.name)],
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn declared_checks(v: &mut Verifier<'_>, op: Op) -> VResult {
+    let m = v.m;
+    let def = m.def(op);
+    for c in def.checks {
+        match *c {
+            Check::SameElementType(slots) => {
+                same_by(v, op, slots, &cat::SAME_ELEMENT_TYPE, |v, t| v.elem_of(t))?
+            }
+            Check::SameRank(slots) => same_by(v, op, slots, &cat::SAME_RANK, |v, t| {
+                v.shape(t).len() as u32
+            })?,
+            Check::SameShape(slots) => {
+                same_by(v, op, slots, &cat::SAME_SHAPE, |v, t| v.shape(t).to_vec())?
+            }
+            Check::SameType(slots) => same_by(v, op, slots, &cat::SAME_TYPE, |_, t| t)?,
+            Check::SameOperandsAndResultElementType => all_same(
+                v,
+                op,
+                true,
+                &cat::SAME_OPERANDS_AND_RESULT_ELEMENT_TYPE,
+                |v, t| v.elem_of(t),
+            )?,
+            Check::SameOperandsAndResultShape => {
+                all_same(v, op, true, &cat::SAME_OPERANDS_AND_RESULT_SHAPE, |v, t| {
+                    v.shape(t).to_vec()
+                })?
+            }
+            Check::SameOperandsShape => {
+                all_same(v, op, false, &cat::SAME_OPERANDS_SHAPE, |v, t| {
+                    v.shape(t).to_vec()
+                })?
+            }
+            Check::NonNegative(_) => {}
+        }
+    }
+    for group in def.same_type {
+        same_by(v, op, group, &cat::SAME_TYPE, |_, t| t)?;
+    }
+    if def.has(Traits::SAME_SHAPE)
+        && !def
+            .checks
+            .iter()
+            .any(|c| matches!(c, Check::SameOperandsAndResultShape))
+    {
+        all_same(v, op, true, &cat::SAME_OPERANDS_AND_RESULT_SHAPE, |v, t| {
+            v.shape(t).to_vec()
+        })?;
+    }
+    Ok(())
+}
+
+/// The types of the values of the named slots (operands and results).
+fn slot_values(v: &Verifier<'_>, op: Op, slots: &[&str]) -> Vec<Type> {
+    let mut out = Vec::new();
+    for s in slots {
+        let vals = v.operands_of(op, s);
+        if vals.is_empty() {
+            out.extend(v.results_of(op, s).into_iter().map(|x| v.vty(x)));
+        } else {
+            out.extend(vals.into_iter().map(|x| v.vty(x)));
+        }
+    }
+    out
+}
+
+fn same_by<K: PartialEq>(
+    v: &mut Verifier<'_>,
+    op: Op,
+    slots: &[&str],
+    e: &'static tilec_diag::codes::CodeInfo,
+    key: impl Fn(&Verifier<'_>, Type) -> K,
+) -> VResult {
+    let types = slot_values(v, op, slots);
+    let Some((&first, rest)) = types.split_first() else {
+        return Ok(());
+    };
+    let k0 = key(v, first);
+    if rest.iter().all(|&t| key(v, t) == k0) {
+        return Ok(());
+    }
+    let list = slots.join(", ");
+    Err(v.error(op, e, &[("slots", &list)]))
+}
+
+fn all_same<K: PartialEq>(
+    v: &mut Verifier<'_>,
+    op: Op,
+    with_results: bool,
+    e: &'static tilec_diag::codes::CodeInfo,
+    key: impl Fn(&Verifier<'_>, Type) -> K,
+) -> VResult {
+    let m = v.m;
+    let mut types = m
+        .operands(op)
+        .map(|x| m.value_type(x))
+        .filter(|&t| t != Type::TOKEN);
+    let first = match types.next() {
+        Some(t) => t,
+        None => return Ok(()),
+    };
+    let k0 = key(v, first);
+    let mut ok = types.all(|t| key(v, t) == k0);
+    if ok && with_results {
+        ok = m
+            .results(op)
+            .map(|x| m.value_type(x))
+            .filter(|&t| t != Type::TOKEN)
+            .all(|t| key(v, t) == k0);
+    }
+    if ok { Ok(()) } else { Err(v.error(op, e, &[])) }
+}
+
+fn terminator_position(v: &mut Verifier<'_>, op: Op) -> VResult {
+    let m = v.m;
+    let def = m.def(op);
+    if def.has(Traits::TERMINATOR) && m.next_op(op).is_some() {
+        return Err(v.error(op, &cat::TERMINATOR_NOT_LAST, &[]));
+    }
+    for (&r, rd) in m.regions(op).iter().zip(def.regions) {
+        let Some(expected) = rd.implicit_terminator else {
+            continue;
+        };
+        for &b in m.region_blocks(r) {
+            match m.last_op(b) {
+                None => return Err(v.error(op, &cat::EMPTY_BLOCK, &[])),
+                Some(last)
+                    if m.unregistered_name(last).is_none()
+                        && m.def(last).has(Traits::TERMINATOR) => {}
+                Some(last) => {
+                    let exp = format!("cuda_tile.{}", tilec_ir::ops::def(expected).name);
+                    let found = v.op_name(last);
+                    return Err(v.error(
+                        op,
+                        &cat::WRONG_TERMINATOR,
+                        &[("expected", &exp), ("found", &found)],
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn parents(v: &mut Verifier<'_>, op: Op) -> VResult {
+    let m = v.m;
+    let def = m.def(op);
+    if def.parents.is_empty() || def.family == tilec_ir::ops::Family::ControlFlow {
+        return Ok(());
+    }
+    let Some(parent) = m.parent_op(op) else {
+        // The top level acts as an implicit module.
+        return Ok(());
+    };
+    let name = m
+        .unregistered_name(parent)
+        .map(str::to_string)
+        .unwrap_or_else(|| m.def(parent).name.to_string());
+    if def.parents.contains(&name.as_str()) {
+        return Ok(());
+    }
+    let list: Vec<String> = def
+        .parents
+        .iter()
+        .map(|p| format!("cuda_tile.{p}"))
+        .collect();
+    Err(v.error(op, &cat::PARENT, &[("parents", &list.join(", "))]))
+}
