@@ -144,3 +144,44 @@ pub fn round_trip(path: &Path) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// Parses and verifies `src` in process and returns every diagnostic as
+/// `"SEVERITY LINE:COL: MESSAGE"` (`error 3:5: 'cuda_tile.exti' op ...`), notes included
+/// (as `note LINE:COL: ...`), in the order they were reported. `compat` selects NVIDIA's
+/// wording (`--compat=cuda-tile-opt`). Parse errors are returned the same way.
+pub fn verify_diags(src: &str, compat: bool) -> Vec<String> {
+    let mut sm = tilec_diag::SourceMap::new();
+    let file = sm.add("t.tile", src.to_string());
+    let opts = tilec_parse::ParseOptions {
+        allow_unregistered: true,
+    };
+    let diags = match tilec_parse::parse(src, file, &opts) {
+        Ok(m) => tilec_verify::verify(
+            &m,
+            &tilec_verify::VerifyOptions {
+                personality: if compat {
+                    tilec_verify::Personality::CudaTileOpt
+                } else {
+                    tilec_verify::Personality::Spec
+                },
+            },
+        ),
+        Err(d) => d,
+    };
+    let f = sm.get(file);
+    let mut out = Vec::new();
+    for d in &diags {
+        let (l, c) = d.location.map_or((0, 0), |loc| f.line_col(loc.span.start));
+        out.push(format!("{} {l}:{c}: {}", d.severity, d.message));
+        for n in &d.notes {
+            let (l, c) = n.location.map_or((0, 0), |loc| f.line_col(loc.span.start));
+            out.push(format!("note {l}:{c}: {}", n.message));
+        }
+    }
+    out
+}
+
+/// [`verify_diags`] in both personalities: `(spec wording, NVIDIA wording)`.
+pub fn verify_both(src: &str) -> (Vec<String>, Vec<String>) {
+    (verify_diags(src, false), verify_diags(src, true))
+}

@@ -399,11 +399,13 @@ impl<'s> Parser<'s> {
         };
         match c {
             Custom::Rounding(i) => {
+                // Known modes are accepted here; which ones an op allows is the
+                // verifier's business (so that the spec's diagnostics can be reported).
                 let a = self.parse_rounding(
                     &[R::NearestEven, R::Zero, R::NegativeInf, R::PositiveInf],
                     R::NearestEven,
                     true,
-                    true,
+                    false,
                 )?;
                 set(self, st, i, a);
             }
@@ -440,7 +442,7 @@ impl<'s> Parser<'s> {
             }
             Custom::IntRounding(i) => {
                 let a =
-                    self.parse_rounding(&[R::NearestIntToZero], R::NearestIntToZero, true, true)?;
+                    self.parse_rounding(&[R::NearestIntToZero], R::NearestIntToZero, true, false)?;
                 set(self, st, i, a);
             }
             Custom::Signedness(i) => {
