@@ -6,6 +6,20 @@ use tilec_tests::run_tilec;
 /// `(input, expected "line:column: message" of every error, in order)`.
 const CASES: &[(&str, &[&str])] = &[
     (
+        "cuda_tile.module @m {\n  testing$func @f(%a: !cuda_tile.tile<1x?x4xf32>) {\n  }\n}\n",
+        &[
+            "2:41: expected static shape",
+            "2:41: expected valid keyword",
+        ],
+    ),
+    (
+        "cuda_tile.module @m {\n  testing$func @f(%a: !cuda_tile.tile<ptr<tile<2xf32>>>) {\n  }\n}\n",
+        &[
+            "2:43: failed to verify 'pointeeType': f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or i1 or i8 or i16 or i32 or i64",
+            "2:43: expected valid keyword",
+        ],
+    ),
+    (
         "%0 = cuda_tile.constant \"foo\" : !cuda_tile.tile<i8>\n",
         &["1:24: expected '<'"],
     ),
@@ -345,6 +359,6 @@ fn json_diagnostics_have_the_required_fields() {
     assert_eq!(out.status, 1);
     assert_eq!(
         out.stdout,
-        "{\"severity\":\"error\",\"code\":\"E0104\",\"message\":\"use of undeclared SSA value name\",\"file\":\"<stdin>\",\"line\":1,\"column\":11,\"end_line\":1,\"end_column\":13,\"notes\":[]}\n"
+        "{\"severity\":\"error\",\"code\":\"E0104\",\"message\":\"use of undeclared SSA value name\",\"file\":\"<stdin>\",\"line\":1,\"column\":11,\"end_line\":1,\"end_column\":13,\"labels\":[],\"notes\":[]}\n"
     );
 }

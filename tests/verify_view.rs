@@ -1,2 +1,688 @@
 //! Verifier diagnostics of the view family: every catalog entry produced exactly, in both
 //! personalities, and valid near-misses that verify clean.
+
+use tilec_tests::{verify_both, verify_diags};
+
+/// A module holding `testing$func @f(args)` whose body is `body`, one op per line: the
+/// first op is on line 3, column 5.
+fn func(args: &str, body: &[&str]) -> String {
+    let mut s = format!("cuda_tile.module @m {{\n  testing$func @f({args}) {{\n");
+    for line in body {
+        s.push_str("    ");
+        s.push_str(line);
+        s.push('\n');
+    }
+    s.push_str("  }\n}\n");
+    s
+}
+
+/// Asserts that `src` verifies clean in both personalities.
+fn assert_clean(src: &str) {
+    let (spec, compat) = verify_both(src);
+    assert!(
+        spec.is_empty() && compat.is_empty(),
+        "spec: {spec:#?}\ncompat: {compat:#?}"
+    );
+}
+
+/// `reshape` to another element type: the spec's wording wins over the generic check; NVIDIA reports the generic one.
+#[test]
+fn reshape_element_types_differ() {
+    let src = func(
+        r#"%a: !cuda_tile.tile<2x2xf32>"#,
+        &[r#"%r = cuda_tile.reshape %a : !cuda_tile.tile<2x2xf32> -> !cuda_tile.tile<4xi32>"#],
+    );
+    assert_eq!(
+        verify_diags(&src, false),
+        ["error 3:10: 'cuda_tile.reshape' op reshape requires matching element types",]
+    );
+    assert_eq!(
+        verify_diags(&src, true),
+        [
+            "error 3:10: 'cuda_tile.reshape' op requires the same element type for all operands and results",
+        ]
+    );
+}
+
+/// `reshape` that changes the element count (64 in, 32 out).
+#[test]
+fn reshape_element_count_differs() {
+    let src = func(
+        r#"%a: !cuda_tile.tile<8x8xf32>"#,
+        &[r#"%r = cuda_tile.reshape %a : !cuda_tile.tile<8x8xf32> -> !cuda_tile.tile<4x8xf32>"#],
+    );
+    assert_eq!(
+        verify_diags(&src, false),
+        [
+            "error 3:10: 'cuda_tile.reshape' op reshape element-count mismatch: source has 64 elements, result has 32",
+        ]
+    );
+    assert_eq!(
+        verify_diags(&src, true),
+        [
+            "error 3:10: 'cuda_tile.reshape' op expected source tile and result tile to have the same number of elements",
+        ]
+    );
+}
+
+/// A rank-0 tile holds one element.
+#[test]
+fn reshape_scalar_to_many() {
+    let src = func(
+        r#"%a: !cuda_tile.tile<i16>"#,
+        &[r#"%r = cuda_tile.reshape %a : !cuda_tile.tile<i16> -> !cuda_tile.tile<1x2x1xi16>"#],
+    );
+    assert_eq!(
+        verify_diags(&src, false),
+        [
+            "error 3:10: 'cuda_tile.reshape' op reshape element-count mismatch: source has 1 elements, result has 2",
+        ]
+    );
+    assert_eq!(
+        verify_diags(&src, true),
+        [
+            "error 3:10: 'cuda_tile.reshape' op expected source tile and result tile to have the same number of elements",
+        ]
+    );
+}
+
+/// Same element type and element count, including a rank-0 source.
+#[test]
+fn reshape_valid() {
+    let src = func(
+        r#"%a: !cuda_tile.tile<8x8xf32>, %s: !cuda_tile.tile<i8>"#,
+        &[
+            r#"%r = cuda_tile.reshape %a : !cuda_tile.tile<8x8xf32> -> !cuda_tile.tile<4x16xf32>"#,
+            r#"%q = cuda_tile.reshape %s : !cuda_tile.tile<i8> -> !cuda_tile.tile<1x1x1xi8>"#,
+        ],
+    );
+    assert_clean(&src);
+}
+
+/// A source dimension that is neither 1 nor the result's.
+#[test]
+fn broadcast_incompatible_shape() {
+    let src = func(
+        r#"%a: !cuda_tile.tile<4x4xf32>"#,
+        &[r#"%r = cuda_tile.broadcast %a : !cuda_tile.tile<4x4xf32> -> !cuda_tile.tile<2x4xf32>"#],
+    );
+    assert_eq!(
+        verify_diags(&src, false),
+        [
+            "error 3:10: 'cuda_tile.broadcast' op expects the shape of source tile to be compatible with that of the result tile, but got: 4, 4 and 2, 4",
+        ]
+    );
+    assert_eq!(
+        verify_diags(&src, true),
+        [
+            "error 3:10: 'cuda_tile.broadcast' op expects the shape of source tile to be compatible with that of the result tile, but got: 4, 4 and 2, 4",
+        ]
+    );
+}
+
+/// Size-1 dimensions stretch; the others stay.
+#[test]
+fn broadcast_valid() {
+    let src = func(
+        r#"%a: !cuda_tile.tile<1x4xf32>"#,
+        &[
+            r#"%r = cuda_tile.broadcast %a : !cuda_tile.tile<1x4xf32> -> !cuda_tile.tile<2x4xf32>"#,
+            r#"%q = cuda_tile.broadcast %a : !cuda_tile.tile<1x4xf32> -> !cuda_tile.tile<1x4xf32>"#,
+        ],
+    );
+    assert_clean(&src);
+}
+
+/// `extract` cannot convert elements.
+#[test]
+fn extract_element_types_differ() {
+    let src = func(
+        r#"%t: !cuda_tile.tile<8xf32>, %i: !cuda_tile.tile<i32>"#,
+        &[r#"%r = cuda_tile.extract %t[%i] : !cuda_tile.tile<8xf32> -> !cuda_tile.tile<2xi32>"#],
+    );
+    assert_eq!(
+        verify_diags(&src, false),
+        ["error 3:10: 'cuda_tile.extract' op source and result element type do not match",]
+    );
+    assert_eq!(
+        verify_diags(&src, true),
+        ["error 3:10: 'cuda_tile.extract' op source and result element type do not match",]
+    );
+}
+
+/// A result dimension larger than the source's does not divide it.
+#[test]
+fn extract_slice_does_not_divide() {
+    let src = func(
+        r#"%t: !cuda_tile.tile<8x8xf32>, %i: !cuda_tile.tile<i32>"#,
+        &[
+            r#"%r = cuda_tile.extract %t[%i, %i] : !cuda_tile.tile<8x8xf32> -> !cuda_tile.tile<16x2xf32>"#,
+        ],
+    );
+    assert_eq!(
+        verify_diags(&src, false),
+        ["error 3:10: 'cuda_tile.extract' op result dim size must divide source dim size evenly",]
+    );
+    assert_eq!(
+        verify_diags(&src, true),
+        ["error 3:10: 'cuda_tile.extract' op result dim size must divide source dim size evenly",]
+    );
+}
+
+/// One slice index per source dimension.
+#[test]
+fn extract_index_count() {
+    let src = func(
+        r#"%t: !cuda_tile.tile<8xf32>, %i: !cuda_tile.tile<i32>"#,
+        &[
+            r#"%r = cuda_tile.extract %t[%i, %i] : !cuda_tile.tile<8xf32> -> !cuda_tile.tile<2xf32>"#,
+        ],
+    );
+    assert_eq!(
+        verify_diags(&src, false),
+        ["error 3:10: 'cuda_tile.extract' op incorrect number of indices, expected 1, but found 2",]
+    );
+    assert_eq!(
+        verify_diags(&src, true),
+        ["error 3:10: 'cuda_tile.extract' op incorrect number of indices, expected 1, but found 2",]
+    );
+}
+
+/// Slices that divide the source, one index per dimension.
+#[test]
+fn extract_valid() {
+    let src = func(
+        r#"%t: !cuda_tile.tile<32x8xf32>, %i: !cuda_tile.tile<i32>"#,
+        &[
+            r#"%r = cuda_tile.extract %t[%i, %i] : !cuda_tile.tile<32x8xf32> -> !cuda_tile.tile<4x2xf32>"#,
+            r#"%q = cuda_tile.extract %t[%i, %i] : !cuda_tile.tile<32x8xf32> -> !cuda_tile.tile<32x8xf32>"#,
+        ],
+    );
+    assert_clean(&src);
+}
+
+/// `dim` below 0 and at the rank.
+#[test]
+fn cat_dim_out_of_range() {
+    let src = func(
+        r#"%a: !cuda_tile.tile<2x2xf32>"#,
+        &[
+            r#"%r = cuda_tile.cat %a, %a dim = -1 : !cuda_tile.tile<2x2xf32>, !cuda_tile.tile<2x2xf32> -> !cuda_tile.tile<2x4xf32>"#,
+            r#"%q = cuda_tile.cat %a, %a dim = 2 : !cuda_tile.tile<2x2xf32>, !cuda_tile.tile<2x2xf32> -> !cuda_tile.tile<2x4xf32>"#,
+        ],
+    );
+    assert_eq!(
+        verify_diags(&src, false),
+        [
+            "error 3:10: 'cuda_tile.cat' op expect dim to be [0, 2), but got: -1",
+            "error 4:10: 'cuda_tile.cat' op expect dim to be [0, 2), but got: 2",
+        ]
+    );
+    assert_eq!(
+        verify_diags(&src, true),
+        [
+            "error 3:10: 'cuda_tile.cat' op expect dim to be [0, 2), but got: -1",
+            "error 4:10: 'cuda_tile.cat' op expect dim to be [0, 2), but got: 2",
+        ]
+    );
+}
+
+/// The result's size along `dim` is the sum of the operands'.
+#[test]
+fn cat_concat_size() {
+    let src = func(
+        r#"%a: !cuda_tile.tile<2x2xf32>"#,
+        &[
+            r#"%r = cuda_tile.cat %a, %a dim = 1 : !cuda_tile.tile<2x2xf32>, !cuda_tile.tile<2x2xf32> -> !cuda_tile.tile<2x16xf32>"#,
+        ],
+    );
+    assert_eq!(
+        verify_diags(&src, false),
+        ["error 3:10: 'cuda_tile.cat' op invalid concat at position 1, expected: 4 but got: 16",]
+    );
+    assert_eq!(
+        verify_diags(&src, true),
+        ["error 3:10: 'cuda_tile.cat' op invalid concat at position 1, expected: 4 but got: 16",]
+    );
+}
+
+/// Outside `dim`, operands and result agree (NVIDIA's message names the lhs size as expected).
+#[test]
+fn cat_other_size() {
+    let src = func(
+        r#"%a: !cuda_tile.tile<2x2xf32>, %b: !cuda_tile.tile<4x2xf32>"#,
+        &[
+            r#"%r = cuda_tile.cat %a, %a dim = 1 : !cuda_tile.tile<2x2xf32>, !cuda_tile.tile<2x2xf32> -> !cuda_tile.tile<4x4xf32>"#,
+            r#"%q = cuda_tile.cat %a, %b dim = 1 : !cuda_tile.tile<2x2xf32>, !cuda_tile.tile<4x2xf32> -> !cuda_tile.tile<2x4xf32>"#,
+        ],
+    );
+    assert_eq!(
+        verify_diags(&src, false),
+        [
+            "error 3:10: 'cuda_tile.cat' op expect {lhs, rhs, and result} shape to match at non-concat position 0, expected: 2 but got: 4",
+            "error 4:10: 'cuda_tile.cat' op expect {lhs, rhs, and result} shape to match at non-concat position 0, expected: 2 but got: 2",
+        ]
+    );
+    assert_eq!(
+        verify_diags(&src, true),
+        [
+            "error 3:10: 'cuda_tile.cat' op expect {lhs, rhs, and result} shape to match at non-concat position 0, expected: 2 but got: 4",
+            "error 4:10: 'cuda_tile.cat' op expect {lhs, rhs, and result} shape to match at non-concat position 0, expected: 2 but got: 2",
+        ]
+    );
+}
+
+/// Concatenation along either dimension.
+#[test]
+fn cat_valid() {
+    let src = func(
+        r#"%a: !cuda_tile.tile<2x4xf32>, %b: !cuda_tile.tile<2x4xf32>"#,
+        &[
+            r#"%r = cuda_tile.cat %a, %b dim = 1 : !cuda_tile.tile<2x4xf32>, !cuda_tile.tile<2x4xf32> -> !cuda_tile.tile<2x8xf32>"#,
+            r#"%q = cuda_tile.cat %a, %a dim = 0 : !cuda_tile.tile<2x4xf32>, !cuda_tile.tile<2x4xf32> -> !cuda_tile.tile<4x4xf32>"#,
+        ],
+    );
+    assert_clean(&src);
+}
+
+/// `permute` needs a source of rank 2 or more.
+#[test]
+fn permute_rank_1() {
+    let src = func(
+        r#"%a: !cuda_tile.tile<2xf32>"#,
+        &[r#"%r = cuda_tile.permute %a [0] : !cuda_tile.tile<2xf32> -> !cuda_tile.tile<2xf32>"#],
+    );
+    assert_eq!(
+        verify_diags(&src, false),
+        ["error 3:10: 'cuda_tile.permute' op expects at least rank 2, but got: 1",]
+    );
+    assert_eq!(
+        verify_diags(&src, true),
+        ["error 3:10: 'cuda_tile.permute' op expects at least rank 2, but got: 1",]
+    );
+}
+
+/// One permutation entry per source dimension.
+#[test]
+fn permute_size() {
+    let src = func(
+        r#"%a: !cuda_tile.tile<1x2xf32>, %b: !cuda_tile.tile<1x2x4xf32>"#,
+        &[
+            r#"%r = cuda_tile.permute %a [0, 1, 100] : !cuda_tile.tile<1x2xf32> -> !cuda_tile.tile<1x2xf32>"#,
+            r#"%q = cuda_tile.permute %b [0, 1] : !cuda_tile.tile<1x2x4xf32> -> !cuda_tile.tile<1x2x4xf32>"#,
+        ],
+    );
+    assert_eq!(
+        verify_diags(&src, false),
+        [
+            "error 3:10: 'cuda_tile.permute' op expect permutation size (3) to equal the rank of the source (2)",
+            "error 4:10: 'cuda_tile.permute' op expect permutation size (2) to equal the rank of the source (3)",
+        ]
+    );
+    assert_eq!(
+        verify_diags(&src, true),
+        [
+            "error 3:10: 'cuda_tile.permute' op expect permutation size (3) to equal the rank of the source (2)",
+            "error 4:10: 'cuda_tile.permute' op expect permutation size (2) to equal the rank of the source (3)",
+        ]
+    );
+}
+
+/// Entries are unique (checked before their range).
+#[test]
+fn permute_repeated_entry() {
+    let src = func(
+        r#"%a: !cuda_tile.tile<1x2xf32>"#,
+        &[
+            r#"%r = cuda_tile.permute %a [0, 0] : !cuda_tile.tile<1x2xf32> -> !cuda_tile.tile<1x2xf32>"#,
+            r#"%q = cuda_tile.permute %a [5, 5] : !cuda_tile.tile<1x2xf32> -> !cuda_tile.tile<1x2xf32>"#,
+        ],
+    );
+    assert_eq!(
+        verify_diags(&src, false),
+        [
+            "error 3:10: 'cuda_tile.permute' op expect permutation elements to be unique",
+            "error 4:10: 'cuda_tile.permute' op expect permutation elements to be unique",
+        ]
+    );
+    assert_eq!(
+        verify_diags(&src, true),
+        [
+            "error 3:10: 'cuda_tile.permute' op expect permutation elements to be unique",
+            "error 4:10: 'cuda_tile.permute' op expect permutation elements to be unique",
+        ]
+    );
+}
+
+/// Entries are source dimensions.
+#[test]
+fn permute_entry_out_of_bound() {
+    let src = func(
+        r#"%a: !cuda_tile.tile<1x2xf32>"#,
+        &[
+            r#"%r = cuda_tile.permute %a [0, 100] : !cuda_tile.tile<1x2xf32> -> !cuda_tile.tile<1x2xf32>"#,
+            r#"%q = cuda_tile.permute %a [-1, 1] : !cuda_tile.tile<1x2xf32> -> !cuda_tile.tile<1x2xf32>"#,
+        ],
+    );
+    assert_eq!(
+        verify_diags(&src, false),
+        [
+            "error 3:10: 'cuda_tile.permute' op permutation element at index 1 (100) is out of bound [0, 2)",
+            "error 4:10: 'cuda_tile.permute' op permutation element at index 0 (-1) is out of bound [0, 2)",
+        ]
+    );
+    assert_eq!(
+        verify_diags(&src, true),
+        [
+            "error 3:10: 'cuda_tile.permute' op permutation element at index 1 (100) is out of bound [0, 2)",
+            "error 4:10: 'cuda_tile.permute' op permutation element at index 0 (-1) is out of bound [0, 2)",
+        ]
+    );
+}
+
+/// The result shape is the permuted source shape.
+#[test]
+fn permute_result_shape() {
+    let src = func(
+        r#"%a: !cuda_tile.tile<1x2xf32>"#,
+        &[
+            r#"%r = cuda_tile.permute %a [1, 0] : !cuda_tile.tile<1x2xf32> -> !cuda_tile.tile<1x2xf32>"#,
+        ],
+    );
+    assert_eq!(
+        verify_diags(&src, false),
+        [
+            "error 3:10: 'cuda_tile.permute' op result shape invalid at index 0, expected: 2, but got: 1",
+        ]
+    );
+    assert_eq!(
+        verify_diags(&src, true),
+        [
+            "error 3:10: 'cuda_tile.permute' op result shape invalid at index 0, expected: 2, but got: 1",
+        ]
+    );
+}
+
+/// Identity and proper permutations.
+#[test]
+fn permute_valid() {
+    let src = func(
+        r#"%a: !cuda_tile.tile<2x4x8xf16>"#,
+        &[
+            r#"%r = cuda_tile.permute %a [2, 0, 1] : !cuda_tile.tile<2x4x8xf16> -> !cuda_tile.tile<8x2x4xf16>"#,
+            r#"%q = cuda_tile.permute %a [0, 1, 2] : !cuda_tile.tile<2x4x8xf16> -> !cuda_tile.tile<2x4x8xf16>"#,
+        ],
+    );
+    assert_clean(&src);
+}
+
+/// `iota` results are rank 1.
+#[test]
+fn iota_not_1d() {
+    let src = func(
+        r#""#,
+        &[
+            r#"%r = cuda_tile.iota : !cuda_tile.tile<i64>"#,
+            r#"%q = cuda_tile.iota : !cuda_tile.tile<32x64xi64>"#,
+        ],
+    );
+    assert_eq!(
+        verify_diags(&src, false),
+        [
+            "error 3:10: 'cuda_tile.iota' op expects result type to be 1-d tile",
+            "error 4:10: 'cuda_tile.iota' op expects result type to be 1-d tile",
+        ]
+    );
+    assert_eq!(
+        verify_diags(&src, true),
+        [
+            "error 3:10: 'cuda_tile.iota' op expects result type to be 1-d tile",
+            "error 4:10: 'cuda_tile.iota' op expects result type to be 1-d tile",
+        ]
+    );
+}
+
+/// 512 elements do not fit `i8`; 4 do not fit `i1`.
+#[test]
+fn iota_extent_too_large() {
+    let src = func(
+        r#""#,
+        &[
+            r#"%r = cuda_tile.iota : !cuda_tile.tile<512xi8>"#,
+            r#"%q = cuda_tile.iota : !cuda_tile.tile<4xi1>"#,
+        ],
+    );
+    assert_eq!(
+        verify_diags(&src, false),
+        [
+            "error 3:10: 'cuda_tile.iota' op the number of elements 512 exceeds the maximum value of element type 'i8'",
+            "error 4:10: 'cuda_tile.iota' op the number of elements 4 exceeds the maximum value of element type 'i1'",
+        ]
+    );
+    assert_eq!(
+        verify_diags(&src, true),
+        [
+            "error 3:10: 'cuda_tile.iota' op the number of elements 512 exceeds the maximum value of element type 'i8'",
+            "error 4:10: 'cuda_tile.iota' op the number of elements 4 exceeds the maximum value of element type 'i1'",
+        ]
+    );
+}
+
+/// Extents up to 2^w fit a w-bit element type.
+#[test]
+fn iota_valid() {
+    let src = func(
+        r#""#,
+        &[
+            r#"%r = cuda_tile.iota : !cuda_tile.tile<256xi8>"#,
+            r#"%q = cuda_tile.iota : !cuda_tile.tile<2xi1>"#,
+            r#"%s = cuda_tile.iota : !cuda_tile.tile<1024xi64>"#,
+        ],
+    );
+    assert_clean(&src);
+}
+
+/// The base pointer points to the view's element type (only the generic form can get this wrong).
+#[test]
+fn make_tensor_view_pointee() {
+    let src = func(
+        r#"%b: !cuda_tile.tile<!cuda_tile.ptr<f16>>"#,
+        &[
+            r#"%v = "cuda_tile.make_tensor_view"(%b) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (!cuda_tile.tile<!cuda_tile.ptr<f16>>) -> !cuda_tile.tensor_view<32x32xf32, strides=[32,1]>"#,
+        ],
+    );
+    assert_eq!(
+        verify_diags(&src, false),
+        [
+            "error 3:10: 'cuda_tile.make_tensor_view' op expected pointer to 'f32' to build tensor_view of this type, got 'f16'",
+        ]
+    );
+    assert_eq!(
+        verify_diags(&src, true),
+        [
+            "error 3:10: 'cuda_tile.make_tensor_view' op expected pointer to 'f32' to build tensor_view of this type, got 'f16'",
+        ]
+    );
+}
+
+/// One dynamic shape operand per `?` dimension.
+#[test]
+fn make_tensor_view_dynamic_shape_count() {
+    let src = func(
+        r#"%b: !cuda_tile.tile<!cuda_tile.ptr<f32>>, %n: !cuda_tile.tile<i32>"#,
+        &[
+            r#"%v = "cuda_tile.make_tensor_view"(%b, %n) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (!cuda_tile.tile<!cuda_tile.ptr<f32>>, !cuda_tile.tile<i32>) -> !cuda_tile.tensor_view<32x32xf32, strides=[32,1]>"#,
+            r#"%w = "cuda_tile.make_tensor_view"(%b) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (!cuda_tile.tile<!cuda_tile.ptr<f32>>) -> !cuda_tile.tensor_view<?x32xf32, strides=[32,1]>"#,
+        ],
+    );
+    assert_eq!(
+        verify_diags(&src, false),
+        [
+            "error 3:10: 'cuda_tile.make_tensor_view' op expected 0 dynamic shape operands, got 1",
+            "error 4:10: 'cuda_tile.make_tensor_view' op expected 1 dynamic shape operands, got 0",
+        ]
+    );
+    assert_eq!(
+        verify_diags(&src, true),
+        [
+            "error 3:10: 'cuda_tile.make_tensor_view' op expected 0 dynamic shape operands, got 1",
+            "error 4:10: 'cuda_tile.make_tensor_view' op expected 1 dynamic shape operands, got 0",
+        ]
+    );
+}
+
+/// One dynamic stride operand per `?` stride.
+#[test]
+fn make_tensor_view_dynamic_stride_count() {
+    let src = func(
+        r#"%b: !cuda_tile.tile<!cuda_tile.ptr<f32>>, %n: !cuda_tile.tile<i32>"#,
+        &[
+            r#"%v = "cuda_tile.make_tensor_view"(%b, %n) <{operandSegmentSizes = array<i32: 1, 0, 1>}> : (!cuda_tile.tile<!cuda_tile.ptr<f32>>, !cuda_tile.tile<i32>) -> !cuda_tile.tensor_view<32x32xf32, strides=[32,1]>"#,
+        ],
+    );
+    assert_eq!(
+        verify_diags(&src, false),
+        ["error 3:10: 'cuda_tile.make_tensor_view' op expected 0 dynamic stride operands, got 1",]
+    );
+    assert_eq!(
+        verify_diags(&src, true),
+        ["error 3:10: 'cuda_tile.make_tensor_view' op expected 0 dynamic stride operands, got 1",]
+    );
+}
+
+/// All dynamic operands share one type: shape operands, then strides against the first shape operand.
+#[test]
+fn make_tensor_view_dynamic_types() {
+    let src = func(
+        r#"%b: !cuda_tile.tile<!cuda_tile.ptr<f32>>, %n: !cuda_tile.tile<i32>, %m: !cuda_tile.tile<i64>"#,
+        &[
+            r#"%v = "cuda_tile.make_tensor_view"(%b, %n, %m) <{operandSegmentSizes = array<i32: 1, 2, 0>}> : (!cuda_tile.tile<!cuda_tile.ptr<f32>>, !cuda_tile.tile<i32>, !cuda_tile.tile<i64>) -> !cuda_tile.tensor_view<?x?xf32, strides=[32,1]>"#,
+            r#"%w = "cuda_tile.make_tensor_view"(%b, %n, %m) <{operandSegmentSizes = array<i32: 1, 1, 1>}> : (!cuda_tile.tile<!cuda_tile.ptr<f32>>, !cuda_tile.tile<i32>, !cuda_tile.tile<i64>) -> !cuda_tile.tensor_view<?x32xf32, strides=[?,1]>"#,
+        ],
+    );
+    assert_eq!(
+        verify_diags(&src, false),
+        [
+            "error 3:10: 'cuda_tile.make_tensor_view' op expected dynamic shape index 1 to be of the same type as the other dynamic values ('!cuda_tile.tile<i32>'), got '!cuda_tile.tile<i64>'",
+            "error 4:10: 'cuda_tile.make_tensor_view' op expected dynamic stride index 0 to be of the same type as the other dynamic values ('!cuda_tile.tile<i32>'), got '!cuda_tile.tile<i64>'",
+        ]
+    );
+    assert_eq!(
+        verify_diags(&src, true),
+        [
+            "error 3:10: 'cuda_tile.make_tensor_view' op expected dynamic shape index 1 to be of the same type as the other dynamic values ('!cuda_tile.tile<i32>'), got '!cuda_tile.tile<i64>'",
+            "error 4:10: 'cuda_tile.make_tensor_view' op expected dynamic stride index 0 to be of the same type as the other dynamic values ('!cuda_tile.tile<i32>'), got '!cuda_tile.tile<i64>'",
+        ]
+    );
+}
+
+/// Static, partly and fully dynamic views; strides alone may be dynamic.
+#[test]
+fn make_tensor_view_valid() {
+    let src = func(
+        r#"%b: !cuda_tile.tile<!cuda_tile.ptr<f32>>, %n: !cuda_tile.tile<i64>"#,
+        &[
+            r#"%v = cuda_tile.make_tensor_view %b, shape = [32, 32], strides = [32, 1] : !cuda_tile.tensor_view<32x32xf32, strides=[32,1]>"#,
+            r#"%w = cuda_tile.make_tensor_view %b, shape = [%n, %n], strides = [%n, 1] : !cuda_tile.tile<i64> -> !cuda_tile.tensor_view<?x?xf32, strides=[?,1]>"#,
+            r#"%x = cuda_tile.make_tensor_view %b, shape = [32, 32], strides = [%n, 1] : !cuda_tile.tile<i64> -> !cuda_tile.tensor_view<32x32xf32, strides=[?,1]>"#,
+            r#"%y = cuda_tile.make_tensor_view %b, shape = [], strides = [] : !cuda_tile.tensor_view<f32>"#,
+        ],
+    );
+    assert_clean(&src);
+}
+
+/// The operand is the tensor view the partition type names (only the generic form can get this wrong).
+#[test]
+fn make_partition_view_tensor_view() {
+    let src = func(
+        r#"%tv: !cuda_tile.tensor_view<128xf32, strides=[1]>"#,
+        &[
+            r#"%p = "cuda_tile.make_partition_view"(%tv) : (!cuda_tile.tensor_view<128xf32, strides=[1]>) -> !cuda_tile.partition_view<tile=(8), tensor_view<256xf32, strides=[1]>>"#,
+        ],
+    );
+    assert_eq!(
+        verify_diags(&src, false),
+        [
+            "error 3:10: 'cuda_tile.make_partition_view' op expected the type of the provided tensor_view value ('!cuda_tile.tensor_view<128xf32, strides=[1]>') to be the same as the view's tensor_view type ('!cuda_tile.tensor_view<256xf32, strides=[1]>')",
+        ]
+    );
+    assert_eq!(
+        verify_diags(&src, true),
+        [
+            "error 3:10: 'cuda_tile.make_partition_view' op expected the type of the provided tensor_view value ('!cuda_tile.tensor_view<128xf32, strides=[1]>') to be the same as the view's tensor_view type ('!cuda_tile.tensor_view<256xf32, strides=[1]>')",
+        ]
+    );
+}
+
+/// Custom and generic forms over the right tensor view.
+#[test]
+fn make_partition_view_valid() {
+    let src = func(
+        r#"%tv: !cuda_tile.tensor_view<128xf32, strides=[1]>"#,
+        &[
+            r#"%p = cuda_tile.make_partition_view %tv : !cuda_tile.partition_view<tile=(8), tensor_view<128xf32, strides=[1]>>"#,
+            r#"%q = "cuda_tile.make_partition_view"(%tv) : (!cuda_tile.tensor_view<128xf32, strides=[1]>) -> !cuda_tile.partition_view<tile=(16), tensor_view<128xf32, strides=[1]>>"#,
+        ],
+    );
+    assert_clean(&src);
+}
+
+/// One result per tensor dimension (the custom form cannot get this wrong).
+#[test]
+fn get_tensor_shape_result_count() {
+    let src = func(
+        r#"%tv: !cuda_tile.tensor_view<64x64xf16, strides=[64,1]>"#,
+        &[
+            r#"%s:3 = "cuda_tile.get_tensor_shape"(%tv) : (!cuda_tile.tensor_view<64x64xf16, strides=[64,1]>) -> (!cuda_tile.tile<i32>, !cuda_tile.tile<i32>, !cuda_tile.tile<i32>)"#,
+        ],
+    );
+    assert_eq!(
+        verify_diags(&src, false),
+        [
+            "error 3:12: 'cuda_tile.get_tensor_shape' op expected 2 results due to tensor rank, but got 3",
+        ]
+    );
+    assert_eq!(
+        verify_diags(&src, true),
+        [
+            "error 3:12: 'cuda_tile.get_tensor_shape' op expected 2 results due to tensor rank, but got 3",
+        ]
+    );
+}
+
+/// One result per index-space dimension.
+#[test]
+fn get_index_space_shape_result_count() {
+    let src = func(
+        r#"%pv: !cuda_tile.partition_view<tile=(4x4), tensor_view<?x?xf32, strides=[?,1]>>"#,
+        &[
+            r#"%s = "cuda_tile.get_index_space_shape"(%pv) : (!cuda_tile.partition_view<tile=(4x4), tensor_view<?x?xf32, strides=[?,1]>>) -> !cuda_tile.tile<i32>"#,
+        ],
+    );
+    assert_eq!(
+        verify_diags(&src, false),
+        [
+            "error 3:10: 'cuda_tile.get_index_space_shape' op expected 2 results due to view index space rank, but got 1",
+        ]
+    );
+    assert_eq!(
+        verify_diags(&src, true),
+        [
+            "error 3:10: 'cuda_tile.get_index_space_shape' op expected 2 results due to view index space rank, but got 1",
+        ]
+    );
+}
+
+/// Custom and generic forms with one result per dimension.
+#[test]
+fn get_shape_valid() {
+    let src = func(
+        r#"%tv: !cuda_tile.tensor_view<64x64xf16, strides=[64,1]>, %pv: !cuda_tile.partition_view<tile=(4x4), tensor_view<?x?xf32, strides=[?,1]>>"#,
+        &[
+            r#"%a, %b = cuda_tile.get_tensor_shape %tv : !cuda_tile.tensor_view<64x64xf16, strides=[64,1]> -> !cuda_tile.tile<i64>"#,
+            r#"%c:2 = "cuda_tile.get_tensor_shape"(%tv) : (!cuda_tile.tensor_view<64x64xf16, strides=[64,1]>) -> (!cuda_tile.tile<i32>, !cuda_tile.tile<i32>)"#,
+            r#"%d, %e = cuda_tile.get_index_space_shape %pv : !cuda_tile.partition_view<tile=(4x4), tensor_view<?x?xf32, strides=[?,1]>> -> !cuda_tile.tile<i32>"#,
+        ],
+    );
+    assert_clean(&src);
+}

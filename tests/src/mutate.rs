@@ -1,7 +1,8 @@
 //! Input mutation for robustness testing: token deletion, duplication, swapping and
 //! replacement, truncation and random bytes, driven by a deterministic PRNG.
 //!
-//! [`check_mutant`] runs one mutant through `tilec fmt` in process and checks the
+//! [`check_mutant`] runs one mutant through `tilec fmt` (and `tilec check
+//! --compat=cuda-tile-opt`) in process and checks the
 //! robustness contract: no panic, exit status 0 or 1, every rejection carries a located
 //! diagnostic, and every accepted input prints to text that parses again and prints the
 //! same.
@@ -235,6 +236,27 @@ pub fn check_mutant(bytes: &[u8]) -> Result<Outcome, String> {
             format!("panic: {msg}")
         })
     };
+    // NVIDIA's personality runs other verifier paths: it must hold the same contract.
+    let nv = run(
+        &[
+            "check",
+            "-",
+            "--compat=cuda-tile-opt",
+            "--diagnostic-format=json",
+        ],
+        bytes,
+    )?;
+    if nv.status > 1 {
+        return Err(format!(
+            "--compat=cuda-tile-opt: exit status {}: {}",
+            nv.status, nv.stderr
+        ));
+    }
+    if let Some(l) = nv.stdout.lines().find(|l| l.contains("\"line\":null")) {
+        return Err(format!(
+            "--compat=cuda-tile-opt: diagnostic without a location: {l}"
+        ));
+    }
     let out = run(&["fmt", "-", "--diagnostic-format=json"], bytes)?;
     match out.status {
         0 => {

@@ -201,6 +201,21 @@ fn time(path: Option<PathBuf>) -> i32 {
         best_string = best_string.min(t.elapsed());
         out_len = s.len();
     }
+    let mut best_verify = Duration::MAX;
+    for personality in [
+        tilec_verify::Personality::Spec,
+        tilec_verify::Personality::CudaTileOpt,
+    ] {
+        for _ in 0..runs {
+            let t = Instant::now();
+            let d = tilec_verify::verify(&m, &tilec_verify::VerifyOptions { personality });
+            best_verify = best_verify.min(t.elapsed());
+            if !d.is_empty() {
+                eprintln!("verification failed: {}", d[0].message);
+                return 1;
+            }
+        }
+    }
     let mbs = |bytes: f64, d: Duration| bytes / 1e6 / d.as_secs_f64();
     println!("ops: {ops}");
     println!(
@@ -208,6 +223,13 @@ fn time(path: Option<PathBuf>) -> i32 {
         best_parse.as_secs_f64(),
         mbs(size, best_parse),
         ops as f64 / 1e6 / best_parse.as_secs_f64()
+    );
+    println!(
+        "verify:           {:.3} s best of {} = {:6.1} MB/s of input ({:.2} M ops/s)",
+        best_verify.as_secs_f64(),
+        2 * runs,
+        mbs(size, best_verify),
+        ops as f64 / 1e6 / best_verify.as_secs_f64()
     );
     println!(
         "print (streamed): {:.3} s best of {runs} = {:6.1} MB/s of output ({:.1} MB)",

@@ -216,6 +216,87 @@ pub fn lookup(code: &str) -> Option<&'static CodeInfo> {
     all().iter().copied().find(|c| c.code == code)
 }
 
+/// The text `tilec explain CODE` prints: title, meaning, both wordings (for verifier
+/// rules) and the corrected example.
+pub fn explain(info: &CodeInfo) -> String {
+    use std::fmt::Write as _;
+    let mut s = format!("{}: {}\n\n{}\n", info.code, info.title, info.explanation);
+    if !info.spec.is_empty() || !info.upstream.is_empty() {
+        let _ = write!(
+            s,
+            "\nMessage (tilec's default, the spec's wording):\n    {}\n",
+            info.template(false)
+        );
+        let _ = write!(
+            s,
+            "Message (--compat=cuda-tile-opt, NVIDIA's wording):\n    {}\n",
+            info.template(true)
+        );
+        if !info.upstream_prefix {
+            s.push_str("    (cuda-tile-opt reports it without the 'cuda_tile.OP' op prefix)\n");
+        }
+        s.push_str("\nIn op diagnostics the message follows the prefix `'cuda_tile.OP' op `; `{name}` marks a value filled in from the failing op.\n");
+    }
+    if !info.example.is_empty() {
+        s.push_str("\nA corrected example:\n\n");
+        for line in info.example.lines() {
+            let _ = writeln!(s, "    {line}");
+        }
+    }
+    s
+}
+
+/// docs/diagnostics.md: the whole catalog as Markdown (a test keeps the file in sync).
+pub fn catalog_markdown() -> String {
+    use std::fmt::Write as _;
+    let mut s = String::from(
+        "# tilec diagnostics\n\n\
+         <!-- Generated from the catalog (crates/tilec-diag/src/codes.rs and catalog/*.rs) by \
+         `TILEC_BLESS=1 cargo test -p tilec-tests --test diagnostics_doc`; do not edit. -->\n\n\
+         Every diagnostic tilec reports carries a stable code. Codes never change meaning, and \
+         the wording of verifier messages is a contract: frontends' tests may match it byte for \
+         byte. Verifier messages come in two personalities: the spec's wording (the default) and \
+         NVIDIA's `cuda-tile-opt` wording (`--compat=cuda-tile-opt`, or when the binary is run as \
+         `cuda-tile-opt`). Op diagnostics start with `'cuda_tile.OP' op `; in the templates \
+         below, `{name}` stands for a value filled in from the failing op. \
+         `tilec explain CODE` prints an entry with a corrected example.\n\n\
+         Ranges: `E00xx` driver and input, `E01xx` lexing and parsing, `E02xx` generic and \
+         structural verification, `E03xx` arithmetic, `E04xx` conversions, `E05xx` memory and \
+         atomics, `E06xx` control flow, `E07xx` views and shapes, `E08xx` reduce and scan, \
+         `E09xx` not implemented yet, `E10xx` mma, `E11xx` assume, `E12xx` globals, functions, \
+         constants and printing.\n\n| code | title |\n|---|---|\n",
+    );
+    for c in all() {
+        let _ = writeln!(
+            s,
+            "| [{0}](#{1}) | {2} |",
+            c.code,
+            c.code.to_lowercase(),
+            c.title
+        );
+    }
+    for c in all() {
+        let _ = write!(
+            s,
+            "\n## {}\n\n**{}**\n\n{}\n",
+            c.code, c.title, c.explanation
+        );
+        if !c.spec.is_empty() || !c.upstream.is_empty() {
+            let _ = write!(s, "\n- spec wording (default): `{}`\n", c.template(false));
+            let bare = if c.upstream_prefix {
+                ""
+            } else {
+                " (without the op prefix)"
+            };
+            let _ = writeln!(s, "- cuda-tile-opt wording: `{}`{bare}", c.template(true));
+        }
+        if !c.example.is_empty() {
+            let _ = write!(s, "\nCorrected example:\n\n```mlir\n{}\n```\n", c.example);
+        }
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

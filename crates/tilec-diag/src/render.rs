@@ -116,7 +116,8 @@ fn mlir_one(out: &mut String, sources: &SourceMap, loc: Option<Location>, sev: &
 }
 
 /// JSON: one object with `severity`, `code`, `message`, `file`, `line`, `column`,
-/// `end_line`, `end_column` and `notes` (each with `message`, `file`, `line`, `column`).
+/// `end_line`, `end_column`, `labels` (each with `message`, `file`, `line`, `column`,
+/// `end_line`, `end_column`) and `notes` (each with `message`, `file`, `line`, `column`).
 /// Lines and columns are 1-based; columns count bytes. Without a location, `file`, `line`
 /// and `column` are `null`.
 pub fn render_json(sources: &SourceMap, diag: &Diagnostic) -> String {
@@ -126,7 +127,17 @@ pub fn render_json(sources: &SourceMap, diag: &Diagnostic) -> String {
     out.push_str(",\"message\":");
     json_str(&mut out, &diag.message);
     json_location(&mut out, sources, diag.location, true);
-    out.push_str(",\"notes\":[");
+    out.push_str(",\"labels\":[");
+    for (i, label) in diag.labels.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"message\":");
+        json_str(&mut out, &label.message);
+        json_location(&mut out, sources, Some(label.location), true);
+        out.push('}');
+    }
+    out.push_str("],\"notes\":[");
     for (i, note) in diag.notes.iter().enumerate() {
         if i > 0 {
             out.push(',');
@@ -218,6 +229,11 @@ pub fn render_human(sources: &SourceMap, diag: &Diagnostic, color: bool) -> Stri
         .with_code(diag.code)
         .with_message(&diag.message)
         .with_label(Label::new(range(loc)).with_message(&diag.message));
+    for l in &diag.labels {
+        if l.location.file == loc.file {
+            report = report.with_label(Label::new(range(l.location)).with_message(&l.message));
+        }
+    }
     for n in &diag.notes {
         match n.location {
             Some(l) if l.file == loc.file => {
@@ -265,7 +281,7 @@ mod tests {
             render_json(&sm, &d),
             "{\"severity\":\"error\",\"code\":\"E0102\",\"message\":\"expected '<'\",\
              \"file\":\"k.tile\",\"line\":1,\"column\":15,\"end_line\":1,\"end_column\":18,\
-             \"notes\":[{\"message\":\"see \\\"here\\\"\",\"file\":\"k.tile\",\"line\":1,\"column\":1}]}"
+             \"labels\":[],\"notes\":[{\"message\":\"see \\\"here\\\"\",\"file\":\"k.tile\",\"line\":1,\"column\":1}]}"
         );
     }
 

@@ -58,7 +58,25 @@ impl<'s> Parser<'s> {
         let name = self.parse_symbol_name()?;
         let sym = self.m.ctx.attrs.intern(AttrData::String(name.into()));
         self.set_attr(st, "sym_name", sym, Span::new(sym_start, self.prev_end));
-        let args = self.parse_region_arg_list()?;
+        let before = self.diags.len();
+        let args = match self.parse_region_arg_list() {
+            Ok(a) => a,
+            Err(f) => {
+                // MLIR's function signature parser follows a type that parsed but failed
+                // to verify with a second error, "expected valid keyword", on that line.
+                if self.diags.len() > before
+                    && let Some(d) = self.diags.last()
+                    && d.code == codes::INVALID_TYPE
+                {
+                    let at = d.location.map_or(Span::at(self.tok.start), |l| l.span);
+                    self.diags.push(
+                        tilec_diag::Diagnostic::error(codes::SYNTAX, "expected valid keyword")
+                            .at(self.loc(at)),
+                    );
+                }
+                return Err(f);
+            }
+        };
         let mut results = Vec::new();
         if self.eat(Tok::Arrow) {
             results = self.parse_function_results()?;

@@ -26,10 +26,10 @@ pub(crate) fn verify(v: &mut Verifier<'_>, op: Op) -> VResult {
         if let Check::NonNegative(name) = c
             && v.int_attr(op, name).is_some_and(|x| x < 0)
         {
+            // MLIR reports attribute constraints at the op; the label shows the attribute.
             let span = v.attr_span(op, name);
-            return Err(v.error_at(
+            let failed = v.error(
                 op,
-                span,
                 &cat::ATTRIBUTE_CONSTRAINT,
                 &[
                     ("name", name),
@@ -38,7 +38,9 @@ pub(crate) fn verify(v: &mut Verifier<'_>, op: Op) -> VResult {
                         &"32-bit signless integer attribute whose value is non-negative",
                     ),
                 ],
-            ));
+            );
+            v.label(span, format!("'{name}' is negative"));
+            return Err(failed);
         }
     }
     slot_types(v, op)?;
@@ -159,7 +161,7 @@ fn check_value(
         &cat::OPERAND_TYPE
     };
     let span = if result { None } else { v.m.op_span(op) };
-    Err(v.error_at(
+    let failed = v.error_at(
         op,
         span,
         e,
@@ -168,7 +170,11 @@ fn check_value(
             ("constraint", &constraint),
             ("type", &ty),
         ],
-    ))
+    );
+    if !result {
+        v.label(v.m.value_span(value), format!("this value has type '{ty}'"));
+    }
+    Err(failed)
 }
 
 /// The element class of an element type.
@@ -222,8 +228,11 @@ pub(crate) fn describe(opcode: Opcode, slot: &Slot) -> String {
         (Opcode::MmaI, "lhs" | "rhs", TyC::Tile(e)) => {
             format!("mmai operand tile type of {} values", elems_list(e))
         }
+        (Opcode::MmaI, "acc", TyC::Tile(e)) => {
+            format!("mmai acc tile type of {} values", elems_list(e))
+        }
         (Opcode::MmaI, _, TyC::Tile(e)) => {
-            format!("mmai acc/result tile type of {} values", elems_list(e))
+            format!("mmai result tile type of {} values", elems_list(e))
         }
         (_, _, TyC::Tile(e)) => format!("tile of {} values", elems_list(e)),
         (_, _, TyC::Scalar(e)) => format!("0D tile of {} values", elems_list(e)),

@@ -196,6 +196,21 @@ impl<'m> Verifier<'m> {
         self.diags.push(d);
     }
 
+    /// Attaches a secondary label to the last diagnostic (drawn by the human renderer,
+    /// listed in JSON).
+    pub fn label(&mut self, span: Option<Span>, message: impl Into<String>) {
+        let Some(span) = span else {
+            return;
+        };
+        let location = self.loc(Some(span));
+        if let Some(d) = self.diags.last_mut() {
+            d.labels.push(tilec_diag::Label {
+                location,
+                message: message.into(),
+            });
+        }
+    }
+
     /// Attaches a note to the last diagnostic.
     pub fn note(&mut self, message: impl Into<String>, span: Option<Span>) {
         let loc = span.map(|s| self.loc(Some(s)));

@@ -1,17 +1,319 @@
 //! Views and shapes (reshape, broadcast, extract, cat, permute, iota, views).
+//!
+//! `verify_reshape` and the View and Shape paragraph of `verifiers.md`, with NVIDIA's
+//! checks (and wording) where the spec gives none: broadcast compatibility, extract
+//! slicing, cat and permute shapes, iota's extent, the dynamic operands of
+//! `make_tensor_view`, the tensor view of `make_partition_view` and the result counts of
+//! `get_tensor_shape` and `get_index_space_shape`.
 
+use crate::util::comma_shape;
 use crate::{VResult, Verifier};
+use tilec_diag::catalog::view as cat;
 use tilec_ir::module::Op;
+use tilec_ir::ops::Opcode;
+use tilec_ir::types::{DYNAMIC, TypeData};
 
 /// Checks one op of this family.
 pub(crate) fn verify(v: &mut Verifier<'_>, op: Op) -> VResult {
-    let _ = (v, op);
-    Ok(())
+    match v.m.opcode(op) {
+        Opcode::Reshape => reshape(v, op),
+        Opcode::Broadcast => broadcast(v, op),
+        Opcode::Extract => extract(v, op),
+        Opcode::Cat => cat(v, op),
+        Opcode::Permute => permute(v, op),
+        Opcode::Iota => iota(v, op),
+        Opcode::MakeTensorView => make_tensor_view(v, op),
+        Opcode::MakePartitionView => make_partition_view(v, op),
+        Opcode::GetTensorShape => get_tensor_shape(v, op),
+        Opcode::GetIndexSpaceShape => get_index_space_shape(v, op),
+        _ => Ok(()),
+    }
 }
 
 /// Spec-personality checks that run before the declarative op-table checks, so that the
 /// spec's wording wins where a generic check would catch the same problem.
 pub(crate) fn precheck(v: &mut Verifier<'_>, op: Op) -> VResult {
-    let _ = (v, op);
+    if v.m.opcode(op) == Opcode::Reshape {
+        let (src, res) = source_result(v, op);
+        if v.elem_of(src) != v.elem_of(res) {
+            return Err(v.error(op, &cat::RESHAPE_ELEMENT_TYPE, &[]));
+        }
+    }
+    Ok(())
+}
+
+/// The types of the `source` operand and the `result` result.
+fn source_result(v: &Verifier<'_>, op: Op) -> (tilec_ir::types::Type, tilec_ir::types::Type) {
+    let m = v.m;
+    (
+        m.value_type(m.operand(op, 0)),
+        m.value_type(m.result(op, 0)),
+    )
+}
+
+/// The number of elements of a static shape (saturating).
+fn num_elements(shape: &[i64]) -> i64 {
+    shape.iter().fold(1i64, |n, &d| n.saturating_mul(d))
+}
+
+/// `verify_reshape`: the element type (the declarative check, or the spec-mode precheck,
+/// has already compared it) and the element count.
+fn reshape(v: &mut Verifier<'_>, op: Op) -> VResult {
+    let (src, res) = source_result(v, op);
+    let n_in = num_elements(v.shape(src));
+    let n_out = num_elements(v.shape(res));
+    if n_in != n_out {
+        return Err(v.error(op, &cat::RESHAPE_COUNT, &[("in", &n_in), ("out", &n_out)]));
+    }
+    Ok(())
+}
+
+/// Every source dimension is 1 or the result's (ranks are equal: a declarative check).
+fn broadcast(v: &mut Verifier<'_>, op: Op) -> VResult {
+    let (src, res) = source_result(v, op);
+    let (s, r) = (v.shape(src), v.shape(res));
+    if s.iter().zip(r).any(|(&a, &b)| a != b && a != 1) {
+        let (source, result) = (comma_shape(s), comma_shape(r));
+        return Err(v.error(
+            op,
+            &cat::BROADCAST_SHAPE,
+            &[("source", &source), ("result", &result)],
+        ));
+    }
+    Ok(())
+}
+
+/// Element types agree, result dimensions divide the source's, one index per dimension.
+fn extract(v: &mut Verifier<'_>, op: Op) -> VResult {
+    let (src, res) = source_result(v, op);
+    if v.elem_of(src) != v.elem_of(res) {
+        return Err(v.error(op, &cat::EXTRACT_ELEMENT_TYPE, &[]));
+    }
+    let (s, r) = (v.shape(src), v.shape(res));
+    if s.iter().zip(r).any(|(&a, &b)| b == 0 || a % b != 0) {
+        return Err(v.error(op, &cat::EXTRACT_DIVISIBILITY, &[]));
+    }
+    let found = v.operands_of(op, "indices").len();
+    if found != s.len() {
+        return Err(v.error(
+            op,
+            &cat::EXTRACT_INDEX_COUNT,
+            &[("expected", &s.len()), ("found", &found)],
+        ));
+    }
+    Ok(())
+}
+
+/// `dim` is a dimension, the result adds up along it and agrees elsewhere (ranks and
+/// element types are declarative checks).
+fn cat(v: &mut Verifier<'_>, op: Op) -> VResult {
+    let m = v.m;
+    let lhs = v.shape(m.value_type(m.operand(op, 0)));
+    let rhs = v.shape(m.value_type(m.operand(op, 1)));
+    let res = v.shape(m.value_type(m.result(op, 0)));
+    let rank = lhs.len();
+    let dim = v.int_attr(op, "dim").unwrap_or(0);
+    if dim < 0 || dim >= rank as i64 {
+        return Err(v.error(op, &cat::CAT_DIM, &[("rank", &rank), ("dim", &dim)]));
+    }
+    let d = dim as usize;
+    let sum = lhs[d].saturating_add(rhs[d]);
+    if sum != res[d] {
+        return Err(v.error(
+            op,
+            &cat::CAT_CONCAT_SIZE,
+            &[("dim", &dim), ("expected", &sum), ("found", &res[d])],
+        ));
+    }
+    for i in (0..rank).filter(|&i| i != d) {
+        if lhs[i] != res[i] || rhs[i] != res[i] {
+            return Err(v.error(
+                op,
+                &cat::CAT_OTHER_SIZE,
+                &[("index", &i), ("expected", &lhs[i]), ("found", &res[i])],
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A dense permutation of a source of rank 2 or more, and the permuted result shape.
+fn permute(v: &mut Verifier<'_>, op: Op) -> VResult {
+    let (src, res) = source_result(v, op);
+    let (s, r) = (v.shape(src), v.shape(res));
+    let rank = s.len();
+    if rank < 2 {
+        return Err(v.error(op, &cat::PERMUTE_RANK, &[("rank", &rank)]));
+    }
+    let perm: &[i32] = match v.attr(op, "permutation") {
+        Some(tilec_ir::attrs::AttrData::DenseI32Array(p)) => p,
+        _ => return Ok(()),
+    };
+    if perm.len() != rank {
+        return Err(v.error(
+            op,
+            &cat::PERMUTE_SIZE,
+            &[("size", &perm.len()), ("rank", &rank)],
+        ));
+    }
+    let mut seen = std::collections::HashSet::new();
+    if !perm.iter().all(|p| seen.insert(*p)) {
+        return Err(v.error(op, &cat::PERMUTE_UNIQUE, &[]));
+    }
+    if let Some((i, p)) = perm
+        .iter()
+        .enumerate()
+        .find(|&(_, &p)| p < 0 || p as usize >= rank)
+    {
+        return Err(v.error(
+            op,
+            &cat::PERMUTE_BOUND,
+            &[("index", &i), ("value", p), ("rank", &rank)],
+        ));
+    }
+    for (i, &p) in perm.iter().enumerate() {
+        let want = s[p as usize];
+        if r[i] != want {
+            return Err(v.error(
+                op,
+                &cat::PERMUTE_RESULT_SHAPE,
+                &[("index", &i), ("expected", &want), ("found", &r[i])],
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A 1-d integer tile whose extent `n` fits its element type (`n <= 2^w`).
+fn iota(v: &mut Verifier<'_>, op: Op) -> VResult {
+    let m = v.m;
+    let res = m.value_type(m.result(op, 0));
+    let shape = v.shape(res);
+    if shape.len() != 1 {
+        return Err(v.error(op, &cat::IOTA_RANK, &[]));
+    }
+    let n = shape[0];
+    let elem = v.elem_of(res);
+    let width = v.bit_width(elem).unwrap_or(64);
+    if width < 64 && n > 0 && (n as u64) > (1u64 << width) {
+        let ty = v.elem(res);
+        return Err(v.error(op, &cat::IOTA_OVERFLOW, &[("count", &n), ("type", &ty)]));
+    }
+    Ok(())
+}
+
+/// The base pointer's pointee is the view's element type; one dynamic operand per `?`
+/// slot of the shape and of the strides; all dynamic operands of one type.
+fn make_tensor_view(v: &mut Verifier<'_>, op: Op) -> VResult {
+    let m = v.m;
+    let base = m.value_type(m.operand(op, 0));
+    let view = m.value_type(m.result(op, 0));
+    let TypeData::TensorView {
+        elem,
+        shape,
+        strides,
+    } = v.data(view)
+    else {
+        return Ok(());
+    };
+    let pointee = match v.data(v.elem_of(base)) {
+        TypeData::Ptr(p) => *p,
+        _ => return Ok(()),
+    };
+    if pointee != *elem {
+        let expected = v.m.ctx.types.to_string(*elem, false);
+        let found = v.m.ctx.types.to_string(pointee, false);
+        return Err(v.error(
+            op,
+            &cat::TENSOR_VIEW_POINTEE,
+            &[("expected", &expected), ("found", &found)],
+        ));
+    }
+    let dyn_shape = v.operands_of(op, "dynamicShape");
+    let dyn_strides = v.operands_of(op, "dynamicStrides");
+    let want = shape.iter().filter(|&&d| d == DYNAMIC).count();
+    if want != dyn_shape.len() {
+        return Err(v.error(
+            op,
+            &cat::TENSOR_VIEW_DYNAMIC_SHAPE,
+            &[("expected", &want), ("found", &dyn_shape.len())],
+        ));
+    }
+    let want = strides.iter().filter(|&&d| d == DYNAMIC).count();
+    if want != dyn_strides.len() {
+        return Err(v.error(
+            op,
+            &cat::TENSOR_VIEW_DYNAMIC_STRIDES,
+            &[("expected", &want), ("found", &dyn_strides.len())],
+        ));
+    }
+    let Some(&first) = dyn_shape.first().or(dyn_strides.first()) else {
+        return Ok(());
+    };
+    let first = v.vty(first);
+    for (values, e) in [
+        (&dyn_shape, &cat::TENSOR_VIEW_SHAPE_TYPE),
+        (&dyn_strides, &cat::TENSOR_VIEW_STRIDE_TYPE),
+    ] {
+        for (i, &x) in values.iter().enumerate() {
+            let t = v.vty(x);
+            if t != first {
+                let (expected, found) = (v.ty(first), v.ty(t));
+                return Err(v.error(
+                    op,
+                    e,
+                    &[("index", &i), ("expected", &expected), ("found", &found)],
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The operand's type is the tensor view type named in the partition view type.
+fn make_partition_view(v: &mut Verifier<'_>, op: Op) -> VResult {
+    let m = v.m;
+    let tv = m.value_type(m.operand(op, 0));
+    let pv = m.value_type(m.result(op, 0));
+    if let TypeData::PartitionView { tensor_view, .. } = v.data(pv)
+        && *tensor_view != tv
+    {
+        let (found, expected) = (v.ty(tv), v.ty(*tensor_view));
+        return Err(v.error(
+            op,
+            &cat::PARTITION_VIEW_TENSOR_VIEW,
+            &[("found", &found), ("expected", &expected)],
+        ));
+    }
+    Ok(())
+}
+
+/// One result per dimension of the tensor view.
+fn get_tensor_shape(v: &mut Verifier<'_>, op: Op) -> VResult {
+    let m = v.m;
+    let rank = v.rank(m.value_type(m.operand(op, 0)));
+    let found = m.num_results(op);
+    if found != rank {
+        return Err(v.error(
+            op,
+            &cat::TENSOR_SHAPE_RESULTS,
+            &[("expected", &rank), ("found", &found)],
+        ));
+    }
+    Ok(())
+}
+
+/// One result per dimension of the view's index space (a partition view's tile rank).
+fn get_index_space_shape(v: &mut Verifier<'_>, op: Op) -> VResult {
+    let m = v.m;
+    let rank = v.rank(m.value_type(m.operand(op, 0)));
+    let found = m.num_results(op);
+    if found != rank {
+        return Err(v.error(
+            op,
+            &cat::INDEX_SPACE_RESULTS,
+            &[("expected", &rank), ("found", &found)],
+        ));
+    }
     Ok(())
 }

@@ -500,11 +500,7 @@ impl<'a, 'b> Driver<'a, 'b> {
     fn explain(&mut self, code: &str) -> i32 {
         match codes::lookup(&code.to_ascii_uppercase()) {
             Some(info) => {
-                let _ = writeln!(
-                    self.io.stdout,
-                    "{}: {}\n\n{}",
-                    info.code, info.title, info.explanation
-                );
+                let _ = self.io.stdout.write_all(codes::explain(info).as_bytes());
                 EXIT_OK
             }
             None => self.usage_error(&format!("unknown diagnostic code '{code}'")),

@@ -120,7 +120,7 @@ fn json_diagnostics_go_to_stdout_one_object_per_line() {
     assert_eq!(
         lines,
         [
-            "{\"severity\":\"error\",\"code\":\"E0114\",\"message\":\"integer constant out of range for type\",\"file\":\"<stdin>\",\"line\":1,\"column\":20,\"end_line\":1,\"end_column\":23,\"notes\":[]}"
+            "{\"severity\":\"error\",\"code\":\"E0114\",\"message\":\"integer constant out of range for type\",\"file\":\"<stdin>\",\"line\":1,\"column\":20,\"end_line\":1,\"end_column\":23,\"labels\":[],\"notes\":[]}"
         ],
         "parsing stops at the first error of a chunk"
     );
@@ -239,4 +239,206 @@ fn help_version_explain_and_ops() {
     ] {
         assert!(listing.contains(op), "`tilec ops` does not list {op}");
     }
+}
+
+const TWO_BROKEN: &str =
+    "%a = constant <i32: 1> : tile<i32>\n%0 = exp %a : tile<i32>\n%1 = log %a : tile<i32>\n";
+
+#[test]
+fn check_reports_every_broken_op_and_limits_with_max_errors() {
+    let out = tilec(
+        &["check", "-", "--diagnostic-format=mlir"],
+        TWO_BROKEN.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert_eq!(err.matches(": error: ").count(), 2, "{err}");
+    assert!(err.contains("<stdin>:2:6: error: 'cuda_tile.exp' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'"), "{err}");
+    assert!(
+        err.contains("<stdin>:3:6: error: 'cuda_tile.log' op operand #0"),
+        "{err}"
+    );
+    let out = tilec(
+        &[
+            "check",
+            "-",
+            "--diagnostic-format=mlir",
+            "--max-errors",
+            "1",
+        ],
+        TWO_BROKEN.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert_eq!(err.matches(": error: ").count(), 1, "{err}");
+    assert!(
+        err.contains("tilec: 1 more error(s) not shown (--max-errors 1)"),
+        "{err}"
+    );
+}
+
+const EMPTY_THEN: &str = "%c = constant <i1: true> : tile<i1>\n\"cuda_tile.if\"(%c) ({\n^bb0:\n}, {\n}) : (!cuda_tile.tile<i1>) -> ()\n";
+
+#[test]
+fn compat_selects_nvidia_wording_and_cuda_tile_opt_options() {
+    let spec = tilec(
+        &["check", "-", "--diagnostic-format=mlir"],
+        EMPTY_THEN.as_bytes(),
+    );
+    assert!(
+        text(&spec.stderr)
+            .contains("<stdin>:2:1: error: 'cuda_tile.if' op expect non-empty block\n"),
+        "{}",
+        text(&spec.stderr)
+    );
+    // One-dash MLIR options are accepted too.
+    let nv = tilec(
+        &[
+            "check",
+            "-",
+            "--diagnostic-format=mlir",
+            "--compat=cuda-tile-opt",
+            "-allow-unregistered-dialect",
+        ],
+        EMPTY_THEN.as_bytes(),
+    );
+    assert_eq!(nv.status.code(), Some(1));
+    assert!(
+        text(&nv.stderr).contains(
+            "<stdin>:2:1: error: 'cuda_tile.if' op empty block: expect at least a terminator\n"
+        ),
+        "{}",
+        text(&nv.stderr)
+    );
+}
+
+#[test]
+fn verify_diagnostics_matches_expected_comments() {
+    let good = "%a = constant <i32: 1> : tile<i32>\n// expected-error @below {{must be tile of f16 or bf16 or f32 or f64 values}}\n%0 = exp %a : tile<i32>\n// -----\n// expected-error @+1 {{empty block}}\n\"cuda_tile.if\"() ({^bb0:\n}, {}) : () -> ()\n";
+    let out = tilec(
+        &[
+            "check",
+            "-",
+            "--compat=cuda-tile-opt",
+            "-verify-diagnostics",
+            "-split-input-file",
+        ],
+        good.as_bytes(),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the if has no condition: {}",
+        text(&out.stderr)
+    );
+    let good = good
+        .replace(
+            "\"cuda_tile.if\"() (",
+            "%c = constant <i1: true> : tile<i1>\n\"cuda_tile.if\"(%c) (",
+        )
+        .replace("@+1", "@+2")
+        .replace(": () -> ()", ": (!cuda_tile.tile<i1>) -> ()");
+    let out = tilec(
+        &[
+            "check",
+            "-",
+            "--compat=cuda-tile-opt",
+            "-verify-diagnostics",
+            "-split-input-file",
+        ],
+        good.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(out.stderr.is_empty() && out.stdout.is_empty());
+    // A wrong expectation: the expected one is missing and the real one is unexpected.
+    let bad = "%a = constant <i32: 1> : tile<i32>\n// expected-error @below {{something else}}\n%0 = exp %a : tile<i32>\n";
+    let out = tilec(
+        &[
+            "check",
+            "-",
+            "--verify-diagnostics",
+            "--diagnostic-format=mlir",
+        ],
+        bad.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("<stdin>:3:6: error: unexpected error: 'cuda_tile.exp' op operand #0 must be"),
+        "{err}"
+    );
+    assert!(
+        err.contains("<stdin>:2:4: error: expected error \"something else\" was not produced"),
+        "{err}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn invoked_as_cuda_tile_opt() {
+    let link = temp("cuda-tile-opt");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_tilec"), &link).expect("symlink");
+    let input = temp("opt-input.mlir");
+    std::fs::write(&input, "// expected-error @below {{empty block: expect at least a terminator}}\n\"cuda_tile.if\"(%c) ({^bb0:\n}, {}) : (!cuda_tile.tile<i1>) -> ()\n// -----\ncuda_tile.module @m {\n}\n").expect("write");
+    let run = |args: &[&str]| {
+        Command::new(&link)
+            .args(args)
+            .output()
+            .expect("cuda-tile-opt runs")
+    };
+    let out = run(&[
+        "-verify-diagnostics",
+        "-split-input-file",
+        input.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "%c is undefined: {}",
+        text(&out.stderr)
+    );
+    std::fs::write(&input, "%c = cuda_tile.constant <i1: true> : !cuda_tile.tile<i1>\n// expected-error @below {{empty block: expect at least a terminator}}\n\"cuda_tile.if\"(%c) ({^bb0:\n}, {}) : (!cuda_tile.tile<i1>) -> ()\n// -----\ncuda_tile.module @m {\n}\n").expect("write");
+    let out = run(&[
+        "-verify-diagnostics",
+        "-split-input-file",
+        input.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "cuda_tile.module @m {\n}\n");
+    let out = run(&[
+        "-mlir-print-op-generic",
+        "-split-input-file",
+        input.to_str().unwrap(),
+        "-o",
+        "-",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn explain_prints_both_wordings_and_an_example() {
+    let out = tilec(&["explain", "E0218"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let s = text(&out.stdout);
+    assert!(s.starts_with("E0218: empty block\n"), "{s}");
+    assert!(s.contains("    expect non-empty block\n"), "{s}");
+    assert!(
+        s.contains("    empty block: expect at least a terminator\n"),
+        "{s}"
+    );
+    assert!(
+        s.contains("A corrected example:\n\n    cuda_tile.loop {\n"),
+        "{s}"
+    );
+}
+
+#[test]
+fn json_diagnostics_carry_code_labels_and_notes() {
+    let src = "%a = constant <i32: 1> : tile<i32>\n%0 = exp %a : tile<i32>\n";
+    let out = tilec(&["check", "-", "--diagnostic-format=json"], src.as_bytes());
+    let s = text(&out.stdout);
+    assert!(s.starts_with("{\"severity\":\"error\",\"code\":\"E0201\",\"message\":\"'cuda_tile.exp' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'\",\"file\":\"<stdin>\",\"line\":2,\"column\":6,"), "{s}");
+    assert!(s.contains("\"labels\":[{\"message\":\"this value has type '!cuda_tile.tile<i32>'\",\"file\":\"<stdin>\",\"line\":1,"), "{s}");
+    assert!(s.contains("\"notes\":[]"), "{s}");
 }

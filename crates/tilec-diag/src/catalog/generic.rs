@@ -93,6 +93,7 @@ catalog! {
     /// A region whose entry block is empty.
     EMPTY_BLOCK = CodeInfo::rule("E0218", "empty block",
         "expect non-empty block")
+        .upstream("empty block: expect at least a terminator")
         .explain("A region's entry block contains no operations, not even a terminator.")
         .example("cuda_tile.loop {\n  cuda_tile.break\n}");
     /// A value used where its definition does not dominate.
@@ -110,9 +111,4 @@ catalog! {
         "expects parent op to be one of '{parents}'")
         .explain("This op may only appear directly inside certain ops (for example `global` and `entry` inside a module).")
         .example("cuda_tile.module @m {\n  cuda_tile.global @g <f32: [1.0, 2.0]> : !cuda_tile.tile<2xf32>\n}");
-    /// A type that is not a valid tile IR type in this position.
-    INVALID_ELEMENT_TYPE = CodeInfo::rule("E0223", "invalid element type",
-        "invalid element type '{type}'")
-        .explain("Tile elements are i1, i8, i16, i32, i64, f16, bf16, f32, f64, tf32, f8E4M3FN, f8E5M2 or pointers to those.")
-        .example("%t = cuda_tile.constant <i32: 1> : !cuda_tile.tile<4xi32>");
 }

@@ -2,4 +2,127 @@
 
 use crate::codes::CodeInfo;
 
-catalog! {}
+catalog! {
+    /// `reshape` between different element types.
+    RESHAPE_ELEMENT_TYPE = CodeInfo::rule("E0701", "reshape element type",
+        "reshape requires matching element types")
+        .upstream("requires the same element type for all operands and results")
+        .explain("`reshape` only changes how the elements of a tile are indexed; it never converts them. The source and result tiles must have the same element type (use a conversion op such as `ftof` or `bitcast` to change it).")
+        .example("%r = cuda_tile.reshape %a : !cuda_tile.tile<2x4xf32> -> !cuda_tile.tile<8xf32>");
+    /// `reshape` that changes the number of elements.
+    RESHAPE_COUNT = CodeInfo::rule("E0702", "reshape element count",
+        "reshape element-count mismatch: source has {in} elements, result has {out}")
+        .upstream("expected source tile and result tile to have the same number of elements")
+        .explain("`reshape` keeps every element: the product of the result dimensions must equal the product of the source dimensions. A rank-0 tile holds one element and can be reshaped to any shape of size one.")
+        .example("%r = cuda_tile.reshape %a : !cuda_tile.tile<8x8xf32> -> !cuda_tile.tile<4x16xf32>");
+    /// `broadcast` whose source dimension is neither 1 nor the result's.
+    BROADCAST_SHAPE = CodeInfo::rule("E0703", "broadcast shape",
+        "expects the shape of source tile to be compatible with that of the result tile, but got: {source} and {result}")
+        .explain("`broadcast` only stretches dimensions of size 1: every source dimension must be 1 or equal to the corresponding result dimension.")
+        .example("%r = cuda_tile.broadcast %a : !cuda_tile.tile<1x4xf32> -> !cuda_tile.tile<2x4xf32>");
+    /// `extract` between different element types.
+    EXTRACT_ELEMENT_TYPE = CodeInfo::rule("E0704", "extract element type",
+        "source and result element type do not match")
+        .explain("`extract` returns a slice of the source tile; the result has the source's element type.")
+        .example("%r = cuda_tile.extract %t[%i] : !cuda_tile.tile<8xf32> -> !cuda_tile.tile<2xf32>");
+    /// `extract` whose result dimensions do not divide the source's.
+    EXTRACT_DIVISIBILITY = CodeInfo::rule("E0705", "extract slice shape",
+        "result dim size must divide source dim size evenly")
+        .explain("`extract` selects one of the equally sized slices of the source, so every result dimension must divide the corresponding source dimension (a `tile<4xf32>` slice of a `tile<8xf32>`, but not a `tile<3xf32>` one).")
+        .example("%r = cuda_tile.extract %t[%i, %j] : !cuda_tile.tile<32x8xf32> -> !cuda_tile.tile<4x2xf32>");
+    /// `extract` with a slice index per dimension missing or extra.
+    EXTRACT_INDEX_COUNT = CodeInfo::rule("E0706", "extract index count",
+        "incorrect number of indices, expected {expected}, but found {found}")
+        .explain("`extract` takes one slice index per dimension of the source tile.")
+        .example("%r = cuda_tile.extract %t[%i, %j] : !cuda_tile.tile<32x8xf32> -> !cuda_tile.tile<4x2xf32>");
+    /// `cat` along a dimension the operands do not have.
+    CAT_DIM = CodeInfo::rule("E0707", "cat dimension out of range",
+        "expect dim to be [0, {rank}), but got: {dim}")
+        .explain("The concatenation dimension `dim` must be a dimension of the operands: at least 0 and less than their rank.")
+        .example("%r = cuda_tile.cat %a, %b dim = 1 : !cuda_tile.tile<2x2xf32>, !cuda_tile.tile<2x2xf32> -> !cuda_tile.tile<2x4xf32>");
+    /// `cat` whose result dimension along `dim` is not the sum of the operands'.
+    CAT_CONCAT_SIZE = CodeInfo::rule("E0708", "cat result size along the concatenation dimension",
+        "invalid concat at position {dim}, expected: {expected} but got: {found}")
+        .explain("Along the concatenation dimension the result is as long as both operands together: its size is the sum of the operands' sizes there.")
+        .example("%r = cuda_tile.cat %a, %b dim = 0 : !cuda_tile.tile<2x4xf32>, !cuda_tile.tile<2x4xf32> -> !cuda_tile.tile<4x4xf32>");
+    /// `cat` whose operands and result differ outside the concatenation dimension.
+    CAT_OTHER_SIZE = CodeInfo::rule("E0709", "cat shapes outside the concatenation dimension",
+        "expect {lhs, rhs, and result} shape to match at non-concat position {index}, expected: {expected} but got: {found}")
+        .explain("Both operands and the result have the same size in every dimension other than the concatenation dimension.")
+        .example("%r = cuda_tile.cat %a, %b dim = 1 : !cuda_tile.tile<2x4xf32>, !cuda_tile.tile<2x4xf32> -> !cuda_tile.tile<2x8xf32>");
+    /// `permute` of a tile of rank below 2.
+    PERMUTE_RANK = CodeInfo::rule("E0710", "permute rank",
+        "expects at least rank 2, but got: {rank}")
+        .explain("Permuting the dimensions of a rank-0 or rank-1 tile changes nothing; `permute` requires a source of rank 2 or more.")
+        .example("%r = cuda_tile.permute %a [1, 0] : !cuda_tile.tile<2x4xf32> -> !cuda_tile.tile<4x2xf32>");
+    /// A permutation with a length other than the source rank.
+    PERMUTE_SIZE = CodeInfo::rule("E0711", "permutation length",
+        "expect permutation size ({size}) to equal the rank of the source ({rank})")
+        .explain("The permutation lists, for every result dimension, the source dimension it comes from: it has exactly one entry per dimension of the source.")
+        .example("%r = cuda_tile.permute %a [2, 0, 1] : !cuda_tile.tile<2x4x8xf16> -> !cuda_tile.tile<8x2x4xf16>");
+    /// A permutation with a repeated entry.
+    PERMUTE_UNIQUE = CodeInfo::rule("E0712", "permutation entries repeat",
+        "expect permutation elements to be unique")
+        .explain("A permutation names every source dimension exactly once; a repeated entry would drop another dimension.")
+        .example("%r = cuda_tile.permute %a [1, 0] : !cuda_tile.tile<2x4xf32> -> !cuda_tile.tile<4x2xf32>");
+    /// A permutation entry that is not a dimension of the source.
+    PERMUTE_BOUND = CodeInfo::rule("E0713", "permutation entry out of range",
+        "permutation element at index {index} ({value}) is out of bound [0, {rank})")
+        .explain("Each permutation entry is a source dimension: at least 0 and less than the source rank.")
+        .example("%r = cuda_tile.permute %a [1, 0] : !cuda_tile.tile<2x4xf32> -> !cuda_tile.tile<4x2xf32>");
+    /// `permute` whose result shape is not the permuted source shape.
+    PERMUTE_RESULT_SHAPE = CodeInfo::rule("E0714", "permute result shape",
+        "result shape invalid at index {index}, expected: {expected}, but got: {found}")
+        .explain("Result dimension `i` of `permute` is source dimension `permutation[i]`; the declared result shape must be the permuted source shape.")
+        .example("%r = cuda_tile.permute %a [2, 0, 1] : !cuda_tile.tile<2x4x8xf16> -> !cuda_tile.tile<8x2x4xf16>");
+    /// `iota` whose result is not rank 1.
+    IOTA_RANK = CodeInfo::rule("E0715", "iota rank",
+        "expects result type to be 1-d tile")
+        .explain("`iota` produces the sequence 0, 1, ..., n-1 as a one-dimensional tile; reshape or broadcast it for other shapes.")
+        .example("%r = cuda_tile.iota : !cuda_tile.tile<32xi32>");
+    /// `iota` whose extent does not fit its element type.
+    IOTA_OVERFLOW = CodeInfo::rule("E0716", "iota extent too large for its element type",
+        "the number of elements {count} exceeds the maximum value of element type '{type}'")
+        .explain("The values of `iota` run up to n-1, so the number of elements n must not exceed 2^w for a w-bit element type (256 for `i8`). Use a wider integer type.")
+        .example("%r = cuda_tile.iota : !cuda_tile.tile<512xi16>");
+    /// `make_tensor_view` whose base pointer points to another element type.
+    TENSOR_VIEW_POINTEE = CodeInfo::rule("E0717", "make_tensor_view pointee type",
+        "expected pointer to '{expected}' to build tensor_view of this type, got '{found}'")
+        .explain("The base pointer of `make_tensor_view` points to the elements of the view: its pointee type must be the element type of the `tensor_view` type.")
+        .example("%v = cuda_tile.make_tensor_view %base, shape = [32, 32], strides = [32, 1] : !cuda_tile.tensor_view<32x32xf32, strides=[32,1]>");
+    /// `make_tensor_view` with a dynamic-shape operand per `?` missing or extra.
+    TENSOR_VIEW_DYNAMIC_SHAPE = CodeInfo::rule("E0718", "make_tensor_view dynamic shape operands",
+        "expected {expected} dynamic shape operands, got {found}")
+        .explain("Every `?` dimension of the result `tensor_view` type takes its value from one dynamic shape operand, and static dimensions take none.")
+        .example("%v = cuda_tile.make_tensor_view %base, shape = [%n, 32], strides = [32, 1] : !cuda_tile.tile<i32> -> !cuda_tile.tensor_view<?x32xf32, strides=[32,1]>");
+    /// `make_tensor_view` with a dynamic-stride operand per `?` missing or extra.
+    TENSOR_VIEW_DYNAMIC_STRIDES = CodeInfo::rule("E0719", "make_tensor_view dynamic stride operands",
+        "expected {expected} dynamic stride operands, got {found}")
+        .explain("Every `?` stride of the result `tensor_view` type takes its value from one dynamic stride operand, and static strides take none.")
+        .example("%v = cuda_tile.make_tensor_view %base, shape = [32, 32], strides = [%s, 1] : !cuda_tile.tile<i32> -> !cuda_tile.tensor_view<32x32xf32, strides=[?,1]>");
+    /// Dynamic shape operands of different types.
+    TENSOR_VIEW_SHAPE_TYPE = CodeInfo::rule("E0720", "make_tensor_view dynamic shape operand types",
+        "expected dynamic shape index {index} to be of the same type as the other dynamic values ('{expected}'), got '{found}'")
+        .explain("All dynamic shape and stride operands of one `make_tensor_view` have the same integer type.")
+        .example("%v = cuda_tile.make_tensor_view %base, shape = [%n, %m], strides = [%m, 1] : !cuda_tile.tile<i32> -> !cuda_tile.tensor_view<?x?xf32, strides=[?,1]>");
+    /// Dynamic stride operands of different types.
+    TENSOR_VIEW_STRIDE_TYPE = CodeInfo::rule("E0721", "make_tensor_view dynamic stride operand types",
+        "expected dynamic stride index {index} to be of the same type as the other dynamic values ('{expected}'), got '{found}'")
+        .explain("All dynamic shape and stride operands of one `make_tensor_view` have the same integer type.")
+        .example("%v = cuda_tile.make_tensor_view %base, shape = [%n, 32], strides = [%s, 1] : !cuda_tile.tile<i64> -> !cuda_tile.tensor_view<?x32xf32, strides=[?,1]>");
+    /// `make_partition_view` of a tensor view other than the partition type's.
+    PARTITION_VIEW_TENSOR_VIEW = CodeInfo::rule("E0722", "make_partition_view tensor view type",
+        "expected the type of the provided tensor_view value ('{found}') to be the same as the view's tensor_view type ('{expected}')")
+        .explain("A `partition_view` type names the `tensor_view` type it partitions; the operand of `make_partition_view` must have exactly that type.")
+        .example("%p = cuda_tile.make_partition_view %v : !cuda_tile.partition_view<tile=(64x64), tensor_view<8192x128xf32, strides=[128,1]>>");
+    /// `get_tensor_shape` with a result per dimension missing or extra.
+    TENSOR_SHAPE_RESULTS = CodeInfo::rule("E0723", "get_tensor_shape result count",
+        "expected {expected} results due to tensor rank, but got {found}")
+        .explain("`get_tensor_shape` returns one rank-0 integer tile per dimension of the tensor view.")
+        .example("%m, %n = cuda_tile.get_tensor_shape %v : !cuda_tile.tensor_view<64x64xf16, strides=[64,1]> -> !cuda_tile.tile<i32>");
+    /// `get_index_space_shape` with a result per index dimension missing or extra.
+    INDEX_SPACE_RESULTS = CodeInfo::rule("E0724", "get_index_space_shape result count",
+        "expected {expected} results due to view index space rank, but got {found}")
+        .explain("`get_index_space_shape` returns one rank-0 integer tile per dimension of the view's index space (for a partition view, the rank of its tiles).")
+        .example("%m, %n = cuda_tile.get_index_space_shape %p : !cuda_tile.partition_view<tile=(4x4), tensor_view<?x?xf32, strides=[?,1]>> -> !cuda_tile.tile<i32>");
+}

@@ -1111,6 +1111,7 @@ table! {
         name: "entry",
         summary: "A tile kernel",
         family: Family::Misc,
+        parents: &["module"],
         attrs: FUNCTION_ATTRS,
         regions: &[RegionDef { name: "body", implicit_terminator: Some(Opcode::Return), optional: false }],
         traits: Traits::ISOLATED_FROM_ABOVE.or(Traits::SYMBOL).or(Traits::FUNCTION).or(Traits::DEFAULT_DIALECT),
@@ -1166,6 +1167,7 @@ table! {
         name: "global",
         summary: "A statically allocated global variable",
         family: Family::Misc,
+        parents: &["module"],
         attrs: &[
             req("sym_name", AttrKind::SymbolName),
             req("value", AttrKind::Dense),
