@@ -69,6 +69,18 @@ fn operand_result_and_region_counts() {
         "%c = cuda_tile.constant <i1: true> : !cuda_tile.tile<i1>\n\"cuda_tile.if\"(%c) ({\n  cuda_tile.yield\n}) : (!cuda_tile.tile<i1>) -> ()\n",
         &["error 2:1: 'cuda_tile.if' op expected 2 regions, but found 1"],
     );
+    // No region at all: the spec's wording in the default mode.
+    let (spec, compat) = verify_both(
+        "%c = cuda_tile.constant <i1: true> : !cuda_tile.tile<i1>\n\"cuda_tile.if\"(%c) : (!cuda_tile.tile<i1>) -> ()\n",
+    );
+    assert_eq!(
+        spec,
+        ["error 2:1: 'cuda_tile.if' op if requires a then-region"]
+    );
+    assert_eq!(
+        compat,
+        ["error 2:1: 'cuda_tile.if' op expected 2 regions, but found 0"]
+    );
     clean(
         "%a = cuda_tile.constant <i32: 1> : !cuda_tile.tile<i32>\n%0 = \"cuda_tile.addi\"(%a, %a) : (!cuda_tile.tile<i32>, !cuda_tile.tile<i32>) -> !cuda_tile.tile<i32>\n",
     );
@@ -87,6 +99,11 @@ fn attribute_constraint() {
     let src = func(
         "%a: !cuda_tile.tile<8xf32>",
         "    %0 = cuda_tile.reduce %a dim=-1 identities=[0.000000e+0 : f32] : !cuda_tile.tile<8xf32> -> !cuda_tile.tile<f32>\n    (%x : !cuda_tile.tile<f32>, %y : !cuda_tile.tile<f32>) {\n      cuda_tile.yield %x : !cuda_tile.tile<f32>\n    }",
+    );
+    // The spec words a negative dimension as out of range.
+    assert_eq!(
+        verify_diags(&src, false),
+        ["error 3:10: 'cuda_tile.reduce' op reduction dimension is out of range"]
     );
     let out = verify_diags(&src, true);
     assert_eq!(
@@ -174,6 +191,7 @@ fn region_structure() {
         "%c = cuda_tile.constant <i1: true> : !cuda_tile.tile<i1>\n\"cuda_tile.if\"(%c) ({\n  %a = cuda_tile.constant <i32: 1> : !cuda_tile.tile<i32>\n}, {\n}) : (!cuda_tile.tile<i1>) -> ()\n",
         &[
             "error 2:1: 'cuda_tile.if' op expects regions to end with 'cuda_tile.yield', found 'cuda_tile.constant'",
+            "note 2:1: in custom textual format, the absence of terminator implies 'cuda_tile.yield'",
         ],
     );
     let (spec, compat) = verify_both(
@@ -185,7 +203,7 @@ fn region_structure() {
     );
     assert_eq!(
         compat,
-        ["error 2:1: 'cuda_tile.if' op empty block: expect at least a terminator"]
+        ["error 2:1: empty block: expect at least a terminator"]
     );
     both(
         "cuda_tile.module @m {\n  \"cuda_tile.testing$func\"() ({ }) {function_type = () -> (), sym_name = \"foo\"} : () -> ()\n}\n",
@@ -236,4 +254,86 @@ fn parents() {
 fn one_run_reports_every_broken_op() {
     let src = "%a = cuda_tile.constant <i32: 1> : !cuda_tile.tile<i32>\n%0 = cuda_tile.exp %a : !cuda_tile.tile<i32>\n%1 = cuda_tile.log %a : !cuda_tile.tile<i32>\n";
     assert_eq!(verify_diags(src, false).len(), 2);
+}
+
+#[test]
+fn optimization_hints() {
+    let entry = |hints: &str| {
+        format!(
+            "cuda_tile.module @m {{\n  cuda_tile.entry @k() optimization_hints=<{hints}> {{\n  }}\n}}\n"
+        )
+    };
+    let err = |msg: &str| vec![format!("error 2:3: 'cuda_tile.entry' op {msg}")];
+    let cases = [
+        ("sm_75 = {num_cta_in_cga = 2}", "unallowed key sm_75"),
+        (
+            "sm_90 = {latency = 2}",
+            "latency is not allowed for current Operation",
+        ),
+        (
+            "sm_90 = {num_cta_in_cga = 3}",
+            "expected power-of-two ≤ 16 for sm_90.num_cta_in_cga",
+        ),
+        (
+            "sm_100 = {num_cta_in_cga = 32}",
+            "expected power-of-two ≤ 16 for sm_100.num_cta_in_cga",
+        ),
+        (
+            "sm_90 = {num_cta_in_cga = \"two\"}",
+            "integer value expected for sm_90.num_cta_in_cga",
+        ),
+        (
+            "sm_90 = {occupancy = 33}",
+            "integer value in the range [1, 32] is expected for sm_90.occupancy",
+        ),
+    ];
+    for (hints, msg) in cases {
+        let (spec, compat) = verify_both(&entry(hints));
+        assert_eq!(spec, err(msg), "{hints}");
+        assert_eq!(compat, err(msg), "{hints}");
+    }
+    clean(&entry(
+        "sm_90 = {num_cta_in_cga = 2, occupancy = 4}, sm_120 = {num_cta_in_cga = 16}",
+    ));
+
+    let load = |hints: &str| {
+        func(
+            "%v: !cuda_tile.partition_view<tile=(8), tensor_view<64xf32, strides=[1]>>, %i: !cuda_tile.tile<i32>",
+            &format!(
+                "    %t, %tok = load_view_tko weak %v[%i] optimization_hints = <{hints}> : partition_view<tile=(8), tensor_view<64xf32, strides=[1]>>, tile<i32> -> tile<8xf32>, token"
+            ),
+        )
+    };
+    let err = |msg: &str| vec![format!("error 3:16: 'cuda_tile.load_view_tko' op {msg}")];
+    let cases = [
+        (
+            "sm_90 = {latency = 11}",
+            "integer value in the range [1, 10] is expected for sm_90.latency",
+        ),
+        (
+            "sm_90 = {latency = true}",
+            "integer value expected for sm_90.latency",
+        ),
+        (
+            "sm_90 = {allow_tma = 1}",
+            "boolean value expected for sm_90.allow_tma",
+        ),
+        (
+            "sm_90 = {occupancy = 2}",
+            "occupancy is not allowed for current Operation",
+        ),
+    ];
+    for (hints, msg) in cases {
+        let (spec, compat) = verify_both(&load(hints));
+        assert_eq!(spec, err(msg), "{hints}");
+        assert_eq!(compat, err(msg), "{hints}");
+    }
+    clean(&load("sm_90 = {latency = 3, allow_tma = false}"));
+    // An unknown hint on an op tilec does not restrict.
+    let unknown = "cuda_tile.module @m {\n  testing$func @f() optimization_hints=<sm_90 = {speed = 1}> {\n  }\n}\n";
+    let (spec, _) = verify_both(unknown);
+    assert_eq!(
+        spec,
+        ["error 2:3: 'cuda_tile.testing$func' op unknown param speed for sm_90"]
+    );
 }

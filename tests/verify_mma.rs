@@ -235,14 +235,42 @@ fn spec_order_puts_shapes_before_the_declarative_checks() {
 }
 
 #[test]
-fn integer_element_types_are_the_operand_constraints() {
-    // The spec's integer checks (signedness attributes, i32 accumulator, i8 inputs) are
-    // the generic checks of mmai, which run first in both personalities: its operand and
-    // result type constraints and its required signedness attributes.
-    let lhs = "'cuda_tile.mmai' op operand #0 must be mmai operand tile type of i8 values, but got '!cuda_tile.tile<2x4xi16>'";
-    both(&mmai("2x4xi16", "4x2xi16", "2x2xi32"), lhs, lhs);
-    let f = "'cuda_tile.mmaf' op operand #2 must be mmaf acc/result tile type of f16 or f32 or f64 values, but got '!cuda_tile.tile<2x2xbf16>'";
-    both(&mmaf("2x4xbf16", "4x2xbf16", "2x2xbf16"), f, f);
+fn e1009_to_e1011_integer_mma_in_the_spec_wording() {
+    // The spec's integer rules restate mmai's attribute and type constraints; in the
+    // default mode its wording wins, cuda-tile-opt reports the generic constraint.
+    both(
+        &mmai("2x4xi16", "4x2xi16", "2x2xi32"),
+        "'cuda_tile.mmai' op integer mma inputs must share a legal integer element type",
+        "'cuda_tile.mmai' op operand #0 must be mmai operand tile type of i8 values, but got '!cuda_tile.tile<2x4xi16>'",
+    );
+    both(
+        &mmai("2x4xi8", "4x2xi8", "2x2xi16"),
+        "'cuda_tile.mmai' op integer mma accumulator and result must be i32",
+        "'cuda_tile.mmai' op operand #2 must be mmai acc tile type of i32 values, but got '!cuda_tile.tile<2x2xi16>'",
+    );
+    let generic = func(
+        "2x4xi8",
+        "4x2xi8",
+        "2x2xi32",
+        "%0 = \"cuda_tile.mmai\"(%a, %b, %c) : (!cuda_tile.tile<2x4xi8>, !cuda_tile.tile<4x2xi8>, !cuda_tile.tile<2x2xi32>) -> !cuda_tile.tile<2x2xi32>",
+    );
+    both(
+        &generic,
+        "'cuda_tile.mmai' op expect signedness attribute for operand A",
+        "'cuda_tile.mmai' op requires attribute 'signedness_lhs'",
+    );
+    clean(&mmai("2x4xi8", "4x2xi8", "2x2xi32"));
+}
+
+#[test]
+fn float_accumulator_pairs_in_the_spec_wording() {
+    // A bf16 accumulator: the spec's pair rule in the default mode, the slot constraint
+    // in cuda-tile-opt's.
+    both(
+        &mmaf("2x4xbf16", "4x2xbf16", "2x2xbf16"),
+        "'cuda_tile.mmaf' op floating mma input/accumulator pair is not supported on the target",
+        "'cuda_tile.mmaf' op operand #2 must be mmaf acc/result tile type of f16 or f32 or f64 values, but got '!cuda_tile.tile<2x2xbf16>'",
+    );
 }
 
 #[test]

@@ -3,8 +3,8 @@
 //! Checks, in the spec's order: inputs and results, the reduction dimension, the
 //! identities, the result types (reduce drops `dim`, scan keeps the input type), then the
 //! body: a non-empty block ending in `yield`, two rank-0 tile arguments per input whose
-//! element types agree with the input, only pure ops, and a `yield` of one rank-0 value per
-//! input. NVIDIA's verifier checks the identities before the dimension and the yield before
+//! element types agree with the input, only pure ops on rank-0 tiles, and a `yield` of one
+//! rank-0 value per input. NVIDIA's verifier checks the identities before the dimension and the yield before
 //! purity; the compat personality follows that order.
 
 use crate::control::quoted_list;
@@ -64,6 +64,7 @@ pub(crate) fn verify(v: &mut Verifier<'_>, op: Op) -> VResult {
         purity(v, op, body)
     } else {
         purity(v, op, body)?;
+        body_ranks(v, op, body, term)?;
         yields(v, op, body, term, &operands)
     }
 }
@@ -276,6 +277,25 @@ fn yields(v: &mut Verifier<'_>, op: Op, body: Block, term: Op, operands: &[Type]
                 ("termtype", &yt),
             ],
         ));
+    }
+    Ok(())
+}
+
+/// The spec: every op of the body works on rank-0 tiles (the final `yield` is checked
+/// against the inputs). NVIDIA's verifier does not check this.
+fn body_ranks(v: &mut Verifier<'_>, op: Op, body: Block, term: Op) -> VResult {
+    let m = v.m;
+    for inner in m.block_ops(body).filter(|&o| o != term) {
+        let bad = m
+            .operands(inner)
+            .chain(m.results(inner))
+            .map(|x| m.value_type(x))
+            .find(|&t| !matches!(v.data(t), TypeData::Tile { shape, .. } if shape.is_empty()));
+        if let Some(t) = bad {
+            let (name, ts) = (v.op_name(inner), v.ty(t));
+            let span = v.span(inner);
+            return Err(v.error_at(op, span, &cat::BODY_RANK, &[("name", &name), ("type", &ts)]));
+        }
     }
     Ok(())
 }

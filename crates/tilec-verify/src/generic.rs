@@ -17,13 +17,21 @@ pub(crate) fn verify(v: &mut Verifier<'_>, op: Op) -> VResult {
     let m = v.m;
     let def = m.def(op);
     counts(v, op)?;
+    if !v.upstream && def.family == tilec_ir::ops::Family::Mma {
+        // The spec's verify_mma restates mma's attribute and type constraints in its own
+        // words (and order): in the default mode it runs first.
+        crate::mma::precheck(v, op)?;
+    }
     for (i, a) in def.attrs.iter().enumerate() {
         if a.presence == Presence::Required && m.attr(op, i).is_none() {
             return Err(v.error(op, &cat::MISSING_ATTRIBUTE, &[("name", &a.name)]));
         }
     }
     for c in def.checks {
+        // The spec words a negative reduce/scan dimension as out of range (aggregate.rs).
+        let spec_range = !v.upstream && def.family == tilec_ir::ops::Family::Aggregate;
         if let Check::NonNegative(name) = c
+            && !spec_range
             && v.int_attr(op, name).is_some_and(|x| x < 0)
         {
             // MLIR reports attribute constraints at the op; the label shows the attribute.
@@ -63,7 +71,7 @@ fn precheck(v: &mut Verifier<'_>, op: Op) -> VResult {
         F::ControlFlow => crate::control::precheck(v, op),
         F::ViewAndShape => crate::view::precheck(v, op),
         F::Aggregate => crate::aggregate::precheck(v, op),
-        F::Mma => crate::mma::precheck(v, op),
+        F::Mma => Ok(()), // ran before the attribute checks
         F::Assumption | F::Misc => Ok(()),
     }
 }
@@ -100,6 +108,9 @@ fn counts(v: &mut Verifier<'_>, op: Op) -> VResult {
         ));
     }
     let n = m.regions(op).len();
+    if n == 0 && !v.upstream && def.opcode == Opcode::If {
+        return Err(v.error(op, &tilec_diag::catalog::control::IF_THEN_REGION, &[]));
+    }
     if n != def.regions.len() {
         return Err(v.error(
             op,
@@ -421,11 +432,18 @@ fn terminator_position(v: &mut Verifier<'_>, op: Op) -> VResult {
                 Some(last) => {
                     let exp = format!("cuda_tile.{}", tilec_ir::ops::def(expected).name);
                     let found = v.op_name(last);
-                    return Err(v.error(
+                    let failed = v.error(
                         op,
                         &cat::WRONG_TERMINATOR,
                         &[("expected", &exp), ("found", &found)],
-                    ));
+                    );
+                    v.note(
+                        format!(
+                            "in custom textual format, the absence of terminator implies '{exp}'"
+                        ),
+                        None,
+                    );
+                    return Err(failed);
                 }
             }
         }

@@ -27,6 +27,7 @@ mod assume;
 mod control;
 mod conversion;
 mod generic;
+mod hints;
 mod memory;
 mod misc;
 mod mma;
@@ -128,6 +129,7 @@ impl<'m> Verifier<'m> {
     /// The checks of one op: generic, then its family's, then symbol references.
     fn verify_own(&mut self, op: Op) -> VResult {
         generic::verify(self, op)?;
+        hints::verify(self, op)?;
         match self.m.def(op).family {
             Family::FloatArith => arith::verify_float(self, op)?,
             Family::Integer => arith::verify_integer(self, op)?,

@@ -4,9 +4,10 @@
 //! [`precheck`], before the op table's declarative checks, so its wording and order win:
 //! rank of `lhs`, shared ranks, batch size (which the spec's pseudo-code leaves out; it is
 //! checked where NVIDIA checks it, before the contracting dimension), contracting
-//! dimension, M and N, accumulator against result shape, then `mmaf`'s element types
-//! (`mmai`'s integer checks are the op table's attribute and type constraints, which
-//! have run before).
+//! dimension, M and N, accumulator against result shape, then the element types (`mmai`:
+//! signedness attributes, `i32` accumulator, `i8` inputs; `mmaf`: supported pairs). The
+//! generic checks call it early for mma (after the counts, before attributes and slot
+//! types), since the spec's integer rules restate those constraints in its own words.
 //!
 //! In NVIDIA's personality the declarative checks (`{lhs, rhs} have the same element
 //! type`, `{lhs, rhs, acc} have same rank`, `{acc, result} have same type`) come first
@@ -218,9 +219,39 @@ pub(crate) fn precheck(v: &mut Verifier<'_>, op: Op) -> VResult {
         let slots = ["acc", "result"];
         return Err(fail(v, op, &cat::MMA_ACC_RESULT_SHAPE, &[], &slots));
     }
-    // mmai: the spec's integer checks (signedness attributes present, i32 accumulator and
-    // result, i8 inputs) are the generic required-attribute and type-constraint checks,
-    // which have run already.
+    if v.m.opcode(op) == Opcode::MmaI {
+        // The spec's integer checks; in the default mode they run before the generic
+        // attribute and type-constraint checks (see `generic::verify`).
+        if v.attr(op, "signedness_lhs").is_none() || v.attr(op, "signedness_rhs").is_none() {
+            return Err(v.error(op, &cat::MMAI_SIGNEDNESS, &[]));
+        }
+        if v.elem_of(t.acc) != Type::I32 || v.elem_of(t.result) != Type::I32 {
+            let ty = v.ty(t.acc);
+            return Err(fail(
+                v,
+                op,
+                &cat::MMAI_ACC_I32,
+                &[("type", &ty)],
+                &["acc", "result"],
+            ));
+        }
+        let (a, b) = (v.elem_of(t.lhs), v.elem_of(t.rhs));
+        if a != Type::I8 || a != b {
+            let (index, bad) = if a != Type::I8 {
+                (0, t.lhs)
+            } else {
+                (1, t.rhs)
+            };
+            let ty = v.ty(bad);
+            return Err(fail(
+                v,
+                op,
+                &cat::MMAI_INPUTS,
+                &[("index", &index), ("type", &ty)],
+                &["lhs", "rhs"],
+            ));
+        }
+    }
     if v.m.opcode(op) == Opcode::MmaF {
         let (input, acc) = (v.elem_of(t.lhs), v.elem_of(t.acc));
         if !mmaf_accumulators(input).is_some_and(|a| a.contains(&acc)) {

@@ -118,4 +118,9 @@ catalog! {
         .upstream("expected TileType for operand and terminator types but got: '{operandtype}' and '{termtype}'")
         .explain("The body of `reduce` and `scan` yields rank-0 tiles, one per input, of the input's element type.")
         .example(reduce_example!());
+    /// A body op on values other than rank-0 tiles (a spec rule NVIDIA's tool does not check).
+    BODY_RANK = CodeInfo::rule("E0819", "reduce/scan body op on a non-scalar",
+        "reduce/scan body operation {name} must use rank-zero tiles, but uses '{type}'")
+        .explain("Every op of a `reduce` or `scan` body combines single elements: its operands and results are rank-0 tiles. Reshape or broadcast outside the body instead.")
+        .example(reduce_example!());
 }

@@ -147,4 +147,10 @@ catalog! {
         .upstream("type does not match yield type, {branch} branch yields {yields} but op result type is {results}")
         .explain("Each value yielded by a branch of an `if` has the type of the corresponding result of the `if`; there are no implicit conversions.")
         .example("%c = cuda_tile.constant <i1: true> : !cuda_tile.tile<i1>\n%a = cuda_tile.constant <i32: 1> : !cuda_tile.tile<i32>\n%r = cuda_tile.if %c -> (!cuda_tile.tile<i32>) {\n  cuda_tile.yield %a : !cuda_tile.tile<i32>\n} else {\n  cuda_tile.yield %a : !cuda_tile.tile<i32>\n}");
+    /// An `if` without regions (generic form).
+    IF_THEN_REGION = CodeInfo::rule("E0626", "if without a then-region",
+        "if requires a then-region")
+        .upstream("expected 2 regions, but found {found}")
+        .explain("`if` has a then-region and an else-region (which may be empty). In the generic form both must be written: `({ ... }, { })`. cuda-tile-opt reports the region count (E0205).")
+        .example("%c = cuda_tile.constant <i1: true> : !cuda_tile.tile<i1>\n\"cuda_tile.if\"(%c) ({\n  cuda_tile.yield\n}, {\n}) : (!cuda_tile.tile<i1>) -> ()");
 }

@@ -94,6 +94,7 @@ catalog! {
     EMPTY_BLOCK = CodeInfo::rule("E0218", "empty block",
         "expect non-empty block")
         .upstream("empty block: expect at least a terminator")
+        .bare()
         .explain("A region's entry block contains no operations, not even a terminator.")
         .example("cuda_tile.loop {\n  cuda_tile.break\n}");
     /// A value used where its definition does not dominate.
@@ -111,4 +112,44 @@ catalog! {
         "expects parent op to be one of '{parents}'")
         .explain("This op may only appear directly inside certain ops (for example `global` and `entry` inside a module).")
         .example("cuda_tile.module @m {\n  cuda_tile.global @g <f32: [1.0, 2.0]> : !cuda_tile.tile<2xf32>\n}");
+    /// An optimization-hints entry for an unknown architecture.
+    HINT_ARCH = CodeInfo::rule("E0230", "optimization hints: unknown architecture",
+        "unallowed key {key}")
+        .explain("`optimization_hints` maps architectures to hints. The keys are sm_80, sm_90, sm_100, sm_103, sm_110, sm_120 and sm_121, and `default` for hints that apply to every architecture (cuTile Python writes `optimization_hints=<default = {}>`).")
+        .example("cuda_tile.entry @k(%p: !cuda_tile.tile<!cuda_tile.ptr<f32>>) optimization_hints=<sm_90 = {num_cta_in_cga = 2, occupancy = 4}, sm_100 = {num_cta_in_cga = 8}> {\n}");
+    /// A hint the op does not take.
+    HINT_NOT_ALLOWED = CodeInfo::rule("E0231", "optimization hint not allowed on this op",
+        "{key} is not allowed for current Operation")
+        .explain("Each op takes some hints only: `entry` takes `num_cta_in_cga` and `occupancy`; `load_view_tko` and `store_view_tko` take `latency` and `allow_tma`; `load_ptr_tko` and `store_ptr_tko` take `latency`.")
+        .example("cuda_tile.entry @k(%p: !cuda_tile.tile<!cuda_tile.ptr<f32>>) optimization_hints=<sm_90 = {num_cta_in_cga = 2, occupancy = 4}, sm_100 = {num_cta_in_cga = 8}> {\n}");
+    /// `num_cta_in_cga` that is not a power of two up to 16.
+    HINT_NUM_CTA = CodeInfo::rule("E0232", "num_cta_in_cga out of range",
+        "expected power-of-two ≤ 16 for {arch}.{key}")
+        .explain("`num_cta_in_cga`, the number of CTAs in a cluster (CGA), must be 1, 2, 4, 8 or 16.")
+        .example("cuda_tile.entry @k(%p: !cuda_tile.tile<!cuda_tile.ptr<f32>>) optimization_hints=<sm_90 = {num_cta_in_cga = 2, occupancy = 4}, sm_100 = {num_cta_in_cga = 8}> {\n}");
+    /// A hint that needs an integer.
+    HINT_INTEGER = CodeInfo::rule("E0233", "optimization hint needs an integer",
+        "integer value expected for {arch}.{key}")
+        .explain("`num_cta_in_cga`, `occupancy` and `latency` take integers.")
+        .example("cuda_tile.entry @k(%p: !cuda_tile.tile<!cuda_tile.ptr<f32>>) optimization_hints=<sm_90 = {num_cta_in_cga = 2, occupancy = 4}, sm_100 = {num_cta_in_cga = 8}> {\n}");
+    /// `allow_tma` that is not a boolean.
+    HINT_BOOLEAN = CodeInfo::rule("E0234", "optimization hint needs a boolean",
+        "boolean value expected for {arch}.{key}")
+        .explain("`allow_tma` takes `true` or `false`.")
+        .example("%t, %tok = cuda_tile.load_view_tko weak %v[%i] optimization_hints = <sm_90 = {allow_tma = false, latency = 3}> : !cuda_tile.partition_view<tile=(8), !cuda_tile.tensor_view<64xf32, strides=[1]>>, !cuda_tile.tile<i32> -> !cuda_tile.tile<8xf32>, !cuda_tile.token");
+    /// `latency` out of range.
+    HINT_LATENCY = CodeInfo::rule("E0235", "latency hint out of range",
+        "integer value in the range [1, 10] is expected for {arch}.{key}")
+        .explain("`latency` is a relative hint from 1 (low) to 10 (high).")
+        .example("%t, %tok = cuda_tile.load_view_tko weak %v[%i] optimization_hints = <sm_90 = {latency = 3}> : !cuda_tile.partition_view<tile=(8), !cuda_tile.tensor_view<64xf32, strides=[1]>>, !cuda_tile.tile<i32> -> !cuda_tile.tile<8xf32>, !cuda_tile.token");
+    /// `occupancy` out of range.
+    HINT_OCCUPANCY = CodeInfo::rule("E0236", "occupancy hint out of range",
+        "integer value in the range [1, 32] is expected for {arch}.{key}")
+        .explain("`occupancy`, the number of CTAs the kernel should fit on one SM, is 1 to 32.")
+        .example("cuda_tile.entry @k(%p: !cuda_tile.tile<!cuda_tile.ptr<f32>>) optimization_hints=<sm_90 = {num_cta_in_cga = 2, occupancy = 4}, sm_100 = {num_cta_in_cga = 8}> {\n}");
+    /// A hint tilec does not know.
+    HINT_UNKNOWN = CodeInfo::rule("E0237", "unknown optimization hint",
+        "unknown param {key} for {arch}")
+        .explain("The hints are `num_cta_in_cga`, `occupancy`, `latency` and `allow_tma`.")
+        .example("cuda_tile.entry @k(%p: !cuda_tile.tile<!cuda_tile.ptr<f32>>) optimization_hints=<sm_90 = {num_cta_in_cga = 2, occupancy = 4}, sm_100 = {num_cta_in_cga = 8}> {\n}");
 }

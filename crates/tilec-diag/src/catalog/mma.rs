@@ -64,4 +64,22 @@ catalog! {
         "floating mma accumulator and result must share type")
         .explain("`mmaf` returns the updated accumulator: the result has exactly the type of `acc`. This can only go wrong in the generic form, where the result type is written separately.")
         .example("%r = \"cuda_tile.mmaf\"(%a, %b, %c) : (!cuda_tile.tile<4x8xf16>, !cuda_tile.tile<8x2xf16>, !cuda_tile.tile<4x2xf16>) -> !cuda_tile.tile<4x2xf16>");
+    /// mmai without a signedness attribute (default mode; cuda-tile-opt reports the missing
+    /// attribute, E0207).
+    MMAI_SIGNEDNESS = CodeInfo::rule("E1009", "mmai signedness",
+        "expect signedness attribute for operand A")
+        .explain("`mmai` multiplies 8-bit integers that are either signed or unsigned: both operands carry an explicit `signed` or `unsigned` attribute, written after the operands in the custom form.")
+        .example("%r = cuda_tile.mmai %a, %b, %c signed signed : !cuda_tile.tile<4x8xi8>, !cuda_tile.tile<8x2xi8>, !cuda_tile.tile<4x2xi32>");
+    /// mmai with an accumulator or result other than i32 (default mode; cuda-tile-opt
+    /// reports the slot's type constraint, E0201).
+    MMAI_ACC_I32 = CodeInfo::rule("E1010", "mmai accumulator type",
+        "integer mma accumulator and result must be i32")
+        .explain("Integer mma accumulates in 32-bit integers: the accumulator and the result are `i32` tiles.")
+        .example("%r = cuda_tile.mmai %a, %b, %c signed signed : !cuda_tile.tile<4x8xi8>, !cuda_tile.tile<8x2xi8>, !cuda_tile.tile<4x2xi32>");
+    /// mmai with inputs other than a shared legal integer type (default mode; cuda-tile-opt
+    /// reports the slot's type constraint, E0201).
+    MMAI_INPUTS = CodeInfo::rule("E1011", "mmai input types",
+        "integer mma inputs must share a legal integer element type")
+        .explain("Integer mma takes `i8` operands (both the same type); wider integers are not supported by the hardware's integer tensor-core paths.")
+        .example("%r = cuda_tile.mmai %a, %b, %c signed unsigned : !cuda_tile.tile<4x8xi8>, !cuda_tile.tile<8x2xi8>, !cuda_tile.tile<4x2xi32>");
 }

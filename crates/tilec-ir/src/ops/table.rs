@@ -599,10 +599,7 @@ table! {
     NotI => OpDef { since: "spec", ..int_unary!(Opcode::NotI, "noti", "Element-wise bitwise not") },
     OrI => bitwise!(Opcode::OrI, "ori", "Element-wise bitwise or"),
     PopCnt => bit_unary!(Opcode::PopCnt, "popcnt", "Element-wise population count"),
-    RemI => OpDef {
-        traits: Traits::ELEMENTWISE.or(Traits::SAME_SHAPE),
-        ..int_signed!(Opcode::RemI, "remi", "Element-wise integer remainder", false)
-    },
+    RemI => int_signed!(Opcode::RemI, "remi", "Element-wise integer remainder", false),
     ShLI => int_overflow!(Opcode::ShLI, "shli", "Element-wise left shift", false),
     ShRI => int_signed!(Opcode::ShRI, "shri", "Element-wise right shift", false),
     SubI => int_overflow!(Opcode::SubI, "subi", "Element-wise integer subtraction", false),

@@ -1,0 +1,91 @@
+//! `optimization_hints`: architecture keys, the hints each op takes and their values
+//! (tile-ir-operations.md, the `optimization_hints` paragraphs of `entry` and the load and
+//! store ops; ranges as NVIDIA's tools enforce them).
+
+use crate::{VResult, Verifier};
+use tilec_diag::catalog::generic as cat;
+use tilec_ir::attrs::AttrData;
+use tilec_ir::module::Op;
+use tilec_ir::ops::Opcode;
+
+/// The architectures hints may name; `default` applies to every architecture (cuTile
+/// Python emits it).
+const ARCHS: &[&str] = &[
+    "default", "sm_80", "sm_90", "sm_100", "sm_103", "sm_110", "sm_120", "sm_121",
+];
+
+/// The hints an op takes (`None`: any known hint, for ops tilec does not restrict).
+fn allowed(op: Opcode) -> Option<&'static [&'static str]> {
+    match op {
+        Opcode::Entry => Some(&["num_cta_in_cga", "occupancy"]),
+        Opcode::LoadViewTko | Opcode::StoreViewTko => Some(&["latency", "allow_tma"]),
+        Opcode::LoadPtrTko | Opcode::StorePtrTko => Some(&["latency"]),
+        _ => None,
+    }
+}
+
+/// Checks the op's `optimization_hints`, if it has any.
+pub(crate) fn verify(v: &mut Verifier<'_>, op: Op) -> VResult {
+    let Some(AttrData::OptHints(dict)) = v.attr(op, "optimization_hints") else {
+        return Ok(());
+    };
+    let span = v.attr_span(op, "optimization_hints");
+    let AttrData::Dict(entries) = v.m.ctx.attrs.get(*dict) else {
+        return Ok(());
+    };
+    let allowed = allowed(v.m.opcode(op));
+    for (arch, params) in entries.iter() {
+        let arch: &str = arch;
+        if !ARCHS.contains(&arch) {
+            return Err(fail(v, op, span, &cat::HINT_ARCH, &[("key", &arch)]));
+        }
+        let AttrData::Dict(params) = v.m.ctx.attrs.get(*params) else {
+            continue;
+        };
+        for (key, value) in params.iter() {
+            let key: &str = key;
+            if allowed.is_some_and(|a| !a.contains(&key)) {
+                return Err(fail(v, op, span, &cat::HINT_NOT_ALLOWED, &[("key", &key)]));
+            }
+            let args: &[(&str, &dyn std::fmt::Display)] = &[("arch", &arch), ("key", &key)];
+            let int = match v.m.ctx.attrs.get(*value) {
+                AttrData::Int { value, .. } => Some(*value),
+                _ => None,
+            };
+            let range = |lo: i64, hi: i64| int.is_some_and(|x| (lo..=hi).contains(&x));
+            let problem = match key {
+                "num_cta_in_cga" => match int {
+                    None => Some(&cat::HINT_INTEGER),
+                    Some(n) if !(1..=16).contains(&n) || n & (n - 1) != 0 => {
+                        Some(&cat::HINT_NUM_CTA)
+                    }
+                    Some(_) => None,
+                },
+                "allow_tma" => (!matches!(v.m.ctx.attrs.get(*value), AttrData::Bool(_)))
+                    .then_some(&cat::HINT_BOOLEAN),
+                "latency" if int.is_none() => Some(&cat::HINT_INTEGER),
+                "latency" => (!range(1, 10)).then_some(&cat::HINT_LATENCY),
+                "occupancy" if int.is_none() => Some(&cat::HINT_INTEGER),
+                "occupancy" => (!range(1, 32)).then_some(&cat::HINT_OCCUPANCY),
+                _ => Some(&cat::HINT_UNKNOWN),
+            };
+            if let Some(e) = problem {
+                return Err(fail(v, op, span, e, args));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Reports at the op (as MLIR does) and labels the hints.
+fn fail(
+    v: &mut Verifier<'_>,
+    op: Op,
+    span: Option<tilec_diag::Span>,
+    e: &'static tilec_diag::codes::CodeInfo,
+    args: crate::Args<'_>,
+) -> crate::Failed {
+    let failed = v.error(op, e, args);
+    v.label(span, "in these optimization hints");
+    failed
+}
