@@ -124,6 +124,8 @@ struct OpData {
     opcode: Opcode,
     /// Which spelling of the op name was used (0 = primary, i = alias i-1).
     spelling: u8,
+    /// The op was written in MLIR's generic form (`"cuda_tile.addf"(...)`).
+    generic: bool,
     num_results: u32,
     first_result: PackedOption<Value>,
     operands: EntityList<Use>,
@@ -333,6 +335,7 @@ impl Module {
         let op = self.ops.push(OpData {
             opcode: spec.opcode,
             spelling: 0,
+            generic: false,
             num_results: spec.results.len() as u32,
             first_result: PackedOption::default(),
             operands: EntityList::new(),
@@ -384,6 +387,17 @@ impl Module {
     /// Sets the spelling index.
     pub fn set_spelling(&mut self, op: Op, spelling: u8) {
         self.ops[op].spelling = spelling;
+    }
+
+    /// True if the op was written in MLIR's generic form. Some checks of NVIDIA's tools
+    /// happen in their custom parsers only, so they depend on the form.
+    pub fn written_generic(&self, op: Op) -> bool {
+        self.ops[op].generic
+    }
+
+    /// Records that the op was written in the generic form.
+    pub fn set_written_generic(&mut self, op: Op, generic: bool) {
+        self.ops[op].generic = generic;
     }
 
     /// Number of ops ever created (including erased ones).

@@ -476,6 +476,7 @@ impl<'s> Parser<'s> {
             InsertPoint::End(block),
         );
         self.m.set_spelling(op, spelling);
+        self.m.set_written_generic(op, true);
         self.m.set_op_span(op, Some(span));
         if registered.is_none() {
             self.m.set_unregistered_name(op, &name);

@@ -149,11 +149,9 @@ pub(crate) fn rounding_mode(v: &Verifier<'_>, op: Op, name: &str) -> Option<Roun
     RoundingMode::from_index(i)
 }
 
-/// True if the op was written in the generic form (`"cuda_tile.addf"(...)`): its span is
-/// then the quoted op name.
+/// True if the op was written in the generic form (`"cuda_tile.addf"(...)`).
 pub(crate) fn written_generic(v: &Verifier<'_>, op: Op) -> bool {
-    v.span(op)
-        .is_some_and(|s| s.end.saturating_sub(s.start) as usize == v.op_name(op).len() + 2)
+    v.m.written_generic(op)
 }
 
 /// `'a', 'b'` (quoted, for NVIDIA's parse errors) or `a, b`.

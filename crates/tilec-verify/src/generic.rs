@@ -143,6 +143,12 @@ fn slot_types(v: &mut Verifier<'_>, op: Op) -> VResult {
             }
         }
     }
+    if def.results.iter().all(|s| s.arity == Arity::One) {
+        for (i, (slot, value)) in def.results.iter().zip(m.results(op)).enumerate() {
+            check_value(v, op, slot, value, i, true)?;
+        }
+        return Ok(());
+    }
     let ranges = tilec_ir::segments::result_ranges(m, op);
     for (slot, r) in def.results.iter().zip(ranges) {
         for i in r {
@@ -354,6 +360,24 @@ fn declared_checks(v: &mut Verifier<'_>, op: Op) -> VResult {
 
 /// The types of the values of the named slots (operands and results).
 fn slot_values(v: &Verifier<'_>, op: Op, slots: &[&str]) -> Vec<Type> {
+    let m = v.m;
+    let def = m.def(op);
+    // Fast path: every slot holds exactly one value, so slot `i` is value `i`.
+    if def.operands.iter().all(|s| s.arity == Arity::One)
+        && def.results.iter().all(|s| s.arity == Arity::One)
+        && m.num_operands(op) == def.operands.len()
+        && m.num_results(op) == def.results.len()
+    {
+        let mut out = Vec::with_capacity(slots.len());
+        for s in slots {
+            if let Some(i) = def.operands.iter().position(|d| d.name == *s) {
+                out.push(m.value_type(m.operand(op, i)));
+            } else if let Some(i) = def.results.iter().position(|d| d.name == *s) {
+                out.push(m.value_type(m.result(op, i)));
+            }
+        }
+        return out;
+    }
     let mut out = Vec::new();
     for s in slots {
         let vals = v.operands_of(op, s);
