@@ -5,9 +5,10 @@
 //!    every cuTile sample parses; `tilec fmt` output parses again and formatting it again is
 //!    byte-identical; no op falls back to the generic form; the generic form parses back
 //!    to the same custom form;
-//! 2. the `// RUN:` lines of ops.mlir, types.mlir, syntax_omit_dialect_prefix.mlir and
-//!    opt_hints.mlir pass with `cuda-tile-opt` replaced by `tilec fmt` and FileCheck
-//!    semantics.
+//! 2. the `// RUN:` lines of ops.mlir, types.mlir, syntax_omit_dialect_prefix.mlir,
+//!    opt_hints.mlir, invalid.mlir, get_shape_invalid.mlir and permute_invalid.mlir pass
+//!    unchanged with tilec in cuda-tile-opt's place (`tilec fmt --compat=cuda-tile-opt`,
+//!    which takes cuda-tile-opt's options) and FileCheck semantics.
 
 use tilec_tests::{lit, round_trip, shared_dir, skipped};
 
@@ -59,6 +60,9 @@ fn main() {
         "types.mlir",
         "syntax_omit_dialect_prefix.mlir",
         "opt_hints.mlir",
+        "invalid.mlir",
+        "get_shape_invalid.mlir",
+        "permute_invalid.mlir",
     ] {
         let path = shared.join("conformance/cuda-tile-13.1").join(name);
         let Ok(text) = std::fs::read_to_string(&path) else {

@@ -214,3 +214,23 @@ fn block_ids_and_counts() {
         ],
     );
 }
+
+#[test]
+fn e1210_global_alignment() {
+    let src = |a: &str| {
+        format!(
+            "cuda_tile.module @m {{\n  cuda_tile.global @g alignment = {a} <f32: [1.0, 2.0]> : !cuda_tile.tile<2xf32>\n}}\n"
+        )
+    };
+    let want = ["error 2:3: 'cuda_tile.global' op alignment must be a power of two, got 3"];
+    let (spec, nv) = tilec_tests::verify_both(&src("3"));
+    assert_eq!(spec, want);
+    assert_eq!(nv, want);
+    for ok in ["1", "16", "128"] {
+        let (spec, nv) = tilec_tests::verify_both(&src(ok));
+        assert!(
+            spec.is_empty() && nv.is_empty(),
+            "alignment {ok}: {spec:?} {nv:?}"
+        );
+    }
+}

@@ -56,26 +56,21 @@ pub fn translate(cmd: &str, path: &str) -> Result<Vec<Step>, String> {
         };
         match tool {
             "cuda-tile-opt" => {
-                let mut t = vec!["fmt".to_string()];
-                let mut input = "-".to_string();
+                // tilec takes cuda-tile-opt's command line as it is (one-dash options
+                // included) in its cuda-tile-opt personality.
+                let mut t = vec!["fmt".to_string(), "--compat=cuda-tile-opt".to_string()];
+                let mut has_input = false;
                 for a in args {
-                    match a.trim_start_matches('-') {
-                        "%s" => input = path.to_string(),
-                        "mlir-print-op-generic" => t.push("--generic".into()),
-                        "split-input-file" => t.push("--split-input-file".into()),
-                        "mlir-print-debuginfo" => t.push("--print-locations".into()),
-                        "allow-unregistered-dialect" => {
-                            t.push("--allow-unregistered-dialect".into())
-                        }
-                        other if a == &"%s" || other == "%s" => input = path.to_string(),
-                        other => {
-                            return Err(format!(
-                                "cuda-tile-opt option `{other}` is not supported by `tilec fmt` yet"
-                            ));
-                        }
+                    if *a == "%s" {
+                        t.push(path.to_string());
+                        has_input = true;
+                    } else {
+                        t.push(a.to_string());
                     }
                 }
-                t.insert(1, input);
+                if !has_input {
+                    t.push("-".into());
+                }
                 steps.push(Step::Tilec(t));
             }
             "FileCheck" => {

@@ -52,12 +52,20 @@ fn entry(v: &mut Verifier<'_>, op: Op) -> VResult {
     Err(failed)
 }
 
-/// `global`: a rank-1 value.
+/// `global`: a rank-1 value and a power-of-two alignment.
 fn global(v: &mut Verifier<'_>, op: Op) -> VResult {
     if let Some(AttrData::Dense(d)) = v.attr(op, "value")
         && v.rank(d.ty) != 1
     {
         return Err(v.error(op, &cat::GLOBAL_RANK, &[]));
+    }
+    if let Some(a) = v.int_attr(op, "alignment")
+        && (a < 0 || (a > 0 && a & (a - 1) != 0))
+    {
+        let span = v.attr_span(op, "alignment");
+        let failed = v.error(op, &cat::GLOBAL_ALIGNMENT, &[("alignment", &a)]);
+        v.label(span, "not a power of two");
+        return Err(failed);
     }
     Ok(())
 }

@@ -44,4 +44,9 @@ catalog! {
         "incorrect number of operands: expected {expected}, found {found}")
         .explain("`print` formats one operand per format expression of its format string (`%%` takes none).")
         .example("cuda_tile.print \"%f and %f\\n\", %x, %y : !cuda_tile.tile<4xf32>, !cuda_tile.tile<4xf32>");
+    /// A global whose alignment is not a power of two.
+    GLOBAL_ALIGNMENT = CodeInfo::rule("E1210", "global alignment",
+        "alignment must be a power of two, got {alignment}")
+        .explain("The `alignment` of a `global` is the byte alignment of its allocation; it becomes PTX's `.align`, which takes powers of two. 0 or no alignment means the element type's natural alignment.")
+        .example("cuda_tile.global @g alignment = 128 <f32: [1.0, 2.0, 3.0, 4.0]> : !cuda_tile.tile<4xf32>");
 }
