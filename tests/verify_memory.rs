@@ -655,3 +655,26 @@ fn atomic_load_store_valid() {
     );
     assert_clean(&src);
 }
+
+/// Compare-and-swap's mask has the shape of its pointers and values; NVIDIA's tool checks
+/// it after the element type, in its own words.
+#[test]
+fn cas_mask_shape() {
+    let src = func(
+        r#"%p: !cuda_tile.tile<2x!cuda_tile.ptr<i32>>, %x: !cuda_tile.tile<2xi32>, %m: !cuda_tile.tile<4xi1>, %n: !cuda_tile.tile<2xi1>"#,
+        &[
+            r#"%r, %t = cuda_tile.atomic_cas_tko relaxed device %p, %x, %x, %m : !cuda_tile.tile<2x!cuda_tile.ptr<i32>>, !cuda_tile.tile<2xi32>, !cuda_tile.tile<4xi1> -> !cuda_tile.tile<2xi32>, !cuda_tile.token"#,
+            r#"%s, %u = cuda_tile.atomic_cas_tko relaxed device %p, %x, %x, %n : !cuda_tile.tile<2x!cuda_tile.ptr<i32>>, !cuda_tile.tile<2xi32>, !cuda_tile.tile<2xi1> -> !cuda_tile.tile<2xi32>, !cuda_tile.token"#,
+        ],
+    );
+    assert_eq!(
+        verify_diags(&src, false),
+        ["error 3:14: 'cuda_tile.atomic_cas_tko' op mask shape must match value shape"]
+    );
+    assert_eq!(
+        verify_diags(&src, true),
+        [
+            "error 3:14: 'cuda_tile.atomic_cas_tko' op failed to verify that all of {pointers, val, cmp and mask} have same shape"
+        ]
+    );
+}

@@ -106,6 +106,13 @@ pub(crate) fn verify_atomic(v: &mut Verifier<'_>, op: Op) -> VResult {
             if !ok {
                 return Err(v.error(op, &cat::CAS_WIDTH, &[]));
             }
+            if let Some(mask) = v.operand_of(op, "mask") {
+                let ptrs = slot(v, op, "pointers");
+                let shape = v.shape(v.vty(mask));
+                if shape != v.shape(ptrs) || shape != v.shape(val) {
+                    return Err(v.error(op, &cat::CAS_MASK_SHAPE, &[]));
+                }
+            }
             if v.upstream {
                 atomic_ordering(v, op)?;
             }

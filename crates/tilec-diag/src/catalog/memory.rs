@@ -111,4 +111,10 @@ catalog! {
         "memory ordering semantics must be one of: relaxed, acquire, release, acq_rel")
         .explain("Atomics exist to communicate between threads, so `weak` ordering (which promises no concurrent access) is not allowed; use `relaxed` or stronger, with a scope.")
         .example("%r, %t = cuda_tile.atomic_rmw_tko relaxed device %p, add, %x : !cuda_tile.tile<2x!cuda_tile.ptr<i32>>, !cuda_tile.tile<2xi32> -> !cuda_tile.tile<2xi32>, !cuda_tile.token");
+    /// A compare-and-swap whose mask is shaped unlike its pointers and values.
+    CAS_MASK_SHAPE = CodeInfo::rule("E0526", "compare-and-swap mask shape",
+        "mask shape must match value shape")
+        .upstream("failed to verify that all of {pointers, val, cmp and mask} have same shape")
+        .explain("The mask of `atomic_cas_tko` selects elements: it has the shape of the pointer tile and of the compared and swapped values.")
+        .example("%r, %t = cuda_tile.atomic_cas_tko relaxed device %p, %c, %x, %m : !cuda_tile.tile<2x!cuda_tile.ptr<i32>>, !cuda_tile.tile<2xi32>, !cuda_tile.tile<2xi1> -> !cuda_tile.tile<2xi32>, !cuda_tile.token");
 }
