@@ -1,23 +1,7 @@
 //! Verifier diagnostics of the aggregate family: every catalog entry produced exactly, in both
 //! personalities, and valid near-misses that verify clean.
 
-use tilec_tests::verify_both;
-
-/// Asserts the diagnostics of each personality.
-fn check(src: &str, spec: &[&str], compat: &[&str]) {
-    let (s, c) = verify_both(src);
-    assert_eq!(s, spec, "default mode:\n{src}");
-    assert_eq!(c, compat, "cuda-tile-opt mode:\n{src}");
-}
-
-/// Asserts the same diagnostics in both personalities.
-fn both(src: &str, want: &[&str]) {
-    check(src, want, want);
-}
-
-fn clean(src: &str) {
-    both(src, &[]);
-}
+use tilec_tests::{assert_both as both, assert_clean as clean, assert_modes as check};
 
 /// A test function over `%x: 4x8xi32`, `%y: 4x8xf32`, `%c: i1` and a token `%k`, with
 /// `body`.

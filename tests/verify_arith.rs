@@ -1,31 +1,9 @@
 //! Verifier diagnostics of the arith family: every catalog entry produced exactly, in both
 //! personalities, and valid near-misses that verify clean.
 
-use tilec_tests::verify_diags;
-
-/// Asserts the diagnostics of both personalities.
-fn modes(src: &str, spec: &[&str], compat: &[&str]) {
-    assert_eq!(verify_diags(src, false), spec, "default mode:\n{src}");
-    assert_eq!(
-        verify_diags(src, true),
-        compat,
-        "cuda-tile-opt mode:\n{src}"
-    );
-}
-
-/// Asserts the same diagnostics in both personalities.
-fn both(src: &str, want: &[&str]) {
-    modes(src, want, want);
-}
-
-fn clean(src: &str) {
-    both(src, &[]);
-}
-
-/// A function taking `args`, with `body` at line 3 (ops start at column 5).
-fn func(args: &str, body: &str) -> String {
-    format!("cuda_tile.module @m {{\n  testing$func @f({args}) {{\n{body}\n  }}\n}}\n")
-}
+use tilec_tests::{
+    assert_both as both, assert_clean as clean, assert_modes as modes, test_func as func,
+};
 
 const F32: &str = "%a: !cuda_tile.tile<4xf32>";
 const F64: &str = "%a: !cuda_tile.tile<4xf64>";

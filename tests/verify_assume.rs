@@ -1,26 +1,7 @@
 //! Verifier diagnostics of the assume family: every catalog entry produced exactly, in both
 //! personalities, and valid near-misses that verify clean.
 
-use tilec_tests::verify_diags;
-
-/// Asserts the diagnostics of both personalities.
-fn modes(src: &str, spec: &[&str], compat: &[&str]) {
-    assert_eq!(verify_diags(src, false), spec, "default mode:\n{src}");
-    assert_eq!(
-        verify_diags(src, true),
-        compat,
-        "cuda-tile-opt mode:\n{src}"
-    );
-}
-
-/// Asserts the same diagnostics in both personalities.
-fn both(src: &str, want: &[&str]) {
-    modes(src, want, want);
-}
-
-fn clean(src: &str) {
-    both(src, &[]);
-}
+use tilec_tests::{assert_both as both, assert_clean as clean, assert_modes as modes};
 
 /// `assume PRED, %a : TYPE` in a function taking `%a: TYPE`, at line 3 column 10.
 fn assume(pred: &str, ty: &str) -> String {

@@ -1,23 +1,9 @@
 //! Verifier diagnostics of the control family: every catalog entry produced exactly, in both
 //! personalities, and valid near-misses that verify clean.
 
-use tilec_tests::{verify_both, verify_diags};
-
-/// Asserts the diagnostics of each personality.
-fn check(src: &str, spec: &[&str], compat: &[&str]) {
-    let (s, c) = verify_both(src);
-    assert_eq!(s, spec, "default mode:\n{src}");
-    assert_eq!(c, compat, "cuda-tile-opt mode:\n{src}");
-}
-
-/// Asserts the same diagnostics in both personalities.
-fn both(src: &str, want: &[&str]) {
-    check(src, want, want);
-}
-
-fn clean(src: &str) {
-    both(src, &[]);
-}
+use tilec_tests::{
+    assert_both as both, assert_clean as clean, assert_modes as check, verify_diags,
+};
 
 /// A module with one test function taking `args` and returning `results`.
 fn func(args: &str, results: &str, body: &str) -> String {

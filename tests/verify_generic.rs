@@ -2,14 +2,9 @@
 //! personalities where the spec has no wording of its own, and valid near-misses that
 //! verify clean.
 
-use tilec_tests::{verify_both, verify_diags};
-
-/// Asserts the same diagnostics in both personalities.
-fn both(src: &str, want: &[&str]) {
-    let (spec, compat) = verify_both(src);
-    assert_eq!(spec, want, "default mode");
-    assert_eq!(compat, want, "cuda-tile-opt mode");
-}
+use tilec_tests::{
+    assert_both as both, assert_clean as clean, test_func as func, verify_both, verify_diags,
+};
 
 /// Asserts the diagnostics of the cuda-tile-opt personality (where the spec mode reports a
 /// domain diagnostic of its own instead, tested with the family).
@@ -19,16 +14,6 @@ fn compat(src: &str, want: &[&str]) {
         !verify_diags(src, false).is_empty(),
         "default mode accepts:\n{src}"
     );
-}
-
-fn clean(src: &str) {
-    both(src, &[]);
-}
-
-const FUNC_HEAD: &str = "cuda_tile.module @m {\n  testing$func @f(";
-
-fn func(args: &str, body: &str) -> String {
-    format!("{FUNC_HEAD}{args}) {{\n{body}\n  }}\n}}\n")
 }
 
 #[test]

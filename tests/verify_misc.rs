@@ -1,7 +1,7 @@
 //! Verifier diagnostics of the misc family: every catalog entry produced exactly, in both
 //! personalities, and valid near-misses that verify clean.
 
-use tilec_tests::verify_both;
+use tilec_tests::{assert_both as same, assert_clean as clean, assert_modes as both};
 
 /// A module whose line 2 onwards is `items`.
 fn module(items: &str) -> String {
@@ -11,26 +11,6 @@ fn module(items: &str) -> String {
 /// An entry whose line 3 onwards is `body`.
 fn kernel(body: &str) -> String {
     module(&format!("  cuda_tile.entry @k() {{\n{body}\n  }}"))
-}
-
-/// Asserts the diagnostics of `src` in each personality.
-#[track_caller]
-fn both(src: &str, spec: &[&str], nvidia: &[&str]) {
-    let (s, n) = verify_both(src);
-    assert_eq!(s, spec, "spec wording\n{src}");
-    assert_eq!(n, nvidia, "NVIDIA wording\n{src}");
-}
-
-/// Asserts the same diagnostics in both personalities.
-#[track_caller]
-fn same(src: &str, diags: &[&str]) {
-    both(src, diags, diags);
-}
-
-#[track_caller]
-fn clean(src: &str) {
-    let (s, n) = verify_both(src);
-    assert!(s.is_empty() && n.is_empty(), "{src}\n{s:?}\n{n:?}");
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Verifier diagnostics of the mma family: every catalog entry produced exactly, in both
 //! personalities, and valid near-misses that verify clean.
 
-use tilec_tests::verify_both;
+use tilec_tests::{assert_clean as clean, verify_both};
 
 /// A function taking `lhs`, `rhs` and `acc` of the given types, whose line 3 is `body`
 /// (an op written at column 10 as `%0 = ...`).
@@ -45,12 +45,6 @@ fn both(src: &str, spec: &str, nvidia: &str) {
     let (s, n) = verify_both(src);
     assert_eq!(s, one(spec), "spec wording\n{src}");
     assert_eq!(n, one(nvidia), "NVIDIA wording\n{src}");
-}
-
-#[track_caller]
-fn clean(src: &str) {
-    let (s, n) = verify_both(src);
-    assert!(s.is_empty() && n.is_empty(), "{src}\n{s:?}\n{n:?}");
 }
 
 const SAME_RANK: &str =

@@ -1,29 +1,7 @@
 //! Verifier diagnostics of the view family: every catalog entry produced exactly, in both
 //! personalities, and valid near-misses that verify clean.
 
-use tilec_tests::{verify_both, verify_diags};
-
-/// A module holding `testing$func @f(args)` whose body is `body`, one op per line: the
-/// first op is on line 3, column 5.
-fn func(args: &str, body: &[&str]) -> String {
-    let mut s = format!("cuda_tile.module @m {{\n  testing$func @f({args}) {{\n");
-    for line in body {
-        s.push_str("    ");
-        s.push_str(line);
-        s.push('\n');
-    }
-    s.push_str("  }\n}\n");
-    s
-}
-
-/// Asserts that `src` verifies clean in both personalities.
-fn assert_clean(src: &str) {
-    let (spec, compat) = verify_both(src);
-    assert!(
-        spec.is_empty() && compat.is_empty(),
-        "spec: {spec:#?}\ncompat: {compat:#?}"
-    );
-}
+use tilec_tests::{assert_clean, test_func_lines as func, verify_diags};
 
 /// `reshape` to another element type: the spec's wording wins over the generic check; NVIDIA reports the generic one.
 #[test]

@@ -185,3 +185,41 @@ pub fn verify_diags(src: &str, compat: bool) -> Vec<String> {
 pub fn verify_both(src: &str) -> (Vec<String>, Vec<String>) {
     (verify_diags(src, false), verify_diags(src, true))
 }
+
+/// Asserts the diagnostics of each personality ([`verify_diags`] format).
+#[track_caller]
+pub fn assert_modes(src: &str, spec: &[&str], compat: &[&str]) {
+    let (s, c) = verify_both(src);
+    assert_eq!(s, spec, "default mode:\n{src}");
+    assert_eq!(c, compat, "cuda-tile-opt mode:\n{src}");
+}
+
+/// Asserts the same diagnostics in both personalities.
+#[track_caller]
+pub fn assert_both(src: &str, want: &[&str]) {
+    assert_modes(src, want, want);
+}
+
+/// Asserts that `src` verifies clean in both personalities.
+#[track_caller]
+pub fn assert_clean(src: &str) {
+    assert_modes(src, &[], &[]);
+}
+
+/// A module holding `testing$func @f(ARGS)` whose body (`body`, as written) starts on
+/// line 3.
+pub fn test_func(args: &str, body: &str) -> String {
+    format!("cuda_tile.module @m {{\n  testing$func @f({args}) {{\n{body}\n  }}\n}}\n")
+}
+
+/// [`test_func`] with one op per line: the first op is on line 3, column 5.
+pub fn test_func_lines(args: &str, body: &[&str]) -> String {
+    let mut s = format!("cuda_tile.module @m {{\n  testing$func @f({args}) {{\n");
+    for line in body {
+        s.push_str("    ");
+        s.push_str(line);
+        s.push('\n');
+    }
+    s.push_str("  }\n}\n");
+    s
+}

@@ -104,12 +104,7 @@ fn direct_parent(v: &mut Verifier<'_>, op: Op, e: &'static CodeInfo) -> VResult 
     if ok {
         return Ok(());
     }
-    let list: Vec<String> = def
-        .parents
-        .iter()
-        .map(|p| format!("cuda_tile.{p}"))
-        .collect();
-    Err(v.error(op, e, &[("parents", &list.join(", "))]))
+    Err(v.error(op, e, &[("parents", &crate::generic::parent_list(def))]))
 }
 
 /// Walks up from `op` through enclosing `if`s; returns the first other ancestor (`None` at

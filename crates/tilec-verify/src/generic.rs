@@ -79,34 +79,8 @@ fn precheck(v: &mut Verifier<'_>, op: Op) -> VResult {
 fn counts(v: &mut Verifier<'_>, op: Op) -> VResult {
     let m = v.m;
     let def = m.def(op);
-    let (fixed, open) = arity(def.operands);
-    let n = m.num_operands(op);
-    if (!open && n != fixed) || n < fixed {
-        let expected = if open {
-            format!("{fixed} or more")
-        } else {
-            fixed.to_string()
-        };
-        return Err(v.error(
-            op,
-            &cat::OPERAND_COUNT,
-            &[("expected", &expected), ("found", &n)],
-        ));
-    }
-    let (fixed, open) = arity(def.results);
-    let n = m.num_results(op);
-    if (!open && n != fixed) || n < fixed {
-        let expected = if open {
-            format!("{fixed} or more")
-        } else {
-            fixed.to_string()
-        };
-        return Err(v.error(
-            op,
-            &cat::RESULT_COUNT,
-            &[("expected", &expected), ("found", &n)],
-        ));
-    }
+    slot_count(v, op, def.operands, m.num_operands(op), &cat::OPERAND_COUNT)?;
+    slot_count(v, op, def.results, m.num_results(op), &cat::RESULT_COUNT)?;
     let n = m.regions(op).len();
     if n == 0 && !v.upstream && def.opcode == Opcode::If {
         return Err(v.error(op, &tilec_diag::catalog::control::IF_THEN_REGION, &[]));
@@ -121,10 +95,26 @@ fn counts(v: &mut Verifier<'_>, op: Op) -> VResult {
     Ok(())
 }
 
-/// The number of values the fixed slots take, and whether more may follow.
-fn arity(slots: &[Slot]) -> (usize, bool) {
+/// Checks that `n` values fill `slots`: exactly the fixed slots, or at least them when a
+/// slot is optional or variadic.
+fn slot_count(
+    v: &mut Verifier<'_>,
+    op: Op,
+    slots: &[Slot],
+    n: usize,
+    e: &'static tilec_diag::codes::CodeInfo,
+) -> VResult {
     let fixed = slots.iter().filter(|s| s.arity == Arity::One).count();
-    (fixed, slots.iter().any(|s| s.arity != Arity::One))
+    let open = slots.iter().any(|s| s.arity != Arity::One);
+    if (!open && n != fixed) || n < fixed {
+        let expected = if open {
+            format!("{fixed} or more")
+        } else {
+            fixed.to_string()
+        };
+        return Err(v.error(op, e, &[("expected", &expected), ("found", &n)]));
+    }
+    Ok(())
 }
 
 fn slot_types(v: &mut Verifier<'_>, op: Op) -> VResult {
@@ -492,10 +482,15 @@ fn parents(v: &mut Verifier<'_>, op: Op) -> VResult {
     if def.parents.contains(&name.as_str()) {
         return Ok(());
     }
+    Err(v.error(op, &cat::PARENT, &[("parents", &parent_list(def))]))
+}
+
+/// `cuda_tile.for, cuda_tile.if`: the op table's allowed parents, as messages list them.
+pub(crate) fn parent_list(def: &tilec_ir::OpDef) -> String {
     let list: Vec<String> = def
         .parents
         .iter()
         .map(|p| format!("cuda_tile.{p}"))
         .collect();
-    Err(v.error(op, &cat::PARENT, &[("parents", &list.join(", "))]))
+    list.join(", ")
 }

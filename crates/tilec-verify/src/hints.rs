@@ -6,7 +6,7 @@ use crate::{VResult, Verifier};
 use tilec_diag::catalog::generic as cat;
 use tilec_ir::attrs::AttrData;
 use tilec_ir::module::Op;
-use tilec_ir::ops::Opcode;
+use tilec_ir::ops::{AttrKind, Opcode};
 
 /// The architectures hints may name; `default` applies to every architecture (cuTile
 /// Python emits it).
@@ -26,10 +26,19 @@ fn allowed(op: Opcode) -> Option<&'static [&'static str]> {
 
 /// Checks the op's `optimization_hints`, if it has any.
 pub(crate) fn verify(v: &mut Verifier<'_>, op: Op) -> VResult {
-    let Some(AttrData::OptHints(dict)) = v.attr(op, "optimization_hints") else {
+    // Most ops have no hints slot: find it by kind, without comparing names.
+    let Some(slot) =
+        v.m.def(op)
+            .attrs
+            .iter()
+            .position(|a| a.kind == AttrKind::OptHints)
+    else {
         return Ok(());
     };
-    let span = v.attr_span(op, "optimization_hints");
+    let Some(AttrData::OptHints(dict)) = v.m.attr(op, slot).map(|a| v.m.ctx.attrs.get(a)) else {
+        return Ok(());
+    };
+    let span = v.m.attr_span(op, slot);
     let AttrData::Dict(entries) = v.m.ctx.attrs.get(*dict) else {
         return Ok(());
     };

@@ -290,30 +290,25 @@ fn make_partition_view(v: &mut Verifier<'_>, op: Op) -> VResult {
 
 /// One result per dimension of the tensor view.
 fn get_tensor_shape(v: &mut Verifier<'_>, op: Op) -> VResult {
-    let m = v.m;
-    let rank = v.rank(m.value_type(m.operand(op, 0)));
-    let found = m.num_results(op);
-    if found != rank {
-        return Err(v.error(
-            op,
-            &cat::TENSOR_SHAPE_RESULTS,
-            &[("expected", &rank), ("found", &found)],
-        ));
-    }
-    Ok(())
+    results_per_dimension(v, op, &cat::TENSOR_SHAPE_RESULTS)
 }
 
 /// One result per dimension of the view's index space (a partition view's tile rank).
 fn get_index_space_shape(v: &mut Verifier<'_>, op: Op) -> VResult {
+    results_per_dimension(v, op, &cat::INDEX_SPACE_RESULTS)
+}
+
+/// The shape queries return one result per dimension of their operand.
+fn results_per_dimension(
+    v: &mut Verifier<'_>,
+    op: Op,
+    e: &'static tilec_diag::codes::CodeInfo,
+) -> VResult {
     let m = v.m;
     let rank = v.rank(m.value_type(m.operand(op, 0)));
     let found = m.num_results(op);
     if found != rank {
-        return Err(v.error(
-            op,
-            &cat::INDEX_SPACE_RESULTS,
-            &[("expected", &rank), ("found", &found)],
-        ));
+        return Err(v.error(op, e, &[("expected", &rank), ("found", &found)]));
     }
     Ok(())
 }
