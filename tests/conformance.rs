@@ -6,9 +6,9 @@
 //!    byte-identical; no op falls back to the generic form; the generic form parses back
 //!    to the same custom form;
 //! 2. the `// RUN:` lines of ops.mlir, types.mlir, syntax_omit_dialect_prefix.mlir,
-//!    opt_hints.mlir, invalid.mlir, get_shape_invalid.mlir and permute_invalid.mlir pass
-//!    unchanged with tilec in cuda-tile-opt's place (`tilec fmt --compat=cuda-tile-opt`,
-//!    which takes cuda-tile-opt's options) and FileCheck semantics.
+//!    opt_hints.mlir, invalid.mlir, get_shape_invalid.mlir, permute_invalid.mlir and
+//!    canonicalize.mlir pass unchanged with tilec in cuda-tile-opt's place (`tilec opt
+//!    --compat=cuda-tile-opt`, which takes cuda-tile-opt's options) and FileCheck semantics.
 
 use tilec_tests::{lit, round_trip, shared_dir, skipped};
 
@@ -63,6 +63,7 @@ fn main() {
         "invalid.mlir",
         "get_shape_invalid.mlir",
         "permute_invalid.mlir",
+        "canonicalize.mlir",
     ] {
         let path = shared.join("conformance/cuda-tile-13.1").join(name);
         let Ok(text) = std::fs::read_to_string(&path) else {

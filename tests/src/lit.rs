@@ -58,7 +58,7 @@ pub fn translate(cmd: &str, path: &str) -> Result<Vec<Step>, String> {
             "cuda-tile-opt" => {
                 // tilec takes cuda-tile-opt's command line as it is (one-dash options
                 // included) in its cuda-tile-opt personality.
-                let mut t = vec!["fmt".to_string(), "--compat=cuda-tile-opt".to_string()];
+                let mut t = vec!["opt".to_string(), "--compat=cuda-tile-opt".to_string()];
                 let mut has_input = false;
                 for a in args {
                     if *a == "%s" {

@@ -198,6 +198,12 @@ codes! {
     /// Compilation to PTX is not available yet.
     PTX_NOT_IMPLEMENTED = "E0901", "PTX emission not implemented",
         "This build of tilec parses and checks tile IR but cannot emit PTX yet.";
+    /// The canonicalizer hit its iteration cap.
+    OPT_NOT_CONVERGED = "E1301", "canonicalization did not converge",
+        "The greedy canonicalization driver was still rewriting after its iteration cap (`--max-iterations`, default 10). The output is valid but may not be fully canonical. This points at a pair of rules that undo each other; please report it with the input.";
+    /// A pass produced IR that does not verify (`--verify-each`).
+    OPT_INVALID_IR = "E1302", "pass produced invalid IR",
+        "With `--verify-each`, the verifier runs after every pass; this error names the pass after which the IR stopped verifying, followed by the verifier's diagnostics. It is a bug in tilec: please report it with the input.";
 }
 
 /// Every code (driver, parser and verifier), in ascending order.

@@ -128,6 +128,10 @@ impl Sem {
                 f != 0
             }
     }
+    /// Whether `bits` is a nonzero value with the minimum exponent field.
+    fn is_subnormal(self, bits: u64) -> bool {
+        (bits >> self.frac_bits()) & self.exp_all() == 0 && bits & self.frac_mask() != 0
+    }
     fn is_infinite(self, bits: u64) -> bool {
         !self.nan_only
             && (bits >> self.frac_bits()) & self.exp_all() == self.exp_all()
@@ -448,6 +452,116 @@ pub fn is_nan(kind: FloatKind, bits: u64) -> bool {
 pub fn is_infinite(kind: FloatKind, bits: u64) -> bool {
     let sem = kind.sem();
     sem.is_infinite(bits & sem.mask())
+}
+
+// ---------------------------------------------------------------------------
+// Arithmetic
+// ---------------------------------------------------------------------------
+
+/// The correctly rounded sum `a + b` in `kind` with rounding direction `mode`,
+/// for constant-folding `addf`; `None` means "do not fold".
+///
+/// `a` and `b` are bit patterns of `kind` (bits above `bit_width()` are
+/// ignored) and the result is one too. The sum is computed exactly (both
+/// operands are aligned into a 128-bit integer; when their exponents are more
+/// than 64 apart the smaller one is replaced by a sticky unit far below the
+/// rounding position, which cannot change the rounding) and rounded once into
+/// `kind`, so there is no double rounding, for `f64` included.
+///
+/// `None` is returned, and nothing should be folded, when:
+///
+/// * either operand is a NaN or an infinity;
+/// * the exact sum's magnitude exceeds the format's largest finite value, in
+///   every rounding direction. This covers every result that is not finite
+///   (overflow to infinity, or to NaN for F8E4M3FN), and also the sums that
+///   IEEE 754 would round to the largest finite value although they exceed it
+///   (rounding toward zero, or to nearest when the excess is below half an
+///   ulp): not folding such a sum is always safe. An exact sum equal to the
+///   largest finite value is folded.
+///
+/// Zero results follow IEEE 754: `(+0) + (+0) = +0` and `(-0) + (-0) = -0`;
+/// an exactly zero sum of operands of opposite signs (`x + (-x)`,
+/// `(+0) + (-0)`) is `+0`, except `-0` under [`Round::TowardNegative`]; a
+/// nonzero operand plus a zero is that operand unchanged.
+///
+/// With `ftz` (flush-to-zero, as PTX `.ftz`; callers pass it for `f32` only,
+/// but it applies to every kind), subnormal operands are treated as zeros of
+/// the same sign, and a subnormal result is replaced by a zero of the result's
+/// sign. (A sum of two values of a format that lies in its subnormal range is
+/// always exact, so "subnormal result" does not depend on when tininess is
+/// detected.)
+#[must_use]
+pub fn add(kind: FloatKind, a: u64, b: u64, mode: Round, ftz: bool) -> Option<u64> {
+    let sem = kind.sem();
+    let (a, b) = (a & sem.mask(), b & sem.mask());
+    if sem.is_nan(a) || sem.is_nan(b) || sem.is_infinite(a) || sem.is_infinite(b) {
+        return None;
+    }
+    let flush = |x: u64| {
+        if ftz && sem.is_subnormal(x) {
+            x & sem.sign_bit()
+        } else {
+            x
+        }
+    };
+    let (a, b) = (flush(a), flush(b));
+    // The zero an exact cancellation gives.
+    let cancel = sem.sign(mode == Round::TowardNegative);
+    let magnitude = sem.mask() & !sem.sign_bit();
+    match (a & magnitude == 0, b & magnitude == 0) {
+        (true, true) => return Some(if a == b { a } else { cancel }),
+        // x + 0 = x exactly (x is not subnormal under ftz: it was flushed).
+        (true, false) => return Some(b),
+        (false, true) => return Some(a),
+        (false, false) => {}
+    }
+    let (mut x, mut y) = (sem.decompose(a), sem.decompose(b));
+    if x.2 < y.2 {
+        std::mem::swap(&mut x, &mut y);
+    }
+    let ((xneg, xm, xe), (yneg, ym, ye)) = (x, y);
+    // Align: |a| = xs * 2^e and |b| = ys * 2^e (significands below 2^53, so
+    // xs < 2^117). Beyond a gap of 64, `x` is a normal number of at most 53
+    // bits with ulp 2^xe, and |y| < 2^(xe - 12): the nearest rounding
+    // boundary (a value or a midpoint of `kind`) to `x` other than `x` itself
+    // is at least 2^(xe - 2) away, so replacing |y| by 2^(xe - 64) keeps the
+    // sum strictly between the same two boundaries.
+    let gap = (xe - ye) as u32;
+    let (xs, ys, e) = if gap <= 64 {
+        (u128::from(xm) << gap, u128::from(ym), ye)
+    } else {
+        (u128::from(xm) << 64, 1u128, xe - 64)
+    };
+    let (neg, sum) = if xneg == yneg {
+        (xneg, xs + ys)
+    } else {
+        match xs.cmp(&ys) {
+            Ordering::Greater => (xneg, xs - ys),
+            Ordering::Less => (yneg, ys - xs),
+            Ordering::Equal => return Some(cancel),
+        }
+    };
+    // Normalize to at most 63 bits (what `round_magnitude` accepts), folding
+    // the discarded bits into a sticky bit 0; the rounding position of a
+    // format of at most 53 bits lies at bit 10 or above, so this is exact as
+    // far as rounding is concerned.
+    let len = 128 - sum.leading_zeros();
+    let (m, e) = if len > 63 {
+        let sh = len - 63;
+        let sticky = sum & ((1u128 << sh) - 1) != 0;
+        ((sum >> sh) as u64 | u64::from(sticky), e + sh as i32)
+    } else {
+        (sum as u64, e)
+    };
+    // Rounding away from zero overflows exactly when |sum| > max finite.
+    if round_magnitude(sem, neg, m, e, Dir::Up).0 == sem.infinity(neg) {
+        return None;
+    }
+    let r = round_magnitude(sem, neg, m, e, mode.dir(neg)).0;
+    if ftz && sem.is_subnormal(r) {
+        return Some(sem.sign(neg));
+    }
+    Some(r)
 }
 
 // ---------------------------------------------------------------------------
@@ -1186,9 +1300,9 @@ mod tests {
     ];
 
     /// xorshift64* pseudo-random numbers.
-    struct Rng(u64);
+    pub(super) struct Rng(pub(super) u64);
     impl Rng {
-        fn next(&mut self) -> u64 {
+        pub(super) fn next(&mut self) -> u64 {
             self.0 ^= self.0 >> 12;
             self.0 ^= self.0 << 25;
             self.0 ^= self.0 >> 27;
@@ -2325,5 +2439,667 @@ mod tests {
         assert_eq!(c.limbs[0], 0x1000_0000_0000_0000);
         c.shr(200);
         assert_eq!(c.len, 0);
+    }
+}
+
+#[cfg(test)]
+mod add_tests {
+    use super::tests::Rng;
+    use super::*;
+
+    const MODES: [Round; 4] = [
+        Round::NearestEven,
+        Round::TowardZero,
+        Round::TowardNegative,
+        Round::TowardPositive,
+    ];
+
+    /// Knuth's TwoSum: `s = RN(a + b)` and the exact error `a + b - s`
+    /// (valid when `s` is finite).
+    fn two_sum(a: f64, b: f64) -> (f64, f64) {
+        let s = a + b;
+        let bb = s - a;
+        (s, (a - (s - bb)) + (b - bb))
+    }
+
+    /// Whether the exact sum `s + err` (with `s = RN(s + err)`) has a
+    /// magnitude above `max`.
+    fn exceeds(s: f64, err: f64, max: f64) -> bool {
+        !s.is_finite()
+            || s.abs() > max
+            || (s.abs() == max && err != 0.0 && (err > 0.0) == (s > 0.0))
+    }
+
+    /// The IEEE sign of an exactly zero sum of `a` and `b`.
+    fn zero_sum(sem: Sem, a: f64, b: f64, mode: Round) -> u64 {
+        if a == 0.0 && b == 0.0 && a.is_sign_negative() == b.is_sign_negative() {
+            sem.sign(a.is_sign_negative())
+        } else {
+            sem.sign(mode == Round::TowardNegative)
+        }
+    }
+
+    /// Whether `v` is a value of `kind` or the midpoint of two adjacent ones
+    /// (a point where directed or nearest rounding changes its answer).
+    fn is_boundary(kind: FloatKind, v: f64) -> bool {
+        let lo = to_f64(kind, round_from_f64_with(kind, v, Round::TowardNegative));
+        let hi = to_f64(kind, round_from_f64_with(kind, v, Round::TowardPositive));
+        v == lo || v == (lo + hi) / 2.0
+    }
+
+    /// Independent reference for every kind narrower than f64: the f64 sum
+    /// and its exact error from TwoSum, rounded with `round_from_f64_with`.
+    /// When the f64 sum is inexact and lies on a rounding boundary of `kind`,
+    /// the neighbouring f64 on the error's side lies in the same open
+    /// interval between boundaries as the exact sum (f64 has at least 29
+    /// more bits), so it rounds the same way in every direction.
+    fn reference(kind: FloatKind, a: u64, b: u64, mode: Round) -> Option<u64> {
+        assert_ne!(kind, FloatKind::F64);
+        let sem = kind.sem();
+        let (va, vb) = (to_f64(kind, a), to_f64(kind, b));
+        if !va.is_finite() || !vb.is_finite() {
+            return None;
+        }
+        let (s, err) = two_sum(va, vb);
+        if exceeds(s, err, to_f64(kind, sem.max_finite(false))) {
+            return None;
+        }
+        if s == 0.0 {
+            assert_eq!(err, 0.0);
+            return Some(zero_sum(sem, va, vb, mode));
+        }
+        let v = if err == 0.0 || !is_boundary(kind, s) {
+            s
+        } else if err > 0.0 {
+            s.next_up()
+        } else {
+            s.next_down()
+        };
+        let r = round_from_f64_with(kind, v, mode);
+        assert!(!is_nan(kind, r) && !is_infinite(kind, r));
+        Some(r)
+    }
+
+    /// Reference for f64: TwoSum brackets the exact sum between `s` and its
+    /// neighbour on the error's side.
+    fn reference_f64(a: f64, b: f64, mode: Round) -> Option<u64> {
+        if !a.is_finite() || !b.is_finite() {
+            return None;
+        }
+        let (s, err) = two_sum(a, b);
+        if exceeds(s, err, f64::MAX) {
+            return None;
+        }
+        if s == 0.0 {
+            return Some(zero_sum(FloatKind::F64.sem(), a, b, mode));
+        }
+        let r = if err == 0.0 {
+            s
+        } else {
+            let (lo, hi) = if err > 0.0 {
+                (s, s.next_up())
+            } else {
+                (s.next_down(), s)
+            };
+            match mode {
+                Round::NearestEven => s,
+                Round::TowardNegative => lo,
+                Round::TowardPositive => hi,
+                Round::TowardZero => {
+                    if s > 0.0 {
+                        lo
+                    } else {
+                        hi
+                    }
+                }
+            }
+        };
+        Some(r.to_bits())
+    }
+
+    /// A random pattern of `sem` with the given sign, exponent field and a
+    /// random fraction (sometimes with few bits set, to reach ties).
+    fn pattern(rng: &mut Rng, sem: Sem, neg: bool, exp: u64) -> u64 {
+        let mut frac = rng.next() & sem.frac_mask();
+        match rng.next() % 4 {
+            0 => frac = 0,
+            1 => frac &= rng.next() & rng.next() & rng.next(),
+            _ => {}
+        }
+        sem.sign(neg) | (exp.min(sem.exp_all()) << sem.frac_bits()) | frac
+    }
+
+    fn exp_field(sem: Sem, bits: u64) -> u64 {
+        (bits >> sem.frac_bits()) & sem.exp_all()
+    }
+
+    /// A random operand pair, mixing uniformly random patterns, nearby
+    /// exponents, near cancellations, subnormals, gaps around the precision
+    /// (ties), and special values.
+    fn pair(rng: &mut Rng, kind: FloatKind) -> (u64, u64) {
+        let sem = kind.sem();
+        let a = rng.next() & sem.mask();
+        let ea = exp_field(sem, a) as i64;
+        let neg = rng.next() & 1 == 1;
+        let near = |rng: &mut Rng, d: i64| -> u64 {
+            let off = (rng.next() % (2 * d as u64 + 1)) as i64 - d;
+            (ea + off).clamp(0, sem.exp_all() as i64) as u64
+        };
+        let specials = [
+            0,
+            sem.sign_bit(),
+            1,
+            sem.sign_bit() | 1,
+            sem.max_finite(false),
+            sem.max_finite(true),
+            1 << sem.frac_bits(),
+            sem.frac_mask(),
+            to_bits_of(kind, 1.0),
+            to_bits_of(kind, -1.0),
+        ];
+        match rng.next() % 10 {
+            0 | 1 => (a, rng.next() & sem.mask()),
+            2 | 3 => {
+                let e = near(rng, 3);
+                (a, pattern(rng, sem, neg, e))
+            }
+            4 => {
+                let e = near(rng, 30);
+                (a, pattern(rng, sem, neg, e))
+            }
+            5 => {
+                // Near cancellation: -a with a few low bits changed.
+                let k = rng.next() % (u64::from(sem.frac_bits()) + 1);
+                (a, (a ^ sem.sign_bit()) ^ (rng.next() & ((1 << k) - 1)))
+            }
+            6 => {
+                // Subnormals and the smallest normals.
+                let ea = rng.next() % 3;
+                let eb = rng.next() % 3;
+                let na = rng.next() & 1 == 1;
+                (pattern(rng, sem, na, ea), pattern(rng, sem, neg, eb))
+            }
+            7 => {
+                // `b` around the rounding position of `a`: ties and sticky bits.
+                let d = i64::from(sem.prec) + (rng.next() % 5) as i64 - 2;
+                let e = (ea - d).clamp(0, sem.exp_all() as i64) as u64;
+                (a, pattern(rng, sem, neg, e))
+            }
+            8 => {
+                let s = specials[(rng.next() % specials.len() as u64) as usize];
+                if rng.next() & 1 == 0 { (a, s) } else { (s, a) }
+            }
+            _ => {
+                // Large values near overflow.
+                let e = sem.exp_all() - 1 - rng.next() % 3;
+                let na = rng.next() & 1 == 1;
+                (pattern(rng, sem, na, e), pattern(rng, sem, neg, e))
+            }
+        }
+    }
+
+    fn to_bits_of(kind: FloatKind, v: f64) -> u64 {
+        round_from_f64(kind, v)
+    }
+
+    fn f32v(b: u64) -> f32 {
+        f32::from_bits(b as u32)
+    }
+
+    fn check(kind: FloatKind, a: u64, b: u64, mode: Round, want: Option<u64>) {
+        let got = add(kind, a, b, mode, false);
+        assert_eq!(
+            got,
+            want,
+            "{kind:?} {mode:?}: {a:#x} ({}) + {b:#x} ({}): got {:?} want {:?}",
+            to_f64(kind, a),
+            to_f64(kind, b),
+            got.map(|g| to_f64(kind, g)),
+            want.map(|w| to_f64(kind, w)),
+        );
+    }
+
+    const N: usize = 300_000;
+
+    #[test]
+    fn f32_nearest_matches_native() {
+        let mut rng = Rng(0x5EED_0F32);
+        let mut folded = 0;
+        for _ in 0..N {
+            let (a, b) = pair(&mut rng, FloatKind::F32);
+            let (fa, fb) = (f32v(a), f32v(b));
+            let native = fa + fb;
+            let want = if !fa.is_finite() || !fb.is_finite() || !native.is_finite() {
+                None
+            } else {
+                let (s, err) = two_sum(f64::from(fa), f64::from(fb));
+                // Sums above f32::MAX that IEEE rounds to f32::MAX: not folded.
+                (!exceeds(s, err, f64::from(f32::MAX))).then(|| u64::from(native.to_bits()))
+            };
+            folded += usize::from(want.is_some());
+            check(FloatKind::F32, a, b, Round::NearestEven, want);
+        }
+        assert!(folded > N * 3 / 4, "{folded}");
+    }
+
+    #[test]
+    fn f64_nearest_matches_native() {
+        let mut rng = Rng(0x5EED_0F64);
+        let mut folded = 0;
+        for _ in 0..N {
+            let (a, b) = pair(&mut rng, FloatKind::F64);
+            let (fa, fb) = (f64::from_bits(a), f64::from_bits(b));
+            let native = fa + fb;
+            let want = if !fa.is_finite() || !fb.is_finite() || !native.is_finite() {
+                None
+            } else {
+                let (s, err) = two_sum(fa, fb);
+                (!exceeds(s, err, f64::MAX)).then(|| native.to_bits())
+            };
+            folded += usize::from(want.is_some());
+            check(FloatKind::F64, a, b, Round::NearestEven, want);
+        }
+        assert!(folded > N * 3 / 4, "{folded}");
+    }
+
+    #[test]
+    fn f32_all_modes_match_reference() {
+        let mut rng = Rng(0xD1F32);
+        let mut exact = 0;
+        for _ in 0..N {
+            let (a, b) = pair(&mut rng, FloatKind::F32);
+            let (s, err) = two_sum(f64::from(f32v(a)), f64::from(f32v(b)));
+            exact += usize::from(s.is_finite() && err == 0.0);
+            for mode in MODES {
+                check(
+                    FloatKind::F32,
+                    a,
+                    b,
+                    mode,
+                    reference(FloatKind::F32, a, b, mode),
+                );
+            }
+        }
+        // Most pairs have an exact f64 sum (the reference then needs no nudge).
+        assert!(exact > N / 2, "{exact}");
+    }
+
+    #[test]
+    fn f64_all_modes_match_reference() {
+        let mut rng = Rng(0xD1F64);
+        let mut inexact = 0;
+        for _ in 0..N {
+            let (a, b) = pair(&mut rng, FloatKind::F64);
+            let (fa, fb) = (f64::from_bits(a), f64::from_bits(b));
+            let (s, err) = two_sum(fa, fb);
+            inexact += usize::from(s.is_finite() && err != 0.0);
+            for mode in MODES {
+                check(FloatKind::F64, a, b, mode, reference_f64(fa, fb, mode));
+            }
+        }
+        assert!(inexact > N / 4, "{inexact}");
+    }
+
+    #[test]
+    fn f8_exhaustive_all_modes() {
+        for kind in [FloatKind::F8E4M3FN, FloatKind::F8E5M2] {
+            for a in 0..=0xFF {
+                for b in 0..=0xFF {
+                    for mode in MODES {
+                        check(kind, a, b, mode, reference(kind, a, b, mode));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn f16_bf16_tf32_random_all_modes() {
+        let mut rng = Rng(0x16);
+        for kind in [FloatKind::F16, FloatKind::BF16, FloatKind::TF32] {
+            for _ in 0..N {
+                let (a, b) = pair(&mut rng, kind);
+                for mode in MODES {
+                    check(kind, a, b, mode, reference(kind, a, b, mode));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn f16_exhaustive_against_structured_operands() {
+        // Every f16 plus a set of operands hitting ties, cancellation, the
+        // subnormal range and overflow.
+        let kind = FloatKind::F16;
+        let bs = [
+            0x0000, 0x8000, 0x0001, 0x8001, 0x03FF, 0x0400, 0x8400, 0x1400, 0x1401, 0x1000, 0x3C00,
+            0xBC00, 0x3C01, 0x7BFF, 0xFBFF, 0x5BFF, 0xE400, 0x7C00, 0x7E00,
+        ];
+        for a in 0..=0xFFFF {
+            for &b in &bs {
+                for mode in MODES {
+                    check(kind, a, b, mode, reference(kind, a, b, mode));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ftz_matches_reference_on_flushed_values() {
+        let mut rng = Rng(0xf72);
+        for kind in ALL_KINDS {
+            let sem = kind.sem();
+            let flush = |x: u64| {
+                if sem.is_subnormal(x) {
+                    x & sem.sign_bit()
+                } else {
+                    x
+                }
+            };
+            for _ in 0..N / 10 {
+                let (a, b) = pair(&mut rng, kind);
+                for mode in MODES {
+                    let want = add(kind, flush(a), flush(b), mode, false).map(|r| {
+                        if sem.is_subnormal(r) {
+                            r & sem.sign_bit()
+                        } else {
+                            r
+                        }
+                    });
+                    assert_eq!(add(kind, a, b, mode, true), want, "{kind:?} {a:#x} {b:#x}");
+                }
+            }
+        }
+    }
+
+    const ALL_KINDS: [FloatKind; 7] = [
+        FloatKind::F16,
+        FloatKind::BF16,
+        FloatKind::F32,
+        FloatKind::F64,
+        FloatKind::TF32,
+        FloatKind::F8E4M3FN,
+        FloatKind::F8E5M2,
+    ];
+
+    #[test]
+    fn ftz_f32_cases() {
+        use Round::*;
+        let f = |a: f32, b: f32, mode: Round| add(FloatKind::F32, f32b(a), f32b(b), mode, true);
+        let sub = f32::from_bits(1);
+        let big_sub = f32::from_bits(0x007F_FFFF);
+        let min = f32::MIN_POSITIVE;
+        for mode in MODES {
+            // Subnormal + zero: a zero with the subnormal's sign, combined
+            // with the zero as IEEE says.
+            assert_eq!(f(sub, 0.0, mode), Some(0));
+            assert_eq!(f(-sub, -0.0, mode), Some(0x8000_0000));
+            assert_eq!(f(big_sub, 0.0, mode), Some(0));
+            let cancel = if mode == TowardNegative {
+                0x8000_0000
+            } else {
+                0
+            };
+            assert_eq!(f(-sub, 0.0, mode), Some(cancel));
+            assert_eq!(f(sub, -sub, mode), Some(cancel));
+            assert_eq!(f(sub, sub, mode), Some(0));
+            // Normal results are unchanged; a flushed subnormal operand does
+            // not nudge a directed rounding.
+            assert_eq!(f(1.5, 2.25, mode), Some(f32b(3.75)));
+            assert_eq!(f(1.0, sub, mode), Some(f32b(1.0)));
+            assert_eq!(f(min, big_sub, mode), Some(f32b(min)));
+            // Two normals whose sum is subnormal: a zero with the result's sign.
+            assert_eq!(f(1.5 * min, -min, mode), Some(0));
+            assert_eq!(f(-1.5 * min, min, mode), Some(0x8000_0000));
+            assert_eq!(
+                f(min, -f32::from_bits(0x0080_0001), mode),
+                Some(0x8000_0000)
+            );
+            // A sum that is exactly the smallest normal survives.
+            assert_eq!(f(3.0 * min, -2.0 * min, mode), Some(f32b(min)));
+            // A subnormal operand is flushed even when the sum would be normal.
+            assert_eq!(f(1.5 * min, -0.5 * min, mode), Some(f32b(1.5 * min)));
+        }
+        // Without ftz the same sums are subnormal.
+        assert_eq!(
+            add(
+                FloatKind::F32,
+                f32b(1.5 * min),
+                f32b(-min),
+                NearestEven,
+                false
+            ),
+            Some(f32b(0.5 * min))
+        );
+        assert_eq!(
+            add(FloatKind::F32, f32b(1.0), 1, TowardPositive, false),
+            Some(0x3F80_0001)
+        );
+        assert_eq!(f(1.0, sub, TowardPositive), Some(0x3F80_0000));
+        assert_eq!(f(2.0 * min, -min, NearestEven), Some(f32b(min)));
+    }
+
+    fn f32b(v: f32) -> u64 {
+        u64::from(v.to_bits())
+    }
+
+    #[test]
+    fn f32_hand_picked() {
+        use Round::*;
+        let f = |a: f32, b: f32, mode: Round| add(FloatKind::F32, f32b(a), f32b(b), mode, false);
+        let one = 0x3F80_0000u64;
+        let e30 = 2f32.powi(-30);
+        assert_eq!(f(1.0, e30, NearestEven), Some(one));
+        assert_eq!(f(1.0, e30, TowardZero), Some(one));
+        assert_eq!(f(1.0, e30, TowardNegative), Some(one));
+        assert_eq!(f(1.0, e30, TowardPositive), Some(one + 1));
+        assert_eq!(f(-1.0, -e30, NearestEven), Some(one | 0x8000_0000));
+        assert_eq!(f(-1.0, -e30, TowardZero), Some(one | 0x8000_0000));
+        assert_eq!(f(-1.0, -e30, TowardNegative), Some((one + 1) | 0x8000_0000));
+        assert_eq!(f(-1.0, -e30, TowardPositive), Some(one | 0x8000_0000));
+        // 1 - 2^-30: just below one.
+        assert_eq!(f(1.0, -e30, NearestEven), Some(one));
+        assert_eq!(f(1.0, -e30, TowardZero), Some(f32b(1.0 - 2f32.powi(-24))));
+        assert_eq!(
+            f(1.0, -e30, TowardNegative),
+            Some(f32b(1.0 - 2f32.powi(-24)))
+        );
+        assert_eq!(f(1.0, -e30, TowardPositive), Some(one));
+        // Ties to even.
+        let u = 2f32.powi(-24);
+        assert_eq!(f(1.0, u, NearestEven), Some(one));
+        assert_eq!(
+            f(1.0, 3.0 * u, NearestEven),
+            Some(f32b(1.0 + 2f32.powi(-22)))
+        );
+        assert_eq!(f(1.0 + 2.0 * u, u, NearestEven), Some(f32b(1.0 + 4.0 * u)));
+        assert_eq!(f(1.0, u, TowardPositive), Some(one + 1));
+        assert_eq!(f(1.0, 3.0 * u, TowardZero), Some(one + 1));
+        // A gap beyond 64 bits: the sticky operand still decides directed rounding.
+        let tiny = f32::from_bits(1);
+        assert_eq!(f(1.0, tiny, NearestEven), Some(one));
+        assert_eq!(f(1.0, tiny, TowardPositive), Some(one + 1));
+        assert_eq!(f(1.0, -tiny, TowardZero), Some(one - 1));
+        assert_eq!(f(1.0, -tiny, TowardNegative), Some(one - 1));
+        assert_eq!(f(1.0, -tiny, TowardPositive), Some(one));
+        assert_eq!(f(f32::MAX, -tiny, NearestEven), Some(f32b(f32::MAX)));
+        assert_eq!(f(f32::MAX, -tiny, TowardZero), Some(f32b(f32::MAX) - 1));
+        // Overflow: any exact sum beyond the largest finite value is not
+        // folded, even where IEEE rounds it to the largest finite value
+        // (toward zero, or to nearest with an excess below half an ulp).
+        let max = f32::MAX;
+        for mode in MODES {
+            assert_eq!(f(max, max, mode), None);
+            assert_eq!(f(-max, -max, mode), None);
+            assert_eq!(f(max, tiny, mode), None);
+            assert_eq!(f(-max, -tiny, mode), None);
+            assert_eq!(f(max, 1.0, mode), None);
+            // An exact sum equal to the largest finite value is folded.
+            assert_eq!(
+                f(2f32.powi(127), max - 2f32.powi(127), mode),
+                Some(f32b(max))
+            );
+            assert_eq!(
+                f(max, -max, mode),
+                Some(f32b(if mode == TowardNegative { -0.0 } else { 0.0 }))
+            );
+        }
+        assert_eq!(f32::MAX + 1.0, f32::MAX); // what IEEE would give, not folded here
+        // Signed zeros.
+        for mode in MODES {
+            let cancel = if mode == TowardNegative {
+                0x8000_0000
+            } else {
+                0
+            };
+            assert_eq!(f(0.0, 0.0, mode), Some(0));
+            assert_eq!(f(-0.0, -0.0, mode), Some(0x8000_0000));
+            assert_eq!(f(0.0, -0.0, mode), Some(cancel));
+            assert_eq!(f(-0.0, 0.0, mode), Some(cancel));
+            assert_eq!(f(1.5, -1.5, mode), Some(cancel));
+            assert_eq!(f(-tiny, tiny, mode), Some(cancel));
+            assert_eq!(f(-2.5, 0.0, mode), Some(f32b(-2.5)));
+            assert_eq!(f(-0.0, tiny, mode), Some(1));
+        }
+        // Non-finite operands.
+        for mode in MODES {
+            assert_eq!(f(f32::NAN, 1.0, mode), None);
+            assert_eq!(f(1.0, f32::INFINITY, mode), None);
+            assert_eq!(f(f32::NEG_INFINITY, f32::INFINITY, mode), None);
+            assert_eq!(f(f32::INFINITY, 0.0, mode), None);
+        }
+    }
+
+    #[test]
+    fn f64_hand_picked() {
+        use Round::*;
+        let f = |a: f64, b: f64, mode: Round| {
+            add(FloatKind::F64, a.to_bits(), b.to_bits(), mode, false)
+        };
+        let one = 1f64.to_bits();
+        let e60 = 2f64.powi(-60);
+        assert_eq!(f(1.0, e60, NearestEven), Some(one));
+        assert_eq!(f(1.0, e60, TowardZero), Some(one));
+        assert_eq!(f(1.0, e60, TowardNegative), Some(one));
+        assert_eq!(f(1.0, e60, TowardPositive), Some(one + 1));
+        assert_eq!(f(-1.0, -e60, TowardNegative), Some((-1f64).to_bits() + 1));
+        assert_eq!(f(-1.0, -e60, TowardPositive), Some((-1f64).to_bits()));
+        assert_eq!(f(1.0, -e60, TowardZero), Some(1f64.next_down().to_bits()));
+        assert_eq!(f(1.0, -e60, NearestEven), Some(one));
+        // Ties to even.
+        let u = 2f64.powi(-53);
+        assert_eq!(f(1.0, u, NearestEven), Some(one));
+        assert_eq!(
+            f(1.0, 3.0 * u, NearestEven),
+            Some((1.0 + 4.0 * u).to_bits())
+        );
+        assert_eq!(
+            f(1.0 + 2.0 * u, u, NearestEven),
+            Some((1.0 + 4.0 * u).to_bits())
+        );
+        // 2^53 has ulp 2: 2^53 + 1 is a tie (to even, 2^53), and a sticky
+        // bit 53 positions further down makes it round up. Below 2^53 the
+        // ulp is 1, so 2^53 - 1 - 2^-52 rounds to 2^53 - 1.
+        let big = 2f64.powi(53);
+        assert_eq!(f(big, 1.0, NearestEven), Some(big.to_bits()));
+        assert_eq!(
+            f(big, 1.0 + 2f64.powi(-52), NearestEven),
+            Some((big + 2.0).to_bits())
+        );
+        assert_eq!(
+            f(-big, -(1.0 + 2f64.powi(-52)), NearestEven),
+            Some((-big - 2.0).to_bits())
+        );
+        assert_eq!(
+            f(big, -1.0 - 2f64.powi(-52), NearestEven),
+            Some((big - 1.0).to_bits())
+        );
+        // Gaps beyond 64 bits.
+        let tiny = f64::from_bits(1);
+        assert_eq!(f(1.0, tiny, NearestEven), Some(one));
+        assert_eq!(f(1.0, tiny, TowardPositive), Some(one + 1));
+        assert_eq!(f(1.0, -tiny, TowardNegative), Some(one - 1));
+        assert_eq!(f(1.0, -tiny, TowardZero), Some(one - 1));
+        assert_eq!(f(-1.0, tiny, TowardZero), Some((-1f64).to_bits() - 1));
+        assert_eq!(f(1.0, -2f64.powi(-100), NearestEven), Some(one));
+        // Overflow.
+        let max = f64::MAX;
+        for mode in MODES {
+            assert_eq!(f(max, max, mode), None);
+            assert_eq!(f(max, tiny, mode), None);
+            assert_eq!(f(-max, -1.0, mode), None);
+            assert_eq!(
+                f(2f64.powi(1023), max - 2f64.powi(1023), mode),
+                Some(max.to_bits())
+            );
+        }
+        assert_eq!(f(max, -tiny, NearestEven), Some(max.to_bits()));
+        assert_eq!(f(max, -tiny, TowardZero), Some(max.to_bits() - 1));
+        assert_eq!(f(max, -tiny, TowardPositive), Some(max.to_bits()));
+        // Signed zeros and exact results.
+        for mode in MODES {
+            let cancel = if mode == TowardNegative {
+                (-0f64).to_bits()
+            } else {
+                0
+            };
+            assert_eq!(f(0.0, 0.0, mode), Some(0));
+            assert_eq!(f(-0.0, -0.0, mode), Some((-0f64).to_bits()));
+            assert_eq!(f(0.0, -0.0, mode), Some(cancel));
+            assert_eq!(f(0.1, -0.1, mode), Some(cancel));
+            assert_eq!(f(tiny, tiny, mode), Some(2));
+            assert_eq!(f(0.5, 0.25, mode), Some(0.75f64.to_bits()));
+            assert_eq!(f(f64::NAN, 0.0, mode), None);
+            assert_eq!(f(f64::INFINITY, -1.0, mode), None);
+        }
+    }
+
+    #[test]
+    fn narrow_hand_picked() {
+        use FloatKind::*;
+        use Round::*;
+        let b = |k: FloatKind, v: f64| round_from_f64(k, v);
+        let f = |k: FloatKind, x: f64, y: f64, mode: Round| add(k, b(k, x), b(k, y), mode, false);
+        for mode in MODES {
+            // F8E4M3FN: largest finite 448, no infinity.
+            assert_eq!(f(F8E4M3FN, 256.0, 192.0, mode), Some(0x7E));
+            assert_eq!(f(F8E4M3FN, 448.0, 8.0, mode), None);
+            assert_eq!(f(F8E4M3FN, 448.0, 448.0, mode), None);
+            assert_eq!(f(F8E4M3FN, -448.0, -32.0, mode), None);
+            assert_eq!(add(F8E4M3FN, 0x7F, 0x38, mode, false), None); // NaN
+            assert_eq!(add(F8E4M3FN, 0x78, 0x70, mode, false), Some(0x7C)); // 256 + 128
+            assert_eq!(add(F8E4M3FN, 0x78, 0x78, mode, false), None); // 256 + 256
+            // F8E5M2 and F16 overflow to infinity.
+            assert_eq!(f(F8E5M2, 57344.0, 8192.0, mode), None);
+            assert_eq!(f(F16, 65504.0, 32.0, mode), None);
+            assert_eq!(f(F16, 65504.0, -32.0, mode), Some(0x7BFE));
+            assert_eq!(
+                f(BF16, 1.0, -1.0, mode),
+                Some(if mode == TowardNegative { 0x8000 } else { 0 })
+            );
+            // Bits above the width are ignored.
+            assert_eq!(
+                add(F16, 0xFFFF_0000 | 0x3C00, 0x3C00, mode, false),
+                Some(0x4000)
+            );
+        }
+        // F16: 1 + 2^-11 is a tie, 1 + 2^-20 is decided by direction.
+        assert_eq!(f(F16, 1.0, 2f64.powi(-11), NearestEven), Some(0x3C00));
+        assert_eq!(f(F16, 1.0, 3.0 * 2f64.powi(-11), NearestEven), Some(0x3C02));
+        assert_eq!(f(F16, 1.0, 2f64.powi(-20), TowardPositive), Some(0x3C01));
+        assert_eq!(
+            f(F16, -1.0, -(2f64.powi(-20)), TowardNegative),
+            Some(0xBC01)
+        );
+        assert_eq!(f(F16, -1.0, -(2f64.powi(-20)), TowardZero), Some(0xBC00));
+        // BF16 with a gap beyond 64: 2^100 + 2^-30.
+        assert_eq!(
+            f(BF16, 2f64.powi(100), 2f64.powi(-30), TowardPositive),
+            Some(b(BF16, 2f64.powi(100)) + 1)
+        );
+        assert_eq!(
+            f(BF16, 2f64.powi(100), 2f64.powi(-30), NearestEven),
+            Some(b(BF16, 2f64.powi(100)))
+        );
     }
 }

@@ -672,6 +672,17 @@ impl Module {
         self.ops[op].operands.clear(&mut self.use_pool);
     }
 
+    /// Moves an op (detaching it first) to another place.
+    pub fn move_op(&mut self, op: Op, at: InsertPoint) {
+        self.detach(op);
+        self.insert(op, at);
+    }
+
+    /// True if the op is in a block (not detached or erased).
+    pub fn is_attached(&self, op: Op) -> bool {
+        self.ops[op].block.is_some()
+    }
+
     // ------------------------------------------------------------------ operands and uses
 
     /// Appends an operand.
@@ -692,6 +703,13 @@ impl Module {
         self.unlink_use(u);
         self.uses[u].value = value;
         self.link_use(u);
+    }
+
+    /// Removes operand `i` of `op` (later operands shift down).
+    pub fn remove_operand(&mut self, op: Op, i: usize) {
+        let u = self.ops[op].operands.as_slice(&self.use_pool)[i];
+        self.unlink_use(u);
+        self.ops[op].operands.remove(i, &mut self.use_pool);
     }
 
     fn link_use(&mut self, u: Use) {
@@ -900,6 +918,43 @@ impl Module {
         self.ops[op].regions.push(region, &mut self.region_pool);
     }
 
+    /// Swaps two regions of an op (e.g. the branches of an `if`).
+    pub fn swap_regions(&mut self, op: Op, i: usize, j: usize) {
+        self.ops[op]
+            .regions
+            .as_mut_slice(&mut self.region_pool)
+            .swap(i, j);
+    }
+
+    /// Moves all blocks of `from` to the end of `to`.
+    pub fn move_region_blocks(&mut self, from: Region, to: Region) {
+        let blocks = self.region_blocks(from).to_vec();
+        self.regions[from].blocks.clear(&mut self.block_pool);
+        for b in blocks {
+            self.blocks[b].region = to.into();
+            self.regions[to].blocks.push(b, &mut self.block_pool);
+        }
+    }
+
+    /// Erases a block: its ops (innermost and last first) and its place in its region.
+    pub fn erase_block(&mut self, block: Block) {
+        let ops: Vec<Op> = self.block_ops(block).collect();
+        for o in ops.into_iter().rev() {
+            self.erase_op(o);
+        }
+        if let Some(r) = self.blocks[block].region.expand() {
+            let list = &mut self.regions[r].blocks;
+            if let Some(i) = list
+                .as_slice(&self.block_pool)
+                .iter()
+                .position(|b| *b == block)
+            {
+                list.remove(i, &mut self.block_pool);
+            }
+            self.blocks[block].region = None.into();
+        }
+    }
+
     /// Blocks of a region.
     pub fn region_blocks(&self, region: Region) -> &[Block] {
         self.regions[region].blocks.as_slice(&self.block_pool)
@@ -928,6 +983,20 @@ impl Module {
             }
         }
         rec(self, self.body, &mut f);
+    }
+
+    /// Visits the ops nested in `op` (not `op` itself) in pre-order.
+    pub fn walk_op(&self, op: Op, f: &mut dyn FnMut(Op)) {
+        for &r in self.regions(op) {
+            for &b in self.region_blocks(r) {
+                let mut cur = self.first_op(b);
+                while let Some(o) = cur {
+                    f(o);
+                    self.walk_op(o, f);
+                    cur = self.next_op(o);
+                }
+            }
+        }
     }
 
     /// Counts the live ops (those reachable from the top-level block).

@@ -45,6 +45,8 @@ struct Cli {
 enum Command {
     /// Print the canonical form of a file (as NVIDIA's cuda-tile-opt prints it).
     Fmt(FmtArgs),
+    /// Run passes (`-p canonicalize,cse,dce`) and print the result; without passes, like fmt.
+    Opt(FmtArgs),
     /// Parse and check files; print diagnostics only.
     Check(CheckArgs),
     /// Explain a diagnostic code (e.g. `tilec explain E0104`).
@@ -133,7 +135,44 @@ struct FmtArgs {
     #[arg(long = "print-locations", alias = "mlir-print-debuginfo")]
     print_locations: bool,
     #[command(flatten)]
+    passes: PassArgs,
+    #[command(flatten)]
     common: CommonArgs,
+}
+
+/// Pass selection and options (`tilec opt`).
+#[derive(Args, Debug, Clone)]
+struct PassArgs {
+    /// Passes to run, in order, comma-separated: canonicalize, cse, dce.
+    #[arg(short = 'p', long = "passes", value_name = "PIPELINE")]
+    pipeline: Vec<String>,
+    /// Run the canonicalizer (cuda-tile-opt's spelling; in command-line order with --cse/--dce).
+    #[arg(long)]
+    canonicalize: bool,
+    /// Run common subexpression elimination.
+    #[arg(long)]
+    cse: bool,
+    /// Run dead code elimination.
+    #[arg(long)]
+    dce: bool,
+    /// Verify the IR after every pass (a failure is an internal error, exit 2).
+    #[arg(long = "verify-each")]
+    verify_each: bool,
+    /// Print how often each fold, pattern and clean-up fired (on stderr).
+    #[arg(long)]
+    stats: bool,
+    /// Rounds of the canonicalizer's greedy driver before it stops with a warning.
+    #[arg(long = "max-iterations", default_value_t = 10, value_name = "N")]
+    max_iterations: u32,
+    /// Run only these canonicalization rules (comma-separated names, see --stats).
+    #[arg(long = "enable-patterns", value_delimiter = ',', value_name = "RULES")]
+    enable_patterns: Vec<String>,
+    /// Do not run these canonicalization rules.
+    #[arg(long = "disable-patterns", value_delimiter = ',', value_name = "RULES")]
+    disable_patterns: Vec<String>,
+    /// Skip the canonicalizer's expression simplifier.
+    #[arg(long = "no-simplify")]
+    no_simplify: bool,
 }
 
 #[derive(Args, Debug)]
@@ -167,11 +206,13 @@ const SINGLE_DASH: &[&str] = &[
     "allow-unregistered-dialect",
     "mlir-print-op-generic",
     "mlir-print-debuginfo",
+    "canonicalize",
+    "cse",
 ];
 
 /// Rewrites a command line into tilec's own: one-dash MLIR options get two dashes, and a
 /// binary invoked as `cuda-tile-opt` (e.g. through a symlink) runs
-/// `tilec fmt --compat=cuda-tile-opt ...`, which takes cuda-tile-opt's options.
+/// `tilec opt --compat=cuda-tile-opt ...`, which takes cuda-tile-opt's options.
 fn normalize_args(args: Vec<OsString>) -> Vec<OsString> {
     let mut args: Vec<OsString> = args
         .into_iter()
@@ -198,7 +239,7 @@ fn normalize_args(args: Vec<OsString>) -> Vec<OsString> {
         args.splice(
             1..1,
             [
-                OsString::from("fmt"),
+                OsString::from("opt"),
                 OsString::from("--compat=cuda-tile-opt"),
             ],
         );
@@ -209,6 +250,15 @@ fn normalize_args(args: Vec<OsString>) -> Vec<OsString> {
 /// Runs a command line (`args[0]` is the program name). Returns the exit status.
 pub fn run(args: Vec<OsString>, io: &mut Io<'_>) -> i32 {
     let args = normalize_args(args);
+    let pass_flags: Vec<tilec_opt::Pass> = args
+        .iter()
+        .filter_map(|a| match a.to_str() {
+            Some("--canonicalize") => Some(tilec_opt::Pass::Canonicalize),
+            Some("--cse") => Some(tilec_opt::Pass::Cse),
+            Some("--dce") => Some(tilec_opt::Pass::Dce),
+            _ => None,
+        })
+        .collect();
     let cli = match Cli::try_parse_from(&args) {
         Ok(c) => c,
         Err(e) => {
@@ -224,11 +274,18 @@ pub fn run(args: Vec<OsString>, io: &mut Io<'_>) -> i32 {
     };
     let mut d = Driver::new(io);
     match cli.command {
-        Some(Command::Fmt(a)) => d.fmt(a),
+        Some(Command::Fmt(a)) | Some(Command::Opt(a)) => d.fmt(a, &pass_flags),
         Some(Command::Check(a)) => d.check(a),
         Some(Command::Explain { code }) => d.explain(&code),
         Some(Command::Ops) => d.list_ops(),
         None => d.compile(cli.compile),
+    }
+}
+
+fn personality(c: &CommonArgs) -> tilec_verify::Personality {
+    match c.compat {
+        CompatArg::Spec => tilec_verify::Personality::Spec,
+        CompatArg::CudaTileOpt => tilec_verify::Personality::CudaTileOpt,
     }
 }
 
@@ -340,10 +397,7 @@ impl<'a, 'b> Driver<'a, 'b> {
             allow_unregistered: common.allow_unregistered_dialect,
         };
         let vopts = tilec_verify::VerifyOptions {
-            personality: match common.compat {
-                CompatArg::Spec => tilec_verify::Personality::Spec,
-                CompatArg::CudaTileOpt => tilec_verify::Personality::CudaTileOpt,
-            },
+            personality: personality(common),
         };
         let mut out = Vec::new();
         let mut diags = Vec::new();
@@ -396,13 +450,108 @@ impl<'a, 'b> Driver<'a, 'b> {
         }
     }
 
-    fn fmt(&mut self, a: FmtArgs) -> i32 {
+    /// The passes and options a command line asks for (`-p` pipelines first, then the
+    /// `--canonicalize`/`--cse`/`--dce` flags in command-line order).
+    fn pass_setup(
+        &mut self,
+        a: &PassArgs,
+        flags: &[tilec_opt::Pass],
+        common: &CommonArgs,
+    ) -> Result<(Vec<tilec_opt::Pass>, tilec_opt::PassOptions), i32> {
+        let mut passes = Vec::new();
+        for p in &a.pipeline {
+            match tilec_opt::parse_pipeline(p) {
+                Ok(list) => passes.extend(list),
+                Err(e) => return Err(self.usage_error(&e)),
+            }
+        }
+        passes.extend_from_slice(flags);
+        let rules = |names: &[String]| -> Result<Vec<tilec_opt::Rule>, String> {
+            names
+                .iter()
+                .map(|n| {
+                    tilec_opt::Rule::from_name(n.trim()).ok_or_else(|| {
+                        let known: Vec<&str> =
+                            tilec_opt::Rule::ALL.iter().map(|r| r.name()).collect();
+                        format!(
+                            "unknown canonicalization rule '{n}' (known rules: {})",
+                            known.join(", ")
+                        )
+                    })
+                })
+                .collect()
+        };
+        let enabled = match rules(&a.enable_patterns) {
+            Ok(r) => (!r.is_empty()).then_some(r),
+            Err(e) => return Err(self.usage_error(&e)),
+        };
+        let disabled = match rules(&a.disable_patterns) {
+            Ok(r) => r,
+            Err(e) => return Err(self.usage_error(&e)),
+        };
+        let opts = tilec_opt::PassOptions {
+            canon: tilec_opt::CanonOptions {
+                personality: personality(common),
+                max_iterations: a.max_iterations,
+                enabled,
+                disabled,
+                simplify: !a.no_simplify,
+            },
+            verify_each: a.verify_each,
+        };
+        Ok((passes, opts))
+    }
+
+    /// Runs passes over the valid modules; returns false if a pass failed (internal error).
+    fn run_passes(
+        &mut self,
+        modules: &mut [Option<Module>],
+        passes: &[tilec_opt::Pass],
+        opts: &tilec_opt::PassOptions,
+        stats: &mut tilec_opt::Stats,
+    ) -> bool {
+        let mut ok = true;
+        for m in modules.iter_mut().flatten() {
+            let diags = tilec_opt::run_pipeline(m, passes, opts, stats);
+            for d in &diags {
+                self.emit(d);
+                if d.is_error() {
+                    ok = false;
+                }
+            }
+        }
+        ok
+    }
+
+    fn fmt(&mut self, a: FmtArgs, flags: &[tilec_opt::Pass]) -> i32 {
         self.configure(&a.common);
+        let (passes, pass_opts) = match self.pass_setup(&a.passes, flags, &a.common) {
+            Ok(x) => x,
+            Err(code) => return code,
+        };
         let input = match self.load(&a.input) {
             Ok(i) => i,
             Err(code) => return code,
         };
-        let modules = self.parse(&input, &a.common);
+        let mut modules = self.parse(&input, &a.common);
+        if self.errors == 0 && !passes.is_empty() {
+            let mut stats = tilec_opt::Stats::default();
+            if !self.run_passes(&mut modules, &passes, &pass_opts, &mut stats) {
+                return EXIT_USAGE;
+            }
+            if a.passes.stats {
+                let _ = write!(
+                    self.io.stderr,
+                    "tilec: pass statistics ({}):\n{}",
+                    passes
+                        .iter()
+                        .map(|p| p.name())
+                        .collect::<Vec<_>>()
+                        .join(","),
+                    stats.render()
+                );
+            }
+        }
         let opts = PrintOptions {
             generic: a.generic,
             locations: a.print_locations,
@@ -470,11 +619,30 @@ impl<'a, 'b> Driver<'a, 'b> {
             Ok(i) => i,
             Err(code) => return code,
         };
-        let modules = self.parse(&input, &a.common);
+        let mut modules = self.parse(&input, &a.common);
         if self.errors > 0 {
             return EXIT_DIAGNOSTICS;
         }
-        let _ = (a.opt_level, a.num_warps, &a.output);
+        // `-O0` skips the canonicalizer; every other level runs it.
+        if a.opt_level != Some(0) {
+            let opts = tilec_opt::PassOptions {
+                canon: tilec_opt::CanonOptions {
+                    personality: personality(&a.common),
+                    ..tilec_opt::CanonOptions::default()
+                },
+                verify_each: false,
+            };
+            let mut stats = tilec_opt::Stats::default();
+            if !self.run_passes(
+                &mut modules,
+                &[tilec_opt::Pass::Canonicalize],
+                &opts,
+                &mut stats,
+            ) {
+                return EXIT_USAGE;
+            }
+        }
+        let _ = (a.num_warps, &a.output);
         // Point at the first kernel: that is what would be compiled.
         let mut at = None;
         for m in modules.iter().flatten() {

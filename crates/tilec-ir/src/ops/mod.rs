@@ -372,6 +372,130 @@ pub enum Check {
     NonNegative(&'static str),
 }
 
+/// A canonicalization rule: a fold or a named rewrite pattern. The op table says which
+/// rules belong to which op ([`OpDef::canon`]); `tilec-opt` implements them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Rule {
+    /// `constant`: the op folds to its literal; duplicates are merged and hoisted.
+    FoldConstant,
+    /// `addf` of two finite constants becomes a constant.
+    FoldAddF,
+    /// `if (xori(c, true))` becomes `if (c)` with the regions swapped.
+    FoldIfInversion,
+    /// `select`'s identity, constant-condition, boolean, compare, invert and nested folds.
+    FoldSelect,
+    /// Drops `if` results that have no uses.
+    RemoveUnusedResults,
+    /// An `if` result yielded as the same value by both branches becomes that value.
+    ReplaceYieldWithValue,
+    /// An `if` on a constant condition becomes the chosen branch's contents.
+    RemoveStaticCondition,
+    /// Results of an `if` whose branches yield values defined above become `select`s.
+    ConvertToSelect,
+    /// Drops an else branch that is empty and yields nothing.
+    RemoveEmptyElseBranch,
+    /// Two adjacent `if`s on the same condition become one.
+    CombineIfs,
+    /// `if (a) { if (b) {...} }` becomes `if (a && b) {...}`.
+    CombineNestedIfs,
+    /// When both branches leave the parent block, the else branch is hoisted past the `if`.
+    MoveTerminatorToParent,
+    /// `select(true, a, b)` is `a`; `select(false, a, b)` is `b`.
+    ReplaceConstantSelect,
+    /// `select(c, a, a)` is `a`.
+    ReplaceIdenticalSelect,
+    /// `select(not c, a, b)` becomes `select(c, b, a)`.
+    InverseConditionSelect,
+    /// `addf(x, mulf(..))` becomes `addf(mulf(..), x)` (NVIDIA's FMA-friendly order;
+    /// `cuda-tile-opt` personality only).
+    AddFMulLhs,
+    /// `select(c, false, true)` on `i1` becomes `xori(c, true)` (NVIDIA's; `cuda-tile-opt`
+    /// personality only: the spec's expression simplifier does it in the default one).
+    SelectI1ToNot,
+}
+
+impl Rule {
+    /// Every rule, in the order the driver tries them on an op.
+    pub const ALL: &'static [Rule] = &[
+        Rule::FoldConstant,
+        Rule::FoldAddF,
+        Rule::FoldIfInversion,
+        Rule::FoldSelect,
+        Rule::RemoveUnusedResults,
+        Rule::ReplaceYieldWithValue,
+        Rule::RemoveStaticCondition,
+        Rule::ConvertToSelect,
+        Rule::RemoveEmptyElseBranch,
+        Rule::CombineIfs,
+        Rule::CombineNestedIfs,
+        Rule::MoveTerminatorToParent,
+        Rule::ReplaceConstantSelect,
+        Rule::ReplaceIdenticalSelect,
+        Rule::InverseConditionSelect,
+        Rule::AddFMulLhs,
+        Rule::SelectI1ToNot,
+    ];
+
+    /// The rule's name (as `--stats` prints it and `--enable-patterns` takes it).
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::FoldConstant => "FoldConstant",
+            Rule::FoldAddF => "FoldAddF",
+            Rule::FoldIfInversion => "FoldIfInversion",
+            Rule::FoldSelect => "FoldSelect",
+            Rule::RemoveUnusedResults => "RemoveUnusedResults",
+            Rule::ReplaceYieldWithValue => "ReplaceYieldWithValue",
+            Rule::RemoveStaticCondition => "RemoveStaticCondition",
+            Rule::ConvertToSelect => "ConvertToSelect",
+            Rule::RemoveEmptyElseBranch => "RemoveEmptyElseBranch",
+            Rule::CombineIfs => "CombineIfs",
+            Rule::CombineNestedIfs => "CombineNestedIfs",
+            Rule::MoveTerminatorToParent => "MoveTerminatorToParent",
+            Rule::ReplaceConstantSelect => "ReplaceConstantSelect",
+            Rule::ReplaceIdenticalSelect => "ReplaceIdenticalSelect",
+            Rule::InverseConditionSelect => "InverseConditionSelect",
+            Rule::AddFMulLhs => "AddFMulLhs",
+            Rule::SelectI1ToNot => "SelectI1ToNot",
+        }
+    }
+
+    /// The rule with this name.
+    pub fn from_name(name: &str) -> Option<Rule> {
+        Rule::ALL.iter().copied().find(|r| r.name() == name)
+    }
+
+    /// True for folds (which rewrite an op into existing values or constants, or in place).
+    pub fn is_fold(self) -> bool {
+        matches!(
+            self,
+            Rule::FoldConstant | Rule::FoldAddF | Rule::FoldIfInversion | Rule::FoldSelect
+        )
+    }
+
+    /// True for rules only the `cuda-tile-opt` personality runs (NVIDIA behaviour the spec
+    /// does not describe).
+    pub fn compat_only(self) -> bool {
+        matches!(self, Rule::AddFMulLhs | Rule::SelectI1ToNot)
+    }
+}
+
+/// The canonicalization rules of an op: at most one fold and its rewrite patterns.
+#[derive(Copy, Clone, Debug)]
+pub struct Canon {
+    /// The fold, if any.
+    pub fold: Option<Rule>,
+    /// Rewrite patterns, tried in order after the fold.
+    pub patterns: &'static [Rule],
+}
+
+impl Canon {
+    /// No rules.
+    pub const NONE: Canon = Canon {
+        fold: None,
+        patterns: &[],
+    };
+}
+
 /// One op table entry.
 #[derive(Debug)]
 pub struct OpDef {
@@ -411,6 +535,8 @@ pub struct OpDef {
     pub infer: Infer,
     /// Constraints for the generic verifier, in the order it checks them.
     pub checks: &'static [Check],
+    /// Canonicalization rules (folds and rewrite patterns).
+    pub canon: Canon,
 }
 
 /// Where a named slot lives.

@@ -7,8 +7,8 @@
 //! example `dense<...>` constants and view loads without an index type).
 
 use super::{
-    Arity, AttrDef, AttrKind, Check, CustomSyntax, Effects, Elems, Family, Infer, NameHint, OpDef,
-    Presence, RegionDef, Slot, Syntax, Traits, TyC,
+    Arity, AttrDef, AttrKind, Canon, Check, CustomSyntax, Effects, Elems, Family, Infer, NameHint,
+    OpDef, Presence, RegionDef, Rule, Slot, Syntax, Traits, TyC,
 };
 use crate::attrs::EnumKind;
 
@@ -124,6 +124,7 @@ const DEFAULT: OpDef = OpDef {
     names: NameHint::None,
     infer: Infer::None,
     checks: &[],
+    canon: Canon::NONE,
 };
 
 /// A float unary math op (`exp`, `sin`, ...).
@@ -421,7 +422,10 @@ macro_rules! table {
 table! {
     // ---------------------------------------------------------------- float arithmetic
     AbsF => float_unary!(Opcode::AbsF, "absf", "Element-wise floating-point absolute value"),
-    AddF => float_rounded!(Opcode::AddF, "addf", "Element-wise floating-point addition"),
+    AddF => OpDef {
+        canon: Canon { fold: Some(Rule::FoldAddF), patterns: &[Rule::AddFMulLhs] },
+        ..float_rounded!(Opcode::AddF, "addf", "Element-wise floating-point addition")
+    },
     Atan2 => OpDef {
         opcode: Opcode::Atan2,
         name: "atan2",
@@ -685,6 +689,19 @@ table! {
         syntax: Syntax::Format(
             "$condition (`->` `(` type($results)^ `)`)? custom<IfRegion>($thenRegion) (`else` custom<IfRegion>($elseRegion)^)? attr-dict",
         ),
+        canon: Canon {
+            fold: Some(Rule::FoldIfInversion),
+            patterns: &[
+                Rule::RemoveUnusedResults,
+                Rule::ReplaceYieldWithValue,
+                Rule::RemoveStaticCondition,
+                Rule::ConvertToSelect,
+                Rule::RemoveEmptyElseBranch,
+                Rule::CombineIfs,
+                Rule::CombineNestedIfs,
+                Rule::MoveTerminatorToParent,
+            ],
+        },
         ..DEFAULT
     },
     Loop => OpDef {
@@ -969,6 +986,15 @@ table! {
         checks: &[Check::SameShape(&["cond", "val_if_true", "val_if_false", "result"])],
         same_type: &[&["val_if_true", "val_if_false", "result"]],
         syntax: Syntax::Format("$cond `,` $val_if_true `,` $val_if_false attr-dict `:` type($cond) `,` type($result)"),
+        canon: Canon {
+            fold: Some(Rule::FoldSelect),
+            patterns: &[
+                Rule::ReplaceConstantSelect,
+                Rule::ReplaceIdenticalSelect,
+                Rule::InverseConditionSelect,
+                Rule::SelectI1ToNot,
+            ],
+        },
         ..DEFAULT
     },
     StoreViewTko => OpDef {
@@ -1100,6 +1126,7 @@ table! {
         traits: PURE.or(Traits::CONSTANT_LIKE),
         syntax: Syntax::Format("custom<Dense>($value, $result) attr-dict"),
         names: NameHint::Constant,
+        canon: Canon { fold: Some(Rule::FoldConstant), patterns: &[] },
         ..DEFAULT
     },
     Entry => OpDef {

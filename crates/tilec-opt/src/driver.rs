@@ -1,0 +1,168 @@
+//! The greedy driver: folds and rewrite patterns to a fixed point, then the expression
+//! simplifier, both repeated until nothing changes (bounded by the iteration cap).
+//!
+//! Each round walks every function in post-order and queues its ops (constants are uniqued
+//! and hoisted to the start of their function on the way, as MLIR's `OperationFolder`
+//! does), then pops ops from the back of the worklist (so a function is processed from its
+//! end, an op before the ops nested in it) until the worklist is empty. For each op it
+//! erases it if it is dead, otherwise tries the op table's fold and then its patterns in
+//! order; every change queues the ops it may enable. A round that changes nothing ends the
+//! loop. If the cap is reached while rounds still change the IR, a warning is reported.
+
+use crate::rewriter::Rewriter;
+use crate::{CanonOptions, Stats, fold, ifs, ir, select, simplify};
+use tilec_diag::{Diagnostic, Location, Span, codes};
+use tilec_ir::ops::{Rule, Traits};
+use tilec_ir::{Module, Op, Opcode};
+
+/// Canonicalizes `m` in place. Returns warnings (non-convergence), never errors.
+pub fn canonicalize(m: &mut Module, opts: &CanonOptions, stats: &mut Stats) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    let funcs = functions(m);
+    let mut rw = Rewriter::new(m, opts.personality, stats);
+    let mut iterations = 0;
+    let mut converged = false;
+    // Bound on rewrites per round: far above what any real input needs, so that two rules
+    // undoing each other cannot hang the compiler.
+    let budget = 64 * rw.m.op_capacity() as u64 + 10_000;
+    while iterations < opts.max_iterations.max(1) {
+        iterations += 1;
+        rw.changed = false;
+        rw.rewrites = 0;
+        rw.reset_constants();
+        for &f in &funcs {
+            populate(&mut rw, f, opts);
+        }
+        let populated_changes = rw.changed;
+        rw.changed = false;
+        let mut exhausted = false;
+        while let Some(op) = rw.pop() {
+            if rw.rewrites > budget {
+                exhausted = true;
+                rw.clear_worklist();
+                break;
+            }
+            process(&mut rw, op, opts);
+        }
+        let mut changed = rw.changed || populated_changes || exhausted;
+        if !changed && opts.runs_simplifier() {
+            changed = simplify::simplify_module(&mut rw, &funcs);
+        }
+        if !changed {
+            converged = true;
+            break;
+        }
+    }
+    rw.stats.iterations = iterations;
+    if !converged {
+        let span = funcs
+            .first()
+            .and_then(|f| rw.m.op_span(*f))
+            .unwrap_or(Span::new(0, 0));
+        let mut d = Diagnostic::warning(
+            codes::OPT_NOT_CONVERGED,
+            format!(
+                "canonicalization did not converge in {} iterations",
+                opts.max_iterations.max(1)
+            ),
+        );
+        if let Some(file) = rw.m.file() {
+            d = d.at(Location::new(file, span));
+        }
+        diags.push(d);
+    }
+    diags
+}
+
+/// The function-like ops of the module (entries and testing functions), in order.
+pub(crate) fn functions(m: &Module) -> Vec<Op> {
+    let mut out = Vec::new();
+    m.walk(|op| {
+        if m.def(op).has(Traits::FUNCTION) {
+            out.push(op);
+        }
+    });
+    out
+}
+
+/// Queues the ops of a function in post-order, uniquing and hoisting constants.
+fn populate(rw: &mut Rewriter<'_>, func: Op, opts: &CanonOptions) {
+    let mut order = Vec::new();
+    post_order(rw.m, func, &mut order);
+    for op in order {
+        if rw.m.opcode(op) == Opcode::Constant && opts.runs(Rule::FoldConstant) {
+            rw.insert_known_constant(op);
+        } else {
+            rw.push(op);
+        }
+    }
+}
+
+fn post_order(m: &Module, op: Op, out: &mut Vec<Op>) {
+    for &r in m.regions(op) {
+        for &b in m.region_blocks(r) {
+            for o in m.block_ops(b) {
+                post_order(m, o, out);
+                out.push(o);
+            }
+        }
+    }
+}
+
+/// Processes one op: dead-op erasure, then the fold, then the patterns.
+fn process(rw: &mut Rewriter<'_>, op: Op, opts: &CanonOptions) {
+    if !rw.m.is_attached(op) {
+        return;
+    }
+    if ir::is_trivially_dead(rw.m, op) {
+        rw.erase(op);
+        rw.rewrites += 1;
+        rw.stats.bump("EraseDeadOps");
+        return;
+    }
+    let def = rw.m.def(op);
+    if let Some(f) = def.canon.fold
+        && opts.runs(f)
+    {
+        let fired = match f {
+            Rule::FoldConstant => {
+                // Constants created by rewrites are uniqued here.
+                !rw.insert_known_constant(op)
+            }
+            _ => fold::apply(rw, f, op),
+        };
+        if fired {
+            rw.rewrites += 1;
+            if f != Rule::FoldConstant {
+                rw.stats.bump(f.name());
+            }
+            return;
+        }
+    }
+    for &p in def.canon.patterns {
+        if opts.runs(p) && apply_pattern(rw, p, op, opts) {
+            rw.rewrites += 1;
+            rw.stats.bump(p.name());
+            return;
+        }
+    }
+}
+
+fn apply_pattern(rw: &mut Rewriter<'_>, p: Rule, op: Op, opts: &CanonOptions) -> bool {
+    match p {
+        Rule::RemoveUnusedResults => ifs::remove_unused_results(rw, op),
+        Rule::ReplaceYieldWithValue => ifs::replace_yield_with_value(rw, op),
+        Rule::RemoveStaticCondition => ifs::remove_static_condition(rw, op),
+        Rule::ConvertToSelect => ifs::convert_to_select(rw, op, opts.personality),
+        Rule::RemoveEmptyElseBranch => ifs::remove_empty_else_branch(rw, op),
+        Rule::CombineIfs => ifs::combine_ifs(rw, op),
+        Rule::CombineNestedIfs => ifs::combine_nested_ifs(rw, op),
+        Rule::MoveTerminatorToParent => ifs::move_terminator_to_parent(rw, op),
+        Rule::ReplaceConstantSelect => select::replace_constant_select(rw, op),
+        Rule::ReplaceIdenticalSelect => select::replace_identical_select(rw, op),
+        Rule::InverseConditionSelect => select::inverse_condition_select(rw, op),
+        Rule::AddFMulLhs => fold::addf_mul_lhs(rw, op),
+        Rule::SelectI1ToNot => select::select_i1_to_not(rw, op),
+        Rule::FoldConstant | Rule::FoldAddF | Rule::FoldIfInversion | Rule::FoldSelect => false,
+    }
+}

@@ -1,0 +1,181 @@
+//! The spec's fold surface (constant, addf, if inversion, select) and NVIDIA's addf operand
+//! order. A fold replaces an op by existing values or constants, or changes it in place.
+
+use crate::ir;
+use crate::rewriter::Rewriter;
+use tilec_ir::attrs::RoundingMode;
+use tilec_ir::float::{self, Round};
+use tilec_ir::ops::Rule;
+use tilec_ir::{EnumKind, Op, Opcode, TypeData};
+
+/// Applies fold `rule` to `op`; true if it changed something.
+pub fn apply(rw: &mut Rewriter<'_>, rule: Rule, op: Op) -> bool {
+    match rule {
+        Rule::FoldAddF => fold_addf(rw, op),
+        Rule::FoldIfInversion => fold_if_negated_condition(rw, op),
+        Rule::FoldSelect => fold_select(rw, op),
+        _ => false,
+    }
+}
+
+/// Largest constant (in elements) that folds produce; bigger ones stay as computations.
+const MAX_FOLD_ELEMENTS: usize = 1 << 16;
+
+/// `addf` of two finite constants: the sum in the result's element type with the declared
+/// rounding mode and flush-to-zero, computed exactly and rounded once. Nothing is folded
+/// when an element is NaN or infinite, when a sum overflows, or for rounding modes other
+/// than the four IEEE directions.
+fn fold_addf(rw: &mut Rewriter<'_>, op: Op) -> bool {
+    let m = &*rw.m;
+    let (Some(a), Some(b)) = (
+        ir::dense(m, m.operand(op, 0)),
+        ir::dense(m, m.operand(op, 1)),
+    ) else {
+        return false;
+    };
+    let ty = m.value_type(m.result(op, 0));
+    let elem = m.ctx.types.element_type(ty);
+    let TypeData::Float(kind) = m.ctx.types.get(elem) else {
+        return false;
+    };
+    let kind = *kind;
+    let mode = m
+        .attr(op, 0)
+        .and_then(|x| m.ctx.attrs.get_enum(x, EnumKind::RoundingMode))
+        .map_or(
+            Some(Round::NearestEven),
+            |c| match RoundingMode::from_index(c) {
+                Some(RoundingMode::NearestEven) => Some(Round::NearestEven),
+                Some(RoundingMode::Zero) => Some(Round::TowardZero),
+                Some(RoundingMode::NegativeInf) => Some(Round::TowardNegative),
+                Some(RoundingMode::PositiveInf) => Some(Round::TowardPositive),
+                _ => None,
+            },
+        );
+    let Some(mode) = mode else {
+        return false;
+    };
+    let ftz = m.attr(op, 1).is_some();
+    let n = if a.splat && b.splat {
+        1
+    } else {
+        let shape = m.ctx.types.shape(ty);
+        let n: i64 = shape.iter().product();
+        if n <= 0 || n as usize > MAX_FOLD_ELEMENTS {
+            return false;
+        }
+        n as usize
+    };
+    let get = |d: &tilec_ir::attrs::DenseElements, i: usize| {
+        if d.splat { d.values[0] } else { d.values[i] }
+    };
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        match float::add(kind, get(a, i), get(b, i), mode, ftz) {
+            Some(x) => out.push(x),
+            None => return false,
+        }
+    }
+    let c = rw.constant_bits(ty, out, op);
+    rw.replace_op(op, &[c]);
+    true
+}
+
+/// `if (xori(c, true)) A else B` becomes `if (c) B else A` when the else region exists.
+fn fold_if_negated_condition(rw: &mut Rewriter<'_>, op: Op) -> bool {
+    let m = &*rw.m;
+    let Some(c) = ir::negated(m, m.operand(op, 0)) else {
+        return false;
+    };
+    if ir::region_block(m, op, 1).is_none() {
+        return false;
+    }
+    rw.set_operand(op, 0, c);
+    rw.m.swap_regions(op, 0, 1);
+    rw.modified(op);
+    true
+}
+
+/// The select folds, in the spec's order: same arms, constant condition, `i1` identity,
+/// compare, inverted condition (in place), nested select on the same condition (in place).
+fn fold_select(rw: &mut Rewriter<'_>, op: Op) -> bool {
+    let m = &*rw.m;
+    let (c, t, f) = (m.operand(op, 0), m.operand(op, 1), m.operand(op, 2));
+    if t == f {
+        rw.replace_op(op, &[t]);
+        return true;
+    }
+    if let Some(b) = ir::bool_const(m, c) {
+        rw.replace_op(op, &[if b { t } else { f }]);
+        return true;
+    }
+    if ir::is_i1(m, t) && ir::is_bool_const(m, t, true) && ir::is_bool_const(m, f, false) {
+        rw.replace_op(op, &[c]);
+        return true;
+    }
+    if let Some(v) = fold_select_with_compare(rw, c, t, f) {
+        rw.replace_op(op, &[v]);
+        return true;
+    }
+    let m = &*rw.m;
+    if let Some(x) = ir::negated(m, c) {
+        rw.set_operand(op, 0, x);
+        rw.set_operand(op, 1, f);
+        rw.set_operand(op, 2, t);
+        return true;
+    }
+    // select(c, select(c, a, b), d) -> select(c, a, d); select(c, a, select(c, b, d)) -> select(c, a, d).
+    if let Some(inner) = ir::def_with(m, t, Opcode::Select)
+        && m.operand(inner, 0) == c
+    {
+        let a = m.operand(inner, 1);
+        rw.set_operand(op, 1, a);
+        return true;
+    }
+    let m = &*rw.m;
+    if let Some(inner) = ir::def_with(m, f, Opcode::Select)
+        && m.operand(inner, 0) == c
+    {
+        let d = m.operand(inner, 2);
+        rw.set_operand(op, 2, d);
+        return true;
+    }
+    false
+}
+
+/// `select(x == y, x, y)` is `y` and `select(x != y, x, y)` is `x` (integers only: for floats
+/// `-0 == +0` makes the arms distinguishable).
+fn fold_select_with_compare(
+    rw: &Rewriter<'_>,
+    c: tilec_ir::Value,
+    t: tilec_ir::Value,
+    f: tilec_ir::Value,
+) -> Option<tilec_ir::Value> {
+    let m = &*rw.m;
+    let cmp = ir::def_with(m, c, Opcode::CmpI)?;
+    let pred = m
+        .attr(cmp, 0)
+        .and_then(|a| m.ctx.attrs.get_enum(a, EnumKind::ComparisonPredicate))?;
+    let (l, r) = (m.operand(cmp, 0), m.operand(cmp, 1));
+    if !((l == t && r == f) || (l == f && r == t)) {
+        return None;
+    }
+    use tilec_ir::attrs::ComparisonPredicate as P;
+    match P::from_index(pred)? {
+        P::Equal => Some(f),
+        P::NotEqual => Some(t),
+        _ => None,
+    }
+}
+
+/// NVIDIA's operand order for `addf`: a `mulf` operand goes on the left (for FMA fusion).
+pub fn addf_mul_lhs(rw: &mut Rewriter<'_>, op: Op) -> bool {
+    let m = &*rw.m;
+    let (l, r) = (m.operand(op, 0), m.operand(op, 1));
+    if ir::def_with(m, r, Opcode::MulF).is_none() || ir::def_with(m, l, Opcode::MulF).is_some() {
+        return false;
+    }
+    rw.set_operand(op, 0, r);
+    rw.set_operand(op, 1, l);
+    true
+}
