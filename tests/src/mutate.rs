@@ -273,6 +273,7 @@ pub fn check_mutant(bytes: &[u8]) -> Result<Outcome, String> {
                     out.stdout, again.stdout
                 ));
             }
+            check_canonicalize(&run, bytes)?;
             Ok(Outcome::Accepted)
         }
         1 => {
@@ -292,6 +293,42 @@ pub fn check_mutant(bytes: &[u8]) -> Result<Outcome, String> {
         }
         s => Err(format!("exit status {s}: {}", out.stderr)),
     }
+}
+
+/// Runs `tilec ARGS` on bytes, catching panics.
+type Runner<'a> = dyn Fn(&[&str], &[u8]) -> Result<crate::Output, String> + 'a;
+
+/// The canonicalizer's contract on an accepted input, in both personalities: no panic,
+/// output that verifies after every pass (`--verify-each`), and idempotence (canonicalizing
+/// the output again changes nothing).
+fn check_canonicalize(run: &Runner<'_>, bytes: &[u8]) -> Result<(), String> {
+    for compat in ["--compat=spec", "--compat=cuda-tile-opt"] {
+        let args = [
+            "opt",
+            "-",
+            compat,
+            "-p",
+            "canonicalize,cse,dce",
+            "--verify-each",
+        ];
+        let once = run(&args, bytes)?;
+        if once.status != 0 {
+            return Err(format!(
+                "opt {compat}: exit status {}: {}",
+                once.status, once.stderr
+            ));
+        }
+        let canon = ["opt", "-", compat, "-p", "canonicalize"];
+        let a = run(&canon, once.stdout.as_bytes())?;
+        let b = run(&canon, a.stdout.as_bytes())?;
+        if a.status != 0 || b.status != 0 || a.stdout != b.stdout {
+            return Err(format!(
+                "opt {compat}: canonicalize is not idempotent:\n{}\n--- then ---\n{}{}",
+                a.stdout, b.stdout, b.stderr
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// What happened to a mutant.

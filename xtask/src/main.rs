@@ -2,6 +2,9 @@
 //!
 //! * `cargo xtask bench [--mb N]`: generates a module of about N MB (default 50) from the
 //!   kernels in `examples/`, and measures parse and print throughput and peak memory.
+//! * `cargo xtask bench-canon [--ops N]`: generates modules of about N and 2N ops (default
+//!   1,000,000) of kernels that exercise every canonicalization rule, and measures
+//!   `canonicalize` (parse excluded) on both, reporting the time and the scaling ratio.
 //! * `cargo xtask fuzz [--mutants N] [--seed S]`: runs N mutants (default 100,000) of the
 //!   examples and conformance files through `tilec fmt` in process and checks that none
 //!   crashes, hangs, or is rejected without a located diagnostic.
@@ -19,6 +22,11 @@ fn main() {
     };
     let code = match args.first().map(String::as_str) {
         Some("bench") => bench(opt("--mb").and_then(|v| v.parse().ok()).unwrap_or(50)),
+        Some("bench-canon") => bench_canon(
+            opt("--ops")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(1_000_000),
+        ),
         Some("fuzz") => fuzz(
             opt("--mutants")
                 .and_then(|v| v.parse().ok())
@@ -32,7 +40,7 @@ fn main() {
         Some("__cli") => cli(args.get(1).map(PathBuf::from)),
         _ => {
             eprintln!(
-                "usage: cargo xtask bench [--mb N] | cargo xtask fuzz [--mutants N] [--seed S]"
+                "usage: cargo xtask bench [--mb N] | cargo xtask bench-canon [--ops N] | cargo xtask fuzz [--mutants N] [--seed S]"
             );
             2
         }
@@ -129,6 +137,79 @@ fn bench(mb: usize) -> i32 {
             return 1;
         }
     }
+    0
+}
+
+/// A kernel in which every canonicalization rule fires (folds, if and select patterns,
+/// dead code, constants to unique and hoist); `@k0` is renamed per copy.
+const CANON_KERNEL: &str = include_str!("canon_kernel.tile");
+
+/// A module of about `ops` ops: copies of [`CANON_KERNEL`]'s entry.
+fn generate_canon(ops: usize) -> String {
+    let entry = CANON_KERNEL
+        .split_once('\n')
+        .map(|x| x.1)
+        .and_then(|b| b.trim_end().strip_suffix('}'))
+        .unwrap_or("");
+    let one = format!("cuda_tile.module @bench {{\n{entry}}}\n");
+    let per_copy = parse_or_report(&one)
+        .map_or(1, |m| m.count_ops() - 2)
+        .max(1);
+    let copies = ops.div_ceil(per_copy);
+    let mut out = String::with_capacity(copies * entry.len() + 64);
+    out.push_str("cuda_tile.module @bench {\n");
+    for i in 0..copies {
+        out.push_str(&entry.replace("entry @k0", &format!("entry @k{i}")));
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// Canonicalization time for generated modules of `ops` and `2 * ops` ops.
+fn bench_canon(ops: usize) -> i32 {
+    let mut results = Vec::new();
+    for n in [ops, 2 * ops] {
+        let text = generate_canon(n);
+        let runs = 3;
+        let mut best = Duration::MAX;
+        let mut before = 0;
+        let mut after = 0;
+        let mut stats = tilec_opt::Stats::default();
+        for _ in 0..runs {
+            let Some(mut m) = parse_or_report(&text) else {
+                return 1;
+            };
+            before = m.count_ops();
+            let opts = tilec_opt::CanonOptions::default();
+            stats = tilec_opt::Stats::default();
+            let t = Instant::now();
+            let diags = tilec_opt::canonicalize(&mut m, &opts, &mut stats);
+            best = best.min(t.elapsed());
+            after = m.count_ops();
+            if !diags.is_empty() {
+                eprintln!("canonicalize: {}", diags[0].message);
+                return 1;
+            }
+            let v = tilec_verify::verify(&m, &tilec_verify::VerifyOptions::default());
+            if !v.is_empty() {
+                eprintln!("canonicalized module does not verify: {}", v[0].message);
+                return 1;
+            }
+        }
+        println!(
+            "canonicalize {before:>9} ops ({:.1} MB): {:.3} s best of {runs} = {:.2} M ops/s; {after} ops after, {} rounds",
+            text.len() as f64 / 1e6,
+            best.as_secs_f64(),
+            before as f64 / 1e6 / best.as_secs_f64(),
+            stats.iterations
+        );
+        results.push((before, best));
+    }
+    let ratio = results[1].1.as_secs_f64() / results[0].1.as_secs_f64();
+    println!(
+        "scaling: {:.2}x the ops took {ratio:.2}x the time",
+        results[1].0 as f64 / results[0].0 as f64
+    );
     0
 }
 

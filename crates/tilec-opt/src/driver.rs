@@ -6,8 +6,10 @@
 //! does), then pops ops from the back of the worklist (so a function is processed from its
 //! end, an op before the ops nested in it) until the worklist is empty. For each op it
 //! erases it if it is dead, otherwise tries the op table's fold and then its patterns in
-//! order; every change queues the ops it may enable. A round that changes nothing ends the
-//! loop. If the cap is reached while rounds still change the IR, a warning is reported.
+//! order; every change queues the ops it may enable. When the worklist is empty (the
+//! greedy fixed point) the expression simplifier runs once over the residual IR, and the
+//! ops it changed are processed the same way. A round that changes nothing ends the loop,
+//! so the result is a fixed point of both (canonicalize is idempotent). If the cap is reached while rounds still change the IR, a warning is reported.
 
 use crate::rewriter::Rewriter;
 use crate::{CanonOptions, Stats, fold, ifs, ir, select, simplify};
@@ -35,18 +37,14 @@ pub fn canonicalize(m: &mut Module, opts: &CanonOptions, stats: &mut Stats) -> V
         }
         let populated_changes = rw.changed;
         rw.changed = false;
-        let mut exhausted = false;
-        while let Some(op) = rw.pop() {
-            if rw.rewrites > budget {
-                exhausted = true;
-                rw.clear_worklist();
-                break;
-            }
-            process(&mut rw, op, opts);
-        }
+        let exhausted = drain(&mut rw, opts, budget);
         let mut changed = rw.changed || populated_changes || exhausted;
-        if !changed && opts.runs_simplifier() {
-            changed = simplify::simplify_module(&mut rw, &funcs);
+        // The greedy phase is at its fixed point (the worklist is empty): the expression
+        // simplifier runs over the residual IR, and what it enables (dead ops, constant
+        // conditions) is processed in the same round.
+        if opts.runs_simplifier() && simplify::simplify_module(&mut rw, &funcs) {
+            changed = true;
+            drain(&mut rw, opts, budget);
         }
         if !changed {
             converged = true;
@@ -72,6 +70,18 @@ pub fn canonicalize(m: &mut Module, opts: &CanonOptions, stats: &mut Stats) -> V
         diags.push(d);
     }
     diags
+}
+
+/// Processes the worklist until it is empty; true if the rewrite budget ran out.
+fn drain(rw: &mut Rewriter<'_>, opts: &CanonOptions, budget: u64) -> bool {
+    while let Some(op) = rw.pop() {
+        if rw.rewrites > budget {
+            rw.clear_worklist();
+            return true;
+        }
+        process(rw, op, opts);
+    }
+    false
 }
 
 /// The function-like ops of the module (entries and testing functions), in order.

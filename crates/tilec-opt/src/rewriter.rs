@@ -93,6 +93,10 @@ impl<'m> Rewriter<'m> {
     pub fn modified(&mut self, op: Op) {
         self.changed = true;
         self.push(op);
+        // Patterns look at the previous op (CombineIfs): the next one may match now.
+        if let Some(n) = self.m.next_op(op) {
+            self.push(n);
+        }
         for r in self.m.results(op) {
             self.push_users(r);
         }
@@ -111,8 +115,11 @@ impl<'m> Rewriter<'m> {
         self.changed = true;
         self.push_users(from);
         self.m.replace_all_uses(from, to);
-        if let Some(d) = self.m.defining_op(to) {
-            self.push(d);
+        // The producer of `from` may be dead now; the producer of `to` has new users.
+        for v in [from, to] {
+            if let Some(d) = self.m.defining_op(v) {
+                self.push(d);
+            }
         }
     }
 
@@ -134,6 +141,9 @@ impl<'m> Rewriter<'m> {
             self.push(p);
         }
         if let Some(n) = self.m.prev_op(op) {
+            self.push(n);
+        }
+        if let Some(n) = self.m.next_op(op) {
             self.push(n);
         }
         self.m.erase_op(op);
@@ -187,6 +197,9 @@ impl<'m> Rewriter<'m> {
         self.changed = true;
         self.m.move_op(op, at);
         self.push(op);
+        if let Some(n) = self.m.next_op(op) {
+            self.push(n);
+        }
     }
 
     /// Moves the ops of `from` (all of them, or all but the terminator) before `before`.
@@ -225,6 +238,9 @@ impl<'m> Rewriter<'m> {
         self.m.set_op_loc(op, loc);
         self.changed = true;
         self.push(op);
+        if let Some(n) = self.m.next_op(op) {
+            self.push(n);
+        }
         op
     }
 

@@ -29,6 +29,9 @@ pub fn simplify_module(rw: &mut Rewriter<'_>, funcs: &[Op]) -> bool {
         changed: false,
     };
     for &f in funcs {
+        // Values never cross functions (they are isolated from above): a memo table per
+        // function stays small.
+        s.memo.clear();
         let mut ops = Vec::new();
         rw.m.walk_op(f, &mut |o| ops.push(o));
         for op in ops {
