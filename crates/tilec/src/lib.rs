@@ -542,12 +542,13 @@ impl<'a, 'b> Driver<'a, 'b> {
             if a.passes.stats {
                 let _ = write!(
                     self.io.stderr,
-                    "tilec: pass statistics ({}):\n{}",
+                    "tilec: pass statistics ({}; canonicalizer rounds: {}):\n{}",
                     passes
                         .iter()
                         .map(|p| p.name())
                         .collect::<Vec<_>>()
                         .join(","),
+                    stats.iterations,
                     stats.render()
                 );
             }

@@ -441,3 +441,106 @@ fn json_diagnostics_carry_code_labels_and_notes() {
     assert!(s.contains("\"labels\":[{\"message\":\"this value has type '!cuda_tile.tile<i32>'\",\"file\":\"<stdin>\",\"line\":1,"), "{s}");
     assert!(s.contains("\"notes\":[]"), "{s}");
 }
+
+const FOLDABLE: &str = "cuda_tile.module @m {\n  entry @k(%p: tile<ptr<f32>>) {\n    %a = constant <f32: 1.5> : tile<f32>\n    %b = constant <f32: 2.25> : tile<f32>\n    %s = addf %a, %b : tile<f32>\n    %dead = mulf %s, %s : tile<f32>\n    %t = store_ptr_tko weak %p, %s : tile<ptr<f32>>, tile<f32> -> token\n    return\n  }\n}\n";
+
+const FOLDED: &str = "cuda_tile.module @m {\n  entry @k(%arg0: tile<ptr<f32>>) {\n    %cst_f32 = constant <f32: 3.750000e+00> : tile<f32>\n    %0 = store_ptr_tko weak %arg0, %cst_f32 : tile<ptr<f32>>, tile<f32> -> token\n    return\n  }\n}\n";
+
+#[test]
+fn opt_runs_passes_in_order_with_stats() {
+    let out = tilec(
+        &["opt", "-", "-p", "canonicalize", "--stats"],
+        FOLDABLE.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), FOLDED);
+    assert_eq!(
+        text(&out.stderr),
+        "tilec: pass statistics (canonicalize; canonicalizer rounds: 2):\n  EraseDeadOps  3\n  FoldAddF      1\n"
+    );
+    // Without passes, opt is fmt.
+    let out = tilec(&["opt", "-"], FOLDABLE.as_bytes());
+    let fmt = tilec(&["fmt", "-"], FOLDABLE.as_bytes());
+    assert_eq!(out.stdout, fmt.stdout);
+    // cuda-tile-opt's flags, one dash accepted, and --verify-each.
+    let out = tilec(
+        &[
+            "opt",
+            "-",
+            "-canonicalize",
+            "-cse",
+            "--dce",
+            "--verify-each",
+        ],
+        FOLDABLE.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), FOLDED);
+}
+
+#[test]
+fn opt_usage_errors_exit_2() {
+    let out = tilec(
+        &["opt", "-", "-p", "canonicalize,inline"],
+        FOLDABLE.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "tilec: error: unknown pass 'inline' (known passes: canonicalize, cse, dce)\n"
+    );
+    let out = tilec(
+        &[
+            "opt",
+            "-",
+            "-p",
+            "canonicalize",
+            "--disable-patterns=CombineIf",
+        ],
+        FOLDABLE.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).starts_with(
+            "tilec: error: unknown canonicalization rule 'CombineIf' (known rules: FoldConstant, "
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn opt_iteration_cap_is_a_warning() {
+    let out = tilec(
+        &[
+            "opt",
+            "-",
+            "-p",
+            "canonicalize",
+            "--max-iterations",
+            "1",
+            "--diagnostic-format=mlir",
+        ],
+        FOLDABLE.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), FOLDED);
+    assert!(
+        text(&out.stderr).starts_with(
+            "<stdin>:2:3: warning: canonicalization did not converge in 1 iterations\n"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn compile_canonicalizes_unless_o0() {
+    // Both stop at the missing PTX backend; the canonicalizer runs in between (its
+    // iteration-cap warning is not reported by the default cap).
+    for args in [&["-"][..], &["-", "-O0"][..], &["-", "-O2"][..]] {
+        let out = tilec(args, FOLDABLE.as_bytes());
+        assert_eq!(out.status.code(), Some(1));
+        assert!(text(&out.stderr).contains("PTX emission is not implemented yet"));
+    }
+}
