@@ -442,6 +442,12 @@ fn fuzz(mutants: usize, seed: u64) -> i32 {
             }
         }
     }
+    // The canonicalization benchmark's kernel, where every rewrite rule fires: its
+    // mutants exercise the canonicalizer on near-miss inputs.
+    seeds.push((
+        "xtask/src/canon_kernel.tile".into(),
+        CANON_KERNEL.to_string(),
+    ));
     if seeds.is_empty() {
         eprintln!("no seeds found");
         return 1;

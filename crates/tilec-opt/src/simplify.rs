@@ -367,17 +367,18 @@ impl Simplifier {
                 }
             }
         }
+        // A constant that neither absorbs nor vanishes stays, as the last operand.
+        let with_const = usize::from(acc != identity);
+        if kept.len() + with_const >= leaves.len() {
+            return None; // Nothing to drop or merge: the op is as simple as it gets.
+        }
         if acc != identity {
-            // A constant that neither absorbs nor vanishes stays as the last operand.
             let c = Self::constant(rw, op, acc);
             kept.push(c);
         }
-        let orig = [rw.m.operand(op, 0), rw.m.operand(op, 1)];
         match kept.len() {
             0 => Some(Self::constant(rw, op, identity)),
             1 => Some(kept[0]),
-            n if n >= leaves.len() && kept[..] == orig[..] => None,
-            n if n >= leaves.len() => None,
             _ => {
                 let ty = rw.m.value_type(rw.m.result(op, 0));
                 let mut v = kept[0];

@@ -544,3 +544,18 @@ fn compile_canonicalizes_unless_o0() {
         assert!(text(&out.stderr).contains("PTX emission is not implemented yet"));
     }
 }
+
+#[test]
+fn rewrites_keep_source_locations() {
+    // The select that replaces the `if` carries the `if`'s location.
+    let input = "cuda_tile.module @m {\n  testing$func @f(%a: tile<i32>, %c: tile<i1>) -> tile<i32> {\n    %x = constant <i32: 1> : tile<i32> loc(\"a.py\":1:1)\n    %r = if %c -> (tile<i32>) {\n      yield %a : tile<i32> loc(\"a.py\":5:5)\n    } else {\n      yield %x : tile<i32> loc(\"a.py\":6:5)\n    } loc(\"a.py\":7:3)\n    return %r : tile<i32> loc(\"a.py\":9:1)\n  } loc(\"a.py\":2:1)\n} loc(\"a.py\":1:1)\n";
+    let out = tilec(
+        &["opt", "-", "-p", "canonicalize", "--print-locations"],
+        input.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "cuda_tile.module @m {\n  testing$func @f(%arg0: tile<i32>, %arg1: tile<i1>) -> tile<i32> {\n    %cst_1_i32 = constant <i32: 1> : tile<i32> loc(#loc)\n    %0 = select %arg1, %arg0, %cst_1_i32 : tile<i1>, tile<i32> loc(#loc2)\n    return %0 : tile<i32> loc(#loc3)\n  } loc(#loc1)\n} loc(#loc)\n#loc = loc(\"a.py\":1:1)\n#loc1 = loc(\"a.py\":2:1)\n#loc2 = loc(\"a.py\":7:3)\n#loc3 = loc(\"a.py\":9:1)\n"
+    );
+}
