@@ -162,9 +162,7 @@ pub fn convert_to_select(rw: &mut Rewriter<'_>, op: Op, personality: Personality
     };
     let hoistable: Vec<bool> = (0..n)
         .map(|i| {
-            m.op_block(m.defining_op(ty[i]).unwrap_or(op)) != Some(tb)
-                && m.op_block(m.defining_op(ey[i]).unwrap_or(op)) != Some(eb)
-                && !ir::defined_inside(m, ty[i], op)
+            !ir::defined_inside(m, ty[i], op)
                 && !ir::defined_inside(m, ey[i], op)
                 && ir::is_rank0_tile(m, ty[i])
         })
@@ -327,11 +325,10 @@ pub fn combine_ifs(rw: &mut Rewriter<'_>, next: Op) -> bool {
             rw.m.move_region_blocks(r, ne);
             merge_branch(rw, e1, e2, next);
         }
-        (None, Some(e2)) => {
+        (None, Some(_)) => {
             // The first `if` has no else (and no results): the merged else is the second's.
             let r = rw.m.region(next, 1);
             rw.m.move_region_blocks(r, ne);
-            let _ = e2;
         }
     }
     let n1 = rw.m.num_results(prev);
