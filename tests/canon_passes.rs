@@ -9,12 +9,8 @@ mod canon_common;
 
 use canon_common::{opt, text, tko_count};
 
-/// With --max-iterations 1 a change in the only round leaves convergence unconfirmed: the warning
-/// (MLIR format: location of the first function, message, source line, caret) and exit status 0,
-/// with valid output.
-#[test]
-fn iteration_cap_warns_and_succeeds() {
-    let src = r#"
+/// The input shared by several tests below.
+const ITERATION_CAP_WARNS_AND_SUCCEEDS_INPUT: &str = r#"
 cuda_tile.module @m {
   testing$func @f(%x: tile<i32>, %a: tile<i32>, %b: tile<i32>) -> tile<i32> {
     %c = cmpi equal %x, %x, signed : tile<i32> -> tile<i1>
@@ -28,6 +24,40 @@ cuda_tile.module @m {
   }
 }
 "#;
+
+/// The input shared by several tests below.
+const PIPELINE_INPUT: &str = r#"
+cuda_tile.module @m {
+  testing$func @f(%p: tile<ptr<i32>>, %a: tile<i32>, %b: tile<i32>, %c: tile<i1>) -> (tile<i1>, tile<i32>, tile<i32>) {
+    %x = addi %a, %b : tile<i32>
+    %y = addi %a, %b : tile<i32>
+    %e = cmpi equal %x, %y, signed : tile<i32> -> tile<i1>
+    %r = if %c -> (tile<i32>) {
+      %u = muli %a, %b : tile<i32>
+      %u2 = addi %a, %b : tile<i32>
+      %s = addi %u, %u2 : tile<i32>
+      yield %s : tile<i32>
+    } else {
+      %v = muli %a, %b : tile<i32>
+      yield %v : tile<i32>
+    }
+    %l1, %t1 = load_ptr_tko weak %p : tile<ptr<i32>> -> tile<i32>, token
+    %l2, %t2 = load_ptr_tko weak %p : tile<ptr<i32>> -> tile<i32>, token
+    %l = addi %l1, %l2 : tile<i32>
+    %dead = muli %x, %x : tile<i32>
+    %st = store_ptr_tko weak %p, %a : tile<ptr<i32>>, tile<i32> -> token
+    print "%d", %a : tile<i32>
+    return %e, %r, %l : tile<i1>, tile<i32>, tile<i32>
+  }
+}
+"#;
+
+/// With --max-iterations 1 a change in the only round leaves convergence unconfirmed: the warning
+/// (MLIR format: location of the first function, message, source line, caret) and exit status 0,
+/// with valid output.
+#[test]
+fn iteration_cap_warns_and_succeeds() {
+    let src = ITERATION_CAP_WARNS_AND_SUCCEEDS_INPUT;
     let out = opt(
         &[
             "-p",
@@ -63,20 +93,7 @@ cuda_tile.module @m {
 /// Two rounds are enough for the same input: the second changes nothing.
 #[test]
 fn iteration_cap_reached_by_second_round() {
-    let src = r#"
-cuda_tile.module @m {
-  testing$func @f(%x: tile<i32>, %a: tile<i32>, %b: tile<i32>) -> tile<i32> {
-    %c = cmpi equal %x, %x, signed : tile<i32> -> tile<i1>
-    %r = if %c -> (tile<i32>) {
-      print "%d", %a : tile<i32>
-      yield %a : tile<i32>
-    } else {
-      yield %b : tile<i32>
-    }
-    return %r : tile<i32>
-  }
-}
-"#;
+    let src = ITERATION_CAP_WARNS_AND_SUCCEEDS_INPUT;
     let out = opt(
         &[
             "-p",
@@ -139,31 +156,7 @@ cuda_tile.module @m {
 /// regions (the two muli) and never token-ordered ops (the two loads); dead ops stay.
 #[test]
 fn cse_merges_pure_duplicates() {
-    let src = r#"
-cuda_tile.module @m {
-  testing$func @f(%p: tile<ptr<i32>>, %a: tile<i32>, %b: tile<i32>, %c: tile<i1>) -> (tile<i1>, tile<i32>, tile<i32>) {
-    %x = addi %a, %b : tile<i32>
-    %y = addi %a, %b : tile<i32>
-    %e = cmpi equal %x, %y, signed : tile<i32> -> tile<i1>
-    %r = if %c -> (tile<i32>) {
-      %u = muli %a, %b : tile<i32>
-      %u2 = addi %a, %b : tile<i32>
-      %s = addi %u, %u2 : tile<i32>
-      yield %s : tile<i32>
-    } else {
-      %v = muli %a, %b : tile<i32>
-      yield %v : tile<i32>
-    }
-    %l1, %t1 = load_ptr_tko weak %p : tile<ptr<i32>> -> tile<i32>, token
-    %l2, %t2 = load_ptr_tko weak %p : tile<ptr<i32>> -> tile<i32>, token
-    %l = addi %l1, %l2 : tile<i32>
-    %dead = muli %x, %x : tile<i32>
-    %st = store_ptr_tko weak %p, %a : tile<ptr<i32>>, tile<i32> -> token
-    print "%d", %a : tile<i32>
-    return %e, %r, %l : tile<i1>, tile<i32>, tile<i32>
-  }
-}
-"#;
+    let src = PIPELINE_INPUT;
     let out = opt(&["-p", "cse", "--stats"], src);
     out.assert_output(
         r#"
@@ -238,31 +231,7 @@ cuda_tile.module @m {
 /// cse merges them afterwards (the comparison stays, as x == x).
 #[test]
 fn pipeline_canonicalize_cse_dce() {
-    let src = r#"
-cuda_tile.module @m {
-  testing$func @f(%p: tile<ptr<i32>>, %a: tile<i32>, %b: tile<i32>, %c: tile<i1>) -> (tile<i1>, tile<i32>, tile<i32>) {
-    %x = addi %a, %b : tile<i32>
-    %y = addi %a, %b : tile<i32>
-    %e = cmpi equal %x, %y, signed : tile<i32> -> tile<i1>
-    %r = if %c -> (tile<i32>) {
-      %u = muli %a, %b : tile<i32>
-      %u2 = addi %a, %b : tile<i32>
-      %s = addi %u, %u2 : tile<i32>
-      yield %s : tile<i32>
-    } else {
-      %v = muli %a, %b : tile<i32>
-      yield %v : tile<i32>
-    }
-    %l1, %t1 = load_ptr_tko weak %p : tile<ptr<i32>> -> tile<i32>, token
-    %l2, %t2 = load_ptr_tko weak %p : tile<ptr<i32>> -> tile<i32>, token
-    %l = addi %l1, %l2 : tile<i32>
-    %dead = muli %x, %x : tile<i32>
-    %st = store_ptr_tko weak %p, %a : tile<ptr<i32>>, tile<i32> -> token
-    print "%d", %a : tile<i32>
-    return %e, %r, %l : tile<i1>, tile<i32>, tile<i32>
-  }
-}
-"#;
+    let src = PIPELINE_INPUT;
     let out = opt(
         &["-p", "canonicalize,cse,dce", "--verify-each", "--stats"],
         src,
@@ -304,31 +273,7 @@ cuda_tile.module @m {
 /// -p cse,canonicalize: after cse the comparison is x == x, which the simplifier folds to true.
 #[test]
 fn pipeline_cse_then_canonicalize() {
-    let src = r#"
-cuda_tile.module @m {
-  testing$func @f(%p: tile<ptr<i32>>, %a: tile<i32>, %b: tile<i32>, %c: tile<i1>) -> (tile<i1>, tile<i32>, tile<i32>) {
-    %x = addi %a, %b : tile<i32>
-    %y = addi %a, %b : tile<i32>
-    %e = cmpi equal %x, %y, signed : tile<i32> -> tile<i1>
-    %r = if %c -> (tile<i32>) {
-      %u = muli %a, %b : tile<i32>
-      %u2 = addi %a, %b : tile<i32>
-      %s = addi %u, %u2 : tile<i32>
-      yield %s : tile<i32>
-    } else {
-      %v = muli %a, %b : tile<i32>
-      yield %v : tile<i32>
-    }
-    %l1, %t1 = load_ptr_tko weak %p : tile<ptr<i32>> -> tile<i32>, token
-    %l2, %t2 = load_ptr_tko weak %p : tile<ptr<i32>> -> tile<i32>, token
-    %l = addi %l1, %l2 : tile<i32>
-    %dead = muli %x, %x : tile<i32>
-    %st = store_ptr_tko weak %p, %a : tile<ptr<i32>>, tile<i32> -> token
-    print "%d", %a : tile<i32>
-    return %e, %r, %l : tile<i1>, tile<i32>, tile<i32>
-  }
-}
-"#;
+    let src = PIPELINE_INPUT;
     let out = opt(&["-p", "cse,canonicalize", "--verify-each", "--stats"], src);
     out.assert_output(
         r#"
@@ -370,31 +315,7 @@ cuda_tile.module @m {
 /// dce then cse.
 #[test]
 fn pass_flags_run_in_command_line_order() {
-    let src = r#"
-cuda_tile.module @m {
-  testing$func @f(%p: tile<ptr<i32>>, %a: tile<i32>, %b: tile<i32>, %c: tile<i1>) -> (tile<i1>, tile<i32>, tile<i32>) {
-    %x = addi %a, %b : tile<i32>
-    %y = addi %a, %b : tile<i32>
-    %e = cmpi equal %x, %y, signed : tile<i32> -> tile<i1>
-    %r = if %c -> (tile<i32>) {
-      %u = muli %a, %b : tile<i32>
-      %u2 = addi %a, %b : tile<i32>
-      %s = addi %u, %u2 : tile<i32>
-      yield %s : tile<i32>
-    } else {
-      %v = muli %a, %b : tile<i32>
-      yield %v : tile<i32>
-    }
-    %l1, %t1 = load_ptr_tko weak %p : tile<ptr<i32>> -> tile<i32>, token
-    %l2, %t2 = load_ptr_tko weak %p : tile<ptr<i32>> -> tile<i32>, token
-    %l = addi %l1, %l2 : tile<i32>
-    %dead = muli %x, %x : tile<i32>
-    %st = store_ptr_tko weak %p, %a : tile<ptr<i32>>, tile<i32> -> token
-    print "%d", %a : tile<i32>
-    return %e, %r, %l : tile<i1>, tile<i32>, tile<i32>
-  }
-}
-"#;
+    let src = PIPELINE_INPUT;
     let flags = opt(&["--cse", "--canonicalize", "--stats"], src);
     let pipeline = opt(&["-p", "cse,canonicalize", "--stats"], src);
     assert_eq!(flags.stdout, pipeline.stdout);

@@ -10,6 +10,17 @@ mod canon_common;
 
 use canon_common::{canon, fmt, tko_count};
 
+/// The input shared by several tests below.
+const ADDF_MUL_LHS_FIRES_IN_COMPAT_INPUT: &str = r#"
+cuda_tile.module @m {
+  testing$func @f(%a: tile<f32>, %b: tile<f32>, %c: tile<f32>) -> tile<f32> {
+    %m = mulf %a, %b : tile<f32>
+    %r = addf %c, %m rounding<zero> flush_to_zero : tile<f32>
+    return %r : tile<f32>
+  }
+}
+"#;
+
 /// FoldConstant: equal constants (same value and type) are merged into the first one, which
 /// moves to the function's entry block with the other constants, also from inside a branch.
 #[test]
@@ -1527,15 +1538,7 @@ cuda_tile.module @m {
 /// and flush-to-zero stay.
 #[test]
 fn addf_mul_lhs_fires_in_compat() {
-    let src = r#"
-cuda_tile.module @m {
-  testing$func @f(%a: tile<f32>, %b: tile<f32>, %c: tile<f32>) -> tile<f32> {
-    %m = mulf %a, %b : tile<f32>
-    %r = addf %c, %m rounding<zero> flush_to_zero : tile<f32>
-    return %r : tile<f32>
-  }
-}
-"#;
+    let src = ADDF_MUL_LHS_FIRES_IN_COMPAT_INPUT;
     let out = canon(&["--compat=cuda-tile-opt"], src);
     out.assert_output(
         r#"
@@ -1587,15 +1590,7 @@ cuda_tile.module @m {
 /// AddFMulLhs is NVIDIA's, not the spec's: the default personality keeps the operand order.
 #[test]
 fn addf_mul_lhs_not_in_spec_personality() {
-    let src = r#"
-cuda_tile.module @m {
-  testing$func @f(%a: tile<f32>, %b: tile<f32>, %c: tile<f32>) -> tile<f32> {
-    %m = mulf %a, %b : tile<f32>
-    %r = addf %c, %m rounding<zero> flush_to_zero : tile<f32>
-    return %r : tile<f32>
-  }
-}
-"#;
+    let src = ADDF_MUL_LHS_FIRES_IN_COMPAT_INPUT;
     let out = canon(&[], src);
     out.assert_output(
         r#"

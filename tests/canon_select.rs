@@ -11,6 +11,20 @@ mod canon_common;
 
 use canon_common::canon;
 
+/// The input shared by several tests below.
+const FOLD_SELECT_SHADOWS_THE_PATTERNS_INPUT: &str = r#"
+cuda_tile.module @m {
+  testing$func @f(%c: tile<i1>, %a: tile<i32>, %b: tile<i32>) -> (tile<i32>, tile<i32>, tile<i32>) {
+    %t = constant <i1: true> : tile<i1>
+    %n = xori %c, %t : tile<i1>
+    %r = select %t, %a, %b : tile<i1>, tile<i32>
+    %s = select %c, %a, %a : tile<i1>, tile<i32>
+    %u = select %n, %a, %b : tile<i1>, tile<i32>
+    return %r, %s, %u : tile<i32>, tile<i32>, tile<i32>
+  }
+}
+"#;
+
 /// select(c, a, a) is a.
 #[test]
 fn fold_select_same_arms() {
@@ -670,18 +684,7 @@ cuda_tile.module @m {
 /// By default the fold runs first and the overlapping patterns never fire.
 #[test]
 fn fold_select_shadows_the_patterns() {
-    let src = r#"
-cuda_tile.module @m {
-  testing$func @f(%c: tile<i1>, %a: tile<i32>, %b: tile<i32>) -> (tile<i32>, tile<i32>, tile<i32>) {
-    %t = constant <i1: true> : tile<i1>
-    %n = xori %c, %t : tile<i1>
-    %r = select %t, %a, %b : tile<i1>, tile<i32>
-    %s = select %c, %a, %a : tile<i1>, tile<i32>
-    %u = select %n, %a, %b : tile<i1>, tile<i32>
-    return %r, %s, %u : tile<i32>, tile<i32>, tile<i32>
-  }
-}
-"#;
+    let src = FOLD_SELECT_SHADOWS_THE_PATTERNS_INPUT;
     let out = canon(&["--no-simplify"], src);
     out.assert_output(
         r#"
@@ -702,18 +705,7 @@ cuda_tile.module @m {
 /// With --disable-patterns=FoldSelect the three patterns do the same work.
 #[test]
 fn select_patterns_without_the_fold() {
-    let src = r#"
-cuda_tile.module @m {
-  testing$func @f(%c: tile<i1>, %a: tile<i32>, %b: tile<i32>) -> (tile<i32>, tile<i32>, tile<i32>) {
-    %t = constant <i1: true> : tile<i1>
-    %n = xori %c, %t : tile<i1>
-    %r = select %t, %a, %b : tile<i1>, tile<i32>
-    %s = select %c, %a, %a : tile<i1>, tile<i32>
-    %u = select %n, %a, %b : tile<i1>, tile<i32>
-    return %r, %s, %u : tile<i32>, tile<i32>, tile<i32>
-  }
-}
-"#;
+    let src = FOLD_SELECT_SHADOWS_THE_PATTERNS_INPUT;
     let out = canon(&["--no-simplify", "--disable-patterns=FoldSelect"], src);
     out.assert_output(
         r#"

@@ -11,10 +11,8 @@ mod canon_common;
 
 use canon_common::canon;
 
-/// Boolean negation: xori(xori(x, true), true) is x (rank 0 and rank 1).
-#[test]
-fn simplify_double_negation() {
-    let src = r#"
+/// The input shared by several tests below.
+const DOUBLE_NEGATION_INPUT: &str = r#"
 cuda_tile.module @m {
   testing$func @f(%c: tile<i1>, %v: tile<4xi1>) -> (tile<i1>, tile<4xi1>) {
     %t = constant <i1: true> : tile<i1>
@@ -27,6 +25,11 @@ cuda_tile.module @m {
   }
 }
 "#;
+
+/// Boolean negation: xori(xori(x, true), true) is x (rank 0 and rank 1).
+#[test]
+fn simplify_double_negation() {
+    let src = DOUBLE_NEGATION_INPUT;
     let out = canon(&[], src);
     out.assert_output(
         r#"
@@ -40,25 +43,15 @@ cuda_tile.module @m {
     out.assert_stat("Simplify", 2);
 }
 
-/// --no-simplify keeps the double negation.
+/// The double negation stays with --no-simplify, and in the cuda-tile-opt personality
+/// (which never runs the simplifier).
 #[test]
-fn simplify_off_with_no_simplify() {
-    let src = r#"
-cuda_tile.module @m {
-  testing$func @f(%c: tile<i1>, %v: tile<4xi1>) -> (tile<i1>, tile<4xi1>) {
-    %t = constant <i1: true> : tile<i1>
-    %t4 = constant <i1: true> : tile<4xi1>
-    %n = xori %c, %t : tile<i1>
-    %nn = xori %n, %t : tile<i1>
-    %m = xori %v, %t4 : tile<4xi1>
-    %mm = xori %m, %t4 : tile<4xi1>
-    return %nn, %mm : tile<i1>, tile<4xi1>
-  }
-}
-"#;
-    let out = canon(&["--no-simplify"], src);
-    out.assert_output(
-        r#"
+fn simplify_off_with_no_simplify_or_in_compat_personality() {
+    let src = DOUBLE_NEGATION_INPUT;
+    for args in [&["--no-simplify"], &["--compat=cuda-tile-opt"]] {
+        let out = canon(args, src);
+        out.assert_output(
+            r#"
 cuda_tile.module @m {
   testing$func @f(%arg0: tile<i1>, %arg1: tile<4xi1>) -> (tile<i1>, tile<4xi1>) {
     %true = constant <i1: true> : tile<i1>
@@ -71,45 +64,10 @@ cuda_tile.module @m {
   }
 }
 "#,
-    );
-    out.assert_unchanged(src);
-    out.assert_no_stat("Simplify");
-}
-
-/// The cuda-tile-opt personality never runs the simplifier.
-#[test]
-fn simplify_off_in_compat_personality() {
-    let src = r#"
-cuda_tile.module @m {
-  testing$func @f(%c: tile<i1>, %v: tile<4xi1>) -> (tile<i1>, tile<4xi1>) {
-    %t = constant <i1: true> : tile<i1>
-    %t4 = constant <i1: true> : tile<4xi1>
-    %n = xori %c, %t : tile<i1>
-    %nn = xori %n, %t : tile<i1>
-    %m = xori %v, %t4 : tile<4xi1>
-    %mm = xori %m, %t4 : tile<4xi1>
-    return %nn, %mm : tile<i1>, tile<4xi1>
-  }
-}
-"#;
-    let out = canon(&["--compat=cuda-tile-opt"], src);
-    out.assert_output(
-        r#"
-cuda_tile.module @m {
-  testing$func @f(%arg0: tile<i1>, %arg1: tile<4xi1>) -> (tile<i1>, tile<4xi1>) {
-    %true = constant <i1: true> : tile<i1>
-    %true_0 = constant <i1: true> : tile<4xi1>
-    %0 = xori %arg0, %true : tile<i1>
-    %1 = xori %0, %true : tile<i1>
-    %2 = xori %arg1, %true_0 : tile<4xi1>
-    %3 = xori %2, %true_0 : tile<4xi1>
-    return %1, %3 : tile<i1>, tile<4xi1>
-  }
-}
-"#,
-    );
-    out.assert_unchanged(src);
-    out.assert_no_stat("Simplify");
+        );
+        out.assert_unchanged(src);
+        out.assert_no_stat("Simplify");
+    }
 }
 
 /// not(cmpi p, a, b) is cmpi !p, a, b for every predicate, keeping the signedness.

@@ -3,6 +3,7 @@
 
 use crate::ir;
 use crate::rewriter::Rewriter;
+use crate::select;
 use tilec_ir::attrs::RoundingMode;
 use tilec_ir::float::{self, Round};
 use tilec_ir::ops::Rule;
@@ -39,19 +40,16 @@ fn fold_addf(rw: &mut Rewriter<'_>, op: Op) -> bool {
         return false;
     };
     let kind = *kind;
-    let mode = m
-        .attr(op, 0)
-        .and_then(|x| m.ctx.attrs.get_enum(x, EnumKind::RoundingMode))
-        .map_or(
-            Some(Round::NearestEven),
-            |c| match RoundingMode::from_index(c) {
+    let mode =
+        ir::enum_case(m, op, 0, EnumKind::RoundingMode).map_or(Some(Round::NearestEven), |c| {
+            match RoundingMode::from_index(c) {
                 Some(RoundingMode::NearestEven) => Some(Round::NearestEven),
                 Some(RoundingMode::Zero) => Some(Round::TowardZero),
                 Some(RoundingMode::NegativeInf) => Some(Round::TowardNegative),
                 Some(RoundingMode::PositiveInf) => Some(Round::TowardPositive),
                 _ => None,
-            },
-        );
+            }
+        });
     let Some(mode) = mode else {
         return false;
     };
@@ -98,17 +96,13 @@ fn fold_if_negated_condition(rw: &mut Rewriter<'_>, op: Op) -> bool {
 
 /// The select folds, in the spec's order: same arms, constant condition, `i1` identity,
 /// compare, inverted condition (in place), nested select on the same condition (in place).
+/// The steps the select patterns also do are those patterns' code.
 fn fold_select(rw: &mut Rewriter<'_>, op: Op) -> bool {
+    if select::replace_identical_select(rw, op) || select::replace_constant_select(rw, op) {
+        return true;
+    }
     let m = &*rw.m;
     let (c, t, f) = (m.operand(op, 0), m.operand(op, 1), m.operand(op, 2));
-    if t == f {
-        rw.replace_op(op, &[t]);
-        return true;
-    }
-    if let Some(b) = ir::bool_const(m, c) {
-        rw.replace_op(op, &[if b { t } else { f }]);
-        return true;
-    }
     if ir::is_i1(m, t) && ir::is_bool_const(m, t, true) && ir::is_bool_const(m, f, false) {
         rw.replace_op(op, &[c]);
         return true;
@@ -117,13 +111,10 @@ fn fold_select(rw: &mut Rewriter<'_>, op: Op) -> bool {
         rw.replace_op(op, &[v]);
         return true;
     }
-    let m = &*rw.m;
-    if let Some(x) = ir::negated(m, c) {
-        rw.set_operand(op, 0, x);
-        rw.set_operand(op, 1, f);
-        rw.set_operand(op, 2, t);
+    if select::inverse_condition_select(rw, op) {
         return true;
     }
+    let m = &*rw.m;
     // select(c, select(c, a, b), d) -> select(c, a, d); select(c, a, select(c, b, d)) -> select(c, a, d).
     if let Some(inner) = ir::def_with(m, t, Opcode::Select)
         && m.operand(inner, 0) == c
@@ -153,9 +144,7 @@ fn fold_select_with_compare(
 ) -> Option<tilec_ir::Value> {
     let m = &*rw.m;
     let cmp = ir::def_with(m, c, Opcode::CmpI)?;
-    let pred = m
-        .attr(cmp, 0)
-        .and_then(|a| m.ctx.attrs.get_enum(a, EnumKind::ComparisonPredicate))?;
+    let pred = ir::enum_case(m, cmp, 0, EnumKind::ComparisonPredicate)?;
     let (l, r) = (m.operand(cmp, 0), m.operand(cmp, 1));
     if !((l == t && r == f) || (l == f && r == t)) {
         return None;

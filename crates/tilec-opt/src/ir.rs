@@ -16,6 +16,11 @@ pub fn dense(m: &Module, v: Value) -> Option<&DenseElements> {
     }
 }
 
+/// The case of the enum attribute in slot `slot` of `op`, if present and of that kind.
+pub fn enum_case(m: &Module, op: Op, slot: usize, kind: tilec_ir::EnumKind) -> Option<u8> {
+    m.ctx.attrs.get_enum(m.attr(op, slot)?, kind)
+}
+
 /// The element value of a constant whose elements are all equal.
 pub fn splat_bits(m: &Module, v: Value) -> Option<u64> {
     let d = dense(m, v)?;

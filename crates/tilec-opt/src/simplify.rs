@@ -162,14 +162,9 @@ impl Simplifier {
             }
             Opcode::CmpI => {
                 let (a, b) = (m.operand(op, 0), m.operand(op, 1));
-                let pred = P::from_index(
-                    m.attr(op, 0)
-                        .and_then(|x| m.ctx.attrs.get_enum(x, EnumKind::ComparisonPredicate))?,
-                )?;
-                let signed = m
-                    .attr(op, 1)
-                    .and_then(|x| m.ctx.attrs.get_enum(x, EnumKind::Signedness))
-                    == Some(Signedness::Signed as u8);
+                let pred = P::from_index(ir::enum_case(m, op, 0, EnumKind::ComparisonPredicate)?)?;
+                let signed =
+                    ir::enum_case(m, op, 1, EnumKind::Signedness) == Some(Signedness::Signed as u8);
                 let opw = int_width(rw, m.value_type(a))?;
                 let result = if a == b {
                     matches!(pred, P::Equal | P::LessThanOrEqual | P::GreaterThanOrEqual)
@@ -196,9 +191,7 @@ impl Simplifier {
             Opcode::AddI | Opcode::SubI | Opcode::MulI | Opcode::ShLI => {
                 let (a, b) = (m.operand(op, 0), m.operand(op, 1));
                 let opc = m.opcode(op);
-                let flags = m
-                    .attr(op, 0)
-                    .and_then(|x| m.ctx.attrs.get_enum(x, EnumKind::Overflow))
+                let flags = ir::enum_case(m, op, 0, EnumKind::Overflow)
                     .and_then(Overflow::from_index)
                     .unwrap_or(Overflow::None);
                 if let (Some(x), Some(y)) = (k(a), k(b)) {
@@ -219,10 +212,8 @@ impl Simplifier {
             }
             Opcode::ShRI => {
                 let (a, b) = (m.operand(op, 0), m.operand(op, 1));
-                let signed = m
-                    .attr(op, 0)
-                    .and_then(|x| m.ctx.attrs.get_enum(x, EnumKind::Signedness))
-                    == Some(Signedness::Signed as u8);
+                let signed =
+                    ir::enum_case(m, op, 0, EnumKind::Signedness) == Some(Signedness::Signed as u8);
                 match (k(a), k(b)) {
                     (_, Some(0)) => Some(a),
                     (Some(x), Some(s)) if s < u64::from(w) => {
@@ -286,10 +277,8 @@ impl Simplifier {
             }
             // not(cmpi p, a, b) = cmpi !p, a, b (when the comparison has no other use).
             Opcode::CmpI if w == 1 && y == 1 && m.num_uses(a) == 1 => {
-                let pred = P::from_index(
-                    m.attr(inner, 0)
-                        .and_then(|x| m.ctx.attrs.get_enum(x, EnumKind::ComparisonPredicate))?,
-                )?;
+                let pred =
+                    P::from_index(ir::enum_case(m, inner, 0, EnumKind::ComparisonPredicate)?)?;
                 let inv = match pred {
                     P::Equal => P::NotEqual,
                     P::NotEqual => P::Equal,
