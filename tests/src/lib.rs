@@ -5,11 +5,13 @@
 //! * [`lit`]: interprets the `// RUN:` lines of MLIR-style test files, with `cuda-tile-opt`
 //!   mapped to the matching `tilec` command;
 //! * [`mutate`]: the input mutator used by the no-panic mutation tests and benchmark;
+//! * [`ptxas`]: finds and runs NVIDIA's PTX assembler on tilec's output;
 //! * [`shared_dir`]: where the shared spec and conformance files live.
 
 pub mod filecheck;
 pub mod lit;
 pub mod mutate;
+pub mod ptxas;
 
 use std::path::{Path, PathBuf};
 

@@ -8,7 +8,7 @@
 //! Ranges: `E00xx` driver and input handling, `E01xx` lexing and parsing, `E02xx` generic
 //! and structural verification, `E03xx` float and integer arithmetic, `E04xx` conversions,
 //! `E05xx` memory and atomics, `E06xx` control flow, `E07xx` views and shapes, `E08xx`
-//! reduce and scan, `E09xx` features that are not implemented yet, `E10xx` mma, `E11xx`
+//! reduce and scan, `E09xx` PTX lowering, `E10xx` mma, `E11xx`
 //! assume, `E12xx` globals, functions, constants and printing. The verifier rules
 //! (`E02xx` and up) are defined, with both wordings, in [`crate::catalog`].
 
@@ -195,9 +195,9 @@ codes! {
     /// A construct the parser does not support.
     UNSUPPORTED_SYNTAX = "E0190", "unsupported syntax",
         "The construct is valid MLIR syntax but has no meaning in tile IR (for example block successors).";
-    /// Compilation to PTX is not available yet.
-    PTX_NOT_IMPLEMENTED = "E0901", "PTX emission not implemented",
-        "This build of tilec parses and checks tile IR but cannot emit PTX yet.";
+    /// A kernel the PTX backend cannot compile.
+    PTX_LOWERING = "E0901", "cannot lower to PTX",
+        "The PTX backend rejected a construct that verifies but cannot run as a kernel: an `entry` argument that is not a rank-0 tile, an operation that is not part of tile IR (`unrealized_conversion_cast`, an unregistered op), or an atomic on an 8- or 16-bit integer. The message names the construct; docs/ptx-backend.md describes what the backend supports.";
     /// The canonicalizer hit its iteration cap.
     OPT_NOT_CONVERGED = "E1301", "canonicalization did not converge",
         "The greedy canonicalization driver was still rewriting after its iteration cap (`--max-iterations`, default 10). The output is valid but may not be fully canonical. This points at a pair of rules that undo each other; please report it with the input.";
@@ -269,7 +269,7 @@ pub fn catalog_markdown() -> String {
          Ranges: `E00xx` driver and input, `E01xx` lexing and parsing, `E02xx` generic and \
          structural verification, `E03xx` arithmetic, `E04xx` conversions, `E05xx` memory and \
          atomics, `E06xx` control flow, `E07xx` views and shapes, `E08xx` reduce and scan, \
-         `E09xx` not implemented yet, `E10xx` mma, `E11xx` assume, `E12xx` globals, functions, \
+         `E09xx` PTX lowering, `E10xx` mma, `E11xx` assume, `E12xx` globals, functions, \
          constants and printing.\n\n| code | title |\n|---|---|\n",
     );
     for c in all() {

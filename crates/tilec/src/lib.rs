@@ -114,9 +114,18 @@ struct CompileArgs {
     /// Skip the canonicalizer.
     #[arg(short = 'O', value_name = "LEVEL")]
     opt_level: Option<u8>,
-    /// Threads per tile block are chosen as this many warps.
+    /// Threads per tile block are chosen as this many warps (1, 2, 4, 8 or 16).
     #[arg(long = "num-warps", default_value_t = 4)]
     num_warps: u32,
+    /// Target architecture: sm_80, sm_86, sm_89, sm_90, sm_90a or sm_100.
+    #[arg(long = "arch", default_value = "sm_80")]
+    arch: String,
+    /// Use the hardware approximations for math functions (see docs/math.md).
+    #[arg(long = "fast-math")]
+    fast_math: bool,
+    /// Emit `.file`/`.loc` line information mapping PTX back to the source.
+    #[arg(short = 'g', long = "lineinfo")]
+    line_info: bool,
     #[command(flatten)]
     common: CommonArgs,
 }
@@ -643,27 +652,58 @@ impl<'a, 'b> Driver<'a, 'b> {
                 return EXIT_USAGE;
             }
         }
-        let _ = (a.num_warps, &a.output);
-        // Point at the first kernel: that is what would be compiled.
-        let mut at = None;
-        for m in modules.iter().flatten() {
-            m.walk(|op| {
-                if at.is_none() && m.opcode(op) == tilec_ir::Opcode::Entry {
-                    at = m.op_span(op);
-                }
-            });
+        let Some(arch) = tilec_ptx::Arch::from_name(&a.arch) else {
+            return self.usage_error(&format!(
+                "unknown architecture '{}' (known: sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100)",
+                a.arch
+            ));
+        };
+        if !matches!(a.num_warps, 1 | 2 | 4 | 8 | 16) {
+            return self.usage_error(&format!(
+                "--num-warps must be 1, 2, 4, 8 or 16 (got {})",
+                a.num_warps
+            ));
         }
-        let d = Diagnostic::error(
-            codes::PTX_NOT_IMPLEMENTED,
-            "PTX emission is not implemented yet",
-        )
-        .at(Location::new(input.file, at.unwrap_or(Span::new(0, 0))))
-        .with_note(
-            "this build of tilec parses and checks tile IR; use `tilec check` or `tilec fmt`",
-            None,
-        );
-        self.emit(&d);
-        EXIT_DIAGNOSTICS
+        let name = if path.as_os_str() == "-" {
+            "<stdin>".to_string()
+        } else {
+            path.display().to_string()
+        };
+        let opts = tilec_ptx::Options {
+            arch,
+            num_warps: a.num_warps,
+            fast_math: a.fast_math,
+            line_info: a.line_info,
+            file_name: name,
+        };
+        let text = self.sources.get(input.file).text().to_string();
+        let all: Vec<&Module> = modules.iter().flatten().collect();
+        let ptx = match tilec_ptx::compile_all(&all, &opts, Some(&text)) {
+            Ok(p) => p,
+            Err(diags) => {
+                for d in &diags {
+                    self.emit(d);
+                }
+                String::new()
+            }
+        };
+        if self.errors > 0 {
+            return EXIT_DIAGNOSTICS;
+        }
+        let result = match a.output.as_deref() {
+            Some(p) if p.as_os_str() != "-" => std::fs::write(p, ptx.as_bytes()),
+            _ => self.io.stdout.write_all(ptx.as_bytes()),
+        };
+        match result {
+            Ok(()) => EXIT_OK,
+            Err(e) => {
+                let what = a
+                    .output
+                    .as_deref()
+                    .map_or("-".into(), |p| p.display().to_string());
+                self.usage_error(&format!("cannot write '{what}': {e}"))
+            }
+        }
     }
 
     fn explain(&mut self, code: &str) -> i32 {

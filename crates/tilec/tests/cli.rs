@@ -160,26 +160,57 @@ fn check_accepts_several_files() {
 }
 
 #[test]
-fn compile_says_ptx_is_not_implemented_yet() {
+fn compile_writes_ptx() {
     let output = temp("k.ptx");
     let out = tilec(
         &[
             "examples/vector_add.tile",
             "-o",
             output.to_str().expect("utf-8"),
-            "--diagnostic-format=mlir",
         ],
         b"",
     );
-    assert_eq!(out.status.code(), Some(1));
-    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let ptx = std::fs::read_to_string(&output).expect("PTX written");
     assert!(
-        err.starts_with(
-            "examples/vector_add.tile:18:3: error: PTX emission is not implemented yet\n"
-        ),
-        "{err}"
+        ptx.contains(".version 7.0\n.target sm_80\n.address_size 64\n"),
+        "{ptx}"
     );
-    assert!(!output.exists());
+    assert!(ptx.contains(".visible .entry vector_add("), "{ptx}");
+    assert!(ptx.contains(".reqntid 128, 1, 1"), "{ptx}");
+    let out = tilec(
+        &[
+            "examples/vector_add.tile",
+            "--arch",
+            "sm_90",
+            "--num-warps",
+            "8",
+            "-o",
+            "-",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains(".target sm_90\n"));
+    assert!(text(&out.stdout).contains(".reqntid 256, 1, 1"));
+    for bad in [&["--arch", "sm_70"][..], &["--num-warps", "3"][..]] {
+        let mut args = vec!["examples/vector_add.tile", "-o", "-"];
+        args.extend_from_slice(bad);
+        let out = tilec(&args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}
+
+#[test]
+fn compile_line_info_maps_back_to_the_source() {
+    let out = tilec(&["examples/relu.tile", "-g", "-o", "-"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let ptx = text(&out.stdout);
+    assert!(ptx.contains(".file 1 \"examples/relu.tile\"\n"), "{ptx}");
+    assert!(
+        ptx.lines().any(|l| l.trim_start().starts_with(".loc 1 ")),
+        "{ptx}"
+    );
 }
 
 #[test]
@@ -535,12 +566,18 @@ fn opt_iteration_cap_is_a_warning() {
 
 #[test]
 fn compile_canonicalizes_unless_o0() {
-    // Both stop at the missing PTX backend; the canonicalizer runs in between (its
-    // iteration-cap warning is not reported by the default cap).
-    for args in [&["-"][..], &["-", "-O0"][..], &["-", "-O2"][..]] {
-        let out = tilec(args, FOLDABLE.as_bytes());
-        assert_eq!(out.status.code(), Some(1));
-        assert!(text(&out.stderr).contains("PTX emission is not implemented yet"));
+    // 1.0 + 2.0 folds to 3.0 (0F40400000) unless -O0.
+    let src = "cuda_tile.module @m {\n  entry @k(%p: tile<ptr<f32>>) {\n    %a = constant <f32: 1.0> : tile<f32>\n    %b = constant <f32: 2.0> : tile<f32>\n    %c = addf %a, %b : tile<f32>\n    %t = store_ptr_tko weak %p, %c : tile<ptr<f32>>, tile<f32> -> token\n    return\n  }\n}\n";
+    for (args, folded) in [
+        (&["-", "-o", "-"][..], true),
+        (&["-", "-o", "-", "-O0"][..], false),
+        (&["-", "-o", "-", "-O2"][..], true),
+    ] {
+        let out = tilec(args, src.as_bytes());
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let ptx = text(&out.stdout);
+        assert_eq!(ptx.contains("0F40400000"), folded, "{args:?}\n{ptx}");
+        assert_eq!(ptx.contains("add.rn.f32"), !folded, "{args:?}\n{ptx}");
     }
 }
 

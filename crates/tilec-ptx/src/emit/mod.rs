@@ -1,0 +1,868 @@
+//! The PTX writer: one pass over each entry, one virtual register per element slot.
+//!
+//! [`compile`] walks the module's entries; [`Kernel`] holds the state of one entry: the
+//! registers of every tile value (with its [`Layout`]), the records of views, the token
+//! facts that decide where barriers go, and the output lines. The op families live in the
+//! submodules: `arith` (elementwise and conversions), `mem` (pointers, views, atomics,
+//! shared memory), `shape` (broadcast, reshape, permute, cat, extract, reduce, scan, mma)
+//! and `control` (if, for, loop, print, assert).
+
+mod arith;
+mod control;
+mod mathshim;
+mod mem;
+mod shape;
+
+use crate::layout::{Layout, shape_bits};
+use crate::sink::{RegClass, Sink};
+use crate::target::Options;
+use std::fmt::Write as _;
+use std::rc::Rc;
+use tilec_diag::{Diagnostic, codes};
+use tilec_ir::attrs::AttrData;
+use tilec_ir::util::FxHashMap;
+use tilec_ir::{Module, Op, Opcode, Type, TypeData, Value};
+
+/// The registers of one tile value: one per slot of its layout.
+#[derive(Clone, Debug)]
+pub(crate) struct Tv {
+    pub layout: Rc<Layout>,
+    pub regs: Vec<String>,
+    pub elem: Type,
+}
+
+/// A dimension or stride of a view: known at compile time or held in a `.b64` register.
+#[derive(Clone, Debug)]
+pub(crate) enum Dim {
+    Static(i64),
+    Dyn(String),
+}
+
+/// What tilec knows about a tensor or partition view value.
+#[derive(Clone, Debug)]
+pub(crate) struct View {
+    pub base: String,
+    pub elem: Type,
+    pub shape: Vec<Dim>,
+    pub strides: Vec<Dim>,
+    /// Partition views: the tile shape, padding and dim map.
+    pub tile: Option<Vec<i64>>,
+    pub padding: Option<tilec_ir::attrs::PaddingValue>,
+    pub dim_map: Vec<usize>,
+}
+
+/// A loop being emitted: where `continue` and `break` go.
+#[derive(Clone, Debug)]
+pub(crate) struct LoopCtx {
+    pub latch: String,
+    pub exit: String,
+    pub iter: Vec<Tv>,
+    pub results: Vec<Option<Tv>>,
+}
+
+/// One kernel being written.
+pub(crate) struct Kernel<'a> {
+    pub m: &'a Module,
+    pub opts: &'a Options,
+    pub lines: Vec<String>,
+    pub counts: [u32; 6],
+    pub labels: u32,
+    pub tiles: FxHashMap<Value, Tv>,
+    pub views: FxHashMap<Value, View>,
+    /// Tokens whose chain contains a write issued by this tile block.
+    pub dirty: FxHashMap<Value, bool>,
+    pub loops: Vec<LoopCtx>,
+    /// `if` ops being emitted, with their result registers once known.
+    pub ifs: Vec<(Op, Vec<Option<Tv>>)>,
+    pub smem_bytes: u32,
+    pub tid: String,
+    pub module_data: &'a mut ModuleData,
+    pub diags: Vec<Diagnostic>,
+    pub last_loc: Option<(u32, u32)>,
+}
+
+/// Data shared by the kernels of a module: constant tables, strings, `vprintf` use.
+#[derive(Default)]
+pub(crate) struct ModuleData {
+    pub decls: Vec<String>,
+    pub next_const: u32,
+    pub uses_vprintf: bool,
+    /// PTX names of the current module's globals, by symbol.
+    pub globals: FxHashMap<String, String>,
+    /// Every PTX name used so far (entries and globals of all chunks).
+    pub used: Vec<String>,
+    pub source: Option<tilec_diag::SourceFile>,
+}
+
+impl Sink for Kernel<'_> {
+    fn reg(&mut self, class: RegClass) -> String {
+        let n = &mut self.counts[class as usize];
+        *n += 1;
+        format!("{}{}", class.prefix(), *n)
+    }
+
+    fn label(&mut self) -> String {
+        self.labels += 1;
+        format!("$L__BB{}", self.labels)
+    }
+
+    fn line(&mut self, text: String) {
+        self.lines.push(text);
+    }
+}
+
+/// The register class holding one element of `elem`.
+pub(crate) fn class_of(elem: Type) -> RegClass {
+    match elem {
+        Type::I1 => RegClass::Pred,
+        Type::I8 | Type::I16 | Type::I32 => RegClass::B32,
+        Type::I64 => RegClass::B64,
+        Type::F16 | Type::BF16 | Type::F8E4M3FN | Type::F8E5M2 => RegClass::B16,
+        Type::F32 | Type::TF32 => RegClass::F32,
+        Type::F64 => RegClass::F64,
+        _ => RegClass::B64, // pointers
+    }
+}
+
+/// Bytes of one element in memory.
+pub(crate) fn elem_bytes(elem: Type) -> u32 {
+    match elem {
+        Type::I1 | Type::I8 | Type::F8E4M3FN | Type::F8E5M2 => 1,
+        Type::I16 | Type::F16 | Type::BF16 => 2,
+        Type::I32 | Type::F32 | Type::TF32 => 4,
+        _ => 8,
+    }
+}
+
+/// The PTX type suffix for moving one element to or from memory.
+pub(crate) fn mem_type(elem: Type) -> &'static str {
+    match elem {
+        Type::I1 | Type::F8E4M3FN | Type::F8E5M2 => ".u8",
+        Type::I8 => ".s8",
+        Type::I16 => ".s16",
+        Type::I32 => ".u32",
+        Type::F16 | Type::BF16 => ".b16",
+        Type::F32 | Type::TF32 => ".f32",
+        Type::F64 => ".f64",
+        _ => ".u64",
+    }
+}
+
+/// Compiles every entry of `m` to one PTX module.
+pub fn compile(
+    m: &Module,
+    opts: &Options,
+    source: Option<&str>,
+) -> Result<String, Vec<Diagnostic>> {
+    compile_all(&[m], opts, source)
+}
+
+/// Compiles the entries of several modules (the chunks of one `--split-input-file` input)
+/// into one PTX module. An entry whose name an earlier chunk already used gets a `_N`
+/// suffix (and a comment saying so).
+pub fn compile_all(
+    modules: &[&Module],
+    opts: &Options,
+    source: Option<&str>,
+) -> Result<String, Vec<Diagnostic>> {
+    let mut data = ModuleData {
+        source: source.map(|s| tilec_diag::SourceFile::new(opts.file_name.clone(), s)),
+        ..ModuleData::default()
+    };
+    let mut diags = Vec::new();
+    let mut bodies = String::new();
+    let mut skipped = Vec::new();
+    for m in modules {
+        data.globals.clear();
+        let mut entries = Vec::new();
+        let mut globals = Vec::new();
+        m.walk(|op| match m.opcode(op) {
+            Opcode::Entry => entries.push(op),
+            Opcode::Global => globals.push(op),
+            Opcode::TestingFunc => skipped.push(symbol(m, op)),
+            _ => {}
+        });
+        for g in &globals {
+            emit_global(m, *g, &mut data);
+        }
+        for e in &entries {
+            let base = ptx_ident(&symbol(m, *e));
+            let name = data.fresh_name(&base);
+            if name != base {
+                let _ = writeln!(bodies, "// @{base} of a later chunk, renamed {name}");
+            }
+            match emit_entry(m, *e, &name, opts, &mut data) {
+                Ok(text) => bodies.push_str(&text),
+                Err(mut d) => diags.append(&mut d),
+            }
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "//\n// Generated by tilec {}\n//\n",
+        env!("CARGO_PKG_VERSION")
+    );
+    let _ = writeln!(out, ".version {}", opts.arch.ptx_version());
+    let _ = writeln!(out, ".target {}", opts.arch.name());
+    let _ = writeln!(out, ".address_size 64\n");
+    if opts.line_info {
+        let _ = writeln!(out, ".file 1 \"{}\"", opts.file_name.replace('"', "\\\""));
+    }
+    if data.uses_vprintf {
+        out.push_str(".extern .func (.param .b32 func_retval0) vprintf\n(\n\t.param .b64 vprintf_param_0,\n\t.param .b64 vprintf_param_1\n)\n;\n");
+    }
+    for s in &skipped {
+        let _ = writeln!(
+            out,
+            "// testing$func @{s} is not a kernel and is not emitted"
+        );
+    }
+    for d in &data.decls {
+        out.push_str(d);
+        out.push('\n');
+    }
+    if !data.decls.is_empty() || !skipped.is_empty() || data.uses_vprintf {
+        out.push('\n');
+    }
+    out.push_str(&bodies);
+    Ok(out)
+}
+
+fn symbol(m: &Module, op: Op) -> String {
+    match m.attr_named(op, "sym_name").map(|a| m.ctx.attrs.get(a)) {
+        Some(AttrData::String(s)) | Some(AttrData::SymbolRef(s)) => s.to_string(),
+        _ => "kernel".to_string(),
+    }
+}
+
+/// A symbol as a PTX identifier (letters, digits, `_`, `$`).
+pub(crate) fn ptx_ident(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '$' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+impl ModuleData {
+    /// `base`, or `base_N` when an earlier chunk already used it.
+    fn fresh_name(&mut self, base: &str) -> String {
+        let mut name = base.to_string();
+        let mut n = 0;
+        while self.used.contains(&name) {
+            n += 1;
+            name = format!("{base}_{n}");
+        }
+        self.used.push(name.clone());
+        name
+    }
+}
+
+fn emit_global(m: &Module, op: Op, data: &mut ModuleData) {
+    let sym = symbol(m, op);
+    let name = data.fresh_name(&ptx_ident(&sym));
+    data.globals.insert(sym, name.clone());
+    let align = m
+        .attr_named(op, "alignment")
+        .and_then(|a| m.ctx.attrs.get_int(a))
+        .filter(|a| *a > 0)
+        .unwrap_or(8);
+    let Some(AttrData::Dense(d)) = m.attr_named(op, "value").map(|a| m.ctx.attrs.get(a)) else {
+        return;
+    };
+    let elem = m.ctx.types.element_type(d.ty);
+    let n: i64 = m.ctx.types.shape(d.ty).iter().product();
+    let bytes = dense_bytes(elem, &d.values, d.splat, n as usize);
+    data.decls.push(format!(
+        ".global .align {align} .b8 {name}[{}] = {{{}}};",
+        bytes.len(),
+        join_bytes(&bytes)
+    ));
+}
+
+pub(crate) fn dense_bytes(elem: Type, values: &[u64], splat: bool, n: usize) -> Vec<u8> {
+    let size = elem_bytes(elem) as usize;
+    let mut bytes = Vec::with_capacity(n * size);
+    for i in 0..n {
+        let v = if splat { values[0] } else { values[i] };
+        bytes.extend_from_slice(&v.to_le_bytes()[..size]);
+    }
+    bytes
+}
+
+pub(crate) fn join_bytes(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|b| b.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn param_type(m: &Module, ty: Type) -> Option<(Type, &'static str)> {
+    let TypeData::Tile { shape, elem } = m.ctx.types.get(ty) else {
+        return None;
+    };
+    if !shape.is_empty() {
+        return None;
+    }
+    let p = match *elem {
+        Type::I1 | Type::I8 => ".u8",
+        Type::I16 | Type::F16 | Type::BF16 => ".b16",
+        Type::I32 => ".u32",
+        Type::F32 | Type::TF32 => ".f32",
+        Type::F64 => ".f64",
+        Type::F8E4M3FN | Type::F8E5M2 => ".u8",
+        _ => ".u64",
+    };
+    Some((*elem, p))
+}
+
+fn emit_entry(
+    m: &Module,
+    op: Op,
+    name: &str,
+    opts: &Options,
+    data: &mut ModuleData,
+) -> Result<String, Vec<Diagnostic>> {
+    let block = m.entry_block(m.region(op, 0)).expect("entry has a body");
+    let mut k = Kernel {
+        m,
+        opts,
+        lines: Vec::new(),
+        counts: [0; 6],
+        labels: 0,
+        tiles: FxHashMap::default(),
+        views: FxHashMap::default(),
+        dirty: FxHashMap::default(),
+        loops: Vec::new(),
+        ifs: Vec::new(),
+        smem_bytes: 0,
+        tid: String::new(),
+        module_data: data,
+        diags: Vec::new(),
+        last_loc: None,
+    };
+    let mut params = Vec::new();
+    k.tid = k.reg(RegClass::B32);
+    let tid = k.tid.clone();
+    k.ins(format!("mov.u32 {tid}, %tid.x;"));
+    for (i, arg) in m.block_args(block).iter().enumerate() {
+        let pname = format!("{name}_param_{i}");
+        let ty = m.value_type(*arg);
+        let Some((elem, pty)) = param_type(m, ty) else {
+            k.error_at_value(*arg, "kernel arguments must be rank-0 tiles");
+            continue;
+        };
+        params.push(format!("\t.param {pty} {pname}"));
+        let class = class_of(elem);
+        let r = k.reg(class);
+        match elem {
+            Type::I1 => {
+                let t = k.reg(RegClass::B16);
+                k.ins(format!("ld.param.u8 {t}, [{pname}];"));
+                k.ins(format!("setp.ne.b16 {r}, {t}, 0;"));
+            }
+            Type::I8 => k.ins(format!("ld.param.s8 {r}, [{pname}];")),
+            Type::I16 => k.ins(format!("ld.param.s16 {r}, [{pname}];")),
+            Type::F8E4M3FN | Type::F8E5M2 => k.ins(format!("ld.param.u8 {r}, [{pname}];")),
+            _ => k.ins(format!("ld.param{pty} {r}, [{pname}];")),
+        }
+        k.set_scalar(*arg, elem, r);
+    }
+    k.emit_block(block);
+    if !k.diags.is_empty() {
+        return Err(k.diags);
+    }
+    let mut out = String::new();
+    let _ = writeln!(out, "// .globl\t{name}");
+    let _ = writeln!(out, ".visible .entry {name}(");
+    out.push_str(&params.join(",\n"));
+    if !params.is_empty() {
+        out.push('\n');
+    }
+    let _ = writeln!(out, ")");
+    let _ = writeln!(out, ".reqntid {}, 1, 1", opts.threads());
+    out.push_str("{\n");
+    for c in RegClass::ALL {
+        let n = k.counts[c as usize];
+        if n > 0 {
+            let _ = writeln!(out, "\t.reg {} \t{}<{}>;", c.decl(), c.prefix(), n + 1);
+        }
+    }
+    if k.smem_bytes > 0 {
+        let _ = writeln!(
+            out,
+            "\t.shared .align 16 .b8 __smem_{name}[{}];",
+            k.smem_bytes
+        );
+    }
+    out.push('\n');
+    for l in &k.lines {
+        if l.ends_with(':') {
+            let _ = writeln!(out, "{l}");
+        } else {
+            let _ = writeln!(out, "\t{}", l.replace("__smem", &format!("__smem_{name}")));
+        }
+    }
+    out.push_str("}\n\n");
+    Ok(out)
+}
+
+impl<'a> Kernel<'a> {
+    pub fn ins(&mut self, s: impl Into<String>) {
+        self.lines.push(s.into());
+    }
+
+    pub fn error_at_op(&mut self, op: Op, msg: &str) {
+        let span = self.m.op_span(op).unwrap_or(tilec_diag::Span::new(0, 0));
+        let file = self.m.file().unwrap_or(tilec_diag::FileId(0));
+        self.diags.push(
+            Diagnostic::error(codes::PTX_LOWERING, msg).at(tilec_diag::Location::new(file, span)),
+        );
+    }
+
+    fn error_at_value(&mut self, v: Value, msg: &str) {
+        let span = self.m.value_span(v).unwrap_or(tilec_diag::Span::new(0, 0));
+        let file = self.m.file().unwrap_or(tilec_diag::FileId(0));
+        self.diags.push(
+            Diagnostic::error(codes::PTX_LOWERING, msg).at(tilec_diag::Location::new(file, span)),
+        );
+    }
+
+    /// The shape of a tile-typed value.
+    pub fn shape(&self, v: Value) -> Vec<i64> {
+        self.m.ctx.types.shape(self.m.value_type(v)).to_vec()
+    }
+
+    /// The element type of a tile-typed value.
+    pub fn elem(&self, v: Value) -> Type {
+        self.m.ctx.types.element_type(self.m.value_type(v))
+    }
+
+    pub fn warp_bits(&self) -> u32 {
+        self.opts.warp_bits()
+    }
+
+    /// The default layout for a tile shape.
+    pub fn default_layout(&self, shape: &[i64]) -> Rc<Layout> {
+        Rc::new(Layout::blocked(shape_bits(shape), self.warp_bits()))
+    }
+
+    pub fn set_scalar(&mut self, v: Value, elem: Type, reg: String) {
+        let layout = Rc::new(Layout::replicated(0, self.warp_bits()));
+        self.tiles.insert(
+            v,
+            Tv {
+                layout,
+                regs: vec![reg],
+                elem,
+            },
+        );
+    }
+
+    pub fn set_tile(&mut self, v: Value, tv: Tv) {
+        self.tiles.insert(v, tv);
+    }
+
+    /// The registers of `v` in whatever layout it has (materialising constants in the
+    /// default layout).
+    pub fn tile(&mut self, v: Value) -> Tv {
+        if let Some(t) = self.tiles.get(&v) {
+            return t.clone();
+        }
+        let l = self.default_layout(&self.shape(v));
+        self.tile_in(v, &l)
+    }
+
+    /// The registers of `v` in layout `l`, converting when needed.
+    pub fn tile_in(&mut self, v: Value, l: &Rc<Layout>) -> Tv {
+        if let Some(t) = self.tiles.get(&v).cloned() {
+            if *t.layout == **l {
+                return t;
+            }
+            return self.convert(&t, &self.shape(v), l);
+        }
+        if let Some(op) = self.m.defining_op(v)
+            && self.m.opcode(op) == Opcode::Constant
+        {
+            return self.constant_in(op, v, l);
+        }
+        // A value with no registers (only reachable for unsupported producers, which have
+        // already been reported): give it zeros so emission can go on.
+        let elem = self.elem(v);
+        let regs = (0..l.slots()).map(|_| self.zero(elem)).collect();
+        Tv {
+            layout: l.clone(),
+            regs,
+            elem,
+        }
+    }
+
+    /// The single register of a rank-0 value.
+    pub fn scalar(&mut self, v: Value) -> String {
+        let t = self.tile(v);
+        t.regs[0].clone()
+    }
+
+    /// A register holding zero of the element type.
+    pub fn zero(&mut self, elem: Type) -> String {
+        self.imm(elem, 0)
+    }
+
+    /// A register holding the element bit pattern `bits`.
+    pub fn imm(&mut self, elem: Type, bits: u64) -> String {
+        let c = class_of(elem);
+        let r = self.reg(c);
+        let text = match c {
+            RegClass::Pred => {
+                if bits & 1 == 1 {
+                    format!("setp.eq.u32 {r}, 0, 0;")
+                } else {
+                    format!("setp.ne.u32 {r}, 0, 0;")
+                }
+            }
+            RegClass::B16 => format!("mov.b16 {r}, {};", bits & 0xFFFF),
+            RegClass::B32 => format!("mov.b32 {r}, {};", sext(elem, bits) as i32),
+            RegClass::B64 => format!("mov.b64 {r}, {};", bits as i64),
+            RegClass::F32 => format!("mov.b32 {r}, 0F{:08X};", bits as u32),
+            RegClass::F64 => format!("mov.b64 {r}, 0D{:016X};", bits),
+        };
+        self.ins(text);
+        r
+    }
+
+    fn constant_in(&mut self, op: Op, v: Value, l: &Rc<Layout>) -> Tv {
+        let elem = self.elem(v);
+        let Some(AttrData::Dense(d)) = self.m.attr(op, 0).map(|a| self.m.ctx.attrs.get(a)) else {
+            let regs = (0..l.slots()).map(|_| self.zero(elem)).collect();
+            return Tv {
+                layout: l.clone(),
+                regs,
+                elem,
+            };
+        };
+        let values = d.values.clone();
+        let first = values[0];
+        if d.splat || values.iter().all(|x| *x == first) {
+            let r = self.imm(elem, first);
+            return Tv {
+                layout: l.clone(),
+                regs: vec![r; l.slots()],
+                elem,
+            };
+        }
+        // A dense constant: a table in global memory, read at each slot's element.
+        let n = values.len();
+        let bytes = dense_bytes(elem, &values, false, n);
+        let id = self.module_data.next_const;
+        self.module_data.next_const += 1;
+        let name = format!("__tilec_cst{id}");
+        self.module_data.decls.push(format!(
+            ".global .align 8 .b8 {name}[{}] = {{{}}};",
+            bytes.len(),
+            join_bytes(&bytes)
+        ));
+        let base = self.reg(RegClass::B64);
+        self.ins(format!("mov.u64 {base}, {name};"));
+        let tb = self.thread_base(l);
+        let size = elem_bytes(elem);
+        let off = self.reg(RegClass::B64);
+        self.ins(format!("mul.wide.u32 {off}, {tb}, {size};"));
+        self.ins(format!("add.s64 {base}, {base}, {off};"));
+        let mut regs = Vec::with_capacity(l.slots());
+        for s in 0..l.slots() {
+            let e = l.slot_elem(s) * size as u64;
+            let r = self.load_elem("ld.global", elem, &format!("[{base}+{e}]"));
+            regs.push(r);
+        }
+        Tv {
+            layout: l.clone(),
+            regs,
+            elem,
+        }
+    }
+
+    /// Loads one element with `ld` (e.g. `ld.global`, `ld.shared`) from `addr`
+    /// (`[reg+off]`) into a fresh register.
+    pub fn load_elem(&mut self, ld: &str, elem: Type, addr: &str) -> String {
+        let r = self.reg(class_of(elem));
+        self.load_into(ld, elem, addr, &r, None);
+        r
+    }
+
+    /// Loads one element into `dst`, predicated by `pred` when given.
+    pub fn load_into(&mut self, ld: &str, elem: Type, addr: &str, dst: &str, pred: Option<&str>) {
+        let guard = pred.map(|p| format!("@{p} ")).unwrap_or_default();
+        if elem == Type::I1 {
+            let t = self.reg(RegClass::B16);
+            self.ins(format!("mov.b16 {t}, 0;"));
+            self.ins(format!("{guard}{ld}.u8 {t}, {addr};"));
+            // A masked-off i1 load keeps the padding already in dst.
+            match pred {
+                Some(p) => {
+                    let q = self.reg(RegClass::Pred);
+                    self.ins(format!("setp.ne.b16 {q}, {t}, 0;"));
+                    self.ins(format!("@{p} mov.pred {dst}, {q};"));
+                }
+                None => self.ins(format!("setp.ne.b16 {dst}, {t}, 0;")),
+            }
+            return;
+        }
+        let ty = match elem {
+            Type::F8E4M3FN | Type::F8E5M2 => ".u8",
+            _ => mem_type(elem),
+        };
+        self.ins(format!("{guard}{ld}{ty} {dst}, {addr};"));
+    }
+
+    /// Stores one element from `src` to `addr`, predicated by `pred` when given.
+    pub fn store_elem(&mut self, st: &str, elem: Type, addr: &str, src: &str, pred: Option<&str>) {
+        let guard = pred.map(|p| format!("@{p} ")).unwrap_or_default();
+        match elem {
+            Type::I1 => {
+                let t = self.reg(RegClass::B16);
+                self.ins(format!("selp.u16 {t}, 1, 0, {src};"));
+                self.ins(format!("{guard}{st}.u8 {addr}, {t};"));
+            }
+            Type::I8 | Type::F8E4M3FN | Type::F8E5M2 => {
+                self.ins(format!("{guard}{st}.u8 {addr}, {src};"))
+            }
+            Type::I16 => self.ins(format!("{guard}{st}.u16 {addr}, {src};")),
+            _ => self.ins(format!("{guard}{st}{} {addr}, {src};", mem_type(elem))),
+        }
+    }
+
+    /// A `.b32` register holding the thread part of the element index of layout `l`.
+    pub fn thread_base(&mut self, l: &Layout) -> String {
+        let acc = self.reg(RegClass::B32);
+        self.ins(format!("mov.u32 {acc}, 0;"));
+        let tid = self.tid.clone();
+        let sources: Vec<(u32, u8)> = l
+            .lane
+            .iter()
+            .chain(l.warp.iter())
+            .enumerate()
+            .filter_map(|(i, b)| b.map(|b| (i as u32, b)))
+            .collect();
+        // Runs of consecutive thread bits mapping to consecutive element bits move at once.
+        let mut i = 0;
+        while i < sources.len() {
+            let (t0, e0) = sources[i];
+            let mut w = 1;
+            while i + w < sources.len()
+                && sources[i + w].0 == t0 + w as u32
+                && sources[i + w].1 as u32 == e0 as u32 + w as u32
+            {
+                w += 1;
+            }
+            let t = self.reg(RegClass::B32);
+            self.ins(format!("bfe.u32 {t}, {tid}, {t0}, {w};"));
+            if e0 > 0 {
+                self.ins(format!("shl.b32 {t}, {t}, {e0};"));
+            }
+            self.ins(format!("or.b32 {acc}, {acc}, {t};"));
+            i += w;
+        }
+        acc
+    }
+
+    /// A predicate that is true in exactly one thread of each group of threads holding the
+    /// same elements of layout `l` (the thread whose replicated lane and warp bits are 0).
+    pub fn owner(&mut self, l: &Layout) -> Option<String> {
+        let mask: u32 = l
+            .lane
+            .iter()
+            .chain(l.warp.iter())
+            .enumerate()
+            .filter(|(_, b)| b.is_none())
+            .fold(0, |m, (i, _)| m | 1 << i);
+        if mask == 0 {
+            return None;
+        }
+        let tid = self.tid.clone();
+        let t = self.reg(RegClass::B32);
+        let p = self.reg(RegClass::Pred);
+        self.ins(format!("and.b32 {t}, {tid}, {mask};"));
+        self.ins(format!("setp.eq.u32 {p}, {t}, 0;"));
+        Some(p)
+    }
+
+    /// Reserves `bytes` of shared memory for one op (the buffer is reused by every op; each
+    /// op fences its use with barriers) and returns a `.b32` register with its address.
+    pub fn smem(&mut self, bytes: u32) -> String {
+        self.smem_bytes = self.smem_bytes.max(bytes.next_multiple_of(16));
+        let r = self.reg(RegClass::B32);
+        self.ins(format!("mov.u32 {r}, __smem;"));
+        r
+    }
+
+    pub fn bar(&mut self) {
+        self.ins("bar.sync 0;");
+    }
+
+    /// Emits every op of a block.
+    pub fn emit_block(&mut self, block: tilec_ir::Block) {
+        let ops: Vec<Op> = self.m.block_ops(block).collect();
+        for op in ops {
+            self.line_info(op);
+            self.emit_op(op);
+        }
+    }
+
+    fn line_info(&mut self, op: Op) {
+        if !self.opts.line_info {
+            return;
+        }
+        let pos = self.op_position(op);
+        if let Some((line, col)) = pos
+            && self.last_loc != Some((line, col))
+        {
+            self.last_loc = Some((line, col));
+            self.ins(format!(".loc 1 {line} {col}"));
+        }
+    }
+
+    fn op_position(&self, op: Op) -> Option<(u32, u32)> {
+        if let Some(loc) = self.m.op_loc(op)
+            && let Some(p) = loc_position(self.m, loc)
+        {
+            return Some(p);
+        }
+        let span = self.m.op_span(op)?;
+        let src = self.module_data.source.as_ref()?;
+        Some(src.line_col(span.start))
+    }
+
+    fn emit_op(&mut self, op: Op) {
+        use Opcode as O;
+        let m = self.m;
+        match m.opcode(op) {
+            O::MakeToken => {
+                self.dirty.insert(m.result(op, 0), false);
+            }
+            O::JoinTokens => {
+                let d = m
+                    .operands(op)
+                    .any(|t| self.dirty.get(&t).copied().unwrap_or(false));
+                self.dirty.insert(m.result(op, 0), d);
+            }
+            O::Assume | O::PtrToPtr => {
+                let t = self.tile(m.operand(op, 0));
+                let elem = self.elem(m.result(op, 0));
+                self.set_tile(m.result(op, 0), Tv { elem, ..t });
+            }
+            O::Constant => {} // materialised at each use, in the layout the use needs
+            O::GetTileBlockId | O::GetNumTileBlocks => {
+                let sreg = if m.opcode(op) == O::GetTileBlockId {
+                    "%ctaid"
+                } else {
+                    "%nctaid"
+                };
+                for (i, d) in ["x", "y", "z"].iter().enumerate() {
+                    let r = self.reg(RegClass::B32);
+                    self.ins(format!("mov.u32 {r}, {sreg}.{d};"));
+                    self.set_scalar(m.result(op, i), Type::I32, r);
+                }
+            }
+            O::Return => self.ins("ret;"),
+            O::Yield => self.emit_yield(op),
+            O::Continue => self.emit_continue(op),
+            O::Break => self.emit_break(op),
+            O::If => self.emit_if(op),
+            O::For => self.emit_for(op),
+            O::Loop => self.emit_loop(op),
+            O::Assert => self.emit_assert(op),
+            O::Print => self.emit_print(op),
+            O::Barrier => {
+                let scope = m
+                    .attr_named(op, "scope")
+                    .and_then(|a| m.ctx.attrs.get_enum(a, tilec_ir::EnumKind::BarrierScope));
+                match scope {
+                    Some(0) => self.ins("bar.warp.sync -1;"),
+                    _ => self.bar(),
+                }
+                if m.num_results(op) > 0 {
+                    self.dirty.insert(m.result(op, 0), false);
+                }
+            }
+            O::MakeTensorView | O::MakePartitionView => self.emit_make_view(op),
+            O::GetTensorShape | O::GetIndexSpaceShape => self.emit_view_shape(op),
+            O::LoadViewTko | O::StoreViewTko => self.emit_view_access(op),
+            O::LoadPtrTko | O::StorePtrTko => self.emit_ptr_access(op),
+            O::AtomicRmwTko | O::AtomicCasTko | O::AtomicLoadTko | O::AtomicStoreTko => {
+                self.emit_atomic(op)
+            }
+            O::GetGlobal => {
+                let name = match m.attr_named(op, "name").map(|a| m.ctx.attrs.get(a)) {
+                    Some(AttrData::SymbolRef(s)) | Some(AttrData::String(s)) => self
+                        .module_data
+                        .globals
+                        .get(&**s)
+                        .cloned()
+                        .unwrap_or_else(|| ptx_ident(s)),
+                    _ => "global".into(),
+                };
+                let r = self.reg(RegClass::B64);
+                self.ins(format!("mov.u64 {r}, {name};"));
+                self.ins(format!("cvta.global.u64 {r}, {r};"));
+                let elem = self.elem(m.result(op, 0));
+                self.set_scalar(m.result(op, 0), elem, r);
+            }
+            O::Broadcast => self.emit_broadcast(op),
+            O::Reshape => {
+                let t = self.tile(m.operand(op, 0));
+                self.set_tile(m.result(op, 0), t);
+            }
+            O::Permute => self.emit_permute(op),
+            O::Cat => self.emit_cat(op),
+            O::Extract => self.emit_extract(op),
+            O::Iota => self.emit_iota(op),
+            O::Reduce => self.emit_reduce(op),
+            O::Scan => self.emit_scan(op),
+            O::MmaF | O::MmaI => self.emit_mma(op),
+            O::Offset => self.emit_offset(op),
+            O::Module | O::Entry | O::Global | O::TestingFunc => {}
+            O::UnrealizedConversionCast | O::Unregistered => self.error_at_op(
+                op,
+                "this operation has no PTX lowering (it is not a tile IR operation)",
+            ),
+            _ => self.emit_elementwise(op),
+        }
+    }
+}
+
+/// The line and column of a `loc(...)` attribute, if it names one.
+fn loc_position(m: &Module, loc: tilec_ir::Attr) -> Option<(u32, u32)> {
+    match m.ctx.attrs.get(loc) {
+        AttrData::LocFile { line, col, .. } => Some((*line, *col)),
+        AttrData::LocName { child: Some(c), .. } => loc_position(m, *c),
+        AttrData::LocCallSite { callee, .. } => loc_position(m, *callee),
+        AttrData::LocFused { locs, .. } => locs.iter().find_map(|l| loc_position(m, *l)),
+        AttrData::DiLoc { loc, .. } => loc_position(m, *loc),
+        _ => None,
+    }
+}
+
+/// The value of a `bits`-encoded integer of type `elem`, sign-extended to 64 bits.
+pub(crate) fn sext(elem: Type, bits: u64) -> i64 {
+    let w = match elem {
+        Type::I1 => 1,
+        Type::I8 => 8,
+        Type::I16 => 16,
+        Type::I32 => 32,
+        _ => 64,
+    };
+    if w == 64 {
+        bits as i64
+    } else {
+        ((bits << (64 - w)) as i64) >> (64 - w)
+    }
+}

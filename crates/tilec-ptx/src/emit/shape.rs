@@ -1,0 +1,765 @@
+//! Ops that move elements between positions: layout conversion, broadcast, permute, cat,
+//! extract, iota, reduce, scan and mma.
+
+use super::{Kernel, Tv, class_of, elem_bytes};
+use crate::layout::{Layout, coords, dim_bits, shape_bits};
+use crate::sink::{RegClass, Sink};
+use std::rc::Rc;
+use tilec_ir::attrs::AttrData;
+use tilec_ir::{Op, Opcode, Type, Value};
+
+impl Kernel<'_> {
+    /// Converts `t` (a tile of `shape`) to layout `to`: a renaming of slots when both
+    /// layouts give every thread the same elements, otherwise a round trip through shared
+    /// memory.
+    pub(crate) fn convert(&mut self, t: &Tv, shape: &[i64], to: &Rc<Layout>) -> Tv {
+        if t.layout.same_threads(to) || t.layout.is_replicated() && t.layout.nbits == 0 {
+            let regs = (0..to.slots())
+                .map(|s| {
+                    let e = to.slot_elem(s);
+                    let from = t.layout.elem_slot(e & !t.layout.thread_mask()).unwrap_or(0);
+                    t.regs[from].clone()
+                })
+                .collect();
+            return Tv {
+                layout: to.clone(),
+                regs,
+                elem: t.elem,
+            };
+        }
+        let n = 1u64 << shape_bits(shape);
+        let size = elem_bytes(t.elem) as u64;
+        let buf = self.stage(t, n);
+        let tb = self.thread_base(to);
+        let addr = self.reg(RegClass::B32);
+        self.ins(format!("mad.lo.s32 {addr}, {tb}, {size}, {buf};"));
+        let mut regs = Vec::with_capacity(to.slots());
+        for s in 0..to.slots() {
+            let off = to.slot_elem(s) * size;
+            let r = self.load_elem("ld.shared", t.elem, &format!("[{addr}+{off}]"));
+            regs.push(r);
+        }
+        self.bar();
+        Tv {
+            layout: to.clone(),
+            regs,
+            elem: t.elem,
+        }
+    }
+
+    /// Writes every element of `t` to shared memory at its linear index (after a barrier
+    /// protecting the buffer's previous use) and waits for all threads. Returns the buffer.
+    pub(crate) fn stage(&mut self, t: &Tv, n: u64) -> String {
+        let size = elem_bytes(t.elem) as u64;
+        self.bar();
+        let buf = self.smem((n * size) as u32);
+        self.write_smem(t, &buf, 0);
+        self.bar();
+        buf
+    }
+
+    fn write_smem(&mut self, t: &Tv, buf: &str, base: u64) {
+        let size = elem_bytes(t.elem) as u64;
+        let owner = self.owner(&t.layout);
+        let tb = self.thread_base(&t.layout);
+        let addr = self.reg(RegClass::B32);
+        self.ins(format!("mad.lo.s32 {addr}, {tb}, {size}, {buf};"));
+        for s in 0..t.layout.slots() {
+            let off = base + t.layout.slot_elem(s) * size;
+            self.store_elem(
+                "st.shared",
+                t.elem,
+                &format!("[{addr}+{off}]"),
+                &t.regs[s],
+                owner.as_deref(),
+            );
+        }
+    }
+
+    pub(crate) fn emit_broadcast(&mut self, op: Op) {
+        let m = self.m;
+        let src_v = m.operand(op, 0);
+        let res = m.result(op, 0);
+        let src = self.tile(src_v);
+        let (ss, rs) = (self.shape(src_v), self.shape(res));
+        let ss: Vec<i64> = if ss.len() < rs.len() {
+            // Rank-0 (or lower-rank) sources broadcast as all-ones shapes.
+            std::iter::repeat_n(1, rs.len() - ss.len())
+                .chain(ss)
+                .collect()
+        } else {
+            ss
+        };
+        let nr = shape_bits(&rs);
+        // Source bit -> result bit, and the result bits of broadcast dimensions.
+        let mut map = vec![None; shape_bits(&ss) as usize];
+        let mut fresh = Vec::new();
+        for d in 0..rs.len() {
+            let (lr, wr) = dim_bits(&rs, d);
+            let (ls, ws) = dim_bits(&ss, d);
+            if ws == 0 {
+                fresh.extend((lr..lr + wr).map(|b| b as u8));
+            } else {
+                for k in 0..ws {
+                    map[(ls + k) as usize] = Some((lr + k) as u8);
+                }
+            }
+        }
+        let derived = Rc::new(src.layout.remap(nr, &map, &fresh));
+        let default = self.default_layout(&rs);
+        // The default layout is free too when every one of its thread bits is a broadcast
+        // bit or the same source bit the source layout has there.
+        let inv = |rb: Option<u8>| -> Option<u8> {
+            rb.and_then(|rb| map.iter().position(|m| *m == Some(rb)).map(|p| p as u8))
+        };
+        let default_free = default
+            .lane
+            .iter()
+            .zip(src.layout.lane.iter())
+            .chain(default.warp.iter().zip(src.layout.warp.iter()))
+            .all(|(r, s)| inv(*r) == *s || (r.is_some() && inv(*r).is_none() && s.is_none()))
+            && default.reg.iter().all(|b| match inv(Some(*b)) {
+                None => true,
+                Some(sb) => src.layout.reg.contains(&sb),
+            });
+        let layout = if default_free { default } else { derived };
+        let regs = (0..layout.slots())
+            .map(|s| {
+                let e = layout.slot_elem(s);
+                let mut se = 0u64;
+                for (sb, rb) in map.iter().enumerate() {
+                    if let Some(rb) = rb
+                        && e >> rb & 1 == 1
+                    {
+                        se |= 1 << sb;
+                    }
+                }
+                let slot = src
+                    .layout
+                    .elem_slot(se & !src.layout.thread_mask())
+                    .unwrap_or(0);
+                src.regs[slot].clone()
+            })
+            .collect();
+        self.set_tile(
+            res,
+            Tv {
+                layout,
+                regs,
+                elem: src.elem,
+            },
+        );
+    }
+
+    pub(crate) fn emit_permute(&mut self, op: Op) {
+        let m = self.m;
+        let src_v = m.operand(op, 0);
+        let src = self.tile(src_v);
+        let ss = self.shape(src_v);
+        let rs = self.shape(m.result(op, 0));
+        let perm: Vec<usize> = match m.attr_named(op, "permutation").map(|a| m.ctx.attrs.get(a)) {
+            Some(AttrData::DenseI32Array(p)) => p.iter().map(|x| *x as usize).collect(),
+            _ => (0..ss.len()).collect(),
+        };
+        let mut map = vec![None; shape_bits(&ss) as usize];
+        for (i, p) in perm.iter().enumerate() {
+            let (ls, w) = dim_bits(&ss, *p);
+            let (lr, _) = dim_bits(&rs, i);
+            for k in 0..w {
+                map[(ls + k) as usize] = Some((lr + k) as u8);
+            }
+        }
+        let layout = Rc::new(src.layout.remap(shape_bits(&rs), &map, &[]));
+        // Slot i of the new layout is slot i of the old one: register bits were remapped in
+        // order.
+        self.set_tile(
+            m.result(op, 0),
+            Tv {
+                layout,
+                regs: src.regs,
+                elem: src.elem,
+            },
+        );
+    }
+
+    pub(crate) fn emit_cat(&mut self, op: Op) {
+        let m = self.m;
+        let (a_v, b_v) = (m.operand(op, 0), m.operand(op, 1));
+        let a = self.tile(a_v);
+        let b = self.tile_in(b_v, &a.layout);
+        let s = self.shape(a_v);
+        let rs = self.shape(m.result(op, 0));
+        let dim = m
+            .attr_named(op, "dim")
+            .and_then(|x| m.ctx.attrs.get_int(x))
+            .unwrap_or(0) as usize;
+        // Source bit -> result bit: bits of dims after `dim` keep their place, `dim` and
+        // earlier dims move up by one; the new top bit of `dim` picks lhs or rhs.
+        let mut map = vec![None; shape_bits(&s) as usize];
+        for d in 0..s.len() {
+            let (ls, w) = dim_bits(&s, d);
+            let (lr, _) = dim_bits(&rs, d);
+            for k in 0..w {
+                map[(ls + k) as usize] = Some((lr + k) as u8);
+            }
+        }
+        let (lr, wr) = dim_bits(&rs, dim);
+        let top = (lr + wr - 1) as u8;
+        let mut layout = a.layout.remap(shape_bits(&rs), &map, &[]);
+        layout.reg.push(top);
+        let mut regs = a.regs.clone();
+        regs.extend(b.regs.iter().cloned());
+        self.set_tile(
+            m.result(op, 0),
+            Tv {
+                layout: Rc::new(layout),
+                regs,
+                elem: a.elem,
+            },
+        );
+    }
+
+    pub(crate) fn emit_extract(&mut self, op: Op) {
+        let m = self.m;
+        let src_v = m.operand(op, 0);
+        let res = m.result(op, 0);
+        let ss = self.shape(src_v);
+        let rs = self.shape(res);
+        let src = self.tile(src_v);
+        let idx: Vec<Value> = m.operands(op).skip(1).collect();
+        let buf = self.stage(&src, 1 << shape_bits(&ss));
+        let layout = self.default_layout(&rs);
+        let size = elem_bytes(src.elem) as u64;
+        // Source linear index of result element c: sum_d (idx_d * rs_d + c_d) << low_src_d.
+        let tb = self.thread_base(&layout);
+        let base = self.reg(RegClass::B32);
+        self.ins(format!("mov.u32 {base}, 0;"));
+        for d in 0..rs.len() {
+            let (lr, wr) = dim_bits(&rs, d);
+            let (ls, _) = dim_bits(&ss, d);
+            let c = self.reg(RegClass::B32);
+            self.ins(format!("bfe.u32 {c}, {tb}, {lr}, {wr};"));
+            if let Some(i) = idx.get(d) {
+                let iv = self.scalar(*i);
+                let iv = self.int_resize(self.elem(*i), Type::I32, true, &iv);
+                self.ins(format!("mad.lo.s32 {c}, {iv}, {}, {c};", rs[d]));
+            }
+            self.ins(format!("shl.b32 {c}, {c}, {ls};"));
+            self.ins(format!("add.s32 {base}, {base}, {c};"));
+        }
+        self.ins(format!("mad.lo.s32 {base}, {base}, {size}, {buf};"));
+        let mut regs = Vec::new();
+        for s in 0..layout.slots() {
+            let c = coords(&rs, layout.slot_elem(s));
+            let off: u64 = c
+                .iter()
+                .enumerate()
+                .map(|(d, x)| x << dim_bits(&ss, d).0)
+                .sum::<u64>()
+                * size;
+            let r = self.load_elem("ld.shared", src.elem, &format!("[{base}+{off}]"));
+            regs.push(r);
+        }
+        self.bar();
+        self.set_tile(
+            res,
+            Tv {
+                layout,
+                regs,
+                elem: src.elem,
+            },
+        );
+    }
+
+    pub(crate) fn emit_iota(&mut self, op: Op) {
+        let res = self.m.result(op, 0);
+        let elem = self.elem(res);
+        let layout = self.default_layout(&self.shape(res));
+        let tb = self.thread_base(&layout);
+        let mut regs = Vec::new();
+        for s in 0..layout.slots() {
+            let e = layout.slot_elem(s);
+            let r = self.reg(RegClass::B32);
+            self.ins(format!("add.s32 {r}, {tb}, {e};"));
+            let out = self.int_resize(Type::I32, elem, false, &r);
+            regs.push(out);
+        }
+        self.set_tile(res, Tv { layout, regs, elem });
+    }
+
+    /// Runs a reduce/scan body on scalar registers: binds the block arguments (lhs values,
+    /// then rhs values, per operand pairs as the op defines) and returns the yielded ones.
+    fn apply_body(
+        &mut self,
+        op: Op,
+        lhs: &[String],
+        rhs: &[String],
+        elems: &[Type],
+    ) -> Vec<String> {
+        let m = self.m;
+        let block = m.entry_block(m.region(op, 0)).expect("body");
+        let args = m.block_args(block).to_vec();
+        // Arguments are (lhs_0, rhs_0, lhs_1, rhs_1, ...).
+        for (i, a) in args.iter().enumerate() {
+            let k = i / 2;
+            let r = if i % 2 == 0 { &lhs[k] } else { &rhs[k] };
+            self.set_scalar(*a, elems[k], r.clone());
+        }
+        let ops: Vec<Op> = m.block_ops(block).collect();
+        let mut out = Vec::new();
+        for o in ops {
+            if m.opcode(o) == Opcode::Yield {
+                out = m.operands(o).map(|v| self.scalar(v)).collect();
+            } else {
+                self.emit_op(o);
+            }
+        }
+        out
+    }
+
+    pub(crate) fn emit_reduce(&mut self, op: Op) {
+        let m = self.m;
+        let inputs: Vec<Value> = m.operands(op).collect();
+        let shape = self.shape(inputs[0]);
+        let dim = m
+            .attr_named(op, "dim")
+            .and_then(|x| m.ctx.attrs.get_int(x))
+            .unwrap_or(0) as usize;
+        let first = self.tile(inputs[0]);
+        let layout = first.layout.clone();
+        let tvs: Vec<Tv> = inputs.iter().map(|v| self.tile_in(*v, &layout)).collect();
+        let elems: Vec<Type> = tvs.iter().map(|t| t.elem).collect();
+        let (low, w) = dim_bits(&shape, dim);
+        let dim_mask: u64 = ((1u64 << w) - 1) << low;
+        // 1. Inside the thread: group slots by their element with the dim bits cleared.
+        let mut groups: Vec<(u64, Vec<usize>)> = Vec::new();
+        for s in 0..layout.slots() {
+            let key = layout.slot_elem(s) & !dim_mask;
+            match groups.iter_mut().find(|g| g.0 == key) {
+                Some(g) => g.1.push(s),
+                None => groups.push((key, vec![s])),
+            }
+        }
+        let mut acc: Vec<Vec<String>> = Vec::new();
+        for (_, slots) in &groups {
+            let mut cur: Vec<String> = tvs.iter().map(|t| t.regs[slots[0]].clone()).collect();
+            for s in &slots[1..] {
+                let rhs: Vec<String> = tvs.iter().map(|t| t.regs[*s].clone()).collect();
+                cur = self.apply_body(op, &cur, &rhs, &elems);
+            }
+            acc.push(cur);
+        }
+        // 2. Across lanes holding dim bits: butterfly shuffles.
+        for (i, b) in layout.lane.iter().enumerate() {
+            if let Some(b) = b
+                && dim_mask >> b & 1 == 1
+            {
+                for g in acc.iter_mut() {
+                    let other: Vec<String> = g
+                        .iter()
+                        .zip(&elems)
+                        .map(|(r, e)| self.shfl_xor(r, *e, 1 << i))
+                        .collect();
+                    *g = self.apply_body(op, g, &other, &elems);
+                }
+            }
+        }
+        // 3. Across warps holding dim bits: through shared memory, in warp order.
+        let warp_bits: Vec<usize> = layout
+            .warp
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.is_some_and(|b| dim_mask >> b & 1 == 1))
+            .map(|(i, _)| i)
+            .collect();
+        if !warp_bits.is_empty() {
+            // Each thread writes its partial of every output element it holds to
+            // [combo][output element][operand], where combo numbers the reduced warp bits
+            // of its warp; then every thread combines the combos in ascending order.
+            let nops = elems.len() as u64;
+            let n_out = 1u64 << (shape_bits(&shape) - w);
+            let combos = 1u64 << warp_bits.len();
+            self.bar();
+            let buf = self.smem((combos * n_out * nops * 8) as u32);
+            let tb = self.thread_base(&layout);
+            let tpart = self.reg(RegClass::B32);
+            self.ins(format!("and.b32 {tpart}, {tb}, {};", !dim_mask as u32));
+            let tid = self.tid.clone();
+            let my_combo = self.reg(RegClass::B32);
+            self.ins(format!("mov.u32 {my_combo}, 0;"));
+            for (j, b) in warp_bits.iter().enumerate() {
+                let t = self.reg(RegClass::B32);
+                self.ins(format!("bfe.u32 {t}, {tid}, {}, 1;", 5 + b));
+                self.ins(format!("shl.b32 {t}, {t}, {j};"));
+                self.ins(format!("or.b32 {my_combo}, {my_combo}, {t};"));
+            }
+            // Address of (combo, output element of group g, operand 0).
+            let addr_of = |k: &mut Self, combo: &str, key: u64| -> String {
+                let e = k.reg(RegClass::B32);
+                k.ins(format!("or.b32 {e}, {tpart}, {key};"));
+                let lo = k.reg(RegClass::B32);
+                k.ins(format!("and.b32 {lo}, {e}, {};", (1u64 << low) - 1));
+                k.ins(format!("shr.u32 {e}, {e}, {};", low + w));
+                k.ins(format!("shl.b32 {e}, {e}, {low};"));
+                k.ins(format!("or.b32 {e}, {e}, {lo};"));
+                k.ins(format!("mad.lo.s32 {e}, {combo}, {n_out}, {e};"));
+                k.ins(format!("mad.lo.s32 {e}, {e}, {}, {buf};", nops * 8));
+                e
+            };
+            for (gi, g) in acc.iter().enumerate() {
+                let a = addr_of(self, &my_combo, groups[gi].0);
+                for (k, e) in elems.iter().enumerate() {
+                    self.store_elem("st.shared", *e, &format!("[{a}+{}]", k * 8), &g[k], None);
+                }
+            }
+            self.bar();
+            let mut result: Vec<Option<Vec<String>>> = vec![None; acc.len()];
+            for combo in 0..combos {
+                let c = self.reg(RegClass::B32);
+                self.ins(format!("mov.u32 {c}, {combo};"));
+                for (gi, r) in result.iter_mut().enumerate() {
+                    let a = addr_of(self, &c, groups[gi].0);
+                    let vals: Vec<String> = elems
+                        .iter()
+                        .enumerate()
+                        .map(|(k, e)| self.load_elem("ld.shared", *e, &format!("[{a}+{}]", k * 8)))
+                        .collect();
+                    *r = Some(match r.take() {
+                        None => vals,
+                        Some(prev) => self.apply_body(op, &prev, &vals, &elems),
+                    });
+                }
+            }
+            self.bar();
+            acc = result.into_iter().map(|r| r.unwrap_or_default()).collect();
+        }
+        // The result layout: the source layout without the reduced bits.
+        let rs = self.shape(m.result(op, 0));
+        let mut map = vec![None; shape_bits(&shape) as usize];
+        for b in 0..shape_bits(&shape) {
+            if b < low {
+                map[b as usize] = Some(b as u8);
+            } else if b >= low + w {
+                map[b as usize] = Some((b - w) as u8);
+            }
+        }
+        let out_layout = Rc::new(Layout {
+            nbits: shape_bits(&rs),
+            reg: layout.reg.iter().filter_map(|b| map[*b as usize]).collect(),
+            lane: layout.lane.map(|b| b.and_then(|b| map[b as usize])),
+            warp: layout
+                .warp
+                .iter()
+                .map(|b| b.and_then(|b| map[b as usize]))
+                .collect(),
+        });
+        for (k, res) in m.results(op).enumerate() {
+            let regs = (0..out_layout.slots())
+                .map(|s| {
+                    let e = out_layout.slot_elem(s);
+                    // Back to the source's element numbering (dim bits zero).
+                    let src_e = (e & ((1 << low) - 1)) | ((e >> low) << (low + w));
+                    let gi = groups.iter().position(|g| g.0 == src_e).unwrap_or(0);
+                    acc[gi][k].clone()
+                })
+                .collect();
+            self.set_tile(
+                res,
+                Tv {
+                    layout: out_layout.clone(),
+                    regs,
+                    elem: elems[k],
+                },
+            );
+        }
+    }
+
+    fn shfl_xor(&mut self, r: &str, elem: Type, mask: u32) -> String {
+        let c = class_of(elem);
+        let out = self.reg(c);
+        match c {
+            RegClass::B32 | RegClass::F32 => {
+                self.ins(format!("shfl.sync.bfly.b32 {out}, {r}, {mask}, 31, -1;"));
+            }
+            RegClass::B64 | RegClass::F64 => {
+                let (lo, hi) = (self.reg(RegClass::B32), self.reg(RegClass::B32));
+                self.ins(format!("mov.b64 {{{lo}, {hi}}}, {r};"));
+                self.ins(format!("shfl.sync.bfly.b32 {lo}, {lo}, {mask}, 31, -1;"));
+                self.ins(format!("shfl.sync.bfly.b32 {hi}, {hi}, {mask}, 31, -1;"));
+                self.ins(format!("mov.b64 {out}, {{{lo}, {hi}}};"));
+            }
+            RegClass::B16 => {
+                let t = self.reg(RegClass::B32);
+                self.ins(format!("cvt.u32.u16 {t}, {r};"));
+                self.ins(format!("shfl.sync.bfly.b32 {t}, {t}, {mask}, 31, -1;"));
+                self.ins(format!("cvt.u16.u32 {out}, {t};"));
+            }
+            RegClass::Pred => {
+                let t = self.reg(RegClass::B32);
+                self.ins(format!("selp.b32 {t}, 1, 0, {r};"));
+                self.ins(format!("shfl.sync.bfly.b32 {t}, {t}, {mask}, 31, -1;"));
+                self.ins(format!("setp.ne.b32 {out}, {t}, 0;"));
+            }
+        }
+        out
+    }
+
+    /// Scan: the operands go to shared memory; each thread computes its own elements'
+    /// prefixes with a loop over the scanned dimension.
+    pub(crate) fn emit_scan(&mut self, op: Op) {
+        let m = self.m;
+        let inputs: Vec<Value> = m.operands(op).collect();
+        let shape = self.shape(inputs[0]);
+        let dim = m
+            .attr_named(op, "dim")
+            .and_then(|x| m.ctx.attrs.get_int(x))
+            .unwrap_or(0) as usize;
+        let reverse = matches!(
+            m.attr_named(op, "reverse").map(|a| m.ctx.attrs.get(a)),
+            Some(AttrData::Bool(true))
+        );
+        let layout = self.default_layout(&shape);
+        let tvs: Vec<Tv> = inputs.iter().map(|v| self.tile_in(*v, &layout)).collect();
+        let elems: Vec<Type> = tvs.iter().map(|t| t.elem).collect();
+        let n = 1u64 << shape_bits(&shape);
+        let (low, w) = dim_bits(&shape, dim);
+        let len = 1u64 << w;
+        // One buffer region per operand, 8 bytes per element.
+        self.bar();
+        let buf = self.smem((n * 8 * elems.len() as u64) as u32);
+        for (k, t) in tvs.iter().enumerate() {
+            let part = self.reg(RegClass::B32);
+            self.ins(format!("add.s32 {part}, {buf}, {};", k as u64 * n * 8));
+            let tb = self.thread_base(&layout);
+            let addr = self.reg(RegClass::B32);
+            self.ins(format!("mad.lo.s32 {addr}, {tb}, 8, {part};"));
+            for s in 0..layout.slots() {
+                let off = layout.slot_elem(s) * 8;
+                self.store_elem(
+                    "st.shared",
+                    t.elem,
+                    &format!("[{addr}+{off}]"),
+                    &t.regs[s],
+                    None,
+                );
+            }
+        }
+        self.bar();
+        let tb = self.thread_base(&layout);
+        let mut out: Vec<Vec<String>> = vec![Vec::new(); elems.len()];
+        for s in 0..layout.slots() {
+            // Element index with the scanned coordinate cleared, and the coordinate itself.
+            let e = self.reg(RegClass::B32);
+            self.ins(format!("add.s32 {e}, {tb}, {};", layout.slot_elem(s)));
+            let c = self.reg(RegClass::B32);
+            self.ins(format!("bfe.u32 {c}, {e}, {low}, {w};"));
+            let rowbase = self.reg(RegClass::B32);
+            self.ins(format!(
+                "and.b32 {rowbase}, {e}, {};",
+                !((len - 1) << low) as u32
+            ));
+            // acc = x[start]; for j in start+1..=c (forward) combine.
+            let start = if reverse { len - 1 } else { 0 };
+            let first: Vec<String> = elems
+                .iter()
+                .enumerate()
+                .map(|(k, el)| {
+                    let a = self.reg(RegClass::B32);
+                    self.ins(format!("add.s32 {a}, {rowbase}, {};", start << low));
+                    self.ins(format!("mad.lo.s32 {a}, {a}, 8, {buf};"));
+                    self.load_elem("ld.shared", *el, &format!("[{a}+{}]", k as u64 * n * 8))
+                })
+                .collect();
+            let acc: Vec<String> = first
+                .iter()
+                .zip(&elems)
+                .map(|(r, e)| {
+                    let a = self.reg(class_of(*e));
+                    self.copy_reg(*e, &a, r);
+                    a
+                })
+                .collect();
+            let j = self.reg(RegClass::B32);
+            self.ins(format!("mov.u32 {j}, {start};"));
+            let head = self.label();
+            let done = self.label();
+            self.ins(format!("{head}:"));
+            let p = self.reg(RegClass::Pred);
+            self.ins(format!("setp.eq.u32 {p}, {j}, {c};"));
+            self.ins(format!("@{p} bra {done};"));
+            if reverse {
+                self.ins(format!("sub.s32 {j}, {j}, 1;"));
+            } else {
+                self.ins(format!("add.s32 {j}, {j}, 1;"));
+            }
+            let a = self.reg(RegClass::B32);
+            self.ins(format!("shl.b32 {a}, {j}, {low};"));
+            self.ins(format!("add.s32 {a}, {a}, {rowbase};"));
+            self.ins(format!("mad.lo.s32 {a}, {a}, 8, {buf};"));
+            let next: Vec<String> = elems
+                .iter()
+                .enumerate()
+                .map(|(k, el)| {
+                    self.load_elem("ld.shared", *el, &format!("[{a}+{}]", k as u64 * n * 8))
+                })
+                .collect();
+            let combined = self.apply_body(op, &acc, &next, &elems);
+            for ((a, r), e) in acc.iter().zip(&combined).zip(&elems) {
+                self.copy_reg(*e, a, r);
+            }
+            self.ins(format!("bra.uni {head};"));
+            self.ins(format!("{done}:"));
+            for (k, a) in acc.into_iter().enumerate() {
+                out[k].push(a);
+            }
+        }
+        self.bar();
+        for (k, res) in m.results(op).enumerate() {
+            self.set_tile(
+                res,
+                Tv {
+                    layout: layout.clone(),
+                    regs: std::mem::take(&mut out[k]),
+                    elem: elems[k],
+                },
+            );
+        }
+    }
+
+    /// mmaf / mmai: the operands go to shared memory and each thread accumulates its own
+    /// result elements with a loop over K (exact products, one rounding per step).
+    pub(crate) fn emit_mma(&mut self, op: Op) {
+        let m = self.m;
+        let (a_v, b_v, c_v) = (m.operand(op, 0), m.operand(op, 1), m.operand(op, 2));
+        let (sa, sb) = (self.shape(a_v), self.shape(b_v));
+        let rank = sa.len();
+        let (mm, kk, nn) = (
+            sa[rank - 2] as u64,
+            sa[rank - 1] as u64,
+            sb[rank - 1] as u64,
+        );
+        let batch: u64 = sa[..rank - 2].iter().product::<i64>() as u64;
+        let a = self.tile(a_v);
+        let b = self.tile(b_v);
+        let c = self.tile(c_v);
+        let (ea, eb, ec) = (a.elem, b.elem, c.elem);
+        let (za, zb) = (elem_bytes(ea) as u64, elem_bytes(eb) as u64);
+        let a_bytes = (batch * mm * kk * za).next_multiple_of(16);
+        let b_bytes = batch * kk * nn * zb;
+        self.bar();
+        let buf = self.smem((a_bytes + b_bytes) as u32);
+        self.write_smem(&a, &buf, 0);
+        let bbuf = self.reg(RegClass::B32);
+        self.ins(format!("add.s32 {bbuf}, {buf}, {a_bytes};"));
+        self.write_smem(&b, &bbuf, 0);
+        self.bar();
+        let signed_a = self.mma_signed(op, "signedness_lhs");
+        let signed_b = self.mma_signed(op, "signedness_rhs");
+        let layout = c.layout.clone();
+        let tb = self.thread_base(&layout);
+        let rs = self.shape(m.result(op, 0));
+        let mut regs = Vec::new();
+        for s in 0..layout.slots() {
+            let e = self.reg(RegClass::B32);
+            self.ins(format!("add.s32 {e}, {tb}, {};", layout.slot_elem(s)));
+            // (batch, i, j) of this element.
+            let (lj, wj) = dim_bits(&rs, rank - 1);
+            let (li, wi) = dim_bits(&rs, rank - 2);
+            let (i, j, bt) = (
+                self.reg(RegClass::B32),
+                self.reg(RegClass::B32),
+                self.reg(RegClass::B32),
+            );
+            self.ins(format!("bfe.u32 {j}, {e}, {lj}, {wj};"));
+            self.ins(format!("bfe.u32 {i}, {e}, {li}, {wi};"));
+            self.ins(format!("shr.u32 {bt}, {e}, {};", wi + wj));
+            // a row: ((bt*M + i) * K) * za; b col: (bt*K*N + j) * zb
+            let ap = self.reg(RegClass::B32);
+            self.ins(format!("mad.lo.s32 {ap}, {bt}, {mm}, {i};"));
+            self.ins(format!("mul.lo.s32 {ap}, {ap}, {};", kk * za));
+            self.ins(format!("add.s32 {ap}, {ap}, {buf};"));
+            let bp = self.reg(RegClass::B32);
+            self.ins(format!("mad.lo.s32 {bp}, {bt}, {}, {j};", kk * nn));
+            self.ins(format!("mul.lo.s32 {bp}, {bp}, {zb};"));
+            self.ins(format!("add.s32 {bp}, {bp}, {bbuf};"));
+            let acc = self.reg(class_of(ec));
+            self.copy_reg(ec, &acc, &c.regs[s]);
+            let k = self.reg(RegClass::B32);
+            self.ins(format!("mov.u32 {k}, 0;"));
+            let head = self.label();
+            self.ins(format!("{head}:"));
+            let x = self.load_elem("ld.shared", ea, &format!("[{ap}]"));
+            let y = self.load_elem("ld.shared", eb, &format!("[{bp}]"));
+            self.mma_step(ea, eb, ec, &x, &y, &acc, signed_a, signed_b);
+            self.ins(format!("add.s32 {ap}, {ap}, {za};"));
+            self.ins(format!("add.s32 {bp}, {bp}, {};", nn * zb));
+            self.ins(format!("add.s32 {k}, {k}, 1;"));
+            let p = self.reg(RegClass::Pred);
+            self.ins(format!("setp.lt.u32 {p}, {k}, {kk};"));
+            self.ins(format!("@{p} bra.uni {head};"));
+            regs.push(acc);
+        }
+        self.bar();
+        self.set_tile(
+            m.result(op, 0),
+            Tv {
+                layout,
+                regs,
+                elem: ec,
+            },
+        );
+    }
+
+    fn mma_signed(&self, op: Op, name: &str) -> bool {
+        self.m
+            .attr_named(op, name)
+            .and_then(|a| self.m.ctx.attrs.get_enum(a, tilec_ir::EnumKind::Signedness))
+            != Some(0)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn mma_step(
+        &mut self,
+        ea: Type,
+        eb: Type,
+        ec: Type,
+        x: &str,
+        y: &str,
+        acc: &str,
+        sa: bool,
+        sb: bool,
+    ) {
+        match ec {
+            Type::I32 => {
+                // i8 operands: the loads sign-extended; unsigned operands need zero-extension.
+                let xa = if sa { x.to_string() } else { self.zext(8, x) };
+                let yb = if sb { y.to_string() } else { self.zext(8, y) };
+                self.ins(format!("mad.lo.s32 {acc}, {xa}, {yb}, {acc};"));
+            }
+            Type::F64 => {
+                let xf = self.float_to_float(ea, Type::F64, None, x);
+                let yf = self.float_to_float(eb, Type::F64, None, y);
+                self.ins(format!("fma.rn.f64 {acc}, {xf}, {yf}, {acc};"));
+            }
+            _ => {
+                let xf = self.float_to_float(ea, Type::F32, None, x);
+                let yf = self.float_to_float(eb, Type::F32, None, y);
+                if ec == Type::F32 || ec == Type::TF32 {
+                    self.ins(format!("fma.rn.f32 {acc}, {xf}, {yf}, {acc};"));
+                } else {
+                    let cf = self.float_to_float(ec, Type::F32, None, acc);
+                    self.ins(format!("fma.rn.f32 {cf}, {xf}, {yf}, {cf};"));
+                    let back = self.float_to_float(Type::F32, ec, None, &cf);
+                    self.copy_reg(ec, acc, &back);
+                }
+            }
+        }
+    }
+}
+
+/// True if `v` is a constant (materialisable in any layout).
+#[allow(dead_code)]
+pub(crate) fn is_constant(m: &tilec_ir::Module, v: Value) -> bool {
+    m.defining_op(v)
+        .is_some_and(|o| m.opcode(o) == Opcode::Constant)
+}

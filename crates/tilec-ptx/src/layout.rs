@@ -1,0 +1,229 @@
+//! Layouts: which thread holds which tile element in which register slot.
+//!
+//! Tile dimensions are powers of two, so an element is named by the bits of its row-major
+//! linear index. A [`Layout`] gives, for every bit of the register-slot number, of the lane
+//! id and of the warp id, the element-index bit it sets (or none, for lanes and warps: the
+//! tile is then replicated over them). Every element bit has exactly one source, so the
+//! element of slot `s` in thread `t` is `thread_part(t) | reg_part(s)`.
+
+use std::fmt;
+
+/// Where each element-index bit comes from. See the module documentation.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Layout {
+    /// log2 of the number of elements.
+    pub nbits: u32,
+    /// Element bit set by each register-slot bit.
+    pub reg: Vec<u8>,
+    /// Element bit set by each of the 5 lane-id bits, if any.
+    pub lane: [Option<u8>; 5],
+    /// Element bit set by each warp-id bit, if any.
+    pub warp: Vec<Option<u8>>,
+}
+
+impl Layout {
+    /// Every thread holds every element (rank-0 tiles, small reduction results).
+    pub fn replicated(nbits: u32, warp_bits: u32) -> Layout {
+        Layout {
+            nbits,
+            reg: (0..nbits as u8).collect(),
+            lane: [None; 5],
+            warp: vec![None; warp_bits as usize],
+        }
+    }
+
+    /// The default layout for elementwise work, loads and stores: a vector of up to four
+    /// contiguous elements per thread, then lanes, then warps, then more registers.
+    pub fn blocked(nbits: u32, warp_bits: u32) -> Layout {
+        let thread_bits = 5 + warp_bits;
+        let vec_bits = nbits.saturating_sub(thread_bits).min(2);
+        let mut next = 0u8;
+        let mut take = |limit: u32| {
+            if (next as u32) < limit {
+                next += 1;
+                Some(next - 1)
+            } else {
+                None
+            }
+        };
+        let mut reg: Vec<u8> = (0..vec_bits).filter_map(|_| take(nbits)).collect();
+        let mut lane = [None; 5];
+        for l in lane.iter_mut() {
+            *l = take(nbits);
+        }
+        let warp: Vec<Option<u8>> = (0..warp_bits).map(|_| take(nbits)).collect();
+        while let Some(b) = take(nbits) {
+            reg.push(b);
+        }
+        Layout {
+            nbits,
+            reg,
+            lane,
+            warp,
+        }
+    }
+
+    /// The number of register slots per thread.
+    pub fn slots(&self) -> usize {
+        1 << self.reg.len()
+    }
+
+    /// The register part of the element index of slot `s`.
+    pub fn slot_elem(&self, s: usize) -> u64 {
+        let mut e = 0u64;
+        for (i, b) in self.reg.iter().enumerate() {
+            if s >> i & 1 == 1 {
+                e |= 1 << b;
+            }
+        }
+        e
+    }
+
+    /// The slot holding the element whose register part is `e` (which must have no thread
+    /// bits set).
+    pub fn elem_slot(&self, e: u64) -> Option<usize> {
+        let mut s = 0usize;
+        let mut rest = e;
+        for (i, b) in self.reg.iter().enumerate() {
+            if e >> b & 1 == 1 {
+                s |= 1 << i;
+                rest &= !(1u64 << b);
+            }
+        }
+        (rest == 0).then_some(s)
+    }
+
+    /// Element bits held by thread bits (lane and warp), as a mask.
+    pub fn thread_mask(&self) -> u64 {
+        self.lane
+            .iter()
+            .chain(self.warp.iter())
+            .flatten()
+            .fold(0, |m, b| m | 1 << b)
+    }
+
+    /// True if no lane or warp bit selects elements (every thread holds everything).
+    pub fn is_replicated(&self) -> bool {
+        self.thread_mask() == 0
+    }
+
+    /// True if some lane or warp bit replicates (threads differing in it hold the same
+    /// elements).
+    pub fn has_replication(&self) -> bool {
+        self.lane
+            .iter()
+            .chain(self.warp.iter())
+            .any(Option::is_none)
+    }
+
+    /// True if `other` holds the same elements in every thread, so that converting
+    /// between the two only renames register slots.
+    pub fn same_threads(&self, other: &Layout) -> bool {
+        self.nbits == other.nbits && self.lane == other.lane && self.warp == other.warp
+    }
+
+    /// The layout of the result of an op that maps element bit `b` of this layout to bit
+    /// `map[b]` of a result with `nbits` bits (`None`: the bit disappears). Result bits no
+    /// source bit maps to are `fresh` bits, given to replicated lanes and warps first, then
+    /// to new register bits.
+    pub fn remap(&self, nbits: u32, map: &[Option<u8>], fresh: &[u8]) -> Layout {
+        let f = |b: &Option<u8>| b.and_then(|b| map[b as usize]);
+        let mut lane = [None; 5];
+        for (i, l) in self.lane.iter().enumerate() {
+            lane[i] = f(l);
+        }
+        let mut warp: Vec<Option<u8>> = self.warp.iter().map(f).collect();
+        let mut reg: Vec<u8> = self.reg.iter().filter_map(|b| map[*b as usize]).collect();
+        let mut fresh = fresh.iter().copied();
+        for slot in lane.iter_mut().chain(warp.iter_mut()) {
+            if slot.is_none() {
+                *slot = fresh.next();
+            }
+        }
+        reg.extend(fresh);
+        Layout {
+            nbits,
+            reg,
+            lane,
+            warp,
+        }
+    }
+
+    /// The layout that keeps this layout's lanes and warps but orders its register bits
+    /// ascending (a pure renaming of slots).
+    pub fn sorted_regs(&self) -> Layout {
+        let mut l = self.clone();
+        l.reg.sort_unstable();
+        l
+    }
+}
+
+impl fmt::Display for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list = |v: &mut dyn Iterator<Item = Option<u8>>| {
+            v.map(|b| b.map_or("_".to_string(), |b| b.to_string()))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        write!(
+            f,
+            "#ttg.linear<reg=[{}], lane=[{}], warp=[{}]>",
+            list(&mut self.reg.iter().map(|b| Some(*b))),
+            list(&mut self.lane.iter().copied()),
+            list(&mut self.warp.iter().copied())
+        )
+    }
+}
+
+/// The bit position of dimension `d`'s lowest bit in the row-major linear index of a
+/// tile of `shape`, and its width in bits.
+pub fn dim_bits(shape: &[i64], d: usize) -> (u32, u32) {
+    let low: u32 = shape[d + 1..].iter().map(|s| s.trailing_zeros()).sum();
+    (low, shape[d].trailing_zeros())
+}
+
+/// log2 of the element count of a tile shape.
+pub fn shape_bits(shape: &[i64]) -> u32 {
+    shape.iter().map(|s| s.trailing_zeros()).sum()
+}
+
+/// The coordinates of linear element index `e` in a tile of `shape`.
+pub fn coords(shape: &[i64], e: u64) -> Vec<u64> {
+    (0..shape.len())
+        .map(|d| {
+            let (low, w) = dim_bits(shape, d);
+            (e >> low) & ((1u64 << w) - 1)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocked_1024_over_128_threads() {
+        let l = Layout::blocked(10, 2);
+        assert_eq!(l.reg, vec![0, 1, 9]);
+        assert_eq!(l.lane, [Some(2), Some(3), Some(4), Some(5), Some(6)]);
+        assert_eq!(l.warp, vec![Some(7), Some(8)]);
+        assert_eq!(l.slots(), 8);
+        assert_eq!(l.slot_elem(5), 1 | 512);
+        assert_eq!(l.elem_slot(513), Some(5));
+    }
+
+    #[test]
+    fn small_tiles_replicate() {
+        let l = Layout::blocked(3, 2);
+        assert_eq!(l.reg, Vec::<u8>::new());
+        assert_eq!(l.lane, [Some(0), Some(1), Some(2), None, None]);
+        assert!(l.has_replication());
+        assert!(Layout::replicated(0, 2).is_replicated());
+    }
+
+    #[test]
+    fn dims() {
+        assert_eq!(dim_bits(&[64, 32], 0), (5, 6));
+        assert_eq!(coords(&[64, 32], 33), vec![1, 1]);
+    }
+}

@@ -1,0 +1,2 @@
+//! Math library: PTX instruction sequences for the tile IR math ops (placeholder; being
+//! written).

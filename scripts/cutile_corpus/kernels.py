@@ -1,0 +1,524 @@
+"""cuTile Python kernels for tilec's corpus of real Tile IR.
+
+Every kernel here is exported offline (no GPU needed) by ``regen.py`` to Tile IR
+bytecode and disassembled to text.  ``CORPUS`` at the bottom lists, for each
+corpus file, the kernel and the signatures (argument types, assumptions and
+compile-time constants) it is exported with; a file holds one ``entry`` per
+signature.
+
+Requires the ``cuda-tile`` package (tested with 1.7.0).
+"""
+
+import math
+
+import cuda.tile as ct
+from cuda.tile.compilation import (ArrayConstraint, CallingConvention, KernelSignature,
+                                   ScalarConstraint)
+
+ConstInt = ct.Constant[int]
+
+GELU_K0 = math.sqrt(2.0 / math.pi)  # folded into the kernel as a constant
+
+
+# --------------------------------------------------------------------------
+# Elementwise kernels
+# --------------------------------------------------------------------------
+
+@ct.kernel
+def vector_add(a, b, c, TILE: ConstInt):
+    # c[i] = a[i] + b[i]; one TILE-element chunk per block.
+    pid = ct.bid(0)
+    x = ct.load(a, index=(pid,), shape=(TILE,))
+    y = ct.load(b, index=(pid,), shape=(TILE,))
+    ct.store(c, index=(pid,), tile=x + y)
+
+
+@ct.kernel
+def saxpy(alpha, x, y, TILE: ConstInt):
+    # y[i] = alpha * x[i] + y[i], with alpha a runtime f32 scalar argument.
+    pid = ct.bid(0)
+    xv = ct.load(x, index=(pid,), shape=(TILE,))
+    yv = ct.load(y, index=(pid,), shape=(TILE,))
+    ct.store(y, index=(pid,), tile=alpha * xv + yv)
+
+
+@ct.kernel
+def relu6_scale(x, out, TILE: ConstInt):
+    # out[i] = min(max(x[i], 0), 6) * 0.5 -- clamp against float constants.
+    pid = ct.bid(0)
+    v = ct.load(x, index=(pid,), shape=(TILE,))
+    v = ct.minimum(ct.maximum(v, 0.0), 6.0)
+    ct.store(out, index=(pid,), tile=v * 0.5)
+
+
+@ct.kernel
+def leaky_relu_f16(x, out, TILE: ConstInt):
+    # out[i] = x[i] > 0 ? x[i] : 0.01 * x[i], on f16 data, via where().
+    pid = ct.bid(0)
+    v = ct.load(x, index=(pid,), shape=(TILE,))
+    slope = ct.astype(ct.full((TILE,), 0.01, ct.float32), v.dtype)
+    ct.store(out, index=(pid,), tile=ct.where(v > 0, v, v * slope))
+
+
+@ct.kernel
+def bias_gelu_tanh(x, bias, out, TM: ConstInt, TN: ConstInt):
+    # out = gelu(x + bias) on a 2-D (rows x cols) array, bias broadcast over rows;
+    # tanh form: 0.5*h*(1 + tanh(sqrt(2/pi) * (h + 0.044715*h^3))).
+    i = ct.bid(0)
+    j = ct.bid(1)
+    h = ct.load(x, index=(i, j), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
+    b = ct.load(bias, index=(j,), shape=(TN,), padding_mode=ct.PaddingMode.ZERO)
+    h = ct.astype(h, ct.float32) + ct.astype(ct.reshape(b, (1, TN)), ct.float32)
+    u = GELU_K0 * (h + 0.044715 * h * h * h)
+    g = 0.5 * h * (1.0 + ct.tanh(u))
+    ct.store(out, index=(i, j), tile=ct.astype(g, out.dtype))
+
+
+@ct.kernel
+def bias_gelu_exp(x, bias, out, TN: ConstInt):
+    # out = gelu(x + bias) using the sigmoid approximation h * sigmoid(1.702 h),
+    # with the sigmoid spelled out through exp(); one row chunk per block.
+    i = ct.bid(0)
+    j = ct.bid(1)
+    h = ct.load(x, index=(i, j), shape=(1, TN))
+    b = ct.load(bias, index=(j,), shape=(TN,))
+    h = h + ct.expand_dims(b, axis=0)
+    g = h / (1.0 + ct.exp(-1.702 * h))
+    ct.store(out, index=(i, j), tile=g)
+
+
+@ct.kernel
+def copy_with_hints(x, out, TILE: ConstInt):
+    # out[i] = x[i] + 1 with per-access hints: a DRAM latency hint and no TMA on the
+    # load, an acquire/release pair at device scope on the load and store.
+    pid = ct.bid(0)
+    v = ct.load(x, index=(pid,), shape=(TILE,), latency=8, allow_tma=False,
+                memory_order=ct.MemoryOrder.ACQUIRE, memory_scope=ct.MemoryScope.DEVICE)
+    ct.store(out, index=(pid,), tile=v + 1.0, latency=2,
+             memory_order=ct.MemoryOrder.RELEASE, memory_scope=ct.MemoryScope.DEVICE)
+
+
+@ct.kernel
+def int_bitops(x, out, threshold, TILE: ConstInt):
+    # Integer ops on i32: out = (x > threshold) ? ((x & 0xFF) << 2) ^ (x >> 3)
+    #                                           : (x % 7) - threshold,
+    # plus an equality test that zeroes multiples of 16 (where/select).
+    pid = ct.bid(0)
+    v = ct.load(x, index=(pid,), shape=(TILE,))
+    hi = ((v & 0xFF) << 2) ^ (v >> 3)
+    lo = (v % 7) - threshold
+    r = ct.where(v > threshold, hi, lo)
+    r = ct.where((v & 15) == 0, ct.zeros((TILE,), ct.int32), r)
+    ct.store(out, index=(pid,), tile=r)
+
+
+@ct.kernel
+def unsigned_minmax_u8(x, y, out, TILE: ConstInt):
+    # Unsigned 8-bit: out = max(x, y) - min(x, y) (absolute difference, no overflow).
+    pid = ct.bid(0)
+    a = ct.load(x, index=(pid,), shape=(TILE,))
+    b = ct.load(y, index=(pid,), shape=(TILE,))
+    ct.store(out, index=(pid,), tile=ct.maximum(a, b) - ct.minimum(a, b))
+
+
+# --------------------------------------------------------------------------
+# Reductions and scans
+# --------------------------------------------------------------------------
+
+@ct.kernel
+def row_softmax(x, out, TM: ConstInt, TN: ConstInt):
+    # Softmax over each row (row length <= TN): TM rows per block, -inf padding,
+    # max-subtract, exp, sum, divide.
+    i = ct.bid(0)
+    v = ct.load(x, index=(i, 0), shape=(TM, TN), padding_mode=ct.PaddingMode.NEG_INF)
+    v = ct.astype(v, ct.float32)
+    m = ct.max(v, axis=1, keepdims=True)
+    e = ct.exp(v - m)
+    s = ct.sum(e, axis=1, keepdims=True)
+    ct.store(out, index=(i, 0), tile=ct.astype(e / s, out.dtype))
+
+
+@ct.kernel
+def layernorm(x, w, b, out, eps, TN: ConstInt):
+    # LayerNorm of one row of length N (<= TN) per block:
+    # y = (x - mean) * rsqrt(var + eps) * w + b, with zero padding masked out.
+    row = ct.bid(0)
+    n = x.shape[1]
+    v = ct.astype(ct.load(x, index=(row, 0), shape=(1, TN), padding_mode=ct.PaddingMode.ZERO),
+                  ct.float32)
+    valid = ct.expand_dims(ct.arange(TN, dtype=ct.int32), axis=0) < n
+    mean = ct.sum(v, axis=1, keepdims=True) / n
+    d = ct.where(valid, v - mean, 0.0)
+    var = ct.sum(d * d, axis=1, keepdims=True) / n
+    inv = ct.rsqrt(var + eps)
+    gw = ct.astype(ct.load(w, index=(0,), shape=(TN,), padding_mode=ct.PaddingMode.ZERO),
+                   ct.float32)
+    gb = ct.astype(ct.load(b, index=(0,), shape=(TN,), padding_mode=ct.PaddingMode.ZERO),
+                   ct.float32)
+    y = d * inv * ct.reshape(gw, (1, TN)) + ct.reshape(gb, (1, TN))
+    ct.store(out, index=(row, 0), tile=ct.astype(y, out.dtype))
+
+
+@ct.kernel
+def block_sum(x, partial, TILE: ConstInt):
+    # partial[b] = sum of the b-th TILE-element chunk of x (zero padded).
+    pid = ct.bid(0)
+    v = ct.load(x, index=(pid,), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(partial, index=(pid,), tile=ct.sum(v))
+
+
+@ct.kernel
+def row_max_argmax(x, vmax, imax, sumsq, TN: ConstInt):
+    # For each row: the maximum value, its column index (argmax), and the
+    # sum of squares computed by ct.reduce with a user-written combiner.
+    row = ct.bid(0)
+    v = ct.load(x, index=(row, 0), shape=(1, TN), padding_mode=ct.PaddingMode.NEG_INF)
+    ct.store(vmax, index=(row,), tile=ct.max(v, axis=1))
+    ct.store(imax, index=(row,), tile=ct.astype(ct.argmax(v, axis=1), imax.dtype))
+    z = ct.load(x, index=(row, 0), shape=(1, TN), padding_mode=ct.PaddingMode.ZERO)
+    ss = ct.reduce(z * z, axis=1, func=lambda a, b: a + b, identity=0.0)
+    ct.store(sumsq, index=(row,), tile=ss)
+
+
+@ct.kernel
+def prefix_sum(x, out, TILE: ConstInt):
+    # Inclusive prefix sum within each TILE-element chunk (cumsum).
+    pid = ct.bid(0)
+    v = ct.load(x, index=(pid,), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(out, index=(pid,), tile=ct.cumsum(v, axis=0))
+
+
+@ct.kernel
+def running_max_scan(x, out, TM: ConstInt, TN: ConstInt):
+    # Running maximum along each row of a (TM, TN) tile, via ct.scan with a
+    # user-written combiner (lambda) and -inf identity.
+    i = ct.bid(0)
+    j = ct.bid(1)
+    v = ct.load(x, index=(i, j), shape=(TM, TN), padding_mode=ct.PaddingMode.NEG_INF)
+    r = ct.scan(v, axis=1, func=lambda a, b: ct.maximum(a, b), identity=-math.inf)
+    ct.store(out, index=(i, j), tile=r)
+
+
+# --------------------------------------------------------------------------
+# Data movement
+# --------------------------------------------------------------------------
+
+@ct.kernel
+def transpose2d(x, out, TM: ConstInt, TN: ConstInt):
+    # out = x^T: tile (i, j) of x, shape (TM, TN), goes to tile (j, i) of out.
+    i = ct.bid(0)
+    j = ct.bid(1)
+    t = ct.load(x, index=(i, j), shape=(TM, TN))
+    ct.store(out, index=(j, i), tile=ct.transpose(t))
+
+
+@ct.kernel
+def permute3d(x, out, TB: ConstInt, TM: ConstInt, TN: ConstInt):
+    # out[n, b, m] = x[b, m, n]: axes (0, 1, 2) -> (2, 0, 1) on a 3-D tile.
+    b = ct.bid(0)
+    m = ct.bid(1)
+    n = ct.bid(2)
+    t = ct.load(x, index=(b, m, n), shape=(TB, TM, TN))
+    ct.store(out, index=(n, b, m), tile=ct.permute(t, (2, 0, 1)))
+
+
+@ct.kernel
+def gather_scatter(src, idx, dst, TILE: ConstInt):
+    # Indexed copy (pointer-style loads/stores): dst[idx[i]] = 2 * src[idx[i]],
+    # out-of-range indices are masked (gather pads with 0, scatter skips).
+    pid = ct.bid(0)
+    ind = ct.load(idx, index=(pid,), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
+    vals = ct.gather(src, ind, padding_value=0.0)
+    ct.scatter(dst, ind, vals * 2.0, mask=ind >= 0)
+
+
+@ct.kernel
+def embedding_rows(table, ids, out, TD: ConstInt, TB: ConstInt):
+    # Embedding lookup: out[r, :] = table[ids[r], :] for TB rows per block,
+    # using a 2-D gather with broadcast (TB,1) x (1,TD) index tiles.
+    pid = ct.bid(0)
+    rows = ct.load(ids, index=(pid,), shape=(TB,))
+    cols = ct.arange(TD, dtype=ct.int32)
+    t = ct.gather(table, (ct.reshape(rows, (TB, 1)), ct.reshape(cols, (1, TD))))
+    ct.store(out, index=(pid, 0), tile=t)
+
+
+# --------------------------------------------------------------------------
+# Atomics
+# --------------------------------------------------------------------------
+
+@ct.kernel
+def histogram_atomic(x, bins, NBINS: ConstInt, TILE: ConstInt):
+    # bins[x[i] mod NBINS] += 1 using atomic_add on an i32 histogram.
+    pid = ct.bid(0)
+    v = ct.load(x, index=(pid,), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
+    valid = (ct.arange(TILE, dtype=ct.int32) + pid * TILE) < x.shape[0]
+    b = ct.where(valid, v % NBINS, -1)
+    ct.atomic_add(bins, b, 1)
+
+
+@ct.kernel
+def global_sum_atomic(x, total, total_max, TILE: ConstInt):
+    # total[0] += sum of this block's chunk (scalar f32 atomic add, relaxed order)
+    # and total_max[0] = max(total_max[0], block max) via i32 atomic_max.
+    pid = ct.bid(0)
+    v = ct.load(x, index=(pid,), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
+    ct.atomic_add(total, 0, ct.sum(v), memory_order=ct.MemoryOrder.RELAXED)
+    ct.atomic_max(total_max, 0, ct.astype(ct.max(v), ct.int32))
+
+
+@ct.kernel
+def spin_flag_cas(flags, out, TILE: ConstInt):
+    # Each block claims flag slots with compare-and-swap (0 -> block id + 1)
+    # and records the previous values.
+    pid = ct.bid(0)
+    ind = ct.arange(TILE, dtype=ct.int32) + pid * TILE
+    old = ct.atomic_cas(flags, ind, 0, pid + 1)
+    ct.store(out, index=(pid,), tile=old)
+
+
+# --------------------------------------------------------------------------
+# Matmul
+# --------------------------------------------------------------------------
+
+@ct.kernel
+def matmul_f16_f32acc(a, b, c, TM: ConstInt, TN: ConstInt, TK: ConstInt):
+    # C (M x N, f32) = A (M x K, f16) @ B (K x N, f16), f32 accumulation with
+    # ct.mma; the K loop runs num_tiles(A, 1) times (a dynamic trip count).
+    bm = ct.bid(0)
+    bn = ct.bid(1)
+    acc = ct.zeros((TM, TN), ct.float32)
+    for k in range(ct.num_tiles(a, axis=1, shape=(TM, TK))):
+        ta = ct.load(a, index=(bm, k), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
+        tb = ct.load(b, index=(k, bn), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(ta, tb, acc)
+    ct.store(c, index=(bm, bn), tile=acc)
+
+
+@ct.kernel
+def matmul_bf16(a, b, c, TM: ConstInt, TN: ConstInt, TK: ConstInt):
+    # C (bf16) = A (bf16) @ B^T where B is stored N x K (loaded transposed with
+    # order="F"-style axis mapping); f32 accumulator, cast back to bf16.
+    bm = ct.bid(0)
+    bn = ct.bid(1)
+    acc = ct.zeros((TM, TN), ct.float32)
+    nk = ct.num_tiles(a, axis=1, shape=(TM, TK))
+    for k in range(nk):
+        ta = ct.load(a, index=(bm, k), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
+        tb = ct.load(b, index=(k, bn), shape=(TK, TN), order=(1, 0),
+                     padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(ta, tb, acc)
+    ct.store(c, index=(bm, bn), tile=ct.astype(acc, c.dtype))
+
+
+@ct.kernel
+def matmul_tf32(a, b, c, TM: ConstInt, TN: ConstInt, TK: ConstInt):
+    # C = A @ B for f32 arrays, with the inputs converted to tf32 (astype) before
+    # ct.mma so the tensor cores run in tf32 mode; f32 accumulation.
+    bm = ct.bid(0)
+    bn = ct.bid(1)
+    acc = ct.zeros((TM, TN), ct.float32)
+    for k in range(ct.num_tiles(a, axis=1, shape=(TM, TK))):
+        ta = ct.load(a, index=(bm, k), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
+        tb = ct.load(b, index=(k, bn), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(ct.astype(ta, ct.tfloat32), ct.astype(tb, ct.tfloat32), acc)
+    ct.store(c, index=(bm, bn), tile=acc)
+
+
+@ct.kernel
+def small_matmul_operator(a, b, c, TM: ConstInt, TN: ConstInt, TK: ConstInt):
+    # C = A @ B + 1 with the `@` operator (ct.matmul) on f32 tiles when K fits
+    # in a single tile (K <= TK): no loop, no explicit accumulator.
+    bm = ct.bid(0)
+    bn = ct.bid(1)
+    ta = ct.load(a, index=(bm, 0), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
+    tb = ct.load(b, index=(0, bn), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(c, index=(bm, bn), tile=ta @ tb + 1.0)
+
+
+@ct.kernel
+def batched_matmul_relu(a, b, c, TM: ConstInt, TN: ConstInt, TK: ConstInt):
+    # Batched C[z] = relu(A[z] @ B[z]) with 3-D tiles (1, TM, TK) x (1, TK, TN),
+    # f16 inputs, f32 accumulation, f16 output; batch index from bid(2).
+    bm = ct.bid(0)
+    bn = ct.bid(1)
+    z = ct.bid(2)
+    acc = ct.zeros((1, TM, TN), ct.float32)
+    for k in range(ct.num_tiles(a, axis=2, shape=(1, TM, TK))):
+        ta = ct.load(a, index=(z, bm, k), shape=(1, TM, TK), padding_mode=ct.PaddingMode.ZERO)
+        tb = ct.load(b, index=(z, k, bn), shape=(1, TK, TN), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(ta, tb, acc)
+    acc = ct.maximum(acc, 0.0)
+    ct.store(c, index=(z, bm, bn), tile=ct.astype(acc, c.dtype))
+
+
+# --------------------------------------------------------------------------
+# Control flow
+# --------------------------------------------------------------------------
+
+@ct.kernel
+def grid_stride_scale(x, out, factor, TILE: ConstInt):
+    # Persistent-style loop: block b handles chunks b, b + nblocks, ... up to
+    # num_tiles(x) (dynamic start, bound and step), scaling each by `factor`.
+    nt = ct.num_tiles(x, axis=0, shape=(TILE,))
+    for t in range(ct.bid(0), nt, ct.num_blocks(0)):
+        v = ct.load(x, index=(t,), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
+        ct.store(out, index=(t,), tile=v * factor)
+
+
+@ct.kernel
+def row_sum_loop(x, out, TN: ConstInt):
+    # out[r] = sum of row r of an M x N array, N arbitrary: loop over the
+    # row's column tiles (trip count from the runtime shape) carrying an accumulator.
+    row = ct.bid(0)
+    acc = ct.zeros((1, TN), ct.float32)
+    ncols = x.shape[1]
+    for j in range(ct.cdiv(ncols, TN)):
+        v = ct.load(x, index=(row, j), shape=(1, TN), padding_mode=ct.PaddingMode.ZERO)
+        acc = acc + ct.astype(v, ct.float32)
+    ct.store(out, index=(row,), tile=ct.sum(acc, axis=1))
+
+
+@ct.kernel
+def power_iterate(x, out, n_iters, TILE: ConstInt):
+    # Repeats v = v * v * 0.5 + 0.25 n_iters times (runtime i32 trip count),
+    # then branches on the block id: even blocks store v, odd blocks store -v.
+    pid = ct.bid(0)
+    v = ct.load(x, index=(pid,), shape=(TILE,))
+    for _ in range(n_iters):
+        v = v * v * 0.5 + 0.25
+    if pid % 2 == 0:
+        ct.store(out, index=(pid,), tile=v)
+    else:
+        ct.store(out, index=(pid,), tile=-v)
+
+
+# --------------------------------------------------------------------------
+# Signatures
+# --------------------------------------------------------------------------
+
+def arr(dtype, ndim, *, index=ct.int32, contiguous=True, aligned=True):
+    """An array argument: C-contiguous (last stride 1) and 16-byte aligned unless told."""
+    return ArrayConstraint(
+        dtype, ndim,
+        index_dtype=index,
+        stride_lower_bound_incl=0,
+        alias_groups=(),
+        may_alias_internally=False,
+        stride_constant=((None,) * (ndim - 1) + (1,)) if contiguous else None,
+        base_addr_divisible_by=16 if aligned else 1,
+    )
+
+
+def scalar(dtype):
+    return ScalarConstraint(dtype)
+
+
+def sig(*params):
+    return KernelSignature(list(params), CallingConvention.cutile_python_v1())
+
+
+f16, f32, bf16, i32, i64, u8 = (ct.float16, ct.float32, ct.bfloat16, ct.int32, ct.int64,
+                                ct.uint8)
+
+# name -> (kernel, [signatures]).  File names are the corpus names.
+CORPUS = {
+    "vector_add": (vector_add, [
+        sig(arr(f32, 1), arr(f32, 1), arr(f32, 1), 1024),
+        sig(arr(f16, 1, index=i64), arr(f16, 1, index=i64), arr(f16, 1, index=i64), 512),
+    ]),
+    "saxpy": (saxpy, [
+        sig(scalar(f32), arr(f32, 1), arr(f32, 1), 1024),
+    ]),
+    "relu6_scale": (relu6_scale, [
+        sig(arr(f32, 1), arr(f32, 1), 256),
+    ]),
+    "leaky_relu_f16": (leaky_relu_f16, [
+        sig(arr(f16, 1, aligned=False), arr(f16, 1, aligned=False), 512),
+    ]),
+    "bias_gelu_tanh": (bias_gelu_tanh, [
+        sig(arr(f16, 2), arr(f16, 1), arr(f16, 2), 64, 128),
+    ]),
+    "bias_gelu_exp": (bias_gelu_exp, [
+        sig(arr(f32, 2), arr(f32, 1), arr(f32, 2), 512),
+    ]),
+    "copy_with_hints": (copy_with_hints, [
+        sig(arr(f32, 1), arr(f32, 1), 512),
+    ]),
+    "int_bitops": (int_bitops, [
+        sig(arr(i32, 1), arr(i32, 1), scalar(i32), 512),
+    ]),
+    "unsigned_minmax_u8": (unsigned_minmax_u8, [
+        sig(arr(u8, 1), arr(u8, 1), arr(u8, 1), 1024),
+    ]),
+    "row_softmax": (row_softmax, [
+        sig(arr(f32, 2), arr(f32, 2), 2, 1024),
+        sig(arr(f16, 2), arr(f16, 2), 4, 256),
+    ]),
+    "layernorm": (layernorm, [
+        sig(arr(f32, 2), arr(f32, 1), arr(f32, 1), arr(f32, 2), scalar(f32), 1024),
+        sig(arr(bf16, 2), arr(bf16, 1), arr(bf16, 1), arr(bf16, 2), scalar(f32), 512),
+    ]),
+    "block_sum": (block_sum, [
+        sig(arr(f32, 1), arr(f32, 1), 1024),
+        sig(arr(i32, 1), arr(i32, 1), 256),
+    ]),
+    "row_max_argmax": (row_max_argmax, [
+        sig(arr(f32, 2), arr(f32, 1), arr(i32, 1), arr(f32, 1), 256),
+    ]),
+    "prefix_sum": (prefix_sum, [
+        sig(arr(f32, 1), arr(f32, 1), 1024),
+        sig(arr(i32, 1), arr(i32, 1), 128),
+    ]),
+    "running_max_scan": (running_max_scan, [
+        sig(arr(f32, 2), arr(f32, 2), 8, 128),
+    ]),
+    "transpose2d": (transpose2d, [
+        sig(arr(f32, 2), arr(f32, 2), 64, 64),
+        sig(arr(f16, 2), arr(f16, 2), 32, 128),
+    ]),
+    "permute3d": (permute3d, [
+        sig(arr(f32, 3), arr(f32, 3), 4, 16, 32),
+    ]),
+    "gather_scatter": (gather_scatter, [
+        sig(arr(f32, 1), arr(i32, 1), arr(f32, 1), 256),
+    ]),
+    "embedding_rows": (embedding_rows, [
+        sig(arr(f16, 2), arr(i32, 1), arr(f16, 2), 128, 16),
+    ]),
+    "histogram_atomic": (histogram_atomic, [
+        sig(arr(i32, 1), arr(i32, 1), 64, 1024),
+    ]),
+    "global_sum_atomic": (global_sum_atomic, [
+        sig(arr(f32, 1), arr(f32, 1), arr(i32, 1), 1024),
+    ]),
+    "spin_flag_cas": (spin_flag_cas, [
+        sig(arr(i32, 1), arr(i32, 1), 128),
+    ]),
+    "matmul_f16_f32acc": (matmul_f16_f32acc, [
+        sig(arr(f16, 2), arr(f16, 2), arr(f32, 2), 64, 64, 64),
+        sig(arr(f16, 2), arr(f16, 2), arr(f32, 2), 128, 128, 32),
+    ]),
+    "matmul_bf16": (matmul_bf16, [
+        sig(arr(bf16, 2), arr(bf16, 2), arr(bf16, 2), 64, 64, 64),
+    ]),
+    "matmul_tf32": (matmul_tf32, [
+        sig(arr(f32, 2), arr(f32, 2), arr(f32, 2), 64, 64, 32),
+    ]),
+    "small_matmul_operator": (small_matmul_operator, [
+        sig(arr(f32, 2), arr(f32, 2), arr(f32, 2), 64, 64, 32),
+    ]),
+    "batched_matmul_relu": (batched_matmul_relu, [
+        sig(arr(f16, 3), arr(f16, 3), arr(f16, 3), 64, 64, 64),
+    ]),
+    "grid_stride_scale": (grid_stride_scale, [
+        sig(arr(f32, 1), arr(f32, 1), scalar(f32), 1024),
+    ]),
+    "row_sum_loop": (row_sum_loop, [
+        sig(arr(f32, 2), arr(f32, 1), 512),
+        sig(arr(f16, 2, contiguous=False), arr(f32, 1), 256),
+    ]),
+    "power_iterate": (power_iterate, [
+        sig(arr(f32, 1), arr(f32, 1), scalar(i32), 256),
+    ]),
+}
