@@ -274,6 +274,19 @@ pub fn check_mutant(bytes: &[u8]) -> Result<Outcome, String> {
                 ));
             }
             check_canonicalize(&run, bytes)?;
+            // Every accepted program compiles to PTX (or is rejected with a located
+            // diagnostic), without a panic.
+            let ptx = run(&["-", "-o", "-", "--diagnostic-format=json"], bytes)?;
+            match ptx.status {
+                0 => {}
+                1 if !ptx.stdout.trim().is_empty() && !ptx.stdout.contains("\"line\":null") => {}
+                s => {
+                    return Err(format!(
+                        "compiling an accepted program to PTX: exit status {s}: {}{}",
+                        ptx.stdout, ptx.stderr
+                    ));
+                }
+            }
             Ok(Outcome::Accepted)
         }
         1 => {
