@@ -1,8 +1,8 @@
 //! Elementwise ops: float and integer arithmetic, comparisons, select, conversions and
 //! math functions. Every op here works slot by slot in the layout of its first operand.
 
-use super::mathshim::{self as math, MathFn, MathOpts, Prec};
 use super::{Kernel, Tv, class_of};
+use crate::math::{self, MathFn, MathOpts, Prec};
 use crate::sink::{RegClass, Sink};
 use std::rc::Rc;
 use tilec_ir::attrs::{ComparisonOrdering, ComparisonPredicate, RoundingMode, Signedness};

@@ -9,7 +9,6 @@
 
 mod arith;
 mod control;
-mod mathshim;
 mod mem;
 mod shape;
 

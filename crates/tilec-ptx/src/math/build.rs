@@ -19,9 +19,19 @@ pub(crate) struct Fp {
 }
 
 /// binary32.
-pub(crate) const F32: Fp = Fp { f: Ty::F32, i: Ty::B32, mant: 23, bias: 127 };
+pub(crate) const F32: Fp = Fp {
+    f: Ty::F32,
+    i: Ty::B32,
+    mant: 23,
+    bias: 127,
+};
 /// binary64.
-pub(crate) const F64: Fp = Fp { f: Ty::F64, i: Ty::B64, mant: 52, bias: 1023 };
+pub(crate) const F64: Fp = Fp {
+    f: Ty::F64,
+    i: Ty::B64,
+    mant: 52,
+    bias: 1023,
+};
 
 impl Fp {
     /// Picks the value for this format.
@@ -31,12 +41,20 @@ impl Fp {
 
     /// Rounds an f64 to this format (as an f64 value).
     pub fn round(self, v: f64) -> f64 {
-        if self.f == Ty::F32 { f64::from(v as f32) } else { v }
+        if self.f == Ty::F32 {
+            f64::from(v as f32)
+        } else {
+            v
+        }
     }
 
     /// The raw bits of `v` rounded to this format.
     pub fn bits_of(self, v: f64) -> u64 {
-        if self.f == Ty::F32 { u64::from((v as f32).to_bits()) } else { v.to_bits() }
+        if self.f == Ty::F32 {
+            u64::from((v as f32).to_bits())
+        } else {
+            v.to_bits()
+        }
     }
 
     /// Mask of the explicit mantissa.
@@ -59,7 +77,11 @@ impl Fp {
         let hi = if keep < width {
             let drop = width - keep;
             let b = self.bits_of(hi) & !((1u64 << drop) - 1);
-            if self.f == Ty::F32 { f64::from(f32::from_bits(b as u32)) } else { f64::from_bits(b) }
+            if self.f == Ty::F32 {
+                f64::from(f32::from_bits(b as u32))
+            } else {
+                f64::from_bits(b)
+            }
         } else {
             hi
         };
@@ -87,7 +109,10 @@ pub(crate) struct B {
 
 impl B {
     pub fn new(ftz: bool) -> Self {
-        B { prog: Program::new(ftz), consts: HashMap::new() }
+        B {
+            prog: Program::new(ftz),
+            consts: HashMap::new(),
+        }
     }
 
     pub fn finish(mut self, result: R) -> Program {
@@ -134,7 +159,11 @@ impl B {
 
     /// An integer constant.
     pub fn ic(&mut self, ty: Ty, v: i64) -> R {
-        let bits = if ty.bits() == 32 { u64::from(v as i32 as u32) } else { v as u64 };
+        let bits = if ty.bits() == 32 {
+            u64::from(v as i32 as u32)
+        } else {
+            v as u64
+        };
         self.raw(ty, bits)
     }
 
@@ -208,7 +237,11 @@ impl B {
 
     /// Integer operation with an immediate second operand.
     pub fn ibin_c(&mut self, op: IBin, a: R, c: i64) -> R {
-        let ty = if matches!(op, IBin::Shl | IBin::ShrS | IBin::ShrU) { Ty::B32 } else { self.ty(a) };
+        let ty = if matches!(op, IBin::Shl | IBin::ShrS | IBin::ShrU) {
+            Ty::B32
+        } else {
+            self.ty(a)
+        };
         let c = self.ic(ty, c);
         self.ibin(op, a, c)
     }
@@ -228,7 +261,12 @@ impl B {
     /// Converts `src` to type `to` (see [`Op::Cvt`]).
     pub fn cvt(&mut self, to: Ty, src: R, signed: bool) -> R {
         let dst = self.reg(to);
-        self.push(Op::Cvt { dst, src, signed, rnd: Rnd::Rni });
+        self.push(Op::Cvt {
+            dst,
+            src,
+            signed,
+            rnd: Rnd::Rni,
+        });
         dst
     }
 
@@ -241,13 +279,25 @@ impl B {
 
     pub fn setp(&mut self, cmp: Cmp, a: R, b: R) -> R {
         let dst = self.reg(Ty::Pred);
-        self.push(Op::Setp { cmp, unsigned: false, dst, a, b });
+        self.push(Op::Setp {
+            cmp,
+            unsigned: false,
+            dst,
+            a,
+            b,
+        });
         dst
     }
 
     pub fn setpu(&mut self, cmp: Cmp, a: R, b: R) -> R {
         let dst = self.reg(Ty::Pred);
-        self.push(Op::Setp { cmp, unsigned: true, dst, a, b });
+        self.push(Op::Setp {
+            cmp,
+            unsigned: true,
+            dst,
+            a,
+            b,
+        });
         dst
     }
 
@@ -395,17 +445,27 @@ impl B {
 
     /// Selects between double-word values.
     pub fn sel_dw(&mut self, p: R, a: Dw, b: Dw) -> Dw {
-        Dw { hi: self.sel(p, a.hi, b.hi), lo: self.sel(p, a.lo, b.lo) }
+        Dw {
+            hi: self.sel(p, a.hi, b.hi),
+            lo: self.sel(p, a.lo, b.lo),
+        }
     }
 
     /// A double-word constant.
     pub fn dw_c(&mut self, fp: Fp, c: (f64, f64)) -> Dw {
-        Dw { hi: self.fc(fp, c.0), lo: self.fc(fp, c.1) }
+        Dw {
+            hi: self.fc(fp, c.0),
+            lo: self.fc(fp, c.1),
+        }
     }
 
     /// `2^k` for a B32 integer `k` in the normal range of `fp`.
     pub fn pow2(&mut self, fp: Fp, k: R) -> R {
-        let k = if fp.i == Ty::B64 { self.cvt(Ty::B64, k, true) } else { k };
+        let k = if fp.i == Ty::B64 {
+            self.cvt(Ty::B64, k, true)
+        } else {
+            k
+        };
         let b = self.ibin_c(IBin::Add, k, fp.bias);
         let b = self.ibin_c(IBin::Shl, b, i64::from(fp.mant));
         self.bits(fp.f, b)
@@ -431,16 +491,6 @@ impl B {
         let mag = self.ibin_c(IBin::And, xb, !(fp.sign_bit() as i64));
         let sign = self.ibin_c(IBin::And, sb, fp.sign_bit() as i64);
         let r = self.ibin(IBin::Or, mag, sign);
-        self.bits(fp.f, r)
-    }
-
-    /// `x` xor the sign bit of `s` (multiplies by the sign of `s`).
-    pub fn mulsign(&mut self, x: R, s: R) -> R {
-        let fp = self.fp(x);
-        let xb = self.bits(fp.i, x);
-        let sb = self.bits(fp.i, s);
-        let sign = self.ibin_c(IBin::And, sb, fp.sign_bit() as i64);
-        let r = self.ibin(IBin::Xor, xb, sign);
         self.bits(fp.f, r)
     }
 

@@ -52,16 +52,18 @@ pub(super) fn exp_core(b: &mut B, x: R, x_lo: Option<R>, base2: bool) -> ExpPart
         let rl = b.mul_c(nk, l);
         (kf, rh, rl)
     };
-    // e^(rh+rl) - 1 ~ rh + (rh^2 P(rh) + rl (1 + rh))
+    // e^(rh+rl) - 1 ~ rh + (rh^2 P(rh) + rl e^rh), e^rh - 1 ~ rh + rh^2 P(rh)
     let z = b.mul(rh, rh);
     let p = b.poly(rh, &expm1_coeffs(fp.f == Ty::F64));
-    let t = b.fma(rl, rh, rl);
+    let em = b.fma(z, p, rh);
+    let t = b.fma(rl, em, rl);
     let corr = b.fma(z, p, t);
     let one = b.fc(fp, 1.0);
     let s = b.fast_two_sum(one, rh);
     let lo = b.add(s.lo, corr);
+    let e = b.fast_two_sum(s.hi, lo);
     let k = b.cvt(Ty::B32, kf, true);
-    ExpParts { k, e: Dw { hi: s.hi, lo } }
+    ExpParts { k, e }
 }
 
 /// `e^x` or `2^x` of a clamped, finite `x`, rounded.
@@ -108,12 +110,10 @@ pub(super) fn sinh_cosh(b: &mut B, x: R, cosh: bool) -> R {
     // Moderate k: both terms, scaled exactly.
     let big_k = fp.pick(16, 32);
     let kc = b.ibin_c(IBin::MinS, p.k, big_k);
-    let km1 = b.ibin_c(IBin::Sub, kc, 1);
     let zero = b.ic(Ty::B32, 0);
     let nk = b.ibin(IBin::Sub, zero, kc);
-    let nkm1 = b.ibin_c(IBin::Sub, nk, 1);
-    let sa = b.pow2(fp, km1);
-    let sb = b.pow2(fp, nkm1);
+    let sa = b.pow2(fp, kc);
+    let sb = b.pow2(fp, nk);
     let ah = b.mul(p.e.hi, sa);
     let al = b.mul(p.e.lo, sa);
     let mut bh = b.mul(inv.hi, sb);
@@ -126,13 +126,27 @@ pub(super) fn sinh_cosh(b: &mut B, x: R, cosh: bool) -> R {
     let lo = b.add(s.lo, al);
     let lo = b.add(lo, bl);
     let small = b.add(s.hi, lo);
+    let small = b.mul_c(small, 0.5);
     // Large k: e^-|x| is negligible; 2^(k-1) (hi + lo) with one rounding.
     let y = b.round_dw(p.e);
     let k1 = b.ibin_c(IBin::Sub, p.k, 1);
     let big = b.scale(y, k1);
     let is_big = b.setp_ic(Cmp::Gt, p.k, big_k);
-    let r = b.sel(is_big, big, small);
-    let r = if cosh { r } else { b.copysign(r, x) };
+    let mut r = b.sel(is_big, big, small);
+    if !cosh {
+        // k = 0 (|x| < ln2/2): odd Taylor polynomial, no cancellation.
+        let z = b.mul(a, a);
+        let n = fp.pick(4, 7);
+        let c: Vec<f64> = (0..n)
+            .map(|i| 1.0 / (1..=2 * i + 3).map(f64::from).product::<f64>())
+            .collect();
+        let pz = b.poly(z, &c);
+        let az = b.mul(a, z);
+        let sm = b.fma(az, pz, a);
+        let k0 = b.setp_ic(Cmp::Eq, p.k, 0);
+        r = b.sel(k0, sm, r);
+        r = b.copysign(r, x);
+    }
     b.keep_nan(x, r)
 }
 

@@ -218,9 +218,20 @@ pub enum Op {
     /// Conversion between the types of `dst` and `src`: float-float (`rn`), float to signed or
     /// unsigned integer (`rnd`, saturating, NaN gives 0), integer to float (`rn`), integer
     /// widening (sign- or zero-extending) and narrowing.
-    Cvt { dst: R, src: R, signed: bool, rnd: Rnd },
+    Cvt {
+        dst: R,
+        src: R,
+        signed: bool,
+        rnd: Rnd,
+    },
     /// `setp`.
-    Setp { cmp: Cmp, unsigned: bool, dst: R, a: R, b: R },
+    Setp {
+        cmp: Cmp,
+        unsigned: bool,
+        dst: R,
+        a: R,
+        b: R,
+    },
     /// `selp`: `dst = p ? a : b`.
     Selp { dst: R, a: R, b: R, p: R },
     /// Predicate logic.
@@ -230,7 +241,10 @@ pub enum Op {
     /// A label.
     Label(u32),
     /// A branch, taken when `cond` is absent or the predicate equals the given polarity.
-    Bra { target: u32, cond: Option<(R, bool)> },
+    Bra {
+        target: u32,
+        cond: Option<(R, bool)>,
+    },
 }
 
 /// A straight-line (possibly looping) program over typed virtual registers.
@@ -250,7 +264,14 @@ const STEP_LIMIT: usize = 1 << 22;
 
 impl Program {
     pub(crate) fn new(ftz: bool) -> Self {
-        Program { tys: Vec::new(), ops: Vec::new(), args: Vec::new(), result: None, labels: 0, ftz }
+        Program {
+            tys: Vec::new(),
+            ops: Vec::new(),
+            args: Vec::new(),
+            result: None,
+            labels: 0,
+            ftz,
+        }
     }
 
     /// The instructions.
@@ -270,7 +291,11 @@ impl Program {
 
     /// Runs the program on raw argument bits and returns the raw bits of the result.
     pub fn eval(&self, args: &[u64]) -> u64 {
-        Evaluator { p: self, regs: vec![0; self.tys.len()] }.run(args)
+        Evaluator {
+            p: self,
+            regs: vec![0; self.tys.len()],
+        }
+        .run(args)
     }
 
     /// Runs a one- or two-argument f32 program.
@@ -317,23 +342,36 @@ impl<'a> Printer<'a> {
                 names[dst.0 as usize] = Some(args[*idx].to_string());
             }
         }
-        Printer { p, s, names, labels: vec![None; p.labels as usize] }
+        Printer {
+            p,
+            s,
+            names,
+            labels: vec![None; p.labels as usize],
+        }
     }
 
     fn n(&mut self, r: R) -> String {
         let ty = self.p.ty(r);
         let s = &mut *self.s;
-        self.names[r.0 as usize].get_or_insert_with(|| s.reg(ty.class())).clone()
+        self.names[r.0 as usize]
+            .get_or_insert_with(|| s.reg(ty.class()))
+            .clone()
     }
 
     fn label(&mut self, l: u32) -> String {
         let s = &mut *self.s;
-        self.labels[l as usize].get_or_insert_with(|| s.label()).clone()
+        self.labels[l as usize]
+            .get_or_insert_with(|| s.label())
+            .clone()
     }
 
     /// `.ftz` for f32 arithmetic when the program flushes.
     fn ftz(&self, ty: Ty) -> &'static str {
-        if self.p.ftz && ty == Ty::F32 { ".ftz" } else { "" }
+        if self.p.ftz && ty == Ty::F32 {
+            ".ftz"
+        } else {
+            ""
+        }
     }
 
     fn emit(&mut self, text: String) {
@@ -365,8 +403,16 @@ impl<'a> Printer<'a> {
             Op::Mov { dst, src } | Op::Bits { dst, src } => {
                 let ty = p.ty(dst);
                 let (d, a) = (self.n(dst), self.n(src));
-                let name = if ty == Ty::Pred { "pred".to_string() } else { ty.name('b') };
-                let name = if matches!(op, Op::Bits { .. }) { format!("b{}", ty.bits()) } else { name };
+                let name = if ty == Ty::Pred {
+                    "pred".to_string()
+                } else {
+                    ty.name('b')
+                };
+                let name = if matches!(op, Op::Bits { .. }) {
+                    format!("b{}", ty.bits())
+                } else {
+                    name
+                };
                 self.emit(format!("mov.{name} {d}, {a};"));
             }
             Op::FBin { op, dst, a, b } => {
@@ -380,12 +426,20 @@ impl<'a> Printer<'a> {
                     FBin::Max => "max",
                 };
                 let (d, a, b) = (self.n(dst), self.n(a), self.n(b));
-                self.emit(format!("{m}{}.{} {d}, {a}, {b};", self.ftz(ty), ty.name('f')));
+                self.emit(format!(
+                    "{m}{}.{} {d}, {a}, {b};",
+                    self.ftz(ty),
+                    ty.name('f')
+                ));
             }
             Op::Fma { dst, a, b, c } => {
                 let ty = p.ty(dst);
                 let (d, a, b, c) = (self.n(dst), self.n(a), self.n(b), self.n(c));
-                self.emit(format!("fma.rn{}.{} {d}, {a}, {b}, {c};", self.ftz(ty), ty.name('f')));
+                self.emit(format!(
+                    "fma.rn{}.{} {d}, {a}, {b}, {c};",
+                    self.ftz(ty),
+                    ty.name('f')
+                ));
             }
             Op::FUn { op, dst, a } => {
                 let ty = p.ty(dst);
@@ -443,8 +497,19 @@ impl<'a> Printer<'a> {
                 let (d, a) = (self.n(dst), self.n(a));
                 self.emit(format!("clz.{} {d}, {a};", ty.name('b')));
             }
-            Op::Cvt { dst, src, signed, rnd } => self.cvt(dst, src, signed, rnd),
-            Op::Setp { cmp, unsigned, dst, a, b } => {
+            Op::Cvt {
+                dst,
+                src,
+                signed,
+                rnd,
+            } => self.cvt(dst, src, signed, rnd),
+            Op::Setp {
+                cmp,
+                unsigned,
+                dst,
+                a,
+                b,
+            } => {
                 let ty = p.ty(a);
                 let c = match cmp {
                     Cmp::Eq => "eq",
@@ -457,7 +522,11 @@ impl<'a> Printer<'a> {
                 };
                 let k = if unsigned { 'u' } else { 's' };
                 let (d, a, b) = (self.n(dst), self.n(a), self.n(b));
-                self.emit(format!("setp.{c}{}.{} {d}, {a}, {b};", self.ftz(ty), ty.name(k)));
+                self.emit(format!(
+                    "setp.{c}{}.{} {d}, {a}, {b};",
+                    self.ftz(ty),
+                    ty.name(k)
+                ));
             }
             Op::Selp { dst, a, b, p: pr } => {
                 let ty = p.ty(dst);
@@ -506,7 +575,12 @@ impl<'a> Printer<'a> {
             (true, true) => format!("cvt{}.f64.f32 {d}, {a};", self.ftz(st)),
             (false, true) => {
                 let r = if rnd == Rnd::Rni { "rni" } else { "rzi" };
-                format!("cvt.{r}{}.{}.{} {d}, {a};", self.ftz(st), dt.name(k), st.name('f'))
+                format!(
+                    "cvt.{r}{}.{}.{} {d}, {a};",
+                    self.ftz(st),
+                    dt.name(k),
+                    st.name('f')
+                )
             }
             (true, false) => format!("cvt.rn.{}.{} {d}, {a};", dt.name('f'), st.name(k)),
             (false, false) => format!("cvt.{}.{} {d}, {a};", dt.name(k), st.name(k)),
@@ -531,7 +605,11 @@ enum Fv {
 }
 
 fn flush32(x: f32) -> f32 {
-    if x.is_subnormal() { 0.0f32.copysign(x) } else { x }
+    if x.is_subnormal() {
+        0.0f32.copysign(x)
+    } else {
+        x
+    }
 }
 
 fn min_max(a: f64, b: f64, max: bool) -> f64 {
@@ -580,20 +658,30 @@ impl Evaluator<'_> {
         self.set(r, bits);
     }
 
-    /// Applies an f64-exact operation at the precision of `dst` (f32 results of f32 operands
-    /// computed in f64 and rounded once are correctly rounded for +,-,*,/,sqrt).
-    fn farith(&mut self, dst: R, args: &[R], f: impl Fn(&[f64]) -> f64, f32op: impl Fn(&[f32]) -> f32) {
-        let vals: Vec<Fv> = args.iter().map(|a| self.fget(*a)).collect();
-        match vals[0] {
-            Fv::S(_) => {
-                let xs: Vec<f32> = vals.iter().map(|v| if let Fv::S(x) = v { *x } else { 0.0 }).collect();
-                self.fset(dst, f64::from(f32op(&xs)));
-            }
-            Fv::D(_) => {
-                let xs: Vec<f64> = vals.iter().map(|v| if let Fv::D(x) = v { *x } else { 0.0 }).collect();
-                self.fset(dst, f(&xs));
+    /// Applies an operation at the precision of `dst`'s operands: binary32 operations run in
+    /// f32 (Rust's f32 arithmetic and `mul_add` are correctly rounded), binary64 in f64.
+    fn farith(
+        &mut self,
+        dst: R,
+        args: [R; 3],
+        n: usize,
+        f: fn([f64; 3]) -> f64,
+        g: fn([f32; 3]) -> f32,
+    ) {
+        let mut d = [0f64; 3];
+        let mut s = [0f32; 3];
+        let mut single = false;
+        for i in 0..n {
+            match self.fget(args[i]) {
+                Fv::S(x) => {
+                    single = true;
+                    s[i] = x;
+                }
+                Fv::D(x) => d[i] = x,
             }
         }
+        let v = if single { f64::from(g(s)) } else { f(d) };
+        self.fset(dst, v);
     }
 
     fn sval(&self, r: R) -> i64 {
@@ -637,33 +725,51 @@ impl Evaluator<'_> {
             Op::Arg { dst, idx } => self.set(dst, args[idx]),
             Op::Const { dst, bits } => self.set(dst, bits),
             Op::Mov { dst, src } | Op::Bits { dst, src } => self.set(dst, self.get(src)),
-            Op::FBin { op, dst, a, b } => match op {
-                FBin::Add => self.farith(dst, &[a, b], |v| v[0] + v[1], |v| v[0] + v[1]),
-                FBin::Sub => self.farith(dst, &[a, b], |v| v[0] - v[1], |v| v[0] - v[1]),
-                FBin::Mul => self.farith(dst, &[a, b], |v| v[0] * v[1], |v| v[0] * v[1]),
-                FBin::Div => self.farith(dst, &[a, b], |v| v[0] / v[1], |v| v[0] / v[1]),
-                FBin::Min | FBin::Max => {
-                    let max = op == FBin::Max;
-                    self.farith(
+            Op::FBin { op, dst, a, b } => {
+                let args = [a, b, a];
+                match op {
+                    FBin::Add => self.farith(dst, args, 2, |v| v[0] + v[1], |v| v[0] + v[1]),
+                    FBin::Sub => self.farith(dst, args, 2, |v| v[0] - v[1], |v| v[0] - v[1]),
+                    FBin::Mul => self.farith(dst, args, 2, |v| v[0] * v[1], |v| v[0] * v[1]),
+                    FBin::Div => self.farith(dst, args, 2, |v| v[0] / v[1], |v| v[0] / v[1]),
+                    FBin::Min => self.farith(
                         dst,
-                        &[a, b],
-                        |v| min_max(v[0], v[1], max),
-                        |v| min_max(f64::from(v[0]), f64::from(v[1]), max) as f32,
-                    )
+                        args,
+                        2,
+                        |v| min_max(v[0], v[1], false),
+                        |v| min_max(f64::from(v[0]), f64::from(v[1]), false) as f32,
+                    ),
+                    FBin::Max => self.farith(
+                        dst,
+                        args,
+                        2,
+                        |v| min_max(v[0], v[1], true),
+                        |v| min_max(f64::from(v[0]), f64::from(v[1]), true) as f32,
+                    ),
                 }
-            },
-            Op::Fma { dst, a, b, c } => {
-                self.farith(dst, &[a, b, c], |v| v[0].mul_add(v[1], v[2]), |v| v[0].mul_add(v[1], v[2]))
             }
+            Op::Fma { dst, a, b, c } => self.farith(
+                dst,
+                [a, b, c],
+                3,
+                |v| v[0].mul_add(v[1], v[2]),
+                |v| v[0].mul_add(v[1], v[2]),
+            ),
             Op::FUn { op, dst, a } => {
-                let f = match op {
-                    FUn::Neg => |x: f64| -x,
-                    FUn::Abs => f64::abs,
-                    FUn::Sqrt => f64::sqrt,
-                    FUn::Rni => f64::round_ties_even,
-                    FUn::Rzi => f64::trunc,
-                };
-                self.farith(dst, &[a], |v| f(v[0]), |v| f(f64::from(v[0])) as f32)
+                let args = [a, a, a];
+                match op {
+                    FUn::Neg => self.farith(dst, args, 1, |v| -v[0], |v| -v[0]),
+                    FUn::Abs => self.farith(dst, args, 1, |v| v[0].abs(), |v| v[0].abs()),
+                    FUn::Sqrt => self.farith(dst, args, 1, |v| v[0].sqrt(), |v| v[0].sqrt()),
+                    FUn::Rni => self.farith(
+                        dst,
+                        args,
+                        1,
+                        |v| v[0].round_ties_even(),
+                        |v| v[0].round_ties_even(),
+                    ),
+                    FUn::Rzi => self.farith(dst, args, 1, |v| v[0].trunc(), |v| v[0].trunc()),
+                }
             }
             Op::Approx { op, dst, a } => {
                 let f = match op {
@@ -676,7 +782,11 @@ impl Evaluator<'_> {
                     Approx::Tanh => f64::tanh,
                 };
                 let x = f32::from_bits(self.get(a) as u32);
-                let x = if op == Approx::Ex2 || self.p.ftz { flush32(x) } else { x };
+                let x = if op == Approx::Ex2 || self.p.ftz {
+                    flush32(x)
+                } else {
+                    x
+                };
                 let mut y = f(f64::from(x)) as f32;
                 if op == Approx::Ex2 || self.p.ftz {
                     y = flush32(y);
@@ -691,16 +801,35 @@ impl Evaluator<'_> {
             Op::Clz { dst, a } => {
                 let ty = self.p.ty(a);
                 let v = self.get(a);
-                let n = if ty.bits() == 64 { v.leading_zeros() } else { (v as u32).leading_zeros() };
+                let n = if ty.bits() == 64 {
+                    v.leading_zeros()
+                } else {
+                    (v as u32).leading_zeros()
+                };
                 self.set(dst, u64::from(n));
             }
-            Op::Cvt { dst, src, signed, rnd } => self.cvt(dst, src, signed, rnd),
-            Op::Setp { cmp, unsigned, dst, a, b } => {
+            Op::Cvt {
+                dst,
+                src,
+                signed,
+                rnd,
+            } => self.cvt(dst, src, signed, rnd),
+            Op::Setp {
+                cmp,
+                unsigned,
+                dst,
+                a,
+                b,
+            } => {
                 let r = self.setp(cmp, unsigned, a, b);
                 self.set(dst, u64::from(r));
             }
             Op::Selp { dst, a, b, p } => {
-                let v = if self.get(p) != 0 { self.get(a) } else { self.get(b) };
+                let v = if self.get(p) != 0 {
+                    self.get(a)
+                } else {
+                    self.get(b)
+                };
                 self.set(dst, v);
             }
             Op::PBin { op, dst, a, b } => {
@@ -763,7 +892,11 @@ impl Evaluator<'_> {
                 Cmp::Nan => x.is_nan() || y.is_nan(),
             };
         }
-        let ord = if unsigned { self.get(a).cmp(&self.get(b)) } else { self.sval(a).cmp(&self.sval(b)) };
+        let ord = if unsigned {
+            self.get(a).cmp(&self.get(b))
+        } else {
+            self.sval(a).cmp(&self.sval(b))
+        };
         match cmp {
             Cmp::Eq => ord.is_eq(),
             Cmp::Ne => ord.is_ne(),
@@ -790,7 +923,11 @@ impl Evaluator<'_> {
                     Fv::S(x) => f64::from(x),
                     Fv::D(x) => x,
                 };
-                let x = if rnd == Rnd::Rni { x.round_ties_even() } else { x.trunc() };
+                let x = if rnd == Rnd::Rni {
+                    x.round_ties_even()
+                } else {
+                    x.trunc()
+                };
                 let v = match (dt, signed) {
                     (Ty::B32, true) => x as i32 as u64,
                     (Ty::B32, false) => u64::from(x as u32),
@@ -801,17 +938,29 @@ impl Evaluator<'_> {
             }
             (true, false) => {
                 let v = self.get(src);
-                let x = if signed { self.sval(src) as f64 } else { v as f64 };
+                let x = if signed {
+                    self.sval(src) as f64
+                } else {
+                    v as f64
+                };
                 // Integer to f32 must round once from the integer, not via f64.
                 if dt == Ty::F32 {
-                    let y = if signed { self.sval(src) as f32 } else { v as f32 };
+                    let y = if signed {
+                        self.sval(src) as f32
+                    } else {
+                        v as f32
+                    };
                     self.set(dst, u64::from(y.to_bits()));
                 } else {
                     self.fset(dst, x);
                 }
             }
             (false, false) => {
-                let v = if signed { self.sval(src) as u64 } else { self.get(src) };
+                let v = if signed {
+                    self.sval(src) as u64
+                } else {
+                    self.get(src)
+                };
                 self.set(dst, v);
             }
         }

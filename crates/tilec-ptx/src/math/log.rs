@@ -72,10 +72,18 @@ pub(super) fn log_dw(b: &mut B, x: R, base: Base, extra: Option<R>) -> Dw {
     }
     let ef = b.cvt(fp.f, e, true);
     // e eh (exact) + f mh (two-product) + small terms.
-    let h = if mh == 1.0 { Dw { hi: f, lo: z0 } } else { b.two_prod_c(f, mh) };
+    let h = if mh == 1.0 {
+        Dw { hi: f, lo: z0 }
+    } else {
+        b.two_prod_c(f, mh)
+    };
     let a = b.mul_c(ef, eh);
     let s12 = b.fast_two_sum(a, h.hi);
-    let mut lo = if mh == 1.0 { s12.lo } else { b.add(s12.lo, h.lo) };
+    let mut lo = if mh == 1.0 {
+        s12.lo
+    } else {
+        b.add(s12.lo, h.lo)
+    };
     if ml != 0.0 {
         lo = b.fma_c(f, ml, lo);
     }
@@ -136,9 +144,9 @@ fn pow_abs_f64(b: &mut B, x: R, y: R) -> R {
     let nth = b.neg(th);
     let tl = b.fma(y, lr, nth);
     // When |x| is special, lr is +-inf/NaN and l is garbage: drop the low part.
-    let fin = b.setp_fc(Cmp::Lt, th, f64::INFINITY);
-    let fin2 = b.setp_fc(Cmp::Gt, th, f64::NEG_INFINITY);
-    let fin = b.and(fin, fin2);
+    // Outside the clamp range (or for special |x|) the low part is meaningless: drop it.
+    let ath = b.abs(th);
+    let fin = b.setp_fc(Cmp::Lt, ath, 1030.0);
     let tl = b.fma(y, l.lo, tl);
     let z = b.fc(F64, 0.0);
     let tl = b.sel(fin, tl, z);
@@ -148,7 +156,7 @@ fn pow_abs_f64(b: &mut B, x: R, y: R) -> R {
 }
 
 /// C99 special cases of `pow` around the core value `core = |x|^y`.
-fn pow_fixups(b: &mut B, x: R, y: R, core: R) -> R {
+pub(super) fn pow_fixups(b: &mut B, x: R, y: R, core: R) -> R {
     let fp = b.fp(x);
     let yt = b.rzi(y);
     let yint = b.setp(Cmp::Eq, yt, y);

@@ -14,13 +14,21 @@ pub(super) fn rsqrt(b: &mut B, x: R) -> R {
     let xs = b.sel(tiny, xs0, x);
     let ix = b.bits(fp.i, xs);
     let ef = b.ibin_c(IBin::ShrU, ix, i64::from(fp.mant));
-    let ef = if fp.i == Ty::B64 { b.cvt(Ty::B32, ef, false) } else { ef };
+    let ef = if fp.i == Ty::B64 {
+        b.cvt(Ty::B32, ef, false)
+    } else {
+        ef
+    };
     let e = b.ibin_c(IBin::Sub, ef, fp.bias);
     let eo = b.ibin_c(IBin::And, e, 1);
     let e2 = b.ibin(IBin::Sub, e, eo);
     let mb = b.ibin_c(IBin::And, ix, fp.mant_mask() as i64);
     let be = b.ibin_c(IBin::Add, eo, fp.bias);
-    let be = if fp.i == Ty::B64 { b.cvt(Ty::B64, be, false) } else { be };
+    let be = if fp.i == Ty::B64 {
+        b.cvt(Ty::B64, be, false)
+    } else {
+        be
+    };
     let be = b.ibin_c(IBin::Shl, be, i64::from(fp.mant));
     let mb = b.ibin(IBin::Or, mb, be);
     let m = b.bits(fp.f, mb);
@@ -61,7 +69,11 @@ pub(super) fn rsqrt(b: &mut B, x: R) -> R {
 fn decompose(b: &mut B, ax: R) -> (R, R) {
     let fp = b.fp(ax);
     let ix = b.bits(fp.i, ax);
-    let ix = if fp.i == Ty::B32 { b.cvt(Ty::B64, ix, false) } else { ix };
+    let ix = if fp.i == Ty::B32 {
+        b.cvt(Ty::B64, ix, false)
+    } else {
+        ix
+    };
     let ef = b.ibin_c(IBin::ShrU, ix, i64::from(fp.mant));
     let ef = b.cvt(Ty::B32, ef, false);
     let mant = b.ibin_c(IBin::And, ix, fp.mant_mask() as i64);

@@ -75,8 +75,8 @@ fn payne_hanek(b: &mut B, x: R) -> (R, Dw) {
     let ix = b.bits(Ty::B64, ax);
     let exf = b.ibin_c(IBin::ShrU, ix, 52);
     let exf = b.cvt(Ty::B32, exf, false);
-    // x = m 2^e; the window starts at table bit s = e + 63 (64 leading zero bits).
-    let s = b.ibin_c(IBin::Add, exf, -1075 + 63);
+    // x = m 2^e; the window starts at table bit s = e + 62 (table bit i is bit i - 63 of 2/π).
+    let s = b.ibin_c(IBin::Add, exf, -1075 + 62);
     let w = b.ibin_c(IBin::ShrU, s, 6);
     let o = b.ibin_c(IBin::And, s, 63);
     let c64i = b.ic(Ty::B32, 64);
@@ -112,7 +112,10 @@ fn payne_hanek(b: &mut B, x: R) -> (R, Dw) {
     let p2 = b.ibin(IBin::Add, l0, h1);
     let p2 = b.ibin(IBin::Add, p2, c1);
     let qd = b.ibin_c(IBin::ShrU, p2, 62);
-    let f = U128 { hi: funnel_c(b, p2, p1), lo: funnel_c(b, p1, p0) };
+    let f = U128 {
+        hi: funnel_c(b, p2, p1),
+        lo: funnel_c(b, p1, p0),
+    };
     // Round to the nearest quadrant: if the fraction is >= 1/2, q += 1 and f = 1 - f.
     let up = b.setp(Cmp::Lt, f.hi, zero);
     let inc = b.sel(up, one, zero);
@@ -173,7 +176,7 @@ fn funnel_c(b: &mut B, a: R, c: R) -> R {
 fn trig_coeffs(first: u32, n: usize) -> Vec<f64> {
     let mut out = Vec::with_capacity(n);
     let mut f: f64 = (1..=first).map(f64::from).product();
-    let mut sign = if first % 4 == 0 { 1.0 } else { -1.0 };
+    let mut sign = if first.is_multiple_of(4) { 1.0 } else { -1.0 };
     let mut k = first;
     for _ in 0..n {
         out.push(sign / f);
@@ -193,7 +196,7 @@ fn sin_k(b: &mut B, r: Dw) -> Dw {
     let nl = b.neg(r.lo);
     let v = b.fma(nl, hz, r.lo);
     let lo = b.fma(r.hi, t, v);
-    Dw { hi: r.hi, lo }
+    b.fast_two_sum(r.hi, lo)
 }
 
 /// `cos(rh + rl)` for `|r| <= pi/4`, double-word.
@@ -211,7 +214,7 @@ fn cos_k(b: &mut B, r: Dw) -> Dw {
     let tail = b.fma(zz, q, nhl);
     let tail = b.fma_c(z.lo, -0.5, tail);
     let lo = b.add(corr, tail);
-    Dw { hi: w, lo }
+    b.fast_two_sum(w, lo)
 }
 
 /// Which function of [`trig`].
@@ -227,11 +230,18 @@ pub(super) fn trig(b: &mut B, x: R, f: Trig) -> R {
     let (q, r) = reduce(b, x);
     let s = sin_k(b, r);
     let c = cos_k(b, r);
-    let qq = if f == Trig::Cos { b.ibin_c(IBin::Add, q, 1) } else { q };
+    let qq = if f == Trig::Cos {
+        b.ibin_c(IBin::Add, q, 1)
+    } else {
+        q
+    };
     let odd = b.ibin_c(IBin::And, qq, 1);
     let odd = b.setp_ic(Cmp::Ne, odd, 0);
     let res = if f == Trig::Tan {
-        let ns = Dw { hi: b.neg(s.hi), lo: b.neg(s.lo) };
+        let ns = Dw {
+            hi: b.neg(s.hi),
+            lo: b.neg(s.lo),
+        };
         // even: s / c; odd: -c / s
         let num = b.sel_dw(odd, c, s);
         let den = b.sel_dw(odd, ns, c);
@@ -276,8 +286,9 @@ pub(super) fn atan2(b: &mut B, y: R, x: R) -> R {
     let u = b.div(tm, tp);
     let tt = b.sel(big, u, t);
     let z = b.mul(tt, tt);
-    let coeffs: Vec<f64> =
-        (1..=22).map(|k| if k % 2 == 1 { -1.0 } else { 1.0 } / f64::from(2 * k + 1)).collect();
+    let coeffs: Vec<f64> = (1..=22)
+        .map(|k| if k % 2 == 1 { -1.0 } else { 1.0 } / f64::from(2 * k + 1))
+        .collect();
     let p = b.poly(z, &coeffs);
     let tz = b.mul(tt, z);
     let tail = b.mul(tz, p);
