@@ -586,13 +586,15 @@ impl<'a, 'b> Driver<'a, 'b> {
                 .and_then(|f| write_all(&mut std::io::BufWriter::with_capacity(1 << 16, f))),
             _ => write_all(&mut *self.io.stdout),
         };
+        self.written(result, a.output.as_deref())
+    }
+
+    /// The exit status after writing an output: 0, or a usage error naming the file.
+    fn written(&mut self, result: std::io::Result<()>, output: Option<&std::path::Path>) -> i32 {
         match result {
             Ok(()) => EXIT_OK,
             Err(e) => {
-                let what = a
-                    .output
-                    .as_deref()
-                    .map_or("-".into(), |p| p.display().to_string());
+                let what = output.map_or("-".into(), |p| p.display().to_string());
                 self.usage_error(&format!("cannot write '{what}': {e}"))
             }
         }
@@ -694,16 +696,7 @@ impl<'a, 'b> Driver<'a, 'b> {
             Some(p) if p.as_os_str() != "-" => std::fs::write(p, ptx.as_bytes()),
             _ => self.io.stdout.write_all(ptx.as_bytes()),
         };
-        match result {
-            Ok(()) => EXIT_OK,
-            Err(e) => {
-                let what = a
-                    .output
-                    .as_deref()
-                    .map_or("-".into(), |p| p.display().to_string());
-                self.usage_error(&format!("cannot write '{what}': {e}"))
-            }
-        }
+        self.written(result, a.output.as_deref())
     }
 
     fn explain(&mut self, code: &str) -> i32 {

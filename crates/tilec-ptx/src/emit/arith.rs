@@ -44,12 +44,6 @@ fn rnd_int(mode: Option<RoundingMode>) -> &'static str {
 }
 
 impl Kernel<'_> {
-    fn enum_attr(&self, op: Op, name: &str, kind: EnumKind) -> Option<u8> {
-        self.m
-            .attr_named(op, name)
-            .and_then(|a| self.m.ctx.attrs.get_enum(a, kind))
-    }
-
     fn rounding(&self, op: Op) -> Option<RoundingMode> {
         self.enum_attr(op, "rounding_mode", EnumKind::RoundingMode)
             .and_then(RoundingMode::from_index)

@@ -1,7 +1,7 @@
 //! Structured control flow (if, for, loop and their terminators), print and assert.
 //! Conditions are rank-0 values every thread holds, so every branch is uniform.
 
-use super::{Kernel, LoopCtx, Tv, class_of, ptx_ident};
+use super::{Kernel, LoopCtx, Tv, class_of};
 use crate::sink::{RegClass, Sink};
 use tilec_ir::attrs::AttrData;
 use tilec_ir::segments::operand_group;
@@ -18,6 +18,35 @@ impl Kernel<'_> {
             regs,
             elem: t.elem,
         }
+    }
+
+    /// Fresh registers for a loop's carried values, initialised from `inits` and bound to
+    /// the body's block arguments `args`.
+    fn enter_loop(&mut self, inits: &[Value], args: &[Value]) -> Vec<Tv> {
+        let iter: Vec<Tv> = inits
+            .iter()
+            .map(|v| {
+                let t = self.tile(*v);
+                self.fresh_like(&t)
+            })
+            .collect();
+        self.parallel_copy(&iter, inits);
+        for (a, t) in args.iter().zip(&iter) {
+            self.set_tile(*a, t.clone());
+        }
+        iter
+    }
+
+    /// The result registers of slot `i`: those already chosen by an earlier yield or
+    /// break, or fresh ones in the layout of `v`.
+    fn result_regs(&mut self, slot: &mut Option<Tv>, v: Value) -> Tv {
+        if let Some(t) = slot {
+            return t.clone();
+        }
+        let t = self.tile(v);
+        let fresh = self.fresh_like(&t);
+        *slot = Some(fresh.clone());
+        fresh
     }
 
     /// Moves the values into the destination registers as a parallel copy (sources are
@@ -77,17 +106,13 @@ impl Kernel<'_> {
         let Some(pos) = self.ifs.iter().rposition(|(o, _)| *o == parent) else {
             return;
         };
-        let mut dsts = Vec::new();
-        for (i, v) in vals.iter().enumerate() {
-            if let Some(t) = self.ifs[pos].1[i].clone() {
-                dsts.push(t);
-            } else {
-                let t = self.tile(*v);
-                let fresh = self.fresh_like(&t);
-                self.ifs[pos].1[i] = Some(fresh.clone());
-                dsts.push(fresh);
-            }
-        }
+        let mut slots = std::mem::take(&mut self.ifs[pos].1);
+        let dsts: Vec<Tv> = vals
+            .iter()
+            .zip(slots.iter_mut())
+            .map(|(v, slot)| self.result_regs(slot, *v))
+            .collect();
+        self.ifs[pos].1 = slots;
         self.parallel_copy(&dsts, &vals);
     }
 
@@ -104,17 +129,7 @@ impl Kernel<'_> {
         let iv = self.reg(class_of(ity));
         self.copy_reg(ity, &iv, &lb);
         self.set_scalar(args[0], ity, iv.clone());
-        let iter: Vec<Tv> = inits
-            .iter()
-            .map(|v| {
-                let t = self.tile(*v);
-                self.fresh_like(&t)
-            })
-            .collect();
-        self.parallel_copy(&iter, &inits);
-        for (a, t) in args[1..].iter().zip(&iter) {
-            self.set_tile(*a, t.clone());
-        }
+        let iter = self.enter_loop(&inits, &args[1..]);
         let head = self.label();
         let latch = self.label();
         let exit = self.label();
@@ -157,17 +172,7 @@ impl Kernel<'_> {
         let inits: Vec<Value> = m.operands(op).collect();
         let block = m.entry_block(m.region(op, 0)).expect("loop body");
         let args = m.block_args(block).to_vec();
-        let iter: Vec<Tv> = inits
-            .iter()
-            .map(|v| {
-                let t = self.tile(*v);
-                self.fresh_like(&t)
-            })
-            .collect();
-        self.parallel_copy(&iter, &inits);
-        for (a, t) in args.iter().zip(&iter) {
-            self.set_tile(*a, t.clone());
-        }
+        let iter = self.enter_loop(&inits, &args);
         let head = self.label();
         let exit = self.label();
         self.ins(format!("{head}:"));
@@ -202,19 +207,13 @@ impl Kernel<'_> {
         let Some(pos) = self.loops.len().checked_sub(1) else {
             return;
         };
-        let mut dsts = Vec::new();
-        for (i, v) in vals.iter().enumerate() {
-            if let Some(t) = self.loops[pos].results.get(i).cloned().flatten() {
-                dsts.push(t);
-            } else {
-                let t = self.tile(*v);
-                let fresh = self.fresh_like(&t);
-                if let Some(slot) = self.loops[pos].results.get_mut(i) {
-                    *slot = Some(fresh.clone());
-                }
-                dsts.push(fresh);
-            }
-        }
+        let mut slots = std::mem::take(&mut self.loops[pos].results);
+        let dsts: Vec<Tv> = vals
+            .iter()
+            .zip(slots.iter_mut())
+            .map(|(v, slot)| self.result_regs(slot, *v))
+            .collect();
+        self.loops[pos].results = slots;
         self.parallel_copy(&dsts, &vals);
         let exit = self.loops[pos].exit.clone();
         self.ins(format!("bra.uni {exit};"));
@@ -339,8 +338,6 @@ impl Kernel<'_> {
             self.ins(format!("and.pred {all}, {all}, {r};"));
         }
         self.ins(format!("@{all} bra {ok};"));
-        let name = ptx_ident("assert");
-        let _ = name;
         self.vprintf(&format!("{}\n", msg.replace('%', "%%")), &[], None);
         self.ins("trap;");
         self.ins(format!("{ok}:"));

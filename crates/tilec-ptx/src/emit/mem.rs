@@ -146,58 +146,42 @@ impl Kernel<'_> {
         }
     }
 
-    fn qualifiers(&self, op: Op, store: bool) -> String {
-        let m = self.m;
-        let ordering = m
-            .attr_named(op, "memory_ordering_semantics")
-            .and_then(|a| m.ctx.attrs.get_enum(a, EnumKind::MemoryOrdering))
-            .and_then(MemoryOrdering::from_index)
-            .unwrap_or(MemoryOrdering::Weak);
-        let scope = m
-            .attr_named(op, "memory_scope")
-            .and_then(|a| m.ctx.attrs.get_enum(a, EnumKind::MemoryScope))
-            .and_then(MemoryScope::from_index);
-        let scope = match scope {
+    /// The op's memory ordering (if written) and its PTX scope suffix.
+    fn ordering_scope(&self, op: Op) -> (Option<MemoryOrdering>, &'static str) {
+        let ordering = self
+            .enum_attr(op, "memory_ordering_semantics", EnumKind::MemoryOrdering)
+            .and_then(MemoryOrdering::from_index);
+        let scope = match self
+            .enum_attr(op, "memory_scope", EnumKind::MemoryScope)
+            .and_then(MemoryScope::from_index)
+        {
             Some(MemoryScope::TlBlk) => ".cta",
             Some(MemoryScope::Sys) => ".sys",
             _ => ".gpu",
         };
-        match ordering {
+        (ordering, scope)
+    }
+
+    /// The `ld`/`st` qualifiers of a load or store (`.acquire.gpu`, ...); empty for weak.
+    fn qualifiers(&self, op: Op, store: bool) -> String {
+        let (ordering, scope) = self.ordering_scope(op);
+        match ordering.unwrap_or(MemoryOrdering::Weak) {
             MemoryOrdering::Weak => String::new(),
-            MemoryOrdering::Relaxed => format!(".relaxed{scope}"),
-            MemoryOrdering::Acquire if !store => format!(".acquire{scope}"),
-            MemoryOrdering::Release if store => format!(".release{scope}"),
-            MemoryOrdering::AcqRel => {
-                if store {
-                    format!(".release{scope}")
-                } else {
-                    format!(".acquire{scope}")
-                }
+            MemoryOrdering::Acquire | MemoryOrdering::AcqRel if !store => {
+                format!(".acquire{scope}")
             }
+            MemoryOrdering::Release | MemoryOrdering::AcqRel if store => format!(".release{scope}"),
             _ => format!(".relaxed{scope}"),
         }
     }
 
+    /// The `atom` semantics (`.acq_rel.gpu`, ...); relaxed when none is written.
     fn atomic_sem(&self, op: Op) -> String {
-        let m = self.m;
-        let ordering = m
-            .attr_named(op, "memory_ordering_semantics")
-            .and_then(|a| m.ctx.attrs.get_enum(a, EnumKind::MemoryOrdering))
-            .and_then(MemoryOrdering::from_index)
-            .unwrap_or(MemoryOrdering::Relaxed);
-        let scope = m
-            .attr_named(op, "memory_scope")
-            .and_then(|a| m.ctx.attrs.get_enum(a, EnumKind::MemoryScope))
-            .and_then(MemoryScope::from_index);
-        let scope = match scope {
-            Some(MemoryScope::TlBlk) => ".cta",
-            Some(MemoryScope::Sys) => ".sys",
-            _ => ".gpu",
-        };
+        let (ordering, scope) = self.ordering_scope(op);
         let sem = match ordering {
-            MemoryOrdering::Acquire => ".acquire",
-            MemoryOrdering::Release => ".release",
-            MemoryOrdering::AcqRel => ".acq_rel",
+            Some(MemoryOrdering::Acquire) => ".acquire",
+            Some(MemoryOrdering::Release) => ".release",
+            Some(MemoryOrdering::AcqRel) => ".acq_rel",
             _ => ".relaxed",
         };
         format!("{sem}{scope}")
@@ -241,12 +225,8 @@ impl Kernel<'_> {
         };
         let shape = self.shape(tile_v);
         let elem = view.elem;
-        let layout: Rc<Layout> = if load {
-            self.default_layout(&shape)
-        } else {
-            // Stores write from the default layout (coalesced); convert first if needed.
-            self.default_layout(&shape)
-        };
+        // Loads produce, and stores write from, the default (coalesced) layout.
+        let layout: Rc<Layout> = self.default_layout(&shape);
         let tile_shape = view.tile.clone().unwrap_or_else(|| shape.clone());
         let size = elem_bytes(elem) as i64;
         // Per-thread part: coordinate base of tile dim i = index_i * tile_i + tcoord_i.
@@ -358,11 +338,7 @@ impl Kernel<'_> {
         let offs = m.operand(op, 1);
         let p = self.tile(ptrs);
         let o = self.tile_in(offs, &p.layout);
-        let pointee = match m.ctx.types.get(p.elem) {
-            TypeData::Ptr(e) => *e,
-            _ => Type::I8,
-        };
-        let size = elem_bytes(pointee);
+        let size = elem_bytes(self.pointee(p.elem));
         let oelem = o.elem;
         let mut regs = Vec::with_capacity(p.regs.len());
         for s in 0..p.regs.len() {

@@ -421,19 +421,34 @@ impl<'a> Kernel<'a> {
     }
 
     pub fn error_at_op(&mut self, op: Op, msg: &str) {
-        let span = self.m.op_span(op).unwrap_or(tilec_diag::Span::new(0, 0));
+        self.error_at(self.m.op_span(op), msg);
+    }
+
+    fn error_at_value(&mut self, v: Value, msg: &str) {
+        self.error_at(self.m.value_span(v), msg);
+    }
+
+    fn error_at(&mut self, span: Option<tilec_diag::Span>, msg: &str) {
+        let span = span.unwrap_or(tilec_diag::Span::new(0, 0));
         let file = self.m.file().unwrap_or(tilec_diag::FileId(0));
         self.diags.push(
             Diagnostic::error(codes::PTX_LOWERING, msg).at(tilec_diag::Location::new(file, span)),
         );
     }
 
-    fn error_at_value(&mut self, v: Value, msg: &str) {
-        let span = self.m.value_span(v).unwrap_or(tilec_diag::Span::new(0, 0));
-        let file = self.m.file().unwrap_or(tilec_diag::FileId(0));
-        self.diags.push(
-            Diagnostic::error(codes::PTX_LOWERING, msg).at(tilec_diag::Location::new(file, span)),
-        );
+    /// The case of enum attribute `name` of `op`, if present and of that kind.
+    pub fn enum_attr(&self, op: Op, name: &str, kind: tilec_ir::EnumKind) -> Option<u8> {
+        self.m
+            .attr_named(op, name)
+            .and_then(|a| self.m.ctx.attrs.get_enum(a, kind))
+    }
+
+    /// The integer attribute `name` of `op` (0 when absent).
+    pub fn int_attr(&self, op: Op, name: &str) -> i64 {
+        self.m
+            .attr_named(op, name)
+            .and_then(|a| self.m.ctx.attrs.get_int(a))
+            .unwrap_or(0)
     }
 
     /// The shape of a tile-typed value.
@@ -781,10 +796,7 @@ impl<'a> Kernel<'a> {
             O::Assert => self.emit_assert(op),
             O::Print => self.emit_print(op),
             O::Barrier => {
-                let scope = m
-                    .attr_named(op, "scope")
-                    .and_then(|a| m.ctx.attrs.get_enum(a, tilec_ir::EnumKind::BarrierScope));
-                match scope {
+                match self.enum_attr(op, "scope", tilec_ir::EnumKind::BarrierScope) {
                     Some(0) => self.ins("bar.warp.sync -1;"),
                     _ => self.bar(),
                 }

@@ -189,10 +189,7 @@ impl Kernel<'_> {
         let b = self.tile_in(b_v, &a.layout);
         let s = self.shape(a_v);
         let rs = self.shape(m.result(op, 0));
-        let dim = m
-            .attr_named(op, "dim")
-            .and_then(|x| m.ctx.attrs.get_int(x))
-            .unwrap_or(0) as usize;
+        let dim = self.int_attr(op, "dim") as usize;
         // Source bit -> result bit: bits of dims after `dim` keep their place, `dim` and
         // earlier dims move up by one; the new top bit of `dim` picks lhs or rhs.
         let mut map = vec![None; shape_bits(&s) as usize];
@@ -321,10 +318,7 @@ impl Kernel<'_> {
         let m = self.m;
         let inputs: Vec<Value> = m.operands(op).collect();
         let shape = self.shape(inputs[0]);
-        let dim = m
-            .attr_named(op, "dim")
-            .and_then(|x| m.ctx.attrs.get_int(x))
-            .unwrap_or(0) as usize;
+        let dim = self.int_attr(op, "dim") as usize;
         let first = self.tile(inputs[0]);
         let layout = first.layout.clone();
         let tvs: Vec<Tv> = inputs.iter().map(|v| self.tile_in(*v, &layout)).collect();
@@ -510,10 +504,7 @@ impl Kernel<'_> {
         let m = self.m;
         let inputs: Vec<Value> = m.operands(op).collect();
         let shape = self.shape(inputs[0]);
-        let dim = m
-            .attr_named(op, "dim")
-            .and_then(|x| m.ctx.attrs.get_int(x))
-            .unwrap_or(0) as usize;
+        let dim = self.int_attr(op, "dim") as usize;
         let reverse = matches!(
             m.attr_named(op, "reverse").map(|a| m.ctx.attrs.get(a)),
             Some(AttrData::Bool(true))
@@ -711,10 +702,7 @@ impl Kernel<'_> {
     }
 
     fn mma_signed(&self, op: Op, name: &str) -> bool {
-        self.m
-            .attr_named(op, name)
-            .and_then(|a| self.m.ctx.attrs.get_enum(a, tilec_ir::EnumKind::Signedness))
-            != Some(0)
+        self.enum_attr(op, name, tilec_ir::EnumKind::Signedness) != Some(0)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -755,11 +743,4 @@ impl Kernel<'_> {
             }
         }
     }
-}
-
-/// True if `v` is a constant (materialisable in any layout).
-#[allow(dead_code)]
-pub(crate) fn is_constant(m: &tilec_ir::Module, v: Value) -> bool {
-    m.defining_op(v)
-        .is_some_and(|o| m.opcode(o) == Opcode::Constant)
 }
