@@ -91,6 +91,16 @@ pub fn push_i64(out: &mut String, v: i64) {
     push_u64(out, v.unsigned_abs());
 }
 
+/// The value of the low `width` bits of `bits` as a two's-complement integer.
+pub fn sign_extend(bits: u64, width: u32) -> i64 {
+    if width >= 64 {
+        bits as i64
+    } else {
+        let s = 64 - width;
+        ((bits << s) as i64) >> s
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

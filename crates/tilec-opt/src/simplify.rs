@@ -94,14 +94,7 @@ fn mask(w: u32) -> u64 {
     if w >= 64 { u64::MAX } else { (1u64 << w) - 1 }
 }
 
-fn sext(x: u64, w: u32) -> i64 {
-    if w >= 64 {
-        x as i64
-    } else {
-        let s = 64 - w;
-        ((x << s) as i64) >> s
-    }
-}
+use tilec_ir::util::sign_extend as sext;
 
 impl Simplifier {
     /// The simplest known equivalent of `v` (memoized; `v` itself when nothing applies).

@@ -864,16 +864,5 @@ fn loc_position(m: &Module, loc: tilec_ir::Attr) -> Option<(u32, u32)> {
 
 /// The value of a `bits`-encoded integer of type `elem`, sign-extended to 64 bits.
 pub(crate) fn sext(elem: Type, bits: u64) -> i64 {
-    let w = match elem {
-        Type::I1 => 1,
-        Type::I8 => 8,
-        Type::I16 => 16,
-        Type::I32 => 32,
-        _ => 64,
-    };
-    if w == 64 {
-        bits as i64
-    } else {
-        ((bits << (64 - w)) as i64) >> (64 - w)
-    }
+    tilec_ir::util::sign_extend(bits, arith::int_width(elem))
 }
