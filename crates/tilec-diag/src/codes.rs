@@ -198,6 +198,9 @@ codes! {
     /// A kernel the PTX backend cannot compile.
     PTX_LOWERING = "E0901", "cannot lower to PTX",
         "The PTX backend rejected a construct that verifies but cannot run as a kernel: an `entry` argument that is not a rank-0 tile, an operation that is not part of tile IR (`unrealized_conversion_cast`, an unregistered op), or an atomic on an 8- or 16-bit integer. The message names the construct; docs/ptx-backend.md describes what the backend supports.";
+    /// The PTX backend's GPU-level IR failed its own verifier.
+    GPU_INVALID_IR = "E0902", "invalid GPU-level IR",
+        "The PTX backend converts tile IR to a GPU-level IR (`tilec opt -p convert-to-gpu` prints it) and verifies it before writing PTX. This error means the conversion broke one of the GPU-level rules (layouts on every tile, matching shapes across `ttg.convert_layout` and shared-memory buffers, elementwise operands in one layout). It is a bug in tilec: please report it with the input.";
     /// The canonicalizer hit its iteration cap.
     OPT_NOT_CONVERGED = "E1301", "canonicalization did not converge",
         "The greedy canonicalization driver was still rewriting after its iteration cap (`--max-iterations`, default 10). The output is valid but may not be fully canonical. This points at a pair of rules that undo each other; please report it with the input.";

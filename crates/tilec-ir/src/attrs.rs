@@ -202,6 +202,24 @@ enums! {
         /// A thread block cluster.
         Cluster = "cluster",
     }
+    /// The address spaces a GPU-level `ttg.barrier` makes visible (tritongpu-ops.md; only
+    /// single spaces: tilec never emits a combination).
+    AddrSpace / AddrSpace, mnemonic None, {
+        /// Control-only synchronisation.
+        None = "none",
+        /// Shared memory.
+        Local = "local",
+        /// Global reads.
+        GlobalRead = "global_read",
+        /// Global writes.
+        GlobalWrite = "global_write",
+        /// Tensor-memory reads.
+        TensorRead = "tensor_read",
+        /// Tensor-memory writes.
+        TensorWrite = "tensor_write",
+        /// Every address space.
+        All = "all",
+    }
 }
 
 /// The payload of a dense constant: one raw bit pattern per element (integers truncated to

@@ -47,6 +47,31 @@ pub enum TypeData {
         shape: Box<[i64]>,
         /// Element type (an integer, float or pointer type).
         elem: Type,
+        /// The distributed layout of the GPU-level IR (a [`TypeData::LinearEncoding`]);
+        /// `None` in tile IR.
+        encoding: Option<Type>,
+    },
+    /// A distributed layout of the GPU-level IR, Triton's `#ttg.linear` encoding: for each
+    /// bit of the register-slot number, of the lane id and of the warp id, the coordinates
+    /// of the tile element it selects (all zeros: the tile is replicated over that bit).
+    /// Used only as the `encoding` of a tile type.
+    LinearEncoding {
+        /// Bases of the register-slot bits.
+        register: Box<[Box<[i64]>]>,
+        /// Bases of the lane-id bits.
+        lane: Box<[Box<[i64]>]>,
+        /// Bases of the warp-id bits.
+        warp: Box<[Box<[i64]>]>,
+    },
+    /// `!ttg.memdesc<shape x elem, #shared, #smem[, mutable]>`: a shared-memory buffer of
+    /// the GPU-level IR, stored row-major without swizzling.
+    MemDesc {
+        /// Dimensions.
+        shape: Box<[i64]>,
+        /// Element type.
+        elem: Type,
+        /// Whether the buffer may be written after its allocation.
+        mutable: bool,
     },
     /// `token`, which orders memory operations.
     Token,
@@ -132,6 +157,9 @@ impl Type {
 pub struct TypeStore {
     data: Vec<TypeData>,
     map: FxHashMap<TypeData, Type>,
+    /// Names printed instead of GPU-level encodings (full text -> `#alias`), set by the
+    /// printer of the GPU-level IR.
+    aliases: FxHashMap<String, String>,
 }
 
 impl Default for TypeStore {
@@ -146,6 +174,7 @@ impl TypeStore {
         let mut s = TypeStore {
             data: Vec::new(),
             map: FxHashMap::default(),
+            aliases: FxHashMap::default(),
         };
         for w in [1, 8, 16, 32, 64] {
             s.intern(TypeData::Int(w));
@@ -217,6 +246,7 @@ impl TypeStore {
         self.intern(TypeData::Tile {
             shape: shape.into(),
             elem,
+            encoding: None,
         })
     }
 
@@ -236,7 +266,9 @@ impl TypeStore {
     /// The element type of a tile, or the type itself for element types.
     pub fn element_type(&self, t: Type) -> Type {
         match self.get(t) {
-            TypeData::Tile { elem, .. } | TypeData::TensorView { elem, .. } => *elem,
+            TypeData::Tile { elem, .. }
+            | TypeData::TensorView { elem, .. }
+            | TypeData::MemDesc { elem, .. } => *elem,
             TypeData::PartitionView { tensor_view, .. } => self.element_type(*tensor_view),
             _ => t,
         }
@@ -245,7 +277,9 @@ impl TypeStore {
     /// The shape of a tile (empty for non-tiles).
     pub fn shape(&self, t: Type) -> &[i64] {
         match self.get(t) {
-            TypeData::Tile { shape, .. } | TypeData::TensorView { shape, .. } => shape,
+            TypeData::Tile { shape, .. }
+            | TypeData::TensorView { shape, .. }
+            | TypeData::MemDesc { shape, .. } => shape,
             TypeData::PartitionView { tile, .. } => tile,
             _ => &[],
         }
@@ -271,7 +305,90 @@ impl TypeStore {
             TypeData::Tile { shape, .. } => shape.clone(),
             _ => Box::new([]),
         };
-        self.intern(TypeData::Tile { shape, elem })
+        self.intern(TypeData::Tile {
+            shape,
+            elem,
+            encoding: None,
+        })
+    }
+
+    /// The tile type `t` (a tile) with the GPU-level layout `encoding` (or none).
+    pub fn with_encoding(&mut self, t: Type, encoding: Option<Type>) -> Type {
+        match self.get(t) {
+            TypeData::Tile { shape, elem, .. } => {
+                let (shape, elem) = (shape.clone(), *elem);
+                self.intern(TypeData::Tile {
+                    shape,
+                    elem,
+                    encoding,
+                })
+            }
+            _ => t,
+        }
+    }
+
+    /// The encoding of a tile type of the GPU-level IR.
+    pub fn encoding(&self, t: Type) -> Option<Type> {
+        match self.get(t) {
+            TypeData::Tile { encoding, .. } => *encoding,
+            _ => None,
+        }
+    }
+
+    /// Sets the aliases printed for GPU-level encodings: pairs of the encoding's full text
+    /// (as [`TypeStore::encoding_text`] writes it) and its `#name`. An empty list clears them.
+    pub fn set_aliases(&mut self, aliases: Vec<(String, String)>) {
+        self.aliases = aliases.into_iter().collect();
+    }
+
+    /// The full text of an encoding type (`#ttg.linear<...>`), ignoring aliases.
+    pub fn encoding_text(&self, t: Type) -> String {
+        let mut out = String::new();
+        if let TypeData::LinearEncoding {
+            register,
+            lane,
+            warp,
+        } = self.get(t)
+        {
+            out.push_str("#ttg.linear<{");
+            for (i, (name, bases)) in [("register", register), ("lane", lane), ("warp", warp)]
+                .into_iter()
+                .enumerate()
+            {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(name);
+                out.push_str(" = [");
+                for (j, b) in bases.iter().enumerate() {
+                    if j > 0 {
+                        out.push_str(", ");
+                    }
+                    push_i64_list(&mut out, b);
+                }
+                out.push(']');
+            }
+            out.push_str(", block = []}>");
+        }
+        out
+    }
+
+    /// The shared-memory encoding of a buffer of `rank` dimensions, row-major and
+    /// unswizzled.
+    pub fn shared_encoding_text(rank: usize) -> String {
+        let order: Vec<i64> = (0..rank as i64).rev().collect();
+        let mut out =
+            String::from("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = ");
+        push_i64_list(&mut out, &order);
+        out.push_str("}>");
+        out
+    }
+
+    fn write_aliased(&self, out: &mut String, text: String) {
+        match self.aliases.get(&text) {
+            Some(a) => out.push_str(a),
+            None => out.push_str(&text),
+        }
     }
 
     /// Appends the textual form of `t`. With `qualified`, tile IR types get the `!cuda_tile.`
@@ -309,6 +426,24 @@ impl TypeStore {
                 }
             }
             TypeData::Opaque(s) => out.push_str(s),
+            TypeData::LinearEncoding { .. } => self.write_aliased(out, self.encoding_text(t)),
+            TypeData::MemDesc {
+                shape,
+                elem,
+                mutable,
+            } => {
+                out.push_str("!ttg.memdesc<");
+                write_dims(out, shape);
+                self.write(out, *elem, false);
+                out.push_str(", ");
+                self.write_aliased(out, Self::shared_encoding_text(shape.len()));
+                out.push_str(", ");
+                self.write_aliased(out, "#ttg.shared_memory".to_string());
+                if *mutable {
+                    out.push_str(", mutable");
+                }
+                out.push('>');
+            }
             _ => {
                 if qualified {
                     out.push_str("!cuda_tile.");
@@ -325,10 +460,18 @@ impl TypeStore {
                 self.write(out, *e, false);
                 out.push('>');
             }
-            TypeData::Tile { shape, elem } => {
+            TypeData::Tile {
+                shape,
+                elem,
+                encoding,
+            } => {
                 out.push_str("tile<");
                 write_dims(out, shape);
                 self.write(out, *elem, false);
+                if let Some(e) = encoding {
+                    out.push_str(", ");
+                    self.write_aliased(out, self.encoding_text(*e));
+                }
                 out.push('>');
             }
             TypeData::Token => out.push_str("token"),
@@ -403,6 +546,17 @@ fn write_dim(out: &mut String, d: i64) {
     } else {
         crate::util::push_i64(out, d);
     }
+}
+
+fn push_i64_list(out: &mut String, v: &[i64]) {
+    out.push('[');
+    for (i, x) in v.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        crate::util::push_i64(out, *x);
+    }
+    out.push(']');
 }
 
 fn write_dims(out: &mut String, shape: &[i64]) {

@@ -948,6 +948,7 @@ fn enum_name(k: EnumKind) -> &'static str {
         EnumKind::AtomicRmwMode => "::mlir::cuda_tile::AtomicRMWMode",
         EnumKind::PaddingValue => "::mlir::cuda_tile::PaddingValue",
         EnumKind::BarrierScope => "::mlir::cuda_tile::BarrierScope",
+        EnumKind::AddrSpace => "::mlir::triton::gpu::AddrSpace",
     }
 }
 

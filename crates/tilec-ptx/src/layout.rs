@@ -7,6 +7,7 @@
 //! element of slot `s` in thread `t` is `thread_part(t) | reg_part(s)`.
 
 use std::fmt;
+use tilec_ir::TypeData;
 
 /// Where each element-index bit comes from. See the module documentation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -172,6 +173,213 @@ impl fmt::Display for Layout {
             list(&mut self.lane.iter().copied()),
             list(&mut self.warp.iter().copied())
         )
+    }
+}
+
+// ---- GPU-level IR encodings ---------------------------------------------------------
+
+impl Layout {
+    /// The `#ttg.linear` encoding of this layout for a tile of `shape`: the coordinates of
+    /// the element each register, lane and warp bit selects (zeros where it selects none).
+    pub fn to_encoding(&self, shape: &[i64]) -> TypeData {
+        let basis = |b: Option<u8>| -> Box<[i64]> {
+            match b {
+                Some(b) => coords(shape, 1 << b).iter().map(|c| *c as i64).collect(),
+                None => vec![0; shape.len()].into(),
+            }
+        };
+        TypeData::LinearEncoding {
+            register: self.reg.iter().map(|b| basis(Some(*b))).collect(),
+            lane: self.lane.iter().map(|b| basis(*b)).collect(),
+            warp: self.warp.iter().map(|b| basis(*b)).collect(),
+        }
+    }
+
+    /// The layout an encoding describes for a tile of `shape`, or why it describes none:
+    /// every basis must select one element bit (or, for lanes and warps, none), there must
+    /// be 5 lane bases and `warp_bits` warp bases, and every element bit must be selected
+    /// exactly once.
+    pub fn from_encoding(enc: &TypeData, shape: &[i64], warp_bits: u32) -> Result<Layout, String> {
+        let TypeData::LinearEncoding {
+            register,
+            lane,
+            warp,
+        } = enc
+        else {
+            return Err("the encoding is not a #ttg.linear layout".into());
+        };
+        let bit = |b: &[i64]| -> Result<Option<u8>, String> {
+            if b.len() != shape.len() {
+                return Err(format!(
+                    "a basis has {} coordinates for a tile of rank {}",
+                    b.len(),
+                    shape.len()
+                ));
+            }
+            let mut e = 0u64;
+            for (d, c) in b.iter().enumerate() {
+                if *c < 0 || *c >= shape[d] {
+                    return Err(format!("basis coordinate {c} is outside dimension {d}"));
+                }
+                e |= (*c as u64) << dim_bits(shape, d).0;
+            }
+            match e.count_ones() {
+                0 => Ok(None),
+                1 => Ok(Some(e.trailing_zeros() as u8)),
+                _ => Err("a basis selects more than one element bit".into()),
+            }
+        };
+        if lane.len() != 5 {
+            return Err(format!("{} lane bases, expected 5", lane.len()));
+        }
+        if warp.len() != warp_bits as usize {
+            return Err(format!(
+                "{} warp bases for {} warps",
+                warp.len(),
+                1u32 << warp_bits
+            ));
+        }
+        let mut reg = Vec::new();
+        for b in register.iter() {
+            reg.push(bit(b)?.ok_or("a register basis selects no element")?);
+        }
+        let mut lanes = [None; 5];
+        for (i, b) in lane.iter().enumerate() {
+            lanes[i] = bit(b)?;
+        }
+        let warp = warp.iter().map(|b| bit(b)).collect::<Result<Vec<_>, _>>()?;
+        let nbits = shape_bits(shape);
+        let mut seen = 0u64;
+        for b in reg
+            .iter()
+            .copied()
+            .chain(lanes.iter().chain(&warp).flatten().copied())
+        {
+            if seen >> b & 1 == 1 {
+                return Err(format!("element bit {b} is selected twice"));
+            }
+            seen |= 1 << b;
+        }
+        if seen.count_ones() != nbits {
+            return Err("the layout does not cover every element of the tile".into());
+        }
+        Ok(Layout {
+            nbits,
+            reg,
+            lane: lanes,
+            warp,
+        })
+    }
+}
+
+// ---- layouts of structural ops (shared by layout assignment and emission) -------------
+
+/// For `broadcast` from `ss` to `rs` (`ss` padded with leading ones to the rank of `rs`):
+/// the result bit of each source bit and the result bits of broadcast dimensions.
+pub fn broadcast_bits(ss: &[i64], rs: &[i64]) -> (Vec<Option<u8>>, Vec<u8>) {
+    let ss: Vec<i64> = std::iter::repeat_n(1, rs.len().saturating_sub(ss.len()))
+        .chain(ss.iter().copied())
+        .collect();
+    let mut map = vec![None; shape_bits(&ss) as usize];
+    let mut fresh = Vec::new();
+    for d in 0..rs.len() {
+        let (lr, wr) = dim_bits(rs, d);
+        let (ls, ws) = dim_bits(&ss, d);
+        if ws == 0 {
+            fresh.extend((lr..lr + wr).map(|b| b as u8));
+        } else {
+            for k in 0..ws {
+                map[(ls + k) as usize] = Some((lr + k) as u8);
+            }
+        }
+    }
+    (map, fresh)
+}
+
+/// The layout of a `broadcast` result: the blocked layout when it costs nothing (each of
+/// its thread bits is a broadcast bit or the bit the source has there), else the source
+/// layout with the new bits on replicated threads and new registers.
+pub fn broadcast_layout(src: &Layout, ss: &[i64], rs: &[i64], warp_bits: u32) -> Layout {
+    let (map, fresh) = broadcast_bits(ss, rs);
+    let nr = shape_bits(rs);
+    let default = Layout::blocked(nr, warp_bits);
+    let inv = |rb: Option<u8>| -> Option<u8> {
+        rb.and_then(|rb| map.iter().position(|m| *m == Some(rb)).map(|p| p as u8))
+    };
+    let default_free = default
+        .lane
+        .iter()
+        .zip(src.lane.iter())
+        .chain(default.warp.iter().zip(src.warp.iter()))
+        .all(|(r, s)| inv(*r) == *s || (r.is_some() && inv(*r).is_none() && s.is_none()))
+        && default.reg.iter().all(|b| match inv(Some(*b)) {
+            None => true,
+            Some(sb) => src.reg.contains(&sb),
+        });
+    if default_free {
+        default
+    } else {
+        src.remap(nr, &map, &fresh)
+    }
+}
+
+/// The layout of `permute(src, perm)`: the source's bits moved with their dimensions
+/// (register slots keep their order).
+pub fn permute_layout(src: &Layout, ss: &[i64], rs: &[i64], perm: &[usize]) -> Layout {
+    let mut map = vec![None; shape_bits(ss) as usize];
+    for (i, p) in perm.iter().enumerate() {
+        let (ls, w) = dim_bits(ss, *p);
+        let (lr, _) = dim_bits(rs, i);
+        for k in 0..w {
+            map[(ls + k) as usize] = Some((lr + k) as u8);
+        }
+    }
+    src.remap(shape_bits(rs), &map, &[])
+}
+
+/// The layout of `cat(a, b, dim)` with both operands in `a`'s layout: `a`'s bits moved to
+/// the result's positions plus one register bit (the top bit of `dim`) choosing the operand.
+pub fn cat_layout(a: &Layout, s: &[i64], rs: &[i64], dim: usize) -> Layout {
+    let mut map = vec![None; shape_bits(s) as usize];
+    for d in 0..s.len() {
+        let (ls, w) = dim_bits(s, d);
+        let (lr, _) = dim_bits(rs, d);
+        for k in 0..w {
+            map[(ls + k) as usize] = Some((lr + k) as u8);
+        }
+    }
+    let (lr, wr) = dim_bits(rs, dim);
+    let mut layout = a.remap(shape_bits(rs), &map, &[]);
+    layout.reg.push((lr + wr - 1) as u8);
+    layout
+}
+
+/// The layout of the result of reducing dimension `dim` of a tile of `shape` held in
+/// `src`: the source layout without the reduced bits (the threads that held them end up
+/// replicated).
+pub fn reduce_layout(src: &Layout, shape: &[i64], dim: usize) -> Layout {
+    let (low, w) = dim_bits(shape, dim);
+    let nbits = shape_bits(shape);
+    let map: Vec<Option<u8>> = (0..nbits)
+        .map(|b| {
+            if b < low {
+                Some(b as u8)
+            } else if b >= low + w {
+                Some((b - w) as u8)
+            } else {
+                None
+            }
+        })
+        .collect();
+    Layout {
+        nbits: nbits - w,
+        reg: src.reg.iter().filter_map(|b| map[*b as usize]).collect(),
+        lane: src.lane.map(|b| b.and_then(|b| map[b as usize])),
+        warp: src
+            .warp
+            .iter()
+            .map(|b| b.and_then(|b| map[b as usize]))
+            .collect(),
     }
 }
 

@@ -1,10 +1,12 @@
 //! tilec's PTX backend. See docs/ptx-backend.md for the design.
 
 mod emit;
+pub mod gpu;
 pub mod layout;
 pub mod math;
 pub mod sink;
 pub mod target;
 
 pub use emit::{compile, compile_all};
+pub use gpu::{GpuError, convert_to_gpu, set_gpu_aliases, verify_gpu};
 pub use target::{Arch, Options};

@@ -77,7 +77,7 @@ fn condition_form(v: &mut Verifier<'_>, op: Op, t: Type, results: usize) -> VRes
 /// The shape and element type of a tile (`None` for other types).
 fn tile_of<'m>(v: &Verifier<'m>, t: Type) -> Option<(&'m [i64], Type)> {
     match v.data(t) {
-        TypeData::Tile { shape, elem } => Some((shape, *elem)),
+        TypeData::Tile { shape, elem, .. } => Some((shape, *elem)),
         _ => None,
     }
 }

@@ -73,6 +73,8 @@ fn precheck(v: &mut Verifier<'_>, op: Op) -> VResult {
         F::Aggregate => crate::aggregate::precheck(v, op),
         F::Mma => Ok(()), // ran before the attribute checks
         F::Assumption | F::Misc => Ok(()),
+        // GPU-level ops never come from the parser; tilec-ptx verifies them.
+        F::Gpu => Ok(()),
     }
 }
 
@@ -213,7 +215,7 @@ pub(crate) fn fits(v: &Verifier<'_>, c: TyC, t: Type) -> bool {
         TyC::TensorView => matches!(v.data(t), TypeData::TensorView { .. }),
         TyC::View => matches!(v.data(t), TypeData::PartitionView { .. }),
         TyC::Tile(set) | TyC::Scalar(set) => match v.data(t) {
-            TypeData::Tile { shape, elem } => {
+            TypeData::Tile { shape, elem, .. } => {
                 (matches!(c, TyC::Tile(_)) || shape.is_empty())
                     && elem_class(v, *elem).is_some_and(|e| set.contains(e))
             }

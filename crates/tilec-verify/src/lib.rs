@@ -142,6 +142,8 @@ impl<'m> Verifier<'m> {
             Family::Mma => mma::verify(self, op)?,
             Family::Assumption => assume::verify(self, op)?,
             Family::Misc => misc::verify(self, op)?,
+            // GPU-level ops never come from the parser; tilec-ptx verifies them.
+            Family::Gpu => {}
         }
         symbols::verify_op(self, op)
     }

@@ -25,6 +25,9 @@ pub const EXIT_DIAGNOSTICS: i32 = 1;
 /// Exit status for usage and internal errors.
 pub const EXIT_USAGE: i32 = 2;
 
+/// The pass that prints the PTX backend's GPU-level IR.
+const GPU_PASS: &str = "convert-to-gpu";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "tilec",
@@ -152,9 +155,13 @@ struct FmtArgs {
 /// Pass selection and options (`tilec opt`).
 #[derive(Args, Debug, Clone)]
 struct PassArgs {
-    /// Passes to run, in order, comma-separated: canonicalize, cse, dce.
+    /// Passes to run, in order, comma-separated: canonicalize, cse, dce, and last
+    /// convert-to-gpu (the PTX backend's GPU-level IR).
     #[arg(short = 'p', long = "passes", value_name = "PIPELINE")]
     pipeline: Vec<String>,
+    /// Warps per tile block for convert-to-gpu (1, 2, 4, 8 or 16).
+    #[arg(long = "num-warps", default_value_t = 4)]
+    num_warps: u32,
     /// Run the canonicalizer (cuda-tile-opt's spelling; in command-line order with --cse/--dce).
     #[arg(long)]
     canonicalize: bool,
@@ -468,10 +475,33 @@ impl<'a, 'b> Driver<'a, 'b> {
         common: &CommonArgs,
     ) -> Result<(Vec<tilec_opt::Pass>, tilec_opt::PassOptions), i32> {
         let mut passes = Vec::new();
-        for p in &a.pipeline {
-            match tilec_opt::parse_pipeline(p) {
-                Ok(list) => passes.extend(list),
-                Err(e) => return Err(self.usage_error(&e)),
+        let names: Vec<&str> = a
+            .pipeline
+            .iter()
+            .flat_map(|p| p.split(','))
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect();
+        for (i, name) in names.iter().enumerate() {
+            if *name == GPU_PASS {
+                if i + 1 != names.len() || !flags.is_empty() {
+                    return Err(self.usage_error(&format!(
+                        "{GPU_PASS} must be the last pass (its output is the GPU-level IR)"
+                    )));
+                }
+                continue;
+            }
+            match tilec_opt::Pass::ALL.iter().find(|p| p.name() == *name) {
+                Some(p) => passes.push(*p),
+                None => {
+                    let mut known: Vec<&str> =
+                        tilec_opt::Pass::ALL.iter().map(|p| p.name()).collect();
+                    known.push(GPU_PASS);
+                    return Err(self.usage_error(&format!(
+                        "unknown pass '{name}' (known passes: {})",
+                        known.join(", ")
+                    )));
+                }
             }
         }
         passes.extend_from_slice(flags);
@@ -562,21 +592,60 @@ impl<'a, 'b> Driver<'a, 'b> {
                 );
             }
         }
-        let opts = PrintOptions {
-            generic: a.generic,
-            locations: a.print_locations,
-            ..PrintOptions::default()
-        };
+        let gpu = a
+            .passes
+            .pipeline
+            .iter()
+            .any(|p| p.split(',').any(|s| s.trim() == GPU_PASS));
         if self.errors > 0 {
             return EXIT_DIAGNOSTICS;
         }
+        let mut headers = vec![String::new(); modules.len()];
+        if gpu {
+            if !matches!(a.passes.num_warps, 1 | 2 | 4 | 8 | 16) {
+                return self.usage_error(&format!(
+                    "--num-warps must be 1, 2, 4, 8 or 16 (got {})",
+                    a.passes.num_warps
+                ));
+            }
+            let popts = tilec_ptx::Options {
+                num_warps: a.passes.num_warps,
+                ..tilec_ptx::Options::default()
+            };
+            for (m, header) in modules.iter_mut().zip(headers.iter_mut()) {
+                let Some(m) = m else { continue };
+                tilec_ptx::convert_to_gpu(m, &popts);
+                if let Err(errors) = tilec_ptx::verify_gpu(m, &popts) {
+                    for e in errors {
+                        let _ = writeln!(
+                            self.io.stderr,
+                            "tilec: internal error: {GPU_PASS} produced invalid GPU-level IR: {}",
+                            e.message
+                        );
+                    }
+                    return EXIT_USAGE;
+                }
+                *header = tilec_ptx::set_gpu_aliases(m);
+            }
+        }
+        let opts = PrintOptions {
+            generic: a.generic,
+            locations: a.print_locations,
+            // The GPU-level ops are printed in their custom form as they stand.
+            assume_verified: gpu,
+        };
         // Stream the text out: a big module is never held in memory as text.
-        let modules: Vec<&tilec_ir::Module> = modules.iter().flatten().collect();
+        let modules: Vec<(&tilec_ir::Module, &String)> = modules
+            .iter()
+            .zip(&headers)
+            .filter_map(|(m, h)| m.as_ref().map(|m| (m, h)))
+            .collect();
         let write_all = |w: &mut dyn Write| -> std::io::Result<()> {
-            for (i, m) in modules.iter().enumerate() {
+            for (i, (m, header)) in modules.iter().enumerate() {
                 if i > 0 {
                     w.write_all(b"// -----\n")?;
                 }
+                w.write_all(header.as_bytes())?;
                 tilec_ir::print_module_to(m, &opts, w)?;
             }
             w.flush()

@@ -423,6 +423,7 @@ fn check_format(
         types.lookup(&TypeData::Tile {
             shape,
             elem: Type::I1,
+            encoding: None,
         })
     });
     for (i, actual) in actual_operands.iter().enumerate() {
@@ -546,6 +547,7 @@ fn check_custom(m: &Module, op: Op, def: &OpDef, c: CustomSyntax) -> Result<(), 
                 m.ctx.types.lookup(&TypeData::Tile {
                     shape: Box::new([]),
                     elem: p,
+                    encoding: None,
                 })
             });
             ok(groups[1].len() == dynamic(shape)

@@ -291,6 +291,8 @@ pub enum Family {
     Assumption,
     /// Everything else (constants, globals, modules, functions, debugging).
     Misc,
+    /// Ops of the GPU-level IR (`ttg.*`), produced by the PTX backend only.
+    Gpu,
 }
 
 /// Ops whose syntax is written by hand rather than with a format.
@@ -555,7 +557,11 @@ pub enum SlotRef {
 impl OpDef {
     /// The full name, e.g. `cuda_tile.addf`.
     pub fn full_name(&self) -> String {
-        format!("cuda_tile.{}", self.name)
+        if self.family == Family::Gpu {
+            self.name.to_string()
+        } else {
+            format!("cuda_tile.{}", self.name)
+        }
     }
 
     /// The mnemonic for a spelling index (0 = primary, `i` = `aliases[i-1]`).
@@ -645,7 +651,7 @@ fn name_index() -> &'static crate::util::FxHashMap<&'static str, (Opcode, u8)> {
     static INDEX: OnceLock<crate::util::FxHashMap<&'static str, (Opcode, u8)>> = OnceLock::new();
     INDEX.get_or_init(|| {
         let mut m = crate::util::FxHashMap::default();
-        for d in all() {
+        for d in all().iter().filter(|d| d.family != Family::Gpu) {
             m.insert(d.name, (d.opcode, 0));
             for (i, a) in d.aliases.iter().enumerate() {
                 m.insert(*a, (d.opcode, i as u8 + 1));

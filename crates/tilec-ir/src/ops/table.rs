@@ -1256,6 +1256,67 @@ table! {
         effects: Effects::SideEffect,
         ..DEFAULT
     },
+    // ---------------------------------------------------------------- GPU-level IR
+    // The ops of tritongpu-ops.md that tilec's PTX backend produces (`tilec opt -p
+    // convert-to-gpu`). They exist only in the GPU-level IR: the parser does not accept them.
+    ConvertLayout => OpDef {
+        opcode: Opcode::ConvertLayout,
+        name: "ttg.convert_layout",
+        summary: "Move a tile to another distributed layout",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[one("src", TILE)],
+        results: &[one("result", TILE)],
+        traits: PURE,
+        syntax: Syntax::Format("$src attr-dict `:` type($src) `->` type($result)"),
+        ..DEFAULT
+    },
+    LocalAlloc => OpDef {
+        opcode: Opcode::LocalAlloc,
+        name: "ttg.local_alloc",
+        summary: "Allocate a shared-memory buffer, optionally initialised from a tile",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[opt("src", TILE)],
+        results: &[one("result", ANY)],
+        effects: Effects::ReadWrite,
+        syntax: Syntax::Format("($src^)? attr-dict `:` `(` `` type($src) `` `)` `->` type($result)"),
+        ..DEFAULT
+    },
+    LocalLoad => OpDef {
+        opcode: Opcode::LocalLoad,
+        name: "ttg.local_load",
+        summary: "Load a shared-memory buffer into a distributed tile",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[one("src", ANY)],
+        results: &[one("result", TILE)],
+        effects: Effects::Read,
+        syntax: Syntax::Format("$src attr-dict `:` type($src) `->` type($result)"),
+        ..DEFAULT
+    },
+    LocalDealloc => OpDef {
+        opcode: Opcode::LocalDealloc,
+        name: "ttg.local_dealloc",
+        summary: "Release a shared-memory buffer",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[one("src", ANY)],
+        effects: Effects::ReadWrite,
+        syntax: Syntax::Format("$src attr-dict `:` type($src)"),
+        ..DEFAULT
+    },
+    GpuBarrier => OpDef {
+        opcode: Opcode::GpuBarrier,
+        name: "ttg.barrier",
+        summary: "Synchronise the CTA and make the selected address spaces visible",
+        family: Family::Gpu,
+        since: "gpu",
+        attrs: &[req("addrSpace", AttrKind::Enum(EnumKind::AddrSpace))],
+        effects: Effects::ReadWrite,
+        syntax: Syntax::Format("$addrSpace attr-dict"),
+        ..DEFAULT
+    },
     UnrealizedConversionCast => OpDef {
         opcode: Opcode::UnrealizedConversionCast,
         name: "unrealized_conversion_cast",

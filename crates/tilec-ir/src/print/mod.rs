@@ -274,7 +274,7 @@ impl<'m> Printer<'m> {
         if generic {
             self.print_generic(op);
         } else {
-            if !in_default_dialect {
+            if !in_default_dialect && m.def(op).family != crate::ops::Family::Gpu {
                 self.out.push_str("cuda_tile.");
             }
             self.out.push_str(m.op_mnemonic(op));

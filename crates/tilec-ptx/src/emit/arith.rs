@@ -67,11 +67,8 @@ impl Kernel<'_> {
             self.error_at_op(op, "this operation has no PTX lowering");
             return;
         }
-        // The layout: the first operand that already has registers, else the default.
-        let layout = operands
-            .iter()
-            .find_map(|v| self.tiles.get(v).map(|t| t.layout.clone()))
-            .unwrap_or_else(|| self.default_layout(&self.shape(operands[0])));
+        // The layout of the result, which convert-to-gpu gave every operand too.
+        let layout = self.layout_of(m.result(op, 0));
         let tvs: Vec<Tv> = operands.iter().map(|v| self.tile_in(*v, &layout)).collect();
         let out_elem = self.elem(m.result(op, 0));
         let mut regs = Vec::with_capacity(layout.slots());

@@ -2,6 +2,7 @@
 //! Conditions are rank-0 values every thread holds, so every branch is uniform.
 
 use super::{Kernel, LoopCtx, Tv, class_of};
+use crate::layout::shape_bits;
 use crate::sink::{RegClass, Sink};
 use tilec_ir::attrs::AttrData;
 use tilec_ir::segments::operand_group;
@@ -294,14 +295,24 @@ impl Kernel<'_> {
         // Tile IR's %f and %d map to C's: doubles and 32/64-bit integers.
         let args = operand_group(m, op, "args");
         let token = operand_group(m, op, "token").first().copied();
-        let layout = args
+        // The largest argument drives the printing: one line per element it holds, in its
+        // layout, which convert-to-gpu gave every argument of its size. Smaller arguments
+        // (rank-0 ones: every thread holds them) repeat on every line.
+        let driver = print_driver(m, &args);
+        let layout = match driver {
+            Some(v) => self.layout_of(v),
+            None => self.default_layout(&[]),
+        };
+        let tvs: Vec<Tv> = args
             .iter()
-            .find_map(|v| self.tiles.get(v).map(|t| t.layout.clone()))
-            .unwrap_or_else(|| {
-                let shape = args.first().map(|v| self.shape(*v)).unwrap_or_default();
-                self.default_layout(&shape)
-            });
-        let tvs: Vec<Tv> = args.iter().map(|v| self.tile_in(*v, &layout)).collect();
+            .map(|v| {
+                if shape_bits(&self.shape(*v)) == layout.nbits {
+                    self.tile_in(*v, &layout)
+                } else {
+                    self.tile(*v)
+                }
+            })
+            .collect();
         let c_fmt = c_format(&fmt, &tvs.iter().map(|t| t.elem).collect::<Vec<_>>());
         let owner = if layout.is_replicated() {
             let tid = self.tid.clone();
@@ -312,7 +323,10 @@ impl Kernel<'_> {
             self.owner(&layout)
         };
         for s in 0..layout.slots() {
-            let a: Vec<(String, Type)> = tvs.iter().map(|t| (t.regs[s].clone(), t.elem)).collect();
+            let a: Vec<(String, Type)> = tvs
+                .iter()
+                .map(|t| (t.regs[s % t.regs.len()].clone(), t.elem))
+                .collect();
             self.vprintf(&c_fmt, &a, owner.as_deref());
         }
         if m.num_results(op) > 0 {
@@ -342,6 +356,14 @@ impl Kernel<'_> {
         self.ins("trap;");
         self.ins(format!("{ok}:"));
     }
+}
+
+/// The `print` argument that drives the printing: the first of those with the most
+/// elements.
+pub(crate) fn print_driver(m: &tilec_ir::Module, args: &[Value]) -> Option<Value> {
+    let size = |v: &Value| shape_bits(m.ctx.types.shape(m.value_type(*v)));
+    let most = args.iter().map(size).max()?;
+    args.iter().copied().find(|v| size(v) == most)
 }
 
 /// Rewrites tile IR's format specifiers for C's vprintf: `%d` becomes `%lld` for 64-bit

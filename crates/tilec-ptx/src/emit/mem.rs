@@ -225,8 +225,9 @@ impl Kernel<'_> {
         };
         let shape = self.shape(tile_v);
         let elem = view.elem;
-        // Loads produce, and stores write from, the default (coalesced) layout.
-        let layout: Rc<Layout> = self.default_layout(&shape);
+        // Loads produce, and stores write from, the blocked (coalesced) layout that
+        // convert-to-gpu put on the tile's type.
+        let layout: Rc<Layout> = self.layout_of(tile_v);
         let tile_shape = view.tile.clone().unwrap_or_else(|| shape.clone());
         let size = elem_bytes(elem) as i64;
         // Per-thread part: coordinate base of tile dim i = index_i * tile_i + tcoord_i.

@@ -22,6 +22,8 @@ use tilec_ir::attrs::AttrData;
 use tilec_ir::util::FxHashMap;
 use tilec_ir::{Module, Op, Opcode, Type, TypeData, Value};
 
+pub(crate) use control::print_driver;
+
 /// The registers of one tile value: one per slot of its layout.
 #[derive(Clone, Debug)]
 pub(crate) struct Tv {
@@ -67,6 +69,10 @@ pub(crate) struct Kernel<'a> {
     pub counts: [u32; 6],
     pub labels: u32,
     pub tiles: FxHashMap<Value, Tv>,
+    /// Shared-memory buffers (`!ttg.memdesc` values): the register holding their address.
+    pub bufs: FxHashMap<Value, String>,
+    /// Layouts decoded from the encodings of tile types.
+    pub layouts: FxHashMap<Type, Rc<Layout>>,
     pub views: FxHashMap<Value, View>,
     /// Tokens whose chain contains a write issued by this tile block.
     pub dirty: FxHashMap<Value, bool>,
@@ -171,7 +177,38 @@ pub fn compile_all(
     let mut diags = Vec::new();
     let mut bodies = String::new();
     let mut skipped = Vec::new();
-    for m in modules {
+    // The writer works on the GPU-level IR: layouts on every tile type and every data
+    // movement between threads explicit (see crate::gpu).
+    let gpu: Vec<Module> = modules
+        .iter()
+        .map(|m| {
+            let mut g = (*m).clone();
+            crate::gpu::convert_to_gpu(&mut g, opts);
+            g
+        })
+        .collect();
+    for m in &gpu {
+        if let Err(errors) = crate::gpu::verify_gpu(m, opts) {
+            for e in errors {
+                let span = e.op.and_then(|op| m.op_span(op)).unwrap_or_default();
+                let file = m.file().unwrap_or(tilec_diag::FileId(0));
+                diags.push(
+                    Diagnostic::error(
+                        codes::GPU_INVALID_IR,
+                        format!(
+                            "internal error: convert-to-gpu produced invalid GPU-level IR: {}",
+                            e.message
+                        ),
+                    )
+                    .at(tilec_diag::Location::new(file, span)),
+                );
+            }
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    for m in &gpu {
         data.globals.clear();
         let mut entries = Vec::new();
         let mut globals = Vec::new();
@@ -306,7 +343,7 @@ pub(crate) fn join_bytes(bytes: &[u8]) -> String {
 }
 
 fn param_type(m: &Module, ty: Type) -> Option<(Type, &'static str)> {
-    let TypeData::Tile { shape, elem } = m.ctx.types.get(ty) else {
+    let TypeData::Tile { shape, elem, .. } = m.ctx.types.get(ty) else {
         return None;
     };
     if !shape.is_empty() {
@@ -339,6 +376,8 @@ fn emit_entry(
         counts: [0; 6],
         labels: 0,
         tiles: FxHashMap::default(),
+        bufs: FxHashMap::default(),
+        layouts: FxHashMap::default(),
         views: FxHashMap::default(),
         dirty: FxHashMap::default(),
         loops: Vec::new(),
@@ -486,22 +525,45 @@ impl<'a> Kernel<'a> {
         self.tiles.insert(v, tv);
     }
 
-    /// The registers of `v` in whatever layout it has (materialising constants in the
-    /// default layout).
+    /// The layout of a tile value: the encoding of its type in the GPU-level IR (the
+    /// blocked layout for a type without one, which the GPU-level verifier rules out).
+    pub fn layout_of(&mut self, v: Value) -> Rc<Layout> {
+        let ty = self.m.value_type(v);
+        if let Some(l) = self.layouts.get(&ty) {
+            return l.clone();
+        }
+        let shape = self.shape(v);
+        let types = &self.m.ctx.types;
+        let l = types
+            .encoding(ty)
+            .and_then(|e| Layout::from_encoding(types.get(e), &shape, self.warp_bits()).ok())
+            .map(Rc::new)
+            .unwrap_or_else(|| self.default_layout(&shape));
+        self.layouts.insert(ty, l.clone());
+        l
+    }
+
+    /// The registers of `v` (materialising constants in their layout).
     pub fn tile(&mut self, v: Value) -> Tv {
         if let Some(t) = self.tiles.get(&v) {
             return t.clone();
         }
-        let l = self.default_layout(&self.shape(v));
+        let l = self.layout_of(v);
         self.tile_in(v, &l)
     }
 
-    /// The registers of `v` in layout `l`, converting when needed.
+    /// The registers of `v` in layout `l`. In the GPU-level IR every operand already is in
+    /// the layout its op needs: conversions are `ttg` ops of their own.
     pub fn tile_in(&mut self, v: Value, l: &Rc<Layout>) -> Tv {
         if let Some(t) = self.tiles.get(&v).cloned() {
             if *t.layout == **l {
                 return t;
             }
+            debug_assert!(
+                false,
+                "operand in layout {} where {} is needed",
+                t.layout, l
+            );
             return self.convert(&t, &self.shape(v), l);
         }
         if let Some(op) = self.m.defining_op(v)
@@ -841,6 +903,18 @@ impl<'a> Kernel<'a> {
             O::MmaF | O::MmaI => self.emit_mma(op),
             O::Offset => self.emit_offset(op),
             O::Module | O::Entry | O::Global | O::TestingFunc => {}
+            O::ConvertLayout => {
+                let (src, res) = (m.operand(op, 0), m.result(op, 0));
+                let to = self.layout_of(res);
+                let t = match self.tiles.get(&src).cloned() {
+                    Some(t) => self.convert(&t, &self.shape(src), &to),
+                    None => self.tile_in(src, &to), // a constant, materialised again
+                };
+                self.set_tile(res, t);
+            }
+            O::LocalAlloc => self.emit_local_alloc(op),
+            O::GpuBarrier | O::LocalDealloc => self.bar(),
+            O::LocalLoad => self.emit_local_load(op),
             O::UnrealizedConversionCast | O::Unregistered => self.error_at_op(
                 op,
                 "this operation has no PTX lowering (it is not a tile IR operation)",

@@ -2,7 +2,7 @@
 //! extract, iota, reduce, scan and mma.
 
 use super::{Kernel, Tv, class_of, elem_bytes};
-use crate::layout::{Layout, coords, dim_bits, shape_bits};
+use crate::layout::{Layout, broadcast_bits, coords, dim_bits, shape_bits};
 use crate::sink::{RegClass, Sink};
 use std::rc::Rc;
 use tilec_ir::attrs::AttrData;
@@ -28,23 +28,59 @@ impl Kernel<'_> {
             };
         }
         let n = 1u64 << shape_bits(shape);
-        let size = elem_bytes(t.elem) as u64;
         let buf = self.stage(t, n);
+        let out = self.read_smem(&buf, to, t.elem);
+        self.bar();
+        out
+    }
+
+    /// Every thread reads the elements it holds in layout `to` from a buffer holding the
+    /// tile at its linear indices.
+    fn read_smem(&mut self, buf: &str, to: &Rc<Layout>, elem: Type) -> Tv {
+        let size = elem_bytes(elem) as u64;
         let tb = self.thread_base(to);
         let addr = self.reg(RegClass::B32);
         self.ins(format!("mad.lo.s32 {addr}, {tb}, {size}, {buf};"));
         let mut regs = Vec::with_capacity(to.slots());
         for s in 0..to.slots() {
             let off = to.slot_elem(s) * size;
-            let r = self.load_elem("ld.shared", t.elem, &format!("[{addr}+{off}]"));
+            let r = self.load_elem("ld.shared", elem, &format!("[{addr}+{off}]"));
             regs.push(r);
         }
-        self.bar();
         Tv {
             layout: to.clone(),
             regs,
-            elem: t.elem,
+            elem,
         }
+    }
+
+    /// `ttg.local_alloc %x`: after a barrier protecting the shared bytes' previous use,
+    /// every thread writes the elements it owns at their linear indices.
+    pub(crate) fn emit_local_alloc(&mut self, op: Op) {
+        let m = self.m;
+        let res = m.result(op, 0);
+        let shape = m.ctx.types.shape(m.value_type(res)).to_vec();
+        let elem = m.ctx.types.element_type(m.value_type(res));
+        let n = 1u64 << shape_bits(&shape);
+        self.bar();
+        let buf = self.smem((n * elem_bytes(elem) as u64) as u32);
+        if m.num_operands(op) == 1 {
+            let t = self.tile(m.operand(op, 0));
+            self.write_smem(&t, &buf, 0);
+        }
+        self.bufs.insert(res, buf);
+    }
+
+    /// `ttg.local_load`: every thread reads the elements of the result's layout.
+    pub(crate) fn emit_local_load(&mut self, op: Op) {
+        let m = self.m;
+        let (src, res) = (m.operand(op, 0), m.result(op, 0));
+        let Some(buf) = self.bufs.get(&src).cloned() else {
+            return self.error_at_op(op, "shared-memory buffer read before its allocation");
+        };
+        let to = self.layout_of(res);
+        let t = self.read_smem(&buf, &to, self.elem(res));
+        self.set_tile(res, t);
     }
 
     /// Writes every element of `t` to shared memory at its linear index (after a barrier
@@ -82,47 +118,8 @@ impl Kernel<'_> {
         let res = m.result(op, 0);
         let src = self.tile(src_v);
         let (ss, rs) = (self.shape(src_v), self.shape(res));
-        let ss: Vec<i64> = if ss.len() < rs.len() {
-            // Rank-0 (or lower-rank) sources broadcast as all-ones shapes.
-            std::iter::repeat_n(1, rs.len() - ss.len())
-                .chain(ss)
-                .collect()
-        } else {
-            ss
-        };
-        let nr = shape_bits(&rs);
-        // Source bit -> result bit, and the result bits of broadcast dimensions.
-        let mut map = vec![None; shape_bits(&ss) as usize];
-        let mut fresh = Vec::new();
-        for d in 0..rs.len() {
-            let (lr, wr) = dim_bits(&rs, d);
-            let (ls, ws) = dim_bits(&ss, d);
-            if ws == 0 {
-                fresh.extend((lr..lr + wr).map(|b| b as u8));
-            } else {
-                for k in 0..ws {
-                    map[(ls + k) as usize] = Some((lr + k) as u8);
-                }
-            }
-        }
-        let derived = Rc::new(src.layout.remap(nr, &map, &fresh));
-        let default = self.default_layout(&rs);
-        // The default layout is free too when every one of its thread bits is a broadcast
-        // bit or the same source bit the source layout has there.
-        let inv = |rb: Option<u8>| -> Option<u8> {
-            rb.and_then(|rb| map.iter().position(|m| *m == Some(rb)).map(|p| p as u8))
-        };
-        let default_free = default
-            .lane
-            .iter()
-            .zip(src.layout.lane.iter())
-            .chain(default.warp.iter().zip(src.layout.warp.iter()))
-            .all(|(r, s)| inv(*r) == *s || (r.is_some() && inv(*r).is_none() && s.is_none()))
-            && default.reg.iter().all(|b| match inv(Some(*b)) {
-                None => true,
-                Some(sb) => src.layout.reg.contains(&sb),
-            });
-        let layout = if default_free { default } else { derived };
+        let (map, _) = broadcast_bits(&ss, &rs);
+        let layout = self.layout_of(res);
         let regs = (0..layout.slots())
             .map(|s| {
                 let e = layout.slot_elem(s);
@@ -153,25 +150,10 @@ impl Kernel<'_> {
 
     pub(crate) fn emit_permute(&mut self, op: Op) {
         let m = self.m;
-        let src_v = m.operand(op, 0);
-        let src = self.tile(src_v);
-        let ss = self.shape(src_v);
-        let rs = self.shape(m.result(op, 0));
-        let perm: Vec<usize> = match m.attr_named(op, "permutation").map(|a| m.ctx.attrs.get(a)) {
-            Some(AttrData::DenseI32Array(p)) => p.iter().map(|x| *x as usize).collect(),
-            _ => (0..ss.len()).collect(),
-        };
-        let mut map = vec![None; shape_bits(&ss) as usize];
-        for (i, p) in perm.iter().enumerate() {
-            let (ls, w) = dim_bits(&ss, *p);
-            let (lr, _) = dim_bits(&rs, i);
-            for k in 0..w {
-                map[(ls + k) as usize] = Some((lr + k) as u8);
-            }
-        }
-        let layout = Rc::new(src.layout.remap(shape_bits(&rs), &map, &[]));
-        // Slot i of the new layout is slot i of the old one: register bits were remapped in
-        // order.
+        let src = self.tile(m.operand(op, 0));
+        // The layout is the source's with its bits moved (crate::layout::permute_layout):
+        // slot i of the result is slot i of the source.
+        let layout = self.layout_of(m.result(op, 0));
         self.set_tile(
             m.result(op, 0),
             Tv {
@@ -184,32 +166,16 @@ impl Kernel<'_> {
 
     pub(crate) fn emit_cat(&mut self, op: Op) {
         let m = self.m;
-        let (a_v, b_v) = (m.operand(op, 0), m.operand(op, 1));
-        let a = self.tile(a_v);
-        let b = self.tile_in(b_v, &a.layout);
-        let s = self.shape(a_v);
-        let rs = self.shape(m.result(op, 0));
-        let dim = self.int_attr(op, "dim") as usize;
-        // Source bit -> result bit: bits of dims after `dim` keep their place, `dim` and
-        // earlier dims move up by one; the new top bit of `dim` picks lhs or rhs.
-        let mut map = vec![None; shape_bits(&s) as usize];
-        for d in 0..s.len() {
-            let (ls, w) = dim_bits(&s, d);
-            let (lr, _) = dim_bits(&rs, d);
-            for k in 0..w {
-                map[(ls + k) as usize] = Some((lr + k) as u8);
-            }
-        }
-        let (lr, wr) = dim_bits(&rs, dim);
-        let top = (lr + wr - 1) as u8;
-        let mut layout = a.layout.remap(shape_bits(&rs), &map, &[]);
-        layout.reg.push(top);
+        let a = self.tile(m.operand(op, 0));
+        let b = self.tile_in(m.operand(op, 1), &a.layout);
+        // The layout adds a top register bit choosing the operand (crate::layout::cat_layout).
+        let layout = self.layout_of(m.result(op, 0));
         let mut regs = a.regs.clone();
         regs.extend(b.regs.iter().cloned());
         self.set_tile(
             m.result(op, 0),
             Tv {
-                layout: Rc::new(layout),
+                layout,
                 regs,
                 elem: a.elem,
             },
@@ -225,7 +191,7 @@ impl Kernel<'_> {
         let src = self.tile(src_v);
         let idx: Vec<Value> = m.operands(op).skip(1).collect();
         let buf = self.stage(&src, 1 << shape_bits(&ss));
-        let layout = self.default_layout(&rs);
+        let layout = self.layout_of(res);
         let size = elem_bytes(src.elem) as u64;
         // Source linear index of result element c: sum_d (idx_d * rs_d + c_d) << low_src_d.
         let tb = self.thread_base(&layout);
@@ -271,7 +237,7 @@ impl Kernel<'_> {
     pub(crate) fn emit_iota(&mut self, op: Op) {
         let res = self.m.result(op, 0);
         let elem = self.elem(res);
-        let layout = self.default_layout(&self.shape(res));
+        let layout = self.layout_of(res);
         let tb = self.thread_base(&layout);
         let mut regs = Vec::new();
         for s in 0..layout.slots() {
@@ -427,26 +393,9 @@ impl Kernel<'_> {
             self.bar();
             acc = result.into_iter().map(|r| r.unwrap_or_default()).collect();
         }
-        // The result layout: the source layout without the reduced bits.
-        let rs = self.shape(m.result(op, 0));
-        let mut map = vec![None; shape_bits(&shape) as usize];
-        for b in 0..shape_bits(&shape) {
-            if b < low {
-                map[b as usize] = Some(b as u8);
-            } else if b >= low + w {
-                map[b as usize] = Some((b - w) as u8);
-            }
-        }
-        let out_layout = Rc::new(Layout {
-            nbits: shape_bits(&rs),
-            reg: layout.reg.iter().filter_map(|b| map[*b as usize]).collect(),
-            lane: layout.lane.map(|b| b.and_then(|b| map[b as usize])),
-            warp: layout
-                .warp
-                .iter()
-                .map(|b| b.and_then(|b| map[b as usize]))
-                .collect(),
-        });
+        // The result layout: the source layout without the reduced bits
+        // (crate::layout::reduce_layout).
+        let out_layout = self.layout_of(m.result(op, 0));
         for (k, res) in m.results(op).enumerate() {
             let regs = (0..out_layout.slots())
                 .map(|s| {
@@ -509,7 +458,7 @@ impl Kernel<'_> {
             m.attr_named(op, "reverse").map(|a| m.ctx.attrs.get(a)),
             Some(AttrData::Bool(true))
         );
-        let layout = self.default_layout(&shape);
+        let layout = self.layout_of(inputs[0]);
         let tvs: Vec<Tv> = inputs.iter().map(|v| self.tile_in(*v, &layout)).collect();
         let elems: Vec<Type> = tvs.iter().map(|t| t.elem).collect();
         let n = 1u64 << shape_bits(&shape);

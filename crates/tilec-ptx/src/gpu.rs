@@ -1,0 +1,782 @@
+//! `convert-to-gpu`: tile IR to the GPU-level IR, and the GPU-level verifier.
+//!
+//! The pass gives every tile value of every `entry` a layout (a `#ttg.linear` encoding on
+//! its type) and makes every data movement between threads explicit, so that the PTX
+//! writer never decides anything about layouts: it reads them from the types and lowers
+//! each op where it stands.
+//!
+//! Layouts are assigned in one forward walk in program order (docs/ptx-backend.md,
+//! "Assignment"): loads, `iota` and `extract` produce the blocked layout; elementwise ops
+//! take the layout of their first non-constant operand; structural ops derive theirs
+//! (`crate::layout`'s `broadcast_layout`, `permute_layout`, `cat_layout`, `reduce_layout`);
+//! loop-carried values take the layout of their initial value and `if` results that of the
+//! first value yielded. Constants take the layout of their first use. Where an operand
+//! arrives in another layout than its op needs, the pass inserts
+//!
+//! * `ttg.convert_layout` when the conversion moves no data between threads (the two
+//!   layouts give every thread the same elements, or the source is a constant that is
+//!   simply materialised again), or
+//! * `ttg.local_alloc` / `ttg.barrier local` / `ttg.local_load` / `ttg.local_dealloc`, a
+//!   round trip through shared memory, otherwise.
+//!
+//! `reduce` across warps, `scan`, `extract` and the `mmaf`/`mmai` fallback use shared
+//! memory inside their own lowering; their operands and results are still explicit here.
+
+use crate::layout::{
+    Layout, broadcast_layout, cat_layout, permute_layout, reduce_layout, shape_bits,
+};
+use crate::target::Options;
+use std::rc::Rc;
+use tilec_ir::attrs::AttrData;
+use tilec_ir::segments::operand_group;
+use tilec_ir::util::FxHashMap;
+use tilec_ir::{EnumKind, InsertPoint, Module, Op, OpSpec, Opcode, Type, TypeData, Value};
+
+/// Converts every `entry` of `m` to the GPU-level IR, in place.
+pub fn convert_to_gpu(m: &mut Module, opts: &Options) {
+    let mut entries = Vec::new();
+    m.walk(|op| {
+        if m.opcode(op) == Opcode::Entry {
+            entries.push(op);
+        }
+    });
+    for e in entries {
+        let mut a = Assign {
+            m,
+            warp_bits: opts.warp_bits(),
+            layout: FxHashMap::default(),
+            ifs: Vec::new(),
+            loops: Vec::new(),
+        };
+        a.entry(e);
+        a.finish(e);
+    }
+}
+
+/// A frame of the walk for a `for` or `loop`: the carried values' layouts and the
+/// results' layouts (chosen by the first `break`).
+struct LoopFrame {
+    iter: Vec<Rc<Layout>>,
+    results: Vec<Option<Rc<Layout>>>,
+}
+
+struct Assign<'a> {
+    m: &'a mut Module,
+    warp_bits: u32,
+    layout: FxHashMap<Value, Rc<Layout>>,
+    ifs: Vec<(Op, Vec<Option<Rc<Layout>>>)>,
+    loops: Vec<LoopFrame>,
+}
+
+impl Assign<'_> {
+    fn shape(&self, v: Value) -> Vec<i64> {
+        self.m.ctx.types.shape(self.m.value_type(v)).to_vec()
+    }
+
+    fn is_tile(&self, v: Value) -> bool {
+        self.m.ctx.types.is_tile(self.m.value_type(v))
+    }
+
+    fn is_constant(&self, v: Value) -> bool {
+        self.m
+            .defining_op(v)
+            .is_some_and(|d| self.m.opcode(d) == Opcode::Constant)
+    }
+
+    fn blocked(&self, shape: &[i64]) -> Rc<Layout> {
+        Rc::new(Layout::blocked(shape_bits(shape), self.warp_bits))
+    }
+
+    fn scalar(&self) -> Rc<Layout> {
+        Rc::new(Layout::replicated(0, self.warp_bits))
+    }
+
+    fn set(&mut self, v: Value, l: Rc<Layout>) {
+        self.layout.insert(v, l);
+    }
+
+    /// Operand `i` of `op`, in whatever layout it has. A constant is wanted in the blocked
+    /// layout (the writer materialises constants there when nothing asks otherwise).
+    fn any(&mut self, op: Op, i: usize) -> Rc<Layout> {
+        let v = self.m.operand(op, i);
+        if !self.is_tile(v) {
+            return self.scalar();
+        }
+        if self.is_constant(v) || !self.layout.contains_key(&v) {
+            let l = self.blocked(&self.shape(v));
+            self.want(op, i, &l);
+            return l;
+        }
+        self.layout[&v].clone()
+    }
+
+    /// Operand `i` of `op` in layout `l`: converts it before `op` when it is in another.
+    fn want(&mut self, op: Op, i: usize, l: &Rc<Layout>) {
+        let v = self.m.operand(op, i);
+        if !self.is_tile(v) {
+            return;
+        }
+        let Some(from) = self.layout.get(&v).cloned() else {
+            // First use of a constant (or of a value nothing defined a layout for).
+            self.set(v, l.clone());
+            return;
+        };
+        if *from == **l {
+            return;
+        }
+        let ty = self.m.value_type(v);
+        let span = self.m.op_span(op);
+        let loc = self.m.op_loc(op);
+        let free =
+            self.is_constant(v) || from.same_threads(l) || from.is_replicated() && from.nbits == 0;
+        let mut created = Vec::new();
+        let new = if free {
+            let c = self.create(Opcode::ConvertLayout, &[v], &[ty], &[], op);
+            created.push(c);
+            self.m.result(c, 0)
+        } else {
+            let shape: Box<[i64]> = self.shape(v).into();
+            let elem = self.m.ctx.types.element_type(ty);
+            let md = self.m.ctx.types.intern(TypeData::MemDesc {
+                shape,
+                elem,
+                mutable: false,
+            });
+            let alloc = self.create(Opcode::LocalAlloc, &[v], &[md], &[], op);
+            let buf = self.m.result(alloc, 0);
+            let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
+            let bar = self.create(Opcode::GpuBarrier, &[], &[], &[Some(local)], op);
+            let load = self.create(Opcode::LocalLoad, &[buf], &[ty], &[], op);
+            let dealloc = self.create(Opcode::LocalDealloc, &[buf], &[], &[], op);
+            created.extend([alloc, bar, load, dealloc]);
+            self.m.result(load, 0)
+        };
+        for c in created {
+            self.m.set_op_span(c, span);
+            self.m.set_op_loc(c, loc);
+        }
+        self.set(new, l.clone());
+        self.m.set_operand(op, i, new);
+    }
+
+    fn create(
+        &mut self,
+        opcode: Opcode,
+        operands: &[Value],
+        results: &[Type],
+        attrs: &[Option<tilec_ir::Attr>],
+        before: Op,
+    ) -> Op {
+        self.m.create_op(
+            &OpSpec {
+                opcode,
+                operands,
+                results,
+                attrs,
+                regions: 0,
+            },
+            InsertPoint::Before(before),
+        )
+    }
+
+    fn entry(&mut self, e: Op) {
+        let Some(block) = self.m.entry_block(self.m.region(e, 0)) else {
+            return;
+        };
+        for a in self.m.block_args(block).to_vec() {
+            let s = self.scalar();
+            self.set(a, s);
+        }
+        self.block(block);
+    }
+
+    fn block(&mut self, b: tilec_ir::Block) {
+        let ops: Vec<Op> = self.m.block_ops(b).collect();
+        for op in ops {
+            self.op(op);
+        }
+    }
+
+    fn body(&mut self, op: Op, r: usize) {
+        if let Some(b) = self.m.regions(op).get(r).copied()
+            && let Some(b) = self.m.entry_block(b)
+        {
+            self.block(b);
+        }
+    }
+
+    fn results(&mut self, op: Op, l: &Rc<Layout>) {
+        for r in self.m.results(op) {
+            if self.is_tile(r) {
+                self.set(r, l.clone());
+            }
+        }
+    }
+
+    fn op(&mut self, op: Op) {
+        use Opcode as O;
+        let n = self.m.num_operands(op);
+        match self.m.opcode(op) {
+            O::Constant | O::MakeToken | O::JoinTokens | O::Return | O::Barrier => {}
+            O::Module | O::Entry | O::Global | O::TestingFunc => {}
+            O::Assume | O::PtrToPtr | O::Reshape => {
+                let l = self.any(op, 0);
+                self.results(op, &l);
+            }
+            O::GetTileBlockId
+            | O::GetNumTileBlocks
+            | O::GetGlobal
+            | O::GetTensorShape
+            | O::GetIndexSpaceShape
+            | O::MakeTensorView
+            | O::MakePartitionView => {
+                for i in 0..n {
+                    self.any(op, i);
+                }
+                let s = self.scalar();
+                self.results(op, &s);
+            }
+            O::Yield => self.yield_(op),
+            O::Continue => {
+                if let Some(f) = self.loops.last() {
+                    let iter = f.iter.clone();
+                    for (i, l) in iter.iter().enumerate().take(n) {
+                        self.want(op, i, l);
+                    }
+                }
+            }
+            O::Break => {
+                let Some(mut results) = self
+                    .loops
+                    .last_mut()
+                    .map(|f| std::mem::take(&mut f.results))
+                else {
+                    return;
+                };
+                self.first_or_want(op, &mut results);
+                if let Some(f) = self.loops.last_mut() {
+                    f.results = results;
+                }
+            }
+            O::If => {
+                self.any(op, 0);
+                self.ifs.push((op, vec![None; self.m.num_results(op)]));
+                self.body(op, 0);
+                self.body(op, 1);
+                let (_, results) = self.ifs.pop().expect("if frame");
+                self.set_results(op, results);
+            }
+            O::For => {
+                for i in 0..3 {
+                    self.any(op, i);
+                }
+                let inits = operand_group(self.m, op, "initValues").len();
+                let iter: Vec<Rc<Layout>> = (3..3 + inits).map(|i| self.any(op, i)).collect();
+                let block = self.m.entry_block(self.m.region(op, 0));
+                if let Some(b) = block {
+                    let args = self.m.block_args(b).to_vec();
+                    let s = self.scalar();
+                    self.set(args[0], s);
+                    for (a, l) in args[1..].iter().zip(&iter) {
+                        self.set(*a, l.clone());
+                    }
+                }
+                self.loops.push(LoopFrame {
+                    iter: iter.clone(),
+                    results: Vec::new(),
+                });
+                self.body(op, 0);
+                self.loops.pop();
+                for (r, l) in self.m.results(op).zip(iter) {
+                    self.set(r, l);
+                }
+            }
+            O::Loop => {
+                let iter: Vec<Rc<Layout>> = (0..n).map(|i| self.any(op, i)).collect();
+                if let Some(b) = self.m.entry_block(self.m.region(op, 0)) {
+                    for (a, l) in self.m.block_args(b).to_vec().iter().zip(&iter) {
+                        self.set(*a, l.clone());
+                    }
+                }
+                self.loops.push(LoopFrame {
+                    iter,
+                    results: vec![None; self.m.num_results(op)],
+                });
+                self.body(op, 0);
+                let f = self.loops.pop().expect("loop frame");
+                self.set_results(op, f.results);
+            }
+            O::Assert => {
+                self.any(op, 0);
+            }
+            O::Print => {
+                // The largest argument drives the printing (emit::control::print_driver);
+                // arguments of its size are wanted in its layout, smaller ones as they are.
+                let args = operand_group(self.m, op, "args");
+                let Some(driver) = crate::emit::print_driver(self.m, &args) else {
+                    return;
+                };
+                let di = args.iter().position(|v| *v == driver).unwrap_or(0);
+                let l = self.any(op, di);
+                let bits = shape_bits(&self.shape(driver));
+                for i in 0..args.len() {
+                    if shape_bits(&self.shape(self.m.operand(op, i))) == bits {
+                        self.want(op, i, &l);
+                    } else {
+                        self.any(op, i);
+                    }
+                }
+            }
+            O::LoadViewTko | O::StoreViewTko => {
+                let load = self.m.opcode(op) == O::LoadViewTko;
+                let tile_i = (!load).then(|| operand_index(self.m, op, "tile"));
+                let shape = match tile_i {
+                    Some(i) => self.shape(self.m.operand(op, i)),
+                    None => self.shape(self.m.result(op, 0)),
+                };
+                let l = self.blocked(&shape);
+                for i in 0..n {
+                    if Some(i) == tile_i {
+                        self.want(op, i, &l);
+                    } else {
+                        self.any(op, i);
+                    }
+                }
+                if load {
+                    let r = self.m.result(op, 0);
+                    self.set(r, l);
+                }
+            }
+            O::LoadPtrTko
+            | O::StorePtrTko
+            | O::AtomicRmwTko
+            | O::AtomicCasTko
+            | O::AtomicLoadTko
+            | O::AtomicStoreTko
+            | O::Offset => {
+                let l = self.any(op, 0);
+                for i in 1..n {
+                    self.want(op, i, &l);
+                }
+                self.results(op, &l);
+            }
+            O::Broadcast => {
+                let src = self.any(op, 0);
+                let ss = self.shape(self.m.operand(op, 0));
+                let r = self.m.result(op, 0);
+                let rs = self.shape(r);
+                let l = Rc::new(broadcast_layout(&src, &ss, &rs, self.warp_bits));
+                self.set(r, l);
+            }
+            O::Permute => {
+                let src = self.any(op, 0);
+                let ss = self.shape(self.m.operand(op, 0));
+                let r = self.m.result(op, 0);
+                let rs = self.shape(r);
+                let perm = permutation(self.m, op, ss.len());
+                let l = Rc::new(permute_layout(&src, &ss, &rs, &perm));
+                self.set(r, l);
+            }
+            O::Cat => {
+                let a = self.any(op, 0);
+                self.want(op, 1, &a);
+                let s = self.shape(self.m.operand(op, 0));
+                let r = self.m.result(op, 0);
+                let rs = self.shape(r);
+                let dim = int_attr(self.m, op, "dim") as usize;
+                let l = Rc::new(cat_layout(&a, &s, &rs, dim));
+                self.set(r, l);
+            }
+            O::Extract => {
+                for i in 0..n {
+                    self.any(op, i);
+                }
+                let r = self.m.result(op, 0);
+                let l = self.blocked(&self.shape(r));
+                self.set(r, l);
+            }
+            O::Iota => {
+                let r = self.m.result(op, 0);
+                let l = self.blocked(&self.shape(r));
+                self.set(r, l);
+            }
+            O::Reduce => {
+                let l = self.any(op, 0);
+                for i in 1..n {
+                    self.want(op, i, &l);
+                }
+                let shape = self.shape(self.m.operand(op, 0));
+                let dim = int_attr(self.m, op, "dim") as usize;
+                let out = Rc::new(reduce_layout(&l, &shape, dim));
+                self.results(op, &out);
+                self.scalar_body(op);
+            }
+            O::Scan => {
+                let shape = self.shape(self.m.operand(op, 0));
+                let l = self.blocked(&shape);
+                for i in 0..n {
+                    self.want(op, i, &l);
+                }
+                self.results(op, &l);
+                self.scalar_body(op);
+            }
+            O::MmaF | O::MmaI => {
+                self.any(op, 0);
+                self.any(op, 1);
+                let c = self.any(op, 2);
+                self.results(op, &c);
+            }
+            O::ConvertLayout
+            | O::LocalAlloc
+            | O::LocalLoad
+            | O::LocalDealloc
+            | O::GpuBarrier
+            | O::UnrealizedConversionCast
+            | O::Unregistered => {}
+            _ => self.elementwise(op),
+        }
+    }
+
+    /// Elementwise ops: every operand in the layout of the first non-constant operand.
+    fn elementwise(&mut self, op: Op) {
+        let n = self.m.num_operands(op);
+        if n == 0 {
+            return;
+        }
+        let l = (0..n)
+            .map(|i| self.m.operand(op, i))
+            .find(|v| !self.is_constant(*v) && self.layout.contains_key(v))
+            .map(|v| self.layout[&v].clone())
+            .unwrap_or_else(|| self.blocked(&self.shape(self.m.operand(op, 0))));
+        for i in 0..n {
+            self.want(op, i, &l);
+        }
+        self.results(op, &l);
+    }
+
+    /// A reduce or scan body: runs on single elements held by every thread.
+    fn scalar_body(&mut self, op: Op) {
+        if let Some(b) = self.m.entry_block(self.m.region(op, 0)) {
+            for a in self.m.block_args(b).to_vec() {
+                let s = self.scalar();
+                self.set(a, s);
+            }
+            self.block(b);
+        }
+    }
+
+    /// `yield` of an `if`: the first yield fixes each result's layout; later ones convert.
+    fn yield_(&mut self, op: Op) {
+        let Some(parent) = self.m.op_block(op).and_then(|b| self.m.block_parent_op(b)) else {
+            return;
+        };
+        if self.m.opcode(parent) != Opcode::If {
+            return; // reduce/scan bodies yield single elements
+        }
+        let Some(pos) = self.ifs.iter().rposition(|(o, _)| *o == parent) else {
+            return;
+        };
+        let mut slots = std::mem::take(&mut self.ifs[pos].1);
+        self.first_or_want(op, &mut slots);
+        self.ifs[pos].1 = slots;
+    }
+
+    /// For each operand of a terminator: the slot's layout if set (converting the operand
+    /// to it), else the operand's own layout, which then becomes the slot's.
+    fn first_or_want(&mut self, op: Op, slots: &mut [Option<Rc<Layout>>]) {
+        for (i, slot) in slots.iter_mut().enumerate().take(self.m.num_operands(op)) {
+            match slot {
+                Some(l) => {
+                    let l = l.clone();
+                    self.want(op, i, &l);
+                }
+                None => *slot = Some(self.any(op, i)),
+            }
+        }
+    }
+
+    fn set_results(&mut self, op: Op, results: Vec<Option<Rc<Layout>>>) {
+        for (i, l) in results.into_iter().enumerate() {
+            let r = self.m.result(op, i);
+            let l = l.unwrap_or_else(|| self.blocked(&self.shape(r)));
+            self.set(r, l);
+        }
+    }
+
+    /// Writes the layouts into the types: every tile value of the entry gets an encoding
+    /// (values nothing used get the blocked layout).
+    fn finish(&mut self, e: Op) {
+        let mut values = Vec::new();
+        let m = &*self.m;
+        let visit_block = |b: tilec_ir::Block, values: &mut Vec<Value>| {
+            values.extend_from_slice(m.block_args(b));
+        };
+        if let Some(b) = m.entry_block(m.region(e, 0)) {
+            visit_block(b, &mut values);
+        }
+        m.walk_op(e, &mut |op| {
+            values.extend(m.results(op));
+            for &r in m.regions(op) {
+                for &b in m.region_blocks(r) {
+                    values.extend_from_slice(m.block_args(b));
+                }
+            }
+        });
+        for v in values {
+            let ty = self.m.value_type(v);
+            if !self.m.ctx.types.is_tile(ty) {
+                continue;
+            }
+            let shape = self.shape(v);
+            let l = self
+                .layout
+                .get(&v)
+                .cloned()
+                .unwrap_or_else(|| self.blocked(&shape));
+            let enc = self.m.ctx.types.intern(l.to_encoding(&shape));
+            let t = self.m.ctx.types.with_encoding(ty, Some(enc));
+            self.m.set_value_type(v, t);
+        }
+    }
+}
+
+fn operand_index(m: &Module, op: Op, group: &str) -> usize {
+    let v = operand_group(m, op, group)[0];
+    m.operands(op).position(|o| o == v).unwrap_or(0)
+}
+
+fn int_attr(m: &Module, op: Op, name: &str) -> i64 {
+    m.attr_named(op, name)
+        .and_then(|a| m.ctx.attrs.get_int(a))
+        .unwrap_or(0)
+}
+
+/// The `permutation` of a `permute` (identity when absent).
+pub(crate) fn permutation(m: &Module, op: Op, rank: usize) -> Vec<usize> {
+    match m.attr_named(op, "permutation").map(|a| m.ctx.attrs.get(a)) {
+        Some(AttrData::DenseI32Array(p)) => p.iter().map(|x| *x as usize).collect(),
+        _ => (0..rank).collect(),
+    }
+}
+
+// ---- the GPU-level verifier ------------------------------------------------------------
+
+/// A violated rule of the GPU-level IR: the op (if any) and the message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GpuError {
+    /// The offending op.
+    pub op: Option<Op>,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Checks the GPU-level IR of every `entry` of `m` against the rules of tritongpu-ops.md
+/// and the invariants the PTX writer relies on:
+///
+/// * every tile value has a `#ttg.linear` encoding that is a layout of its shape for the
+///   CTA's warps (each element bit selected exactly once);
+/// * `ttg.convert_layout` keeps shape and element type;
+/// * `ttg.local_alloc` yields a `!ttg.memdesc` whose shape and element type are those of
+///   its initial tile, and without one the buffer is mutable;
+/// * `ttg.local_load` reads a `!ttg.memdesc` into a tile of the same shape and element type;
+/// * `ttg.local_dealloc` releases a `!ttg.memdesc` and is its last use;
+/// * `ttg.barrier` has its address space;
+/// * the tile operands and results of elementwise ops share one encoding.
+pub fn verify_gpu(m: &Module, opts: &Options) -> Result<(), Vec<GpuError>> {
+    let mut errors = Vec::new();
+    let warp_bits = opts.warp_bits();
+    let types = &m.ctx.types;
+    let mut err = |op: Option<Op>, message: String| errors.push(GpuError { op, message });
+    let check_value = |v: Value, err: &mut dyn FnMut(String)| {
+        let ty = m.value_type(v);
+        if let TypeData::Tile {
+            shape, encoding, ..
+        } = types.get(ty)
+        {
+            match encoding {
+                None => err(format!(
+                    "tile value of type '{}' has no layout encoding",
+                    types.to_string(ty, false)
+                )),
+                Some(e) => {
+                    if let Err(why) = Layout::from_encoding(types.get(*e), shape, warp_bits) {
+                        err(format!(
+                            "invalid layout for '{}': {why}",
+                            types.to_string(ty, false)
+                        ));
+                    }
+                }
+            }
+        }
+    };
+    let plain = |t: Type| -> Option<(Vec<i64>, Type)> {
+        match types.get(t) {
+            TypeData::Tile { shape, elem, .. } | TypeData::MemDesc { shape, elem, .. } => {
+                Some((shape.to_vec(), *elem))
+            }
+            _ => None,
+        }
+    };
+    let is_memdesc = |t: Type| matches!(types.get(t), TypeData::MemDesc { .. });
+    let mut entries = Vec::new();
+    m.walk(|op| {
+        if m.opcode(op) == Opcode::Entry {
+            entries.push(op);
+        }
+    });
+    for e in entries {
+        if let Some(b) = m.entry_block(m.region(e, 0)) {
+            for a in m.block_args(b) {
+                check_value(*a, &mut |s| err(Some(e), s));
+            }
+        }
+        m.walk_op(e, &mut |op| {
+            for r in m.results(op) {
+                check_value(r, &mut |s| err(Some(op), s));
+            }
+            for &r in m.regions(op) {
+                for &b in m.region_blocks(r) {
+                    for a in m.block_args(b) {
+                        check_value(*a, &mut |s| err(Some(op), s));
+                    }
+                }
+            }
+            let name = m.def(op).name;
+            let operand_ty = |i: usize| m.value_type(m.operand(op, i));
+            match m.opcode(op) {
+                Opcode::ConvertLayout => {
+                    if plain(operand_ty(0)) != plain(m.value_type(m.result(op, 0))) {
+                        err(
+                            Some(op),
+                            format!("'{name}' op requires the same shape and element type for its source and result"),
+                        );
+                    }
+                }
+                Opcode::LocalAlloc => {
+                    let rt = m.value_type(m.result(op, 0));
+                    match types.get(rt) {
+                        TypeData::MemDesc { mutable, .. } => {
+                            if m.num_operands(op) == 0 && !mutable {
+                                err(Some(op), format!("'{name}' op without an initial value must return a mutable buffer"));
+                            }
+                            if m.num_operands(op) == 1 && plain(operand_ty(0)) != plain(rt) {
+                                err(Some(op), format!("'{name}' op requires the buffer's shape and element type to match its initial value"));
+                            }
+                        }
+                        _ => err(Some(op), format!("'{name}' op must return a !ttg.memdesc")),
+                    }
+                }
+                Opcode::LocalLoad => {
+                    if !is_memdesc(operand_ty(0)) {
+                        err(Some(op), format!("'{name}' op must read a !ttg.memdesc"));
+                    } else if plain(operand_ty(0)) != plain(m.value_type(m.result(op, 0))) {
+                        err(Some(op), format!("'{name}' op requires the result's shape and element type to match the buffer's"));
+                    }
+                }
+                Opcode::LocalDealloc => {
+                    let buf = m.operand(op, 0);
+                    if !is_memdesc(m.value_type(buf)) {
+                        err(Some(op), format!("'{name}' op must release a !ttg.memdesc"));
+                    }
+                    let mut after = m.next_op(op);
+                    while let Some(o) = after {
+                        if m.operands(o).any(|v| v == buf) {
+                            err(Some(o), format!("buffer used after its '{name}'"));
+                        }
+                        after = m.next_op(o);
+                    }
+                }
+                Opcode::GpuBarrier => {
+                    if m.attr_named(op, "addrSpace").is_none() {
+                        err(Some(op), format!("'{name}' op requires an address space"));
+                    }
+                }
+                _ => {
+                    let def = m.def(op);
+                    if def.traits.contains(tilec_ir::ops::Traits::ELEMENTWISE) && m.num_results(op) == 1 {
+                        let enc = types.encoding(m.value_type(m.result(op, 0)));
+                        let mismatch = m.operands(op).any(|v| {
+                            let t = m.value_type(v);
+                            types.is_tile(t) && types.encoding(t) != enc
+                        });
+                        if mismatch {
+                            err(Some(op), format!("'{}' op requires its tile operands in the layout of its result", def.full_name()));
+                        }
+                    }
+                }
+            }
+        });
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+// ---- printing ----------------------------------------------------------------------------
+
+/// Gives the GPU-level encodings of `m` short names, as MLIR prints attribute aliases:
+/// `#linear`, `#linear1`, ... for distributed layouts in order of first appearance,
+/// `#shared`, `#shared1`, ... for shared-memory layouts and `#smem` for the shared memory
+/// space. Returns the alias definitions to print before the module.
+pub fn set_gpu_aliases(m: &mut Module) -> String {
+    let mut linear: Vec<String> = Vec::new();
+    let mut shared: Vec<String> = Vec::new();
+    let mut smem = false;
+    {
+        let types = &m.ctx.types;
+        let mut note = |t: Type| match types.get(t) {
+            TypeData::Tile {
+                encoding: Some(e), ..
+            } => {
+                let text = types.encoding_text(*e);
+                if !linear.contains(&text) {
+                    linear.push(text);
+                }
+            }
+            TypeData::MemDesc { shape, .. } => {
+                let text = tilec_ir::TypeStore::shared_encoding_text(shape.len());
+                if !shared.contains(&text) {
+                    shared.push(text);
+                }
+                smem = true;
+            }
+            _ => {}
+        };
+        m.walk(|op| {
+            for r in m.results(op) {
+                note(m.value_type(r));
+            }
+            for &r in m.regions(op) {
+                for &b in m.region_blocks(r) {
+                    for a in m.block_args(b) {
+                        note(m.value_type(*a));
+                    }
+                }
+            }
+        });
+    }
+    let name = |base: &str, i: usize| {
+        if i == 0 {
+            format!("#{base}")
+        } else {
+            format!("#{base}{i}")
+        }
+    };
+    let mut aliases = Vec::new();
+    let mut header = String::new();
+    for (group, base) in [(&linear, "linear"), (&shared, "shared")] {
+        for (i, text) in group.iter().enumerate() {
+            let n = name(base, i);
+            header.push_str(&format!("{n} = {text}\n"));
+            aliases.push((text.clone(), n));
+        }
+    }
+    if smem {
+        header.push_str("#smem = #ttg.shared_memory\n");
+        aliases.push(("#ttg.shared_memory".to_string(), "#smem".to_string()));
+    }
+    m.ctx.types.set_aliases(aliases);
+    header
+}

@@ -1,0 +1,241 @@
+//! The GPU-level IR's verifier rules and the `#ttg.linear` encoding, each with a module that
+//! breaks exactly one rule.
+
+use tilec_diag::FileId;
+use tilec_ir::{Module, Op, Opcode, TypeData};
+use tilec_ptx::layout::Layout;
+use tilec_ptx::{Options, convert_to_gpu, verify_gpu};
+
+/// A kernel whose GPU-level IR has a shared-memory round trip (the permuted tile is stored
+/// in the blocked layout) and a free conversion (a constant used in two layouts).
+const KERNEL: &str = r#"
+cuda_tile.module @m {
+  entry @k(%p: tile<ptr<f32>>) {
+    %c = constant <f32: 1.0> : tile<32x64xf32>
+    %i = iota : tile<64x32xi32>
+    %f = itof %i signed : tile<64x32xi32> -> tile<64x32xf32>
+    %t = permute %f [1, 0] : tile<64x32xf32> -> tile<32x64xf32>
+    %s = addf %t, %c : tile<32x64xf32>
+    %base = reshape %p : tile<ptr<f32>> -> tile<1x1xptr<f32>>
+    %ptrs = broadcast %base : tile<1x1xptr<f32>> -> tile<32x64xptr<f32>>
+    %tok = store_ptr_tko weak %ptrs, %s : tile<32x64xptr<f32>>, tile<32x64xf32> -> token
+    %tok2 = store_ptr_tko weak %ptrs, %c : tile<32x64xptr<f32>>, tile<32x64xf32> -> token
+    return
+  }
+}
+"#;
+
+fn gpu() -> (Module, Options) {
+    let mut m = tilec_parse::parse(KERNEL, FileId(0), &Default::default()).expect("parses");
+    let opts = Options::default();
+    convert_to_gpu(&mut m, &opts);
+    (m, opts)
+}
+
+fn find(m: &Module, opcode: Opcode) -> Op {
+    let mut found = None;
+    m.walk(|op| {
+        if m.opcode(op) == opcode && found.is_none() {
+            found = Some(op);
+        }
+    });
+    found.unwrap_or_else(|| panic!("no {opcode:?}"))
+}
+
+fn messages(m: &Module, opts: &Options) -> Vec<String> {
+    match verify_gpu(m, opts) {
+        Ok(()) => Vec::new(),
+        Err(e) => e.into_iter().map(|e| e.message).collect(),
+    }
+}
+
+#[test]
+fn converted_kernel_verifies_and_has_both_kinds_of_conversion() {
+    let (m, opts) = gpu();
+    assert_eq!(messages(&m, &opts), Vec::<String>::new());
+    for opcode in [
+        Opcode::ConvertLayout,
+        Opcode::LocalAlloc,
+        Opcode::GpuBarrier,
+        Opcode::LocalLoad,
+        Opcode::LocalDealloc,
+    ] {
+        find(&m, opcode);
+    }
+}
+
+#[test]
+fn tile_without_encoding() {
+    let (mut m, opts) = gpu();
+    let v = m.result(find(&m, Opcode::Iota), 0);
+    let t = m.value_type(v);
+    let bare = m.ctx.types.with_encoding(t, None);
+    m.set_value_type(v, bare);
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(&"tile value of type 'tile<64x32xi32>' has no layout encoding".to_string()),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn encoding_for_another_warp_count() {
+    let (m, _) = gpu();
+    let two_warps = Options {
+        num_warps: 2,
+        ..Options::default()
+    };
+    let msgs = messages(&m, &two_warps);
+    assert!(
+        msgs.iter()
+            .any(|s| s.ends_with(": 2 warp bases for 2 warps")),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn convert_layout_changes_shape() {
+    let (mut m, opts) = gpu();
+    let c = find(&m, Opcode::ConvertLayout);
+    let r = m.result(c, 0);
+    let enc = m.ctx.types.encoding(m.value_type(r));
+    let other = m.ctx.types.tile(&[64, 32], tilec_ir::Type::F32);
+    let other = m.ctx.types.with_encoding(other, enc);
+    m.set_value_type(r, other);
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(&"'ttg.convert_layout' op requires the same shape and element type for its source and result".to_string()),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn local_alloc_buffer_of_another_shape() {
+    let (mut m, opts) = gpu();
+    let a = find(&m, Opcode::LocalAlloc);
+    let md = m.ctx.types.intern(TypeData::MemDesc {
+        shape: vec![64, 32].into(),
+        elem: tilec_ir::Type::F32,
+        mutable: false,
+    });
+    let r = m.result(a, 0);
+    m.set_value_type(r, md);
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(&"'ttg.local_alloc' op requires the buffer's shape and element type to match its initial value".to_string()),
+        "{msgs:?}"
+    );
+    assert!(
+        msgs.contains(&"'ttg.local_load' op requires the result's shape and element type to match the buffer's".to_string()),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn local_alloc_without_value_must_be_mutable() {
+    let (mut m, opts) = gpu();
+    let a = find(&m, Opcode::LocalAlloc);
+    m.remove_operand(a, 0);
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(
+            &"'ttg.local_alloc' op without an initial value must return a mutable buffer"
+                .to_string()
+        ),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn buffer_used_after_dealloc() {
+    let (mut m, opts) = gpu();
+    let d = find(&m, Opcode::LocalDealloc);
+    let l = find(&m, Opcode::LocalLoad);
+    m.move_op(l, tilec_ir::InsertPoint::After(d));
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(&"buffer used after its 'ttg.local_dealloc'".to_string()),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn barrier_without_address_space() {
+    let (mut m, opts) = gpu();
+    let b = find(&m, Opcode::GpuBarrier);
+    m.set_attr(b, 0, None);
+    let msgs = messages(&m, &opts);
+    assert_eq!(
+        msgs,
+        vec!["'ttg.barrier' op requires an address space".to_string()]
+    );
+}
+
+#[test]
+fn elementwise_operands_in_another_layout() {
+    let (mut m, opts) = gpu();
+    let add = find(&m, Opcode::AddF);
+    // Give the result the blocked layout of the tile converted for the store: the operands
+    // keep the permuted layout.
+    let blocked = m.value_type(m.result(find(&m, Opcode::LocalLoad), 0));
+    let r = m.result(add, 0);
+    m.set_value_type(r, blocked);
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(
+            &"'cuda_tile.addf' op requires its tile operands in the layout of its result"
+                .to_string()
+        ),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn encodings_round_trip_and_reject_bad_bases() {
+    let shape = [32, 64];
+    let l = Layout::blocked(11, 2);
+    let enc = l.to_encoding(&shape);
+    assert_eq!(Layout::from_encoding(&enc, &shape, 2), Ok(l.clone()));
+    let TypeData::LinearEncoding {
+        register,
+        lane,
+        warp,
+    } = enc
+    else {
+        unreachable!()
+    };
+    // Two bases selecting the same element bit.
+    let mut dup = register.to_vec();
+    dup[1] = dup[0].clone();
+    let bad = TypeData::LinearEncoding {
+        register: dup.into(),
+        lane: lane.clone(),
+        warp: warp.clone(),
+    };
+    assert_eq!(
+        Layout::from_encoding(&bad, &shape, 2),
+        Err("element bit 0 is selected twice".to_string())
+    );
+    // A basis that selects two bits at once.
+    let mut two = register.to_vec();
+    two[0] = vec![1, 1].into();
+    let bad = TypeData::LinearEncoding {
+        register: two.into(),
+        lane: lane.clone(),
+        warp: warp.clone(),
+    };
+    assert_eq!(
+        Layout::from_encoding(&bad, &shape, 2),
+        Err("a basis selects more than one element bit".to_string())
+    );
+    // Missing a register bit: not every element is held.
+    let bad = TypeData::LinearEncoding {
+        register: register[1..].to_vec().into(),
+        lane,
+        warp,
+    };
+    assert_eq!(
+        Layout::from_encoding(&bad, &shape, 2),
+        Err("the layout does not cover every element of the tile".to_string())
+    );
+}

@@ -1,0 +1,37 @@
+#linear = #ttg.linear<{register = [], lane = [[], [], [], [], []], warp = [[], []], block = []}>
+#linear1 = #ttg.linear<{register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]], block = []}>
+#linear2 = #ttg.linear<{register = [[0, 1], [0, 2], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]], block = []}>
+#linear3 = #ttg.linear<{register = [[0, 1], [0, 2], [8, 0], [16, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]], block = []}>
+cuda_tile.module @examples {
+  entry @matmul(%arg0: tile<ptr<f16>, #linear>, %arg1: tile<i32, #linear>, %arg2: tile<i32, #linear>, %arg3: tile<i32, #linear>, %arg4: tile<i32, #linear>, %arg5: tile<ptr<f16>, #linear>, %arg6: tile<i32, #linear>, %arg7: tile<i32, #linear>, %arg8: tile<i32, #linear>, %arg9: tile<i32, #linear>, %arg10: tile<ptr<f32>, #linear>, %arg11: tile<i32, #linear>, %arg12: tile<i32, #linear>, %arg13: tile<i32, #linear>, %arg14: tile<i32, #linear>) {
+    %cst_0_f32 = constant <f32: 0.000000e+00> : tile<64x64xf32, #linear1>
+    %cst_1_i32 = constant <i32: 1> : tile<i32, #linear>
+    %cst_0_i32 = constant <i32: 0> : tile<i32, #linear>
+    %0 = make_token : token
+    %assume = assume bounded<0, ?>, %arg1 : tile<i32, #linear>
+    %assume_0 = assume bounded<0, ?>, %arg2 : tile<i32, #linear>
+    %assume_1 = assume bounded<0, ?>, %arg3 : tile<i32, #linear>
+    %tview = make_tensor_view %arg0, shape = [%assume, %assume_0], strides = [%assume_1, 1] : tile<i32, #linear> -> tensor_view<?x?xf16, strides=[?,1]>
+    %assume_2 = assume bounded<0, ?>, %arg6 : tile<i32, #linear>
+    %assume_3 = assume bounded<0, ?>, %arg7 : tile<i32, #linear>
+    %assume_4 = assume bounded<0, ?>, %arg8 : tile<i32, #linear>
+    %tview_5 = make_tensor_view %arg5, shape = [%assume_2, %assume_3], strides = [%assume_4, 1] : tile<i32, #linear> -> tensor_view<?x?xf16, strides=[?,1]>
+    %assume_6 = assume bounded<0, ?>, %arg11 : tile<i32, #linear>
+    %assume_7 = assume bounded<0, ?>, %arg12 : tile<i32, #linear>
+    %assume_8 = assume bounded<0, ?>, %arg13 : tile<i32, #linear>
+    %tview_9 = make_tensor_view %arg10, shape = [%assume_6, %assume_7], strides = [%assume_8, 1] : tile<i32, #linear> -> tensor_view<?x?xf32, strides=[?,1]>
+    %pview = make_partition_view %tview : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>
+    %pview_10 = make_partition_view %tview_5 : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>
+    %pview_11 = make_partition_view %tview_9 : partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>
+    %blockId_x, %blockId_y, %blockId_z = get_tile_block_id : tile<i32, #linear>
+    %1:2 = get_index_space_shape %pview : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> tile<i32, #linear>
+    %for = for %loopIdx in (%cst_0_i32 to %1#1, step %cst_1_i32) : tile<i32, #linear> iter_values(%iterArg0 = %cst_0_f32) -> (tile<64x64xf32, #linear1>) {
+      %tile, %result_token = load_view_tko weak %pview[%blockId_x, %loopIdx] token = %0 : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<64x32xf16, #linear2>, token
+      %tile_12, %result_token_13 = load_view_tko weak %pview_10[%loopIdx, %blockId_y] token = %0 : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear3>, token
+      %3 = mmaf %tile, %tile_12, %iterArg0 : tile<64x32xf16, #linear2>, tile<32x64xf16, #linear3>, tile<64x64xf32, #linear1>
+      continue %3 : tile<64x64xf32, #linear1>
+    }
+    %2 = store_view_tko weak %for, %pview_11[%blockId_x, %blockId_y] token = %0 : tile<64x64xf32, #linear1>, partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> token
+    return
+  }
+}
