@@ -755,6 +755,10 @@ impl<'a, 'b> Driver<'a, 'b> {
                 for d in &diags {
                     self.emit(d);
                 }
+                // Invalid GPU-level IR is a bug in tilec, not in the input.
+                if diags.iter().any(|d| d.code == codes::GPU_INVALID_IR) {
+                    return EXIT_USAGE;
+                }
                 String::new()
             }
         };
