@@ -1,4 +1,5 @@
-//! Finding and running NVIDIA's `ptxas` (PyPI `nvidia-cuda-nvcc`) to validate tilec's PTX.
+//! Finding and running NVIDIA's `ptxas` (PyPI `nvidia-cuda-nvcc`) to validate tilec's PTX
+//! (and finding the other tools of the CUDA wheels, such as `tileiras`, the same way).
 //!
 //! The assembler is looked up in `TILEC_PTXAS`, then on `PATH`, then in the
 //! `nvidia/cu13/bin` (or `nvidia/cuda_nvcc/bin`) folder of every Python site-packages
@@ -9,13 +10,21 @@ use std::process::Command;
 
 /// The `ptxas` to use, if one is installed.
 pub fn find() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("TILEC_PTXAS") {
+    find_tool("TILEC_PTXAS", "ptxas")
+}
+
+/// An NVIDIA tool of the CUDA wheels (`ptxas`, `tileiras`, ...): the file named by the
+/// environment variable `env` if set (nothing if that is not a file), else `name` on `PATH`,
+/// else `nvidia/cu13/bin/NAME` or `nvidia/cuda_nvcc/bin/NAME` under a Python site-packages
+/// directory that `python3` (or `python`) reports.
+pub fn find_tool(env: &str, name: &str) -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os(env) {
         let p = PathBuf::from(p);
         return p.is_file().then_some(p);
     }
     if let Some(path) = std::env::var_os("PATH") {
         for dir in std::env::split_paths(&path) {
-            let p = dir.join("ptxas");
+            let p = dir.join(name);
             if p.is_file() {
                 return Some(p);
             }
@@ -27,8 +36,8 @@ pub fn find() -> Option<PathBuf> {
             continue;
         };
         for dir in String::from_utf8_lossy(&out.stdout).lines() {
-            for sub in ["nvidia/cu13/bin/ptxas", "nvidia/cuda_nvcc/bin/ptxas"] {
-                let p = Path::new(dir).join(sub);
+            for sub in ["nvidia/cu13/bin", "nvidia/cuda_nvcc/bin"] {
+                let p = Path::new(dir).join(sub).join(name);
                 if p.is_file() {
                     return Some(p);
                 }

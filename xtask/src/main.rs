@@ -8,6 +8,11 @@
 //! * `cargo xtask fuzz [--mutants N] [--seed S]`: runs N mutants (default 100,000) of the
 //!   examples and conformance files through `tilec fmt` in process and checks that none
 //!   crashes, hangs, or is rejected without a located diagnostic.
+//! * `cargo xtask bench-ptx [--runs N] [--arch sm_90]`: compile speed on the cuTile corpus:
+//!   tilec (in process and as a process) and tilec + ptxas against tileiras, per kernel, the
+//!   median of N runs (default 10) each, as ratios (see `bench_ptx.rs`).
+
+mod bench_ptx;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -35,12 +40,16 @@ fn main() {
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(0x711ec),
         ),
+        Some("bench-ptx") => bench_ptx::bench_ptx(
+            opt("--runs").and_then(|v| v.parse().ok()).unwrap_or(10),
+            opt("--arch").as_deref().unwrap_or("sm_90"),
+        ),
         Some("__time") => time(args.get(1).map(PathBuf::from)),
         Some("__memory") => memory(args.get(1).map(PathBuf::from)),
         Some("__cli") => cli(args.get(1).map(PathBuf::from)),
         _ => {
             eprintln!(
-                "usage: cargo xtask bench [--mb N] | cargo xtask bench-canon [--ops N] | cargo xtask fuzz [--mutants N] [--seed S]"
+                "usage: cargo xtask bench [--mb N] | cargo xtask bench-canon [--ops N] | cargo xtask fuzz [--mutants N] [--seed S] | cargo xtask bench-ptx [--runs N] [--arch sm_90]"
             );
             2
         }

@@ -166,6 +166,8 @@ fn ranges(f: MathFn, single: bool) -> Vec<[(f64, f64); 2]> {
             [(-10.0, 10.0), (-30.0, 30.0)],
             [(0.0, 2.0), (-3.0, 3.0)],
             [(1.5, 3.0), (-900.0, 900.0)],
+            // |y log2 x| up to ~1000 across the whole reduced range of the logarithm
+            [(0.7, 1.42), (-2100.0, 2100.0)],
         ],
         MathFn::Atan2 => vec![[(-1.0, 1.0), (-1.0, 1.0)], [(-1e6, 1e6), (-1.0, 1.0)]],
         MathFn::Rem => vec![[(-1e6, 1e6), (-10.0, 10.0)], [(-big, big), (-1e-3, 1e-3)]],

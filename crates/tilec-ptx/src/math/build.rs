@@ -427,6 +427,24 @@ impl B {
         self.two_prod(a, c)
     }
 
+    /// `a * b` for double-word values (relative error a few units of 2^-104 in binary64),
+    /// normalised.
+    pub fn mul_dw(&mut self, a: Dw, b: Dw) -> Dw {
+        let p = self.two_prod(a.hi, b.hi);
+        let t = self.fma(a.hi, b.lo, p.lo);
+        let t = self.fma(a.lo, b.hi, t);
+        self.fast_two_sum(p.hi, t)
+    }
+
+    /// `a + b` for double-word values with `|a.hi| >= |b.hi|` (or `a` zero), normalised;
+    /// accurate to a few units of 2^-104 relative when the sum does not cancel.
+    pub fn add_dw(&mut self, a: Dw, b: Dw) -> Dw {
+        let s = self.fast_two_sum(a.hi, b.hi);
+        let lo = self.add(s.lo, a.lo);
+        let lo = self.add(lo, b.lo);
+        self.fast_two_sum(s.hi, lo)
+    }
+
     /// Rounds a double-word value.
     pub fn round_dw(&mut self, d: Dw) -> R {
         self.add(d.hi, d.lo)

@@ -188,9 +188,7 @@ pub fn ulp_bound(f: MathFn, prec: Prec, fast: bool) -> f64 {
         // measured 1.072 over 3M inputs (the log2(e) / log10(e) product adds ~0.2 ulp)
         (Prec::F32, MathFn::Log2 | MathFn::Log10) => 1.5,
         (Prec::F32, _) => 1.0,
-        // Not yet accurate: the double-word log2 carries ~2^-56 relative error, amplified by
-        // |y log2 x| (up to ~1075); measured 123 ulp at |y log2 x| ~ 1000.
-        (Prec::F64, MathFn::Pow) => 160.0,
+        // pow included: distance 1 to glibc over 3M inputs, 0.60 ulp from exact values
         (Prec::F64, _) => 2.0,
     }
 }

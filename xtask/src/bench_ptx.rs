@@ -1,0 +1,605 @@
+//! `cargo xtask bench-ptx [--runs N] [--arch sm_90]`: compile speed of tilec against NVIDIA's
+//! tileiras on the cuTile corpus (`tests/corpus/cutile`: each kernel as Tile IR text,
+//! `NAME.mlir`, and as the bytecode it was disassembled from, `NAME.tileirbc`).
+//!
+//! For every kernel, after one warm-up run, `N` runs (default 10) of, in this order:
+//!
+//! 1. tilec in process: text to PTX through the library calls of `tilec FILE -o OUT`
+//!    (parse, verify, canonicalize, `tilec_ptx::compile`), timed per phase;
+//! 2. tilec as a process: `tilec FILE -o OUT.ptx --arch ARCH` (process start, reading and
+//!    writing included, as for tileiras);
+//! 3. `ptxas -arch=ARCH -o OUT.cubin OUT.ptx`;
+//! 4. `tileiras --gpu-name=ARCH -o OUT.cubin NAME.tileirbc` (bytecode to cubin; it runs its
+//!    own ptxas).
+//!
+//! The runs are interleaved (1, 2, 3, 4, 1, 2, 3, 4, ...) so that a slow phase of a shared
+//! machine hits every column alike; each figure is the median of its `N` runs, and the ratios
+//! are ratios of medians of the same run. Tools are found like the test harness finds ptxas
+//! (`TILEC_PTXAS` / `TILEC_TILEIRAS`, `PATH`, Python site-packages `nvidia/cu13/bin`); a
+//! column whose tool is missing is reported as SKIPPED. The `tilec` binary is built first
+//! (`cargo build --release -p tilec`). Outputs go to `bench-out/bench-ptx/`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant, SystemTime};
+use tilec_tests::ptxas::find_tool;
+
+/// Target: tileiras time over tilec time (tilec alone).
+const TARGET_TILEC: f64 = 50.0;
+/// Target: tileiras time over tilec + ptxas time.
+const TARGET_TILEC_PTXAS: f64 = 3.0;
+
+/// The in-process phases, in pipeline order.
+const PHASES: [&str; 4] = ["parse", "verify", "canonicalize", "PTX"];
+
+/// One corpus kernel.
+struct Kernel {
+    name: String,
+    text_path: PathBuf,
+    bytecode: Option<PathBuf>,
+}
+
+/// The samples of one kernel, in milliseconds.
+#[derive(Default)]
+struct Samples {
+    in_process: Vec<f64>,
+    phases: [Vec<f64>; 4],
+    process: Vec<f64>,
+    ptxas: Vec<f64>,
+    tileiras: Vec<f64>,
+    ops: usize,
+    ptx_bytes: usize,
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn median(v: &[f64]) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    let n = s.len();
+    Some(if n % 2 == 1 {
+        s[n / 2]
+    } else {
+        (s[n / 2 - 1] + s[n / 2]) / 2.0
+    })
+}
+
+fn geomean(v: &[f64]) -> f64 {
+    (v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp()
+}
+
+/// Runs a command to completion (output captured) and returns its wall time, or its error
+/// output when it fails.
+fn time_command(cmd: &mut Command) -> Result<Duration, String> {
+    cmd.stdin(Stdio::null());
+    let t = Instant::now();
+    let out = cmd.output().map_err(|e| format!("cannot run: {e}"))?;
+    let dt = t.elapsed();
+    if !out.status.success() {
+        return Err(format!(
+            "exit status {}: {}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(dt)
+}
+
+/// What `tilec FILE -o OUT --arch ARCH` computes, in process, with the time of each phase:
+/// the same library calls as the CLI's compile command (default options: spec personality,
+/// canonicalizer on, 4 warps, accurate math, no line info).
+fn compile_in_process(
+    text: &str,
+    file_name: &str,
+    arch: tilec_ptx::Arch,
+) -> Result<(String, [Duration; 4], usize), String> {
+    let t0 = Instant::now();
+    let mut m = tilec_parse::parse(
+        text,
+        tilec_diag::FileId(0),
+        &tilec_parse::ParseOptions::default(),
+    )
+    .map_err(|d| format!("parse: {:?}", d.first().map(|d| &d.message)))?;
+    let t1 = Instant::now();
+    let diags = tilec_verify::verify(&m, &tilec_verify::VerifyOptions::default());
+    if let Some(d) = diags.iter().find(|d| d.is_error()) {
+        return Err(format!("verify: {}", d.message));
+    }
+    let t2 = Instant::now();
+    let ops = m.count_ops();
+    let mut stats = tilec_opt::Stats::default();
+    let diags = tilec_opt::run_pipeline(
+        &mut m,
+        &[tilec_opt::Pass::Canonicalize],
+        &tilec_opt::PassOptions::default(),
+        &mut stats,
+    );
+    if let Some(d) = diags.iter().find(|d| d.is_error()) {
+        return Err(format!("canonicalize: {}", d.message));
+    }
+    let t3 = Instant::now();
+    let opts = tilec_ptx::Options {
+        arch,
+        file_name: file_name.to_string(),
+        ..tilec_ptx::Options::default()
+    };
+    let ptx = tilec_ptx::compile(&m, &opts, Some(text))
+        .map_err(|d| format!("PTX: {:?}", d.first().map(|d| &d.message)))?;
+    let t4 = Instant::now();
+    Ok((ptx, [t1 - t0, t2 - t1, t3 - t2, t4 - t3], ops))
+}
+
+/// The last line of `TOOL --version` (the release line for NVIDIA's tools).
+fn version(tool: &Path) -> String {
+    Command::new(tool)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .output()
+        .ok()
+        .and_then(|o| {
+            let s = String::from_utf8_lossy(&o.stdout).into_owned();
+            s.lines()
+                .rev()
+                .find(|l| !l.trim().is_empty() && !l.starts_with("Build"))
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| "(version unknown)".into())
+}
+
+/// CPU model, logical CPUs and memory from /proc.
+fn machine() -> String {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpuinfo
+        .lines()
+        .find(|l| l.starts_with("model name"))
+        .and_then(|l| l.split_once(':'))
+        .map_or("unknown CPU".to_string(), |(_, v)| v.trim().to_string());
+    let cpus = cpuinfo
+        .lines()
+        .filter(|l| l.starts_with("processor"))
+        .count();
+    let mem = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|s| {
+            let l = s.lines().find(|l| l.starts_with("MemTotal:"))?;
+            l.split_whitespace().nth(1)?.parse::<f64>().ok()
+        })
+        .map_or(String::new(), |kb| format!(", {:.0} GB RAM", kb / 1e6));
+    format!("{model}, {cpus} logical CPUs{mem}")
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "?".into())
+}
+
+/// The current UTC date and time (`YYYY-MM-DD HH:MM`).
+fn utc_now() -> String {
+    let secs = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs()) as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60
+    )
+}
+
+/// Builds the `tilec` binary next to this program (same profile and target directory).
+fn build_tilec(root: &Path) -> Result<PathBuf, String> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = Command::new(cargo)
+        .args([
+            "build",
+            "--release",
+            "--quiet",
+            "-p",
+            "tilec",
+            "--bin",
+            "tilec",
+        ])
+        .current_dir(root)
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !status.success() {
+        return Err(format!("cargo build -p tilec failed ({status})"));
+    }
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let bin = exe
+        .parent()
+        .map(|d| d.join(format!("tilec{}", std::env::consts::EXE_SUFFIX)))
+        .ok_or("no directory for the tilec binary")?;
+    if bin.is_file() {
+        Ok(bin)
+    } else {
+        Err(format!("{} not found after building", bin.display()))
+    }
+}
+
+fn corpus(root: &Path) -> Vec<Kernel> {
+    let dir = root.join("tests/corpus/cutile");
+    let mut out: Vec<Kernel> = std::fs::read_dir(&dir)
+        .map(|rd| {
+            rd.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
+                .map(|p| {
+                    let bc = p.with_extension("tileirbc");
+                    Kernel {
+                        name: p
+                            .file_stem()
+                            .map(|s| s.to_string_lossy().into_owned())
+                            .unwrap_or_default(),
+                        bytecode: bc.is_file().then_some(bc),
+                        text_path: p,
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+fn skipped(tool: &str, env: &str) {
+    let msg = format!(
+        "SKIPPED: {tool} not found (set {env}, put it on PATH, or pip install the wheel that provides nvidia/cu13/bin/{tool}); its columns are not measured"
+    );
+    println!("{msg}");
+    eprintln!("{msg}");
+}
+
+/// Formats an optional figure.
+fn fmt_opt(v: Option<f64>, digits: usize, suffix: &str) -> String {
+    v.map_or("SKIPPED".into(), |v| format!("{v:.digits$}{suffix}"))
+}
+
+/// Measures every corpus kernel; returns the exit status.
+pub fn bench_ptx(runs: usize, arch_name: &str) -> i32 {
+    let runs = runs.max(1);
+    let Some(arch) = tilec_ptx::Arch::from_name(arch_name) else {
+        eprintln!("unknown architecture '{arch_name}'");
+        return 2;
+    };
+    let root = crate::root()
+        .canonicalize()
+        .unwrap_or_else(|_| crate::root());
+    let kernels = corpus(&root);
+    if kernels.is_empty() {
+        eprintln!("no kernels in tests/corpus/cutile");
+        return 1;
+    }
+    let out_dir = root.join("bench-out/bench-ptx");
+    if let Err(e) = std::fs::create_dir_all(&out_dir) {
+        eprintln!("cannot create {}: {e}", out_dir.display());
+        return 1;
+    }
+    let tilec = build_tilec(&root)
+        .map_err(|e| eprintln!("SKIPPED: tilec as a process: {e}"))
+        .ok();
+    let ptxas = find_tool("TILEC_PTXAS", "ptxas");
+    let tileiras = find_tool("TILEC_TILEIRAS", "tileiras");
+    if ptxas.is_none() {
+        skipped("ptxas", "TILEC_PTXAS");
+    }
+    if tileiras.is_none() {
+        skipped("tileiras", "TILEC_TILEIRAS");
+    }
+
+    println!("# cargo xtask bench-ptx --runs {runs} --arch {arch_name}");
+    println!();
+    println!("date:     {}", utc_now());
+    println!("machine:  {}", machine());
+    println!("load:     {} (1, 5, 15 min) at the start", load_average());
+    let rustc = Command::new("rustc")
+        .arg("--version")
+        .current_dir(&root)
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    println!("rustc:    {rustc}");
+    for (what, tool) in [
+        ("tilec", &tilec),
+        ("ptxas", &ptxas),
+        ("tileiras", &tileiras),
+    ] {
+        let what = format!("{what}:");
+        match tool {
+            Some(p) => println!("{what:<9} {} ({})", version(p), p.display()),
+            None => println!("{what:<9} SKIPPED (not found)"),
+        }
+    }
+    // The floor of a process: `TOOL --version` (start, dynamic loading, exit).
+    let mut floors = Vec::new();
+    for (what, tool) in [
+        ("tilec", &tilec),
+        ("ptxas", &ptxas),
+        ("tileiras", &tileiras),
+    ] {
+        let Some(tool) = tool else { continue };
+        let v: Vec<f64> = (0..=runs)
+            .filter_map(|_| time_command(Command::new(tool).arg("--version")).ok())
+            .skip(1)
+            .map(ms)
+            .collect();
+        if let Some(m) = median(&v) {
+            floors.push(format!("{what} {m:.2} ms"));
+        }
+    }
+    println!(
+        "start:    `TOOL --version` (process start and exit, median): {}",
+        floors.join(", ")
+    );
+    println!(
+        "method:   per kernel, 1 warm-up then {runs} interleaved runs of each column; medians in ms"
+    );
+    println!();
+
+    let mut failures = Vec::new();
+    let mut results: Vec<(&Kernel, Samples)> = Vec::new();
+    for k in &kernels {
+        let text = match std::fs::read_to_string(&k.text_path) {
+            Ok(t) => t,
+            Err(e) => {
+                failures.push(format!("{}: cannot read: {e}", k.name));
+                continue;
+            }
+        };
+        let file_name = k.text_path.display().to_string();
+        let ptx_path = out_dir.join(format!("{}.ptx", k.name));
+        let ptx_cubin = out_dir.join(format!("{}.ptxas.cubin", k.name));
+        let ir_cubin = out_dir.join(format!("{}.tileiras.cubin", k.name));
+        let mut s = Samples::default();
+        let mut in_process_ptx: String;
+        let mut failed = false;
+        for run in 0..=runs {
+            let warm = run == 0;
+            // 1. in process
+            match compile_in_process(&text, &file_name, arch) {
+                Ok((ptx, phases, ops)) => {
+                    if !warm {
+                        s.in_process
+                            .push(phases.iter().map(|d| ms(*d)).sum::<f64>());
+                        for (v, d) in s.phases.iter_mut().zip(phases) {
+                            v.push(ms(d));
+                        }
+                    }
+                    s.ops = ops;
+                    s.ptx_bytes = ptx.len();
+                    in_process_ptx = ptx;
+                }
+                Err(e) => {
+                    failures.push(format!("{}: tilec in process: {e}", k.name));
+                    failed = true;
+                    break;
+                }
+            }
+            // 2. as a process
+            if let Some(tilec) = &tilec {
+                match time_command(
+                    Command::new(tilec)
+                        .arg(&k.text_path)
+                        .arg("-o")
+                        .arg(&ptx_path)
+                        .args(["--arch", arch_name]),
+                ) {
+                    Ok(d) if !warm => s.process.push(ms(d)),
+                    Ok(_) => {
+                        // The CLI and the library calls above must agree byte for byte.
+                        if std::fs::read_to_string(&ptx_path).ok().as_deref()
+                            != Some(in_process_ptx.as_str())
+                        {
+                            failures.push(format!(
+                                "{}: the PTX of `tilec` differs from the in-process PTX",
+                                k.name
+                            ));
+                        }
+                    }
+                    Err(e) => {
+                        failures.push(format!("{}: tilec: {e}", k.name));
+                        failed = true;
+                        break;
+                    }
+                }
+            } else if warm {
+                // Without the binary, ptxas assembles the in-process PTX.
+                if let Err(e) = std::fs::write(&ptx_path, &in_process_ptx) {
+                    failures.push(format!("{}: cannot write PTX: {e}", k.name));
+                    failed = true;
+                    break;
+                }
+            }
+            // 3. ptxas
+            if let Some(ptxas) = &ptxas {
+                match time_command(
+                    Command::new(ptxas)
+                        .arg(format!("-arch={arch_name}"))
+                        .arg("-o")
+                        .arg(&ptx_cubin)
+                        .arg(&ptx_path),
+                ) {
+                    Ok(d) if !warm => s.ptxas.push(ms(d)),
+                    Ok(_) => {}
+                    Err(e) => {
+                        failures.push(format!("{}: ptxas: {e}", k.name));
+                        failed = true;
+                        break;
+                    }
+                }
+            }
+            // 4. tileiras (run from its own directory: it finds its ptxas and libnvvm
+            //    relative to itself)
+            if let (Some(tileiras), Some(bc)) = (&tileiras, &k.bytecode) {
+                let mut cmd = Command::new(tileiras);
+                cmd.arg(format!("--gpu-name={arch_name}"))
+                    .arg("-o")
+                    .arg(&ir_cubin)
+                    .arg(bc);
+                if let Some(dir) = tileiras.parent() {
+                    cmd.current_dir(dir);
+                }
+                match time_command(&mut cmd) {
+                    Ok(d) if !warm => s.tileiras.push(ms(d)),
+                    Ok(_) => {}
+                    Err(e) => {
+                        failures.push(format!("{}: tileiras: {e}", k.name));
+                        failed = true;
+                        break;
+                    }
+                }
+            }
+        }
+        if !failed {
+            eprintln!("  {} done", k.name);
+            results.push((k, s));
+        }
+    }
+    for (k, _) in &results {
+        if tileiras.is_some() && k.bytecode.is_none() {
+            println!(
+                "SKIPPED: {} has no .tileirbc; its tileiras column is empty",
+                k.name
+            );
+        }
+    }
+
+    // Per-kernel table.
+    println!(
+        "| kernel | ops | PTX KB | tilec in process | tilec process | ptxas | tilec + ptxas | tileiras | tileiras / tilec (in process) | tileiras / tilec (process) | tileiras / (tilec + ptxas) |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    // Per kernel: the three ratios (None where a tool is missing).
+    let mut ratios: Vec<[Option<f64>; 3]> = Vec::new();
+    for (k, s) in &results {
+        let inp = median(&s.in_process);
+        let pro = median(&s.process);
+        let asm = median(&s.ptxas);
+        let both = pro.zip(asm).map(|(a, b)| a + b);
+        let ir = median(&s.tileiras);
+        let r = [
+            ir.zip(inp).map(|(a, b)| a / b),
+            ir.zip(pro).map(|(a, b)| a / b),
+            ir.zip(both).map(|(a, b)| a / b),
+        ];
+        ratios.push(r);
+        println!(
+            "| {} | {} | {:.1} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            k.name,
+            s.ops,
+            s.ptx_bytes as f64 / 1024.0,
+            fmt_opt(inp, 3, ""),
+            fmt_opt(pro, 2, ""),
+            fmt_opt(asm, 1, ""),
+            fmt_opt(both, 1, ""),
+            fmt_opt(ir, 1, ""),
+            fmt_opt(r[0], 0, "x"),
+            fmt_opt(r[1], 0, "x"),
+            fmt_opt(r[2], 1, "x"),
+        );
+    }
+    println!();
+    println!("Times in ms (medians). tilec + ptxas = tilec process + ptxas.");
+    println!();
+
+    // Summary.
+    println!("| ratio | min | median | geomean | target | holds for every kernel |");
+    println!("|---|---:|---:|---:|---:|---|");
+    let names = [
+        ("tileiras / tilec (in process)", TARGET_TILEC),
+        ("tileiras / tilec (process)", TARGET_TILEC),
+        ("tileiras / (tilec + ptxas)", TARGET_TILEC_PTXAS),
+    ];
+    for (i, (name, target)) in names.iter().enumerate() {
+        let v: Vec<f64> = ratios.iter().filter_map(|r| r[i]).collect();
+        if v.is_empty() {
+            println!("| {name} | SKIPPED | SKIPPED | SKIPPED | >= {target}x | SKIPPED |");
+            continue;
+        }
+        let min = v.iter().copied().fold(f64::INFINITY, f64::min);
+        let below: Vec<String> = results
+            .iter()
+            .zip(&ratios)
+            .filter_map(|((k, _), r)| {
+                let x = r[i]?;
+                (x < *target).then(|| format!("{} {x:.1}x", k.name))
+            })
+            .collect();
+        let verdict = if below.is_empty() {
+            format!("yes ({} of {})", v.len(), v.len())
+        } else {
+            format!(
+                "NO: {} of {} below ({})",
+                below.len(),
+                v.len(),
+                below.join(", ")
+            )
+        };
+        println!(
+            "| {name} | {min:.1}x | {:.1}x | {:.1}x | >= {target}x | {verdict} |",
+            median(&v).unwrap_or(0.0),
+            geomean(&v)
+        );
+    }
+    println!();
+
+    // In-process phases: where tilec's time goes.
+    println!("tilec in process, per phase (medians, ms):");
+    println!();
+    println!("| kernel | {} | total |", PHASES.join(" | "));
+    println!("|---|---:|---:|---:|---:|---:|");
+    let mut totals = [0.0f64; 4];
+    for (k, s) in &results {
+        let ph: Vec<f64> = s.phases.iter().map(|v| median(v).unwrap_or(0.0)).collect();
+        for (t, p) in totals.iter_mut().zip(&ph) {
+            *t += p;
+        }
+        println!(
+            "| {} | {} | {:.3} |",
+            k.name,
+            ph.iter()
+                .map(|p| format!("{p:.3}"))
+                .collect::<Vec<_>>()
+                .join(" | "),
+            median(&s.in_process).unwrap_or(0.0)
+        );
+    }
+    let sum: f64 = totals.iter().sum();
+    println!(
+        "| share of the corpus total | {} | {:.3} ms |",
+        totals
+            .iter()
+            .map(|t| format!("{:.0}%", 100.0 * t / sum.max(f64::MIN_POSITIVE)))
+            .collect::<Vec<_>>()
+            .join(" | "),
+        sum
+    );
+    println!();
+    println!("load:     {} (1, 5, 15 min) at the end", load_average());
+
+    if !failures.is_empty() {
+        for f in &failures {
+            eprintln!("FAILED: {f}");
+            println!("FAILED: {f}");
+        }
+        return 1;
+    }
+    0
+}
