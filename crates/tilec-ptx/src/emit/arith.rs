@@ -434,7 +434,16 @@ impl Kernel<'_> {
                 Prec::F32
             };
             let xs: Vec<&str> = x.iter().map(String::as_str).collect();
-            math::emit(k, f, prec, opts, &xs)
+            if math::is_called(f, prec, opts) {
+                let name = math::subroutine_name(f, prec, opts);
+                if !k.module_data.funcs.contains(&name) {
+                    k.module_data.funcs.push(name);
+                    k.module_data.decls.push(math::subroutine(f, prec, opts));
+                }
+                math::call(k, f, prec, opts, &xs)
+            } else {
+                math::emit(k, f, prec, opts, &xs)
+            }
         })
     }
 

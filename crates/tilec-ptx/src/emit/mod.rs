@@ -92,6 +92,8 @@ pub(crate) struct ModuleData {
     pub decls: Vec<String>,
     pub next_const: u32,
     pub uses_vprintf: bool,
+    /// Math subroutines already declared (by PTX name).
+    pub funcs: Vec<String>,
     /// PTX names of the current module's globals, by symbol.
     pub globals: FxHashMap<String, String>,
     /// Every PTX name used so far (entries and globals of all chunks).

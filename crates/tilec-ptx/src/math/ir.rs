@@ -312,6 +312,16 @@ impl Program {
 
     /// Prints the program as PTX into the sink, with the given argument registers, and
     /// returns the register holding the result.
+    /// The number of micro-ops.
+    pub fn len(&self) -> usize {
+        self.ops.len()
+    }
+
+    /// True for a program without ops.
+    pub fn is_empty(&self) -> bool {
+        self.ops.is_empty()
+    }
+
     pub fn emit(&self, s: &mut dyn Sink, args: &[&str]) -> String {
         Printer::new(self, s, args).run()
     }

@@ -21,7 +21,7 @@ mod trig;
 
 pub use ir::Program;
 
-use crate::sink::Sink;
+use crate::sink::{RegClass, Sink, VecSink};
 use build::B;
 use ir::{R, Ty};
 
@@ -85,6 +85,29 @@ impl MathFn {
         MathFn::Atan2,
         MathFn::Rem,
     ];
+
+    /// A name for the function in PTX symbols (`__tilec_tanh_f32`).
+    pub fn name(self) -> &'static str {
+        match self {
+            MathFn::Exp => "exp",
+            MathFn::Exp2 => "exp2",
+            MathFn::Log => "log",
+            MathFn::Log2 => "log2",
+            MathFn::Log10 => "log10",
+            MathFn::Log1p => "log1p",
+            MathFn::Sin => "sin",
+            MathFn::Cos => "cos",
+            MathFn::Tan => "tan",
+            MathFn::SinH => "sinh",
+            MathFn::CosH => "cosh",
+            MathFn::TanH => "tanh",
+            MathFn::Sigmoid => "sigmoid",
+            MathFn::Rsqrt => "rsqrt",
+            MathFn::Pow => "pow",
+            MathFn::Atan2 => "atan2",
+            MathFn::Rem => "rem",
+        }
+    }
 
     /// Number of arguments (1 or 2).
     pub fn arity(self) -> usize {
@@ -171,6 +194,109 @@ pub fn program(f: MathFn, prec: Prec, opts: MathOpts) -> Program {
 /// `Rem` (lhs, rhs)). Returns the register holding the result (same class).
 pub fn emit(s: &mut dyn Sink, f: MathFn, prec: Prec, opts: MathOpts, args: &[&str]) -> String {
     program(f, prec, opts).emit(s, args)
+}
+
+/// Sequences longer than this many micro-ops are written once per PTX module as a `.func`
+/// and called (see [`subroutine`]): a tile of 64 elements per thread would otherwise repeat
+/// them 64 times, and ptxas's time grows with the size of the PTX.
+pub const CALL_THRESHOLD: usize = 48;
+
+/// Whether `f` is called as a subroutine rather than written inline.
+pub fn is_called(f: MathFn, prec: Prec, opts: MathOpts) -> bool {
+    program(f, prec, opts).len() > CALL_THRESHOLD
+}
+
+/// The PTX name of `f`'s subroutine for these options.
+pub fn subroutine_name(f: MathFn, prec: Prec, opts: MathOpts) -> String {
+    let p = if prec == Prec::F32 { "f32" } else { "f64" };
+    let ftz = if opts.ftz && prec == Prec::F32 {
+        "_ftz"
+    } else {
+        ""
+    };
+    let fast = if opts.fast && prec == Prec::F32 {
+        "_fast"
+    } else {
+        ""
+    };
+    format!("__tilec_{}_{p}{ftz}{fast}", f.name())
+}
+
+fn param_types(prec: Prec) -> (&'static str, &'static str) {
+    match prec {
+        Prec::F32 => (".b32", "f32"),
+        Prec::F64 => (".b64", "f64"),
+    }
+}
+
+/// The text of `f`'s subroutine: a `.func` taking the arguments and returning the result
+/// in `.param` space (the PTX calling convention), whose body is [`emit`]'s sequence.
+pub fn subroutine(f: MathFn, prec: Prec, opts: MathOpts) -> String {
+    let name = subroutine_name(f, prec, opts);
+    let (pty, ty) = param_types(prec);
+    let class = if prec == Prec::F32 {
+        RegClass::F32
+    } else {
+        RegClass::F64
+    };
+    let mut s = VecSink::default();
+    let args: Vec<String> = (0..f.arity()).map(|_| s.reg(class)).collect();
+    for (i, a) in args.iter().enumerate() {
+        s.line(format!("ld.param.{ty} {a}, [{name}_param_{i}];"));
+    }
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let r = emit(&mut s, f, prec, opts, &refs);
+    s.line(format!("st.param.{ty} [func_retval0], {r};"));
+    s.line("ret;".to_string());
+    let params: Vec<String> = (0..f.arity())
+        .map(|i| format!("\t.param {pty} {name}_param_{i}"))
+        .collect();
+    let mut out = format!(
+        ".func (.param {pty} func_retval0) {name}(\n{}\n)\n{{\n",
+        params.join(",\n")
+    );
+    for d in s.declarations() {
+        out.push_str(&format!("\t{d}\n"));
+    }
+    out.push('\n');
+    for l in &s.lines {
+        if l.ends_with(':') {
+            out.push_str(&format!("{l}\n"));
+        } else {
+            out.push_str(&format!("\t{l}\n"));
+        }
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// Emits a call of `f`'s subroutine (which the caller declares once per module, see
+/// [`subroutine`]) and returns the register holding the result.
+pub fn call(s: &mut dyn Sink, f: MathFn, prec: Prec, opts: MathOpts, args: &[&str]) -> String {
+    let name = subroutine_name(f, prec, opts);
+    let (pty, ty) = param_types(prec);
+    let class = if prec == Prec::F32 {
+        RegClass::F32
+    } else {
+        RegClass::F64
+    };
+    let r = s.reg(class);
+    s.line("{".to_string());
+    for i in 0..args.len() {
+        s.line(format!(".param {pty} param{i};"));
+    }
+    s.line(format!(".param {pty} retval0;"));
+    for (i, a) in args.iter().enumerate() {
+        s.line(format!("st.param.{ty} [param{i}], {a};"));
+    }
+    let params: Vec<String> = (0..args.len()).map(|i| format!("param{i}")).collect();
+    s.line(format!(
+        "call.uni (retval0), {name}, ({});",
+        params.join(", ")
+    ));
+    s.line(format!("ld.param.{ty} {r}, [retval0];"));
+    s.line("}".to_string());
+    r
 }
 
 /// The documented maximum error in ULPs of the emitted sequence over all finite inputs (as
