@@ -1,5 +1,6 @@
 //! tilec's PTX backend. See docs/ptx-backend.md for the design.
 
+mod axis;
 mod emit;
 pub mod gpu;
 pub mod layout;

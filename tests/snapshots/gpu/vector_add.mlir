@@ -3,20 +3,23 @@
 cuda_tile.module @examples {
   entry @vector_add(%arg0: tile<ptr<f32>, #linear>, %arg1: tile<i32, #linear>, %arg2: tile<i32, #linear>, %arg3: tile<ptr<f32>, #linear>, %arg4: tile<i32, #linear>, %arg5: tile<i32, #linear>, %arg6: tile<ptr<f32>, #linear>, %arg7: tile<i32, #linear>, %arg8: tile<i32, #linear>) {
     %0 = make_token : token
-    %assume = assume bounded<0, ?>, %arg1 : tile<i32, #linear>
-    %tview = make_tensor_view %arg0, shape = [%assume], strides = [1] : tile<i32, #linear> -> tensor_view<?xf32, strides=[1]>
-    %assume_0 = assume bounded<0, ?>, %arg4 : tile<i32, #linear>
-    %tview_1 = make_tensor_view %arg3, shape = [%assume_0], strides = [1] : tile<i32, #linear> -> tensor_view<?xf32, strides=[1]>
-    %assume_2 = assume bounded<0, ?>, %arg7 : tile<i32, #linear>
-    %tview_3 = make_tensor_view %arg6, shape = [%assume_2], strides = [1] : tile<i32, #linear> -> tensor_view<?xf32, strides=[1]>
+    %assume = assume div_by<16>, %arg0 : tile<ptr<f32>, #linear>
+    %assume_0 = assume div_by<16>, %arg3 : tile<ptr<f32>, #linear>
+    %assume_1 = assume div_by<16>, %arg6 : tile<ptr<f32>, #linear>
+    %assume_2 = assume bounded<0, ?>, %arg1 : tile<i32, #linear>
+    %tview = make_tensor_view %assume, shape = [%assume_2], strides = [1] : tile<i32, #linear> -> tensor_view<?xf32, strides=[1]>
+    %assume_3 = assume bounded<0, ?>, %arg4 : tile<i32, #linear>
+    %tview_4 = make_tensor_view %assume_0, shape = [%assume_3], strides = [1] : tile<i32, #linear> -> tensor_view<?xf32, strides=[1]>
+    %assume_5 = assume bounded<0, ?>, %arg7 : tile<i32, #linear>
+    %tview_6 = make_tensor_view %assume_1, shape = [%assume_5], strides = [1] : tile<i32, #linear> -> tensor_view<?xf32, strides=[1]>
     %pview = make_partition_view %tview : partition_view<tile=(1024), tensor_view<?xf32, strides=[1]>>
-    %pview_4 = make_partition_view %tview_1 : partition_view<tile=(1024), tensor_view<?xf32, strides=[1]>>
-    %pview_5 = make_partition_view %tview_3 : partition_view<tile=(1024), tensor_view<?xf32, strides=[1]>>
+    %pview_7 = make_partition_view %tview_4 : partition_view<tile=(1024), tensor_view<?xf32, strides=[1]>>
+    %pview_8 = make_partition_view %tview_6 : partition_view<tile=(1024), tensor_view<?xf32, strides=[1]>>
     %blockId_x, %blockId_y, %blockId_z = get_tile_block_id : tile<i32, #linear>
     %tile, %result_token = load_view_tko weak %pview[%blockId_x] token = %0 : partition_view<tile=(1024), tensor_view<?xf32, strides=[1]>>, tile<i32, #linear> -> tile<1024xf32, #linear1>, token
-    %tile_6, %result_token_7 = load_view_tko weak %pview_4[%blockId_x] token = %0 : partition_view<tile=(1024), tensor_view<?xf32, strides=[1]>>, tile<i32, #linear> -> tile<1024xf32, #linear1>, token
-    %1 = addf %tile, %tile_6  : tile<1024xf32, #linear1>
-    %2 = store_view_tko weak %1, %pview_5[%blockId_x] token = %0 : tile<1024xf32, #linear1>, partition_view<tile=(1024), tensor_view<?xf32, strides=[1]>>, tile<i32, #linear> -> token
+    %tile_9, %result_token_10 = load_view_tko weak %pview_7[%blockId_x] token = %0 : partition_view<tile=(1024), tensor_view<?xf32, strides=[1]>>, tile<i32, #linear> -> tile<1024xf32, #linear1>, token
+    %1 = addf %tile, %tile_9  : tile<1024xf32, #linear1>
+    %2 = store_view_tko weak %1, %pview_8[%blockId_x] token = %0 : tile<1024xf32, #linear1>, partition_view<tile=(1024), tensor_view<?xf32, strides=[1]>>, tile<i32, #linear> -> token
     return
   }
 }

@@ -1,6 +1,7 @@
 //! Memory: pointer tiles, tensor and partition views, atomics, and the token facts that
 //! decide where a barrier is needed.
 
+use super::vector::Bounds;
 use super::{Dim, Kernel, Tv, View, class_of, elem_bytes};
 use crate::layout::{Layout, dim_bits};
 use crate::sink::{RegClass, Sink};
@@ -244,15 +245,23 @@ impl Kernel<'_> {
             let t32 = self.reg(RegClass::B32);
             self.ins(format!("bfe.u32 {t32}, {tb}, {low}, {w};"));
             self.ins(format!("cvt.u64.u32 {c}, {t32};"));
+            let nonneg = index.get(i).is_none_or(|ix| self.axis.info(m, *ix).nonneg);
             if let Some(ix) = index.get(i) {
                 let ix = self.index64(*ix);
                 self.ins(format!("mad.lo.s64 {c}, {ix}, {tile_i}, {c};"));
             }
-            // Bound: shape_d - c (the per-slot part must stay below it).
+            // Bound: shape_d - c (the per-slot part must stay below it, compared signed),
+            // and nothing in bounds when c < 0 (a negative index; not checked when the
+            // index is provably non-negative, e.g. a tile block id).
             let lim = self.reg(RegClass::B64);
             match &view.shape[d] {
                 Dim::Static(s) => self.ins(format!("sub.s64 {lim}, {s}, {c};")),
                 Dim::Dyn(s) => self.ins(format!("sub.s64 {lim}, {s}, {c};")),
+            }
+            if !nonneg {
+                let neg = self.reg(RegClass::Pred);
+                self.ins(format!("setp.lt.s64 {neg}, {c}, 0;"));
+                self.ins(format!("@{neg} mov.b64 {lim}, 0;"));
             }
             limits.push(lim);
             let stride = match &view.strides[d] {
@@ -269,7 +278,9 @@ impl Kernel<'_> {
             }
             stride_regs.push(stride);
         }
+        let (vw, bounds) = self.view_vector(view_v, &view, &index, &shape, &layout);
         let qual = self.qualifiers(op, !load);
+        let (ld, st) = (format!("ld{qual}.global"), format!("st{qual}.global"));
         let owner = if load { None } else { self.owner(&layout) };
         let value = if load {
             None
@@ -277,50 +288,79 @@ impl Kernel<'_> {
             Some(self.tile_in(tile_v, &layout))
         };
         let pad = Self::padding_bits(elem, view.padding);
+        let inner = shape.len().saturating_sub(1);
         let mut regs = Vec::with_capacity(layout.slots());
-        for s in 0..layout.slots() {
-            let coords = crate::layout::coords(&shape, layout.slot_elem(s));
-            // In-bounds predicate over every dimension (unsigned: negative is out).
-            let p = self.reg(RegClass::Pred);
-            self.ins(format!("setp.gt.u64 {p}, {}, {};", limits[0], coords[0]));
-            for (i, lim) in limits.iter().enumerate().skip(1) {
-                let q = self.reg(RegClass::Pred);
-                self.ins(format!("setp.gt.u64 {q}, {lim}, {};", coords[i]));
-                self.ins(format!("and.pred {p}, {p}, {q};"));
+        for s0 in (0..layout.slots()).step_by(vw) {
+            let coords = crate::layout::coords(&shape, layout.slot_elem(s0));
+            // In-bounds predicate over every dimension (over all but the innermost one for
+            // a vector), and the owner predicate of stores.
+            let skip = (vw > 1).then_some(inner);
+            let p = self.bounds_pred(&limits, &coords, skip, owner.as_deref());
+            let (a, off) = self.slot_address(&addr, &stride_regs, &coords);
+            let at = |off: i64| {
+                if off == 0 {
+                    format!("[{a}]")
+                } else {
+                    format!("[{a}+{off}]")
+                }
+            };
+            let srcs: Vec<String> = value
+                .as_ref()
+                .map(|v| v.regs[s0..s0 + vw].to_vec())
+                .unwrap_or_default();
+            if vw == 1 {
+                if load {
+                    let r = self.imm(elem, pad);
+                    self.load_into(&ld, elem, &at(off), &r, p.as_deref());
+                    regs.push(r);
+                } else {
+                    let src = srcs.first().cloned().unwrap_or_default();
+                    self.store_elem(&st, elem, &at(off), &src, p.as_deref());
+                }
+                continue;
             }
-            if let Some(o) = &owner {
-                self.ins(format!("and.pred {p}, {p}, {o};"));
+            let dsts: Vec<String> = if load {
+                (0..vw).map(|_| self.imm(elem, pad)).collect()
+            } else {
+                Vec::new()
+            };
+            let lim = limits[inner].clone();
+            let c0 = coords[inner];
+            let last = c0 + vw as u64 - 1;
+            // The whole vector in bounds (the first element, when bounds are uniform).
+            let check = if bounds == Bounds::Uniform { c0 } else { last };
+            let full = self.reg(RegClass::Pred);
+            match &p {
+                Some(q) => self.ins(format!("setp.gt.and.s64 {full}, {lim}, {check}, {q};")),
+                None => self.ins(format!("setp.gt.s64 {full}, {lim}, {check};")),
             }
-            // Slot address.
-            let mut off: i64 = 0;
-            let mut a = addr.clone();
-            for (i, st) in stride_regs.iter().enumerate() {
-                match st {
-                    Dim::Static(st) => off += coords[i] as i64 * st,
-                    Dim::Dyn(st) if coords[i] != 0 => {
-                        let n = self.reg(RegClass::B64);
-                        self.ins(format!("mad.lo.s64 {n}, {st}, {}, {a};", coords[i]));
-                        a = n;
+            if load {
+                self.load_vec(&ld, elem, &at(off), &dsts, Some(&full));
+            } else {
+                self.store_vec(&st, elem, &at(off), &srcs, Some(&full));
+            }
+            if bounds == Bounds::Split {
+                // Partly in bounds: element j alone when c0 + j is.
+                let part = self.reg(RegClass::Pred);
+                match &p {
+                    Some(q) => self.ins(format!("setp.le.and.s64 {part}, {lim}, {last}, {q};")),
+                    None => self.ins(format!("setp.le.s64 {part}, {lim}, {last};")),
+                }
+                for j in 0..vw - 1 {
+                    let pj = self.reg(RegClass::Pred);
+                    self.ins(format!(
+                        "setp.gt.and.s64 {pj}, {lim}, {}, {part};",
+                        c0 + j as u64
+                    ));
+                    let at_j = at(off + j as i64 * size);
+                    if load {
+                        self.load_into(&ld, elem, &at_j, &dsts[j], Some(&pj));
+                    } else {
+                        self.store_elem(&st, elem, &at_j, &srcs[j], Some(&pj));
                     }
-                    Dim::Dyn(_) => {}
                 }
             }
-            let at = if off == 0 {
-                format!("[{a}]")
-            } else {
-                format!("[{a}+{off}]")
-            };
-            if load {
-                let r = self.imm(elem, pad);
-                self.load_into(&format!("ld{qual}.global"), elem, &at, &r, Some(&p));
-                regs.push(r);
-            } else {
-                let src = value
-                    .as_ref()
-                    .map(|v| v.regs[s].clone())
-                    .unwrap_or_default();
-                self.store_elem(&format!("st{qual}.global"), elem, &at, &src, Some(&p));
-            }
+            regs.extend(dsts);
         }
         if load {
             self.set_tile(m.result(op, 0), Tv { layout, regs, elem });
@@ -331,6 +371,55 @@ impl Kernel<'_> {
         } else {
             self.dirty.insert(m.result(op, 0), true);
         }
+    }
+
+    /// The in-bounds predicate of the element at `coords` (relative to the thread's base)
+    /// over every dimension but `skip`, and'ed with `owner`; `None` when there is nothing
+    /// to check.
+    fn bounds_pred(
+        &mut self,
+        limits: &[String],
+        coords: &[u64],
+        skip: Option<usize>,
+        owner: Option<&str>,
+    ) -> Option<String> {
+        let mut p: Option<String> = None;
+        for (i, lim) in limits.iter().enumerate() {
+            if Some(i) == skip {
+                continue;
+            }
+            let q = self.reg(RegClass::Pred);
+            self.ins(format!("setp.gt.s64 {q}, {lim}, {};", coords[i]));
+            match &p {
+                Some(p) => self.ins(format!("and.pred {p}, {p}, {q};")),
+                None => p = Some(q),
+            }
+        }
+        match (&p, owner) {
+            (Some(p), Some(o)) => self.ins(format!("and.pred {p}, {p}, {o};")),
+            (None, Some(o)) => p = Some(o.to_string()),
+            _ => {}
+        }
+        p
+    }
+
+    /// The address of the element at `coords` (relative to the thread's base address
+    /// `addr`): a register and a constant byte offset.
+    fn slot_address(&mut self, addr: &str, strides: &[Dim], coords: &[u64]) -> (String, i64) {
+        let mut off: i64 = 0;
+        let mut a = addr.to_string();
+        for (i, st) in strides.iter().enumerate() {
+            match st {
+                Dim::Static(st) => off += coords[i] as i64 * st,
+                Dim::Dyn(st) if coords[i] != 0 => {
+                    let n = self.reg(RegClass::B64);
+                    self.ins(format!("mad.lo.s64 {n}, {st}, {}, {a};", coords[i]));
+                    a = n;
+                }
+                Dim::Dyn(_) => {}
+            }
+        }
+        (a, off)
     }
 
     pub(crate) fn emit_offset(&mut self, op: Op) {
@@ -412,29 +501,37 @@ impl Kernel<'_> {
         let elem = self.pointee(ptrs.elem);
         let mask = mask_v.map(|v| self.tile_in(v, &layout));
         let qual = self.qualifiers(op, !load);
+        let shape = self.shape(ptrs_v);
+        let vw = self.ptr_vector(ptrs_v, mask_v, &shape, &layout, elem);
         if load {
             let pad = operand_group(m, op, "paddingValue")
                 .first()
                 .map(|v| self.tile_in(*v, &layout));
             let mut regs = Vec::with_capacity(layout.slots());
-            for s in 0..layout.slots() {
-                let r = self.reg(class_of(elem));
-                match &pad {
-                    Some(p) => self.copy_reg(elem, &r, &p.regs[s]),
-                    None => {
-                        let z = self.zero(elem);
-                        self.copy_reg(elem, &r, &z);
-                    }
+            for s0 in (0..layout.slots()).step_by(vw) {
+                let dsts: Vec<String> = (s0..s0 + vw)
+                    .map(|s| {
+                        let r = self.reg(class_of(elem));
+                        match &pad {
+                            Some(p) => self.copy_reg(elem, &r, &p.regs[s]),
+                            None => {
+                                let z = self.zero(elem);
+                                self.copy_reg(elem, &r, &z);
+                            }
+                        }
+                        r
+                    })
+                    .collect();
+                // The mask is constant over a vector: its first slot decides.
+                let pred = self.slot_preds(mask.as_ref(), None, s0);
+                let at = format!("[{}]", ptrs.regs[s0]);
+                let ld = format!("ld{qual}.global");
+                if vw == 1 {
+                    self.load_into(&ld, elem, &at, &dsts[0], pred.as_deref());
+                } else {
+                    self.load_vec(&ld, elem, &at, &dsts, pred.as_deref());
                 }
-                let pred = self.slot_preds(mask.as_ref(), None, s);
-                self.load_into(
-                    &format!("ld{qual}.global"),
-                    elem,
-                    &format!("[{}]", ptrs.regs[s]),
-                    &r,
-                    pred.as_deref(),
-                );
-                regs.push(r);
+                regs.extend(dsts);
             }
             self.set_tile(m.result(op, 0), Tv { layout, regs, elem });
             let d = token
@@ -444,15 +541,16 @@ impl Kernel<'_> {
         } else {
             let value = self.tile_in(operand_group(m, op, "value")[0], &layout);
             let owner = self.owner(&layout);
-            for s in 0..layout.slots() {
-                let pred = self.slot_preds(mask.as_ref(), owner.as_ref(), s);
-                self.store_elem(
-                    &format!("st{qual}.global"),
-                    elem,
-                    &format!("[{}]", ptrs.regs[s]),
-                    &value.regs[s],
-                    pred.as_deref(),
-                );
+            for s0 in (0..layout.slots()).step_by(vw) {
+                let pred = self.slot_preds(mask.as_ref(), owner.as_ref(), s0);
+                let at = format!("[{}]", ptrs.regs[s0]);
+                let st = format!("st{qual}.global");
+                if vw == 1 {
+                    self.store_elem(&st, elem, &at, &value.regs[s0], pred.as_deref());
+                } else {
+                    let srcs = &value.regs[s0..s0 + vw];
+                    self.store_vec(&st, elem, &at, srcs, pred.as_deref());
+                }
             }
             self.dirty.insert(m.result(op, 0), true);
         }

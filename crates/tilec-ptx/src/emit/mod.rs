@@ -11,6 +11,7 @@ mod arith;
 mod control;
 mod mem;
 mod shape;
+mod vector;
 
 use crate::layout::{Layout, shape_bits};
 use crate::sink::{RegClass, Sink};
@@ -84,6 +85,8 @@ pub(crate) struct Kernel<'a> {
     pub module_data: &'a mut ModuleData,
     pub diags: Vec<Diagnostic>,
     pub last_loc: Option<(u32, u32)>,
+    /// What is provable about the kernel's integer and pointer tiles and its views.
+    pub axis: crate::axis::Axis,
 }
 
 /// Data shared by the kernels of a module: constant tables, strings, `vprintf` use.
@@ -389,6 +392,7 @@ fn emit_entry(
         module_data: data,
         diags: Vec::new(),
         last_loc: None,
+        axis: crate::axis::Axis::run(m, block),
     };
     let mut params = Vec::new();
     k.tid = k.reg(RegClass::B32);
@@ -833,6 +837,13 @@ impl<'a> Kernel<'a> {
                 self.dirty.insert(m.result(op, 0), d);
             }
             O::Assume | O::PtrToPtr => {
+                if let Some(v) = self.views.get(&m.operand(op, 0)).cloned() {
+                    // `assume` on a view: the same view (its facts are in `axis`).
+                    if m.num_results(op) > 0 {
+                        self.views.insert(m.result(op, 0), v);
+                    }
+                    return;
+                }
                 let t = self.tile(m.operand(op, 0));
                 let elem = self.elem(m.result(op, 0));
                 self.set_tile(m.result(op, 0), Tv { elem, ..t });

@@ -1,0 +1,190 @@
+//! Vector global memory accesses: `ld.global.v2/.v4` and `st.global.v2/.v4`.
+//!
+//! A vector access covers `w` register slots of one thread (2 or 4, at most 16 bytes).
+//! It is used when all of these hold (otherwise the access stays one `ld`/`st` per slot):
+//!
+//! * the layout's register bits `0..log2(w)` are element bits `0..log2(w)`, the lowest
+//!   bits of the innermost tile dimension, so slots `s0..s0+w` (`s0` a multiple of `w`)
+//!   hold `w` consecutive elements along it, and the first has an innermost coordinate
+//!   that is a multiple of `w`;
+//! * their addresses are consecutive: through a view, the innermost tile dimension maps to
+//!   a view dimension of static stride 1; through a tile of pointers, the pointers form
+//!   runs of at least `w` consecutive elements (axis analysis, [`crate::axis`]);
+//! * the first address is a multiple of `w * element size` bytes: from the divisibility
+//!   of the view's base address, of the other dimensions' strides and of the tile index
+//!   (views), or of the first pointer of each run (pointer tiles);
+//! * the guard is the same for the `w` elements: masks of pointer accesses must be
+//!   constant over runs of `w` (constancy); view bounds are uniform when the size of the
+//!   innermost view dimension is a multiple of `w` (then a vector is entirely in or
+//!   entirely out of bounds). When it is not, a view access is split: the vector access
+//!   runs when the whole vector is in bounds, and one `ld`/`st` per element, each with its
+//!   own bound, runs for a vector that is partly in bounds. Nothing out of bounds is
+//!   ever accessed.
+//!
+//! `.i1` tiles (stored as bytes with a conversion) stay scalar. Memory ordering qualifiers
+//! are kept: PTX allows `.relaxed`/`.acquire`/`.release` with `.v2`/`.v4`, and models a
+//! vector access as the accesses of its elements in no particular order, which is all a
+//! tile access promises.
+
+use super::{Dim, Kernel, View, elem_bytes, mem_type};
+use crate::axis::{MAX_DIV, lowbit};
+use crate::layout::Layout;
+use tilec_ir::{Type, Value};
+
+/// How the bounds of a view vector are checked.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Bounds {
+    /// A vector is entirely in or entirely out of bounds: one predicate.
+    Uniform,
+    /// A vector may straddle the end of the innermost dimension: a vector access when it
+    /// is entirely in bounds, per-element accesses when it is partly in bounds.
+    Split,
+}
+
+impl Kernel<'_> {
+    /// The most slots one access can cover for this layout, tile shape and element type
+    /// (1 when the layout does not put consecutive innermost elements in consecutive slots).
+    pub(crate) fn vector_slots(layout: &Layout, shape: &[i64], elem: Type) -> usize {
+        let Some(inner) = shape.last() else {
+            return 1;
+        };
+        if elem == Type::I1 {
+            return 1;
+        }
+        let inner_bits = inner.trailing_zeros() as usize;
+        let mut k = 0;
+        while k < layout.reg.len() && k < inner_bits && layout.reg[k] as usize == k {
+            k += 1;
+        }
+        let size = elem_bytes(elem) as usize;
+        (1usize << k).min(4).min(16 / size).max(1)
+    }
+
+    /// The vector width for a view access (1: scalar) and how its bounds are checked.
+    pub(crate) fn view_vector(
+        &self,
+        view_v: Value,
+        view: &View,
+        index: &[Value],
+        shape: &[i64],
+        layout: &Layout,
+    ) -> (usize, Bounds) {
+        let scalar = (1, Bounds::Uniform);
+        let elem = view.elem;
+        let mut w = Self::vector_slots(layout, shape, elem);
+        if w < 2 {
+            return scalar;
+        }
+        let Some(info) = self.axis.view(view_v) else {
+            return scalar;
+        };
+        let inner = shape.len() - 1;
+        let d_in = view.dim_map.get(inner).copied().unwrap_or(inner);
+        if !matches!(view.strides.get(d_in), Some(Dim::Static(1))) {
+            return scalar;
+        }
+        let size = elem_bytes(elem) as u64;
+        // Divisibility (bytes) of the address of each vector's first element.
+        let mut align = info.base_div;
+        for (i, dim) in shape.iter().enumerate() {
+            let d = view.dim_map.get(i).copied().unwrap_or(i);
+            let term = if i == inner {
+                // index * tile + (thread and slot parts, multiples of w)
+                let tile = view.tile.as_ref().and_then(|t| t.get(i)).copied();
+                let from_index = index.get(i).map_or(MAX_DIV, |ix| {
+                    let div = self.axis.info(self.m, *ix).elem_div();
+                    div.saturating_mul(lowbit(tile.unwrap_or(*dim)))
+                });
+                from_index.min(w as u64)
+            } else {
+                info.stride_div.get(d).copied().unwrap_or(1)
+            };
+            align = align.min(term.saturating_mul(size));
+        }
+        while w > 1 && align < w as u64 * size {
+            w /= 2;
+        }
+        if w < 2 {
+            return scalar;
+        }
+        let bounds = if info.shape_div.get(d_in).copied().unwrap_or(1) >= w as u64 {
+            Bounds::Uniform
+        } else {
+            Bounds::Split
+        };
+        (w, bounds)
+    }
+
+    /// The vector width for an access through a tile of pointers (1: scalar).
+    pub(crate) fn ptr_vector(
+        &self,
+        ptrs_v: Value,
+        mask_v: Option<Value>,
+        shape: &[i64],
+        layout: &Layout,
+        elem: Type,
+    ) -> usize {
+        let mut w = Self::vector_slots(layout, shape, elem);
+        if w < 2 {
+            return 1;
+        }
+        let inner = shape.len() - 1;
+        let size = elem_bytes(elem) as u64;
+        let p = self.axis.info(self.m, ptrs_v);
+        let mask = mask_v.map(|v| self.axis.info(self.m, v));
+        while w > 1 {
+            let wu = w as u64;
+            let ok = p.contig[inner] >= wu
+                && p.first_div(inner, wu) >= wu * size
+                && mask.as_ref().is_none_or(|mk| mk.cons[inner] >= wu);
+            if ok {
+                break;
+            }
+            w /= 2;
+        }
+        w
+    }
+
+    /// Loads `dsts.len()` consecutive elements from `addr` with one vector `ld`.
+    pub(crate) fn load_vec(
+        &mut self,
+        ld: &str,
+        elem: Type,
+        addr: &str,
+        dsts: &[String],
+        pred: Option<&str>,
+    ) {
+        let guard = pred.map(|p| format!("@{p} ")).unwrap_or_default();
+        let ty = match elem {
+            Type::F8E4M3FN | Type::F8E5M2 => ".u8",
+            _ => mem_type(elem),
+        };
+        self.ins(format!(
+            "{guard}{ld}.v{}{ty} {{{}}}, {addr};",
+            dsts.len(),
+            dsts.join(", ")
+        ));
+    }
+
+    /// Stores `srcs.len()` consecutive elements to `addr` with one vector `st`.
+    pub(crate) fn store_vec(
+        &mut self,
+        st: &str,
+        elem: Type,
+        addr: &str,
+        srcs: &[String],
+        pred: Option<&str>,
+    ) {
+        let guard = pred.map(|p| format!("@{p} ")).unwrap_or_default();
+        let ty = match elem {
+            Type::I8 | Type::F8E4M3FN | Type::F8E5M2 => ".u8",
+            Type::I16 => ".u16",
+            _ => mem_type(elem),
+        };
+        self.ins(format!(
+            "{guard}{st}.v{}{ty} {addr}, {{{}}};",
+            srcs.len(),
+            srcs.join(", ")
+        ));
+    }
+}
