@@ -4,12 +4,13 @@
 //! registers of every tile value (with its [`Layout`]), the records of views, the token
 //! facts that decide where barriers go, and the output lines. The op families live in the
 //! submodules: `arith` (elementwise and conversions), `mem` (pointers, views, atomics,
-//! shared memory), `shape` (broadcast, reshape, permute, cat, extract, reduce, scan, mma)
-//! and `control` (if, for, loop, print, assert).
+//! shared memory), `shape` (broadcast, reshape, permute, cat, extract, reduce, scan, the
+//! mma fallback), `mma` (mma on tensor cores) and `control` (if, for, loop, print, assert).
 
 mod arith;
 mod control;
 mod mem;
+pub(crate) mod mma;
 mod shape;
 
 use crate::layout::{Layout, shape_bits};
@@ -718,8 +719,11 @@ impl<'a> Kernel<'a> {
         r
     }
 
+    /// `bar.sync 0`, unless the previous instruction is already that barrier.
     pub fn bar(&mut self) {
-        self.ins("bar.sync 0;");
+        if self.lines.last().is_none_or(|l| l != "bar.sync 0;") {
+            self.ins("bar.sync 0;");
+        }
     }
 
     /// Emits every op of a block.
