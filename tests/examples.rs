@@ -93,6 +93,7 @@ fn examples_use_the_ops_their_names_promise() {
         ("sum_reduction", &["reduce"][..]),
         ("prefix_sum", &["scan"][..]),
         ("matmul", &["mmaf", "for "][..]),
+        ("mma_types", &["mmaf", "mmai", "ftof", "unsigned"][..]),
         ("transpose", &["permute"][..]),
         ("histogram", &["atomic_rmw_tko"][..]),
     ] {

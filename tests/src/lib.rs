@@ -6,12 +6,14 @@
 //!   mapped to the matching `tilec` command;
 //! * [`mutate`]: the input mutator used by the no-panic mutation tests and benchmark;
 //! * [`ptxas`]: finds and runs NVIDIA's PTX assembler on tilec's output;
+//! * [`ptxsim`]: a PTX interpreter for the subset tilec's matrix-multiply kernels use;
 //! * [`shared_dir`]: where the shared spec and conformance files live.
 
 pub mod filecheck;
 pub mod lit;
 pub mod mutate;
 pub mod ptxas;
+pub mod ptxsim;
 
 use std::path::{Path, PathBuf};
 

@@ -44,6 +44,7 @@ pub fn convert_to_gpu(m: &mut Module, opts: &Options) {
         let mut a = Assign {
             m,
             warp_bits: opts.warp_bits(),
+            arch: opts.arch,
             layout: FxHashMap::default(),
             ifs: Vec::new(),
             loops: Vec::new(),
@@ -63,6 +64,7 @@ struct LoopFrame {
 struct Assign<'a> {
     m: &'a mut Module,
     warp_bits: u32,
+    arch: crate::target::Arch,
     layout: FxHashMap<Value, Rc<Layout>>,
     ifs: Vec<(Op, Vec<Option<Rc<Layout>>>)>,
     loops: Vec<LoopFrame>,
@@ -129,8 +131,12 @@ impl Assign<'_> {
         let loc = self.m.op_loc(op);
         let free =
             self.is_constant(v) || from.same_threads(l) || from.is_replicated() && from.nbits == 0;
+        // Tiles over STAGE_BYTES convert in chunks inside one `ttg.convert_layout` (a single
+        // buffer would not fit the 48 KiB of static shared memory).
+        let elem = self.m.ctx.types.element_type(ty);
+        let big = (crate::emit::elem_bytes(elem) as u64) << from.nbits > crate::emit::STAGE_BYTES;
         let mut created = Vec::new();
-        let new = if free {
+        let new = if free || big {
             let c = self.create(Opcode::ConvertLayout, &[v], &[ty], &[], op);
             created.push(c);
             self.m.result(c, 0)
@@ -271,7 +277,16 @@ impl Assign<'_> {
                     self.any(op, i);
                 }
                 let inits = operand_group(self.m, op, "initValues").len();
-                let iter: Vec<Rc<Layout>> = (3..3 + inits).map(|i| self.any(op, i)).collect();
+                let iter: Vec<Rc<Layout>> = (3..3 + inits)
+                    .map(|i| match self.carried_acc(op, i - 3) {
+                        Some(l) => {
+                            let l = Rc::new(l);
+                            self.want(op, i, &l);
+                            l
+                        }
+                        None => self.any(op, i),
+                    })
+                    .collect();
                 let block = self.m.entry_block(self.m.region(op, 0));
                 if let Some(b) = block {
                     let args = self.m.block_args(b).to_vec();
@@ -424,7 +439,10 @@ impl Assign<'_> {
                 self.any(op, 0);
                 self.any(op, 1);
                 let c = self.any(op, 2);
-                self.results(op, &c);
+                // On tensor cores the result is in the accumulator's fragment layout (the
+                // lowering moves A, B and C into theirs); the fallback keeps C's.
+                let l = self.mma_acc(op).map(Rc::new).unwrap_or(c);
+                self.results(op, &l);
             }
             O::ConvertLayout
             | O::LocalAlloc
@@ -435,6 +453,45 @@ impl Assign<'_> {
             | O::Unregistered => {}
             _ => self.elementwise(op),
         }
+    }
+
+    /// The accumulator layout of an `mmaf`/`mmai` that runs on tensor cores.
+    fn mma_acc(&self, op: Op) -> Option<Layout> {
+        let m = &*self.m;
+        let (a, b, c) = (m.operand(op, 0), m.operand(op, 1), m.operand(op, 2));
+        let elem = |v: Value| m.ctx.types.element_type(m.value_type(v));
+        crate::emit::mma::mma_plan(
+            &self.shape(a),
+            &self.shape(b),
+            elem(a),
+            elem(b),
+            elem(c),
+            self.warp_bits,
+            self.arch,
+        )
+        .map(|p| p.c)
+    }
+
+    /// For carried value `i` of a `for` whose initial value is a constant and whose body
+    /// carries on the result of an `mmaf`/`mmai` on tensor cores: the accumulator layout,
+    /// so that the accumulator stays in its fragments across iterations (the constant is
+    /// materialised in it for free).
+    fn carried_acc(&self, for_op: Op, i: usize) -> Option<Layout> {
+        let m = &*self.m;
+        let init = operand_group(m, for_op, "initValues")[i];
+        if !self.is_constant(init) {
+            return None;
+        }
+        let body = m.entry_block(m.region(for_op, 0))?;
+        let term = m.last_op(body)?;
+        if m.opcode(term) != Opcode::Continue || m.num_operands(term) <= i {
+            return None;
+        }
+        let def = m.defining_op(m.operand(term, i))?;
+        if !matches!(m.opcode(def), Opcode::MmaF | Opcode::MmaI) || m.op_block(def) != Some(body) {
+            return None;
+        }
+        self.mma_acc(def)
     }
 
     /// Elementwise ops: every operand in the layout of the first non-constant operand.

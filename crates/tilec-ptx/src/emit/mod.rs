@@ -4,12 +4,13 @@
 //! registers of every tile value (with its [`Layout`]), the records of views, the token
 //! facts that decide where barriers go, and the output lines. The op families live in the
 //! submodules: `arith` (elementwise and conversions), `mem` (pointers, views, atomics,
-//! shared memory), `shape` (broadcast, reshape, permute, cat, extract, reduce, scan, mma)
-//! and `control` (if, for, loop, print, assert).
+//! shared memory), `shape` (broadcast, reshape, permute, cat, extract, reduce, scan, the
+//! mma fallback), `mma` (mma on tensor cores) and `control` (if, for, loop, print, assert).
 
 mod arith;
 mod control;
 mod mem;
+pub(crate) mod mma;
 mod shape;
 mod vector;
 
@@ -24,6 +25,7 @@ use tilec_ir::util::FxHashMap;
 use tilec_ir::{Module, Op, Opcode, Type, TypeData, Value};
 
 pub(crate) use control::print_driver;
+pub(crate) use shape::STAGE_BYTES;
 
 /// The registers of one tile value: one per slot of its layout.
 #[derive(Clone, Debug)]
@@ -74,6 +76,9 @@ pub(crate) struct Kernel<'a> {
     pub bufs: FxHashMap<Value, String>,
     /// Layouts decoded from the encodings of tile types.
     pub layouts: FxHashMap<Type, Rc<Layout>>,
+    /// Set while an op moves its own operands between layouts (mma on tensor cores);
+    /// everywhere else the GPU-level IR already has every operand in place.
+    pub internal_conversions: bool,
     pub views: FxHashMap<Value, View>,
     /// Tokens whose chain contains a write issued by this tile block.
     pub dirty: FxHashMap<Value, bool>,
@@ -383,6 +388,7 @@ fn emit_entry(
         tiles: FxHashMap::default(),
         bufs: FxHashMap::default(),
         layouts: FxHashMap::default(),
+        internal_conversions: false,
         views: FxHashMap::default(),
         dirty: FxHashMap::default(),
         loops: Vec::new(),
@@ -566,7 +572,7 @@ impl<'a> Kernel<'a> {
                 return t;
             }
             debug_assert!(
-                false,
+                self.internal_conversions,
                 "operand in layout {} where {} is needed",
                 t.layout, l
             );
@@ -786,8 +792,11 @@ impl<'a> Kernel<'a> {
         r
     }
 
+    /// `bar.sync 0`, unless the previous instruction is already that barrier.
     pub fn bar(&mut self) {
-        self.ins("bar.sync 0;");
+        if self.lines.last().is_none_or(|l| l != "bar.sync 0;") {
+            self.ins("bar.sync 0;");
+        }
     }
 
     /// Emits every op of a block.

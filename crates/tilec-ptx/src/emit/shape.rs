@@ -8,11 +8,53 @@ use std::rc::Rc;
 use tilec_ir::attrs::AttrData;
 use tilec_ir::{Op, Opcode, Type, Value};
 
+/// The largest shared-memory buffer one layout conversion uses; larger tiles convert in
+/// chunks when their layouts allow it.
+pub(crate) const STAGE_BYTES: u64 = 16 * 1024;
+
+/// The element bits that split a conversion of an `nbits`-bit tile of `size`-byte
+/// elements from `from` to `to` into chunks of at most [`STAGE_BYTES`]: the highest bits
+/// that are register bits of both layouts, ascending (none for a small tile), or `None`
+/// when there are not enough of them.
+fn chunk_bits(from: &Layout, to: &Layout, nbits: u32, size: u64) -> Option<Vec<u8>> {
+    let total = (1u64 << nbits) * size;
+    let need = (total / STAGE_BYTES).trailing_zeros() as usize;
+    let mut chunk: Vec<u8> = (0..nbits as u8)
+        .rev()
+        .filter(|b| from.reg.contains(b) && to.reg.contains(b))
+        .take(need)
+        .collect();
+    if chunk.len() < need {
+        return None;
+    }
+    chunk.sort_unstable();
+    Some(chunk)
+}
+
+/// The shared memory [`Kernel::convert`] uses to convert an `nbits`-bit tile of
+/// `size`-byte elements from `from` to `to` (0 when the conversion is free).
+pub(crate) fn conversion_bytes(from: &Layout, to: &Layout, nbits: u32, size: u64) -> u64 {
+    if from.same_threads(to) || from.is_replicated() && from.nbits == 0 {
+        return 0;
+    }
+    let total = (1u64 << nbits) * size;
+    match chunk_bits(from, to, nbits, size) {
+        Some(c) if total > STAGE_BYTES => total >> c.len(),
+        _ => total,
+    }
+}
+
 impl Kernel<'_> {
     /// Converts `t` (a tile of `shape`) to layout `to`: a renaming of slots when both
     /// layouts give every thread the same elements, otherwise a round trip through shared
     /// memory.
     pub(crate) fn convert(&mut self, t: &Tv, shape: &[i64], to: &Rc<Layout>) -> Tv {
+        self.convert_at(t, shape, to, 0)
+    }
+
+    /// [`Kernel::convert`] with its shared-memory buffer `base` bytes into the shared pool,
+    /// so that the caller can keep data staged below it.
+    pub(crate) fn convert_at(&mut self, t: &Tv, shape: &[i64], to: &Rc<Layout>, base: u64) -> Tv {
         if t.layout.same_threads(to) || t.layout.is_replicated() && t.layout.nbits == 0 {
             let regs = (0..to.slots())
                 .map(|s| {
@@ -28,7 +70,21 @@ impl Kernel<'_> {
             };
         }
         let n = 1u64 << shape_bits(shape);
-        let buf = self.stage(t, n);
+        let size = elem_bytes(t.elem) as u64;
+        if n * size > STAGE_BYTES
+            && let Some(t) = self.convert_in_chunks(t, shape_bits(shape), to, base)
+        {
+            return t;
+        }
+        let buf = if base == 0 {
+            self.stage(t, n)
+        } else {
+            self.bar();
+            let buf = self.smem_from(base, n * size);
+            self.write_smem(t, &buf, 0);
+            self.bar();
+            buf
+        };
         let out = self.read_smem(&buf, to, t.elem);
         self.bar();
         out
@@ -83,6 +139,92 @@ impl Kernel<'_> {
         self.set_tile(res, t);
     }
 
+    /// A conversion of a tile larger than [`STAGE_BYTES`] in chunks of at most that size:
+    /// element bits that are register bits of both layouts pick the chunk (so which slots
+    /// belong to a chunk is known at compile time), and each chunk makes its own round trip
+    /// through a buffer indexed by the remaining bits. `None` when there are not enough such
+    /// bits.
+    fn convert_in_chunks(&mut self, t: &Tv, nbits: u32, to: &Rc<Layout>, base: u64) -> Option<Tv> {
+        let size = elem_bytes(t.elem) as u64;
+        let chunk = chunk_bits(&t.layout, to, nbits, size)?;
+        let chunk_mask: u64 = chunk.iter().fold(0, |m, b| m | 1 << b);
+        // Element bit -> bit of the index inside a chunk.
+        let map: Vec<Option<u8>> = (0..nbits as u8)
+            .map(|b| {
+                (chunk_mask >> b & 1 == 0)
+                    .then(|| b - (chunk_mask & ((1u64 << b) - 1)).count_ones() as u8)
+            })
+            .collect();
+        let inner = |e: u64| -> u64 {
+            map.iter()
+                .enumerate()
+                .filter_map(|(b, m)| m.map(|m| (e >> b & 1) << m))
+                .sum()
+        };
+        let which = |e: u64| -> u64 {
+            chunk
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (e >> b & 1) << i)
+                .sum()
+        };
+        let inner_bits = nbits - chunk.len() as u32;
+        self.bar();
+        let buf = self.smem_from(base, (1u64 << inner_bits) * size);
+        let owner = self.owner(&t.layout);
+        let addr = |k: &mut Self, l: &Layout| {
+            let tb = k.thread_base(&l.remap(inner_bits, &map, &[]));
+            let a = k.reg(RegClass::B32);
+            k.ins(format!("mad.lo.s32 {a}, {tb}, {size}, {buf};"));
+            a
+        };
+        let src = addr(self, &t.layout);
+        let dst = addr(self, to);
+        let mut regs = vec![String::new(); to.slots()];
+        for c in 0..1u64 << chunk.len() {
+            if c > 0 {
+                self.bar();
+            }
+            for s in 0..t.layout.slots() {
+                let e = t.layout.slot_elem(s);
+                if which(e) == c {
+                    let off = inner(e) * size;
+                    self.store_elem(
+                        "st.shared",
+                        t.elem,
+                        &format!("[{src}+{off}]"),
+                        &t.regs[s],
+                        owner.as_deref(),
+                    );
+                }
+            }
+            self.bar();
+            for (s, r) in regs.iter_mut().enumerate() {
+                let e = to.slot_elem(s);
+                if which(e) == c {
+                    let off = inner(e) * size;
+                    *r = self.load_elem("ld.shared", t.elem, &format!("[{dst}+{off}]"));
+                }
+            }
+        }
+        self.bar();
+        Some(Tv {
+            layout: to.clone(),
+            regs,
+            elem: t.elem,
+        })
+    }
+
+    /// A register with the address `base` bytes into the shared pool, reserving `bytes`
+    /// from there.
+    fn smem_from(&mut self, base: u64, bytes: u64) -> String {
+        let buf = self.smem((base + bytes) as u32);
+        if base > 0 {
+            self.ins(format!("add.s32 {buf}, {buf}, {base};"));
+        }
+        buf
+    }
+
     /// Writes every element of `t` to shared memory at its linear index (after a barrier
     /// protecting the buffer's previous use) and waits for all threads. Returns the buffer.
     pub(crate) fn stage(&mut self, t: &Tv, n: u64) -> String {
@@ -94,7 +236,7 @@ impl Kernel<'_> {
         buf
     }
 
-    fn write_smem(&mut self, t: &Tv, buf: &str, base: u64) {
+    pub(crate) fn write_smem(&mut self, t: &Tv, buf: &str, base: u64) {
         let size = elem_bytes(t.elem) as u64;
         let owner = self.owner(&t.layout);
         let tb = self.thread_base(&t.layout);
@@ -566,12 +708,24 @@ impl Kernel<'_> {
         }
     }
 
-    /// mmaf / mmai: the operands go to shared memory and each thread accumulates its own
-    /// result elements with a loop over K (exact products, one rounding per step).
+    /// mmaf / mmai: on tensor cores when [`super::mma::mma_plan`] has a plan; otherwise
+    /// the operands go to shared memory and each thread accumulates its own result
+    /// elements with a loop over K (exact products, one rounding per step).
     pub(crate) fn emit_mma(&mut self, op: Op) {
         let m = self.m;
         let (a_v, b_v, c_v) = (m.operand(op, 0), m.operand(op, 1), m.operand(op, 2));
         let (sa, sb) = (self.shape(a_v), self.shape(b_v));
+        let (ea, eb, ec) = (self.elem(a_v), self.elem(b_v), self.elem(c_v));
+        let arch = self.opts.arch;
+        if let Some(plan) = super::mma::mma_plan(&sa, &sb, ea, eb, ec, self.warp_bits(), arch) {
+            // Moving A, B and C into their fragment layouts is part of this op's lowering
+            // (staged or converted in the order that keeps registers and shared memory
+            // low), as the fallback's operand buffers are.
+            self.internal_conversions = true;
+            self.emit_mma_sync(op, &plan);
+            self.internal_conversions = false;
+            return;
+        }
         let rank = sa.len();
         let (mm, kk, nn) = (
             sa[rank - 2] as u64,
@@ -650,7 +804,7 @@ impl Kernel<'_> {
         );
     }
 
-    fn mma_signed(&self, op: Op, name: &str) -> bool {
+    pub(crate) fn mma_signed(&self, op: Op, name: &str) -> bool {
         self.enum_attr(op, name, tilec_ir::EnumKind::Signedness) != Some(0)
     }
 

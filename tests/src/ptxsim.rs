@@ -1,0 +1,944 @@
+//! A small PTX interpreter for the subset tilec emits in its matrix-multiply kernels, to
+//! check kernels end to end without a GPU.
+//!
+//! It runs one CTA at a time with every thread in lockstep: each instruction is executed
+//! by all threads before the next (tilec's code is uniform: branches must agree across the
+//! CTA, which is checked). Because lockstep hides missing barriers, shared memory carries
+//! a race detector: every byte remembers the thread that last wrote it and the threads
+//! that read it in the current barrier epoch (the span between two `bar.sync`), and a read
+//! of another thread's write, or a write over another thread's write or read, in the same
+//! epoch is an error. `mma.sync` is executed per warp from the PTX ISA's fragment formulas
+//! ("Matrix fragments for mma.m16n8k8 / m16n8k16 / m16n8k32"), written out here again,
+//! independently of the compiler. Anything outside the subset is an error, never ignored.
+
+use std::collections::HashMap;
+
+/// An operand of an instruction.
+#[derive(Clone, Debug)]
+enum Opnd {
+    Reg(usize),
+    Imm(u64),
+    Tid,
+    Ctaid(usize),
+    Nctaid(usize),
+    /// `[reg+off]`, `[sym+off]` (a parameter or the shared buffer), `[reg]`.
+    Mem(Base, i64),
+    Vec(Vec<Opnd>),
+    Sym(String),
+}
+
+#[derive(Clone, Debug)]
+enum Base {
+    Reg(usize),
+    Sym(String),
+}
+
+#[derive(Clone, Debug)]
+struct Inst {
+    pred: Option<(bool, usize)>,
+    op: String,
+    args: Vec<Opnd>,
+    line: usize,
+}
+
+/// One kernel of a PTX module, parsed.
+pub struct Kernel {
+    pub name: String,
+    params: Vec<(String, u32)>,
+    threads: usize,
+    smem_name: Option<String>,
+    smem_bytes: usize,
+    insts: Vec<Inst>,
+    labels: HashMap<String, usize>,
+    nregs: usize,
+    /// The module's initialised `.global` byte arrays.
+    globals: Vec<(String, Vec<u8>)>,
+}
+
+/// Parses every `.entry` of a PTX module.
+pub fn parse(ptx: &str) -> Vec<Kernel> {
+    let lines: Vec<&str> = ptx.lines().collect();
+    let mut out = Vec::new();
+    let mut globals = Vec::new();
+    for l in &lines {
+        if let Some(r) = l.trim().strip_prefix(".global .align ") {
+            let (_, r) = r.split_once(" .b8 ").expect("global bytes");
+            let (name, r) = r.split_once('[').expect("global size");
+            let (_, init) = r.split_once("= {").expect("global initialiser");
+            let bytes = init
+                .trim_end_matches("};")
+                .split(',')
+                .map(|b| b.trim().parse::<u8>().expect("byte"))
+                .collect();
+            globals.push((name.to_string(), bytes));
+        }
+    }
+    let mut i = 0;
+    while i < lines.len() {
+        let l = lines[i].trim();
+        if let Some(rest) = l.strip_prefix(".visible .entry ") {
+            let name = rest.trim_end_matches('(').to_string();
+            let mut params = Vec::new();
+            i += 1;
+            while !lines[i].trim().starts_with(')') {
+                let p = lines[i].trim().trim_end_matches(',');
+                let mut it = p.split_whitespace();
+                assert_eq!(it.next(), Some(".param"));
+                let ty = it.next().expect("param type");
+                let pname = it.next().expect("param name").to_string();
+                let bytes = match ty {
+                    ".u64" | ".b64" | ".f64" => 8,
+                    ".u32" | ".b32" | ".f32" | ".s32" => 4,
+                    ".b16" | ".u16" => 2,
+                    ".u8" => 1,
+                    t => panic!("param type {t}"),
+                };
+                params.push((pname, bytes));
+                i += 1;
+            }
+            let mut k = Kernel {
+                name,
+                params,
+                threads: 0,
+                smem_name: None,
+                smem_bytes: 0,
+                insts: Vec::new(),
+                labels: HashMap::new(),
+                nregs: 0,
+                globals: globals.clone(),
+            };
+            let mut regs: HashMap<String, usize> = HashMap::new();
+            i += 1;
+            while lines[i].trim() != "}" {
+                let l = lines[i].trim();
+                let line = i + 1;
+                i += 1;
+                if l.is_empty() || l == "{" || l.starts_with("//") || l.starts_with(".reg") {
+                    continue;
+                }
+                if let Some(r) = l.strip_prefix(".reqntid ") {
+                    k.threads = r.split(',').next().unwrap().trim().parse().unwrap();
+                    continue;
+                }
+                if let Some(r) = l.strip_prefix(".shared .align 16 .b8 ") {
+                    let (n, sz) = r.trim_end_matches("];").split_once('[').unwrap();
+                    k.smem_name = Some(n.to_string());
+                    k.smem_bytes = sz.parse().unwrap();
+                    continue;
+                }
+                if let Some(lab) = l.strip_suffix(':') {
+                    k.labels.insert(lab.to_string(), k.insts.len());
+                    continue;
+                }
+                assert!(
+                    !l.starts_with('.'),
+                    "line {line}: unsupported directive {l}"
+                );
+                k.insts.push(parse_inst(l, line, &mut regs));
+            }
+            k.nregs = regs.len();
+            out.push(k);
+        }
+        i += 1;
+    }
+    out
+}
+
+fn reg_index(name: &str, regs: &mut HashMap<String, usize>) -> usize {
+    let n = regs.len();
+    *regs.entry(name.to_string()).or_insert(n)
+}
+
+fn parse_opnd(s: &str, regs: &mut HashMap<String, usize>) -> Opnd {
+    let s = s.trim();
+    if let Some(inner) = s.strip_prefix('{') {
+        let inner = inner.strip_suffix('}').expect("vector");
+        return Opnd::Vec(inner.split(',').map(|x| parse_opnd(x, regs)).collect());
+    }
+    if let Some(inner) = s.strip_prefix('[') {
+        let inner = inner.strip_suffix(']').expect("address");
+        let (base, off) = match inner.split_once('+') {
+            Some((b, o)) => (b, o.parse::<i64>().expect("offset")),
+            None => (inner, 0),
+        };
+        let base = if base.starts_with('%') {
+            Base::Reg(reg_index(base, regs))
+        } else {
+            Base::Sym(base.to_string())
+        };
+        return Opnd::Mem(base, off);
+    }
+    match s {
+        "%tid.x" => return Opnd::Tid,
+        "%ctaid.x" => return Opnd::Ctaid(0),
+        "%ctaid.y" => return Opnd::Ctaid(1),
+        "%ctaid.z" => return Opnd::Ctaid(2),
+        "%nctaid.x" => return Opnd::Nctaid(0),
+        "%nctaid.y" => return Opnd::Nctaid(1),
+        "%nctaid.z" => return Opnd::Nctaid(2),
+        _ => {}
+    }
+    if s.starts_with('%') {
+        return Opnd::Reg(reg_index(s, regs));
+    }
+    if let Some(h) = s.strip_prefix("0F") {
+        return Opnd::Imm(u64::from_str_radix(h, 16).expect("f32 immediate"));
+    }
+    if let Some(h) = s.strip_prefix("0D") {
+        return Opnd::Imm(u64::from_str_radix(h, 16).expect("f64 immediate"));
+    }
+    if let Some(h) = s.strip_prefix("0x") {
+        return Opnd::Imm(u64::from_str_radix(h, 16).expect("hex immediate"));
+    }
+    if let Ok(v) = s.parse::<i64>() {
+        return Opnd::Imm(v as u64);
+    }
+    Opnd::Sym(s.to_string())
+}
+
+/// Splits operands at top-level commas.
+fn split_args(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    for (i, c) in s.char_indices() {
+        match c {
+            '{' | '[' => depth += 1,
+            '}' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if !s[start..].trim().is_empty() {
+        out.push(&s[start..]);
+    }
+    out
+}
+
+fn parse_inst(l: &str, line: usize, regs: &mut HashMap<String, usize>) -> Inst {
+    let l = l.strip_suffix(';').unwrap_or(l);
+    let (pred, rest) = match l.strip_prefix('@') {
+        Some(r) => {
+            let (p, rest) = r.split_once(' ').expect("predicated instruction");
+            let (neg, p) = match p.strip_prefix('!') {
+                Some(p) => (true, p),
+                None => (false, p),
+            };
+            (Some((neg, reg_index(p, regs))), rest.trim())
+        }
+        None => (None, l),
+    };
+    let (op, args) = rest.split_once(' ').unwrap_or((rest, ""));
+    Inst {
+        pred,
+        op: op.to_string(),
+        args: split_args(args)
+            .into_iter()
+            .map(|a| parse_opnd(a, regs))
+            .collect(),
+        line,
+    }
+}
+
+/// Device memory: one flat byte array; pointers are offsets into it.
+#[derive(Default)]
+pub struct Memory {
+    pub bytes: Vec<u8>,
+}
+
+impl Memory {
+    /// Allocates `data` (256-byte aligned) and returns its address.
+    pub fn alloc(&mut self, data: &[u8]) -> u64 {
+        let at = (self.bytes.len() + 256).next_multiple_of(256);
+        self.bytes.resize(at, 0);
+        self.bytes.extend_from_slice(data);
+        self.bytes.resize(self.bytes.len() + 256, 0);
+        at as u64
+    }
+
+    pub fn read(&self, addr: u64, n: usize) -> &[u8] {
+        &self.bytes[addr as usize..addr as usize + n]
+    }
+}
+
+fn width(ty: &str) -> u32 {
+    match ty {
+        "pred" => 1,
+        "b8" | "u8" | "s8" => 8,
+        "b16" | "u16" | "s16" | "f16" | "bf16" => 16,
+        "b32" | "u32" | "s32" | "f32" | "tf32" => 32,
+        "b64" | "u64" | "s64" | "f64" => 64,
+        t => panic!("type {t}"),
+    }
+}
+
+fn mask(v: u64, w: u32) -> u64 {
+    if w >= 64 { v } else { v & ((1u64 << w) - 1) }
+}
+
+fn sext(v: u64, w: u32) -> i64 {
+    if w >= 64 {
+        v as i64
+    } else {
+        ((v << (64 - w)) as i64) >> (64 - w)
+    }
+}
+
+/// f16 bits to f32 (exact).
+pub fn f16_to_f32(h: u16) -> f32 {
+    let s = (h >> 15) as u32;
+    let e = ((h >> 10) & 0x1F) as i32;
+    let m = (h & 0x3FF) as u32;
+    let v = if e == 0 {
+        m as f32 * 2f32.powi(-24)
+    } else if e == 31 {
+        if m == 0 { f32::INFINITY } else { f32::NAN }
+    } else {
+        (1.0 + m as f32 / 1024.0) * 2f32.powi(e - 15)
+    };
+    if s == 1 { -v } else { v }
+}
+
+/// f32 to f16 bits, rounding to nearest even (finite, in-range values; the test data
+/// stays there).
+pub fn f32_to_f16(x: f32) -> u16 {
+    let sign = if x.is_sign_negative() { 0x8000u16 } else { 0 };
+    let a = x.abs() as f64;
+    if a == 0.0 {
+        return sign;
+    }
+    assert!(
+        a < 65504.0 && a >= 2f64.powi(-14),
+        "f16 out of the tested range: {x}"
+    );
+    let e = a.log2().floor() as i32;
+    let m = a / 2f64.powi(e) - 1.0; // [0, 1)
+    let mut mi = (m * 1024.0).round_ties_even() as u32;
+    let mut e = e;
+    if mi == 1024 {
+        mi = 0;
+        e += 1;
+    }
+    sign | (((e + 15) as u16) << 10) | mi as u16
+}
+
+/// bf16 bits to f32 (exact).
+pub fn bf16_to_f32(h: u16) -> f32 {
+    f32::from_bits((h as u32) << 16)
+}
+
+/// f32 to bf16 bits, rounding to nearest even (finite values).
+pub fn f32_to_bf16(x: f32) -> u16 {
+    let b = x.to_bits();
+    let r = b + 0x7FFF + ((b >> 16) & 1);
+    (r >> 16) as u16
+}
+
+/// The result of running a kernel.
+pub struct Stats {
+    pub instructions: u64,
+    pub mma: u64,
+}
+
+struct Cta<'k> {
+    k: &'k Kernel,
+    regs: Vec<Vec<u64>>,
+    smem: Vec<u8>,
+    /// Per shared byte: (writer thread, epoch) and (reader thread or usize::MAX for
+    /// several, epoch).
+    writer: Vec<(usize, u64)>,
+    reader: Vec<(usize, u64)>,
+    epoch: u64,
+    ctaid: [u64; 3],
+    nctaid: [u64; 3],
+    params: &'k [u64],
+    globals: &'k HashMap<String, u64>,
+}
+
+/// Runs `k` over the grid `grid` with `params` (one value per kernel parameter).
+pub fn run(k: &Kernel, grid: [u64; 3], params: &[u64], mem: &mut Memory) -> Result<Stats, String> {
+    assert_eq!(
+        params.len(),
+        k.params.len(),
+        "parameter count of {}",
+        k.name
+    );
+    let mut stats = Stats {
+        instructions: 0,
+        mma: 0,
+    };
+    let globals: HashMap<String, u64> = k
+        .globals
+        .iter()
+        .map(|(n, b)| (n.clone(), mem.alloc(b)))
+        .collect();
+    for z in 0..grid[2] {
+        for y in 0..grid[1] {
+            for x in 0..grid[0] {
+                let mut cta = Cta {
+                    k,
+                    regs: vec![vec![0; k.threads]; k.nregs],
+                    smem: vec![0; k.smem_bytes],
+                    writer: vec![(usize::MAX, u64::MAX); k.smem_bytes],
+                    reader: vec![(usize::MAX, u64::MAX); k.smem_bytes],
+                    epoch: 0,
+                    ctaid: [x, y, z],
+                    nctaid: grid,
+                    params,
+                    globals: &globals,
+                };
+                cta.run(mem, &mut stats)?;
+            }
+        }
+    }
+    Ok(stats)
+}
+
+impl Cta<'_> {
+    fn get(&self, o: &Opnd, t: usize) -> u64 {
+        match o {
+            Opnd::Reg(r) => self.regs[*r][t],
+            Opnd::Imm(v) => *v,
+            Opnd::Tid => t as u64,
+            Opnd::Ctaid(d) => self.ctaid[*d],
+            Opnd::Nctaid(d) => self.nctaid[*d],
+            Opnd::Sym(s) if Some(s) == self.k.smem_name.as_ref() => 0,
+            Opnd::Sym(s) if self.globals.contains_key(s) => self.globals[s],
+            o => panic!("cannot read {o:?}"),
+        }
+    }
+
+    fn set(&mut self, o: &Opnd, t: usize, v: u64) {
+        match o {
+            Opnd::Reg(r) => self.regs[*r][t] = v,
+            o => panic!("cannot write {o:?}"),
+        }
+    }
+
+    fn addr(&self, o: &Opnd, t: usize) -> u64 {
+        match o {
+            Opnd::Mem(Base::Reg(r), off) => self.regs[*r][t].wrapping_add(*off as u64),
+            Opnd::Mem(Base::Sym(s), off) if Some(s) == self.k.smem_name.as_ref() => *off as u64,
+            o => panic!("not an address: {o:?}"),
+        }
+    }
+
+    fn param(&self, o: &Opnd) -> u64 {
+        let Opnd::Mem(Base::Sym(s), 0) = o else {
+            panic!("param address {o:?}")
+        };
+        let i = self
+            .k
+            .params
+            .iter()
+            .position(|(n, _)| n == s)
+            .unwrap_or_else(|| panic!("no parameter {s}"));
+        self.params[i]
+    }
+
+    fn smem_access(
+        &mut self,
+        a: u64,
+        n: usize,
+        t: usize,
+        write: bool,
+        line: usize,
+    ) -> Result<(), String> {
+        let a = a as usize;
+        if a + n > self.smem.len() {
+            return Err(format!(
+                "line {line}: shared access {a}+{n} outside {} bytes",
+                self.smem.len()
+            ));
+        }
+        for b in a..a + n {
+            let (w, we) = self.writer[b];
+            if we == self.epoch && w != t {
+                return Err(format!(
+                    "line {line}: thread {t} {} shared byte {b} that thread {w} wrote with no barrier between",
+                    if write { "overwrites" } else { "reads" }
+                ));
+            }
+            let (r, re) = self.reader[b];
+            if write {
+                if re == self.epoch && r != t {
+                    return Err(format!(
+                        "line {line}: thread {t} overwrites shared byte {b} read by thread {} with no barrier between",
+                        if r == usize::MAX {
+                            "(several)".to_string()
+                        } else {
+                            r.to_string()
+                        }
+                    ));
+                }
+                self.writer[b] = (t, self.epoch);
+            } else if re != self.epoch {
+                self.reader[b] = (t, self.epoch);
+            } else if r != t {
+                self.reader[b] = (usize::MAX, self.epoch);
+            }
+        }
+        Ok(())
+    }
+
+    fn run(&mut self, mem: &mut Memory, stats: &mut Stats) -> Result<(), String> {
+        let k = self.k;
+        let nt = k.threads;
+        let mut pc = 0;
+        let mut steps = 0u64;
+        while pc < k.insts.len() {
+            let inst = &k.insts[pc];
+            pc += 1;
+            steps += 1;
+            if steps > 50_000_000 {
+                return Err("runaway kernel".into());
+            }
+            stats.instructions += 1;
+            let active: Vec<bool> = (0..nt)
+                .map(|t| match inst.pred {
+                    None => true,
+                    Some((neg, p)) => (self.regs[p][t] != 0) != neg,
+                })
+                .collect();
+            let parts: Vec<&str> = inst.op.split('.').collect();
+            let line = inst.line;
+            match parts[0] {
+                "ret" => return Ok(()),
+                "bra" => {
+                    let any = active.iter().any(|a| *a);
+                    if any && !active.iter().all(|a| *a) {
+                        return Err(format!("line {line}: divergent branch"));
+                    }
+                    if any {
+                        let Opnd::Sym(l) = &inst.args[0] else {
+                            panic!("label")
+                        };
+                        pc = k.labels[l];
+                    }
+                    continue;
+                }
+                "bar" => {
+                    if inst.pred.is_some() {
+                        return Err(format!("line {line}: predicated barrier"));
+                    }
+                    if parts[1] == "sync" {
+                        self.epoch += 1;
+                    }
+                    continue;
+                }
+                "mma" => {
+                    if inst.pred.is_some() {
+                        return Err(format!("line {line}: predicated mma"));
+                    }
+                    stats.mma += 1;
+                    for w in 0..nt / 32 {
+                        self.mma(inst, w * 32);
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            for (t, on) in active.iter().enumerate() {
+                if *on {
+                    self.exec(inst, &parts, t, mem)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn exec(&mut self, inst: &Inst, p: &[&str], t: usize, mem: &mut Memory) -> Result<(), String> {
+        let a = &inst.args;
+        let ty = *p.last().unwrap();
+        let line = inst.line;
+        let v = |k: &Self, i: usize| k.get(&a[i], t);
+        match p[0] {
+            "mov" => {
+                let w = width(ty);
+                match (&a[0], &a[1]) {
+                    (Opnd::Vec(d), s) => {
+                        let x = self.get(s, t);
+                        let h = w / d.len() as u32;
+                        for (i, r) in d.iter().enumerate() {
+                            self.set(r, t, mask(x >> (h * i as u32), h));
+                        }
+                    }
+                    (d, Opnd::Vec(s)) => {
+                        let h = w / s.len() as u32;
+                        let x = s
+                            .iter()
+                            .enumerate()
+                            .fold(0, |x, (i, r)| x | mask(self.get(r, t), h) << (h * i as u32));
+                        self.set(d, t, x);
+                    }
+                    (d, s) => {
+                        let x = mask(self.get(s, t), w);
+                        self.set(d, t, x);
+                    }
+                }
+            }
+            "bfe" => {
+                let (x, pos, len) = (v(self, 1), v(self, 2), v(self, 3));
+                self.set(&a[0], t, mask(x >> pos, len as u32));
+            }
+            "shl" | "shr" | "and" | "or" | "xor" | "add" | "sub" | "mul" | "mad" | "div"
+            | "rem" | "min" | "max" => {
+                if ty.starts_with('f') {
+                    return self.float_op(inst, p, t);
+                }
+                let w = width(ty);
+                let signed = ty.starts_with('s');
+                let (x, y) = (v(self, 1), v(self, 2));
+                let r = match p[0] {
+                    "shl" => {
+                        if y >= w as u64 {
+                            0
+                        } else {
+                            x << y
+                        }
+                    }
+                    "shr" => {
+                        if signed {
+                            (sext(x, w) >> y.min(w as u64 - 1)) as u64
+                        } else if y >= w as u64 {
+                            0
+                        } else {
+                            mask(x, w) >> y
+                        }
+                    }
+                    "and" => x & y,
+                    "or" => x | y,
+                    "xor" => x ^ y,
+                    "add" => x.wrapping_add(y),
+                    "sub" => x.wrapping_sub(y),
+                    "mul" if p[1] == "wide" => {
+                        let (w2, xs, ys) = (w, sext(x, w), sext(y, w));
+                        let r = if signed {
+                            (xs as i128 * ys as i128) as u64
+                        } else {
+                            mask(x, w2).wrapping_mul(mask(y, w2))
+                        };
+                        self.set(&a[0], t, r);
+                        return Ok(());
+                    }
+                    "mul" => x.wrapping_mul(y),
+                    "mad" => x.wrapping_mul(y).wrapping_add(v(self, 3)),
+                    "div" => {
+                        if signed {
+                            (sext(x, w) / sext(y, w)) as u64
+                        } else {
+                            mask(x, w) / mask(y, w)
+                        }
+                    }
+                    "min" | "max" => {
+                        let lt = if signed {
+                            sext(x, w) < sext(y, w)
+                        } else {
+                            mask(x, w) < mask(y, w)
+                        };
+                        if (p[0] == "min") == lt { x } else { y }
+                    }
+                    o => return Err(format!("line {line}: {o}")),
+                };
+                self.set(&a[0], t, mask(r, w));
+            }
+            "not" => {
+                let w = width(ty);
+                let r = mask(!v(self, 1), w);
+                self.set(&a[0], t, r);
+            }
+            "setp" => {
+                let w = width(ty);
+                let (x, y) = (v(self, 1), v(self, 2));
+                let r = if ty.starts_with('f') {
+                    let (x, y) = (
+                        f32::from_bits(x as u32) as f64,
+                        f32::from_bits(y as u32) as f64,
+                    );
+                    match p[1] {
+                        "eq" => x == y,
+                        "ne" => x != y,
+                        "lt" => x < y,
+                        "le" => x <= y,
+                        "gt" => x > y,
+                        "ge" => x >= y,
+                        c => return Err(format!("line {line}: setp.{c}")),
+                    }
+                } else {
+                    let signed = ty.starts_with('s');
+                    let (xs, ys) = (sext(x, w), sext(y, w));
+                    let (xu, yu) = (mask(x, w), mask(y, w));
+                    let ord = if signed { xs.cmp(&ys) } else { xu.cmp(&yu) };
+                    match p[1] {
+                        "eq" => xu == yu,
+                        "ne" => xu != yu,
+                        "lt" | "lo" => ord.is_lt(),
+                        "le" | "ls" => ord.is_le(),
+                        "gt" | "hi" => ord.is_gt(),
+                        "ge" | "hs" => ord.is_ge(),
+                        c => return Err(format!("line {line}: setp.{c}")),
+                    }
+                };
+                self.set(&a[0], t, r as u64);
+            }
+            "selp" => {
+                let r = if v(self, 3) != 0 {
+                    v(self, 1)
+                } else {
+                    v(self, 2)
+                };
+                self.set(&a[0], t, r);
+            }
+            "cvt" => self.cvt(inst, p, t)?,
+            "prmt" => {
+                let (x, y, sel) = (v(self, 1) as u32, v(self, 2) as u32, v(self, 3) as u32);
+                let src = (y as u64) << 32 | x as u64;
+                let r = (0..4).fold(0u32, |d, n| {
+                    let s = sel >> (4 * n) & 0xF;
+                    let byte = (src >> (8 * (s & 7)) & 0xFF) as u32;
+                    let byte = if s & 8 != 0 {
+                        if byte & 0x80 != 0 { 0xFF } else { 0 }
+                    } else {
+                        byte
+                    };
+                    d | byte << (8 * n)
+                });
+                self.set(&a[0], t, r as u64);
+            }
+            "fma" => return self.float_op(inst, p, t),
+            "ld" | "st" => {
+                let space = p[1];
+                let w = width(ty);
+                let n = (w / 8) as usize;
+                if p[0] == "ld" {
+                    let raw = match space {
+                        "param" => self.param(&a[1]),
+                        "global" | "shared" => {
+                            let addr = self.addr(&a[1], t);
+                            let bytes: Vec<u8> = if space == "shared" {
+                                self.smem_access(addr, n, t, false, line)?;
+                                self.smem[addr as usize..addr as usize + n].to_vec()
+                            } else {
+                                if addr as usize + n > mem.bytes.len() {
+                                    return Err(format!(
+                                        "line {line}: global read at {addr} out of memory"
+                                    ));
+                                }
+                                mem.read(addr, n).to_vec()
+                            };
+                            bytes.iter().rev().fold(0u64, |x, b| x << 8 | *b as u64)
+                        }
+                        s => return Err(format!("line {line}: ld.{s}")),
+                    };
+                    let val = if ty.starts_with('s') {
+                        mask(sext(raw, w) as u64, 32.max(w))
+                    } else {
+                        mask(raw, w)
+                    };
+                    self.set(&a[0], t, val);
+                } else {
+                    let addr = self.addr(&a[0], t);
+                    let val = v(self, 1);
+                    let bytes: Vec<u8> = (0..n).map(|i| (val >> (8 * i)) as u8).collect();
+                    match space {
+                        "shared" => {
+                            self.smem_access(addr, n, t, true, line)?;
+                            self.smem[addr as usize..addr as usize + n].copy_from_slice(&bytes);
+                        }
+                        "global" => {
+                            if addr as usize + n > mem.bytes.len() {
+                                return Err(format!(
+                                    "line {line}: global write at {addr} out of memory"
+                                ));
+                            }
+                            mem.bytes[addr as usize..addr as usize + n].copy_from_slice(&bytes);
+                        }
+                        s => return Err(format!("line {line}: st.{s}")),
+                    }
+                }
+            }
+            o => {
+                return Err(format!(
+                    "line {line}: unsupported instruction {o} ({})",
+                    inst.op
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn float_op(&mut self, inst: &Inst, p: &[&str], t: usize) -> Result<(), String> {
+        let ty = *p.last().unwrap();
+        if ty != "f32" {
+            return Err(format!("line {}: {} on {ty}", inst.line, p[0]));
+        }
+        let f = |k: &Self, i: usize| f32::from_bits(k.get(&inst.args[i], t) as u32);
+        let r = match p[0] {
+            "add" => f(self, 1) + f(self, 2),
+            "sub" => f(self, 1) - f(self, 2),
+            "mul" => f(self, 1) * f(self, 2),
+            "fma" => f(self, 1).mul_add(f(self, 2), f(self, 3)),
+            "max" => f(self, 1).max(f(self, 2)),
+            "min" => f(self, 1).min(f(self, 2)),
+            o => return Err(format!("line {}: {o}.f32", inst.line)),
+        };
+        if p.len() > 2 && !matches!(p[1], "rn" | "f32") {
+            return Err(format!("line {}: rounding {}", inst.line, inst.op));
+        }
+        self.set(&inst.args[0], t, r.to_bits() as u64);
+        Ok(())
+    }
+
+    fn cvt(&mut self, inst: &Inst, p: &[&str], t: usize) -> Result<(), String> {
+        let n = p.len();
+        let (to, from) = (p[n - 2], p[n - 1]);
+        let x = self.get(&inst.args[1], t);
+        let r = match (to, from) {
+            ("tf32", "f32") if p[1] == "rna" => {
+                // Round to nearest, ties away from zero, to 10 mantissa bits.
+                let b = x as u32;
+                let e = b >> 23 & 0xFF;
+                if e == 0xFF {
+                    b as u64
+                } else {
+                    (b.wrapping_add(0x1000) & !0x1FFF) as u64
+                }
+            }
+            ("f16", "f32") if p[1] == "rn" => f32_to_f16(f32::from_bits(x as u32)) as u64,
+            ("bf16", "f32") if p[1] == "rn" => f32_to_bf16(f32::from_bits(x as u32)) as u64,
+            ("f32", "f16") => f16_to_f32(x as u16).to_bits() as u64,
+            ("f32", "bf16") => bf16_to_f32(x as u16).to_bits() as u64,
+            _ if !to.starts_with('f') && !from.starts_with('f') && !to.starts_with("bf") => {
+                let (wt, wf) = (width(to), width(from));
+                let v = if from.starts_with('s') {
+                    sext(x, wf) as u64
+                } else {
+                    mask(x, wf)
+                };
+                let v = if to.starts_with('s') && wt < 32 {
+                    sext(v, wt) as u64
+                } else {
+                    v
+                };
+                mask(v, wt.max(if wt < 32 { 32 } else { wt }))
+            }
+            _ => return Err(format!("line {}: unsupported {}", inst.line, inst.op)),
+        };
+        self.set(&inst.args[0], t, r);
+        Ok(())
+    }
+
+    /// One `mma.sync` for the warp whose first thread is `t0`.
+    fn mma(&mut self, inst: &Inst, t0: usize) {
+        let p: Vec<&str> = inst.op.split('.').collect();
+        // mma.sync.aligned.SHAPE.row.col.DTYPE.ATYPE.BTYPE.CTYPE
+        let (shape, dty, aty, bty, cty) = (p[3], p[6], p[7], p[8], p[9]);
+        let k: usize = shape.split('k').nth(1).unwrap().parse().unwrap();
+        let elems = |ty: &str| -> usize {
+            match ty {
+                "f16" | "bf16" => 2,
+                "s8" | "u8" => 4,
+                _ => 1,
+            }
+        };
+        let vals = |cta: &Self, o: &Opnd, lane: usize, ty: &str| -> Vec<f64> {
+            let Opnd::Vec(regs) = o else {
+                panic!("mma operand")
+            };
+            let per = elems(ty);
+            let mut out = Vec::new();
+            for r in regs {
+                let x = cta.get(r, t0 + lane);
+                for i in 0..per {
+                    let bits = 32 / per as u32;
+                    let e = mask(x >> (bits * i as u32), bits);
+                    out.push(match ty {
+                        "f16" => f16_to_f32(e as u16) as f64,
+                        "bf16" => bf16_to_f32(e as u16) as f64,
+                        "tf32" => f32::from_bits(e as u32 & !0x1FFF) as f64,
+                        "f32" => f32::from_bits(e as u32) as f64,
+                        "s8" => sext(e, 8) as f64,
+                        "u8" => e as f64,
+                        "s32" => sext(e, 32) as f64,
+                        _ => panic!("mma type {ty}"),
+                    });
+                }
+            }
+            out
+        };
+        let mut ma = vec![vec![f64::NAN; k]; 16];
+        let mut mb = vec![vec![f64::NAN; 8]; k];
+        let mut mc = vec![vec![f64::NAN; 8]; 16];
+        for lane in 0..32 {
+            let (g, tig) = (lane >> 2, lane % 4);
+            for (i, x) in vals(self, &inst.args[1], lane, aty).into_iter().enumerate() {
+                let (r, c) = match k {
+                    16 => (
+                        if i < 2 || (4..6).contains(&i) {
+                            g
+                        } else {
+                            g + 8
+                        },
+                        tig * 2 + (i & 1) + if i >= 4 { 8 } else { 0 },
+                    ),
+                    8 => (
+                        if i % 2 == 0 { g } else { g + 8 },
+                        tig + if i >= 2 { 4 } else { 0 },
+                    ),
+                    _ => (
+                        if i < 4 || (8..12).contains(&i) {
+                            g
+                        } else {
+                            g + 8
+                        },
+                        tig * 4 + (i & 3) + if i >= 8 { 16 } else { 0 },
+                    ),
+                };
+                ma[r][c] = x;
+            }
+            for (i, x) in vals(self, &inst.args[2], lane, bty).into_iter().enumerate() {
+                let r = match k {
+                    16 => tig * 2 + (i & 1) + if i >= 2 { 8 } else { 0 },
+                    8 => tig + 4 * i,
+                    _ => tig * 4 + (i & 3) + if i >= 4 { 16 } else { 0 },
+                };
+                mb[r][g] = x;
+            }
+            for (i, x) in vals(self, &inst.args[3], lane, cty).into_iter().enumerate() {
+                mc[if i < 2 { g } else { g + 8 }][tig * 2 + (i & 1)] = x;
+            }
+        }
+        let mut d = vec![vec![0f64; 8]; 16];
+        for r in 0..16 {
+            for c in 0..8 {
+                let s: f64 = (0..k).map(|x| ma[r][x] * mb[x][c]).sum::<f64>() + mc[r][c];
+                assert!(!s.is_nan(), "line {}: mma element not given", inst.line);
+                d[r][c] = s;
+            }
+        }
+        let Opnd::Vec(dregs) = &inst.args[0] else {
+            panic!("mma result")
+        };
+        let per = elems(dty);
+        for lane in 0..32 {
+            let (g, tig) = (lane >> 2, lane % 4);
+            for (j, reg) in dregs.iter().enumerate() {
+                let mut x = 0u64;
+                for q in 0..per {
+                    let i = j * per + q;
+                    let val = d[if i < 2 { g } else { g + 8 }][tig * 2 + (i & 1)];
+                    let bits = match dty {
+                        "f32" => (val as f32).to_bits() as u64,
+                        "f16" => f32_to_f16(val as f32) as u64,
+                        "s32" => (val as i64 as i32) as u32 as u64,
+                        _ => panic!("mma result type {dty}"),
+                    };
+                    x |= bits << (32 / per * q);
+                }
+                self.set(reg, t0 + lane, x);
+            }
+        }
+    }
+}
