@@ -34,13 +34,7 @@ use tilec_ir::{EnumKind, InsertPoint, Module, Op, OpSpec, Opcode, Type, TypeData
 
 /// Converts every `entry` of `m` to the GPU-level IR, in place.
 pub fn convert_to_gpu(m: &mut Module, opts: &Options) {
-    let mut entries = Vec::new();
-    m.walk(|op| {
-        if m.opcode(op) == Opcode::Entry {
-            entries.push(op);
-        }
-    });
-    for e in entries {
+    for e in entries(m) {
         let mut a = Assign {
             m,
             warp_bits: opts.warp_bits(),
@@ -129,8 +123,7 @@ impl Assign<'_> {
         let ty = self.m.value_type(v);
         let span = self.m.op_span(op);
         let loc = self.m.op_loc(op);
-        let free =
-            self.is_constant(v) || from.same_threads(l) || from.is_replicated() && from.nbits == 0;
+        let free = self.is_constant(v) || from.converts_freely(l);
         // Tiles over STAGE_BYTES convert in chunks inside one `ttg.convert_layout` (a single
         // buffer would not fit the 48 KiB of static shared memory).
         let elem = self.m.ctx.types.element_type(ty);
@@ -563,23 +556,7 @@ impl Assign<'_> {
     /// Writes the layouts into the types: every tile value of the entry gets an encoding
     /// (values nothing used get the blocked layout).
     fn finish(&mut self, e: Op) {
-        let mut values = Vec::new();
-        let m = &*self.m;
-        let visit_block = |b: tilec_ir::Block, values: &mut Vec<Value>| {
-            values.extend_from_slice(m.block_args(b));
-        };
-        if let Some(b) = m.entry_block(m.region(e, 0)) {
-            visit_block(b, &mut values);
-        }
-        m.walk_op(e, &mut |op| {
-            values.extend(m.results(op));
-            for &r in m.regions(op) {
-                for &b in m.region_blocks(r) {
-                    values.extend_from_slice(m.block_args(b));
-                }
-            }
-        });
-        for v in values {
+        for (v, _) in entry_values(self.m, e) {
             let ty = self.m.value_type(v);
             if !self.m.ctx.types.is_tile(ty) {
                 continue;
@@ -597,19 +574,49 @@ impl Assign<'_> {
     }
 }
 
+/// The `entry` ops of a module.
+fn entries(m: &Module) -> Vec<Op> {
+    let mut entries = Vec::new();
+    m.walk(|op| {
+        if m.opcode(op) == Opcode::Entry {
+            entries.push(op);
+        }
+    });
+    entries
+}
+
+/// Every value an `entry` defines (its arguments, op results and block arguments), each
+/// with the op it belongs to (the entry itself for its arguments).
+fn entry_values(m: &Module, e: Op) -> Vec<(Value, Op)> {
+    let mut values = Vec::new();
+    if let Some(b) = m.entry_block(m.region(e, 0)) {
+        values.extend(m.block_args(b).iter().map(|a| (*a, e)));
+    }
+    m.walk_op(e, &mut |op| {
+        values.extend(m.results(op).map(|r| (r, op)));
+        for &r in m.regions(op) {
+            for &b in m.region_blocks(r) {
+                values.extend(m.block_args(b).iter().map(|a| (*a, op)));
+            }
+        }
+    });
+    values
+}
+
 fn operand_index(m: &Module, op: Op, group: &str) -> usize {
     let v = operand_group(m, op, group)[0];
     m.operands(op).position(|o| o == v).unwrap_or(0)
 }
 
-fn int_attr(m: &Module, op: Op, name: &str) -> i64 {
+/// The integer attribute `name` of `op` (0 when absent).
+pub(crate) fn int_attr(m: &Module, op: Op, name: &str) -> i64 {
     m.attr_named(op, name)
         .and_then(|a| m.ctx.attrs.get_int(a))
         .unwrap_or(0)
 }
 
 /// The `permutation` of a `permute` (identity when absent).
-pub(crate) fn permutation(m: &Module, op: Op, rank: usize) -> Vec<usize> {
+fn permutation(m: &Module, op: Op, rank: usize) -> Vec<usize> {
     match m.attr_named(op, "permutation").map(|a| m.ctx.attrs.get(a)) {
         Some(AttrData::DenseI32Array(p)) => p.iter().map(|x| *x as usize).collect(),
         _ => (0..rank).collect(),
@@ -675,29 +682,11 @@ pub fn verify_gpu(m: &Module, opts: &Options) -> Result<(), Vec<GpuError>> {
         }
     };
     let is_memdesc = |t: Type| matches!(types.get(t), TypeData::MemDesc { .. });
-    let mut entries = Vec::new();
-    m.walk(|op| {
-        if m.opcode(op) == Opcode::Entry {
-            entries.push(op);
-        }
-    });
-    for e in entries {
-        if let Some(b) = m.entry_block(m.region(e, 0)) {
-            for a in m.block_args(b) {
-                check_value(*a, &mut |s| err(Some(e), s));
-            }
+    for e in entries(m) {
+        for (v, op) in entry_values(m, e) {
+            check_value(v, &mut |s| err(Some(op), s));
         }
         m.walk_op(e, &mut |op| {
-            for r in m.results(op) {
-                check_value(r, &mut |s| err(Some(op), s));
-            }
-            for &r in m.regions(op) {
-                for &b in m.region_blocks(r) {
-                    for a in m.block_args(b) {
-                        check_value(*a, &mut |s| err(Some(op), s));
-                    }
-                }
-            }
             let name = m.def(op).name;
             let operand_ty = |i: usize| m.value_type(m.operand(op, i));
             match m.opcode(op) {

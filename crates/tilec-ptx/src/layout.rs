@@ -123,6 +123,12 @@ impl Layout {
         self.nbits == other.nbits && self.lane == other.lane && self.warp == other.warp
     }
 
+    /// True if converting from this layout to `to` moves no data between threads: both
+    /// give every thread the same elements, or this one is a rank-0 value every thread holds.
+    pub fn converts_freely(&self, to: &Layout) -> bool {
+        self.same_threads(to) || self.is_replicated() && self.nbits == 0
+    }
+
     /// The layout of the result of an op that maps element bit `b` of this layout to bit
     /// `map[b]` of a result with `nbits` bits (`None`: the bit disappears). Result bits no
     /// source bit maps to are `fresh` bits, given to replicated lanes and warps first, then

@@ -434,7 +434,8 @@ impl Kernel<'_> {
                 Prec::F32
             };
             let xs: Vec<&str> = x.iter().map(String::as_str).collect();
-            if math::is_called(f, prec, opts) {
+            let program = math::program(f, prec, opts);
+            if program.len() > math::CALL_THRESHOLD {
                 let name = math::subroutine_name(f, prec, opts);
                 if !k.module_data.funcs.contains(&name) {
                     k.module_data.funcs.push(name);
@@ -442,7 +443,7 @@ impl Kernel<'_> {
                 }
                 math::call(k, f, prec, opts, &xs)
             } else {
-                math::emit(k, f, prec, opts, &xs)
+                program.emit(k, &xs)
             }
         })
     }

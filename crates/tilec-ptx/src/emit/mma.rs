@@ -460,9 +460,9 @@ impl Kernel<'_> {
         // while both fit, else converted now; conversions reuse the shared buffer, so
         // they all come before the staging.
         let moves = |k: &Self, v: Value, l: &Layout| {
-            k.tiles.get(&v).is_some_and(|t| {
-                !(t.layout.same_threads(l) || t.layout.is_replicated() && t.layout.nbits == 0)
-            })
+            k.tiles
+                .get(&v)
+                .is_some_and(|t| !t.layout.converts_freely(l))
         };
         let a_bytes = ((elem_bytes(self.elem(a_v)) as u64) << plan.a.nbits).next_multiple_of(16);
         let b_bytes = (elem_bytes(self.elem(b_v)) as u64) << plan.b.nbits;

@@ -496,10 +496,7 @@ impl<'a> Kernel<'a> {
 
     /// The integer attribute `name` of `op` (0 when absent).
     pub fn int_attr(&self, op: Op, name: &str) -> i64 {
-        self.m
-            .attr_named(op, name)
-            .and_then(|a| self.m.ctx.attrs.get_int(a))
-            .unwrap_or(0)
+        crate::gpu::int_attr(self.m, op, name)
     }
 
     /// The shape of a tile-typed value.

@@ -34,7 +34,7 @@ fn chunk_bits(from: &Layout, to: &Layout, nbits: u32, size: u64) -> Option<Vec<u
 /// The shared memory [`Kernel::convert`] uses to convert an `nbits`-bit tile of
 /// `size`-byte elements from `from` to `to` (0 when the conversion is free).
 pub(crate) fn conversion_bytes(from: &Layout, to: &Layout, nbits: u32, size: u64) -> u64 {
-    if from.same_threads(to) || from.is_replicated() && from.nbits == 0 {
+    if from.converts_freely(to) {
         return 0;
     }
     let total = (1u64 << nbits) * size;
@@ -55,7 +55,7 @@ impl Kernel<'_> {
     /// [`Kernel::convert`] with its shared-memory buffer `base` bytes into the shared pool,
     /// so that the caller can keep data staged below it.
     pub(crate) fn convert_at(&mut self, t: &Tv, shape: &[i64], to: &Rc<Layout>, base: u64) -> Tv {
-        if t.layout.same_threads(to) || t.layout.is_replicated() && t.layout.nbits == 0 {
+        if t.layout.converts_freely(to) {
             let regs = (0..to.slots())
                 .map(|s| {
                     let e = to.slot_elem(s);

@@ -196,15 +196,10 @@ pub fn emit(s: &mut dyn Sink, f: MathFn, prec: Prec, opts: MathOpts, args: &[&st
     program(f, prec, opts).emit(s, args)
 }
 
-/// Sequences longer than this many micro-ops are written once per PTX module as a `.func`
-/// and called (see [`subroutine`]): a tile of 64 elements per thread would otherwise repeat
+/// Programs ([`program`]) longer than this many micro-ops are written once per PTX module
+/// as a `.func` and called (see [`subroutine`]): a tile of 64 elements per thread would otherwise repeat
 /// them 64 times, and ptxas's time grows with the size of the PTX.
 pub const CALL_THRESHOLD: usize = 48;
-
-/// Whether `f` is called as a subroutine rather than written inline.
-pub fn is_called(f: MathFn, prec: Prec, opts: MathOpts) -> bool {
-    program(f, prec, opts).len() > CALL_THRESHOLD
-}
 
 /// The PTX name of `f`'s subroutine for these options.
 pub fn subroutine_name(f: MathFn, prec: Prec, opts: MathOpts) -> String {
@@ -222,10 +217,11 @@ pub fn subroutine_name(f: MathFn, prec: Prec, opts: MathOpts) -> String {
     format!("__tilec_{}_{p}{ftz}{fast}", f.name())
 }
 
-fn param_types(prec: Prec) -> (&'static str, &'static str) {
+/// The `.param` type, the value type and the register class of a precision.
+fn param_types(prec: Prec) -> (&'static str, &'static str, RegClass) {
     match prec {
-        Prec::F32 => (".b32", "f32"),
-        Prec::F64 => (".b64", "f64"),
+        Prec::F32 => (".b32", "f32", RegClass::F32),
+        Prec::F64 => (".b64", "f64", RegClass::F64),
     }
 }
 
@@ -233,12 +229,7 @@ fn param_types(prec: Prec) -> (&'static str, &'static str) {
 /// in `.param` space (the PTX calling convention), whose body is [`emit`]'s sequence.
 pub fn subroutine(f: MathFn, prec: Prec, opts: MathOpts) -> String {
     let name = subroutine_name(f, prec, opts);
-    let (pty, ty) = param_types(prec);
-    let class = if prec == Prec::F32 {
-        RegClass::F32
-    } else {
-        RegClass::F64
-    };
+    let (pty, ty, class) = param_types(prec);
     let mut s = VecSink::default();
     let args: Vec<String> = (0..f.arity()).map(|_| s.reg(class)).collect();
     for (i, a) in args.iter().enumerate() {
@@ -274,12 +265,7 @@ pub fn subroutine(f: MathFn, prec: Prec, opts: MathOpts) -> String {
 /// [`subroutine`]) and returns the register holding the result.
 pub fn call(s: &mut dyn Sink, f: MathFn, prec: Prec, opts: MathOpts, args: &[&str]) -> String {
     let name = subroutine_name(f, prec, opts);
-    let (pty, ty) = param_types(prec);
-    let class = if prec == Prec::F32 {
-        RegClass::F32
-    } else {
-        RegClass::F64
-    };
+    let (pty, ty, class) = param_types(prec);
     let r = s.reg(class);
     s.line("{".to_string());
     for i in 0..args.len() {
