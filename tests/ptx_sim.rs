@@ -486,3 +486,128 @@ fn constant_operands_are_packed_in_registers() {
         &reference(1, 32, 16, 16, &a16, &b16, &[0; 32 * 16]),
     );
 }
+
+/// Streaming loops (emit/stream.rs): elementwise pipelines from memory to memory over
+/// tiles with many slots per thread run as a loop over slot groups. Each kernel is run
+/// looped and written out slot by slot (`--no-stream-loops`) on ragged shapes, and both
+/// must give the reference result and leave every byte outside the tensor alone.
+#[test]
+fn streaming_loops_match_the_reference_and_the_unrolled_code() {
+    let src = r#"cuda_tile.module @t {
+  entry @view2d(%x_ptr: tile<ptr<f32>>, %rows: tile<i32>, %cols: tile<i32>, %stride: tile<i32>,
+                %b_ptr: tile<ptr<f32>>, %y_ptr: tile<ptr<f32>>) {
+    %token = make_token : token
+    %xv = make_tensor_view %x_ptr, shape = [%rows, %cols], strides = [%stride, 1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+    %bv = make_tensor_view %b_ptr, shape = [%cols], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %yv = make_tensor_view %y_ptr, shape = [%rows, %cols], strides = [%stride, 1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+    %xp = make_partition_view %xv : partition_view<tile=(64x128), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>>
+    %bp = make_partition_view %bv : partition_view<tile=(128), padding_value = zero, tensor_view<?xf32, strides=[1]>>
+    %yp = make_partition_view %yv : partition_view<tile=(64x128), tensor_view<?x?xf32, strides=[?,1]>>
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %x, %xt = load_view_tko weak %xp[%bx, %by] token = %token : partition_view<tile=(64x128), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> tile<64x128xf32>, token
+    %b, %bt = load_view_tko weak %bp[%by] token = %token : partition_view<tile=(128), padding_value = zero, tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<128xf32>, token
+    %b2 = reshape %b : tile<128xf32> -> tile<1x128xf32>
+    %bb = broadcast %b2 : tile<1x128xf32> -> tile<64x128xf32>
+    %h = addf %x, %bb : tile<64x128xf32>
+    %two = constant <f32: 2.0> : tile<64x128xf32>
+    %h2 = mulf %h, %two : tile<64x128xf32>
+    %zero = constant <f32: 0.0> : tile<64x128xf32>
+    %r = maxf %h2, %zero : tile<64x128xf32>
+    %yt = store_view_tko weak %r, %yp[%bx, %by] token = %token : tile<64x128xf32>, partition_view<tile=(64x128), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token
+    return
+  }
+  entry @ptr1d(%x_ptr: tile<ptr<i32>>, %y_ptr: tile<ptr<i32>>, %n: tile<i32>) {
+    %token = make_token : token
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %lane = iota : tile<4096xi32>
+    %c4096 = constant <i32: 4096> : tile<i32>
+    %start = muli %bx, %c4096 : tile<i32>
+    %start_r = reshape %start : tile<i32> -> tile<1xi32>
+    %start_v = broadcast %start_r : tile<1xi32> -> tile<4096xi32>
+    %idx = addi %start_v, %lane : tile<4096xi32>
+    %n_r = reshape %n : tile<i32> -> tile<1xi32>
+    %n_v = broadcast %n_r : tile<1xi32> -> tile<4096xi32>
+    %mask = cmpi less_than %idx, %n_v, signed : tile<4096xi32> -> tile<4096xi1>
+    %x_r = reshape %x_ptr : tile<ptr<i32>> -> tile<1xptr<i32>>
+    %x_b = broadcast %x_r : tile<1xptr<i32>> -> tile<4096xptr<i32>>
+    %x_ptrs = offset %x_b, %idx : tile<4096xptr<i32>>, tile<4096xi32> -> tile<4096xptr<i32>>
+    %y_r = reshape %y_ptr : tile<ptr<i32>> -> tile<1xptr<i32>>
+    %y_b = broadcast %y_r : tile<1xptr<i32>> -> tile<4096xptr<i32>>
+    %y_ptrs = offset %y_b, %idx : tile<4096xptr<i32>>, tile<4096xi32> -> tile<4096xptr<i32>>
+    %x, %xt = load_ptr_tko weak %x_ptrs, %mask token=%token : tile<4096xptr<i32>>, tile<4096xi1> -> tile<4096xi32>, token
+    %three = constant <i32: 3> : tile<4096xi32>
+    %t = muli %x, %three : tile<4096xi32>
+    %u = addi %t, %idx : tile<4096xi32>
+    %yt = store_ptr_tko weak %y_ptrs, %u, %mask token=%token : tile<4096xptr<i32>>, tile<4096xi32>, tile<4096xi1> -> token
+    return
+  }
+}
+"#;
+    let (rows, cols, stride) = (100usize, 200usize, 208usize);
+    let n = 5000usize;
+    let mut g = Gen(33);
+    let x = g.vec(rows * stride, 50);
+    let bias = g.vec(cols, 50);
+    let xi = g.vec(n, 1000);
+    const SENTINEL: u8 = 0xA5;
+    for extra in [&[][..], &["--no-stream-loops"][..]] {
+        let mut args = vec!["-", "--arch", "sm_80", "-o", "-"];
+        args.extend_from_slice(extra);
+        let out = run_tilec(&args, src);
+        assert_eq!(out.status, 0, "{}", out.stderr);
+        let loops = out.stdout.matches(".pragma \"nounroll\"").count();
+        assert_eq!(loops, if extra.is_empty() { 2 } else { 0 }, "{extra:?}");
+        let ks = ptxsim::parse(&out.stdout);
+
+        let mut mem = Memory::default();
+        let px = mem.alloc(&encode(Ty::F32, &x));
+        let pb = mem.alloc(&encode(Ty::F32, &bias));
+        let py = mem.alloc(&vec![SENTINEL; rows * stride * 4 + 64]);
+        let dims = [rows as u64, cols as u64, stride as u64];
+        let params = [px, dims[0], dims[1], dims[2], pb, py];
+        let grid = [rows.div_ceil(64) as u64, cols.div_ceil(128) as u64, 1];
+        ptxsim::run(kernel(&ks, "view2d"), grid, &params, &mut mem)
+            .unwrap_or_else(|e| panic!("view2d {extra:?}: {e}"));
+        let out_bytes = mem.read(py, rows * stride * 4 + 64);
+        for r in 0..rows {
+            for c in 0..stride {
+                let at = (r * stride + c) * 4;
+                let got = &out_bytes[at..at + 4];
+                if c < cols {
+                    let want = (2 * (x[r * stride + c] + bias[c])).max(0) as f32;
+                    assert_eq!(
+                        f32::from_le_bytes(got.try_into().unwrap()),
+                        want,
+                        "view2d {extra:?} at ({r}, {c})"
+                    );
+                } else {
+                    assert_eq!(
+                        got, [SENTINEL; 4],
+                        "view2d {extra:?} wrote padding ({r}, {c})"
+                    );
+                }
+            }
+        }
+        assert!(
+            out_bytes[rows * stride * 4..]
+                .iter()
+                .all(|b| *b == SENTINEL)
+        );
+
+        let mut mem = Memory::default();
+        let px = mem.alloc(&encode(Ty::I32, &xi));
+        let py = mem.alloc(&vec![SENTINEL; n * 4 + 64]);
+        let grid = [n.div_ceil(4096) as u64, 1, 1];
+        ptxsim::run(kernel(&ks, "ptr1d"), grid, &[px, py, n as u64], &mut mem)
+            .unwrap_or_else(|e| panic!("ptr1d {extra:?}: {e}"));
+        let got = mem.read(py, n * 4 + 64);
+        for i in 0..n {
+            let v = i32::from_le_bytes(got[i * 4..i * 4 + 4].try_into().unwrap());
+            assert_eq!(v as i64, 3 * xi[i] + i as i64, "ptr1d {extra:?} at {i}");
+        }
+        assert!(
+            got[n * 4..].iter().all(|b| *b == SENTINEL),
+            "ptr1d wrote past n"
+        );
+    }
+}

@@ -113,7 +113,12 @@ pub fn parse(ptx: &str) -> Vec<Kernel> {
                 let l = lines[i].trim();
                 let line = i + 1;
                 i += 1;
-                if l.is_empty() || l == "{" || l.starts_with("//") || l.starts_with(".reg") {
+                if l.is_empty()
+                    || l == "{"
+                    || l.starts_with("//")
+                    || l.starts_with(".reg")
+                    || l.starts_with(".pragma")
+                {
                     continue;
                 }
                 if let Some(r) = l.strip_prefix(".reqntid ") {
@@ -680,6 +685,21 @@ impl Cta<'_> {
                         "ge" | "hs" => ord.is_ge(),
                         c => return Err(format!("line {line}: setp.{c}")),
                     }
+                };
+                // `setp.CmpOp.BoolOp`: combined with the predicate operand.
+                let r = match p.get(2).copied() {
+                    Some(op @ ("and" | "or" | "xor")) => {
+                        if a.len() < 4 {
+                            return Err(format!("line {line}: setp.{op} without a predicate"));
+                        }
+                        let c = v(self, 3) != 0;
+                        match op {
+                            "and" => r && c,
+                            "or" => r || c,
+                            _ => r ^ c,
+                        }
+                    }
+                    _ => r,
                 };
                 self.set(&a[0], t, r as u64);
             }

@@ -23,7 +23,8 @@
 //! memory inside their own lowering; their operands and results are still explicit here.
 
 use crate::layout::{
-    Layout, broadcast_layout, cat_layout, permute_layout, reduce_layout, shape_bits,
+    Layout, broadcast_layout, broadcast_source, cat_layout, permute_layout, reduce_layout,
+    shape_bits,
 };
 use crate::target::Options;
 use std::rc::Rc;
@@ -369,10 +370,18 @@ impl Assign<'_> {
                 self.results(op, &l);
             }
             O::Broadcast => {
-                let src = self.any(op, 0);
+                // The result is wanted in the blocked layout, like the tiles it is combined
+                // with: the (smaller) source is converted to the layout that broadcasts to
+                // it in registers, rather than the result after the fact.
                 let ss = self.shape(self.m.operand(op, 0));
                 let r = self.m.result(op, 0);
                 let rs = self.shape(r);
+                let target = self.blocked(&rs);
+                if self.is_tile(self.m.operand(op, 0)) {
+                    let need = Rc::new(broadcast_source(&target, &ss, &rs));
+                    self.want(op, 0, &need);
+                }
+                let src = self.any(op, 0);
                 let l = Rc::new(broadcast_layout(&src, &ss, &rs, self.warp_bits));
                 self.set(r, l);
             }

@@ -329,6 +329,22 @@ pub fn broadcast_layout(src: &Layout, ss: &[i64], rs: &[i64], warp_bits: u32) ->
     }
 }
 
+/// The source layout from which `broadcast` (from `ss` to `rs`) yields `target` without
+/// moving data between threads: `target` with the broadcast bits dropped (register bits
+/// that select them disappear; lanes and warps that select them replicate).
+pub fn broadcast_source(target: &Layout, ss: &[i64], rs: &[i64]) -> Layout {
+    let (map, _) = broadcast_bits(ss, rs);
+    let inv = |rb: Option<u8>| -> Option<u8> {
+        rb.and_then(|rb| map.iter().position(|m| *m == Some(rb)).map(|p| p as u8))
+    };
+    Layout {
+        nbits: map.len() as u32,
+        reg: target.reg.iter().filter_map(|b| inv(Some(*b))).collect(),
+        lane: target.lane.map(inv),
+        warp: target.warp.iter().map(|b| inv(*b)).collect(),
+    }
+}
+
 /// The layout of `permute(src, perm)`: the source's bits moved with their dimensions
 /// (register slots keep their order).
 pub fn permute_layout(src: &Layout, ss: &[i64], rs: &[i64], perm: &[usize]) -> Layout {

@@ -81,6 +81,8 @@ pub struct Options {
     pub line_info: bool,
     /// The source file name for `.file` (when `line_info`).
     pub file_name: String,
+    /// Write every register slot out, with no streaming loops (emit/stream.rs).
+    pub unroll: bool,
 }
 
 impl Default for Options {
@@ -91,6 +93,7 @@ impl Default for Options {
             fast_math: false,
             line_info: false,
             file_name: String::new(),
+            unroll: false,
         }
     }
 }

@@ -9,6 +9,8 @@
 
 #![warn(missing_docs)]
 
+mod output;
+
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;
 use std::io::{Read, Write};
@@ -126,6 +128,10 @@ struct CompileArgs {
     /// Use the hardware approximations for math functions (see docs/math.md).
     #[arg(long = "fast-math")]
     fast_math: bool,
+    /// Write every register slot out instead of looping over elementwise pipelines
+    /// (see "Streaming loops" in docs/ptx-backend.md).
+    #[arg(long = "no-stream-loops")]
+    no_stream_loops: bool,
     /// Emit `.file`/`.loc` line information mapping PTX back to the source.
     #[arg(short = 'g', long = "lineinfo")]
     line_info: bool,
@@ -651,8 +657,7 @@ impl<'a, 'b> Driver<'a, 'b> {
             w.flush()
         };
         let result = match a.output.as_deref() {
-            Some(p) if p.as_os_str() != "-" => std::fs::File::create(p)
-                .and_then(|f| write_all(&mut std::io::BufWriter::with_capacity(1 << 16, f))),
+            Some(p) if p.as_os_str() != "-" => output::write_with(p, write_all),
             _ => write_all(&mut *self.io.stdout),
         };
         self.written(result, a.output.as_deref())
@@ -746,6 +751,7 @@ impl<'a, 'b> Driver<'a, 'b> {
             fast_math: a.fast_math,
             line_info: a.line_info,
             file_name: name,
+            unroll: a.no_stream_loops,
         };
         let text = self.sources.get(input.file).text().to_string();
         let all: Vec<&Module> = modules.iter().flatten().collect();
@@ -766,7 +772,7 @@ impl<'a, 'b> Driver<'a, 'b> {
             return EXIT_DIAGNOSTICS;
         }
         let result = match a.output.as_deref() {
-            Some(p) if p.as_os_str() != "-" => std::fs::write(p, ptx.as_bytes()),
+            Some(p) if p.as_os_str() != "-" => output::write_file(p, ptx.as_bytes()),
             _ => self.io.stdout.write_all(ptx.as_bytes()),
         };
         self.written(result, a.output.as_deref())

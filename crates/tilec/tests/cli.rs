@@ -595,3 +595,82 @@ fn rewrites_keep_source_locations() {
         "cuda_tile.module @m {\n  testing$func @f(%arg0: tile<i32>, %arg1: tile<i1>) -> tile<i32> {\n    %cst_1_i32 = constant <i32: 1> : tile<i32> loc(#loc)\n    %0 = select %arg1, %arg0, %cst_1_i32 : tile<i1>, tile<i32> loc(#loc2)\n    return %0 : tile<i32> loc(#loc3)\n  } loc(#loc1)\n} loc(#loc)\n#loc = loc(\"a.py\":1:1)\n#loc1 = loc(\"a.py\":2:1)\n#loc2 = loc(\"a.py\":7:3)\n#loc3 = loc(\"a.py\":9:1)\n"
     );
 }
+
+/// `-o FILE` replaces an existing file through a temporary file and a rename (so readers
+/// never see half a file), but writes through symbolic links, hard links and device files
+/// in place, and leaves no temporary file behind, also when it fails.
+#[test]
+fn output_files_are_replaced_whole_and_links_are_kept() {
+    let dir = temp("outputs");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let ptx = |out: &std::path::Path| {
+        let o = tilec(&["-", "-o", out.to_str().unwrap()], KERNEL.as_bytes());
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    };
+    let expected = text(&tilec(&["-", "-o", "-"], KERNEL.as_bytes()).stdout);
+    assert!(expected.contains(".entry k"));
+
+    // A new file, then the same path again (replaced by rename: a new inode).
+    let file = dir.join("k.ptx");
+    ptx(&file);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), expected);
+    std::fs::write(&file, "old contents that are longer than nothing").unwrap();
+    ptx(&file);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), expected);
+
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        // A symbolic link stays a link; its target gets the output.
+        let target = dir.join("target.ptx");
+        std::fs::write(&target, "x").unwrap();
+        let link = dir.join("link.ptx");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        ptx(&link);
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), expected);
+        // Both names of a hard-linked file see the output.
+        let a = dir.join("a.ptx");
+        let b = dir.join("b.ptx");
+        std::fs::write(&a, "x").unwrap();
+        std::fs::hard_link(&a, &b).unwrap();
+        ptx(&a);
+        assert_eq!(std::fs::read_to_string(&b).unwrap(), expected);
+        assert_eq!(
+            std::fs::metadata(&a).unwrap().ino(),
+            std::fs::metadata(&b).unwrap().ino()
+        );
+        // A device file is written, not replaced.
+        ptx(std::path::Path::new("/dev/null"));
+        assert!(
+            !std::fs::symlink_metadata("/dev/null")
+                .unwrap()
+                .file_type()
+                .is_file()
+        );
+    }
+
+    // A directory that is not there: a usage error naming the file, exit 2.
+    let missing = dir.join("no-such-dir").join("k.ptx");
+    let o = tilec(&["-", "-o", missing.to_str().unwrap()], KERNEL.as_bytes());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("cannot write"),
+        "{}",
+        text(&o.stderr)
+    );
+
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}

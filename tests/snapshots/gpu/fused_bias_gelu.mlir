@@ -2,7 +2,7 @@
 #linear1 = #ttg.linear<{register = [[0, 1], [0, 2], [4, 0], [8, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = [[1, 0], [2, 0]], block = []}>
 #linear2 = #ttg.linear<{register = [], lane = [[1], [2], [4], [8], [16]], warp = [[32], [64]], block = []}>
 #linear3 = #ttg.linear<{register = [], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = [[0, 32], [0, 64]], block = []}>
-#linear4 = #ttg.linear<{register = [[1, 0], [2, 0], [4, 0], [8, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = [[0, 32], [0, 64]], block = []}>
+#linear4 = #ttg.linear<{register = [[0, 1], [0, 2]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = [[0, 0], [0, 0]], block = []}>
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory
 cuda_tile.module @examples {
@@ -29,12 +29,12 @@ cuda_tile.module @examples {
     %tile, %result_token = load_view_tko weak %pview[%blockId_x, %blockId_y] token = %0 : partition_view<tile=(16x128), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> tile<16x128xf32, #linear1>, token
     %tile_12, %result_token_13 = load_view_tko weak %pview_11[%blockId_y] token = %0 : partition_view<tile=(128), tensor_view<?xf32, strides=[1]>>, tile<i32, #linear> -> tile<128xf32, #linear2>, token
     %reshape = reshape %tile_12 : tile<128xf32, #linear2> -> tile<1x128xf32, #linear3>
-    %bcast = broadcast %reshape : tile<1x128xf32, #linear3> -> tile<16x128xf32, #linear4>
-    %1 = ttg.local_alloc %bcast : (tile<16x128xf32, #linear4>) -> !ttg.memdesc<16x128xf32, #shared, #smem>
+    %1 = ttg.local_alloc %reshape : (tile<1x128xf32, #linear3>) -> !ttg.memdesc<1x128xf32, #shared, #smem>
     ttg.barrier local
-    %2 = ttg.local_load %1 : !ttg.memdesc<16x128xf32, #shared, #smem> -> tile<16x128xf32, #linear1>
-    ttg.local_dealloc %1 : !ttg.memdesc<16x128xf32, #shared, #smem>
-    %3 = addf %tile, %2  : tile<16x128xf32, #linear1>
+    %2 = ttg.local_load %1 : !ttg.memdesc<1x128xf32, #shared, #smem> -> tile<1x128xf32, #linear4>
+    ttg.local_dealloc %1 : !ttg.memdesc<1x128xf32, #shared, #smem>
+    %bcast = broadcast %2 : tile<1x128xf32, #linear4> -> tile<16x128xf32, #linear1>
+    %3 = addf %tile, %bcast  : tile<16x128xf32, #linear1>
     %4 = mulf %3, %3  : tile<16x128xf32, #linear1>
     %5 = mulf %4, %3  : tile<16x128xf32, #linear1>
     %6 = fma %cst_f32_1, %5, %3  : tile<16x128xf32, #linear1>

@@ -616,7 +616,7 @@ impl OpDef {
     /// The compiled format, for ops written with one.
     pub fn format(&self) -> Option<&'static format::Format> {
         match self.syntax {
-            Syntax::Format(_) => compiled_formats()[self.opcode as usize].as_ref(),
+            Syntax::Format(src) => compiled_format(def(self.opcode), src),
             Syntax::Custom(_) => None,
         }
     }
@@ -661,20 +661,21 @@ fn name_index() -> &'static crate::util::FxHashMap<&'static str, (Opcode, u8)> {
     })
 }
 
-fn compiled_formats() -> &'static [Option<format::Format>] {
-    static FORMATS: OnceLock<Vec<Option<format::Format>>> = OnceLock::new();
-    FORMATS.get_or_init(|| {
-        all()
-            .iter()
-            .map(|d| match d.syntax {
-                // The op table's formats are checked by the `all_formats_compile` test, so a
-                // failure here cannot reach users; an unparsable format yields `None` and the
-                // op falls back to the generic syntax.
-                Syntax::Format(src) => format::compile(d, src).ok(),
-                Syntax::Custom(_) => None,
-            })
-            .collect()
-    })
+/// Each op's compiled format, compiled the first time the op is parsed or printed: a
+/// process that compiles one small kernel touches a few dozen of the op table's formats,
+/// so compiling all of them up front would be most of its start-up work.
+fn compiled_formats() -> &'static [OnceLock<Option<format::Format>>] {
+    static FORMATS: OnceLock<Vec<OnceLock<Option<format::Format>>>> = OnceLock::new();
+    FORMATS.get_or_init(|| all().iter().map(|_| OnceLock::new()).collect())
+}
+
+/// Compiles the format `src` of `d`. The op table's formats are checked by the
+/// `all_formats_compile` test, so a failure here cannot reach users; an unparsable format
+/// yields `None` and the op falls back to the generic syntax.
+fn compiled_format(d: &'static OpDef, src: &'static str) -> Option<&'static format::Format> {
+    compiled_formats()[d.opcode as usize]
+        .get_or_init(|| format::compile(d, src).ok())
+        .as_ref()
 }
 
 #[cfg(test)]

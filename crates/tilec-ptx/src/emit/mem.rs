@@ -8,6 +8,7 @@ use crate::sink::{RegClass, Sink};
 use std::rc::Rc;
 use tilec_ir::attrs::{AtomicRmwMode, MemoryOrdering, MemoryScope, PaddingValue};
 use tilec_ir::segments::operand_group;
+use tilec_ir::util::FxHashMap;
 use tilec_ir::{EnumKind, Op, Opcode, Type, TypeData, Value};
 
 impl Kernel<'_> {
@@ -148,7 +149,7 @@ impl Kernel<'_> {
     }
 
     /// The op's memory ordering (if written) and its PTX scope suffix.
-    fn ordering_scope(&self, op: Op) -> (Option<MemoryOrdering>, &'static str) {
+    pub(super) fn ordering_scope(&self, op: Op) -> (Option<MemoryOrdering>, &'static str) {
         let ordering = self
             .enum_attr(op, "memory_ordering_semantics", EnumKind::MemoryOrdering)
             .and_then(MemoryOrdering::from_index);
@@ -290,13 +291,14 @@ impl Kernel<'_> {
         let pad = Self::padding_bits(elem, view.padding);
         let inner = shape.len().saturating_sub(1);
         let mut regs = Vec::with_capacity(layout.slots());
+        let mut cache = AccessCache::default();
         for s0 in (0..layout.slots()).step_by(vw) {
             let coords = crate::layout::coords(&shape, layout.slot_elem(s0));
             // In-bounds predicate over every dimension (over all but the innermost one for
             // a vector), and the owner predicate of stores.
             let skip = (vw > 1).then_some(inner);
-            let p = self.bounds_pred(&limits, &coords, skip, owner.as_deref());
-            let (a, off) = self.slot_address(&addr, &stride_regs, &coords);
+            let p = self.bounds_pred(&limits, &coords, skip, owner.as_deref(), &mut cache);
+            let (a, off) = self.slot_address(&addr, &stride_regs, &coords, &mut cache);
             let at = |off: i64| {
                 if off == 0 {
                     format!("[{a}]")
@@ -375,50 +377,97 @@ impl Kernel<'_> {
 
     /// The in-bounds predicate of the element at `coords` (relative to the thread's base)
     /// over every dimension but `skip`, and'ed with `owner`; `None` when there is nothing
-    /// to check.
+    /// to check. Predicates are shared through `cache` between the slots of one access:
+    /// the part over all checked dimensions but the last (and the owner) is computed once
+    /// per distinct prefix, so each slot costs one `setp.gt.and`.
     fn bounds_pred(
         &mut self,
         limits: &[String],
         coords: &[u64],
         skip: Option<usize>,
         owner: Option<&str>,
+        cache: &mut AccessCache,
     ) -> Option<String> {
-        let mut p: Option<String> = None;
-        for (i, lim) in limits.iter().enumerate() {
-            if Some(i) == skip {
-                continue;
-            }
-            let q = self.reg(RegClass::Pred);
-            self.ins(format!("setp.gt.s64 {q}, {lim}, {};", coords[i]));
-            match &p {
-                Some(p) => self.ins(format!("and.pred {p}, {p}, {q};")),
-                None => p = Some(q),
-            }
+        let dims: Vec<usize> = (0..limits.len()).filter(|i| Some(*i) != skip).collect();
+        let key: Vec<u64> = dims.iter().map(|d| coords[*d]).collect();
+        if let Some(p) = cache.preds.get(&key) {
+            return Some(p.clone());
         }
-        match (&p, owner) {
-            (Some(p), Some(o)) => self.ins(format!("and.pred {p}, {p}, {o};")),
-            (None, Some(o)) => p = Some(o.to_string()),
-            _ => {}
+        let Some((&last, prefix_dims)) = dims.split_last() else {
+            return owner.map(str::to_string);
+        };
+        let prefix_key = key[..prefix_dims.len()].to_vec();
+        let prefix = match cache.prefixes.get(&prefix_key) {
+            Some(p) => p.clone(),
+            None => {
+                let mut p: Option<String> = None;
+                for d in prefix_dims {
+                    let q = self.reg(RegClass::Pred);
+                    let (lim, c) = (&limits[*d], coords[*d]);
+                    match &p {
+                        Some(p) => self.ins(format!("setp.gt.and.s64 {q}, {lim}, {c}, {p};")),
+                        None => self.ins(format!("setp.gt.s64 {q}, {lim}, {c};")),
+                    }
+                    p = Some(q);
+                }
+                let p = match (p, owner) {
+                    (Some(p), Some(o)) => {
+                        let q = self.reg(RegClass::Pred);
+                        self.ins(format!("and.pred {q}, {p}, {o};"));
+                        Some(q)
+                    }
+                    (None, Some(o)) => Some(o.to_string()),
+                    (p, None) => p,
+                };
+                cache.prefixes.insert(prefix_key, p.clone());
+                p
+            }
+        };
+        let q = self.reg(RegClass::Pred);
+        let (lim, c) = (&limits[last], coords[last]);
+        match &prefix {
+            Some(p) => self.ins(format!("setp.gt.and.s64 {q}, {lim}, {c}, {p};")),
+            None => self.ins(format!("setp.gt.s64 {q}, {lim}, {c};")),
         }
-        p
+        cache.preds.insert(key, q.clone());
+        Some(q)
     }
 
     /// The address of the element at `coords` (relative to the thread's base address
-    /// `addr`): a register and a constant byte offset.
-    fn slot_address(&mut self, addr: &str, strides: &[Dim], coords: &[u64]) -> (String, i64) {
+    /// `addr`): a register and a constant byte offset. Dynamic strides cost one `mad` per
+    /// distinct combination of their coordinates, shared through `cache`.
+    fn slot_address(
+        &mut self,
+        addr: &str,
+        strides: &[Dim],
+        coords: &[u64],
+        cache: &mut AccessCache,
+    ) -> (String, i64) {
         let mut off: i64 = 0;
-        let mut a = addr.to_string();
+        let mut key = Vec::new();
         for (i, st) in strides.iter().enumerate() {
             match st {
                 Dim::Static(st) => off += coords[i] as i64 * st,
-                Dim::Dyn(st) if coords[i] != 0 => {
-                    let n = self.reg(RegClass::B64);
-                    self.ins(format!("mad.lo.s64 {n}, {st}, {}, {a};", coords[i]));
-                    a = n;
-                }
-                Dim::Dyn(_) => {}
+                Dim::Dyn(_) => key.push(coords[i]),
             }
         }
+        if key.iter().all(|c| *c == 0) {
+            return (addr.to_string(), off);
+        }
+        if let Some(a) = cache.addrs.get(&key) {
+            return (a.clone(), off);
+        }
+        let mut a = addr.to_string();
+        for (i, st) in strides.iter().enumerate() {
+            if let Dim::Dyn(st) = st
+                && coords[i] != 0
+            {
+                let n = self.reg(RegClass::B64);
+                self.ins(format!("mad.lo.s64 {n}, {st}, {}, {a};", coords[i]));
+                a = n;
+            }
+        }
+        cache.addrs.insert(key, a.clone());
         (a, off)
     }
 
@@ -778,4 +827,16 @@ impl Kernel<'_> {
             _ => r.to_string(),
         }
     }
+}
+
+/// Predicates and addresses shared between the slots of one view access.
+#[derive(Default)]
+struct AccessCache {
+    /// In-bounds predicate by the coordinates of the checked dimensions.
+    preds: FxHashMap<Vec<u64>, String>,
+    /// The predicate over all checked dimensions but the last (and the owner), by their
+    /// coordinates.
+    prefixes: FxHashMap<Vec<u64>, Option<String>>,
+    /// Slot address register by the coordinates of the dynamically strided dimensions.
+    addrs: FxHashMap<Vec<u64>, String>,
 }

@@ -12,6 +12,7 @@ mod control;
 mod mem;
 pub(crate) mod mma;
 mod shape;
+mod stream;
 mod vector;
 
 use crate::layout::{Layout, shape_bits};
@@ -92,6 +93,8 @@ pub(crate) struct Kernel<'a> {
     pub last_loc: Option<(u32, u32)>,
     /// What is provable about the kernel's integer and pointer tiles and its views.
     pub axis: crate::axis::Axis,
+    /// The streaming loop being written, if any.
+    pub stream: Option<stream::StreamCtx>,
 }
 
 /// Data shared by the kernels of a module: constant tables, strings, `vprintf` use.
@@ -399,6 +402,7 @@ fn emit_entry(
         diags: Vec::new(),
         last_loc: None,
         axis: crate::axis::Axis::run(m, block),
+        stream: None,
     };
     let mut params = Vec::new();
     k.tid = k.reg(RegClass::B32);
@@ -537,6 +541,17 @@ impl<'a> Kernel<'a> {
     /// The layout of a tile value: the encoding of its type in the GPU-level IR (the
     /// blocked layout for a type without one, which the GPU-level verifier rules out).
     pub fn layout_of(&mut self, v: Value) -> Rc<Layout> {
+        let l = self.type_layout(v);
+        match &self.stream {
+            // Inside a streaming loop, tiles in the loop's layout have its slots of one
+            // iteration.
+            Some(s) if *l == *s.full => s.sub.clone(),
+            _ => l,
+        }
+    }
+
+    /// The layout the type of `v` encodes.
+    fn type_layout(&mut self, v: Value) -> Rc<Layout> {
         let ty = self.m.value_type(v);
         if let Some(l) = self.layouts.get(&ty) {
             return l.clone();
@@ -756,6 +771,13 @@ impl<'a> Kernel<'a> {
             self.ins(format!("or.b32 {acc}, {acc}, {t};"));
             i += w;
         }
+        // In a streaming loop, the loop counter supplies the rest of the register bits.
+        if let Some(s) = &self.stream
+            && *l == *s.sub
+        {
+            let bits = s.bits.clone();
+            self.ins(format!("or.b32 {acc}, {acc}, {bits};"));
+        }
         acc
     }
 
@@ -799,10 +821,7 @@ impl<'a> Kernel<'a> {
     /// Emits every op of a block.
     pub fn emit_block(&mut self, block: tilec_ir::Block) {
         let ops: Vec<Op> = self.m.block_ops(block).collect();
-        for op in ops {
-            self.line_info(op);
-            self.emit_op(op);
-        }
+        self.emit_ops(&ops);
     }
 
     fn line_info(&mut self, op: Op) {
