@@ -611,3 +611,142 @@ fn streaming_loops_match_the_reference_and_the_unrolled_code() {
         );
     }
 }
+
+fn f32s(bytes: &[u8]) -> Vec<f32> {
+    bytes
+        .chunks(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+fn i32s(bytes: &[u8]) -> Vec<i32> {
+    bytes
+        .chunks(4)
+        .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+/// `scan` (a log-step scan through shared memory): the corpus prefix sums and running
+/// max, forward and reverse, along either dimension of a 2-D tile, with two operands.
+/// The data are small integers, so every association order gives the same f32 sums.
+#[test]
+fn scans_match_the_sequential_scan() {
+    let mut g = Gen(44);
+    // prefix_sum: f32 over 1024-element tiles (ragged), i32 over 128.
+    let ks = compile("tests/corpus/cutile/prefix_sum.mlir", &[]);
+    let n = 1500usize;
+    let x = g.vec(n, 20);
+    let mut mem = Memory::default();
+    let px = mem.alloc(&encode(Ty::F32, &x));
+    let py = mem.alloc(&vec![0; n * 4]);
+    let params = [px, n as u64, 1, py, n as u64, 1];
+    ptxsim::run(
+        kernel(&ks, "prefix_sum_Kt1_A1f32"),
+        [2, 1, 1],
+        &params,
+        &mut mem,
+    )
+    .unwrap_or_else(|e| panic!("prefix_sum f32: {e}"));
+    let got = f32s(mem.read(py, n * 4));
+    for i in 0..n {
+        let start = i / 1024 * 1024;
+        let want: i64 = x[start..=i].iter().sum();
+        assert_eq!(got[i], want as f32, "prefix_sum f32 at {i}");
+    }
+    let n = 300usize;
+    let x = g.vec(n, 1000);
+    let mut mem = Memory::default();
+    let px = mem.alloc(&encode(Ty::I32, &x));
+    let py = mem.alloc(&vec![0; n * 4]);
+    let params = [px, n as u64, 1, py, n as u64, 1];
+    ptxsim::run(
+        kernel(&ks, "prefix_sum_Kt1_A1i32"),
+        [3, 1, 1],
+        &params,
+        &mut mem,
+    )
+    .unwrap_or_else(|e| panic!("prefix_sum i32: {e}"));
+    let got = i32s(mem.read(py, n * 4));
+    for i in 0..n {
+        let start = i / 128 * 128;
+        let want: i64 = x[start..=i].iter().sum();
+        assert_eq!(got[i] as i64, want, "prefix_sum i32 at {i}");
+    }
+
+    // running_max_scan: max along dim 1 of 8x128 tiles.
+    let ks = compile("tests/corpus/cutile/running_max_scan.mlir", &[]);
+    let (rows, cols) = (8usize, 128usize);
+    let x = g.vec(rows * cols, 100);
+    let mut mem = Memory::default();
+    let px = mem.alloc(&encode(Ty::F32, &x));
+    let py = mem.alloc(&vec![0; rows * cols * 4]);
+    let d = [rows as u64, cols as u64, cols as u64, 1];
+    let params = [px, d[0], d[1], d[2], d[3], py, d[0], d[1], d[2], d[3]];
+    ptxsim::run(
+        kernel(&ks, "running_max_scan"),
+        [1, 1, 1],
+        &params,
+        &mut mem,
+    )
+    .unwrap_or_else(|e| panic!("running_max_scan: {e}"));
+    let got = f32s(mem.read(py, rows * cols * 4));
+    for r in 0..rows {
+        for c in 0..cols {
+            let want = *x[r * cols..=r * cols + c].iter().max().unwrap();
+            assert_eq!(got[r * cols + c], want as f32, "running max at ({r}, {c})");
+        }
+    }
+
+    // Reverse scans along dim 0 with two operands: a suffix sum and a suffix count of
+    // positive values.
+    let src = r#"cuda_tile.module @t {
+  entry @rev(%x_ptr: tile<ptr<i32>>, %y_ptr: tile<ptr<i32>>, %z_ptr: tile<ptr<i32>>) {
+    %token = make_token : token
+    %c0 = constant <i32: 0> : tile<i32>
+    %xv = make_tensor_view %x_ptr, shape = [32, 16], strides = [16, 1] : tensor_view<32x16xi32, strides=[16,1]>
+    %yv = make_tensor_view %y_ptr, shape = [32, 16], strides = [16, 1] : tensor_view<32x16xi32, strides=[16,1]>
+    %zv = make_tensor_view %z_ptr, shape = [32, 16], strides = [16, 1] : tensor_view<32x16xi32, strides=[16,1]>
+    %xp = make_partition_view %xv : partition_view<tile=(32x16), tensor_view<32x16xi32, strides=[16,1]>>
+    %yp = make_partition_view %yv : partition_view<tile=(32x16), tensor_view<32x16xi32, strides=[16,1]>>
+    %zp = make_partition_view %zv : partition_view<tile=(32x16), tensor_view<32x16xi32, strides=[16,1]>>
+    %x, %xt = load_view_tko weak %xp[%c0, %c0] token = %token : partition_view<tile=(32x16), tensor_view<32x16xi32, strides=[16,1]>>, tile<i32> -> tile<32x16xi32>, token
+    %zero = constant <i32: 0> : tile<32x16xi32>
+    %one = constant <i32: 1> : tile<32x16xi32>
+    %pos = cmpi greater_than %x, %zero, signed : tile<32x16xi32> -> tile<32x16xi1>
+    %cnt = select %pos, %one, %zero : tile<32x16xi1>, tile<32x16xi32>
+    %s, %k = scan %x, %cnt dim=0 reverse=true identities=[0 : i32, 0 : i32] : tile<32x16xi32>, tile<32x16xi32> -> tile<32x16xi32>, tile<32x16xi32>
+    (%a: tile<i32>, %b: tile<i32>, %c: tile<i32>, %d: tile<i32>) {
+      %sum = addi %a, %b : tile<i32>
+      %num = addi %c, %d : tile<i32>
+      yield %sum, %num : tile<i32>, tile<i32>
+    }
+    %yt = store_view_tko weak %s, %yp[%c0, %c0] token = %token : tile<32x16xi32>, partition_view<tile=(32x16), tensor_view<32x16xi32, strides=[16,1]>>, tile<i32> -> token
+    %zt = store_view_tko weak %k, %zp[%c0, %c0] token = %token : tile<32x16xi32>, partition_view<tile=(32x16), tensor_view<32x16xi32, strides=[16,1]>>, tile<i32> -> token
+    return
+  }
+}
+"#;
+    let out = run_tilec(&["-", "--arch", "sm_80", "-o", "-"], src);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let ks = ptxsim::parse(&out.stdout);
+    let x = g.vec(32 * 16, 9);
+    let mut mem = Memory::default();
+    let px = mem.alloc(&encode(Ty::I32, &x));
+    let py = mem.alloc(&[0; 32 * 16 * 4]);
+    let pz = mem.alloc(&[0; 32 * 16 * 4]);
+    ptxsim::run(kernel(&ks, "rev"), [1, 1, 1], &[px, py, pz], &mut mem)
+        .unwrap_or_else(|e| panic!("rev: {e}"));
+    let (ys, zs) = (
+        i32s(mem.read(py, 32 * 16 * 4)),
+        i32s(mem.read(pz, 32 * 16 * 4)),
+    );
+    for r in 0..32 {
+        for c in 0..16 {
+            let col = (r..32).map(|i| x[i * 16 + c]);
+            let sum: i64 = col.clone().sum();
+            let num = col.filter(|v| *v > 0).count() as i64;
+            assert_eq!(ys[r * 16 + c] as i64, sum, "suffix sum at ({r}, {c})");
+            assert_eq!(zs[r * 16 + c] as i64, num, "suffix count at ({r}, {c})");
+        }
+    }
+}

@@ -729,14 +729,42 @@ impl Cta<'_> {
             }
             "fma" => return self.float_op(inst, p, t),
             "ld" | "st" => {
-                let space = p[1];
+                let Some(space) = p
+                    .iter()
+                    .copied()
+                    .find(|q| matches!(*q, "param" | "global" | "shared"))
+                else {
+                    return Err(format!("line {line}: {} without a state space", p[0]));
+                };
+                // `.v2`/`.v4`: that many elements of the type, at consecutive addresses.
+                let count = p
+                    .iter()
+                    .find_map(|q| q.strip_prefix('v').and_then(|c| c.parse::<usize>().ok()))
+                    .unwrap_or(1);
                 let w = width(ty);
                 let n = (w / 8) as usize;
-                if p[0] == "ld" {
-                    let raw = match space {
-                        "param" => self.param(&a[1]),
-                        "global" | "shared" => {
-                            let addr = self.addr(&a[1], t);
+                let (regs_at, addr_at) = if p[0] == "ld" { (0, 1) } else { (1, 0) };
+                let regs: Vec<Opnd> = match &a[regs_at] {
+                    Opnd::Vec(v) => v.clone(),
+                    o => vec![o.clone()],
+                };
+                if regs.len() != count {
+                    return Err(format!(
+                        "line {line}: {count} elements, {} registers",
+                        regs.len()
+                    ));
+                }
+                let base = if space == "param" {
+                    0
+                } else {
+                    self.addr(&a[addr_at], t)
+                };
+                for (i, r) in regs.iter().enumerate() {
+                    let addr = base + (i * n) as u64;
+                    if p[0] == "ld" {
+                        let raw = if space == "param" {
+                            self.param(&a[1])
+                        } else {
                             let bytes: Vec<u8> = if space == "shared" {
                                 self.smem_access(addr, n, t, false, line)?;
                                 self.smem[addr as usize..addr as usize + n].to_vec()
@@ -749,33 +777,31 @@ impl Cta<'_> {
                                 mem.read(addr, n).to_vec()
                             };
                             bytes.iter().rev().fold(0u64, |x, b| x << 8 | *b as u64)
-                        }
-                        s => return Err(format!("line {line}: ld.{s}")),
-                    };
-                    let val = if ty.starts_with('s') {
-                        mask(sext(raw, w) as u64, 32.max(w))
+                        };
+                        let val = if ty.starts_with('s') {
+                            mask(sext(raw, w) as u64, 32.max(w))
+                        } else {
+                            mask(raw, w)
+                        };
+                        self.set(r, t, val);
                     } else {
-                        mask(raw, w)
-                    };
-                    self.set(&a[0], t, val);
-                } else {
-                    let addr = self.addr(&a[0], t);
-                    let val = v(self, 1);
-                    let bytes: Vec<u8> = (0..n).map(|i| (val >> (8 * i)) as u8).collect();
-                    match space {
-                        "shared" => {
-                            self.smem_access(addr, n, t, true, line)?;
-                            self.smem[addr as usize..addr as usize + n].copy_from_slice(&bytes);
-                        }
-                        "global" => {
-                            if addr as usize + n > mem.bytes.len() {
-                                return Err(format!(
-                                    "line {line}: global write at {addr} out of memory"
-                                ));
+                        let val = self.get(r, t);
+                        let bytes: Vec<u8> = (0..n).map(|i| (val >> (8 * i)) as u8).collect();
+                        match space {
+                            "shared" => {
+                                self.smem_access(addr, n, t, true, line)?;
+                                self.smem[addr as usize..addr as usize + n].copy_from_slice(&bytes);
                             }
-                            mem.bytes[addr as usize..addr as usize + n].copy_from_slice(&bytes);
+                            "global" => {
+                                if addr as usize + n > mem.bytes.len() {
+                                    return Err(format!(
+                                        "line {line}: global write at {addr} out of memory"
+                                    ));
+                                }
+                                mem.bytes[addr as usize..addr as usize + n].copy_from_slice(&bytes);
+                            }
+                            s => return Err(format!("line {line}: st.{s}")),
                         }
-                        s => return Err(format!("line {line}: st.{s}")),
                     }
                 }
             }

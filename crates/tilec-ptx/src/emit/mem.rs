@@ -607,6 +607,12 @@ impl Kernel<'_> {
 
     /// `mov` between registers of one element type.
     pub(crate) fn copy_reg(&mut self, elem: Type, dst: &str, src: &str) {
+        self.copy_reg_if(elem, dst, src, None);
+    }
+
+    /// `mov` between registers of one element type, predicated by `pred` when given.
+    pub(crate) fn copy_reg_if(&mut self, elem: Type, dst: &str, src: &str, pred: Option<&str>) {
+        let guard = pred.map(|p| format!("@{p} ")).unwrap_or_default();
         let ty = match class_of(elem) {
             RegClass::Pred => "pred",
             RegClass::B16 => "b16",
@@ -615,7 +621,7 @@ impl Kernel<'_> {
             RegClass::F32 => "f32",
             RegClass::F64 => "f64",
         };
-        self.ins(format!("mov.{ty} {dst}, {src};"));
+        self.ins(format!("{guard}mov.{ty} {dst}, {src};"));
     }
 
     pub(crate) fn emit_atomic(&mut self, op: Op) {

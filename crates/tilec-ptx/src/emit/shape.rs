@@ -589,8 +589,15 @@ impl Kernel<'_> {
         out
     }
 
-    /// Scan: the operands go to shared memory; each thread computes its own elements'
-    /// prefixes with a loop over the scanned dimension.
+    /// scan: a log-step (Hillis-Steele) scan through shared memory, in a PTX loop over
+    /// the steps. Every element is stored at its linear index (8 bytes per element and
+    /// operand); at step `d = 1, 2, 4, ...` each element at scan coordinate `c` with a
+    /// partner `d` places earlier in scan order (`c - d` forward, `c + d` reverse) becomes
+    /// `body(partner, element)`, reads and writes of a step separated by barriers. After
+    /// `log2(len)` steps element `c` holds the combination of everything up to it, in an
+    /// order fixed by the shape alone (the spec leaves the order to the implementation and
+    /// asks only for determinism): `O(n log n)` work in `log2(len)` rounds, where a
+    /// sequential scan per element costs `O(n²)`.
     pub(crate) fn emit_scan(&mut self, op: Op) {
         let m = self.m;
         let inputs: Vec<Value> = m.operands(op).collect();
@@ -606,102 +613,106 @@ impl Kernel<'_> {
         let n = 1u64 << shape_bits(&shape);
         let (low, w) = dim_bits(&shape, dim);
         let len = 1u64 << w;
-        // One buffer region per operand, 8 bytes per element.
-        self.bar();
-        let buf = self.smem((n * 8 * elems.len() as u64) as u32);
-        for (k, t) in tvs.iter().enumerate() {
-            let part = self.reg(RegClass::B32);
-            self.ins(format!("add.s32 {part}, {buf}, {};", k as u64 * n * 8));
+        let slots = layout.slots();
+        // The running values, one mutable register per slot and operand.
+        let mut vals: Vec<Vec<String>> = Vec::with_capacity(elems.len());
+        for t in &tvs {
+            let regs = (0..slots)
+                .map(|s| {
+                    let r = self.reg(class_of(t.elem));
+                    self.copy_reg(t.elem, &r, &t.regs[s]);
+                    r
+                })
+                .collect();
+            vals.push(regs);
+        }
+        if len > 1 {
+            self.bar();
+            let buf = self.smem((n * 8 * elems.len() as u64) as u32);
             let tb = self.thread_base(&layout);
-            let addr = self.reg(RegClass::B32);
-            self.ins(format!("mad.lo.s32 {addr}, {tb}, 8, {part};"));
-            for s in 0..layout.slots() {
-                let off = layout.slot_elem(s) * 8;
-                self.store_elem(
-                    "st.shared",
-                    t.elem,
-                    &format!("[{addr}+{off}]"),
-                    &t.regs[s],
-                    None,
-                );
+            let base = self.reg(RegClass::B32);
+            self.ins(format!("mad.lo.s32 {base}, {tb}, 8, {buf};"));
+            for (k, t) in tvs.iter().enumerate() {
+                for s in 0..slots {
+                    let off = k as u64 * n * 8 + layout.slot_elem(s) * 8;
+                    self.store_elem(
+                        "st.shared",
+                        t.elem,
+                        &format!("[{base}+{off}]"),
+                        &t.regs[s],
+                        None,
+                    );
+                }
             }
-        }
-        self.bar();
-        let tb = self.thread_base(&layout);
-        let mut out: Vec<Vec<String>> = vec![Vec::new(); elems.len()];
-        for s in 0..layout.slots() {
-            // Element index with the scanned coordinate cleared, and the coordinate itself.
-            let e = self.reg(RegClass::B32);
-            self.ins(format!("add.s32 {e}, {tb}, {};", layout.slot_elem(s)));
-            let c = self.reg(RegClass::B32);
-            self.ins(format!("bfe.u32 {c}, {e}, {low}, {w};"));
-            let rowbase = self.reg(RegClass::B32);
-            self.ins(format!(
-                "and.b32 {rowbase}, {e}, {};",
-                !((len - 1) << low) as u32
-            ));
-            // acc = x[start]; for j in start+1..=c (forward) combine.
-            let start = if reverse { len - 1 } else { 0 };
-            let first: Vec<String> = elems
-                .iter()
-                .enumerate()
-                .map(|(k, el)| {
-                    let a = self.reg(RegClass::B32);
-                    self.ins(format!("add.s32 {a}, {rowbase}, {};", start << low));
-                    self.ins(format!("mad.lo.s32 {a}, {a}, 8, {buf};"));
-                    self.load_elem("ld.shared", *el, &format!("[{a}+{}]", k as u64 * n * 8))
-                })
-                .collect();
-            let acc: Vec<String> = first
-                .iter()
-                .zip(&elems)
-                .map(|(r, e)| {
-                    let a = self.reg(class_of(*e));
-                    self.copy_reg(*e, &a, r);
-                    a
-                })
-                .collect();
-            let j = self.reg(RegClass::B32);
-            self.ins(format!("mov.u32 {j}, {start};"));
+            // Per slot: its address and its scan coordinate (loop invariants).
+            let mut addrs = Vec::with_capacity(slots);
+            let mut coords = Vec::with_capacity(slots);
+            for s in 0..slots {
+                let a = self.reg(RegClass::B32);
+                self.ins(format!("add.s32 {a}, {base}, {};", layout.slot_elem(s) * 8));
+                let e = self.reg(RegClass::B32);
+                self.ins(format!("add.s32 {e}, {tb}, {};", layout.slot_elem(s)));
+                let c = self.reg(RegClass::B32);
+                self.ins(format!("bfe.u32 {c}, {e}, {low}, {w};"));
+                addrs.push(a);
+                coords.push(c);
+            }
+            let d = self.reg(RegClass::B32);
+            self.ins(format!("mov.u32 {d}, 1;"));
             let head = self.label();
-            let done = self.label();
-            self.ins(format!("{head}:"));
-            let p = self.reg(RegClass::Pred);
-            self.ins(format!("setp.eq.u32 {p}, {j}, {c};"));
-            self.ins(format!("@{p} bra {done};"));
-            if reverse {
-                self.ins(format!("sub.s32 {j}, {j}, 1;"));
-            } else {
-                self.ins(format!("add.s32 {j}, {j}, 1;"));
+            self.line(format!("{head}:"));
+            self.bar();
+            // The partner's byte distance: d << (low + 3).
+            let dist = self.reg(RegClass::B32);
+            self.ins(format!("shl.b32 {dist}, {d}, {};", low + 3));
+            let mut preds = Vec::with_capacity(slots);
+            let mut others: Vec<Vec<String>> = vec![Vec::with_capacity(slots); elems.len()];
+            for s in 0..slots {
+                let p = self.reg(RegClass::Pred);
+                let pa = self.reg(RegClass::B32);
+                if reverse {
+                    let t = self.reg(RegClass::B32);
+                    self.ins(format!("add.s32 {t}, {}, {d};", coords[s]));
+                    self.ins(format!("setp.lt.u32 {p}, {t}, {len};"));
+                    self.ins(format!("add.s32 {pa}, {}, {dist};", addrs[s]));
+                } else {
+                    self.ins(format!("setp.ge.u32 {p}, {}, {d};", coords[s]));
+                    self.ins(format!("sub.s32 {pa}, {}, {dist};", addrs[s]));
+                }
+                for (k, el) in elems.iter().enumerate() {
+                    let o = self.reg(class_of(*el));
+                    self.copy_reg(*el, &o, &vals[k][s]);
+                    let at = format!("[{pa}+{}]", k as u64 * n * 8);
+                    self.load_into("ld.shared", *el, &at, &o, Some(&p));
+                    others[k].push(o);
+                }
+                preds.push(p);
             }
-            let a = self.reg(RegClass::B32);
-            self.ins(format!("shl.b32 {a}, {j}, {low};"));
-            self.ins(format!("add.s32 {a}, {a}, {rowbase};"));
-            self.ins(format!("mad.lo.s32 {a}, {a}, 8, {buf};"));
-            let next: Vec<String> = elems
-                .iter()
-                .enumerate()
-                .map(|(k, el)| {
-                    self.load_elem("ld.shared", *el, &format!("[{a}+{}]", k as u64 * n * 8))
-                })
-                .collect();
-            let combined = self.apply_body(op, &acc, &next, &elems);
-            for ((a, r), e) in acc.iter().zip(&combined).zip(&elems) {
-                self.copy_reg(*e, a, r);
+            self.bar();
+            for s in 0..slots {
+                let lhs: Vec<String> = others.iter().map(|o| o[s].clone()).collect();
+                let rhs: Vec<String> = vals.iter().map(|v| v[s].clone()).collect();
+                let combined = self.apply_body(op, &lhs, &rhs, &elems);
+                for (k, el) in elems.iter().enumerate() {
+                    let p = Some(preds[s].as_str());
+                    self.copy_reg_if(*el, &vals[k][s], &combined[k], p);
+                    let at = format!("[{}+{}]", addrs[s], k as u64 * n * 8);
+                    self.store_elem("st.shared", *el, &at, &vals[k][s], p);
+                }
             }
-            self.ins(format!("bra.uni {head};"));
-            self.ins(format!("{done}:"));
-            for (k, a) in acc.into_iter().enumerate() {
-                out[k].push(a);
-            }
+            let q = self.reg(RegClass::Pred);
+            self.ins(format!("shl.b32 {d}, {d}, 1;"));
+            self.ins(format!("setp.lt.u32 {q}, {d}, {len};"));
+            self.ins(".pragma \"nounroll\";");
+            self.ins(format!("@{q} bra.uni {head};"));
+            self.bar();
         }
-        self.bar();
         for (k, res) in m.results(op).enumerate() {
             self.set_tile(
                 res,
                 Tv {
                     layout: layout.clone(),
-                    regs: std::mem::take(&mut out[k]),
+                    regs: std::mem::take(&mut vals[k]),
                     elem: elems[k],
                 },
             );
