@@ -62,13 +62,19 @@ impl Kernel<'_> {
     /// Emits `ops` (a block's ops, in order), as streaming loops where possible.
     pub(crate) fn emit_ops(&mut self, ops: &[Op]) {
         let mut i = 0;
+        // Runs that failed are not planned again from a later start inside them, which
+        // keeps planning linear in the block's length.
+        let mut next_try = 0;
         while i < ops.len() {
-            if !self.opts.unroll
-                && let Some(s) = self.plan_stream(ops, i)
-            {
-                self.emit_stream(&ops[i..s.end], &s.members, s.layout);
-                i = s.end;
-                continue;
+            if !self.opts.unroll && i >= next_try {
+                match self.plan_stream(ops, i) {
+                    Ok(s) => {
+                        self.emit_stream(&ops[i..s.end], &s.members, s.layout);
+                        i = s.end;
+                        continue;
+                    }
+                    Err(after) => next_try = after,
+                }
             }
             self.line_info(ops[i]);
             self.emit_op(ops[i]);
@@ -99,13 +105,15 @@ impl Kernel<'_> {
         Some(self.layout_of(tile))
     }
 
-    /// The stream starting at `ops[i]`, if there is one.
-    fn plan_stream(&mut self, ops: &[Op], i: usize) -> Option<Stream> {
+    /// The stream starting at `ops[i]`, or the index from which to try again.
+    fn plan_stream(&mut self, ops: &[Op], i: usize) -> Result<Stream, usize> {
         let m = self.m;
-        let layout = self.member_layout(ops[i])?;
+        let Some(layout) = self.member_layout(ops[i]) else {
+            return Err(i + 1);
+        };
         let g = sub_bits(&layout);
         if layout.reg.len() - g < MIN_TRIPS.trailing_zeros() as usize {
-            return None;
+            return Err(i + 1);
         }
         let mut members = FxHashSet::default();
         // Values defined by members (tiles and tokens).
@@ -137,8 +145,9 @@ impl Kernel<'_> {
         while end > i && !members.contains(&ops[end - 1]) {
             end -= 1;
         }
+        let retry = end.max(i + 1);
         if !stores {
-            return None;
+            return Err(retry);
         }
         // No member's tile may be used after the run.
         let escapes = members.iter().any(|&op| {
@@ -147,9 +156,9 @@ impl Kernel<'_> {
             })
         });
         if escapes {
-            return None;
+            return Err(retry);
         }
-        Some(Stream {
+        Ok(Stream {
             end,
             members,
             layout,
