@@ -750,3 +750,65 @@ fn scans_match_the_sequential_scan() {
         }
     }
 }
+
+/// A scan whose buffer would not fit one shared-memory stage (128x128 i32, 64 KiB) runs in
+/// chunks of rows (dim 1) or of columns (dim 0); both directions.
+#[test]
+fn large_scans_run_in_chunks() {
+    let mut g = Gen(45);
+    let x = g.vec(128 * 128, 1000);
+    for (dim, reverse) in [(1, false), (0, false), (1, true), (0, true)] {
+        let ty = "tensor_view<128x128xi32, strides=[128,1]>";
+        let pv = format!("partition_view<tile=(128x128), {ty}>");
+        let src = format!(
+            r#"cuda_tile.module @t {{
+  entry @k(%x_ptr: tile<ptr<i32>>, %y_ptr: tile<ptr<i32>>) {{
+    %token = make_token : token
+    %c0 = constant <i32: 0> : tile<i32>
+    %xv = make_tensor_view %x_ptr, shape = [128, 128], strides = [128, 1] : {ty}
+    %yv = make_tensor_view %y_ptr, shape = [128, 128], strides = [128, 1] : {ty}
+    %xp = make_partition_view %xv : {pv}
+    %yp = make_partition_view %yv : {pv}
+    %x, %xt = load_view_tko weak %xp[%c0, %c0] token = %token : {pv}, tile<i32> -> tile<128x128xi32>, token
+    %s = scan %x dim={dim} reverse={reverse} identities=[0 : i32] : tile<128x128xi32> -> tile<128x128xi32>
+    (%a: tile<i32>, %b: tile<i32>) {{
+      %c = addi %a, %b : tile<i32>
+      yield %c : tile<i32>
+    }}
+    %yt = store_view_tko weak %s, %yp[%c0, %c0] token = %token : tile<128x128xi32>, {pv}, tile<i32> -> token
+    return
+  }}
+}}
+"#
+        );
+        let out = run_tilec(&["-", "--arch", "sm_80", "-o", "-"], &src);
+        assert_eq!(out.status, 0, "{}", out.stderr);
+        assert!(
+            out.stdout.contains(".shared .align 16 .b8 __smem_k[16384]"),
+            "dim {dim}: not chunked"
+        );
+        let ks = ptxsim::parse(&out.stdout);
+        let mut mem = Memory::default();
+        let px = mem.alloc(&encode(Ty::I32, &x));
+        let py = mem.alloc(&[0; 128 * 128 * 4]);
+        ptxsim::run(kernel(&ks, "k"), [1, 1, 1], &[px, py], &mut mem)
+            .unwrap_or_else(|e| panic!("dim {dim} reverse {reverse}: {e}"));
+        let got = i32s(mem.read(py, 128 * 128 * 4));
+        for r in 0..128 {
+            for c in 0..128 {
+                let at = |i: usize, j: usize| x[i * 128 + j];
+                let want: i64 = match (dim, reverse) {
+                    (1, false) => (0..=c).map(|j| at(r, j)).sum(),
+                    (1, true) => (c..128).map(|j| at(r, j)).sum(),
+                    (0, false) => (0..=r).map(|i| at(i, c)).sum(),
+                    _ => (r..128).map(|i| at(i, c)).sum(),
+                };
+                assert_eq!(
+                    got[r * 128 + c] as i64,
+                    want,
+                    "dim {dim} reverse {reverse} at ({r}, {c})"
+                );
+            }
+        }
+    }
+}

@@ -95,7 +95,13 @@ pub(crate) struct Kernel<'a> {
     pub axis: crate::axis::Axis,
     /// The streaming loop being written, if any.
     pub stream: Option<stream::StreamCtx>,
+    /// The op being written, and the one that asked for the most shared memory.
+    pub cur_op: Option<Op>,
+    pub smem_op: Option<Op>,
 }
+
+/// The static shared memory a kernel may declare.
+pub(crate) const MAX_STATIC_SMEM: u32 = 48 * 1024;
 
 /// Data shared by the kernels of a module: constant tables, strings, `vprintf` use.
 #[derive(Default)]
@@ -403,6 +409,8 @@ fn emit_entry(
         last_loc: None,
         axis: crate::axis::Axis::run(m, block),
         stream: None,
+        cur_op: None,
+        smem_op: None,
     };
     let mut params = Vec::new();
     k.tid = k.reg(RegClass::B32);
@@ -432,6 +440,15 @@ fn emit_entry(
         k.set_scalar(*arg, elem, r);
     }
     k.emit_block(block);
+    if k.smem_bytes > MAX_STATIC_SMEM {
+        // ptxas would reject the kernel: say which op needs the memory instead.
+        let at = k.smem_op.unwrap_or(op);
+        let msg = format!(
+            "this operation needs {} bytes of shared memory, more than the {MAX_STATIC_SMEM} bytes (48 KiB) a kernel may declare statically; use smaller tiles",
+            k.smem_bytes
+        );
+        k.error_at_op(at, &msg);
+    }
     if !k.diags.is_empty() {
         return Err(k.diags);
     }
@@ -805,6 +822,9 @@ impl<'a> Kernel<'a> {
     /// Reserves `bytes` of shared memory for one op (the buffer is reused by every op; each
     /// op fences its use with barriers) and returns a `.b32` register with its address.
     pub fn smem(&mut self, bytes: u32) -> String {
+        if bytes.next_multiple_of(16) > self.smem_bytes {
+            self.smem_op = self.cur_op;
+        }
         self.smem_bytes = self.smem_bytes.max(bytes.next_multiple_of(16));
         let r = self.reg(RegClass::B32);
         self.ins(format!("mov.u32 {r}, __smem;"));
@@ -849,6 +869,14 @@ impl<'a> Kernel<'a> {
     }
 
     fn emit_op(&mut self, op: Op) {
+        // Ops of a body (reduce, scan, if, loops) are written inside their parent's
+        // lowering, which is the op being written again once they are done.
+        let parent = self.cur_op.replace(op);
+        self.lower_op(op);
+        self.cur_op = parent;
+    }
+
+    fn lower_op(&mut self, op: Op) {
         use Opcode as O;
         let m = self.m;
         match m.opcode(op) {

@@ -590,14 +590,16 @@ impl Kernel<'_> {
     }
 
     /// scan: a log-step (Hillis-Steele) scan through shared memory, in a PTX loop over
-    /// the steps. Every element is stored at its linear index (8 bytes per element and
-    /// operand); at step `d = 1, 2, 4, ...` each element at scan coordinate `c` with a
-    /// partner `d` places earlier in scan order (`c - d` forward, `c + d` reverse) becomes
-    /// `body(partner, element)`, reads and writes of a step separated by barriers. After
-    /// `log2(len)` steps element `c` holds the combination of everything up to it, in an
-    /// order fixed by the shape alone (the spec leaves the order to the implementation and
-    /// asks only for determinism): `O(n log n)` work in `log2(len)` rounds, where a
-    /// sequential scan per element costs `O(n²)`.
+    /// the steps. Every element is stored at its linear index; at step `d = 1, 2, 4, ...`
+    /// each element at scan coordinate `c` with a partner `d` places earlier in scan order
+    /// (`c - d` forward, `c + d` reverse) becomes `body(partner, element)`, reads and
+    /// writes of a step separated by barriers. After `log2(len)` steps element `c` holds
+    /// the combination of everything up to it, in an order fixed by the shape alone (the
+    /// spec leaves the order to the implementation and asks only for determinism):
+    /// `O(n log n)` work in `log2(len)` rounds, where a sequential scan per element costs
+    /// `O(n²)`. A tile whose buffer would exceed [`STAGE_BYTES`] is scanned in chunks
+    /// picked by register bits outside the scanned dimension (lines along it never span
+    /// two chunks), one chunk after the other through the same buffer.
     pub(crate) fn emit_scan(&mut self, op: Op) {
         let m = self.m;
         let inputs: Vec<Value> = m.operands(op).collect();
@@ -610,7 +612,7 @@ impl Kernel<'_> {
         let layout = self.layout_of(inputs[0]);
         let tvs: Vec<Tv> = inputs.iter().map(|v| self.tile_in(*v, &layout)).collect();
         let elems: Vec<Type> = tvs.iter().map(|t| t.elem).collect();
-        let n = 1u64 << shape_bits(&shape);
+        let nbits = shape_bits(&shape);
         let (low, w) = dim_bits(&shape, dim);
         let len = 1u64 << w;
         let slots = layout.slots();
@@ -627,85 +629,131 @@ impl Kernel<'_> {
             vals.push(regs);
         }
         if len > 1 {
+            // Bytes per element in each operand's region, and the chunk bits.
+            let stride = elems
+                .iter()
+                .map(|e| elem_bytes(*e) as u64)
+                .max()
+                .unwrap_or(4);
+            let per_elem = stride * elems.len() as u64;
+            let need = ((per_elem << nbits) / STAGE_BYTES).max(1).trailing_zeros() as usize;
+            let scanned = |b: u8| (low..low + w).contains(&(b as u32));
+            let mut chunk: Vec<u8> = layout
+                .reg
+                .iter()
+                .copied()
+                .filter(|b| !scanned(*b))
+                .collect();
+            chunk.sort_unstable_by(|a, b| b.cmp(a));
+            chunk.truncate(need);
+            chunk.sort_unstable();
+            let region = 1u64 << (nbits - chunk.len() as u32); // elements per chunk
+            // Element bit -> bit of the index inside a chunk (chunk bits removed).
+            let squeeze = |e: u64| -> u64 {
+                let mut out = 0;
+                let mut k = 0;
+                for b in 0..nbits as u8 {
+                    if chunk.contains(&b) {
+                        continue;
+                    }
+                    out |= (e >> b & 1) << k;
+                    k += 1;
+                }
+                out
+            };
+            let low_in = low - chunk.iter().filter(|b| (**b as u32) < low).count() as u32;
             self.bar();
-            let buf = self.smem((n * 8 * elems.len() as u64) as u32);
+            let buf = self.smem((region * per_elem) as u32);
             let tb = self.thread_base(&layout);
+            // The thread part of the index inside a chunk (it has no chunk bits: those
+            // are register bits).
+            let tb_in = self.squeeze_bits(&tb, &chunk, nbits);
             let base = self.reg(RegClass::B32);
-            self.ins(format!("mad.lo.s32 {base}, {tb}, 8, {buf};"));
-            for (k, t) in tvs.iter().enumerate() {
-                for s in 0..slots {
-                    let off = k as u64 * n * 8 + layout.slot_elem(s) * 8;
-                    self.store_elem(
-                        "st.shared",
-                        t.elem,
-                        &format!("[{base}+{off}]"),
-                        &t.regs[s],
-                        None,
-                    );
-                }
-            }
-            // Per slot: its address and its scan coordinate (loop invariants).
-            let mut addrs = Vec::with_capacity(slots);
-            let mut coords = Vec::with_capacity(slots);
-            for s in 0..slots {
-                let a = self.reg(RegClass::B32);
-                self.ins(format!("add.s32 {a}, {base}, {};", layout.slot_elem(s) * 8));
-                let e = self.reg(RegClass::B32);
-                self.ins(format!("add.s32 {e}, {tb}, {};", layout.slot_elem(s)));
-                let c = self.reg(RegClass::B32);
-                self.ins(format!("bfe.u32 {c}, {e}, {low}, {w};"));
-                addrs.push(a);
-                coords.push(c);
-            }
-            let d = self.reg(RegClass::B32);
-            self.ins(format!("mov.u32 {d}, 1;"));
-            let head = self.label();
-            self.line(format!("{head}:"));
-            self.bar();
-            // The partner's byte distance: d << (low + 3).
-            let dist = self.reg(RegClass::B32);
-            self.ins(format!("shl.b32 {dist}, {d}, {};", low + 3));
-            let mut preds = Vec::with_capacity(slots);
-            let mut others: Vec<Vec<String>> = vec![Vec::with_capacity(slots); elems.len()];
-            for s in 0..slots {
-                let p = self.reg(RegClass::Pred);
-                let pa = self.reg(RegClass::B32);
-                if reverse {
-                    let t = self.reg(RegClass::B32);
-                    self.ins(format!("add.s32 {t}, {}, {d};", coords[s]));
-                    self.ins(format!("setp.lt.u32 {p}, {t}, {len};"));
-                    self.ins(format!("add.s32 {pa}, {}, {dist};", addrs[s]));
-                } else {
-                    self.ins(format!("setp.ge.u32 {p}, {}, {d};", coords[s]));
-                    self.ins(format!("sub.s32 {pa}, {}, {dist};", addrs[s]));
-                }
+            self.ins(format!("mad.lo.s32 {base}, {tb_in}, {stride}, {buf};"));
+            let chunk_of = |e: u64| -> u64 {
+                chunk
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| (e >> b & 1) << i)
+                    .sum()
+            };
+            for c in 0..1u64 << chunk.len() {
+                let members: Vec<usize> = (0..slots)
+                    .filter(|s| chunk_of(layout.slot_elem(*s)) == c)
+                    .collect();
+                let region_off = |k: usize| k as u64 * region * stride;
                 for (k, el) in elems.iter().enumerate() {
-                    let o = self.reg(class_of(*el));
-                    self.copy_reg(*el, &o, &vals[k][s]);
-                    let at = format!("[{pa}+{}]", k as u64 * n * 8);
-                    self.load_into("ld.shared", *el, &at, &o, Some(&p));
-                    others[k].push(o);
+                    for &s in &members {
+                        let off = region_off(k) + squeeze(layout.slot_elem(s)) * stride;
+                        let at = format!("[{base}+{off}]");
+                        self.store_elem("st.shared", *el, &at, &vals[k][s], None);
+                    }
                 }
-                preds.push(p);
-            }
-            self.bar();
-            for s in 0..slots {
-                let lhs: Vec<String> = others.iter().map(|o| o[s].clone()).collect();
-                let rhs: Vec<String> = vals.iter().map(|v| v[s].clone()).collect();
-                let combined = self.apply_body(op, &lhs, &rhs, &elems);
-                for (k, el) in elems.iter().enumerate() {
-                    let p = Some(preds[s].as_str());
-                    self.copy_reg_if(*el, &vals[k][s], &combined[k], p);
-                    let at = format!("[{}+{}]", addrs[s], k as u64 * n * 8);
-                    self.store_elem("st.shared", *el, &at, &vals[k][s], p);
+                // Per slot: its address and its scan coordinate (loop invariants).
+                let mut addrs = Vec::with_capacity(members.len());
+                let mut coords = Vec::with_capacity(members.len());
+                for &s in &members {
+                    let a = self.reg(RegClass::B32);
+                    let off = squeeze(layout.slot_elem(s)) * stride;
+                    self.ins(format!("add.s32 {a}, {base}, {off};"));
+                    let e = self.reg(RegClass::B32);
+                    self.ins(format!("add.s32 {e}, {tb}, {};", layout.slot_elem(s)));
+                    let co = self.reg(RegClass::B32);
+                    self.ins(format!("bfe.u32 {co}, {e}, {low}, {w};"));
+                    addrs.push(a);
+                    coords.push(co);
                 }
+                let d = self.reg(RegClass::B32);
+                self.ins(format!("mov.u32 {d}, 1;"));
+                let head = self.label();
+                self.line(format!("{head}:"));
+                self.bar();
+                // The partner's byte distance: d << low_in, times the stride.
+                let dist = self.reg(RegClass::B32);
+                self.ins(format!("shl.b32 {dist}, {d}, {low_in};"));
+                self.ins(format!("mul.lo.u32 {dist}, {dist}, {stride};"));
+                let mut preds = Vec::with_capacity(members.len());
+                let mut others: Vec<Vec<String>> = vec![Vec::new(); elems.len()];
+                for (i, &s) in members.iter().enumerate() {
+                    let p = self.reg(RegClass::Pred);
+                    let pa = self.reg(RegClass::B32);
+                    if reverse {
+                        let t = self.reg(RegClass::B32);
+                        self.ins(format!("add.s32 {t}, {}, {d};", coords[i]));
+                        self.ins(format!("setp.lt.u32 {p}, {t}, {len};"));
+                        self.ins(format!("add.s32 {pa}, {}, {dist};", addrs[i]));
+                    } else {
+                        self.ins(format!("setp.ge.u32 {p}, {}, {d};", coords[i]));
+                        self.ins(format!("sub.s32 {pa}, {}, {dist};", addrs[i]));
+                    }
+                    for (k, el) in elems.iter().enumerate() {
+                        let o = self.reg(class_of(*el));
+                        self.copy_reg(*el, &o, &vals[k][s]);
+                        let at = format!("[{pa}+{}]", region_off(k));
+                        self.load_into("ld.shared", *el, &at, &o, Some(&p));
+                        others[k].push(o);
+                    }
+                    preds.push(p);
+                }
+                self.bar();
+                for (i, &s) in members.iter().enumerate() {
+                    let lhs: Vec<String> = others.iter().map(|o| o[i].clone()).collect();
+                    let rhs: Vec<String> = vals.iter().map(|v| v[s].clone()).collect();
+                    let combined = self.apply_body(op, &lhs, &rhs, &elems);
+                    for (k, el) in elems.iter().enumerate() {
+                        let p = Some(preds[i].as_str());
+                        self.copy_reg_if(*el, &vals[k][s], &combined[k], p);
+                        let at = format!("[{}+{}]", addrs[i], region_off(k));
+                        self.store_elem("st.shared", *el, &at, &vals[k][s], p);
+                    }
+                }
+                let q = self.reg(RegClass::Pred);
+                self.ins(format!("shl.b32 {d}, {d}, 1;"));
+                self.ins(format!("setp.lt.u32 {q}, {d}, {len};"));
+                self.ins(".pragma \"nounroll\";");
+                self.ins(format!("@{q} bra.uni {head};"));
+                self.bar();
             }
-            let q = self.reg(RegClass::Pred);
-            self.ins(format!("shl.b32 {d}, {d}, 1;"));
-            self.ins(format!("setp.lt.u32 {q}, {d}, {len};"));
-            self.ins(".pragma \"nounroll\";");
-            self.ins(format!("@{q} bra.uni {head};"));
-            self.bar();
         }
         for (k, res) in m.results(op).enumerate() {
             self.set_tile(
@@ -717,6 +765,34 @@ impl Kernel<'_> {
                 },
             );
         }
+    }
+
+    /// A `.b32` register with the bits of `x` at positions in `remove` (sorted ascending,
+    /// all below `nbits`) taken out and the bits above them moved down. `x` must have
+    /// those bits clear.
+    fn squeeze_bits(&mut self, x: &str, remove: &[u8], nbits: u32) -> String {
+        if remove.is_empty() {
+            return x.to_string();
+        }
+        let acc = self.reg(RegClass::B32);
+        self.ins(format!("mov.u32 {acc}, 0;"));
+        let mut from = 0u32;
+        let ends = remove.iter().copied().chain(std::iter::once(nbits as u8));
+        // Bit `from + i` of a segment goes to `from - shift + i`, `shift` being the number
+        // of removed bits below it.
+        for (shift, b) in ends.enumerate() {
+            let (b, shift) = (b as u32, shift as u32);
+            if b > from {
+                let t = self.reg(RegClass::B32);
+                self.ins(format!("bfe.u32 {t}, {x}, {from}, {};", b - from));
+                if from - shift > 0 {
+                    self.ins(format!("shl.b32 {t}, {t}, {};", from - shift));
+                }
+                self.ins(format!("or.b32 {acc}, {acc}, {t};"));
+            }
+            from = b + 1;
+        }
+        acc
     }
 
     /// mmaf / mmai: on tensor cores when [`super::mma::mma_plan`] has a plan; otherwise
