@@ -812,3 +812,115 @@ fn large_scans_run_in_chunks() {
         }
     }
 }
+
+/// Transposes whose conversion back to the store layout is larger than one shared-memory
+/// stage (128x128 and 256x64 i32): chunks picked by the source's register bits, some of
+/// them thread bits of the destination (predicated reads).
+#[test]
+fn large_transposes_convert_in_chunks() {
+    let mut g = Gen(46);
+    for (rows, cols) in [(128usize, 128usize), (256, 64), (64, 256)] {
+        let x = g.vec(rows * cols, 1000);
+        let tv = |r: usize, c: usize| format!("tensor_view<{r}x{c}xi32, strides=[{c},1]>");
+        let pv = |r: usize, c: usize| format!("partition_view<tile=({r}x{c}), {}>", tv(r, c));
+        let src = format!(
+            r#"cuda_tile.module @t {{
+  entry @k(%x_ptr: tile<ptr<i32>>, %y_ptr: tile<ptr<i32>>) {{
+    %token = make_token : token
+    %c0 = constant <i32: 0> : tile<i32>
+    %xv = make_tensor_view %x_ptr, shape = [{rows}, {cols}], strides = [{cols}, 1] : {xtv}
+    %yv = make_tensor_view %y_ptr, shape = [{cols}, {rows}], strides = [{rows}, 1] : {ytv}
+    %xp = make_partition_view %xv : {xpv}
+    %yp = make_partition_view %yv : {ypv}
+    %x, %xt = load_view_tko weak %xp[%c0, %c0] token = %token : {xpv}, tile<i32> -> tile<{rows}x{cols}xi32>, token
+    %t = permute %x [1, 0] : tile<{rows}x{cols}xi32> -> tile<{cols}x{rows}xi32>
+    %yt = store_view_tko weak %t, %yp[%c0, %c0] token = %token : tile<{cols}x{rows}xi32>, {ypv}, tile<i32> -> token
+    return
+  }}
+}}
+"#,
+            xtv = tv(rows, cols),
+            ytv = tv(cols, rows),
+            xpv = pv(rows, cols),
+            ypv = pv(cols, rows),
+        );
+        let out = run_tilec(&["-", "--arch", "sm_80", "-o", "-"], &src);
+        assert_eq!(out.status, 0, "{}", out.stderr);
+        assert!(
+            out.stdout.contains(".shared .align 16 .b8 __smem_k[16384]"),
+            "{rows}x{cols}: not chunked"
+        );
+        let ks = ptxsim::parse(&out.stdout);
+        let mut mem = Memory::default();
+        let px = mem.alloc(&encode(Ty::I32, &x));
+        let py = mem.alloc(&vec![0; rows * cols * 4]);
+        ptxsim::run(kernel(&ks, "k"), [1, 1, 1], &[px, py], &mut mem)
+            .unwrap_or_else(|e| panic!("{rows}x{cols}: {e}"));
+        let got = i32s(mem.read(py, rows * cols * 4));
+        for r in 0..rows {
+            for c in 0..cols {
+                assert_eq!(
+                    got[c * rows + r] as i64,
+                    x[r * cols + c],
+                    "{rows}x{cols} at ({r}, {c})"
+                );
+            }
+        }
+    }
+}
+
+/// `extract` at a runtime index from a source larger than one shared-memory stage
+/// (128x128 i32): the source goes through shared memory in chunks and each result element
+/// is read in the chunk that holds it.
+#[test]
+fn extract_from_a_large_tile() {
+    let mut g = Gen(47);
+    let x = g.vec(128 * 128, 1000);
+    let tv = |r: usize, c: usize| format!("tensor_view<{r}x{c}xi32, strides=[{c},1]>");
+    let pv = |r: usize, c: usize| format!("partition_view<tile=({r}x{c}), {}>", tv(r, c));
+    for (rr, rc) in [(1usize, 128usize), (16, 64), (128, 1)] {
+        let src = format!(
+            r#"cuda_tile.module @t {{
+  entry @k(%x_ptr: tile<ptr<i32>>, %y_ptr: tile<ptr<i32>>, %i: tile<i32>, %j: tile<i32>) {{
+    %token = make_token : token
+    %c0 = constant <i32: 0> : tile<i32>
+    %xv = make_tensor_view %x_ptr, shape = [128, 128], strides = [128, 1] : {xtv}
+    %yv = make_tensor_view %y_ptr, shape = [{rr}, {rc}], strides = [{rc}, 1] : {ytv}
+    %xp = make_partition_view %xv : {xpv}
+    %yp = make_partition_view %yv : {ypv}
+    %x, %xt = load_view_tko weak %xp[%c0, %c0] token = %token : {xpv}, tile<i32> -> tile<128x128xi32>, token
+    %e = extract %x[%i, %j] : tile<128x128xi32> -> tile<{rr}x{rc}xi32>
+    %yt = store_view_tko weak %e, %yp[%c0, %c0] token = %token : tile<{rr}x{rc}xi32>, {ypv}, tile<i32> -> token
+    return
+  }}
+}}
+"#,
+            xtv = tv(128, 128),
+            ytv = tv(rr, rc),
+            xpv = pv(128, 128),
+            ypv = pv(rr, rc),
+        );
+        let out = run_tilec(&["-", "--arch", "sm_80", "-o", "-"], &src);
+        assert_eq!(out.status, 0, "{}", out.stderr);
+        assert!(out.stdout.contains(".shared .align 16 .b8 __smem_k[16384]"));
+        let ks = ptxsim::parse(&out.stdout);
+        let (bi, bj) = (128 / rr - 1, 128 / rc / 2);
+        let mut mem = Memory::default();
+        let px = mem.alloc(&encode(Ty::I32, &x));
+        let py = mem.alloc(&vec![0; rr * rc * 4]);
+        ptxsim::run(
+            kernel(&ks, "k"),
+            [1, 1, 1],
+            &[px, py, bi as u64, bj as u64],
+            &mut mem,
+        )
+        .unwrap_or_else(|e| panic!("{rr}x{rc}: {e}"));
+        let got = i32s(mem.read(py, rr * rc * 4));
+        for r in 0..rr {
+            for c in 0..rc {
+                let want = x[(bi * rr + r) * 128 + bj * rc + c];
+                assert_eq!(got[r * rc + c] as i64, want, "{rr}x{rc} at ({r}, {c})");
+            }
+        }
+    }
+}

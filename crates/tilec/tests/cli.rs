@@ -675,33 +675,37 @@ fn output_files_are_replaced_whole_and_links_are_kept() {
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
-const EXTRACT_256: &str = r#"cuda_tile.module @t {
-  entry @k(%x_ptr: tile<ptr<f32>>, %i: tile<i32>) {
+const SCAN_8192_F64: &str = r#"cuda_tile.module @t {
+  entry @k(%x_ptr: tile<ptr<f64>>) {
     %token = make_token : token
     %c0 = constant <i32: 0> : tile<i32>
-    %xv = make_tensor_view %x_ptr, shape = [256, 256], strides = [256, 1] : tensor_view<256x256xf32, strides=[256,1]>
-    %xp = make_partition_view %xv : partition_view<tile=(256x256), tensor_view<256x256xf32, strides=[256,1]>>
-    %x, %xt = load_view_tko weak %xp[%c0, %c0] token = %token : partition_view<tile=(256x256), tensor_view<256x256xf32, strides=[256,1]>>, tile<i32> -> tile<256x256xf32>, token
-    %e = extract %x[%i, %c0] : tile<256x256xf32> -> tile<16x256xf32>
-    %yv = make_partition_view %xv : partition_view<tile=(16x256), tensor_view<256x256xf32, strides=[256,1]>>
-    %yt = store_view_tko weak %e, %yv[%c0, %c0] token = %token : tile<16x256xf32>, partition_view<tile=(16x256), tensor_view<256x256xf32, strides=[256,1]>>, tile<i32> -> token
+    %xv = make_tensor_view %x_ptr, shape = [8192], strides = [1] : tensor_view<8192xf64, strides=[1]>
+    %xp = make_partition_view %xv : partition_view<tile=(8192), tensor_view<8192xf64, strides=[1]>>
+    %x, %xt = load_view_tko weak %xp[%c0] token = %token : partition_view<tile=(8192), tensor_view<8192xf64, strides=[1]>>, tile<i32> -> tile<8192xf64>, token
+    %s = scan %x dim=0 reverse=false identities=[0.0 : f64] : tile<8192xf64> -> tile<8192xf64>
+    (%a: tile<f64>, %b: tile<f64>) {
+      %c = addf %a, %b : tile<f64>
+      yield %c : tile<f64>
+    }
+    %yt = store_view_tko weak %s, %xp[%c0] token = %token : tile<8192xf64>, partition_view<tile=(8192), tensor_view<8192xf64, strides=[1]>>, tile<i32> -> token
     return
   }
 }
 "#;
 
 /// A kernel whose lowering would declare more than 48 KiB of static shared memory (which
-/// ptxas rejects) is refused with a diagnostic at the op that needs it.
+/// ptxas rejects) is refused with a diagnostic at the op that needs it: here a scan along
+/// the only dimension of a 64 KiB tile, which has no lines to split into chunks.
 #[test]
 fn too_much_shared_memory_is_a_located_error() {
     let out = tilec(
         &["-", "-o", "-", "--diagnostic-format=mlir"],
-        EXTRACT_256.as_bytes(),
+        SCAN_8192_F64.as_bytes(),
     );
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     assert!(out.stdout.is_empty());
     assert_eq!(
         text(&out.stderr).lines().next().unwrap_or(""),
-        "<stdin>:8:10: error: this operation needs 262144 bytes of shared memory, more than the 49152 bytes (48 KiB) a kernel may declare statically; use smaller tiles"
+        "<stdin>:8:10: error: this operation needs 65536 bytes of shared memory, more than the 49152 bytes (48 KiB) a kernel may declare statically; use smaller tiles"
     );
 }

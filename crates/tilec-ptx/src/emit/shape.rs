@@ -13,17 +13,17 @@ use tilec_ir::{Op, Opcode, Type, Value};
 pub(crate) const STAGE_BYTES: u64 = 16 * 1024;
 
 /// The element bits that split a conversion of an `nbits`-bit tile of `size`-byte
-/// elements from `from` to `to` into chunks of at most [`STAGE_BYTES`]: the highest bits
-/// that are register bits of both layouts, ascending (none for a small tile), or `None`
-/// when there are not enough of them.
+/// elements from `from` to `to` into chunks of at most [`STAGE_BYTES`]: register bits of
+/// `from` (so which slots a thread stores for a chunk is known at compile time), those
+/// that are register bits of `to` too first (no predication on the reading side), the
+/// highest first. `None` when `from` has too few register bits.
 fn chunk_bits(from: &Layout, to: &Layout, nbits: u32, size: u64) -> Option<Vec<u8>> {
     let total = (1u64 << nbits) * size;
     let need = (total / STAGE_BYTES).trailing_zeros() as usize;
-    let mut chunk: Vec<u8> = (0..nbits as u8)
-        .rev()
-        .filter(|b| from.reg.contains(b) && to.reg.contains(b))
-        .take(need)
-        .collect();
+    let mut regs: Vec<u8> = from.reg.clone();
+    regs.sort_unstable_by(|a, b| b.cmp(a));
+    let (common, other): (Vec<u8>, Vec<u8>) = regs.into_iter().partition(|b| to.reg.contains(b));
+    let mut chunk: Vec<u8> = common.into_iter().chain(other).take(need).collect();
     if chunk.len() < need {
         return None;
     }
@@ -140,10 +140,11 @@ impl Kernel<'_> {
     }
 
     /// A conversion of a tile larger than [`STAGE_BYTES`] in chunks of at most that size:
-    /// element bits that are register bits of both layouts pick the chunk (so which slots
-    /// belong to a chunk is known at compile time), and each chunk makes its own round trip
-    /// through a buffer indexed by the remaining bits. `None` when there are not enough such
-    /// bits.
+    /// register bits of the source layout pick the chunk ([`chunk_bits`]), and each chunk
+    /// makes its own round trip through a buffer indexed by the remaining bits. A chunk bit
+    /// that is a lane or warp bit of `to` makes the reading side predicated: a thread reads
+    /// a slot in the chunk whose bits match its own thread id. `None` when the source has
+    /// too few register bits.
     fn convert_in_chunks(&mut self, t: &Tv, nbits: u32, to: &Rc<Layout>, base: u64) -> Option<Tv> {
         let size = elem_bytes(t.elem) as u64;
         let chunk = chunk_bits(&t.layout, to, nbits, size)?;
@@ -168,6 +169,18 @@ impl Kernel<'_> {
                 .map(|(i, b)| (e >> b & 1) << i)
                 .sum()
         };
+        // Chunk bits held by thread-id bits of `to`: (chunk bit index, thread-id bit).
+        let thread_bits: Vec<(usize, u32)> = to
+            .lane
+            .iter()
+            .chain(to.warp.iter())
+            .enumerate()
+            .filter_map(|(tbit, b)| {
+                let b = (*b)?;
+                chunk.iter().position(|c| *c == b).map(|i| (i, tbit as u32))
+            })
+            .collect();
+        let thread_mask: u64 = thread_bits.iter().fold(0, |m, (i, _)| m | 1 << i);
         let inner_bits = nbits - chunk.len() as u32;
         self.bar();
         let buf = self.smem_from(base, (1u64 << inner_bits) * size);
@@ -180,7 +193,24 @@ impl Kernel<'_> {
         };
         let src = addr(self, &t.layout);
         let dst = addr(self, to);
-        let mut regs = vec![String::new(); to.slots()];
+        // The chunk bits this thread holds in `to`, as a chunk number.
+        let mine = if thread_bits.is_empty() {
+            None
+        } else {
+            let tid = self.tid.clone();
+            let acc = self.reg(RegClass::B32);
+            self.ins(format!("mov.u32 {acc}, 0;"));
+            for (i, tbit) in &thread_bits {
+                let x = self.reg(RegClass::B32);
+                self.ins(format!("bfe.u32 {x}, {tid}, {tbit}, 1;"));
+                if *i > 0 {
+                    self.ins(format!("shl.b32 {x}, {x}, {i};"));
+                }
+                self.ins(format!("or.b32 {acc}, {acc}, {x};"));
+            }
+            Some(acc)
+        };
+        let mut regs: Vec<Option<String>> = vec![None; to.slots()];
         for c in 0..1u64 << chunk.len() {
             if c > 0 {
                 self.bar();
@@ -199,18 +229,34 @@ impl Kernel<'_> {
                 }
             }
             self.bar();
+            // Readers: slots whose register-held chunk bits are c's, in the threads whose
+            // thread-held chunk bits are c's.
+            let pred = mine.as_ref().map(|m| {
+                let p = self.reg(RegClass::Pred);
+                self.ins(format!("setp.eq.u32 {p}, {m}, {};", c & thread_mask));
+                p
+            });
             for (s, r) in regs.iter_mut().enumerate() {
                 let e = to.slot_elem(s);
-                if which(e) == c {
+                if which(e) & !thread_mask == c & !thread_mask {
                     let off = inner(e) * size;
-                    *r = self.load_elem("ld.shared", t.elem, &format!("[{dst}+{off}]"));
+                    let dst_reg = match r {
+                        Some(r) => r.clone(),
+                        None => {
+                            let n = self.reg(super::class_of(t.elem));
+                            *r = Some(n.clone());
+                            n
+                        }
+                    };
+                    let at = format!("[{dst}+{off}]");
+                    self.load_into("ld.shared", t.elem, &at, &dst_reg, pred.as_deref());
                 }
             }
         }
         self.bar();
         Some(Tv {
             layout: to.clone(),
-            regs,
+            regs: regs.into_iter().map(Option::unwrap_or_default).collect(),
             elem: t.elem,
         })
     }
@@ -332,9 +378,18 @@ impl Kernel<'_> {
         let rs = self.shape(res);
         let src = self.tile(src_v);
         let idx: Vec<Value> = m.operands(op).skip(1).collect();
-        let buf = self.stage(&src, 1 << shape_bits(&ss));
-        let layout = self.layout_of(res);
+        let nbits = shape_bits(&ss);
         let size = elem_bytes(src.elem) as u64;
+        // A source over one stage goes through shared memory in chunks picked by its
+        // register bits; which chunk holds a result element depends on the index, so each
+        // result slot reads in the chunk its element is in (a predicated load per chunk).
+        let need = (((size << nbits) / STAGE_BYTES).max(1)).trailing_zeros() as usize;
+        let mut chunk: Vec<u8> = src.layout.reg.clone();
+        chunk.sort_unstable_by(|a, b| b.cmp(a));
+        chunk.truncate(need);
+        chunk.sort_unstable();
+        let inner_bits = nbits - chunk.len() as u32;
+        let layout = self.layout_of(res);
         // Source linear index of result element c: sum_d (idx_d * rs_d + c_d) << low_src_d.
         let tb = self.thread_base(&layout);
         let base = self.reg(RegClass::B32);
@@ -352,19 +407,101 @@ impl Kernel<'_> {
             self.ins(format!("shl.b32 {c}, {c}, {ls};"));
             self.ins(format!("add.s32 {base}, {base}, {c};"));
         }
-        self.ins(format!("mad.lo.s32 {base}, {base}, {size}, {buf};"));
-        let mut regs = Vec::new();
-        for s in 0..layout.slots() {
-            let c = coords(&rs, layout.slot_elem(s));
-            let off: u64 = c
+        // Each result slot's offset from `base` in the source index (the dims' fields
+        // never carry into each other).
+        let offs: Vec<u64> = (0..layout.slots())
+            .map(|s| {
+                let c = coords(&rs, layout.slot_elem(s));
+                c.iter()
+                    .enumerate()
+                    .map(|(d, x)| x << dim_bits(&ss, d).0)
+                    .sum()
+            })
+            .collect();
+        let regs: Vec<String> = if chunk.is_empty() {
+            let buf = self.stage(&src, 1 << nbits);
+            self.ins(format!("mad.lo.s32 {base}, {base}, {size}, {buf};"));
+            offs.iter()
+                .map(|off| {
+                    let at = format!("[{base}+{}]", off * size);
+                    self.load_elem("ld.shared", src.elem, &at)
+                })
+                .collect()
+        } else {
+            let elems: Vec<String> = offs
                 .iter()
-                .enumerate()
-                .map(|(d, x)| x << dim_bits(&ss, d).0)
-                .sum::<u64>()
-                * size;
-            let r = self.load_elem("ld.shared", src.elem, &format!("[{base}+{off}]"));
-            regs.push(r);
-        }
+                .map(|off| {
+                    let e = self.reg(RegClass::B32);
+                    self.ins(format!("add.s32 {e}, {base}, {off};"));
+                    e
+                })
+                .collect();
+            self.bar();
+            let buf = self.smem(((1u64 << inner_bits) * size) as u32);
+            // Per result slot: its chunk number and its address inside a chunk.
+            let mut places = Vec::with_capacity(elems.len());
+            for e in &elems {
+                let ch = self.reg(RegClass::B32);
+                self.ins(format!("mov.u32 {ch}, 0;"));
+                for (k, b) in chunk.iter().enumerate() {
+                    let x = self.reg(RegClass::B32);
+                    self.ins(format!("bfe.u32 {x}, {e}, {b}, 1;"));
+                    if k > 0 {
+                        self.ins(format!("shl.b32 {x}, {x}, {k};"));
+                    }
+                    self.ins(format!("or.b32 {ch}, {ch}, {x};"));
+                }
+                let sq = self.squeeze_bits(e, &chunk, nbits);
+                let a = self.reg(RegClass::B32);
+                self.ins(format!("mad.lo.s32 {a}, {sq}, {size}, {buf};"));
+                places.push((ch, a));
+            }
+            let src_tb = self.thread_base(&src.layout);
+            let src_sq = self.squeeze_bits(&src_tb, &chunk, nbits);
+            let src_addr = self.reg(RegClass::B32);
+            self.ins(format!("mad.lo.s32 {src_addr}, {src_sq}, {size}, {buf};"));
+            let owner = self.owner(&src.layout);
+            let which = |e: u64| -> u64 {
+                chunk
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| (e >> b & 1) << i)
+                    .sum()
+            };
+            let squeeze = |e: u64| -> u64 {
+                let mut out = 0;
+                let mut k = 0;
+                for b in 0..nbits as u8 {
+                    if !chunk.contains(&b) {
+                        out |= (e >> b & 1) << k;
+                        k += 1;
+                    }
+                }
+                out
+            };
+            let regs: Vec<String> = (0..elems.len())
+                .map(|_| self.reg(super::class_of(src.elem)))
+                .collect();
+            for c in 0..1u64 << chunk.len() {
+                if c > 0 {
+                    self.bar();
+                }
+                for s in 0..src.layout.slots() {
+                    let e = src.layout.slot_elem(s);
+                    if which(e) == c {
+                        let at = format!("[{src_addr}+{}]", squeeze(e) * size);
+                        self.store_elem("st.shared", src.elem, &at, &src.regs[s], owner.as_deref());
+                    }
+                }
+                self.bar();
+                for ((ch, a), r) in places.iter().zip(&regs) {
+                    let p = self.reg(RegClass::Pred);
+                    self.ins(format!("setp.eq.u32 {p}, {ch}, {c};"));
+                    self.load_into("ld.shared", src.elem, &format!("[{a}]"), r, Some(&p));
+                }
+            }
+            regs
+        };
         self.bar();
         self.set_tile(
             res,
@@ -768,8 +905,7 @@ impl Kernel<'_> {
     }
 
     /// A `.b32` register with the bits of `x` at positions in `remove` (sorted ascending,
-    /// all below `nbits`) taken out and the bits above them moved down. `x` must have
-    /// those bits clear.
+    /// all below `nbits`) taken out and the bits above them moved down.
     fn squeeze_bits(&mut self, x: &str, remove: &[u8], nbits: u32) -> String {
         if remove.is_empty() {
             return x.to_string();
