@@ -1,0 +1,47 @@
+//! `scripts/gpu/run_examples.py --dry-run --no-large` (no GPU needed): every kernel of every
+//! example is covered by the GPU runner, with arguments that match the kernel's PTX
+//! parameters, and the NumPy references run. Keeps the runner in step with the examples so
+//! it works the day a GPU is there. Needs Python with NumPy (`TILEC_PYTHON`, else
+//! `python3`); .ci/run provides it, elsewhere the test says SKIPPED.
+
+use std::path::Path;
+use std::process::Command;
+
+#[test]
+fn gpu_runner_covers_every_example_kernel() {
+    let python = std::env::var("TILEC_PYTHON").unwrap_or_else(|_| "python3".into());
+    let has_numpy = Command::new(&python)
+        .args(["-c", "import numpy"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_numpy {
+        eprintln!(
+            "\n*** SKIPPED: GPU runner dry run: {python} with NumPy not found (set TILEC_PYTHON or `pip install numpy`) ***\n"
+        );
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let out = Command::new(&python)
+        .arg(root.join("scripts/gpu/run_examples.py"))
+        .args([
+            "--dry-run",
+            "--no-large",
+            "--tilec",
+            env!("CARGO_BIN_EXE_tilec"),
+        ])
+        .current_dir(&root)
+        .output()
+        .expect("python runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "dry run failed ({}):\n{stdout}\n{stderr}",
+        out.status
+    );
+    assert!(
+        stdout.contains("DRY RUN: everything consistent"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("kernels covered (17)"), "{stdout}");
+}
