@@ -64,7 +64,7 @@ pub enum TypeData {
         warp: Box<[Box<[i64]>]>,
     },
     /// `!ttg.memdesc<shape x elem, #shared, #smem[, mutable]>`: a shared-memory buffer of
-    /// the GPU-level IR, stored row-major without swizzling.
+    /// the GPU-level IR, without swizzling.
     MemDesc {
         /// Dimensions.
         shape: Box<[i64]>,
@@ -72,6 +72,9 @@ pub enum TypeData {
         elem: Type,
         /// Whether the buffer may be written after its allocation.
         mutable: bool,
+        /// The dimensions from fastest- to slowest-varying in memory, as Triton's shared
+        /// encodings write `order` (`[rank-1, ..., 0]`: row-major).
+        order: Box<[u8]>,
     },
     /// `token`, which orders memory operations.
     Token,
@@ -373,10 +376,15 @@ impl TypeStore {
         out
     }
 
-    /// The shared-memory encoding of a buffer of `rank` dimensions, row-major and
-    /// unswizzled.
-    pub fn shared_encoding_text(rank: usize) -> String {
-        let order: Vec<i64> = (0..rank as i64).rev().collect();
+    /// The `order` of a row-major buffer of rank `rank`: `[rank-1, ..., 0]`.
+    pub fn row_major_order(rank: usize) -> Box<[u8]> {
+        (0..rank as u8).rev().collect()
+    }
+
+    /// The shared-memory encoding of an unswizzled buffer whose dimensions vary in memory
+    /// from fastest to slowest in `order`.
+    pub fn shared_encoding_text(order: &[u8]) -> String {
+        let order: Vec<i64> = order.iter().map(|d| *d as i64).collect();
         let mut out =
             String::from("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = ");
         push_i64_list(&mut out, &order);
@@ -431,12 +439,13 @@ impl TypeStore {
                 shape,
                 elem,
                 mutable,
+                order,
             } => {
                 out.push_str("!ttg.memdesc<");
                 write_dims(out, shape);
                 self.write(out, *elem, false);
                 out.push_str(", ");
-                self.write_aliased(out, Self::shared_encoding_text(shape.len()));
+                self.write_aliased(out, Self::shared_encoding_text(order));
                 out.push_str(", ");
                 self.write_aliased(out, "#ttg.shared_memory".to_string());
                 if *mutable {

@@ -19,9 +19,13 @@
 //! * `ttg.local_alloc` / `ttg.barrier local` / `ttg.local_load` / `ttg.local_dealloc`, a
 //!   round trip through shared memory, otherwise.
 //!
+//! `mmaf`/`mmai` on tensor cores get C in the accumulator layout and A and B either in
+//! their fragment layouts or staged in shared memory (`ttg.local_alloc`, with B permuted
+//! and viewed through `ttg.memdesc_trans`), released by `ttg.local_dealloc` after the op.
 //! `reduce` across warps, `scan`, `extract` and the `mmaf`/`mmai` fallback use shared
 //! memory inside their own lowering; their operands and results are still explicit here.
 
+use crate::emit::mma::MmaPlan;
 use crate::layout::{
     Layout, broadcast_layout, broadcast_source, cat_layout, permute_layout, reduce_layout,
     shape_bits,
@@ -32,6 +36,9 @@ use tilec_ir::attrs::AttrData;
 use tilec_ir::segments::operand_group;
 use tilec_ir::util::FxHashMap;
 use tilec_ir::{EnumKind, InsertPoint, Module, Op, OpSpec, Opcode, Type, TypeData, Value};
+
+/// Shared memory the tensor-core lowering may stage its A and B operands in.
+const MMA_STAGED_BYTES: u64 = 32 * 1024;
 
 /// Converts every `entry` of `m` to the GPU-level IR, in place.
 pub fn convert_to_gpu(m: &mut Module, opts: &Options) {
@@ -137,10 +144,12 @@ impl Assign<'_> {
         } else {
             let shape: Box<[i64]> = self.shape(v).into();
             let elem = self.m.ctx.types.element_type(ty);
+            let order = tilec_ir::TypeStore::row_major_order(shape.len());
             let md = self.m.ctx.types.intern(TypeData::MemDesc {
                 shape,
                 elem,
                 mutable: false,
+                order,
             });
             let alloc = self.create(Opcode::LocalAlloc, &[v], &[md], &[], op);
             let buf = self.m.result(alloc, 0);
@@ -437,15 +446,17 @@ impl Assign<'_> {
                 self.results(op, &l);
                 self.scalar_body(op);
             }
-            O::MmaF | O::MmaI => {
-                self.any(op, 0);
-                self.any(op, 1);
-                let c = self.any(op, 2);
-                // On tensor cores the result is in the accumulator's fragment layout (the
-                // lowering moves A, B and C into theirs); the fallback keeps C's.
-                let l = self.mma_acc(op).map(Rc::new).unwrap_or(c);
-                self.results(op, &l);
-            }
+            O::MmaF | O::MmaI => match self.mma_plan(op) {
+                Some(plan) => self.mma_operands(op, &plan),
+                None => {
+                    // The fallback stages its operands inside its own lowering and keeps
+                    // C's layout.
+                    self.any(op, 0);
+                    self.any(op, 1);
+                    let c = self.any(op, 2);
+                    self.results(op, &c);
+                }
+            },
             O::ConvertLayout
             | O::LocalAlloc
             | O::LocalLoad
@@ -457,8 +468,8 @@ impl Assign<'_> {
         }
     }
 
-    /// The accumulator layout of an `mmaf`/`mmai` that runs on tensor cores.
-    fn mma_acc(&self, op: Op) -> Option<Layout> {
+    /// The tensor-core plan of an `mmaf`/`mmai`, if it runs on tensor cores.
+    fn mma_plan(&self, op: Op) -> Option<MmaPlan> {
         let m = &*self.m;
         let (a, b, c) = (m.operand(op, 0), m.operand(op, 1), m.operand(op, 2));
         let elem = |v: Value| m.ctx.types.element_type(m.value_type(v));
@@ -471,7 +482,136 @@ impl Assign<'_> {
             self.warp_bits,
             self.arch,
         )
-        .map(|p| p.c)
+    }
+
+    /// The accumulator layout of an `mmaf`/`mmai` that runs on tensor cores.
+    fn mma_acc(&self, op: Op) -> Option<Layout> {
+        self.mma_plan(op).map(|p| p.c)
+    }
+
+    /// The operands of an `mmaf`/`mmai` on tensor cores. C is converted to the
+    /// accumulator layout (free when it is a constant or already there). A and B are taken
+    /// in their fragment layouts when that costs no data movement (constants, values
+    /// already in place); otherwise they are staged in shared memory, where the lowering
+    /// reads each fragment register with one `ld.shared.b32`: A row-major
+    /// (`ttg.local_alloc`), B transposed so that K runs fastest (`permute` in registers,
+    /// `ttg.local_alloc` of the `N x K` tile and a `ttg.memdesc_trans` view of it as
+    /// `K x N`). Both buffers are released after the product. An operand too large to
+    /// stage (A and B together over 32 KiB) is converted to its fragment layout instead.
+    fn mma_operands(&mut self, op: Op, plan: &MmaPlan) {
+        self.want(op, 2, &Rc::new(plan.c.clone()));
+        let mut staged_bytes = 0u64;
+        let mut bufs = Vec::new();
+        for (i, frag) in [(0usize, &plan.a), (1, &plan.b)] {
+            let v = self.m.operand(op, i);
+            let frag = Rc::new(frag.clone());
+            let moves = !self.is_constant(v)
+                && self
+                    .layout
+                    .get(&v)
+                    .is_some_and(|l| !l.converts_freely(&frag));
+            let elem = self.m.ctx.types.element_type(self.m.value_type(v));
+            let bytes = ((crate::emit::elem_bytes(elem) as u64) << frag.nbits).next_multiple_of(16);
+            if !moves || staged_bytes + bytes > MMA_STAGED_BYTES {
+                self.want(op, i, &frag);
+                continue;
+            }
+            staged_bytes += bytes;
+            let buf = if i == 0 {
+                let buf = self.alloc_buffer(v, op);
+                self.m.set_operand(op, 0, buf);
+                buf
+            } else {
+                // B transposed: N x K in memory, viewed as K x N.
+                let shape = self.shape(v);
+                let rank = shape.len();
+                let mut perm: Vec<usize> = (0..rank).collect();
+                perm.swap(rank - 2, rank - 1);
+                let t_shape: Vec<i64> = perm.iter().map(|p| shape[*p]).collect();
+                let src_l = self.layout[&v].clone();
+                let t_l = Rc::new(permute_layout(&src_l, &shape, &t_shape, &perm));
+                let t_ty = self.m.ctx.types.intern(TypeData::Tile {
+                    shape: t_shape.clone().into(),
+                    elem,
+                    encoding: None,
+                });
+                let perm_attr = self.m.ctx.attrs.intern(AttrData::DenseI32Array(
+                    perm.iter().map(|p| *p as i32).collect(),
+                ));
+                let p = self.create(Opcode::Permute, &[v], &[t_ty], &[Some(perm_attr)], op);
+                self.located(p, op);
+                let t = self.m.result(p, 0);
+                self.set(t, t_l);
+                let buf = self.alloc_buffer(t, op);
+                let src_order = self.memdesc_order(buf);
+                let order: Box<[u8]> = src_order.iter().map(|d| perm[*d as usize] as u8).collect();
+                let view_ty = self.m.ctx.types.intern(TypeData::MemDesc {
+                    shape: shape.clone().into(),
+                    elem,
+                    mutable: false,
+                    order,
+                });
+                let trans = self.create(Opcode::MemDescTrans, &[buf], &[view_ty], &[], op);
+                self.m.push_extra_attr(trans, "order", perm_attr);
+                self.located(trans, op);
+                self.m.set_operand(op, 1, self.m.result(trans, 0));
+                buf
+            };
+            bufs.push(buf);
+        }
+        if bufs.is_empty() {
+            return self.results(op, &Rc::new(plan.c.clone()));
+        }
+        let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
+        let bar = self.create(Opcode::GpuBarrier, &[], &[], &[Some(local)], op);
+        self.located(bar, op);
+        self.results(op, &Rc::new(plan.c.clone()));
+        // Released right after the product, in reverse order of allocation.
+        for buf in bufs {
+            let d = self.m.create_op(
+                &OpSpec {
+                    opcode: Opcode::LocalDealloc,
+                    operands: &[buf],
+                    results: &[],
+                    attrs: &[],
+                    regions: 0,
+                },
+                InsertPoint::After(op),
+            );
+            self.located(d, op);
+        }
+    }
+
+    /// `ttg.local_alloc %v` before `op`: a row-major buffer holding `v`.
+    fn alloc_buffer(&mut self, v: Value, op: Op) -> Value {
+        let ty = self.m.value_type(v);
+        let shape: Box<[i64]> = self.shape(v).into();
+        let elem = self.m.ctx.types.element_type(ty);
+        let order = tilec_ir::TypeStore::row_major_order(shape.len());
+        let md = self.m.ctx.types.intern(TypeData::MemDesc {
+            shape,
+            elem,
+            mutable: false,
+            order,
+        });
+        let alloc = self.create(Opcode::LocalAlloc, &[v], &[md], &[], op);
+        self.located(alloc, op);
+        self.m.result(alloc, 0)
+    }
+
+    /// The `order` of a `!ttg.memdesc` value.
+    fn memdesc_order(&self, v: Value) -> Box<[u8]> {
+        match self.m.ctx.types.get(self.m.value_type(v)) {
+            TypeData::MemDesc { order, .. } => order.clone(),
+            _ => Box::new([]),
+        }
+    }
+
+    /// Gives `new` (created for `op`) the source position of `op`.
+    fn located(&mut self, new: Op, op: Op) {
+        let (span, loc) = (self.m.op_span(op), self.m.op_loc(op));
+        self.m.set_op_span(new, span);
+        self.m.set_op_loc(new, loc);
     }
 
     /// For carried value `i` of a `for` whose initial value is a constant and whose body
@@ -653,6 +793,10 @@ pub struct GpuError {
 ///   its initial tile, and without one the buffer is mutable;
 /// * `ttg.local_load` reads a `!ttg.memdesc` into a tile of the same shape and element type;
 /// * `ttg.local_dealloc` releases a `!ttg.memdesc` and is its last use;
+/// * `ttg.memdesc_trans` permutes its buffer's dimensions (and their memory order) by a
+///   permutation `order`;
+/// * `mmaf`/`mmai` operands (tiles or buffers) have consistent shapes, the accumulator in
+///   registers;
 /// * `ttg.barrier` has its address space;
 /// * the tile operands and results of elementwise ops share one encoding.
 pub fn verify_gpu(m: &Module, opts: &Options) -> Result<(), Vec<GpuError>> {
@@ -741,6 +885,53 @@ pub fn verify_gpu(m: &Module, opts: &Options) -> Result<(), Vec<GpuError>> {
                         after = m.next_op(o);
                     }
                 }
+                Opcode::MemDescTrans => {
+                    let perm: Vec<usize> = match m.attr_named(op, "order").map(|a| m.ctx.attrs.get(a)) {
+                        Some(AttrData::DenseI32Array(p)) => p.iter().map(|x| *x as usize).collect(),
+                        _ => Vec::new(),
+                    };
+                    match (types.get(operand_ty(0)), types.get(m.value_type(m.result(op, 0)))) {
+                        (
+                            TypeData::MemDesc { shape: ss, elem: se, order: so, .. },
+                            TypeData::MemDesc { shape: rs, elem: re, order: ro, .. },
+                        ) => {
+                            let mut sorted = perm.clone();
+                            sorted.sort_unstable();
+                            if sorted != (0..ss.len()).collect::<Vec<_>>() {
+                                err(Some(op), format!("'{name}' op requires 'order' to be a permutation of the buffer's dimensions"));
+                            } else {
+                                // Result dim i is source dim perm[i]; the memory order
+                                // follows the dimensions.
+                                let mut inv = vec![0u8; perm.len()];
+                                for (i, p) in perm.iter().enumerate() {
+                                    inv[*p] = i as u8;
+                                }
+                                let shape: Vec<i64> = perm.iter().map(|p| ss[*p]).collect();
+                                let order: Vec<u8> = so.iter().map(|d| inv[*d as usize]).collect();
+                                if se != re || **rs != *shape || **ro != *order {
+                                    err(Some(op), format!("'{name}' op result must be the source buffer with its dimensions permuted by 'order'"));
+                                }
+                            }
+                        }
+                        _ => err(Some(op), format!("'{name}' op must view a !ttg.memdesc as a !ttg.memdesc")),
+                    }
+                }
+                Opcode::MmaF | Opcode::MmaI => {
+                    // A and B may be shared-memory buffers (staged operands); the shapes
+                    // must still be [b x] M x K, [b x] K x N and [b x] M x N, and C is a tile.
+                    let full = m.def(op).full_name();
+                    let shapes: Vec<Vec<i64>> = (0..3)
+                        .map(|i| plain(operand_ty(i)).map(|p| p.0).unwrap_or_default())
+                        .collect();
+                    let dim = |s: &[i64], back: usize| s.len().checked_sub(back).map(|i| s[i]);
+                    let (a, b, c) = (&shapes[0], &shapes[1], &shapes[2]);
+                    if dim(a, 1) != dim(b, 2) || dim(a, 2) != dim(c, 2) || dim(b, 1) != dim(c, 1) {
+                        err(Some(op), format!("'{full}' op requires operands of shapes [b x] M x K, [b x] K x N and [b x] M x N"));
+                    }
+                    if is_memdesc(operand_ty(2)) {
+                        err(Some(op), format!("'{full}' op requires its accumulator in registers"));
+                    }
+                }
                 Opcode::GpuBarrier => {
                     if m.attr_named(op, "addrSpace").is_none() {
                         err(Some(op), format!("'{name}' op requires an address space"));
@@ -790,8 +981,8 @@ pub fn set_gpu_aliases(m: &mut Module) -> String {
                     linear.push(text);
                 }
             }
-            TypeData::MemDesc { shape, .. } => {
-                let text = tilec_ir::TypeStore::shared_encoding_text(shape.len());
+            TypeData::MemDesc { order, .. } => {
+                let text = tilec_ir::TypeStore::shared_encoding_text(order);
                 if !shared.contains(&text) {
                     shared.push(text);
                 }

@@ -117,6 +117,7 @@ fn local_alloc_buffer_of_another_shape() {
         shape: vec![64, 32].into(),
         elem: tilec_ir::Type::F32,
         mutable: false,
+        order: tilec_ir::TypeStore::row_major_order(2),
     });
     let r = m.result(a, 0);
     m.set_value_type(r, md);
@@ -237,5 +238,73 @@ fn encodings_round_trip_and_reject_bad_bases() {
     assert_eq!(
         Layout::from_encoding(&bad, &shape, 2),
         Err("the layout does not cover every element of the tile".to_string())
+    );
+}
+
+/// A product on tensor cores with A and B loaded in the blocked layout: both are staged
+/// (`ttg.local_alloc`, B through `permute` and `ttg.memdesc_trans`).
+const MMA_KERNEL: &str = r#"
+cuda_tile.module @m {
+  entry @k(%pa: tile<ptr<f16>>, %pb: tile<ptr<f16>>) {
+    %token = make_token : token
+    %c0 = constant <i32: 0> : tile<i32>
+    %av = make_tensor_view %pa, shape = [64, 32], strides = [32, 1] : tensor_view<64x32xf16, strides=[32,1]>
+    %bv = make_tensor_view %pb, shape = [32, 64], strides = [64, 1] : tensor_view<32x64xf16, strides=[64,1]>
+    %at = make_partition_view %av : partition_view<tile=(64x32), tensor_view<64x32xf16, strides=[32,1]>>
+    %bt = make_partition_view %bv : partition_view<tile=(32x64), tensor_view<32x64xf16, strides=[64,1]>>
+    %a, %t1 = load_view_tko weak %at[%c0, %c0] token = %token : partition_view<tile=(64x32), tensor_view<64x32xf16, strides=[32,1]>>, tile<i32> -> tile<64x32xf16>, token
+    %b, %t2 = load_view_tko weak %bt[%c0, %c0] token = %token : partition_view<tile=(32x64), tensor_view<32x64xf16, strides=[64,1]>>, tile<i32> -> tile<32x64xf16>, token
+    %c = constant <f32: 0.0> : tile<64x64xf32>
+    %d = mmaf %a, %b, %c : tile<64x32xf16>, tile<32x64xf16>, tile<64x64xf32>
+    return
+  }
+}
+"#;
+
+fn mma_gpu() -> (Module, Options) {
+    let mut m = tilec_parse::parse(MMA_KERNEL, FileId(0), &Default::default()).expect("parses");
+    let opts = Options::default();
+    convert_to_gpu(&mut m, &opts);
+    (m, opts)
+}
+
+#[test]
+fn staged_mma_verifies() {
+    let (m, opts) = mma_gpu();
+    assert_eq!(messages(&m, &opts), Vec::<String>::new());
+    let mma = find(&m, Opcode::MmaF);
+    let is_buf = |v| matches!(m.ctx.types.get(m.value_type(v)), TypeData::MemDesc { .. });
+    assert!(is_buf(m.operand(mma, 0)) && is_buf(m.operand(mma, 1)));
+    let trans = find(&m, Opcode::MemDescTrans);
+    assert_eq!(m.operand(mma, 1), m.result(trans, 0));
+}
+
+#[test]
+fn memdesc_trans_with_a_wrong_result() {
+    let (mut m, opts) = mma_gpu();
+    let t = find(&m, Opcode::MemDescTrans);
+    // The result typed as the unpermuted source.
+    let src_ty = m.value_type(m.operand(t, 0));
+    let r = m.result(t, 0);
+    m.set_value_type(r, src_ty);
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(&"'ttg.memdesc_trans' op result must be the source buffer with its dimensions permuted by 'order'".to_string()),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn mma_with_inconsistent_shapes() {
+    let (mut m, opts) = mma_gpu();
+    let mma = find(&m, Opcode::MmaF);
+    // B replaced by the untransposed N x K buffer.
+    let t = find(&m, Opcode::MemDescTrans);
+    let nk = m.operand(t, 0);
+    m.set_operand(mma, 1, nk);
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(&"'cuda_tile.mmaf' op requires operands of shapes [b x] M x K, [b x] K x N and [b x] M x N".to_string()),
+        "{msgs:?}"
     );
 }

@@ -2,8 +2,10 @@
 #linear1 = #ttg.linear<{register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]], block = []}>
 #linear2 = #ttg.linear<{register = [[0, 1], [0, 2], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]], block = []}>
 #linear3 = #ttg.linear<{register = [[0, 1], [0, 2], [8, 0], [16, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]], block = []}>
-#linear4 = #ttg.linear<{register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]], block = []}>
+#linear4 = #ttg.linear<{register = [[1, 0], [2, 0], [0, 8], [0, 16]], lane = [[4, 0], [8, 0], [16, 0], [32, 0], [0, 1]], warp = [[0, 2], [0, 4]], block = []}>
+#linear5 = #ttg.linear<{register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]], block = []}>
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#shared1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
 #smem = #ttg.shared_memory
 cuda_tile.module @examples {
   entry @matmul(%arg0: tile<ptr<f16>, #linear>, %arg1: tile<i32, #linear>, %arg2: tile<i32, #linear>, %arg3: tile<i32, #linear>, %arg4: tile<i32, #linear>, %arg5: tile<ptr<f16>, #linear>, %arg6: tile<i32, #linear>, %arg7: tile<i32, #linear>, %arg8: tile<i32, #linear>, %arg9: tile<i32, #linear>, %arg10: tile<ptr<f32>, #linear>, %arg11: tile<i32, #linear>, %arg12: tile<i32, #linear>, %arg13: tile<i32, #linear>, %arg14: tile<i32, #linear>) {
@@ -31,14 +33,21 @@ cuda_tile.module @examples {
     %for = for %loopIdx in (%cst_0_i32 to %1#1, step %cst_1_i32) : tile<i32, #linear> iter_values(%iterArg0 = %cst_0_f32) -> (tile<64x64xf32, #linear1>) {
       %tile, %result_token = load_view_tko weak %pview[%blockId_x, %loopIdx] token = %0 : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<64x32xf16, #linear2>, token
       %tile_12, %result_token_13 = load_view_tko weak %pview_10[%loopIdx, %blockId_y] token = %0 : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear3>, token
-      %5 = mmaf %tile, %tile_12, %iterArg0 : tile<64x32xf16, #linear2>, tile<32x64xf16, #linear3>, tile<64x64xf32, #linear1>
-      continue %5 : tile<64x64xf32, #linear1>
+      %5 = ttg.local_alloc %tile : (tile<64x32xf16, #linear2>) -> !ttg.memdesc<64x32xf16, #shared, #smem>
+      %6 = permute %tile_12 [1, 0] : tile<32x64xf16, #linear3> -> tile<64x32xf16, #linear4>
+      %7 = ttg.local_alloc %6 : (tile<64x32xf16, #linear4>) -> !ttg.memdesc<64x32xf16, #shared, #smem>
+      %8 = ttg.memdesc_trans %7 {order = array<i32: 1, 0>} : !ttg.memdesc<64x32xf16, #shared, #smem> -> !ttg.memdesc<32x64xf16, #shared1, #smem>
+      ttg.barrier local
+      %9 = mmaf %5, %8, %iterArg0 : !ttg.memdesc<64x32xf16, #shared, #smem>, !ttg.memdesc<32x64xf16, #shared1, #smem>, tile<64x64xf32, #linear1>
+      ttg.local_dealloc %7 : !ttg.memdesc<64x32xf16, #shared, #smem>
+      ttg.local_dealloc %5 : !ttg.memdesc<64x32xf16, #shared, #smem>
+      continue %9 : tile<64x64xf32, #linear1>
     }
     %2 = ttg.local_alloc %for : (tile<64x64xf32, #linear1>) -> !ttg.memdesc<64x64xf32, #shared, #smem>
     ttg.barrier local
-    %3 = ttg.local_load %2 : !ttg.memdesc<64x64xf32, #shared, #smem> -> tile<64x64xf32, #linear4>
+    %3 = ttg.local_load %2 : !ttg.memdesc<64x64xf32, #shared, #smem> -> tile<64x64xf32, #linear5>
     ttg.local_dealloc %2 : !ttg.memdesc<64x64xf32, #shared, #smem>
-    %4 = store_view_tko weak %3, %pview_11[%blockId_x, %blockId_y] token = %0 : tile<64x64xf32, #linear4>, partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> token
+    %4 = store_view_tko weak %3, %pview_11[%blockId_x, %blockId_y] token = %0 : tile<64x64xf32, #linear5>, partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> token
     return
   }
 }

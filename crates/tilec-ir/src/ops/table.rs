@@ -1306,6 +1306,20 @@ table! {
         syntax: Syntax::Format("$src attr-dict `:` type($src)"),
         ..DEFAULT
     },
+    MemDescTrans => OpDef {
+        opcode: Opcode::MemDescTrans,
+        name: "ttg.memdesc_trans",
+        summary: "View a shared-memory buffer with its dimensions permuted",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[one("src", ANY)],
+        results: &[one("result", ANY)],
+        // `order` (a dense i32 array) is carried in the attribute dictionary, where
+        // Triton prints it: `ttg.memdesc_trans %b {order = array<i32: 1, 0>} : ...`.
+        traits: PURE,
+        syntax: Syntax::Format("$src attr-dict `:` type($src) `->` type($result)"),
+        ..DEFAULT
+    },
     GpuBarrier => OpDef {
         opcode: Opcode::GpuBarrier,
         name: "ttg.barrier",

@@ -24,18 +24,18 @@
 //! in registers (in slot order): one `mma.sync`. Every accumulator element therefore sees
 //! its k steps in ascending order.
 //!
-//! **Operands** (docs/ptx-backend.md, "Tensor cores"): A and B in other threads are staged
-//! in shared memory (B transposed) and each fragment register is loaded with one
+//! **Operands** (docs/ptx-backend.md, "Tensor cores"): convert-to-gpu stages A and B that
+//! sit in other threads in shared memory (`ttg.local_alloc`, B transposed through a
+//! `ttg.memdesc_trans` view) and each fragment register is loaded with one
 //! `ld.shared.b32` before its first use; A and B already in place are packed in registers;
-//! the accumulator is converted.
+//! the accumulator arrives in its fragment layout.
 
-use super::shape::conversion_bytes;
 use super::{Kernel, Tv, elem_bytes};
 use crate::layout::Layout;
 use crate::sink::{RegClass, Sink};
 use crate::target::Arch;
 use std::rc::Rc;
-use tilec_ir::{Op, Type, Value};
+use tilec_ir::{Op, Type, TypeData, Value};
 
 /// The tensor-core instructions tilec issues.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -420,14 +420,6 @@ pub const PRMT_LOW_BYTES: u32 = 0x0040;
 /// `prmt.b32` selector: bytes 0-1 of `a` to bytes 0-1, bytes 0-1 of `b` to bytes 2-3.
 pub const PRMT_LOW_HALVES: u32 = 0x5410;
 
-/// Shared memory the operands A and B staged together may take; a larger operand is
-/// converted up front instead.
-const STAGED_BYTES: u64 = 32 * 1024;
-/// The static shared memory a kernel may declare (48 KiB).
-const SMEM_BYTES: u64 = 48 * 1024;
-/// Accumulators up to this size convert before A and B are staged, larger ones after.
-const SMALL_ACC_BYTES: u64 = 16 * 1024;
-
 /// Where the packed registers of an operand come from.
 enum Source {
     /// Already in registers (packed).
@@ -443,88 +435,26 @@ enum Source {
 }
 
 impl Kernel<'_> {
-    /// mmaf / mmai on tensor cores, following `plan`. The accumulator is converted to the
-    /// plan's layout (free when it already has it or is a constant). A and B are taken as
-    /// they are when their registers already sit in the right threads; otherwise they are
-    /// staged in shared memory (B transposed, see [`MmaPlan::b_staged`]) and every packed
-    /// register is loaded with one `ld.shared.b32` right before the k step that first
-    /// reads it, so only one k step's fragments are live at a time. The result (f16
-    /// accumulators unpacked) is left in the accumulator layout.
+    /// mmaf / mmai on tensor cores, following `plan`. The GPU-level IR has put each
+    /// operand where the plan needs it (convert-to-gpu, `Assign::mma_operands`): C in the
+    /// accumulator layout; A and B either in their fragment layouts (packed into 32-bit
+    /// registers here) or in shared memory, A row-major and B as a `ttg.memdesc_trans`
+    /// view of an `N x K` buffer, from which every packed register is loaded with one
+    /// `ld.shared.b32` right before the k step that first reads it, so only one k step's
+    /// fragments are live at a time. The result (f16 accumulators unpacked) is left in the
+    /// accumulator layout.
     pub(crate) fn emit_mma_sync(&mut self, op: Op, plan: &MmaPlan) {
         let m = self.m;
         let (a_v, b_v, c_v) = (m.operand(op, 0), m.operand(op, 1), m.operand(op, 2));
         let kind = plan.kind;
         let per = kind.ab_per_reg();
         let lc = Rc::new(plan.c.clone());
-        // Operands whose registers sit in other threads are staged in shared memory
-        // while both fit, else converted now; conversions reuse the shared buffer, so
-        // they all come before the staging.
-        let moves = |k: &Self, v: Value, l: &Layout| {
-            k.tiles
-                .get(&v)
-                .is_some_and(|t| !t.layout.converts_freely(l))
+        let src_a = self.mma_source(op, a_v, &plan.a, plan.a_staged(), per, false);
+        let src_b = self.mma_source(op, b_v, &plan.b, plan.b_staged(), per, true);
+        let c = self.tile_in(c_v, &lc);
+        let (Some(mut src_a), Some(mut src_b)) = (src_a, src_b) else {
+            return;
         };
-        let a_bytes = ((elem_bytes(self.elem(a_v)) as u64) << plan.a.nbits).next_multiple_of(16);
-        let b_bytes = (elem_bytes(self.elem(b_v)) as u64) << plan.b.nbits;
-        let stage_a = moves(self, a_v, &plan.a) && a_bytes <= STAGED_BYTES;
-        let stage_b = moves(self, b_v, &plan.b)
-            && b_bytes + if stage_a { a_bytes } else { 0 } <= STAGED_BYTES;
-        let regs_of = |k: &mut Self, v: Value, l: &Layout| {
-            let t = k.tile_in(v, &Rc::new(l.clone()));
-            Source::Regs(k.pack_operand(&t, per))
-        };
-        let mut src_a = (!stage_a).then(|| regs_of(self, a_v, &plan.a));
-        let mut src_b = (!stage_b).then(|| regs_of(self, b_v, &plan.b));
-        // A small accumulator that moves converts first, reusing the shared buffer the
-        // staging then takes (shared memory: the larger of the two). A large one (more
-        // than 16 KiB, 32+ registers a thread) converts after the staging, which releases
-        // A's and B's registers first, in the shared memory above the staged operands
-        // (when the two fit in 48 KiB together).
-        let staged = stage_a || stage_b;
-        let staged_bytes = if stage_a { a_bytes } else { 0 } + if stage_b { b_bytes } else { 0 };
-        let c_size = elem_bytes(self.elem(c_v)) as u64;
-        let c_bytes = self.tiles.get(&c_v).map_or(0, |t| {
-            conversion_bytes(&t.layout, &plan.c, plan.c.nbits, c_size)
-        });
-        let c_small = c_size << plan.c.nbits <= SMALL_ACC_BYTES;
-        let mut c = None;
-        if c_bytes > 0 && (c_small || staged_bytes.next_multiple_of(16) + c_bytes > SMEM_BYTES) {
-            c = Some(self.tile_in(c_v, &lc));
-        }
-        let mut top = 0;
-        if staged {
-            self.bar();
-            let total = if stage_a { a_bytes } else { 0 } + if stage_b { b_bytes } else { 0 };
-            let buf = self.smem(total as u32);
-            if stage_a {
-                let t = self.tile(a_v);
-                src_a = Some(self.stage_operand(&t, &buf, top, plan.a_staged(), per));
-                top += a_bytes;
-            }
-            if stage_b {
-                let t = self.tile(b_v);
-                // Written at the transposed index.
-                let tt = Tv {
-                    layout: Rc::new(t.layout.remap(t.layout.nbits, &plan.b_stage_map(), &[])),
-                    ..t
-                };
-                src_b = Some(self.stage_operand(&tt, &buf, top, plan.b_staged(), per));
-                top += b_bytes;
-            }
-        }
-        let c = match (c, self.tiles.get(&c_v).cloned()) {
-            (Some(c), _) => c,
-            (None, Some(t)) if c_bytes > 0 => {
-                let shape = self.shape(c_v);
-                self.convert_at(&t, &shape, &lc, top.next_multiple_of(16))
-            }
-            _ => self.tile_in(c_v, &lc),
-        };
-        if staged {
-            // Orders the staging stores before the loads (a conversion ends with one).
-            self.bar();
-        }
-        let (mut src_a, mut src_b) = (src_a.expect("A source"), src_b.expect("B source"));
         let mut acc = self.pack_operand(&c, kind.c_per_reg());
         let opcode = kind.opcode(
             self.mma_signed(op, "signedness_lhs"),
@@ -559,9 +489,6 @@ impl Kernel<'_> {
                 acc[*j] = d;
             }
         }
-        if staged {
-            self.bar();
-        }
         let regs = if kind.c_per_reg() == 2 {
             let mut out = Vec::with_capacity(2 * acc.len());
             for r in &acc {
@@ -584,32 +511,49 @@ impl Kernel<'_> {
         );
     }
 
-    /// Writes `t` to shared memory at `buf + base` (each element at its linear index in
-    /// `t`'s layout) and returns the source that loads the packed registers of the
-    /// plan's `layout` (over the same index) from there. The caller fences with barriers.
-    fn stage_operand(
+    /// Where the packed registers of operand `v` come from: a `!ttg.memdesc` in the
+    /// staged layout (`transposed`: B, whose buffer must have K fastest), or a tile in the
+    /// fragment layout `frag`. `None` (with an internal error) for a buffer in another
+    /// order.
+    fn mma_source(
         &mut self,
-        t: &Tv,
-        buf: &str,
-        base: u64,
-        layout: Layout,
+        op: Op,
+        v: Value,
+        frag: &Layout,
+        staged: Layout,
         per: usize,
-    ) -> Source {
-        self.write_smem(t, buf, base);
-        let size = elem_bytes(t.elem) as u64;
-        let tb = self.thread_base(&layout);
+        transposed: bool,
+    ) -> Option<Source> {
+        let m = self.m;
+        let Some(buf) = self.bufs.get(&v).cloned() else {
+            let t = self.tile_in(v, &Rc::new(frag.clone()));
+            return Some(Source::Regs(self.pack_operand(&t, per)));
+        };
+        let (elem, order) = match m.ctx.types.get(m.value_type(v)) {
+            TypeData::MemDesc { elem, order, .. } => (*elem, order.clone()),
+            _ => (self.elem(v), Box::default()),
+        };
+        let rank = order.len();
+        let fastest = if transposed {
+            rank.wrapping_sub(2)
+        } else {
+            rank.wrapping_sub(1)
+        };
+        if order.first().copied() != Some(fastest as u8) {
+            self.error_at_op(op, "internal error: a tensor-core operand in shared memory must have K as its fastest dimension");
+            return None;
+        }
+        let size = elem_bytes(elem) as u64;
+        let tb = self.thread_base(&staged);
         let addr = self.reg(RegClass::B32);
         self.ins(format!("mad.lo.s32 {addr}, {tb}, {size}, {buf};"));
-        if base > 0 {
-            self.ins(format!("add.s32 {addr}, {addr}, {base};"));
-        }
-        let n = layout.slots() / per;
-        Source::Smem {
+        let n = staged.slots() / per;
+        Some(Source::Smem {
             addr,
-            layout,
+            layout: staged,
             size,
             loaded: vec![None; n],
-        }
+        })
     }
 
     /// Packed register `j` of an operand, loading it first if it is staged.

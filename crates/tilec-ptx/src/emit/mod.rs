@@ -77,9 +77,13 @@ pub(crate) struct Kernel<'a> {
     pub bufs: FxHashMap<Value, String>,
     /// Layouts decoded from the encodings of tile types.
     pub layouts: FxHashMap<Type, Rc<Layout>>,
-    /// Set while an op moves its own operands between layouts (mma on tensor cores);
-    /// everywhere else the GPU-level IR already has every operand in place.
-    pub internal_conversions: bool,
+    /// Shared memory held by live `ttg.local_alloc` buffers (bytes from the start of the
+    /// kernel's region), and each buffer's offset and size; op-internal scratch starts
+    /// above them.
+    pub smem_top: u32,
+    pub buf_extent: FxHashMap<Value, (u32, u32)>,
+    /// The end of the shared bytes that may have been accessed since the last barrier.
+    pub smem_dirty: u32,
     pub views: FxHashMap<Value, View>,
     /// Tokens whose chain contains a write issued by this tile block.
     pub dirty: FxHashMap<Value, bool>,
@@ -131,7 +135,7 @@ impl Sink for Kernel<'_> {
     }
 
     fn line(&mut self, text: String) {
-        self.lines.push(text);
+        self.ins(text);
     }
 }
 
@@ -397,7 +401,9 @@ fn emit_entry(
         tiles: FxHashMap::default(),
         bufs: FxHashMap::default(),
         layouts: FxHashMap::default(),
-        internal_conversions: false,
+        smem_top: 0,
+        buf_extent: FxHashMap::default(),
+        smem_dirty: 0,
         views: FxHashMap::default(),
         dirty: FxHashMap::default(),
         loops: Vec::new(),
@@ -489,7 +495,12 @@ fn emit_entry(
 
 impl<'a> Kernel<'a> {
     pub fn ins(&mut self, s: impl Into<String>) {
-        self.lines.push(s.into());
+        let s = s.into();
+        // A label is a merge point: what ran before it is not known here.
+        if s.ends_with(':') {
+            self.smem_dirty = u32::MAX;
+        }
+        self.lines.push(s);
     }
 
     pub fn error_at_op(&mut self, op: Op, msg: &str) {
@@ -597,14 +608,15 @@ impl<'a> Kernel<'a> {
     /// the layout its op needs: conversions are `ttg` ops of their own.
     pub fn tile_in(&mut self, v: Value, l: &Rc<Layout>) -> Tv {
         if let Some(t) = self.tiles.get(&v).cloned() {
+            debug_assert!(
+                *t.layout == **l,
+                "operand in layout {} where {} is needed",
+                t.layout,
+                l
+            );
             if *t.layout == **l {
                 return t;
             }
-            debug_assert!(
-                self.internal_conversions,
-                "operand in layout {} where {} is needed",
-                t.layout, l
-            );
             return self.convert(&t, &self.shape(v), l);
         }
         if let Some(op) = self.m.defining_op(v)
@@ -822,12 +834,18 @@ impl<'a> Kernel<'a> {
     /// Reserves `bytes` of shared memory for one op (the buffer is reused by every op; each
     /// op fences its use with barriers) and returns a `.b32` register with its address.
     pub fn smem(&mut self, bytes: u32) -> String {
-        if bytes.next_multiple_of(16) > self.smem_bytes {
+        let base = self.smem_top;
+        let end = base + bytes.next_multiple_of(16);
+        if end > self.smem_bytes {
             self.smem_op = self.cur_op;
         }
-        self.smem_bytes = self.smem_bytes.max(bytes.next_multiple_of(16));
+        self.smem_bytes = self.smem_bytes.max(end);
+        self.smem_dirty = self.smem_dirty.max(end);
         let r = self.reg(RegClass::B32);
         self.ins(format!("mov.u32 {r}, __smem;"));
+        if base > 0 {
+            self.ins(format!("add.s32 {r}, {r}, {base};"));
+        }
         r
     }
 
@@ -836,6 +854,7 @@ impl<'a> Kernel<'a> {
         if self.lines.last().is_none_or(|l| l != "bar.sync 0;") {
             self.ins("bar.sync 0;");
         }
+        self.smem_dirty = 0;
     }
 
     /// Emits every op of a block.
@@ -979,7 +998,14 @@ impl<'a> Kernel<'a> {
                 self.set_tile(res, t);
             }
             O::LocalAlloc => self.emit_local_alloc(op),
-            O::GpuBarrier | O::LocalDealloc => self.bar(),
+            O::GpuBarrier => self.bar(),
+            O::LocalDealloc => self.emit_local_dealloc(op),
+            O::MemDescTrans => {
+                // A view of the same bytes; its `order` tells readers how they are laid out.
+                if let Some(b) = self.bufs.get(&m.operand(op, 0)).cloned() {
+                    self.bufs.insert(m.result(op, 0), b);
+                }
+            }
             O::LocalLoad => self.emit_local_load(op),
             O::UnrealizedConversionCast | O::Unregistered => self.error_at_op(
                 op,

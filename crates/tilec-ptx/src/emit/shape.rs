@@ -31,19 +31,6 @@ fn chunk_bits(from: &Layout, to: &Layout, nbits: u32, size: u64) -> Option<Vec<u
     Some(chunk)
 }
 
-/// The shared memory [`Kernel::convert`] uses to convert an `nbits`-bit tile of
-/// `size`-byte elements from `from` to `to` (0 when the conversion is free).
-pub(crate) fn conversion_bytes(from: &Layout, to: &Layout, nbits: u32, size: u64) -> u64 {
-    if from.converts_freely(to) {
-        return 0;
-    }
-    let total = (1u64 << nbits) * size;
-    match chunk_bits(from, to, nbits, size) {
-        Some(c) if total > STAGE_BYTES => total >> c.len(),
-        _ => total,
-    }
-}
-
 impl Kernel<'_> {
     /// Converts `t` (a tile of `shape`) to layout `to`: a renaming of slots when both
     /// layouts give every thread the same elements, otherwise a round trip through shared
@@ -110,21 +97,39 @@ impl Kernel<'_> {
         }
     }
 
-    /// `ttg.local_alloc %x`: after a barrier protecting the shared bytes' previous use,
-    /// every thread writes the elements it owns at their linear indices.
+    /// `ttg.local_alloc %x`: every thread writes the elements it owns at their linear
+    /// indices, in bytes above the live buffers.
     pub(crate) fn emit_local_alloc(&mut self, op: Op) {
         let m = self.m;
         let res = m.result(op, 0);
         let shape = m.ctx.types.shape(m.value_type(res)).to_vec();
         let elem = m.ctx.types.element_type(m.value_type(res));
         let n = 1u64 << shape_bits(&shape);
-        self.bar();
-        let buf = self.smem((n * elem_bytes(elem) as u64) as u32);
+        // Above the buffers still live (op-internal scratch then starts above this one),
+        // after a barrier if those bytes may have been used since the last one.
+        if self.smem_dirty > self.smem_top {
+            self.bar();
+        }
+        let size = ((n * elem_bytes(elem) as u64) as u32).next_multiple_of(16);
+        let buf = self.smem(size);
+        self.buf_extent.insert(res, (self.smem_top, size));
+        self.smem_top += size;
         if m.num_operands(op) == 1 {
             let t = self.tile(m.operand(op, 0));
             self.write_smem(&t, &buf, 0);
         }
         self.bufs.insert(res, buf);
+    }
+
+    /// `ttg.local_dealloc`: a barrier (the bytes may be reused right after), and the
+    /// buffer's bytes return to the pool when it is the topmost live one.
+    pub(crate) fn emit_local_dealloc(&mut self, op: Op) {
+        self.bar();
+        if let Some((at, size)) = self.buf_extent.remove(&self.m.operand(op, 0))
+            && at + size == self.smem_top
+        {
+            self.smem_top = at;
+        }
     }
 
     /// `ttg.local_load`: every thread reads the elements of the result's layout.
@@ -941,12 +946,7 @@ impl Kernel<'_> {
         let (ea, eb, ec) = (self.elem(a_v), self.elem(b_v), self.elem(c_v));
         let arch = self.opts.arch;
         if let Some(plan) = super::mma::mma_plan(&sa, &sb, ea, eb, ec, self.warp_bits(), arch) {
-            // Moving A, B and C into their fragment layouts is part of this op's lowering
-            // (staged or converted in the order that keeps registers and shared memory
-            // low), as the fallback's operand buffers are.
-            self.internal_conversions = true;
             self.emit_mma_sync(op, &plan);
-            self.internal_conversions = false;
             return;
         }
         let rank = sa.len();
