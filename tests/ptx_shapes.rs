@@ -1,7 +1,9 @@
 //! Every structural op over a sweep of tile shapes and element types compiles, and ptxas
 //! (sm_80) accepts the PTX with no error or warning: shapes from one element to 8192 and
 //! 2-D/3-D tiles up to 64 KiB, so that chunked conversions and scans, replicated layouts
-//! and the shared-memory limit are all exercised. A kernel that would need more than
+//! and the shared-memory limit are all exercised; and `mmaf`/`mmai` for every tensor-core
+//! kind and fallback element type, from 1x1x1 to 256x128x32 (the fallback staging K in
+//! chunks). A kernel that would need more than
 //! 48 KiB of static shared memory must be refused with E0901 instead; the only such cases
 //! are listed in `TOO_BIG` and checked to be refused.
 
@@ -181,6 +183,60 @@ fn cases() -> Vec<(String, String)> {
     v
 }
 
+/// `mmaf`/`mmai` over element types (tensor-core kinds and fallbacks) and shapes from 1x1x1
+/// to 256x128x32, at 4 warps (and 1 and 8 for one shape each).
+fn mma_cases() -> Vec<(String, String, u32)> {
+    let mut v = Vec::new();
+    let kinds: &[(&str, &str, &str)] = &[
+        ("f16", "f32", "mmaf"),
+        ("f16", "f16", "mmaf"),
+        ("bf16", "f32", "mmaf"),
+        ("tf32", "f32", "mmaf"),
+        ("f32", "f32", "mmaf"),
+        ("f64", "f64", "mmaf"),
+        ("f8E4M3FN", "f32", "mmaf"),
+        ("f8E5M2", "f16", "mmaf"),
+        ("i8", "i32", "mmai"),
+    ];
+    let shapes: &[(usize, usize, usize)] = &[
+        (1, 1, 1),
+        (2, 4, 8),
+        (16, 8, 16),
+        (16, 8, 32),
+        (32, 32, 32),
+        (64, 16, 64),
+        (64, 64, 32),
+        (128, 128, 32),
+        (128, 64, 64),
+        (256, 128, 32),
+    ];
+    for (ea, ec, op) in kinds {
+        for &(mm, nn, kk) in shapes {
+            let warps: &[u32] = if (mm, nn, kk) == (64, 64, 32) {
+                &[1, 4, 8]
+            } else {
+                &[4]
+            };
+            for &w in warps {
+                let (av, ap) = view("a", "pa", &[mm, kk], ea);
+                let (bv, bp) = view("b", "pb", &[kk, nn], ea);
+                let (cv, cp) = view("c", "pc", &[mm, nn], ec);
+                let (at, bt, ct) = (
+                    tile(&[mm, kk], ea),
+                    tile(&[kk, nn], ea),
+                    tile(&[mm, nn], ec),
+                );
+                let sign = if *op == "mmai" { " signed signed" } else { "" };
+                let src = format!(
+                    "cuda_tile.module @t {{\n  entry @k(%pa: tile<ptr<{ea}>>, %pb: tile<ptr<{ea}>>, %pc: tile<ptr<{ec}>>) {{\n    %token = make_token : token\n    %c0 = constant <i32: 0> : tile<i32>\n{av}{bv}{cv}    %a, %t1 = load_view_tko weak %a_p[%c0, %c0] token = %token : {ap}, tile<i32> -> {at}, token\n    %b, %t2 = load_view_tko weak %b_p[%c0, %c0] token = %token : {bp}, tile<i32> -> {bt}, token\n    %c, %t3 = load_view_tko weak %c_p[%c0, %c0] token = %token : {cp}, tile<i32> -> {ct}, token\n    %d = {op} %a, %b, %c{sign} : {at}, {bt}, {ct}\n    %t4 = store_view_tko weak %d, %c_p[%c0, %c0] token = %token : {ct}, {cp}, tile<i32> -> token\n    return\n  }}\n}}\n"
+                );
+                v.push((format!("{op}_{ea}_{ec}_{mm}x{nn}x{kk}_w{w}"), src, w));
+            }
+        }
+    }
+    v
+}
+
 fn main() {
     let tool = ptxas::find();
     if tool.is_none() {
@@ -191,7 +247,11 @@ fn main() {
     }
     let dir = std::env::temp_dir().join(format!("tilec-ptx-shapes-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let cases = cases();
+    let cases: Vec<(String, String, u32)> = cases()
+        .into_iter()
+        .map(|(n, s)| (n, s, 4))
+        .chain(mma_cases())
+        .collect();
     let workers = std::thread::available_parallelism()
         .map_or(2, |n| n.get())
         .min(8);
@@ -202,10 +262,10 @@ fn main() {
             s.spawn(|| {
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some((name, src)) = cases.get(i) else {
+                    let Some((name, src, warps)) = cases.get(i) else {
                         break;
                     };
-                    if let Err(e) = check(name, src, tool.as_deref(), &dir) {
+                    if let Err(e) = check(name, src, *warps, tool.as_deref(), &dir) {
                         failures.lock().unwrap().push(format!("{name}: {e}"));
                     }
                 }
@@ -235,10 +295,12 @@ fn main() {
 fn check(
     name: &str,
     src: &str,
+    warps: u32,
     tool: Option<&std::path::Path>,
     dir: &std::path::Path,
 ) -> Result<(), String> {
-    let out = run_tilec(&["-", "--arch", "sm_80", "-o", "-"], src);
+    let w = warps.to_string();
+    let out = run_tilec(&["-", "--arch", "sm_80", "--num-warps", &w, "-o", "-"], src);
     if TOO_BIG.contains(&name) {
         return if out.status == 1 && out.stderr.contains("[E0901]") && out.stderr.contains("48 KiB")
         {

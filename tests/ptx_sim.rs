@@ -924,3 +924,73 @@ fn extract_from_a_large_tile() {
         }
     }
 }
+
+/// The `mmaf` fallback (f32: no tensor-core instruction) with A and B too large to stage
+/// at once: K goes through shared memory in chunks (1 and 2 chunk bits), the accumulators
+/// carrying across them.
+#[test]
+fn fallback_mma_stages_k_in_chunks() {
+    let mut g = Gen(48);
+    for (mm, nn, kk) in [(128usize, 64usize, 64usize), (64, 64, 256)] {
+        let tv = |r: usize, c: usize| format!("tensor_view<{r}x{c}xf32, strides=[{c},1]>");
+        let pv = |r: usize, c: usize| format!("partition_view<tile=({r}x{c}), {}>", tv(r, c));
+        let tile = |r: usize, c: usize| format!("tile<{r}x{c}xf32>");
+        let src = format!(
+            r#"cuda_tile.module @t {{
+  entry @k(%pa: tile<ptr<f32>>, %pb: tile<ptr<f32>>, %pc: tile<ptr<f32>>) {{
+    %token = make_token : token
+    %c0 = constant <i32: 0> : tile<i32>
+    %av = make_tensor_view %pa, shape = [{mm}, {kk}], strides = [{kk}, 1] : {atv}
+    %bv = make_tensor_view %pb, shape = [{kk}, {nn}], strides = [{nn}, 1] : {btv}
+    %cv = make_tensor_view %pc, shape = [{mm}, {nn}], strides = [{nn}, 1] : {ctv}
+    %ap = make_partition_view %av : {apv}
+    %bp = make_partition_view %bv : {bpv}
+    %cp = make_partition_view %cv : {cpv}
+    %a, %t1 = load_view_tko weak %ap[%c0, %c0] token = %token : {apv}, tile<i32> -> {at}, token
+    %b, %t2 = load_view_tko weak %bp[%c0, %c0] token = %token : {bpv}, tile<i32> -> {bt}, token
+    %c, %t3 = load_view_tko weak %cp[%c0, %c0] token = %token : {cpv}, tile<i32> -> {ct}, token
+    %d = mmaf %a, %b, %c : {at}, {bt}, {ct}
+    %t4 = store_view_tko weak %d, %cp[%c0, %c0] token = %token : {ct}, {cpv}, tile<i32> -> token
+    return
+  }}
+}}
+"#,
+            atv = tv(mm, kk),
+            btv = tv(kk, nn),
+            ctv = tv(mm, nn),
+            apv = pv(mm, kk),
+            bpv = pv(kk, nn),
+            cpv = pv(mm, nn),
+            at = tile(mm, kk),
+            bt = tile(kk, nn),
+            ct = tile(mm, nn),
+        );
+        let out = run_tilec(&["-", "--arch", "sm_80", "-o", "-"], &src);
+        assert_eq!(out.status, 0, "{}", out.stderr);
+        let smem: usize = out
+            .stdout
+            .split(".b8 __smem_k[")
+            .nth(1)
+            .and_then(|r| r.split(']').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        assert!(
+            smem <= 32768 && smem < (mm * kk + kk * nn) * 4,
+            "{mm}x{nn}x{kk}: not chunked ({smem} bytes)"
+        );
+        let ks = ptxsim::parse(&out.stdout);
+        let (a, b, c) = (g.vec(mm * kk, 3), g.vec(kk * nn, 3), g.vec(mm * nn, 3));
+        let mut mem = Memory::default();
+        let pa = mem.alloc(&encode(Ty::F32, &a));
+        let pb = mem.alloc(&encode(Ty::F32, &b));
+        let pc = mem.alloc(&encode(Ty::F32, &c));
+        ptxsim::run(kernel(&ks, "k"), [1, 1, 1], &[pa, pb, pc], &mut mem)
+            .unwrap_or_else(|e| panic!("{mm}x{nn}x{kk}: {e}"));
+        let got = decode(Ty::F32, mem.read(pc, mm * nn * 4));
+        assert_same(
+            &format!("fallback {mm}x{nn}x{kk}"),
+            &got,
+            &reference(1, mm, nn, kk, &a, &b, &c),
+        );
+    }
+}

@@ -12,6 +12,9 @@ use tilec_ir::{Op, Opcode, Type, Value};
 /// chunks when their layouts allow it.
 pub(crate) const STAGE_BYTES: u64 = 16 * 1024;
 
+/// The shared memory the `mmaf`/`mmai` fallback stages one K chunk of A and B in.
+const MMA_FALLBACK_BYTES: u64 = 32 * 1024;
+
 /// The element bits that split a conversion of an `nbits`-bit tile of `size`-byte
 /// elements from `from` to `to` into chunks of at most [`STAGE_BYTES`]: register bits of
 /// `from` (so which slots a thread stores for a chunk is known at compile time), those
@@ -285,6 +288,80 @@ impl Kernel<'_> {
         self.write_smem(t, &buf, 0);
         self.bar();
         buf
+    }
+
+    /// Writes the elements of `t` whose bits at `chunk` (ascending element bits) spell
+    /// `c` to shared memory at `buf`, each at its linear index with those bits taken out.
+    /// Slots decide by their register bits at compile time; chunk bits held by lanes or
+    /// warps make the stores predicated on the thread id. No chunk bits: all of `t`.
+    pub(crate) fn write_smem_chunk(&mut self, t: &Tv, buf: &str, chunk: &[u8], c: u64) {
+        if chunk.is_empty() {
+            return self.write_smem(t, buf, 0);
+        }
+        let size = elem_bytes(t.elem) as u64;
+        let l = t.layout.clone();
+        let nbits = l.nbits;
+        let squeeze = |e: u64| -> u64 {
+            let mut out = 0;
+            let mut k = 0;
+            for b in 0..nbits as u8 {
+                if !chunk.contains(&b) {
+                    out |= (e >> b & 1) << k;
+                    k += 1;
+                }
+            }
+            out
+        };
+        let which = |e: u64| -> u64 {
+            chunk
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (e >> b & 1) << i)
+                .sum()
+        };
+        // Chunk bits held by thread-id bits: (chunk bit index, thread-id bit).
+        let thread_bits: Vec<(usize, u32)> = l
+            .lane
+            .iter()
+            .chain(l.warp.iter())
+            .enumerate()
+            .filter_map(|(tbit, b)| {
+                let b = (*b)?;
+                chunk.iter().position(|x| *x == b).map(|i| (i, tbit as u32))
+            })
+            .collect();
+        let thread_mask: u64 = thread_bits.iter().fold(0, |m, (i, _)| m | 1 << i);
+        let mut pred = self.owner(&l);
+        if !thread_bits.is_empty() {
+            let tid = self.tid.clone();
+            let mine = self.reg(RegClass::B32);
+            self.ins(format!("mov.u32 {mine}, 0;"));
+            for (i, tbit) in &thread_bits {
+                let x = self.reg(RegClass::B32);
+                self.ins(format!("bfe.u32 {x}, {tid}, {tbit}, 1;"));
+                if *i > 0 {
+                    self.ins(format!("shl.b32 {x}, {x}, {i};"));
+                }
+                self.ins(format!("or.b32 {mine}, {mine}, {x};"));
+            }
+            let p = self.reg(RegClass::Pred);
+            self.ins(format!("setp.eq.u32 {p}, {mine}, {};", c & thread_mask));
+            if let Some(o) = pred {
+                self.ins(format!("and.pred {p}, {p}, {o};"));
+            }
+            pred = Some(p);
+        }
+        let tb = self.thread_base(&l);
+        let tb_in = self.squeeze_bits(&tb, chunk, nbits);
+        let addr = self.reg(RegClass::B32);
+        self.ins(format!("mad.lo.s32 {addr}, {tb_in}, {size}, {buf};"));
+        for s in 0..l.slots() {
+            let e = l.slot_elem(s);
+            if which(e) & !thread_mask == c & !thread_mask {
+                let at = format!("[{addr}+{}]", squeeze(e) * size);
+                self.store_elem("st.shared", t.elem, &at, &t.regs[s], pred.as_deref());
+            }
+        }
     }
 
     pub(crate) fn write_smem(&mut self, t: &Tv, buf: &str, base: u64) {
@@ -961,21 +1038,35 @@ impl Kernel<'_> {
         let c = self.tile(c_v);
         let (ea, eb, ec) = (a.elem, b.elem, c.elem);
         let (za, zb) = (elem_bytes(ea) as u64, elem_bytes(eb) as u64);
-        let a_bytes = (batch * mm * kk * za).next_multiple_of(16);
-        let b_bytes = batch * kk * nn * zb;
+        // K is split into chunks (its top bits) so that the staged A and B columns and rows
+        // of one chunk fit MMA_FALLBACK_BYTES; the accumulators carry across chunks.
+        let kbits = kk.trailing_zeros();
+        let total = batch * mm * kk * za + batch * kk * nn * zb;
+        let cbits = ((total.div_ceil(MMA_FALLBACK_BYTES))
+            .next_power_of_two()
+            .trailing_zeros())
+        .min(kbits);
+        let kc = kk >> cbits;
+        let a_bytes = (batch * mm * kc * za).next_multiple_of(16);
+        let b_bytes = batch * kc * nn * zb;
         self.bar();
         let buf = self.smem((a_bytes + b_bytes) as u32);
-        self.write_smem(&a, &buf, 0);
         let bbuf = self.reg(RegClass::B32);
         self.ins(format!("add.s32 {bbuf}, {buf}, {a_bytes};"));
-        self.write_smem(&b, &bbuf, 0);
-        self.bar();
+        // The chunk bits: the top bits of K in A's index (K lowest) and in B's (N lowest).
+        let a_chunk: Vec<u8> = (kbits - cbits..kbits).map(|b| b as u8).collect();
+        let nbits = nn.trailing_zeros();
+        let b_chunk: Vec<u8> = (nbits + kbits - cbits..nbits + kbits)
+            .map(|b| b as u8)
+            .collect();
         let signed_a = self.mma_signed(op, "signedness_lhs");
         let signed_b = self.mma_signed(op, "signedness_rhs");
         let layout = c.layout.clone();
         let tb = self.thread_base(&layout);
         let rs = self.shape(m.result(op, 0));
+        // Per output slot: its accumulator and the A row and B column addresses in a chunk.
         let mut regs = Vec::new();
+        let mut rows = Vec::new();
         for s in 0..layout.slots() {
             let e = self.reg(RegClass::B32);
             self.ins(format!("add.s32 {e}, {tb}, {};", layout.slot_elem(s)));
@@ -990,31 +1081,45 @@ impl Kernel<'_> {
             self.ins(format!("bfe.u32 {j}, {e}, {lj}, {wj};"));
             self.ins(format!("bfe.u32 {i}, {e}, {li}, {wi};"));
             self.ins(format!("shr.u32 {bt}, {e}, {};", wi + wj));
-            // a row: ((bt*M + i) * K) * za; b col: (bt*K*N + j) * zb
+            // a row: ((bt*M + i) * Kc) * za; b col: (bt*Kc*N + j) * zb
             let ap = self.reg(RegClass::B32);
             self.ins(format!("mad.lo.s32 {ap}, {bt}, {mm}, {i};"));
-            self.ins(format!("mul.lo.s32 {ap}, {ap}, {};", kk * za));
+            self.ins(format!("mul.lo.s32 {ap}, {ap}, {};", kc * za));
             self.ins(format!("add.s32 {ap}, {ap}, {buf};"));
             let bp = self.reg(RegClass::B32);
-            self.ins(format!("mad.lo.s32 {bp}, {bt}, {}, {j};", kk * nn));
+            self.ins(format!("mad.lo.s32 {bp}, {bt}, {}, {j};", kc * nn));
             self.ins(format!("mul.lo.s32 {bp}, {bp}, {zb};"));
             self.ins(format!("add.s32 {bp}, {bp}, {bbuf};"));
             let acc = self.reg(class_of(ec));
             self.copy_reg(ec, &acc, &c.regs[s]);
-            let k = self.reg(RegClass::B32);
-            self.ins(format!("mov.u32 {k}, 0;"));
-            let head = self.label();
-            self.ins(format!("{head}:"));
-            let x = self.load_elem("ld.shared", ea, &format!("[{ap}]"));
-            let y = self.load_elem("ld.shared", eb, &format!("[{bp}]"));
-            self.mma_step(ea, eb, ec, &x, &y, &acc, signed_a, signed_b);
-            self.ins(format!("add.s32 {ap}, {ap}, {za};"));
-            self.ins(format!("add.s32 {bp}, {bp}, {};", nn * zb));
-            self.ins(format!("add.s32 {k}, {k}, 1;"));
-            let p = self.reg(RegClass::Pred);
-            self.ins(format!("setp.lt.u32 {p}, {k}, {kk};"));
-            self.ins(format!("@{p} bra.uni {head};"));
             regs.push(acc);
+            rows.push((ap, bp));
+        }
+        for chunk in 0..1u64 << cbits {
+            if chunk > 0 {
+                self.bar();
+            }
+            self.write_smem_chunk(&a, &buf, &a_chunk, chunk);
+            self.write_smem_chunk(&b, &bbuf, &b_chunk, chunk);
+            self.bar();
+            for ((ap, bp), acc) in rows.iter().zip(&regs) {
+                let (x_at, y_at) = (self.reg(RegClass::B32), self.reg(RegClass::B32));
+                self.ins(format!("mov.u32 {x_at}, {ap};"));
+                self.ins(format!("mov.u32 {y_at}, {bp};"));
+                let k = self.reg(RegClass::B32);
+                self.ins(format!("mov.u32 {k}, 0;"));
+                let head = self.label();
+                self.ins(format!("{head}:"));
+                let x = self.load_elem("ld.shared", ea, &format!("[{x_at}]"));
+                let y = self.load_elem("ld.shared", eb, &format!("[{y_at}]"));
+                self.mma_step(ea, eb, ec, &x, &y, acc, signed_a, signed_b);
+                self.ins(format!("add.s32 {x_at}, {x_at}, {za};"));
+                self.ins(format!("add.s32 {y_at}, {y_at}, {};", nn * zb));
+                self.ins(format!("add.s32 {k}, {k}, 1;"));
+                let p = self.reg(RegClass::Pred);
+                self.ins(format!("setp.lt.u32 {p}, {k}, {kc};"));
+                self.ins(format!("@{p} bra.uni {head};"));
+            }
         }
         self.bar();
         self.set_tile(
