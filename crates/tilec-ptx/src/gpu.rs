@@ -6,7 +6,8 @@
 //! each op where it stands.
 //!
 //! Layouts are assigned in one forward walk in program order (docs/ptx-backend.md,
-//! "Assignment"): loads, `iota` and `extract` produce the blocked layout; elementwise ops
+//! "Assignment"): loads, `iota` and `extract` produce the blocked layout (a view load that
+//! only feeds a broadcast produces the layout the broadcast needs); elementwise ops
 //! take the layout of their first non-constant operand; structural ops derive theirs
 //! (`crate::layout`'s `broadcast_layout`, `permute_layout`, `cat_layout`, `reduce_layout`);
 //! loop-carried values take the layout of their initial value and `if` results that of the
@@ -50,6 +51,7 @@ pub fn convert_to_gpu(m: &mut Module, opts: &Options) {
             layout: FxHashMap::default(),
             ifs: Vec::new(),
             loops: Vec::new(),
+            prefer: FxHashMap::default(),
         };
         a.entry(e);
         a.finish(e);
@@ -70,6 +72,8 @@ struct Assign<'a> {
     layout: FxHashMap<Value, Rc<Layout>>,
     ifs: Vec<(Op, Vec<Option<Rc<Layout>>>)>,
     loops: Vec<LoopFrame>,
+    /// Layouts some load results are better produced in (`prefer_broadcast_sources`).
+    prefer: FxHashMap<Value, Rc<Layout>>,
 }
 
 impl Assign<'_> {
@@ -192,11 +196,57 @@ impl Assign<'_> {
         let Some(block) = self.m.entry_block(self.m.region(e, 0)) else {
             return;
         };
+        self.prefer_broadcast_sources(e);
         for a in self.m.block_args(block).to_vec() {
             let s = self.scalar();
             self.set(a, s);
         }
         self.block(block);
+    }
+
+    /// Loads whose only use is (through `reshape`s and one-operand elementwise ops, each
+    /// used once) the source of a `broadcast` load straight into the layout that
+    /// broadcasts to `blocked` in registers ([`broadcast_source`]): threads that share the
+    /// broadcast elements read the same addresses, which is cheaper than loading in
+    /// `blocked` and moving the tile through shared memory (a bias row added to a matrix).
+    fn prefer_broadcast_sources(&mut self, e: Op) {
+        let mut casts = Vec::new();
+        self.m.walk_op(e, &mut |op| {
+            if self.m.opcode(op) == Opcode::Broadcast {
+                casts.push(op);
+            }
+        });
+        for b in casts {
+            let src = self.m.operand(b, 0);
+            if !self.is_tile(src) {
+                continue;
+            }
+            let (ss, rs) = (self.shape(src), self.shape(self.m.result(b, 0)));
+            let need = Rc::new(broadcast_source(&self.blocked(&rs), &ss, &rs));
+            let mut v = src;
+            loop {
+                if self.m.num_uses(v) != 1 {
+                    break;
+                }
+                let Some(d) = self.m.defining_op(v) else {
+                    break;
+                };
+                let def = self.m.def(d);
+                let through = self.m.opcode(d) == Opcode::Reshape
+                    || (def.traits.contains(
+                        tilec_ir::ops::Traits::PURE.or(tilec_ir::ops::Traits::ELEMENTWISE),
+                    ) && self.m.num_operands(d) == 1
+                        && self.m.num_results(d) == 1);
+                if through {
+                    v = self.m.operand(d, 0);
+                    continue;
+                }
+                if self.m.opcode(d) == Opcode::LoadViewTko && self.m.result(d, 0) == v {
+                    self.prefer.insert(v, need.clone());
+                }
+                break;
+            }
+        }
     }
 
     fn block(&mut self, b: tilec_ir::Block) {
@@ -352,7 +402,16 @@ impl Assign<'_> {
                     Some(i) => self.shape(self.m.operand(op, i)),
                     None => self.shape(self.m.result(op, 0)),
                 };
-                let l = self.blocked(&shape);
+                let l = match tile_i {
+                    None => {
+                        let r = self.m.result(op, 0);
+                        self.prefer
+                            .get(&r)
+                            .cloned()
+                            .unwrap_or_else(|| self.blocked(&shape))
+                    }
+                    Some(_) => self.blocked(&shape),
+                };
                 for i in 0..n {
                     if Some(i) == tile_i {
                         self.want(op, i, &l);
