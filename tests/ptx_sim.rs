@@ -994,3 +994,39 @@ fn fallback_mma_stages_k_in_chunks() {
         );
     }
 }
+
+/// The pipelined K loop of examples/matmul (two shared-memory stages, the next tiles
+/// loaded during the product) with 1, 2, 3 and 5 K steps, and with none (K = 0: the
+/// prologue's loads are bounds-checked padding and the product is the zero accumulator).
+#[test]
+fn pipelined_matmul_over_few_k_steps() {
+    let ks = compile("examples/matmul.tile", &[]);
+    let path = repo_root().join("examples/matmul.tile");
+    let gpu = run_tilec(
+        &[
+            "opt",
+            path.to_str().unwrap(),
+            "-p",
+            "canonicalize,convert-to-gpu",
+        ],
+        "",
+    );
+    assert_eq!(
+        gpu.stdout.matches("ttg.local_store").count(),
+        4,
+        "two stages of A and B expected:\n{}",
+        gpu.stdout
+    );
+    for (k, seed) in [(32usize, 11u64), (64, 12), (96, 13), (160, 14), (0, 15)] {
+        run_matmul(
+            &ks,
+            "matmul",
+            (64, 64, k),
+            (64, 64),
+            (Ty::F16, Ty::F32),
+            false,
+            seed,
+            0,
+        );
+    }
+}

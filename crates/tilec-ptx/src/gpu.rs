@@ -38,6 +38,13 @@ use tilec_ir::segments::operand_group;
 use tilec_ir::util::FxHashMap;
 use tilec_ir::{EnumKind, InsertPoint, Module, Op, OpSpec, Opcode, Type, TypeData, Value};
 
+/// The permutation that swaps the last two of `rank` dimensions.
+fn swap_last_two(rank: usize) -> Vec<usize> {
+    let mut p: Vec<usize> = (0..rank).collect();
+    p.swap(rank - 2, rank - 1);
+    p
+}
+
 /// Shared memory the tensor-core lowering may stage its A and B operands in.
 const MMA_STAGED_BYTES: u64 = 32 * 1024;
 
@@ -180,15 +187,13 @@ impl Assign<'_> {
         attrs: &[Option<tilec_ir::Attr>],
         before: Op,
     ) -> Op {
-        self.m.create_op(
-            &OpSpec {
-                opcode,
-                operands,
-                results,
-                attrs,
-                regions: 0,
-            },
+        self.create_at(
+            opcode,
+            operands,
+            results,
+            attrs,
             InsertPoint::Before(before),
+            before,
         )
     }
 
@@ -519,7 +524,10 @@ impl Assign<'_> {
             O::ConvertLayout
             | O::LocalAlloc
             | O::LocalLoad
+            | O::LocalStore
             | O::LocalDealloc
+            | O::MemDescIndex
+            | O::MemDescTrans
             | O::GpuBarrier
             | O::UnrealizedConversionCast
             | O::Unregistered => {}
@@ -559,6 +567,9 @@ impl Assign<'_> {
     /// stage (A and B together over 32 KiB) is converted to its fragment layout instead.
     fn mma_operands(&mut self, op: Op, plan: &MmaPlan) {
         self.want(op, 2, &Rc::new(plan.c.clone()));
+        if self.pipeline(op, plan) {
+            return;
+        }
         let mut staged_bytes = 0u64;
         let mut bufs = Vec::new();
         for (i, frag) in [(0usize, &plan.a), (1, &plan.b)] {
@@ -582,38 +593,11 @@ impl Assign<'_> {
                 buf
             } else {
                 // B transposed: N x K in memory, viewed as K x N.
-                let shape = self.shape(v);
-                let rank = shape.len();
-                let mut perm: Vec<usize> = (0..rank).collect();
-                perm.swap(rank - 2, rank - 1);
-                let t_shape: Vec<i64> = perm.iter().map(|p| shape[*p]).collect();
-                let src_l = self.layout[&v].clone();
-                let t_l = Rc::new(permute_layout(&src_l, &shape, &t_shape, &perm));
-                let t_ty = self.m.ctx.types.intern(TypeData::Tile {
-                    shape: t_shape.clone().into(),
-                    elem,
-                    encoding: None,
-                });
-                let perm_attr = self.m.ctx.attrs.intern(AttrData::DenseI32Array(
-                    perm.iter().map(|p| *p as i32).collect(),
-                ));
-                let p = self.create(Opcode::Permute, &[v], &[t_ty], &[Some(perm_attr)], op);
-                self.located(p, op);
-                let t = self.m.result(p, 0);
-                self.set(t, t_l);
+                let perm = swap_last_two(self.shape(v).len());
+                let (_, t) = self.permuted(v, &perm, InsertPoint::Before(op), op);
                 let buf = self.alloc_buffer(t, op);
-                let src_order = self.memdesc_order(buf);
-                let order: Box<[u8]> = src_order.iter().map(|d| perm[*d as usize] as u8).collect();
-                let view_ty = self.m.ctx.types.intern(TypeData::MemDesc {
-                    shape: shape.clone().into(),
-                    elem,
-                    mutable: false,
-                    order,
-                });
-                let trans = self.create(Opcode::MemDescTrans, &[buf], &[view_ty], &[], op);
-                self.m.push_extra_attr(trans, "order", perm_attr);
-                self.located(trans, op);
-                self.m.set_operand(op, 1, self.m.result(trans, 0));
+                let view = self.trans_view(buf, &perm, op);
+                self.m.set_operand(op, 1, view);
                 buf
             };
             bufs.push(buf);
@@ -627,18 +611,327 @@ impl Assign<'_> {
         self.results(op, &Rc::new(plan.c.clone()));
         // Released right after the product, in reverse order of allocation.
         for buf in bufs {
-            let d = self.m.create_op(
-                &OpSpec {
-                    opcode: Opcode::LocalDealloc,
-                    operands: &[buf],
-                    results: &[],
-                    attrs: &[],
-                    regions: 0,
-                },
+            self.create_at(
+                Opcode::LocalDealloc,
+                &[buf],
+                &[],
+                &[],
                 InsertPoint::After(op),
+                op,
             );
-            self.located(d, op);
         }
+    }
+
+    /// Software pipelining of a K loop: an `mmaf`/`mmai` on tensor cores in the body of a
+    /// `for` with step 1 whose A and B both come from view loads in that body (indexed by
+    /// the induction variable and loop-invariant values, used only by the product, weak,
+    /// not ordered after anything in the loop) gets two shared-memory stages per operand:
+    ///
+    /// ```text
+    /// %a_st = ttg.local_alloc : () -> !ttg.memdesc<2xMxK, mutable>      (before the loop)
+    /// %a0 = load_view_tko ...[.., %lb]; ttg.local_store %a0, %a_st[0]   (prologue)
+    /// for %k ... {
+    ///   ttg.barrier local
+    ///   %a_next = load_view_tko ...[.., %k + 1]       (in flight during the product)
+    ///   %d = mmaf %a_st[(%k - %lb) & 1], ...
+    ///   ttg.local_store %a_next, %a_st[(%k + 1 - %lb) & 1]
+    /// }
+    /// ttg.local_dealloc %a_st                                          (after the loop)
+    /// ```
+    ///
+    /// (B likewise through `permute` and `ttg.memdesc_trans`). The loads of the next K
+    /// step are issued before the product of this one, so their latency overlaps the
+    /// tensor-core work, and one barrier per iteration orders both stages. The last
+    /// iteration's extra load reads tile `ub`, which the view's bounds turn into padding:
+    /// nothing outside the tensor is read. Returns false when the pattern does not hold.
+    fn pipeline(&mut self, op: Op, plan: &MmaPlan) -> bool {
+        let m = &*self.m;
+        let Some(body) = m.op_block(op) else {
+            return false;
+        };
+        let Some(f) = m.block_parent_op(body) else {
+            return false;
+        };
+        if m.opcode(f) != Opcode::For || m.entry_block(m.region(f, 0)) != Some(body) {
+            return false;
+        }
+        let (lb, step) = (m.operand(f, 0), m.operand(f, 2));
+        let step_is_one = m.defining_op(step).is_some_and(|d| {
+            m.opcode(d) == Opcode::Constant
+                && matches!(m.attr(d, 0).map(|a| m.ctx.attrs.get(a)),
+                    Some(AttrData::Dense(x)) if x.values.first() == Some(&1))
+        });
+        if !step_is_one {
+            return false;
+        }
+        let iv = m.block_args(body)[0];
+        let inside = |v: Value| match m.value_def(v) {
+            tilec_ir::ValueDef::Result(d, _) => m.op_block(d) == Some(body),
+            tilec_ir::ValueDef::Arg(b, _) => b == body,
+            _ => false,
+        };
+        let mut loads = Vec::new();
+        for i in 0..2 {
+            let v = m.operand(op, i);
+            let Some(d) = m.defining_op(v) else {
+                return false;
+            };
+            let weak = m
+                .attr_named(d, "memory_ordering_semantics")
+                .and_then(|a| m.ctx.attrs.get_enum(a, EnumKind::MemoryOrdering))
+                .is_none_or(|o| o == 0);
+            let ok = m.opcode(d) == Opcode::LoadViewTko
+                && m.op_block(d) == Some(body)
+                && m.num_uses(v) == 1
+                && !m.has_uses(m.result(d, 1))
+                && weak
+                && m.operands(d).all(|w| w == iv || !inside(w));
+            let moves = self
+                .layout
+                .get(&v)
+                .is_some_and(|l| !l.converts_freely(if i == 0 { &plan.a } else { &plan.b }));
+            if !ok || !moves {
+                return false;
+            }
+            loads.push(d);
+        }
+        let elem_of = |v: Value| m.ctx.types.element_type(m.value_type(v));
+        let bytes: u64 = (0..2)
+            .map(|i| {
+                let v = m.operand(op, i);
+                2 * ((crate::emit::elem_bytes(elem_of(v)) as u64) << shape_bits(&self.shape(v)))
+            })
+            .sum();
+        if bytes > MMA_STAGED_BYTES {
+            return false;
+        }
+        let Some(first) = m.first_op(body) else {
+            return false;
+        };
+        // Stage numbers: (k - lb) & 1 now, (k + 1 - lb) & 1 next (step is the constant 1).
+        let i32_ty = m.value_type(iv);
+        let at_top = |k: &mut Self, opcode: Opcode, operands: &[Value]| {
+            let o = k.create(opcode, operands, &[i32_ty], &[], first);
+            k.located(o, op);
+            let r = k.m.result(o, 0);
+            let sc = k.scalar();
+            k.set(r, sc);
+            r
+        };
+        let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
+        let bar = self.create(Opcode::GpuBarrier, &[], &[], &[Some(local)], first);
+        self.located(bar, op);
+        let next_k = at_top(self, Opcode::AddI, &[iv, step]);
+        let rel = at_top(self, Opcode::SubI, &[iv, lb]);
+        let cur = at_top(self, Opcode::AndI, &[rel, step]);
+        let nxt = at_top(self, Opcode::XOrI, &[cur, step]);
+        // The loads move right after these (in operand order).
+        let mut anchor = self.m.defining_op(nxt).unwrap_or(first);
+        // The prologue's stage: (lb - lb) & 1 = 0.
+        let zero = {
+            let z = self.create(Opcode::SubI, &[lb, lb], &[i32_ty], &[], f);
+            self.located(z, op);
+            let r = self.m.result(z, 0);
+            let sc = self.scalar();
+            self.set(r, sc);
+            r
+        };
+        let mut stages: Vec<Value> = Vec::new();
+        for (i, &d) in loads.iter().enumerate() {
+            let v = self.m.operand(op, i);
+            let shape = self.shape(v);
+            let rank = shape.len();
+            let elem = self.m.ctx.types.element_type(self.m.value_type(v));
+            let src_l = self.layout[&v].clone();
+            // What goes into shared memory: A as it is, B transposed (N x K).
+            let perm: Vec<usize> = if i == 1 {
+                swap_last_two(rank)
+            } else {
+                (0..rank).collect()
+            };
+            let st_shape: Vec<i64> = perm.iter().map(|p| shape[*p]).collect();
+            let buf_shape: Vec<i64> = std::iter::once(2).chain(st_shape.iter().copied()).collect();
+            let stage_ty = |k: &mut Self, sh: &[i64], mutable: bool| {
+                k.m.ctx.types.intern(TypeData::MemDesc {
+                    shape: sh.into(),
+                    elem,
+                    mutable,
+                    order: tilec_ir::TypeStore::row_major_order(sh.len()),
+                })
+            };
+            let buf_ty = stage_ty(self, &buf_shape, true);
+            let one_ty = stage_ty(self, &st_shape, true);
+            let alloc = self.create(Opcode::LocalAlloc, &[], &[buf_ty], &[], f);
+            self.located(alloc, op);
+            let buf = self.m.result(alloc, 0);
+            // Stores a loaded tile (B: permuted in registers first) into stage `s`, the
+            // new ops placed one after the other from `at`.
+            let store = |k: &mut Self, tile: Value, s: Value, at: InsertPoint| {
+                let (mut at, mut t) = (at, tile);
+                if i == 1 {
+                    let (p, pt) = k.permuted(tile, &perm, at, op);
+                    (at, t) = (InsertPoint::After(p), pt);
+                }
+                let ix = k.create_at(Opcode::MemDescIndex, &[buf, s], &[one_ty], &[], at, op);
+                let ixv = k.m.result(ix, 0);
+                k.create_at(
+                    Opcode::LocalStore,
+                    &[t, ixv],
+                    &[],
+                    &[],
+                    InsertPoint::After(ix),
+                    op,
+                );
+            };
+            // Prologue: the load at lb, stored into stage 0.
+            let pro = self.clone_op(d, &|w| if w == iv { lb } else { w }, InsertPoint::Before(f));
+            self.located(pro, op);
+            let pro_tile = self.m.result(pro, 0);
+            self.set(pro_tile, src_l.clone());
+            store(self, pro_tile, zero, InsertPoint::After(pro));
+            // The body's load now fetches the next K step.
+            for j in 0..self.m.num_operands(d) {
+                if self.m.operand(d, j) == iv {
+                    self.m.set_operand(d, j, next_k);
+                }
+            }
+            if d != anchor {
+                self.m.move_op(d, InsertPoint::After(anchor));
+            }
+            anchor = d;
+            // The product reads this iteration's stage; the next one is stored after it.
+            let cur_ix = self.create(Opcode::MemDescIndex, &[buf, cur], &[one_ty], &[], op);
+            self.located(cur_ix, op);
+            let mut operand = self.m.result(cur_ix, 0);
+            if i == 1 {
+                operand = self.trans_view(operand, &perm, op);
+            }
+            self.m.set_operand(op, i, operand);
+            // The next K step's tile goes into the other stage after the product.
+            let loaded = self.m.result(d, 0);
+            store(self, loaded, nxt, InsertPoint::After(op));
+            stages.push(buf);
+        }
+        // Each inserted right after the loop, so the last allocated is released first.
+        for &buf in &stages {
+            self.create_at(
+                Opcode::LocalDealloc,
+                &[buf],
+                &[],
+                &[],
+                InsertPoint::After(f),
+                op,
+            );
+        }
+        self.results(op, &Rc::new(plan.c.clone()));
+        true
+    }
+
+    /// A copy of `src` at `at` with its operands mapped by `map` (attributes, extra
+    /// attributes and result types kept); its results get the layouts of `src`'s.
+    fn clone_op(&mut self, src: Op, map: &dyn Fn(Value) -> Value, at: InsertPoint) -> Op {
+        let operands: Vec<Value> = self.m.operands(src).map(map).collect();
+        let results: Vec<Type> = self.m.results(src).map(|r| self.m.value_type(r)).collect();
+        let attrs: Vec<Option<tilec_ir::Attr>> = (0..self.m.def(src).attrs.len())
+            .map(|i| self.m.attr(src, i))
+            .collect();
+        let c = self.create_at(self.m.opcode(src), &operands, &results, &attrs, at, src);
+        for (k, a) in self.m.extra_attrs(src).to_vec() {
+            self.m.push_extra_attr(c, &k, a);
+        }
+        for (r, n) in self.m.results(src).zip(self.m.results(c)) {
+            if let Some(l) = self.layout.get(&r).cloned() {
+                self.set(n, l);
+            }
+        }
+        c
+    }
+
+    /// Creates an op at `at`, with the source position of `origin`.
+    fn create_at(
+        &mut self,
+        opcode: Opcode,
+        operands: &[Value],
+        results: &[Type],
+        attrs: &[Option<tilec_ir::Attr>],
+        at: InsertPoint,
+        origin: Op,
+    ) -> Op {
+        let o = self.m.create_op(
+            &OpSpec {
+                opcode,
+                operands,
+                results,
+                attrs,
+                regions: 0,
+            },
+            at,
+        );
+        self.located(o, origin);
+        o
+    }
+
+    /// `permute %v perm` at `at` (free in registers: the layout's bits move with the
+    /// dimensions); the op and its result.
+    fn permuted(&mut self, v: Value, perm: &[usize], at: InsertPoint, origin: Op) -> (Op, Value) {
+        let shape = self.shape(v);
+        let t_shape: Vec<i64> = perm.iter().map(|p| shape[*p]).collect();
+        let elem = self.m.ctx.types.element_type(self.m.value_type(v));
+        let t_ty = self.m.ctx.types.intern(TypeData::Tile {
+            shape: t_shape.clone().into(),
+            elem,
+            encoding: None,
+        });
+        let perm_attr = self.m.ctx.attrs.intern(AttrData::DenseI32Array(
+            perm.iter().map(|p| *p as i32).collect(),
+        ));
+        let p = self.create_at(
+            Opcode::Permute,
+            &[v],
+            &[t_ty],
+            &[Some(perm_attr)],
+            at,
+            origin,
+        );
+        let t = self.m.result(p, 0);
+        let l = Rc::new(permute_layout(&self.layout[&v], &shape, &t_shape, perm));
+        self.set(t, l);
+        (p, t)
+    }
+
+    /// `ttg.memdesc_trans %buf {order = perm}` before `op`: the buffer with its dimensions
+    /// (and their memory order) permuted.
+    fn trans_view(&mut self, buf: Value, perm: &[usize], op: Op) -> Value {
+        let TypeData::MemDesc {
+            shape,
+            elem,
+            mutable,
+            order,
+        } = self.m.ctx.types.get(self.m.value_type(buf)).clone()
+        else {
+            return buf;
+        };
+        // Result dimension i is source dimension perm[i]; perm swaps two dimensions, so it
+        // is its own inverse and maps the memory order too.
+        let view_ty = self.m.ctx.types.intern(TypeData::MemDesc {
+            shape: perm.iter().map(|p| shape[*p]).collect(),
+            elem,
+            mutable,
+            order: order.iter().map(|d| perm[*d as usize] as u8).collect(),
+        });
+        let perm_attr = self.m.ctx.attrs.intern(AttrData::DenseI32Array(
+            perm.iter().map(|p| *p as i32).collect(),
+        ));
+        let trans = self.create_at(
+            Opcode::MemDescTrans,
+            &[buf],
+            &[view_ty],
+            &[],
+            InsertPoint::Before(op),
+            op,
+        );
+        self.m.push_extra_attr(trans, "order", perm_attr);
+        self.m.result(trans, 0)
     }
 
     /// `ttg.local_alloc %v` before `op`: a row-major buffer holding `v`.
@@ -656,14 +949,6 @@ impl Assign<'_> {
         let alloc = self.create(Opcode::LocalAlloc, &[v], &[md], &[], op);
         self.located(alloc, op);
         self.m.result(alloc, 0)
-    }
-
-    /// The `order` of a `!ttg.memdesc` value.
-    fn memdesc_order(&self, v: Value) -> Box<[u8]> {
-        match self.m.ctx.types.get(self.m.value_type(v)) {
-            TypeData::MemDesc { order, .. } => order.clone(),
-            _ => Box::new([]),
-        }
     }
 
     /// Gives `new` (created for `op`) the source position of `op`.
@@ -852,6 +1137,9 @@ pub struct GpuError {
 ///   its initial tile, and without one the buffer is mutable;
 /// * `ttg.local_load` reads a `!ttg.memdesc` into a tile of the same shape and element type;
 /// * `ttg.local_dealloc` releases a `!ttg.memdesc` and is its last use;
+/// * `ttg.memdesc_index` takes one element along dimension 0 of a row-major buffer with
+///   a rank-0 index; `ttg.local_store` writes a tile of the buffer's shape into a mutable
+///   buffer;
 /// * `ttg.memdesc_trans` permutes its buffer's dimensions (and their memory order) by a
 ///   permutation `order`;
 /// * `mmaf`/`mmai` operands (tiles or buffers) have consistent shapes, the accumulator in
@@ -942,6 +1230,36 @@ pub fn verify_gpu(m: &Module, opts: &Options) -> Result<(), Vec<GpuError>> {
                             err(Some(o), format!("buffer used after its '{name}'"));
                         }
                         after = m.next_op(o);
+                    }
+                }
+                Opcode::MemDescIndex => {
+                    match (types.get(operand_ty(0)), types.get(m.value_type(m.result(op, 0)))) {
+                        (
+                            TypeData::MemDesc { shape: ss, elem: se, mutable: sm, .. },
+                            TypeData::MemDesc { shape: rs, elem: re, mutable: rm, order: ro },
+                        ) => {
+                            let row_major = tilec_ir::TypeStore::row_major_order(rs.len());
+                            if ss.len() < 2 || ss[1..] != **rs || se != re || sm != rm || *ro != row_major {
+                                err(Some(op), format!("'{name}' op result must be one element along dimension 0 of its row-major source"));
+                            }
+                        }
+                        _ => err(Some(op), format!("'{name}' op must index a !ttg.memdesc into a !ttg.memdesc")),
+                    }
+                    if !types.is_tile(operand_ty(1)) || !types.shape(operand_ty(1)).is_empty() {
+                        err(Some(op), format!("'{name}' op requires a rank-0 index"));
+                    }
+                }
+                Opcode::LocalStore => {
+                    match types.get(operand_ty(1)) {
+                        TypeData::MemDesc { mutable, .. } => {
+                            if !mutable {
+                                err(Some(op), format!("'{name}' op requires a mutable buffer"));
+                            }
+                            if plain(operand_ty(0)) != plain(operand_ty(1)) {
+                                err(Some(op), format!("'{name}' op requires the tile's shape and element type to match the buffer's"));
+                            }
+                        }
+                        _ => err(Some(op), format!("'{name}' op must write a !ttg.memdesc")),
                     }
                 }
                 Opcode::MemDescTrans => {

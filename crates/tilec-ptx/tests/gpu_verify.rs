@@ -25,11 +25,16 @@ cuda_tile.module @m {
 }
 "#;
 
-fn gpu() -> (Module, Options) {
-    let mut m = tilec_parse::parse(KERNEL, FileId(0), &Default::default()).expect("parses");
+/// `src` in the GPU-level IR (default options).
+fn converted(src: &str) -> (Module, Options) {
+    let mut m = tilec_parse::parse(src, FileId(0), &Default::default()).expect("parses");
     let opts = Options::default();
     convert_to_gpu(&mut m, &opts);
     (m, opts)
+}
+
+fn gpu() -> (Module, Options) {
+    converted(KERNEL)
 }
 
 fn find(m: &Module, opcode: Opcode) -> Op {
@@ -262,10 +267,7 @@ cuda_tile.module @m {
 "#;
 
 fn mma_gpu() -> (Module, Options) {
-    let mut m = tilec_parse::parse(MMA_KERNEL, FileId(0), &Default::default()).expect("parses");
-    let opts = Options::default();
-    convert_to_gpu(&mut m, &opts);
-    (m, opts)
+    converted(MMA_KERNEL)
 }
 
 #[test]
@@ -305,6 +307,86 @@ fn mma_with_inconsistent_shapes() {
     let msgs = messages(&m, &opts);
     assert!(
         msgs.contains(&"'cuda_tile.mmaf' op requires operands of shapes [b x] M x K, [b x] K x N and [b x] M x N".to_string()),
+        "{msgs:?}"
+    );
+}
+
+/// The same product inside a K loop: pipelined over two shared-memory stages
+/// (`ttg.memdesc_index`, `ttg.local_store`).
+const PIPELINED_KERNEL: &str = r#"
+cuda_tile.module @m {
+  entry @k(%pa: tile<ptr<f16>>, %pb: tile<ptr<f16>>, %n: tile<i32>) {
+    %token = make_token : token
+    %c0 = constant <i32: 0> : tile<i32>
+    %c1 = constant <i32: 1> : tile<i32>
+    %av = make_tensor_view %pa, shape = [64, 256], strides = [256, 1] : tensor_view<64x256xf16, strides=[256,1]>
+    %bv = make_tensor_view %pb, shape = [256, 64], strides = [64, 1] : tensor_view<256x64xf16, strides=[64,1]>
+    %at = make_partition_view %av : partition_view<tile=(64x32), tensor_view<64x256xf16, strides=[256,1]>>
+    %bt = make_partition_view %bv : partition_view<tile=(32x64), tensor_view<256x64xf16, strides=[64,1]>>
+    %c = constant <f32: 0.0> : tile<64x64xf32>
+    %acc = for %k in (%c0 to %n, step %c1) : tile<i32> iter_values(%x = %c) -> (tile<64x64xf32>) {
+      %a, %t1 = load_view_tko weak %at[%c0, %k] token = %token : partition_view<tile=(64x32), tensor_view<64x256xf16, strides=[256,1]>>, tile<i32> -> tile<64x32xf16>, token
+      %b, %t2 = load_view_tko weak %bt[%k, %c0] token = %token : partition_view<tile=(32x64), tensor_view<256x64xf16, strides=[64,1]>>, tile<i32> -> tile<32x64xf16>, token
+      %d = mmaf %a, %b, %x : tile<64x32xf16>, tile<32x64xf16>, tile<64x64xf32>
+      continue %d : tile<64x64xf32>
+    }
+    return
+  }
+}
+"#;
+
+fn pipelined_gpu() -> (Module, Options) {
+    converted(PIPELINED_KERNEL)
+}
+
+#[test]
+fn pipelined_loop_verifies() {
+    let (m, opts) = pipelined_gpu();
+    assert_eq!(messages(&m, &opts), Vec::<String>::new());
+    for opcode in [
+        Opcode::MemDescIndex,
+        Opcode::LocalStore,
+        Opcode::MemDescTrans,
+    ] {
+        find(&m, opcode);
+    }
+}
+
+#[test]
+fn local_store_into_an_immutable_buffer() {
+    let (mut m, opts) = pipelined_gpu();
+    let st = find(&m, Opcode::LocalStore);
+    let dst = m.operand(st, 1);
+    let TypeData::MemDesc {
+        shape, elem, order, ..
+    } = m.ctx.types.get(m.value_type(dst)).clone()
+    else {
+        panic!("not a buffer");
+    };
+    let frozen = m.ctx.types.intern(TypeData::MemDesc {
+        shape,
+        elem,
+        mutable: false,
+        order,
+    });
+    m.set_value_type(dst, frozen);
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(&"'ttg.local_store' op requires a mutable buffer".to_string()),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn memdesc_index_with_a_tile_index() {
+    let (mut m, opts) = pipelined_gpu();
+    let ix = find(&m, Opcode::MemDescIndex);
+    // A 64x64 accumulator tile as the index.
+    let acc = m.operand(find(&m, Opcode::MmaF), 2);
+    m.set_operand(ix, 1, acc);
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(&"'ttg.memdesc_index' op requires a rank-0 index".to_string()),
         "{msgs:?}"
     );
 }

@@ -1306,6 +1306,29 @@ table! {
         syntax: Syntax::Format("$src attr-dict `:` type($src)"),
         ..DEFAULT
     },
+    MemDescIndex => OpDef {
+        opcode: Opcode::MemDescIndex,
+        name: "ttg.memdesc_index",
+        summary: "View element `index` along dimension 0 of a shared-memory buffer",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[one("src", ANY), one("index", TILE)],
+        results: &[one("result", ANY)],
+        traits: PURE,
+        syntax: Syntax::Format("$src `[` $index `]` attr-dict `:` type($src) `->` type($result)"),
+        ..DEFAULT
+    },
+    LocalStore => OpDef {
+        opcode: Opcode::LocalStore,
+        name: "ttg.local_store",
+        summary: "Store a distributed tile into a shared-memory buffer",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[one("src", TILE), one("dst", ANY)],
+        effects: Effects::Write,
+        syntax: Syntax::Format("$src `,` $dst attr-dict `:` type($src) `->` type($dst)"),
+        ..DEFAULT
+    },
     MemDescTrans => OpDef {
         opcode: Opcode::MemDescTrans,
         name: "ttg.memdesc_trans",

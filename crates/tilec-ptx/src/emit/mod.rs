@@ -1000,6 +1000,29 @@ impl<'a> Kernel<'a> {
             O::LocalAlloc => self.emit_local_alloc(op),
             O::GpuBarrier => self.bar(),
             O::LocalDealloc => self.emit_local_dealloc(op),
+            O::MemDescIndex => {
+                // Element `index` along dimension 0: the buffer's address plus index times
+                // the bytes of one element of that dimension.
+                let (src, res) = (m.operand(op, 0), m.result(op, 0));
+                if let Some(b) = self.bufs.get(&src).cloned() {
+                    let ty = m.value_type(res);
+                    let bytes = (1u64 << shape_bits(m.ctx.types.shape(ty)))
+                        * elem_bytes(m.ctx.types.element_type(ty)) as u64;
+                    let ix = self.scalar(m.operand(op, 1));
+                    let r = self.reg(RegClass::B32);
+                    self.ins(format!("mad.lo.s32 {r}, {ix}, {bytes}, {b};"));
+                    self.bufs.insert(res, r);
+                }
+            }
+            O::LocalStore => {
+                let (src, dst) = (m.operand(op, 0), m.operand(op, 1));
+                let Some(b) = self.bufs.get(&dst).cloned() else {
+                    return self
+                        .error_at_op(op, "shared-memory buffer written before its allocation");
+                };
+                let t = self.tile(src);
+                self.write_smem(&t, &b, 0);
+            }
             O::MemDescTrans => {
                 // A view of the same bytes; its `order` tells readers how they are laid out.
                 if let Some(b) = self.bufs.get(&m.operand(op, 0)).cloned() {
