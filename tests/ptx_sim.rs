@@ -1030,3 +1030,60 @@ fn pipelined_matmul_over_few_k_steps() {
         );
     }
 }
+
+/// A pipelined K loop that starts at K tile 1 (stages are `(k - lb) & 1`) and whose bound
+/// is a kernel argument: D = sum over k in [1, n) of A[:, k] B[k, :].
+#[test]
+fn pipelined_loop_with_a_nonzero_lower_bound() {
+    let src = r#"cuda_tile.module @t {
+  entry @k(%pa: tile<ptr<f16>>, %pb: tile<ptr<f16>>, %pd: tile<ptr<f32>>, %n: tile<i32>) {
+    %token = make_token : token
+    %c0 = constant <i32: 0> : tile<i32>
+    %c1 = constant <i32: 1> : tile<i32>
+    %av = make_tensor_view %pa, shape = [64, 128], strides = [128, 1] : tensor_view<64x128xf16, strides=[128,1]>
+    %bv = make_tensor_view %pb, shape = [128, 64], strides = [64, 1] : tensor_view<128x64xf16, strides=[64,1]>
+    %dv = make_tensor_view %pd, shape = [64, 64], strides = [64, 1] : tensor_view<64x64xf32, strides=[64,1]>
+    %at = make_partition_view %av : partition_view<tile=(64x16), tensor_view<64x128xf16, strides=[128,1]>>
+    %bt = make_partition_view %bv : partition_view<tile=(16x64), tensor_view<128x64xf16, strides=[64,1]>>
+    %dt = make_partition_view %dv : partition_view<tile=(64x64), tensor_view<64x64xf32, strides=[64,1]>>
+    %z = constant <f32: 0.0> : tile<64x64xf32>
+    %acc = for %k in (%c1 to %n, step %c1) : tile<i32> iter_values(%x = %z) -> (tile<64x64xf32>) {
+      %a, %t1 = load_view_tko weak %at[%c0, %k] token = %token : partition_view<tile=(64x16), tensor_view<64x128xf16, strides=[128,1]>>, tile<i32> -> tile<64x16xf16>, token
+      %b, %t2 = load_view_tko weak %bt[%k, %c0] token = %token : partition_view<tile=(16x64), tensor_view<128x64xf16, strides=[64,1]>>, tile<i32> -> tile<16x64xf16>, token
+      %d = mmaf %a, %b, %x : tile<64x16xf16>, tile<16x64xf16>, tile<64x64xf32>
+      continue %d : tile<64x64xf32>
+    }
+    %st = store_view_tko weak %acc, %dt[%c0, %c0] token = %token : tile<64x64xf32>, partition_view<tile=(64x64), tensor_view<64x64xf32, strides=[64,1]>>, tile<i32> -> token
+    return
+  }
+}
+"#;
+    let gpu = run_tilec(&["opt", "-", "-p", "canonicalize,convert-to-gpu"], src);
+    assert!(gpu.stdout.contains("ttg.memdesc_index"), "{}", gpu.stdout);
+    let out = run_tilec(&["-", "--arch", "sm_80", "-o", "-"], src);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let ks = ptxsim::parse(&out.stdout);
+    let mut g = Gen(49);
+    let (a, b) = (g.vec(64 * 128, 3), g.vec(128 * 64, 3));
+    for n in [1usize, 2, 3, 4, 8] {
+        let mut mem = Memory::default();
+        let pa = mem.alloc(&encode(Ty::F16, &a));
+        let pb = mem.alloc(&encode(Ty::F16, &b));
+        let pd = mem.alloc(&[0; 64 * 64 * 4]);
+        ptxsim::run(
+            kernel(&ks, "k"),
+            [1, 1, 1],
+            &[pa, pb, pd, n as u64],
+            &mut mem,
+        )
+        .unwrap_or_else(|e| panic!("n = {n}: {e}"));
+        let got = decode(Ty::F32, mem.read(pd, 64 * 64 * 4));
+        let want: Vec<i64> = (0..64 * 64)
+            .map(|e| {
+                let (i, j) = (e / 64, e % 64);
+                (16..16 * n).map(|k| a[i * 128 + k] * b[k * 64 + j]).sum()
+            })
+            .collect();
+        assert_same(&format!("lb = 1, n = {n}"), &got, &want);
+    }
+}
