@@ -528,6 +528,9 @@ impl Assign<'_> {
             | O::LocalDealloc
             | O::MemDescIndex
             | O::MemDescTrans
+            | O::PredicateStage
+            | O::Mask
+            | O::MaskReturn
             | O::GpuBarrier
             | O::UnrealizedConversionCast
             | O::Unregistered => {}
@@ -632,7 +635,8 @@ impl Assign<'_> {
     /// %a0 = load_view_tko ...[.., %lb]; ttg.local_store %a0, %a_st[0]   (prologue)
     /// for %k ... {
     ///   ttg.barrier local
-    ///   %a_next = load_view_tko ...[.., %k + 1]       (in flight during the product)
+    ///   %more = ttg.predicate_stage %k, %ub, %c1 maxStage 1 stage 0
+    ///   %a_next = ttg.mask %more { load_view_tko ...[.., %k + 1] }  (in flight during the product)
     ///   %d = mmaf %a_st[(%k - %lb) & 1], ...
     ///   ttg.local_store %a_next, %a_st[(%k + 1 - %lb) & 1]
     /// }
@@ -642,8 +646,9 @@ impl Assign<'_> {
     /// (B likewise through `permute` and `ttg.memdesc_trans`). The loads of the next K
     /// step are issued before the product of this one, so their latency overlaps the
     /// tensor-core work, and one barrier per iteration orders both stages. The last
-    /// iteration's extra load reads tile `ub`, which the view's bounds turn into padding:
-    /// nothing outside the tensor is read. Returns false when the pattern does not hold.
+    /// iteration skips them (`ttg.mask`); the prologue's load of tile `lb` is bounds-checked
+    /// like any view load, so a loop that runs zero times reads nothing outside the tensor.
+    /// Returns false when the pattern does not hold.
     fn pipeline(&mut self, op: Op, plan: &MmaPlan) -> bool {
         let m = &*self.m;
         let Some(body) = m.op_block(op) else {
@@ -725,8 +730,29 @@ impl Assign<'_> {
         let rel = at_top(self, Opcode::SubI, &[iv, lb]);
         let cur = at_top(self, Opcode::AndI, &[rel, step]);
         let nxt = at_top(self, Opcode::XOrI, &[cur, step]);
+        // Whether a next K step exists: iv + (maxStage - stage) * step < ub.
+        let ub = self.m.operand(f, 1);
+        let i1_ty = self.m.ctx.types.intern(TypeData::Tile {
+            shape: Box::new([]),
+            elem: Type::I1,
+            encoding: None,
+        });
+        let (max_stage, stage) = (
+            self.m.ctx.attrs.int(1, Type::I32),
+            self.m.ctx.attrs.int(0, Type::I32),
+        );
+        let ps = self.create(
+            Opcode::PredicateStage,
+            &[iv, ub, step],
+            &[i1_ty],
+            &[Some(max_stage), Some(stage)],
+            first,
+        );
+        let has_next = self.m.result(ps, 0);
+        let sc = self.scalar();
+        self.set(has_next, sc);
         // The loads move right after these (in operand order).
-        let mut anchor = self.m.defining_op(nxt).unwrap_or(first);
+        let mut anchor = ps;
         // The prologue's stage: (lb - lb) & 1 = 0.
         let zero = {
             let z = self.create(Opcode::SubI, &[lb, lb], &[i32_ty], &[], f);
@@ -807,8 +833,11 @@ impl Assign<'_> {
                 operand = self.trans_view(operand, &perm, op);
             }
             self.m.set_operand(op, i, operand);
-            // The next K step's tile goes into the other stage after the product.
-            let loaded = self.m.result(d, 0);
+            // The next K step's load runs only when there is a next step (`ttg.mask`);
+            // its tile goes into the other stage after the product.
+            let loaded = self.masked(d, has_next, op);
+            // The next load goes after this one's mask, not into it.
+            anchor = self.m.defining_op(loaded).unwrap_or(anchor);
             store(self, loaded, nxt, InsertPoint::After(op));
             stages.push(buf);
         }
@@ -845,6 +874,39 @@ impl Assign<'_> {
             }
         }
         c
+    }
+
+    /// Wraps `d` (an op with one tile result and an unused token) in `ttg.mask %pred`:
+    /// the mask takes `d`'s place and its result replaces `d`'s tile everywhere.
+    fn masked(&mut self, d: Op, pred: Value, origin: Op) -> Value {
+        let tile = self.m.result(d, 0);
+        let ty = self.m.value_type(tile);
+        let mask = self.m.create_op(
+            &OpSpec {
+                opcode: Opcode::Mask,
+                operands: &[pred],
+                results: &[ty],
+                attrs: &[],
+                regions: 1,
+            },
+            InsertPoint::After(d),
+        );
+        self.located(mask, origin);
+        let r = self.m.result(mask, 0);
+        self.m.replace_all_uses(tile, r);
+        let l = self.layout[&tile].clone();
+        self.set(r, l);
+        let block = self.m.append_block(self.m.region(mask, 0));
+        self.m.move_op(d, InsertPoint::End(block));
+        self.create_at(
+            Opcode::MaskReturn,
+            &[tile],
+            &[],
+            &[],
+            InsertPoint::End(block),
+            origin,
+        );
+        r
     }
 
     /// Creates an op at `at`, with the source position of `origin`.
@@ -1140,6 +1202,8 @@ pub struct GpuError {
 /// * `ttg.memdesc_index` takes one element along dimension 0 of a row-major buffer with
 ///   a rank-0 index; `ttg.local_store` writes a tile of the buffer's shape into a mutable
 ///   buffer;
+/// * `ttg.predicate_stage` maps rank-0 integers to a rank-0 i1; `ttg.mask` has a rank-0
+///   i1 predicate and a body ending in a `ttg.mask.return` of its result types;
 /// * `ttg.memdesc_trans` permutes its buffer's dimensions (and their memory order) by a
 ///   permutation `order`;
 /// * `mmaf`/`mmai` operands (tiles or buffers) have consistent shapes, the accumulator in
@@ -1260,6 +1324,32 @@ pub fn verify_gpu(m: &Module, opts: &Options) -> Result<(), Vec<GpuError>> {
                             }
                         }
                         _ => err(Some(op), format!("'{name}' op must write a !ttg.memdesc")),
+                    }
+                }
+                Opcode::PredicateStage => {
+                    let scalar_int = |t: Type| {
+                        types.is_tile(t) && types.shape(t).is_empty() && matches!(types.element_type(t), Type::I8 | Type::I16 | Type::I32 | Type::I64)
+                    };
+                    let result = m.value_type(m.result(op, 0));
+                    if !(0..3).all(|i| scalar_int(operand_ty(i)))
+                        || types.element_type(result) != Type::I1
+                        || !types.shape(result).is_empty()
+                    {
+                        err(Some(op), format!("'{name}' op takes rank-0 integer iv, ub and step and returns a rank-0 i1"));
+                    }
+                }
+                Opcode::Mask => {
+                    let pred = operand_ty(0);
+                    if !types.is_tile(pred) || !types.shape(pred).is_empty() || types.element_type(pred) != Type::I1 {
+                        err(Some(op), format!("'{name}' op requires a rank-0 i1 predicate"));
+                    }
+                    let term = m.entry_block(m.region(op, 0)).and_then(|b| m.last_op(b));
+                    let returned: Option<Vec<Type>> = term
+                        .filter(|t| m.opcode(*t) == Opcode::MaskReturn)
+                        .map(|t| m.operands(t).map(|v| m.value_type(v)).collect());
+                    let results: Vec<Type> = m.results(op).map(|r| m.value_type(r)).collect();
+                    if returned.as_ref() != Some(&results) {
+                        err(Some(op), format!("'{name}' op body must end with a 'ttg.mask.return' of the op's result types"));
                     }
                 }
                 Opcode::MemDescTrans => {

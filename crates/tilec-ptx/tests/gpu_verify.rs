@@ -390,3 +390,41 @@ fn memdesc_index_with_a_tile_index() {
         "{msgs:?}"
     );
 }
+
+#[test]
+fn pipelined_prefetch_is_masked_by_the_stage_predicate() {
+    let (m, _) = pipelined_gpu();
+    let mask = find(&m, Opcode::Mask);
+    let ps = find(&m, Opcode::PredicateStage);
+    assert_eq!(m.operand(mask, 0), m.result(ps, 0));
+}
+
+#[test]
+fn mask_returning_another_type() {
+    let (mut m, opts) = pipelined_gpu();
+    let mask = find(&m, Opcode::Mask);
+    let i1 = m.value_type(m.operand(mask, 0));
+    let r = m.result(mask, 0);
+    m.set_value_type(r, i1);
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(
+            &"'ttg.mask' op body must end with a 'ttg.mask.return' of the op's result types"
+                .to_string()
+        ),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn predicate_stage_of_a_tile() {
+    let (mut m, opts) = pipelined_gpu();
+    let ps = find(&m, Opcode::PredicateStage);
+    let acc = m.operand(find(&m, Opcode::MmaF), 2);
+    m.set_operand(ps, 0, acc);
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(&"'ttg.predicate_stage' op takes rank-0 integer iv, ub and step and returns a rank-0 i1".to_string()),
+        "{msgs:?}"
+    );
+}

@@ -47,18 +47,25 @@ cuda_tile.module @examples {
       %12 = subi %loopIdx, %cst_0_i32 : tile<i32, #linear>
       %13 = andi %12, %cst_1_i32 : tile<i32, #linear>
       %14 = xori %13, %cst_1_i32 : tile<i32, #linear>
-      %tile_14, %result_token_15 = load_view_tko weak %pview[%blockId_x, %11] token = %0 : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<64x32xf16, #linear2>, token
-      %tile_16, %result_token_17 = load_view_tko weak %pview_10[%11, %blockId_y] token = %0 : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear3>, token
-      %15 = ttg.memdesc_index %3[%13] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      %16 = ttg.memdesc_index %5[%13] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      %17 = ttg.memdesc_trans %16 {order = array<i32: 1, 0>} : !ttg.memdesc<64x32xf16, #shared1, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared2, #smem, mutable>
-      %18 = mmaf %15, %17, %iterArg0 : !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>, !ttg.memdesc<32x64xf16, #shared2, #smem, mutable>, tile<64x64xf32, #linear1>
-      %19 = permute %tile_16 [1, 0] : tile<32x64xf16, #linear3> -> tile<64x32xf16, #linear4>
-      %20 = ttg.memdesc_index %5[%14] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      ttg.local_store %19, %20 : tile<64x32xf16, #linear4> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      %21 = ttg.memdesc_index %3[%14] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      ttg.local_store %tile_14, %21 : tile<64x32xf16, #linear2> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      continue %18 : tile<64x64xf32, #linear1>
+      %15 = ttg.predicate_stage %loopIdx, %1#1, %cst_1_i32 maxStage 1 stage 0 : tile<i32, #linear> -> tile<i1, #linear>
+      %16 = ttg.mask %15 : tile<i1, #linear> -> (tile<64x32xf16, #linear2>) {
+        %tile_14, %result_token_15 = cuda_tile.load_view_tko weak %pview[%blockId_x, %11] token = %0 : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<64x32xf16, #linear2>, token
+        ttg.mask.return %tile_14 : tile<64x32xf16, #linear2>
+      }
+      %17 = ttg.mask %15 : tile<i1, #linear> -> (tile<32x64xf16, #linear3>) {
+        %tile_14, %result_token_15 = cuda_tile.load_view_tko weak %pview_10[%11, %blockId_y] token = %0 : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear3>, token
+        ttg.mask.return %tile_14 : tile<32x64xf16, #linear3>
+      }
+      %18 = ttg.memdesc_index %3[%13] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      %19 = ttg.memdesc_index %5[%13] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      %20 = ttg.memdesc_trans %19 {order = array<i32: 1, 0>} : !ttg.memdesc<64x32xf16, #shared1, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared2, #smem, mutable>
+      %21 = mmaf %18, %20, %iterArg0 : !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>, !ttg.memdesc<32x64xf16, #shared2, #smem, mutable>, tile<64x64xf32, #linear1>
+      %22 = permute %17 [1, 0] : tile<32x64xf16, #linear3> -> tile<64x32xf16, #linear4>
+      %23 = ttg.memdesc_index %5[%14] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      ttg.local_store %22, %23 : tile<64x32xf16, #linear4> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      %24 = ttg.memdesc_index %3[%14] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      ttg.local_store %16, %24 : tile<64x32xf16, #linear2> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      continue %21 : tile<64x64xf32, #linear1>
     }
     ttg.local_dealloc %5 : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
     ttg.local_dealloc %3 : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>

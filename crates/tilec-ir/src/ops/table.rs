@@ -1329,6 +1329,46 @@ table! {
         syntax: Syntax::Format("$src `,` $dst attr-dict `:` type($src) `->` type($dst)"),
         ..DEFAULT
     },
+    PredicateStage => OpDef {
+        opcode: Opcode::PredicateStage,
+        name: "ttg.predicate_stage",
+        summary: "Whether pipeline stage `stage` of iteration `iv` runs: iv + (maxStage - stage) * step < ub",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[one("iv", TILE), one("ub", TILE), one("step", TILE)],
+        results: &[one("result", TILE)],
+        attrs: &[req("maxStage", AttrKind::I32), req("stage", AttrKind::I32)],
+        traits: PURE,
+        syntax: Syntax::Format(
+            "$iv `,` $ub `,` $step `maxStage` $maxStage `stage` $stage attr-dict `:` type($iv) `->` type($result)",
+        ),
+        ..DEFAULT
+    },
+    Mask => OpDef {
+        opcode: Opcode::Mask,
+        name: "ttg.mask",
+        summary: "Run the body only when `pred` holds (its results are undefined otherwise)",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[one("pred", TILE)],
+        results: &[var("result", ANY)],
+        regions: &[RegionDef { name: "body", implicit_terminator: None, optional: false }],
+        effects: Effects::Recursive,
+        syntax: Syntax::Format("$pred attr-dict `:` type($pred) `->` `(` type($result) `)` $body"),
+        ..DEFAULT
+    },
+    MaskReturn => OpDef {
+        opcode: Opcode::MaskReturn,
+        name: "ttg.mask.return",
+        summary: "Terminate a `ttg.mask` body with its results",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[var("result", ANY)],
+        traits: Traits::TERMINATOR.or(Traits::RETURN_LIKE),
+        parents: &["ttg.mask"],
+        syntax: Syntax::Format("$result attr-dict `:` type($result)"),
+        ..DEFAULT
+    },
     MemDescTrans => OpDef {
         opcode: Opcode::MemDescTrans,
         name: "ttg.memdesc_trans",

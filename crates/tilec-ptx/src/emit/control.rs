@@ -95,6 +95,32 @@ impl Kernel<'_> {
         }
     }
 
+    /// `ttg.mask %p { ... ttg.mask.return %v }`: the body runs only when `%p` holds (a
+    /// uniform branch around it); the results are the returned values' registers, left
+    /// undefined when the body is skipped.
+    pub(crate) fn emit_mask(&mut self, op: Op) {
+        let m = self.m;
+        let p = self.scalar(m.operand(op, 0));
+        let skip = self.label();
+        self.ins(format!("@!{p} bra.uni {skip};"));
+        let mut returned = Vec::new();
+        if let Some(b) = m.entry_block(m.region(op, 0)) {
+            for o in m.block_ops(b).collect::<Vec<_>>() {
+                if m.opcode(o) == Opcode::MaskReturn {
+                    returned = m.operands(o).collect();
+                } else {
+                    self.line_info(o);
+                    self.emit_op(o);
+                }
+            }
+        }
+        self.ins(format!("{skip}:"));
+        for (i, v) in returned.into_iter().enumerate() {
+            let t = self.tile(v);
+            self.set_tile(m.result(op, i), t);
+        }
+    }
+
     pub(crate) fn emit_yield(&mut self, op: Op) {
         let m = self.m;
         let Some(parent) = m.op_block(op).and_then(|b| m.block_parent_op(b)) else {

@@ -1000,6 +1000,22 @@ impl<'a> Kernel<'a> {
             O::LocalAlloc => self.emit_local_alloc(op),
             O::GpuBarrier => self.bar(),
             O::LocalDealloc => self.emit_local_dealloc(op),
+            O::PredicateStage => {
+                // iv + (maxStage - stage) * step < ub, compared signed.
+                let (iv, ub, step) = (
+                    self.scalar(m.operand(op, 0)),
+                    self.scalar(m.operand(op, 1)),
+                    self.scalar(m.operand(op, 2)),
+                );
+                let ahead = self.int_attr(op, "maxStage") - self.int_attr(op, "stage");
+                let t = self.reg(RegClass::B32);
+                self.ins(format!("mad.lo.s32 {t}, {step}, {ahead}, {iv};"));
+                let p = self.reg(RegClass::Pred);
+                self.ins(format!("setp.lt.s32 {p}, {t}, {ub};"));
+                self.set_scalar(m.result(op, 0), Type::I1, p);
+            }
+            O::Mask => self.emit_mask(op),
+            O::MaskReturn => {} // read by `emit_mask`
             O::MemDescIndex => {
                 // Element `index` along dimension 0: the buffer's address plus index times
                 // the bytes of one element of that dimension.
