@@ -1011,9 +1011,13 @@ fn pipelined_matmul_over_few_k_steps() {
         ],
         "",
     );
+    // A by async copies (prologue and next step), B through registers.
     assert_eq!(
-        gpu.stdout.matches("ttg.local_store").count(),
-        4,
+        (
+            gpu.stdout.matches("ttg.async_copy_global_to_local").count(),
+            gpu.stdout.matches("ttg.local_store").count()
+        ),
+        (2, 2),
         "two stages of A and B expected:\n{}",
         gpu.stdout
     );
@@ -1035,43 +1039,47 @@ fn pipelined_matmul_over_few_k_steps() {
 /// is a kernel argument: D = sum over k in [1, n) of A[:, k] B[k, :].
 #[test]
 fn pipelined_loop_with_a_nonzero_lower_bound() {
-    let src = r#"cuda_tile.module @t {
-  entry @k(%pa: tile<ptr<f16>>, %pb: tile<ptr<f16>>, %pd: tile<ptr<f32>>, %n: tile<i32>) {
-    %token = make_token : token
-    %c0 = constant <i32: 0> : tile<i32>
-    %c1 = constant <i32: 1> : tile<i32>
-    %av = make_tensor_view %pa, shape = [64, 128], strides = [128, 1] : tensor_view<64x128xf16, strides=[128,1]>
-    %bv = make_tensor_view %pb, shape = [128, 64], strides = [64, 1] : tensor_view<128x64xf16, strides=[64,1]>
-    %dv = make_tensor_view %pd, shape = [64, 64], strides = [64, 1] : tensor_view<64x64xf32, strides=[64,1]>
-    %at = make_partition_view %av : partition_view<tile=(64x16), tensor_view<64x128xf16, strides=[128,1]>>
-    %bt = make_partition_view %bv : partition_view<tile=(16x64), tensor_view<128x64xf16, strides=[64,1]>>
-    %dt = make_partition_view %dv : partition_view<tile=(64x64), tensor_view<64x64xf32, strides=[64,1]>>
-    %z = constant <f32: 0.0> : tile<64x64xf32>
-    %acc = for %k in (%c1 to %n, step %c1) : tile<i32> iter_values(%x = %z) -> (tile<64x64xf32>) {
-      %a, %t1 = load_view_tko weak %at[%c0, %k] token = %token : partition_view<tile=(64x16), tensor_view<64x128xf16, strides=[128,1]>>, tile<i32> -> tile<64x16xf16>, token
-      %b, %t2 = load_view_tko weak %bt[%k, %c0] token = %token : partition_view<tile=(16x64), tensor_view<128x64xf16, strides=[64,1]>>, tile<i32> -> tile<16x64xf16>, token
-      %d = mmaf %a, %b, %x : tile<64x16xf16>, tile<16x64xf16>, tile<64x64xf32>
-      continue %d : tile<64x64xf32>
-    }
-    %st = store_view_tko weak %acc, %dt[%c0, %c0] token = %token : tile<64x64xf32>, partition_view<tile=(64x64), tensor_view<64x64xf32, strides=[64,1]>>, tile<i32> -> token
-    return
-  }
-}
-"#;
+    let src = k_loop_kernel(64, false, 1);
+    let src = src.as_str();
     let gpu = run_tilec(&["opt", "-", "-p", "canonicalize,convert-to-gpu"], src);
     assert!(gpu.stdout.contains("ttg.memdesc_index"), "{}", gpu.stdout);
     let out = run_tilec(&["-", "--arch", "sm_80", "-o", "-"], src);
     assert_eq!(out.status, 0, "{}", out.stderr);
     let ks = ptxsim::parse(&out.stdout);
-    let mut g = Gen(49);
-    let (a, b) = (g.vec(64 * 128, 3), g.vec(128 * 64, 3));
-    for n in [1usize, 2, 3, 4, 8] {
+    run_k_loop(&ks, 49, 64, 1, &[1, 2, 3, 4, 8]);
+}
+
+/// The pipelined K loop with A provably 8-byte aligned (`assume div_by<16>` on the base,
+/// static strides): A's stages are filled by vector `cp.async` with a source size that
+/// zero-fills the ragged rows (60 of the tile's 64), for 1 to 8 K steps.
+#[test]
+fn pipelined_loop_with_vector_async_copies() {
+    let src = k_loop_kernel(60, true, 0);
+    let src = src.as_str();
+    let out = run_tilec(&["-", "--arch", "sm_80", "-o", "-"], src);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("cp.async.ca.shared.global"),
+        "no vector async copy:\n{}",
+        out.stdout
+    );
+    let ks = ptxsim::parse(&out.stdout);
+    run_k_loop(&ks, 50, 60, 0, &[1, 2, 5, 8]);
+}
+
+/// Runs kernel `k(A, B, D, n)` of the K-loop tests: A is `rows x 128` f16, B `128 x 64`
+/// f16, D the `64 x 64` f32 sum over K tiles `first..n` (16 columns each) of A B, with the
+/// rows of A past `rows` zero (padding).
+fn run_k_loop(ks: &[ptxsim::Kernel], seed: u64, rows: usize, first: usize, steps: &[usize]) {
+    let mut g = Gen(seed);
+    let (a, b) = (g.vec(rows * 128, 3), g.vec(128 * 64, 3));
+    for &n in steps {
         let mut mem = Memory::default();
         let pa = mem.alloc(&encode(Ty::F16, &a));
         let pb = mem.alloc(&encode(Ty::F16, &b));
         let pd = mem.alloc(&[0; 64 * 64 * 4]);
         ptxsim::run(
-            kernel(&ks, "k"),
+            kernel(ks, "k"),
             [1, 1, 1],
             &[pa, pb, pd, n as u64],
             &mut mem,
@@ -1081,9 +1089,56 @@ fn pipelined_loop_with_a_nonzero_lower_bound() {
         let want: Vec<i64> = (0..64 * 64)
             .map(|e| {
                 let (i, j) = (e / 64, e % 64);
-                (16..16 * n).map(|k| a[i * 128 + k] * b[k * 64 + j]).sum()
+                if i >= rows {
+                    return 0;
+                }
+                (16 * first..16 * n)
+                    .map(|k| a[i * 128 + k] * b[k * 64 + j])
+                    .sum()
             })
             .collect();
-        assert_same(&format!("lb = 1, n = {n}"), &got, &want);
+        assert_same(&format!("K loop from {first}, n = {n}"), &got, &want);
     }
+}
+
+/// The kernel `k(A, B, D, n)` of the K-loop tests: D = sum over K tiles `first..n` of A B
+/// (A `rows x 128` f16 in 64x16 tiles, zero padded; B `128 x 64` f16; D `64 x 64` f32),
+/// with A's base assumed 16-byte aligned when `aligned`.
+fn k_loop_kernel(rows: usize, aligned: bool, first: usize) -> String {
+    let a_ptr = if aligned { "%pa0" } else { "%pa" };
+    let assume = if aligned {
+        "    %pa = assume div_by<16>, %pa0 : tile<ptr<f16>>\n"
+    } else {
+        ""
+    };
+    let atv = format!("tensor_view<{rows}x128xf16, strides=[128,1]>");
+    let apv = format!("partition_view<tile=(64x16), padding_value = zero, {atv}>");
+    let bpv = "partition_view<tile=(16x64), tensor_view<128x64xf16, strides=[64,1]>>";
+    let dpv = "partition_view<tile=(64x64), tensor_view<64x64xf32, strides=[64,1]>>";
+    format!(
+        r#"cuda_tile.module @t {{
+  entry @k({a_ptr}: tile<ptr<f16>>, %pb: tile<ptr<f16>>, %pd: tile<ptr<f32>>, %n: tile<i32>) {{
+    %token = make_token : token
+    %c0 = constant <i32: 0> : tile<i32>
+    %c1 = constant <i32: 1> : tile<i32>
+    %lb = constant <i32: {first}> : tile<i32>
+{assume}    %av = make_tensor_view %pa, shape = [{rows}, 128], strides = [128, 1] : {atv}
+    %bv = make_tensor_view %pb, shape = [128, 64], strides = [64, 1] : tensor_view<128x64xf16, strides=[64,1]>
+    %dv = make_tensor_view %pd, shape = [64, 64], strides = [64, 1] : tensor_view<64x64xf32, strides=[64,1]>
+    %at = make_partition_view %av : {apv}
+    %bt = make_partition_view %bv : {bpv}
+    %dt = make_partition_view %dv : {dpv}
+    %z = constant <f32: 0.0> : tile<64x64xf32>
+    %acc = for %k in (%lb to %n, step %c1) : tile<i32> iter_values(%x = %z) -> (tile<64x64xf32>) {{
+      %a, %t1 = load_view_tko weak %at[%c0, %k] token = %token : {apv}, tile<i32> -> tile<64x16xf16>, token
+      %b, %t2 = load_view_tko weak %bt[%k, %c0] token = %token : {bpv}, tile<i32> -> tile<16x64xf16>, token
+      %d = mmaf %a, %b, %x : tile<64x16xf16>, tile<16x64xf16>, tile<64x64xf32>
+      continue %d : tile<64x64xf32>
+    }}
+    %st = store_view_tko weak %acc, %dt[%c0, %c0] token = %token : tile<64x64xf32>, {dpv}, tile<i32> -> token
+    return
+  }}
+}}
+"#
+    )
 }

@@ -728,6 +728,28 @@ impl Cta<'_> {
                 self.set(&a[0], t, r as u64);
             }
             "fma" => return self.float_op(inst, p, t),
+            // Asynchronous copies run at once: a wait then has nothing left to wait for.
+            "cp" if p.get(1) == Some(&"async") => match p.get(2).copied() {
+                Some("commit_group" | "wait_group" | "wait_all") => {}
+                Some("ca" | "cg") => {
+                    let dst = self.addr(&a[0], t);
+                    let src = self.addr(&a[1], t);
+                    let (size, n) = (v(self, 2) as usize, v(self, 3) as usize);
+                    if n > size {
+                        return Err(format!("line {line}: cp.async source size {n} over {size}"));
+                    }
+                    if n > 0 && src as usize + n > mem.bytes.len() {
+                        return Err(format!("line {line}: cp.async read at {src} out of memory"));
+                    }
+                    let mut bytes = vec![0u8; size];
+                    if n > 0 {
+                        bytes[..n].copy_from_slice(mem.read(src, n));
+                    }
+                    self.smem_access(dst, size, t, true, line)?;
+                    self.smem[dst as usize..dst as usize + size].copy_from_slice(&bytes);
+                }
+                other => return Err(format!("line {line}: cp.async.{other:?}")),
+            },
             "ld" | "st" => {
                 let Some(space) = p
                     .iter()

@@ -33,7 +33,7 @@ use crate::layout::{
 };
 use crate::target::Options;
 use std::rc::Rc;
-use tilec_ir::attrs::AttrData;
+use tilec_ir::attrs::{AttrData, PaddingValue};
 use tilec_ir::segments::operand_group;
 use tilec_ir::util::FxHashMap;
 use tilec_ir::{EnumKind, InsertPoint, Module, Op, OpSpec, Opcode, Type, TypeData, Value};
@@ -531,6 +531,9 @@ impl Assign<'_> {
             | O::PredicateStage
             | O::Mask
             | O::MaskReturn
+            | O::AsyncCopyGlobalToLocal
+            | O::AsyncCommitGroup
+            | O::AsyncWait
             | O::GpuBarrier
             | O::UnrealizedConversionCast
             | O::Unregistered => {}
@@ -643,7 +646,10 @@ impl Assign<'_> {
     /// ttg.local_dealloc %a_st                                          (after the loop)
     /// ```
     ///
-    /// (B likewise through `permute` and `ttg.memdesc_trans`). The loads of the next K
+    /// (B likewise through `permute` and `ttg.memdesc_trans`; A, when its view pads with
+    /// zero, by `ttg.async_copy_global_to_local` straight into its stages, with
+    /// `ttg.async_commit_group` after each copy and `ttg.async_wait` before the barrier).
+    /// The loads of the next K
     /// step are issued before the product of this one, so their latency overlaps the
     /// tensor-core work, and one barrier per iteration orders both stages. The last
     /// iteration skips them (`ttg.mask`); the prologue's load of tile `lb` is bounds-checked
@@ -723,6 +729,20 @@ impl Assign<'_> {
             k.set(r, sc);
             r
         };
+        // A's stages are filled by async copies: wait for the last group before the
+        // barrier that makes them visible to every thread.
+        let token_ty = self
+            .m
+            .ctx
+            .types
+            .intern(TypeData::Opaque("!ttg.async.token".into()));
+        let a_async = self.async_copyable(loads[0]);
+        if a_async {
+            let w = self.create(Opcode::AsyncWait, &[], &[token_ty], &[], first);
+            let num = self.m.ctx.attrs.int(0, Type::I32);
+            self.m.push_extra_attr(w, "num", num);
+            self.located(w, op);
+        }
         let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
         let bar = self.create(Opcode::GpuBarrier, &[], &[], &[Some(local)], first);
         self.located(bar, op);
@@ -809,6 +829,62 @@ impl Assign<'_> {
                     op,
                 );
             };
+            if i == 0 && a_async {
+                // A goes from global to shared memory by async copies: the prologue's for
+                // stage 0, and in the body the next step's (under the mask) into the other
+                // stage, committed as one group each.
+                let subst = |w: Value| if w == iv { lb } else { w };
+                self.async_copy(
+                    d,
+                    &subst,
+                    buf,
+                    zero,
+                    one_ty,
+                    token_ty,
+                    InsertPoint::Before(f),
+                    op,
+                );
+                let body_copy = |k: &mut Self, at: InsertPoint| {
+                    let next = |w: Value| if w == iv { next_k } else { w };
+                    k.async_copy(d, &next, buf, nxt, one_ty, token_ty, at, op)
+                };
+                let mask = self.m.create_op(
+                    &OpSpec {
+                        opcode: Opcode::Mask,
+                        operands: &[has_next],
+                        results: &[],
+                        attrs: &[],
+                        regions: 1,
+                    },
+                    InsertPoint::After(anchor),
+                );
+                self.located(mask, op);
+                let block = self.m.append_block(self.m.region(mask, 0));
+                body_copy(self, InsertPoint::End(block));
+                self.create_at(
+                    Opcode::MaskReturn,
+                    &[],
+                    &[],
+                    &[],
+                    InsertPoint::End(block),
+                    op,
+                );
+                let commit = self.create_at(
+                    Opcode::AsyncCommitGroup,
+                    &[],
+                    &[token_ty],
+                    &[],
+                    InsertPoint::After(mask),
+                    op,
+                );
+                anchor = commit;
+                let cur_ix = self.create(Opcode::MemDescIndex, &[buf, cur], &[one_ty], &[], op);
+                self.located(cur_ix, op);
+                self.m.set_operand(op, i, self.m.result(cur_ix, 0));
+                self.m.erase_op(d);
+                stages.push(buf);
+                continue;
+            }
             // Prologue: the load at lb, stored into stage 0.
             let pro = self.clone_op(d, &|w| if w == iv { lb } else { w }, InsertPoint::Before(f));
             self.located(pro, op);
@@ -874,6 +950,73 @@ impl Assign<'_> {
             }
         }
         c
+    }
+
+    /// Whether a view load can become `ttg.async_copy_global_to_local`: weak, and out of
+    /// bounds zero (zero padding or none: `cp.async` fills with zeros).
+    fn async_copyable(&self, d: Op) -> bool {
+        let m = &*self.m;
+        let view_ty = m.value_type(m.operand(d, 0));
+        matches!(
+            m.ctx.types.get(view_ty),
+            TypeData::PartitionView {
+                padding: None | Some(PaddingValue::Zero),
+                ..
+            }
+        )
+    }
+
+    /// `ttg.async_copy_global_to_local` of the tile view load `d` would read (its view and
+    /// indices mapped by `map`) into stage `stage` of `buf`, then `ttg.async_commit_group`
+    /// when `at` is outside a mask (in a mask the caller commits after it). Returns the
+    /// copy.
+    #[allow(clippy::too_many_arguments)]
+    fn async_copy(
+        &mut self,
+        d: Op,
+        map: &dyn Fn(Value) -> Value,
+        buf: Value,
+        stage: Value,
+        stage_ty: Type,
+        token_ty: Type,
+        at: InsertPoint,
+        origin: Op,
+    ) -> Op {
+        let view = self.m.operand(d, 0);
+        let index: Vec<Value> = operand_group(self.m, d, "index")
+            .iter()
+            .map(|v| map(*v))
+            .collect();
+        let ix = self.create_at(
+            Opcode::MemDescIndex,
+            &[buf, stage],
+            &[stage_ty],
+            &[],
+            at,
+            origin,
+        );
+        let dst = self.m.result(ix, 0);
+        let operands: Vec<Value> = std::iter::once(view).chain(index).chain([dst]).collect();
+        let copy = self.create_at(
+            Opcode::AsyncCopyGlobalToLocal,
+            &operands,
+            &[token_ty],
+            &[],
+            InsertPoint::After(ix),
+            origin,
+        );
+        if !matches!(at, InsertPoint::End(_)) {
+            let t = self.m.result(copy, 0);
+            self.create_at(
+                Opcode::AsyncCommitGroup,
+                &[t],
+                &[token_ty],
+                &[],
+                InsertPoint::After(copy),
+                origin,
+            );
+        }
+        copy
     }
 
     /// Wraps `d` (an op with one tile result and an unused token) in `ttg.mask %pred`:
@@ -1202,6 +1345,8 @@ pub struct GpuError {
 /// * `ttg.memdesc_index` takes one element along dimension 0 of a row-major buffer with
 ///   a rank-0 index; `ttg.local_store` writes a tile of the buffer's shape into a mutable
 ///   buffer;
+/// * `ttg.async_copy_global_to_local` copies a partition view tile (zero padding) into a
+///   mutable buffer of its shape;
 /// * `ttg.predicate_stage` maps rank-0 integers to a rank-0 i1; `ttg.mask` has a rank-0
 ///   i1 predicate and a body ending in a `ttg.mask.return` of its result types;
 /// * `ttg.memdesc_trans` permutes its buffer's dimensions (and their memory order) by a
@@ -1324,6 +1469,25 @@ pub fn verify_gpu(m: &Module, opts: &Options) -> Result<(), Vec<GpuError>> {
                             }
                         }
                         _ => err(Some(op), format!("'{name}' op must write a !ttg.memdesc")),
+                    }
+                }
+                Opcode::AsyncCopyGlobalToLocal => {
+                    let n = m.num_operands(op);
+                    let view = types.get(operand_ty(0));
+                    let dst = types.get(operand_ty(n - 1));
+                    match (view, dst) {
+                        (
+                            TypeData::PartitionView { tile, padding, .. },
+                            TypeData::MemDesc { shape, mutable: true, .. },
+                        ) => {
+                            if tile != shape || n - 2 != tile.len() {
+                                err(Some(op), format!("'{name}' op requires a buffer of the view's tile shape and one index per dimension"));
+                            }
+                            if !matches!(padding, None | Some(PaddingValue::Zero)) {
+                                err(Some(op), format!("'{name}' op fills out-of-bounds elements with zeros: the view must pad with zero"));
+                            }
+                        }
+                        _ => err(Some(op), format!("'{name}' op copies a partition view tile into a mutable !ttg.memdesc")),
                     }
                 }
                 Opcode::PredicateStage => {

@@ -402,7 +402,14 @@ fn pipelined_prefetch_is_masked_by_the_stage_predicate() {
 #[test]
 fn mask_returning_another_type() {
     let (mut m, opts) = pipelined_gpu();
-    let mask = find(&m, Opcode::Mask);
+    // B's mask (A's async copies return nothing).
+    let mut mask = None;
+    m.walk(|op| {
+        if m.opcode(op) == Opcode::Mask && m.num_results(op) == 1 {
+            mask = Some(op);
+        }
+    });
+    let mask = mask.expect("a mask with a result");
     let i1 = m.value_type(m.operand(mask, 0));
     let r = m.result(mask, 0);
     m.set_value_type(r, i1);
@@ -425,6 +432,36 @@ fn predicate_stage_of_a_tile() {
     let msgs = messages(&m, &opts);
     assert!(
         msgs.contains(&"'ttg.predicate_stage' op takes rank-0 integer iv, ub and step and returns a rank-0 i1".to_string()),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn pipelined_a_is_copied_asynchronously() {
+    let (m, opts) = pipelined_gpu();
+    assert_eq!(messages(&m, &opts), Vec::<String>::new());
+    for opcode in [
+        Opcode::AsyncCopyGlobalToLocal,
+        Opcode::AsyncCommitGroup,
+        Opcode::AsyncWait,
+    ] {
+        find(&m, opcode);
+    }
+}
+
+#[test]
+fn async_copy_into_a_buffer_of_another_shape() {
+    let (mut m, opts) = pipelined_gpu();
+    let c = find(&m, Opcode::AsyncCopyGlobalToLocal);
+    let n = m.num_operands(c);
+    // The two-stage buffer itself instead of one stage.
+    let stage = m.operand(c, n - 1);
+    let ix = m.defining_op(stage).expect("memdesc_index");
+    let whole = m.operand(ix, 0);
+    m.set_operand(c, n - 1, whole);
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(&"'ttg.async_copy_global_to_local' op requires a buffer of the view's tile shape and one index per dimension".to_string()),
         "{msgs:?}"
     );
 }

@@ -1,9 +1,8 @@
 #linear = #ttg.linear<{register = [], lane = [[], [], [], [], []], warp = [[], []], block = []}>
 #linear1 = #ttg.linear<{register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]], block = []}>
-#linear2 = #ttg.linear<{register = [[0, 1], [0, 2], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]], block = []}>
-#linear3 = #ttg.linear<{register = [[0, 1], [0, 2], [8, 0], [16, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]], block = []}>
-#linear4 = #ttg.linear<{register = [[1, 0], [2, 0], [0, 8], [0, 16]], lane = [[4, 0], [8, 0], [16, 0], [32, 0], [0, 1]], warp = [[0, 2], [0, 4]], block = []}>
-#linear5 = #ttg.linear<{register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]], block = []}>
+#linear2 = #ttg.linear<{register = [[0, 1], [0, 2], [8, 0], [16, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]], block = []}>
+#linear3 = #ttg.linear<{register = [[1, 0], [2, 0], [0, 8], [0, 16]], lane = [[4, 0], [8, 0], [16, 0], [32, 0], [0, 1]], warp = [[0, 2], [0, 4]], block = []}>
+#linear4 = #ttg.linear<{register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]], block = []}>
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [2, 1, 0]}>
 #shared1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #shared2 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
@@ -33,47 +32,48 @@ cuda_tile.module @examples {
     %1:2 = get_index_space_shape %pview : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> tile<i32, #linear>
     %2 = subi %cst_0_i32, %cst_0_i32 : tile<i32, #linear>
     %3 = ttg.local_alloc : () -> !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
-    %tile, %result_token = load_view_tko weak %pview[%blockId_x, %cst_0_i32] token = %0 : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<64x32xf16, #linear2>, token
     %4 = ttg.memdesc_index %3[%2] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-    ttg.local_store %tile, %4 : tile<64x32xf16, #linear2> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-    %5 = ttg.local_alloc : () -> !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
-    %tile_12, %result_token_13 = load_view_tko weak %pview_10[%cst_0_i32, %blockId_y] token = %0 : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear3>, token
-    %6 = permute %tile_12 [1, 0] : tile<32x64xf16, #linear3> -> tile<64x32xf16, #linear4>
-    %7 = ttg.memdesc_index %5[%2] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-    ttg.local_store %6, %7 : tile<64x32xf16, #linear4> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+    %5 = ttg.async_copy_global_to_local %pview[%blockId_x, %cst_0_i32], %4 : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+    %6 = ttg.async_commit_group tokens %5
+    %7 = ttg.local_alloc : () -> !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
+    %tile, %result_token = load_view_tko weak %pview_10[%cst_0_i32, %blockId_y] token = %0 : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear2>, token
+    %8 = permute %tile [1, 0] : tile<32x64xf16, #linear2> -> tile<64x32xf16, #linear3>
+    %9 = ttg.memdesc_index %7[%2] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+    ttg.local_store %8, %9 : tile<64x32xf16, #linear3> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
     %for = for %loopIdx in (%cst_0_i32 to %1#1, step %cst_1_i32) : tile<i32, #linear> iter_values(%iterArg0 = %cst_0_f32) -> (tile<64x64xf32, #linear1>) {
+      %13 = ttg.async_wait {num = 0 : i32}
       ttg.barrier local
-      %11 = addi %loopIdx, %cst_1_i32 : tile<i32, #linear>
-      %12 = subi %loopIdx, %cst_0_i32 : tile<i32, #linear>
-      %13 = andi %12, %cst_1_i32 : tile<i32, #linear>
-      %14 = xori %13, %cst_1_i32 : tile<i32, #linear>
-      %15 = ttg.predicate_stage %loopIdx, %1#1, %cst_1_i32 maxStage 1 stage 0 : tile<i32, #linear> -> tile<i1, #linear>
-      %16 = ttg.mask %15 : tile<i1, #linear> -> (tile<64x32xf16, #linear2>) {
-        %tile_14, %result_token_15 = cuda_tile.load_view_tko weak %pview[%blockId_x, %11] token = %0 : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<64x32xf16, #linear2>, token
-        ttg.mask.return %tile_14 : tile<64x32xf16, #linear2>
+      %14 = addi %loopIdx, %cst_1_i32 : tile<i32, #linear>
+      %15 = subi %loopIdx, %cst_0_i32 : tile<i32, #linear>
+      %16 = andi %15, %cst_1_i32 : tile<i32, #linear>
+      %17 = xori %16, %cst_1_i32 : tile<i32, #linear>
+      %18 = ttg.predicate_stage %loopIdx, %1#1, %cst_1_i32 maxStage 1 stage 0 : tile<i32, #linear> -> tile<i1, #linear>
+      ttg.mask %18 : tile<i1, #linear> -> () {
+        %27 = ttg.memdesc_index %3[%17] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+        %28 = ttg.async_copy_global_to_local %pview[%blockId_x, %14], %27 : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+        ttg.mask.return
       }
-      %17 = ttg.mask %15 : tile<i1, #linear> -> (tile<32x64xf16, #linear3>) {
-        %tile_14, %result_token_15 = cuda_tile.load_view_tko weak %pview_10[%11, %blockId_y] token = %0 : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear3>, token
-        ttg.mask.return %tile_14 : tile<32x64xf16, #linear3>
+      %19 = ttg.async_commit_group
+      %20 = ttg.mask %18 : tile<i1, #linear> -> (tile<32x64xf16, #linear2>) {
+        %tile_12, %result_token_13 = cuda_tile.load_view_tko weak %pview_10[%14, %blockId_y] token = %0 : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear2>, token
+        ttg.mask.return %tile_12 : tile<32x64xf16, #linear2>
       }
-      %18 = ttg.memdesc_index %3[%13] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      %19 = ttg.memdesc_index %5[%13] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      %20 = ttg.memdesc_trans %19 {order = array<i32: 1, 0>} : !ttg.memdesc<64x32xf16, #shared1, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared2, #smem, mutable>
-      %21 = mmaf %18, %20, %iterArg0 : !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>, !ttg.memdesc<32x64xf16, #shared2, #smem, mutable>, tile<64x64xf32, #linear1>
-      %22 = permute %17 [1, 0] : tile<32x64xf16, #linear3> -> tile<64x32xf16, #linear4>
-      %23 = ttg.memdesc_index %5[%14] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      ttg.local_store %22, %23 : tile<64x32xf16, #linear4> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      %24 = ttg.memdesc_index %3[%14] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      ttg.local_store %16, %24 : tile<64x32xf16, #linear2> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      continue %21 : tile<64x64xf32, #linear1>
+      %21 = ttg.memdesc_index %3[%16] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      %22 = ttg.memdesc_index %7[%16] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      %23 = ttg.memdesc_trans %22 {order = array<i32: 1, 0>} : !ttg.memdesc<64x32xf16, #shared1, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared2, #smem, mutable>
+      %24 = mmaf %21, %23, %iterArg0 : !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>, !ttg.memdesc<32x64xf16, #shared2, #smem, mutable>, tile<64x64xf32, #linear1>
+      %25 = permute %20 [1, 0] : tile<32x64xf16, #linear2> -> tile<64x32xf16, #linear3>
+      %26 = ttg.memdesc_index %7[%17] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      ttg.local_store %25, %26 : tile<64x32xf16, #linear3> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      continue %24 : tile<64x64xf32, #linear1>
     }
-    ttg.local_dealloc %5 : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
+    ttg.local_dealloc %7 : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
     ttg.local_dealloc %3 : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
-    %8 = ttg.local_alloc %for : (tile<64x64xf32, #linear1>) -> !ttg.memdesc<64x64xf32, #shared1, #smem>
+    %10 = ttg.local_alloc %for : (tile<64x64xf32, #linear1>) -> !ttg.memdesc<64x64xf32, #shared1, #smem>
     ttg.barrier local
-    %9 = ttg.local_load %8 : !ttg.memdesc<64x64xf32, #shared1, #smem> -> tile<64x64xf32, #linear5>
-    ttg.local_dealloc %8 : !ttg.memdesc<64x64xf32, #shared1, #smem>
-    %10 = store_view_tko weak %9, %pview_11[%blockId_x, %blockId_y] token = %0 : tile<64x64xf32, #linear5>, partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> token
+    %11 = ttg.local_load %10 : !ttg.memdesc<64x64xf32, #shared1, #smem> -> tile<64x64xf32, #linear4>
+    ttg.local_dealloc %10 : !ttg.memdesc<64x64xf32, #shared1, #smem>
+    %12 = store_view_tko weak %11, %pview_11[%blockId_x, %blockId_y] token = %0 : tile<64x64xf32, #linear4>, partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> token
     return
   }
 }

@@ -1329,6 +1329,45 @@ table! {
         syntax: Syntax::Format("$src `,` $dst attr-dict `:` type($src) `->` type($dst)"),
         ..DEFAULT
     },
+    AsyncCopyGlobalToLocal => OpDef {
+        opcode: Opcode::AsyncCopyGlobalToLocal,
+        name: "ttg.async_copy_global_to_local",
+        summary: "Copy a tile of a view into a shared-memory buffer asynchronously (tilec's form: through a partition view, zero padding)",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[one("view", ANY), var("index", TILE), one("dst", ANY)],
+        results: &[one("token", ANY)],
+        effects: Effects::ReadWrite,
+        syntax: Syntax::Format(
+            "$view `[` $index `]` `,` $dst attr-dict `:` type($view) `->` type($dst)",
+        ),
+        ..DEFAULT
+    },
+    AsyncCommitGroup => OpDef {
+        opcode: Opcode::AsyncCommitGroup,
+        name: "ttg.async_commit_group",
+        summary: "Close the current batch of async copies into a group that can be waited on",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[var("inputTokens", ANY)],
+        results: &[one("asyncToken", ANY)],
+        effects: Effects::ReadWrite,
+        syntax: Syntax::Format("(`tokens` $inputTokens^)? attr-dict"),
+        ..DEFAULT
+    },
+    AsyncWait => OpDef {
+        opcode: Opcode::AsyncWait,
+        name: "ttg.async_wait",
+        summary: "Wait until at most `num` async copy groups are outstanding (no CTA synchronisation)",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[var("asyncToken", ANY)],
+        results: &[one("retToken", ANY)],
+        // `num` (an i32) is carried in the attribute dictionary, where Triton prints it.
+        effects: Effects::ReadWrite,
+        syntax: Syntax::Format("($asyncToken^)? attr-dict"),
+        ..DEFAULT
+    },
     PredicateStage => OpDef {
         opcode: Opcode::PredicateStage,
         name: "ttg.predicate_stage",
@@ -1366,7 +1405,7 @@ table! {
         operands: &[var("result", ANY)],
         traits: Traits::TERMINATOR.or(Traits::RETURN_LIKE),
         parents: &["ttg.mask"],
-        syntax: Syntax::Format("$result attr-dict `:` type($result)"),
+        syntax: Syntax::Format("($result^ `:` type($result))? attr-dict"),
         ..DEFAULT
     },
     MemDescTrans => OpDef {

@@ -230,55 +230,8 @@ impl Kernel<'_> {
         // Loads produce, and stores write from, the blocked (coalesced) layout that
         // convert-to-gpu put on the tile's type.
         let layout: Rc<Layout> = self.layout_of(tile_v);
-        let tile_shape = view.tile.clone().unwrap_or_else(|| shape.clone());
         let size = elem_bytes(elem) as i64;
-        // Per-thread part: coordinate base of tile dim i = index_i * tile_i + tcoord_i.
-        let tb = self.thread_base(&layout);
-        let addr = self.reg(RegClass::B64);
-        self.ins(format!("mov.u64 {addr}, {};", view.base));
-        let mut limits = Vec::new();
-        let mut stride_regs = Vec::new();
-        for (i, tile_i) in tile_shape.iter().enumerate() {
-            let d = view.dim_map.get(i).copied().unwrap_or(i);
-            let (low, w) = dim_bits(&shape, i);
-            let c = self.reg(RegClass::B64);
-            // tcoord_i
-            let t32 = self.reg(RegClass::B32);
-            self.ins(format!("bfe.u32 {t32}, {tb}, {low}, {w};"));
-            self.ins(format!("cvt.u64.u32 {c}, {t32};"));
-            let nonneg = index.get(i).is_none_or(|ix| self.axis.info(m, *ix).nonneg);
-            if let Some(ix) = index.get(i) {
-                let ix = self.index64(*ix);
-                self.ins(format!("mad.lo.s64 {c}, {ix}, {tile_i}, {c};"));
-            }
-            // Bound: shape_d - c (the per-slot part must stay below it, compared signed),
-            // and nothing in bounds when c < 0 (a negative index; not checked when the
-            // index is provably non-negative, e.g. a tile block id).
-            let lim = self.reg(RegClass::B64);
-            match &view.shape[d] {
-                Dim::Static(s) => self.ins(format!("sub.s64 {lim}, {s}, {c};")),
-                Dim::Dyn(s) => self.ins(format!("sub.s64 {lim}, {s}, {c};")),
-            }
-            if !nonneg {
-                let neg = self.reg(RegClass::Pred);
-                self.ins(format!("setp.lt.s64 {neg}, {c}, 0;"));
-                self.ins(format!("@{neg} mov.b64 {lim}, 0;"));
-            }
-            limits.push(lim);
-            let stride = match &view.strides[d] {
-                Dim::Static(s) => Dim::Static(s * size),
-                Dim::Dyn(s) => {
-                    let r = self.reg(RegClass::B64);
-                    self.ins(format!("mul.lo.s64 {r}, {s}, {size};"));
-                    Dim::Dyn(r)
-                }
-            };
-            match &stride {
-                Dim::Static(s) => self.ins(format!("mad.lo.s64 {addr}, {c}, {s}, {addr};")),
-                Dim::Dyn(s) => self.ins(format!("mad.lo.s64 {addr}, {c}, {s}, {addr};")),
-            }
-            stride_regs.push(stride);
-        }
+        let (addr, limits, stride_regs) = self.view_base(&view, &index, &shape, &layout);
         let (vw, bounds) = self.view_vector(view_v, &view, &index, &shape, &layout);
         let qual = self.qualifiers(op, !load);
         let (ld, st) = (format!("ld{qual}.global"), format!("st{qual}.global"));
@@ -372,6 +325,147 @@ impl Kernel<'_> {
             self.dirty.insert(m.result(op, 1), d);
         } else {
             self.dirty.insert(m.result(op, 0), true);
+        }
+    }
+
+    /// The per-thread part of a view access in `layout` over a tile of `shape` at tile
+    /// `index`: the address of the thread's first element (`.b64`), per dimension the
+    /// bound `shape_d - coordinate` (compared signed against the slot's part; 0 for a
+    /// negative index), and the strides in bytes.
+    pub(crate) fn view_base(
+        &mut self,
+        view: &View,
+        index: &[Value],
+        shape: &[i64],
+        layout: &Layout,
+    ) -> (String, Vec<String>, Vec<Dim>) {
+        let m = self.m;
+        let tile_shape = view.tile.clone().unwrap_or_else(|| shape.to_vec());
+        let size = elem_bytes(view.elem) as i64;
+        // Per-thread part: coordinate base of tile dim i = index_i * tile_i + tcoord_i.
+        let tb = self.thread_base(layout);
+        let addr = self.reg(RegClass::B64);
+        self.ins(format!("mov.u64 {addr}, {};", view.base));
+        let mut limits = Vec::new();
+        let mut stride_regs = Vec::new();
+        for (i, tile_i) in tile_shape.iter().enumerate() {
+            let d = view.dim_map.get(i).copied().unwrap_or(i);
+            let (low, w) = dim_bits(shape, i);
+            let c = self.reg(RegClass::B64);
+            // tcoord_i
+            let t32 = self.reg(RegClass::B32);
+            self.ins(format!("bfe.u32 {t32}, {tb}, {low}, {w};"));
+            self.ins(format!("cvt.u64.u32 {c}, {t32};"));
+            let nonneg = index.get(i).is_none_or(|ix| self.axis.info(m, *ix).nonneg);
+            if let Some(ix) = index.get(i) {
+                let ix = self.index64(*ix);
+                self.ins(format!("mad.lo.s64 {c}, {ix}, {tile_i}, {c};"));
+            }
+            // Bound: shape_d - c (the per-slot part must stay below it, compared signed),
+            // and nothing in bounds when c < 0 (a negative index; not checked when the
+            // index is provably non-negative, e.g. a tile block id).
+            let lim = self.reg(RegClass::B64);
+            match &view.shape[d] {
+                Dim::Static(s) => self.ins(format!("sub.s64 {lim}, {s}, {c};")),
+                Dim::Dyn(s) => self.ins(format!("sub.s64 {lim}, {s}, {c};")),
+            }
+            if !nonneg {
+                let neg = self.reg(RegClass::Pred);
+                self.ins(format!("setp.lt.s64 {neg}, {c}, 0;"));
+                self.ins(format!("@{neg} mov.b64 {lim}, 0;"));
+            }
+            limits.push(lim);
+            let stride = match &view.strides[d] {
+                Dim::Static(s) => Dim::Static(s * size),
+                Dim::Dyn(s) => {
+                    let r = self.reg(RegClass::B64);
+                    self.ins(format!("mul.lo.s64 {r}, {s}, {size};"));
+                    Dim::Dyn(r)
+                }
+            };
+            match &stride {
+                Dim::Static(s) => self.ins(format!("mad.lo.s64 {addr}, {c}, {s}, {addr};")),
+                Dim::Dyn(s) => self.ins(format!("mad.lo.s64 {addr}, {c}, {s}, {addr};")),
+            }
+            stride_regs.push(stride);
+        }
+        (addr, limits, stride_regs)
+    }
+
+    /// `ttg.async_copy_global_to_local %view[%index], %dst`: the tile the view access
+    /// would load goes into the buffer at its linear indices, in the blocked layout. Where
+    /// the view analysis proves vectors of 4, 8 or 16 bytes aligned (as for
+    /// `ld.global.v2/v4`), each is one `cp.async.ca.shared.global` whose source size is
+    /// the part of the vector in bounds (the rest is zero-filled, which is the zero
+    /// padding the pipeline requires); otherwise each element is loaded (zero when out of
+    /// bounds) and stored, which completes before any `cp.async.wait_group`.
+    pub(crate) fn emit_async_copy(&mut self, op: Op) {
+        let m = self.m;
+        let n = m.num_operands(op);
+        let view_v = m.operand(op, 0);
+        let index: Vec<Value> = (1..n - 1).map(|i| m.operand(op, i)).collect();
+        let dst = m.operand(op, n - 1);
+        let (Some(view), Some(buf)) = (
+            self.views.get(&view_v).cloned(),
+            self.bufs.get(&dst).cloned(),
+        ) else {
+            return self.error_at_op(
+                op,
+                "async copy from an unknown view or into an unknown buffer",
+            );
+        };
+        let shape = m.ctx.types.shape(m.value_type(dst)).to_vec();
+        let layout = Rc::new(Layout::blocked(
+            crate::layout::shape_bits(&shape),
+            self.warp_bits(),
+        ));
+        let elem = view.elem;
+        let size = elem_bytes(elem) as u64;
+        let (addr, limits, strides) = self.view_base(&view, &index, &shape, &layout);
+        let (vw, _) = self.view_vector(view_v, &view, &index, &shape, &layout);
+        let bytes = vw as u64 * size;
+        let vector = vw > 1 && matches!(bytes, 4 | 8 | 16);
+        let tb = self.thread_base(&layout);
+        let dst_base = self.reg(RegClass::B32);
+        self.ins(format!("mad.lo.s32 {dst_base}, {tb}, {size}, {buf};"));
+        let inner = shape.len() - 1;
+        let mut cache = AccessCache::default();
+        let step = if vector { vw } else { 1 };
+        for s0 in (0..layout.slots()).step_by(step) {
+            let e = layout.slot_elem(s0);
+            let coords = crate::layout::coords(&shape, e);
+            let (a, off) = self.slot_address(&addr, &strides, &coords, &mut cache);
+            let src = if off == 0 {
+                format!("[{a}]")
+            } else {
+                format!("[{a}+{off}]")
+            };
+            let to = format!("[{dst_base}+{}]", e * size);
+            if vector {
+                let p = self.bounds_pred(&limits, &coords, Some(inner), None, &mut cache);
+                // Elements of the vector in bounds: clamp(limit - c0, 0, vw).
+                let k = self.reg(RegClass::B64);
+                self.ins(format!(
+                    "sub.s64 {k}, {}, {};",
+                    limits[inner], coords[inner]
+                ));
+                self.ins(format!("min.s64 {k}, {k}, {vw};"));
+                self.ins(format!("max.s64 {k}, {k}, 0;"));
+                if let Some(p) = p {
+                    self.ins(format!("@!{p} mov.b64 {k}, 0;"));
+                }
+                let nb = self.reg(RegClass::B32);
+                self.ins(format!("cvt.u32.u64 {nb}, {k};"));
+                self.ins(format!("mul.lo.u32 {nb}, {nb}, {size};"));
+                self.ins(format!(
+                    "cp.async.ca.shared.global {to}, {src}, {bytes}, {nb};"
+                ));
+            } else {
+                let p = self.bounds_pred(&limits, &coords, None, None, &mut cache);
+                let r = self.imm(elem, 0);
+                self.load_into("ld.global", elem, &src, &r, p.as_deref());
+                self.store_elem("st.shared", elem, &to, &r, None);
+            }
         }
     }
 

@@ -1000,6 +1000,15 @@ impl<'a> Kernel<'a> {
             O::LocalAlloc => self.emit_local_alloc(op),
             O::GpuBarrier => self.bar(),
             O::LocalDealloc => self.emit_local_dealloc(op),
+            O::AsyncCopyGlobalToLocal => self.emit_async_copy(op),
+            O::AsyncCommitGroup => self.ins("cp.async.commit_group;"),
+            O::AsyncWait => {
+                let num = m
+                    .attr_named(op, "num")
+                    .and_then(|a| m.ctx.attrs.get_int(a))
+                    .unwrap_or(0);
+                self.ins(format!("cp.async.wait_group {num};"));
+            }
             O::PredicateStage => {
                 // iv + (maxStage - stage) * step < ub, compared signed.
                 let (iv, ub, step) = (
