@@ -1142,3 +1142,38 @@ fn k_loop_kernel(rows: usize, aligned: bool, first: usize) -> String {
 "#
     )
 }
+
+/// The corpus bf16 product (bases `assume div_by<16>`, run-time row strides) picks its A
+/// copies at run time: vector `cp.async` when the row stride is a multiple of the vector
+/// (K = 128, 192) and element-wise copies when it is not (K = 130, 66: rows start 4 bytes
+/// apart from a vector boundary), with ragged K tiles.
+#[test]
+fn async_copies_follow_the_run_time_row_stride() {
+    let ks = compile("tests/corpus/cutile/matmul_bf16.mlir", &[]);
+    let ptx = run_tilec(
+        &[
+            repo_root()
+                .join("tests/corpus/cutile/matmul_bf16.mlir")
+                .to_str()
+                .unwrap(),
+            "--arch",
+            "sm_80",
+            "-o",
+            "-",
+        ],
+        "",
+    );
+    assert!(ptx.stdout.contains("cp.async.ca.shared.global"));
+    for (k, seed) in [(128usize, 21u64), (192, 22), (130, 23), (66, 24)] {
+        run_matmul(
+            &ks,
+            "matmul_bf16",
+            (64, 64, k),
+            (64, 64),
+            (Ty::BF16, Ty::BF16),
+            true,
+            seed,
+            0,
+        );
+    }
+}

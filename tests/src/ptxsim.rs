@@ -735,6 +735,11 @@ impl Cta<'_> {
                     let dst = self.addr(&a[0], t);
                     let src = self.addr(&a[1], t);
                     let (size, n) = (v(self, 2) as usize, v(self, 3) as usize);
+                    if !src.is_multiple_of(size as u64) || !dst.is_multiple_of(size as u64) {
+                        return Err(format!(
+                            "line {line}: cp.async of {size} bytes from {src} to {dst}: misaligned"
+                        ));
+                    }
                     if n > size {
                         return Err(format!("line {line}: cp.async source size {n} over {size}"));
                     }
@@ -781,6 +786,13 @@ impl Cta<'_> {
                 } else {
                     self.addr(&a[addr_at], t)
                 };
+                // Vector accesses must be aligned to their whole size, as on the hardware.
+                if count > 1 && space != "param" && !base.is_multiple_of((count * n) as u64) {
+                    return Err(format!(
+                        "line {line}: {}.v{count} at {base}: misaligned",
+                        p[0]
+                    ));
+                }
                 for (i, r) in regs.iter().enumerate() {
                     let addr = base + (i * n) as u64;
                     if p[0] == "ld" {

@@ -59,6 +59,7 @@ pub fn convert_to_gpu(m: &mut Module, opts: &Options) {
             ifs: Vec::new(),
             loops: Vec::new(),
             prefer: FxHashMap::default(),
+            body: None,
         };
         a.entry(e);
         a.finish(e);
@@ -81,6 +82,8 @@ struct Assign<'a> {
     loops: Vec<LoopFrame>,
     /// Layouts some load results are better produced in (`prefer_broadcast_sources`).
     prefer: FxHashMap<Value, Rc<Layout>>,
+    /// The body block of the entry being converted.
+    body: Option<tilec_ir::Block>,
 }
 
 impl Assign<'_> {
@@ -202,6 +205,7 @@ impl Assign<'_> {
             return;
         };
         self.prefer_broadcast_sources(e);
+        self.body = Some(block);
         for a in self.m.block_args(block).to_vec() {
             let s = self.scalar();
             self.set(a, s);
@@ -722,12 +726,14 @@ impl Assign<'_> {
         // Stage numbers: (k - lb) & 1 now, (k + 1 - lb) & 1 next (step is the constant 1).
         let i32_ty = m.value_type(iv);
         let at_top = |k: &mut Self, opcode: Opcode, operands: &[Value]| {
-            let o = k.create(opcode, operands, &[i32_ty], &[], first);
-            k.located(o, op);
-            let r = k.m.result(o, 0);
-            let sc = k.scalar();
-            k.set(r, sc);
-            r
+            k.scalar_at(
+                opcode,
+                operands,
+                i32_ty,
+                &[],
+                InsertPoint::Before(first),
+                op,
+            )
         };
         // A's stages are filled by async copies: wait for the last group before the
         // barrier that makes them visible to every thread.
@@ -833,48 +839,61 @@ impl Assign<'_> {
                 // A goes from global to shared memory by async copies: the prologue's for
                 // stage 0, and in the body the next step's (under the mask) into the other
                 // stage, committed as one group each.
+                // Where A's vectors are aligned only for some row strides, every copy is
+                // written twice, under `aligned` and under its negation, the first with
+                // `contiguity` (Triton's attribute: the vector width to use).
+                let versions = self.alignment_versions(d, f, op);
                 let subst = |w: Value| if w == iv { lb } else { w };
-                self.async_copy(
-                    d,
-                    &subst,
-                    buf,
-                    zero,
-                    one_ty,
-                    token_ty,
-                    InsertPoint::Before(f),
-                    op,
-                );
-                let body_copy = |k: &mut Self, at: InsertPoint| {
+                for (pred, contiguity) in &versions {
+                    let at = match pred {
+                        Some(p) => {
+                            let (_, block) = self.mask_at(*p, &[], InsertPoint::Before(f), op);
+                            InsertPoint::End(block)
+                        }
+                        None => InsertPoint::Before(f),
+                    };
+                    let c = self.async_copy(d, &subst, buf, zero, one_ty, token_ty, at, op);
+                    self.set_contiguity(c, *contiguity);
+                    if let InsertPoint::End(block) = at {
+                        self.end_mask(block, &[], op);
+                    }
+                }
+                if versions.iter().any(|(p, _)| p.is_some()) {
+                    self.create_at(
+                        Opcode::AsyncCommitGroup,
+                        &[],
+                        &[token_ty],
+                        &[],
+                        InsertPoint::Before(f),
+                        op,
+                    );
+                }
+                let mut last = anchor;
+                for (pred, contiguity) in &versions {
+                    let p = match pred {
+                        Some(p) => {
+                            let at = InsertPoint::After(last);
+                            let r =
+                                self.scalar_at(Opcode::AndI, &[has_next, *p], i1_ty, &[], at, op);
+                            last = self.m.defining_op(r).unwrap_or(last);
+                            r
+                        }
+                        None => has_next,
+                    };
+                    let (mask, block) = self.mask_at(p, &[], InsertPoint::After(last), op);
                     let next = |w: Value| if w == iv { next_k } else { w };
-                    k.async_copy(d, &next, buf, nxt, one_ty, token_ty, at, op)
-                };
-                let mask = self.m.create_op(
-                    &OpSpec {
-                        opcode: Opcode::Mask,
-                        operands: &[has_next],
-                        results: &[],
-                        attrs: &[],
-                        regions: 1,
-                    },
-                    InsertPoint::After(anchor),
-                );
-                self.located(mask, op);
-                let block = self.m.append_block(self.m.region(mask, 0));
-                body_copy(self, InsertPoint::End(block));
-                self.create_at(
-                    Opcode::MaskReturn,
-                    &[],
-                    &[],
-                    &[],
-                    InsertPoint::End(block),
-                    op,
-                );
+                    let at = InsertPoint::End(block);
+                    let c = self.async_copy(d, &next, buf, nxt, one_ty, token_ty, at, op);
+                    self.set_contiguity(c, *contiguity);
+                    self.end_mask(block, &[], op);
+                    last = mask;
+                }
                 let commit = self.create_at(
                     Opcode::AsyncCommitGroup,
                     &[],
                     &[token_ty],
                     &[],
-                    InsertPoint::After(mask),
+                    InsertPoint::After(last),
                     op,
                 );
                 anchor = commit;
@@ -952,6 +971,165 @@ impl Assign<'_> {
         c
     }
 
+    /// The versions of A's async copies: `[(None, 0)]` (one copy, vector width from what
+    /// the IR proves) unless the view's base is aligned for the layout's vectors but its
+    /// dynamic row stride is not known to be, when it is `[(aligned, w), (!aligned, 0)]`
+    /// with `aligned = (stride & (w - 1)) == 0` computed before the loop `f`.
+    fn alignment_versions(&mut self, d: Op, f: Op, origin: Op) -> Vec<(Option<Value>, usize)> {
+        let plain = vec![(None, 0)];
+        let m = &*self.m;
+        let Some(body) = self.body else {
+            return plain;
+        };
+        let view_v = m.operand(d, 0);
+        let tile = m.result(d, 0);
+        let shape = self.shape(tile);
+        let elem = m.ctx.types.element_type(m.value_type(tile));
+        let size = crate::emit::elem_bytes(elem) as u64;
+        let layout = Layout::blocked(shape_bits(&shape), self.warp_bits);
+        let w = crate::emit::Kernel::vector_slots(&layout, &shape, elem);
+        if shape.len() != 2 || w < 2 || !matches!(w as u64 * size, 4 | 8 | 16) {
+            return plain;
+        }
+        // The tensor view behind the partition view: strides [?, 1].
+        let Some(pv) = m.defining_op(view_v) else {
+            return plain;
+        };
+        if m.opcode(pv) != Opcode::MakePartitionView {
+            return plain;
+        }
+        let Some(tv_op) = m.defining_op(m.operand(pv, 0)) else {
+            return plain;
+        };
+        if m.opcode(tv_op) != Opcode::MakeTensorView {
+            return plain;
+        }
+        let dynamic_first = match m.ctx.types.get(m.value_type(m.result(tv_op, 0))) {
+            TypeData::TensorView { strides, .. } => {
+                strides.len() == 2 && strides[1] == 1 && strides[0] == tilec_ir::types::DYNAMIC
+            }
+            _ => false,
+        };
+        let Some(&stride) = operand_group(m, tv_op, "dynamicStrides").first() else {
+            return plain;
+        };
+        if !dynamic_first {
+            return plain; // static strides: the writer decides from them
+        }
+        let axis = crate::axis::Axis::run(m, body);
+        let Some(info) = axis.view(view_v) else {
+            return plain;
+        };
+        let bytes = w as u64 * size;
+        if info.base_div < bytes || info.stride_div.first().copied().unwrap_or(1) * size >= bytes {
+            return plain; // base not aligned, or the stride provably is
+        }
+        // aligned = (stride & (w - 1)) == 0, before the loop.
+        let sty = m.value_type(stride);
+        let i1_ty = self.m.ctx.types.intern(TypeData::Tile {
+            shape: Box::new([]),
+            elem: Type::I1,
+            encoding: None,
+        });
+        let before = InsertPoint::Before(f);
+        let scalar_op =
+            |k: &mut Self, opcode, operands: &[Value], ty, attrs: &[Option<tilec_ir::Attr>]| {
+                k.scalar_at(opcode, operands, ty, attrs, before, origin)
+            };
+        let lanes = self
+            .m
+            .ctx
+            .attrs
+            .intern(tilec_ir::attrs::dense(sty, vec![w as u64 - 1]));
+        let zero = self
+            .m
+            .ctx
+            .attrs
+            .intern(tilec_ir::attrs::dense(sty, vec![0]));
+        let one = self
+            .m
+            .ctx
+            .attrs
+            .intern(tilec_ir::attrs::dense(i1_ty, vec![1]));
+        let lanes = scalar_op(self, Opcode::Constant, &[], sty, &[Some(lanes)]);
+        let zero = scalar_op(self, Opcode::Constant, &[], sty, &[Some(zero)]);
+        let one = scalar_op(self, Opcode::Constant, &[], i1_ty, &[Some(one)]);
+        let low = scalar_op(self, Opcode::AndI, &[stride, lanes], sty, &[]);
+        let eq = self.m.ctx.attrs.enum_case(EnumKind::ComparisonPredicate, 0);
+        let signed = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 0);
+        let aligned = scalar_op(
+            self,
+            Opcode::CmpI,
+            &[low, zero],
+            i1_ty,
+            &[Some(eq), Some(signed)],
+        );
+        let unaligned = scalar_op(self, Opcode::XOrI, &[aligned, one], i1_ty, &[]);
+        vec![(Some(aligned), w), (Some(unaligned), 0)]
+    }
+
+    /// An op with one rank-0 result of type `ty` at `at` (with `origin`'s position);
+    /// its result, in the replicated layout.
+    fn scalar_at(
+        &mut self,
+        opcode: Opcode,
+        operands: &[Value],
+        ty: Type,
+        attrs: &[Option<tilec_ir::Attr>],
+        at: InsertPoint,
+        origin: Op,
+    ) -> Value {
+        let o = self.create_at(opcode, operands, &[ty], attrs, at, origin);
+        let r = self.m.result(o, 0);
+        let sc = self.scalar();
+        self.set(r, sc);
+        r
+    }
+
+    /// Ends a `ttg.mask` body with `ttg.mask.return %values`.
+    fn end_mask(&mut self, block: tilec_ir::Block, values: &[Value], origin: Op) {
+        self.create_at(
+            Opcode::MaskReturn,
+            values,
+            &[],
+            &[],
+            InsertPoint::End(block),
+            origin,
+        );
+    }
+
+    /// An empty `ttg.mask %pred` with results of `types` at `at`, and its body block.
+    fn mask_at(
+        &mut self,
+        pred: Value,
+        types: &[Type],
+        at: InsertPoint,
+        origin: Op,
+    ) -> (Op, tilec_ir::Block) {
+        let mask = self.m.create_op(
+            &OpSpec {
+                opcode: Opcode::Mask,
+                operands: &[pred],
+                results: types,
+                attrs: &[],
+                regions: 1,
+            },
+            at,
+        );
+        self.located(mask, origin);
+        let block = self.m.append_block(self.m.region(mask, 0));
+        (mask, block)
+    }
+
+    /// Records on an async copy the vector width (elements) it may use whatever the IR
+    /// proves (Triton's `contiguity`); nothing for 0.
+    fn set_contiguity(&mut self, copy: Op, contiguity: usize) {
+        if contiguity > 0 {
+            let a = self.m.ctx.attrs.int(contiguity as i64, Type::I32);
+            self.m.push_extra_attr(copy, "contiguity", a);
+        }
+    }
+
     /// Whether a view load can become `ttg.async_copy_global_to_local`: weak, and out of
     /// bounds zero (zero padding or none: `cp.async` fills with zeros).
     fn async_copyable(&self, d: Op) -> bool {
@@ -1024,31 +1202,13 @@ impl Assign<'_> {
     fn masked(&mut self, d: Op, pred: Value, origin: Op) -> Value {
         let tile = self.m.result(d, 0);
         let ty = self.m.value_type(tile);
-        let mask = self.m.create_op(
-            &OpSpec {
-                opcode: Opcode::Mask,
-                operands: &[pred],
-                results: &[ty],
-                attrs: &[],
-                regions: 1,
-            },
-            InsertPoint::After(d),
-        );
-        self.located(mask, origin);
+        let (mask, block) = self.mask_at(pred, &[ty], InsertPoint::After(d), origin);
         let r = self.m.result(mask, 0);
         self.m.replace_all_uses(tile, r);
         let l = self.layout[&tile].clone();
         self.set(r, l);
-        let block = self.m.append_block(self.m.region(mask, 0));
         self.m.move_op(d, InsertPoint::End(block));
-        self.create_at(
-            Opcode::MaskReturn,
-            &[tile],
-            &[],
-            &[],
-            InsertPoint::End(block),
-            origin,
-        );
+        self.end_mask(block, &[tile], origin);
         r
     }
 

@@ -395,7 +395,8 @@ impl Kernel<'_> {
     /// `ttg.async_copy_global_to_local %view[%index], %dst`: the tile the view access
     /// would load goes into the buffer at its linear indices, in the blocked layout. Where
     /// the view analysis proves vectors of 4, 8 or 16 bytes aligned (as for
-    /// `ld.global.v2/v4`), each is one `cp.async.ca.shared.global` whose source size is
+    /// `ld.global.v2/v4`), or the op's `contiguity` says so, each is one
+    /// `cp.async.ca.shared.global` whose source size is
     /// the part of the vector in bounds (the rest is zero-filled, which is the zero
     /// padding the pipeline requires); otherwise each element is loaded (zero when out of
     /// bounds) and stored, which completes before any `cp.async.wait_group`.
@@ -422,7 +423,21 @@ impl Kernel<'_> {
         let elem = view.elem;
         let size = elem_bytes(elem) as u64;
         let (addr, limits, strides) = self.view_base(&view, &index, &shape, &layout);
-        let (vw, _) = self.view_vector(view_v, &view, &index, &shape, &layout);
+        let (proved, _) = self.view_vector(view_v, &view, &index, &shape, &layout);
+        // `contiguity`: a vector width convert-to-gpu checked at run time (the copy sits
+        // under a mask on the row stride's alignment), over a unit inner stride.
+        let contiguity = m
+            .attr_named(op, "contiguity")
+            .and_then(|a| m.ctx.attrs.get_int(a))
+            .unwrap_or(0) as usize;
+        let unit_inner = matches!(view.strides.last(), Some(Dim::Static(1)));
+        let vw = if contiguity > 1 && unit_inner {
+            contiguity
+                .min(Self::vector_slots(&layout, &shape, elem))
+                .max(proved)
+        } else {
+            proved
+        };
         let bytes = vw as u64 * size;
         let vector = vw > 1 && matches!(bytes, 4 | 8 | 16);
         let tb = self.thread_base(&layout);
