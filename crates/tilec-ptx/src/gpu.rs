@@ -207,8 +207,14 @@ impl Assign<'_> {
         self.prefer_broadcast_sources(e);
         self.body = Some(block);
         for a in self.m.block_args(block).to_vec() {
-            let s = self.scalar();
-            self.set(a, s);
+            // Kernel arguments are rank-0 (the writer reports any other); a layout that
+            // covers the argument's shape keeps the GPU-level IR valid either way.
+            let bits = if self.is_tile(a) {
+                shape_bits(&self.shape(a))
+            } else {
+                0
+            };
+            self.set(a, Rc::new(Layout::replicated(bits, self.warp_bits)));
         }
         self.block(block);
     }

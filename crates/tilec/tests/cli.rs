@@ -709,3 +709,20 @@ fn too_much_shared_memory_is_a_located_error() {
         "<stdin>:8:10: error: this operation needs 65536 bytes of shared memory, more than the 49152 bytes (48 KiB) a kernel may declare statically; use smaller tiles"
     );
 }
+
+/// A generic-form entry whose signature names an unknown type while its block argument is
+/// a 2x2 tile (found by the fuzzer): compiling it is a located error about the kernel
+/// argument, not an internal error in the GPU-level IR.
+#[test]
+fn non_scalar_kernel_argument_is_a_located_error() {
+    let src = "\"cuda_tile.module\"() <{sym_name = \"m\"}> ({\n  \"cuda_tile.entry\"() <{function_type = (!other.tile<2x2xf32>) -> (), sym_name = \"k\"}> ({\n  ^bb0(%arg0: !cuda_tile.tile<2x2xf32>):\n    \"cuda_tile.return\"() : () -> ()\n  }) : () -> ()\n}) : () -> ()\n";
+    let out = tilec(
+        &["-", "-o", "-", "--diagnostic-format=mlir"],
+        src.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr).lines().next().unwrap_or(""),
+        "<stdin>:3:8: error: kernel arguments must be rank-0 tiles"
+    );
+}
