@@ -22,7 +22,10 @@
 //!
 //! `mmaf`/`mmai` on tensor cores get C in the accumulator layout and A and B either in
 //! their fragment layouts or staged in shared memory (`ttg.local_alloc`, with B permuted
-//! and viewed through `ttg.memdesc_trans`), released by `ttg.local_dealloc` after the op.
+//! and viewed through `ttg.memdesc_trans`), released by `ttg.local_dealloc` after the op;
+//! in a K loop whose A and B come from view loads, the staging is pipelined over two
+//! stages (`Assign::pipeline`: `ttg.memdesc_index`, `ttg.local_store`, async copies,
+//! `ttg.predicate_stage` and `ttg.mask`).
 //! `reduce` across warps, `scan`, `extract` and the `mmaf`/`mmai` fallback use shared
 //! memory inside their own lowering; their operands and results are still explicit here.
 
