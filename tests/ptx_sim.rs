@@ -1021,17 +1021,21 @@ fn pipelined_matmul_over_few_k_steps() {
         "two stages of A and B expected:\n{}",
         gpu.stdout
     );
+    // And with pipelining off (`--num-stages 1`).
+    let single = compile("examples/matmul.tile", &["--num-stages", "1"]);
     for (k, seed) in [(32usize, 11u64), (64, 12), (96, 13), (160, 14), (0, 15)] {
-        run_matmul(
-            &ks,
-            "matmul",
-            (64, 64, k),
-            (64, 64),
-            (Ty::F16, Ty::F32),
-            false,
-            seed,
-            0,
-        );
+        for ks in [&ks, &single] {
+            run_matmul(
+                ks,
+                "matmul",
+                (64, 64, k),
+                (64, 64),
+                (Ty::F16, Ty::F32),
+                false,
+                seed,
+                0,
+            );
+        }
     }
 }
 

@@ -63,6 +63,7 @@ pub fn convert_to_gpu(m: &mut Module, opts: &Options) {
             loops: Vec::new(),
             prefer: FxHashMap::default(),
             body: None,
+            stages: opts.num_stages,
         };
         a.entry(e);
         a.finish(e);
@@ -87,6 +88,8 @@ struct Assign<'a> {
     prefer: FxHashMap<Value, Rc<Layout>>,
     /// The body block of the entry being converted.
     body: Option<tilec_ir::Block>,
+    /// `Options::num_stages`.
+    stages: u32,
 }
 
 impl Assign<'_> {
@@ -669,6 +672,9 @@ impl Assign<'_> {
     /// like any view load, so a loop that runs zero times reads nothing outside the tensor.
     /// Returns false when the pattern does not hold.
     fn pipeline(&mut self, op: Op, plan: &MmaPlan) -> bool {
+        if self.stages < 2 {
+            return false;
+        }
         let m = &*self.m;
         let Some(body) = m.op_block(op) else {
             return false;

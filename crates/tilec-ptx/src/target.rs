@@ -83,6 +83,9 @@ pub struct Options {
     pub file_name: String,
     /// Write every register slot out, with no streaming loops (emit/stream.rs).
     pub unroll: bool,
+    /// Shared-memory stages of a pipelined K loop: 2 pipelines the tensor-core operands
+    /// (docs/ptx-backend.md, "Pipelining"), 1 stages each K step on its own.
+    pub num_stages: u32,
 }
 
 impl Default for Options {
@@ -94,6 +97,7 @@ impl Default for Options {
             line_info: false,
             file_name: String::new(),
             unroll: false,
+            num_stages: 2,
         }
     }
 }

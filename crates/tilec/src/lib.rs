@@ -132,6 +132,10 @@ struct CompileArgs {
     /// (see "Streaming loops" in docs/ptx-backend.md).
     #[arg(long = "no-stream-loops")]
     no_stream_loops: bool,
+    /// Shared-memory stages of pipelined K loops: 2 overlaps the next K step's loads with
+    /// the tensor cores, 1 turns pipelining off.
+    #[arg(long = "num-stages", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=2))]
+    num_stages: u32,
     /// Emit `.file`/`.loc` line information mapping PTX back to the source.
     #[arg(short = 'g', long = "lineinfo")]
     line_info: bool,
@@ -168,6 +172,9 @@ struct PassArgs {
     /// Warps per tile block for convert-to-gpu (1, 2, 4, 8 or 16).
     #[arg(long = "num-warps", default_value_t = 4)]
     num_warps: u32,
+    /// Shared-memory stages of pipelined K loops for convert-to-gpu (1 or 2).
+    #[arg(long = "num-stages", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=2))]
+    num_stages: u32,
     /// Run the canonicalizer (cuda-tile-opt's spelling; in command-line order with --cse/--dce).
     #[arg(long)]
     canonicalize: bool,
@@ -616,6 +623,7 @@ impl<'a, 'b> Driver<'a, 'b> {
             }
             let popts = tilec_ptx::Options {
                 num_warps: a.passes.num_warps,
+                num_stages: a.passes.num_stages,
                 ..tilec_ptx::Options::default()
             };
             for (m, header) in modules.iter_mut().zip(headers.iter_mut()) {
@@ -752,6 +760,7 @@ impl<'a, 'b> Driver<'a, 'b> {
             line_info: a.line_info,
             file_name: name,
             unroll: a.no_stream_loops,
+            num_stages: a.num_stages,
         };
         let text = self.sources.get(input.file).text().to_string();
         let all: Vec<&Module> = modules.iter().flatten().collect();
