@@ -718,11 +718,13 @@ def find_tilec(given: Optional[str]) -> Optional[str]:
     return shutil.which("tilec")
 
 
-def compile_example(tilec: str, example: str, outdir: Path, arch: str, num_warps: int) -> Tuple[Optional[str], str]:
-    """Compile examples/<example>.tile; returns (PTX text or None, diagnostics)."""
+def compile_example(tilec: str, example: str, outdir: Path, arch: str, num_warps: int,
+                    extra: Optional[List[str]] = None) -> Tuple[Optional[str], str]:
+    """Compile examples/<example>.tile; returns (PTX text or None, diagnostics).
+    `extra` are further tilec flags (--tilec-flag), e.g. --num-stages 1 or --fast-math."""
     out = outdir / f"{example}.ptx"
     cmd = [tilec, str(EXAMPLES / f"{example}.tile"), "-o", str(out),
-           "--arch", arch, "--num-warps", str(num_warps)]
+           "--arch", arch, "--num-warps", str(num_warps)] + list(extra or [])
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0 or not out.is_file():
         return None, f"$ {' '.join(cmd)}\n{proc.stderr.strip()}"
@@ -976,7 +978,7 @@ def run_example(cupy, example: str, specs: List[CaseSpec], args, workdir: Path,
     def failed(spec, msg):
         return Result(example, spec.kernel, spec.label, (0, 0, 0), block, "FAIL", error=msg)
 
-    ptx, diag = compile_example(args.tilec, example, workdir, args.arch, args.num_warps)
+    ptx, diag = compile_example(args.tilec, example, workdir, args.arch, args.num_warps, args.tilec_flag)
     if ptx is None:
         for s in specs:
             report(failed(s, f"tilec failed: {diag}"))
@@ -1018,6 +1020,8 @@ def run_isolated(example: str, specs: List[CaseSpec], args, workdir: Path) -> Li
            "--seed", str(args.seed), "--tilec", args.tilec, "--no-isolate", "--child-json", str(out)]
     if args.no_large:
         cmd.append("--no-large")
+    for flag in args.tilec_flag:
+        cmd.append(f"--tilec-flag={flag}")
     block = (32 * args.num_warps, 1, 1)
     try:
         proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, timeout=args.timeout)
@@ -1075,7 +1079,7 @@ def dry_run(args, specs: List[CaseSpec], examples: List[str]) -> int:
     entries: Dict[str, Dict[str, List[str]]] = {}
     with tempfile.TemporaryDirectory(prefix="tilec-examples-") as tmp:
         for ex in examples:
-            ptx, diag = compile_example(args.tilec, ex, Path(tmp), args.arch, args.num_warps)
+            ptx, diag = compile_example(args.tilec, ex, Path(tmp), args.arch, args.num_warps, args.tilec_flag)
             if ptx is None:
                 print(f"COMPILE FAILED: {ex}\n{diag}\n")
                 ok = False
@@ -1187,6 +1191,8 @@ def main(argv=None) -> int:
     p.add_argument("--arch", default="sm_90", help="PTX target passed to tilec (default sm_90)")
     p.add_argument("--num-warps", type=int, default=4, choices=[1, 2, 4, 8, 16],
                    help="warps per tile block, passed to tilec; the block is 32*W threads (default 4)")
+    p.add_argument("--tilec-flag", action="append", default=[], metavar="FLAG",
+                   help="a further tilec flag, repeatable (e.g. --tilec-flag=--num-stages --tilec-flag=1)")
     p.add_argument("--repeat", type=int, default=20, help="timed launches per case (default 20)")
     p.add_argument("--json", metavar="OUT", help="also write all figures to this JSON file")
     p.add_argument("--dry-run", action="store_true",
