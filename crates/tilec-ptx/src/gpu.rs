@@ -162,17 +162,8 @@ impl Assign<'_> {
             created.push(c);
             self.m.result(c, 0)
         } else {
-            let shape: Box<[i64]> = self.shape(v).into();
-            let elem = self.m.ctx.types.element_type(ty);
-            let order = tilec_ir::TypeStore::row_major_order(shape.len());
-            let md = self.m.ctx.types.intern(TypeData::MemDesc {
-                shape,
-                elem,
-                mutable: false,
-                order,
-            });
-            let alloc = self.create(Opcode::LocalAlloc, &[v], &[md], &[], op);
-            let buf = self.m.result(alloc, 0);
+            let buf = self.alloc_buffer(v, op);
+            let alloc = self.m.defining_op(buf).expect("local_alloc");
             let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
             let bar = self.create(Opcode::GpuBarrier, &[], &[], &[Some(local)], op);
             let load = self.create(Opcode::LocalLoad, &[buf], &[ty], &[], op);
@@ -1145,8 +1136,8 @@ impl Assign<'_> {
         }
     }
 
-    /// Whether a view load can become `ttg.async_copy_global_to_local`: weak, and out of
-    /// bounds zero (zero padding or none: `cp.async` fills with zeros).
+    /// Whether a (weak) view load can become `ttg.async_copy_global_to_local`: its
+    /// out-of-bounds elements are zero (zero padding or none: `cp.async` fills with zeros).
     fn async_copyable(&self, d: Op) -> bool {
         let m = &*self.m;
         let view_ty = m.value_type(m.operand(d, 0));

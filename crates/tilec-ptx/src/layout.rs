@@ -405,6 +405,87 @@ pub fn reduce_layout(src: &Layout, shape: &[i64], dim: usize) -> Layout {
     }
 }
 
+/// A split of a tile's linear element index into chunks by some of its bits: the chunk
+/// number spells those bits (lowest first), the index inside a chunk is the other bits
+/// moved down. Chunked conversions, scans, extracts and the mma fallback use it to go
+/// through shared memory one chunk at a time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chunks {
+    /// The chunk bits, ascending.
+    pub bits: Vec<u8>,
+    /// log2 of the number of elements.
+    pub nbits: u32,
+}
+
+impl Chunks {
+    pub fn new(mut bits: Vec<u8>, nbits: u32) -> Chunks {
+        bits.sort_unstable();
+        Chunks { bits, nbits }
+    }
+
+    /// How many chunks there are.
+    pub fn count(&self) -> u64 {
+        1 << self.bits.len()
+    }
+
+    /// log2 of the number of elements in one chunk.
+    pub fn inner_bits(&self) -> u32 {
+        self.nbits - self.bits.len() as u32
+    }
+
+    /// The chunk holding element `e`.
+    pub fn which(&self, e: u64) -> u64 {
+        self.bits
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (e >> b & 1) << i)
+            .sum()
+    }
+
+    /// For each element bit, its bit in the index inside a chunk (`None`: a chunk bit).
+    pub fn inner_map(&self) -> Vec<Option<u8>> {
+        let mut next = 0u8;
+        (0..self.nbits as u8)
+            .map(|b| {
+                (!self.bits.contains(&b)).then(|| {
+                    next += 1;
+                    next - 1
+                })
+            })
+            .collect()
+    }
+
+    /// The index of element `e` inside its chunk.
+    pub fn squeeze(&self, e: u64) -> u64 {
+        let mut out = 0;
+        let mut k = 0;
+        for b in 0..self.nbits as u8 {
+            if !self.bits.contains(&b) {
+                out |= (e >> b & 1) << k;
+                k += 1;
+            }
+        }
+        out
+    }
+
+    /// The chunk bits that thread-id bits hold in `l`: (chunk bit index, thread-id bit;
+    /// lanes are thread-id bits 0..5, warps the next).
+    pub fn thread_bits(&self, l: &Layout) -> Vec<(usize, u32)> {
+        l.lane
+            .iter()
+            .chain(l.warp.iter())
+            .enumerate()
+            .filter_map(|(tbit, b)| {
+                let b = (*b)?;
+                self.bits
+                    .iter()
+                    .position(|c| *c == b)
+                    .map(|i| (i, tbit as u32))
+            })
+            .collect()
+    }
+}
+
 /// The bit position of dimension `d`'s lowest bit in the row-major linear index of a
 /// tile of `shape`, and its width in bits.
 pub fn dim_bits(shape: &[i64], d: usize) -> (u32, u32) {

@@ -771,41 +771,48 @@ impl<'a> Kernel<'a> {
 
     /// A `.b32` register holding the thread part of the element index of layout `l`.
     pub fn thread_base(&mut self, l: &Layout) -> String {
-        let acc = self.reg(RegClass::B32);
-        self.ins(format!("mov.u32 {acc}, 0;"));
         let tid = self.tid.clone();
-        let sources: Vec<(u32, u8)> = l
+        let moves: Vec<(u32, u32)> = l
             .lane
             .iter()
             .chain(l.warp.iter())
             .enumerate()
-            .filter_map(|(i, b)| b.map(|b| (i as u32, b)))
+            .filter_map(|(i, b)| b.map(|b| (i as u32, b as u32)))
             .collect();
-        // Runs of consecutive thread bits mapping to consecutive element bits move at once.
-        let mut i = 0;
-        while i < sources.len() {
-            let (t0, e0) = sources[i];
-            let mut w = 1;
-            while i + w < sources.len()
-                && sources[i + w].0 == t0 + w as u32
-                && sources[i + w].1 as u32 == e0 as u32 + w as u32
-            {
-                w += 1;
-            }
-            let t = self.reg(RegClass::B32);
-            self.ins(format!("bfe.u32 {t}, {tid}, {t0}, {w};"));
-            if e0 > 0 {
-                self.ins(format!("shl.b32 {t}, {t}, {e0};"));
-            }
-            self.ins(format!("or.b32 {acc}, {acc}, {t};"));
-            i += w;
-        }
+        let acc = self.move_bits(&tid, &moves);
         // In a streaming loop, the loop counter supplies the rest of the register bits.
         if let Some(s) = &self.stream
             && *l == *s.sub
         {
             let bits = s.bits.clone();
             self.ins(format!("or.b32 {acc}, {acc}, {bits};"));
+        }
+        acc
+    }
+
+    /// A `.b32` register with bit `src` of `x` at bit `dst`, for each `(src, dst)` of
+    /// `moves` (the other bits zero). Runs of consecutive sources going to consecutive
+    /// destinations move with one `bfe` (and `shl`).
+    pub fn move_bits(&mut self, x: &str, moves: &[(u32, u32)]) -> String {
+        let acc = self.reg(RegClass::B32);
+        self.ins(format!("mov.u32 {acc}, 0;"));
+        let mut i = 0;
+        while i < moves.len() {
+            let (s0, d0) = moves[i];
+            let mut w = 1;
+            while i + w < moves.len()
+                && moves[i + w].0 == s0 + w as u32
+                && moves[i + w].1 == d0 + w as u32
+            {
+                w += 1;
+            }
+            let t = self.reg(RegClass::B32);
+            self.ins(format!("bfe.u32 {t}, {x}, {s0}, {w};"));
+            if d0 > 0 {
+                self.ins(format!("shl.b32 {t}, {t}, {d0};"));
+            }
+            self.ins(format!("or.b32 {acc}, {acc}, {t};"));
+            i += w;
         }
         acc
     }

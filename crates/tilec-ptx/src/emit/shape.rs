@@ -2,7 +2,7 @@
 //! extract, iota, reduce, scan and mma.
 
 use super::{Kernel, Tv, class_of, elem_bytes};
-use crate::layout::{Layout, broadcast_bits, coords, dim_bits, shape_bits};
+use crate::layout::{Chunks, Layout, broadcast_bits, coords, dim_bits, shape_bits};
 use crate::sink::{RegClass, Sink};
 use std::rc::Rc;
 use tilec_ir::attrs::AttrData;
@@ -155,41 +155,11 @@ impl Kernel<'_> {
     /// too few register bits.
     fn convert_in_chunks(&mut self, t: &Tv, nbits: u32, to: &Rc<Layout>, base: u64) -> Option<Tv> {
         let size = elem_bytes(t.elem) as u64;
-        let chunk = chunk_bits(&t.layout, to, nbits, size)?;
-        let chunk_mask: u64 = chunk.iter().fold(0, |m, b| m | 1 << b);
-        // Element bit -> bit of the index inside a chunk.
-        let map: Vec<Option<u8>> = (0..nbits as u8)
-            .map(|b| {
-                (chunk_mask >> b & 1 == 0)
-                    .then(|| b - (chunk_mask & ((1u64 << b) - 1)).count_ones() as u8)
-            })
-            .collect();
-        let inner = |e: u64| -> u64 {
-            map.iter()
-                .enumerate()
-                .filter_map(|(b, m)| m.map(|m| (e >> b & 1) << m))
-                .sum()
-        };
-        let which = |e: u64| -> u64 {
-            chunk
-                .iter()
-                .enumerate()
-                .map(|(i, b)| (e >> b & 1) << i)
-                .sum()
-        };
-        // Chunk bits held by thread-id bits of `to`: (chunk bit index, thread-id bit).
-        let thread_bits: Vec<(usize, u32)> = to
-            .lane
-            .iter()
-            .chain(to.warp.iter())
-            .enumerate()
-            .filter_map(|(tbit, b)| {
-                let b = (*b)?;
-                chunk.iter().position(|c| *c == b).map(|i| (i, tbit as u32))
-            })
-            .collect();
+        let chunks = Chunks::new(chunk_bits(&t.layout, to, nbits, size)?, nbits);
+        let map = chunks.inner_map();
+        let thread_bits = chunks.thread_bits(to);
         let thread_mask: u64 = thread_bits.iter().fold(0, |m, (i, _)| m | 1 << i);
-        let inner_bits = nbits - chunk.len() as u32;
+        let inner_bits = chunks.inner_bits();
         self.bar();
         let buf = self.smem_from(base, (1u64 << inner_bits) * size);
         let owner = self.owner(&t.layout);
@@ -202,31 +172,20 @@ impl Kernel<'_> {
         let src = addr(self, &t.layout);
         let dst = addr(self, to);
         // The chunk bits this thread holds in `to`, as a chunk number.
-        let mine = if thread_bits.is_empty() {
-            None
-        } else {
+        let mine = (!thread_bits.is_empty()).then(|| {
             let tid = self.tid.clone();
-            let acc = self.reg(RegClass::B32);
-            self.ins(format!("mov.u32 {acc}, 0;"));
-            for (i, tbit) in &thread_bits {
-                let x = self.reg(RegClass::B32);
-                self.ins(format!("bfe.u32 {x}, {tid}, {tbit}, 1;"));
-                if *i > 0 {
-                    self.ins(format!("shl.b32 {x}, {x}, {i};"));
-                }
-                self.ins(format!("or.b32 {acc}, {acc}, {x};"));
-            }
-            Some(acc)
-        };
+            let moves: Vec<(u32, u32)> = thread_bits.iter().map(|(i, t)| (*t, *i as u32)).collect();
+            self.move_bits(&tid, &moves)
+        });
         let mut regs: Vec<Option<String>> = vec![None; to.slots()];
-        for c in 0..1u64 << chunk.len() {
+        for c in 0..chunks.count() {
             if c > 0 {
                 self.bar();
             }
             for s in 0..t.layout.slots() {
                 let e = t.layout.slot_elem(s);
-                if which(e) == c {
-                    let off = inner(e) * size;
+                if chunks.which(e) == c {
+                    let off = chunks.squeeze(e) * size;
                     self.store_elem(
                         "st.shared",
                         t.elem,
@@ -246,8 +205,8 @@ impl Kernel<'_> {
             });
             for (s, r) in regs.iter_mut().enumerate() {
                 let e = to.slot_elem(s);
-                if which(e) & !thread_mask == c & !thread_mask {
-                    let off = inner(e) * size;
+                if chunks.which(e) & !thread_mask == c & !thread_mask {
+                    let off = chunks.squeeze(e) * size;
                     let dst_reg = match r {
                         Some(r) => r.clone(),
                         None => {
@@ -290,75 +249,49 @@ impl Kernel<'_> {
         buf
     }
 
-    /// Writes the elements of `t` whose bits at `chunk` (ascending element bits) spell
-    /// `c` to shared memory at `buf`, each at its linear index with those bits taken out.
-    /// Slots decide by their register bits at compile time; chunk bits held by lanes or
-    /// warps make the stores predicated on the thread id. No chunk bits: all of `t`.
-    pub(crate) fn write_smem_chunk(&mut self, t: &Tv, buf: &str, chunk: &[u8], c: u64) {
-        if chunk.is_empty() {
-            return self.write_smem(t, buf, 0);
-        }
+    /// What [`Kernel::write_smem_chunk`] needs for every chunk of `t` (layout `l`) going
+    /// to `buf`: the thread's address inside a chunk, the chunk bits its thread id holds
+    /// (as a chunk number) and the owner predicate of a replicated layout.
+    pub(crate) fn chunk_writer(&mut self, t: &Tv, buf: &str, chunks: &Chunks) -> ChunkWriter {
         let size = elem_bytes(t.elem) as u64;
-        let l = t.layout.clone();
-        let nbits = l.nbits;
-        let squeeze = |e: u64| -> u64 {
-            let mut out = 0;
-            let mut k = 0;
-            for b in 0..nbits as u8 {
-                if !chunk.contains(&b) {
-                    out |= (e >> b & 1) << k;
-                    k += 1;
-                }
-            }
-            out
-        };
-        let which = |e: u64| -> u64 {
-            chunk
-                .iter()
-                .enumerate()
-                .map(|(i, b)| (e >> b & 1) << i)
-                .sum()
-        };
-        // Chunk bits held by thread-id bits: (chunk bit index, thread-id bit).
-        let thread_bits: Vec<(usize, u32)> = l
-            .lane
-            .iter()
-            .chain(l.warp.iter())
-            .enumerate()
-            .filter_map(|(tbit, b)| {
-                let b = (*b)?;
-                chunk.iter().position(|x| *x == b).map(|i| (i, tbit as u32))
-            })
-            .collect();
+        let thread_bits = chunks.thread_bits(&t.layout);
         let thread_mask: u64 = thread_bits.iter().fold(0, |m, (i, _)| m | 1 << i);
-        let mut pred = self.owner(&l);
-        if !thread_bits.is_empty() {
+        let owner = self.owner(&t.layout);
+        let mine = (!thread_bits.is_empty()).then(|| {
             let tid = self.tid.clone();
-            let mine = self.reg(RegClass::B32);
-            self.ins(format!("mov.u32 {mine}, 0;"));
-            for (i, tbit) in &thread_bits {
-                let x = self.reg(RegClass::B32);
-                self.ins(format!("bfe.u32 {x}, {tid}, {tbit}, 1;"));
-                if *i > 0 {
-                    self.ins(format!("shl.b32 {x}, {x}, {i};"));
-                }
-                self.ins(format!("or.b32 {mine}, {mine}, {x};"));
-            }
+            let moves: Vec<(u32, u32)> = thread_bits.iter().map(|(i, t)| (*t, *i as u32)).collect();
+            self.move_bits(&tid, &moves)
+        });
+        let tb = self.thread_base(&t.layout);
+        let tb_in = self.squeeze_bits(&tb, chunks);
+        let addr = self.reg(RegClass::B32);
+        self.ins(format!("mad.lo.s32 {addr}, {tb_in}, {size}, {buf};"));
+        ChunkWriter {
+            addr,
+            mine,
+            owner,
+            thread_mask,
+        }
+    }
+
+    /// Writes the elements of `t` in chunk `c` of `chunks` to shared memory, each at its
+    /// index inside the chunk. Slots decide by their register bits at compile time; chunk
+    /// bits held by lanes or warps make the stores predicated on the thread id.
+    pub(crate) fn write_smem_chunk(&mut self, t: &Tv, w: &ChunkWriter, chunks: &Chunks, c: u64) {
+        let size = elem_bytes(t.elem) as u64;
+        let mut pred = w.owner.clone();
+        if let Some(mine) = &w.mine {
             let p = self.reg(RegClass::Pred);
-            self.ins(format!("setp.eq.u32 {p}, {mine}, {};", c & thread_mask));
+            self.ins(format!("setp.eq.u32 {p}, {mine}, {};", c & w.thread_mask));
             if let Some(o) = pred {
                 self.ins(format!("and.pred {p}, {p}, {o};"));
             }
             pred = Some(p);
         }
-        let tb = self.thread_base(&l);
-        let tb_in = self.squeeze_bits(&tb, chunk, nbits);
-        let addr = self.reg(RegClass::B32);
-        self.ins(format!("mad.lo.s32 {addr}, {tb_in}, {size}, {buf};"));
-        for s in 0..l.slots() {
-            let e = l.slot_elem(s);
-            if which(e) & !thread_mask == c & !thread_mask {
-                let at = format!("[{addr}+{}]", squeeze(e) * size);
+        for s in 0..t.layout.slots() {
+            let e = t.layout.slot_elem(s);
+            if chunks.which(e) & !w.thread_mask == c & !w.thread_mask {
+                let at = format!("[{}+{}]", w.addr, chunks.squeeze(e) * size);
                 self.store_elem("st.shared", t.elem, &at, &t.regs[s], pred.as_deref());
             }
         }
@@ -466,11 +399,10 @@ impl Kernel<'_> {
         // register bits; which chunk holds a result element depends on the index, so each
         // result slot reads in the chunk its element is in (a predicated load per chunk).
         let need = (((size << nbits) / STAGE_BYTES).max(1)).trailing_zeros() as usize;
-        let mut chunk: Vec<u8> = src.layout.reg.clone();
-        chunk.sort_unstable_by(|a, b| b.cmp(a));
-        chunk.truncate(need);
-        chunk.sort_unstable();
-        let inner_bits = nbits - chunk.len() as u32;
+        let mut top: Vec<u8> = src.layout.reg.clone();
+        top.sort_unstable_by(|a, b| b.cmp(a));
+        top.truncate(need);
+        let chunks = Chunks::new(top, nbits);
         let layout = self.layout_of(res);
         // Source linear index of result element c: sum_d (idx_d * rs_d + c_d) << low_src_d.
         let tb = self.thread_base(&layout);
@@ -500,7 +432,7 @@ impl Kernel<'_> {
                     .sum()
             })
             .collect();
-        let regs: Vec<String> = if chunk.is_empty() {
+        let regs: Vec<String> = if chunks.bits.is_empty() {
             let buf = self.stage(&src, 1 << nbits);
             self.ins(format!("mad.lo.s32 {base}, {base}, {size}, {buf};"));
             offs.iter()
@@ -519,62 +451,31 @@ impl Kernel<'_> {
                 })
                 .collect();
             self.bar();
-            let buf = self.smem(((1u64 << inner_bits) * size) as u32);
+            let buf = self.smem(((1u64 << chunks.inner_bits()) * size) as u32);
             // Per result slot: its chunk number and its address inside a chunk.
             let mut places = Vec::with_capacity(elems.len());
             for e in &elems {
-                let ch = self.reg(RegClass::B32);
-                self.ins(format!("mov.u32 {ch}, 0;"));
-                for (k, b) in chunk.iter().enumerate() {
-                    let x = self.reg(RegClass::B32);
-                    self.ins(format!("bfe.u32 {x}, {e}, {b}, 1;"));
-                    if k > 0 {
-                        self.ins(format!("shl.b32 {x}, {x}, {k};"));
-                    }
-                    self.ins(format!("or.b32 {ch}, {ch}, {x};"));
-                }
-                let sq = self.squeeze_bits(e, &chunk, nbits);
+                let moves: Vec<(u32, u32)> = chunks
+                    .bits
+                    .iter()
+                    .enumerate()
+                    .map(|(k, b)| (*b as u32, k as u32))
+                    .collect();
+                let ch = self.move_bits(e, &moves);
+                let sq = self.squeeze_bits(e, &chunks);
                 let a = self.reg(RegClass::B32);
                 self.ins(format!("mad.lo.s32 {a}, {sq}, {size}, {buf};"));
                 places.push((ch, a));
             }
-            let src_tb = self.thread_base(&src.layout);
-            let src_sq = self.squeeze_bits(&src_tb, &chunk, nbits);
-            let src_addr = self.reg(RegClass::B32);
-            self.ins(format!("mad.lo.s32 {src_addr}, {src_sq}, {size}, {buf};"));
-            let owner = self.owner(&src.layout);
-            let which = |e: u64| -> u64 {
-                chunk
-                    .iter()
-                    .enumerate()
-                    .map(|(i, b)| (e >> b & 1) << i)
-                    .sum()
-            };
-            let squeeze = |e: u64| -> u64 {
-                let mut out = 0;
-                let mut k = 0;
-                for b in 0..nbits as u8 {
-                    if !chunk.contains(&b) {
-                        out |= (e >> b & 1) << k;
-                        k += 1;
-                    }
-                }
-                out
-            };
+            let writer = self.chunk_writer(&src, &buf, &chunks);
             let regs: Vec<String> = (0..elems.len())
                 .map(|_| self.reg(super::class_of(src.elem)))
                 .collect();
-            for c in 0..1u64 << chunk.len() {
+            for c in 0..chunks.count() {
                 if c > 0 {
                     self.bar();
                 }
-                for s in 0..src.layout.slots() {
-                    let e = src.layout.slot_elem(s);
-                    if which(e) == c {
-                        let at = format!("[{src_addr}+{}]", squeeze(e) * size);
-                        self.store_elem("st.shared", src.elem, &at, &src.regs[s], owner.as_deref());
-                    }
-                }
+                self.write_smem_chunk(&src, &writer, &chunks, c);
                 self.bar();
                 for ((ch, a), r) in places.iter().zip(&regs) {
                     let p = self.reg(RegClass::Pred);
@@ -857,53 +758,32 @@ impl Kernel<'_> {
             let per_elem = stride * elems.len() as u64;
             let need = ((per_elem << nbits) / STAGE_BYTES).max(1).trailing_zeros() as usize;
             let scanned = |b: u8| (low..low + w).contains(&(b as u32));
-            let mut chunk: Vec<u8> = layout
+            let mut top: Vec<u8> = layout
                 .reg
                 .iter()
                 .copied()
                 .filter(|b| !scanned(*b))
                 .collect();
-            chunk.sort_unstable_by(|a, b| b.cmp(a));
-            chunk.truncate(need);
-            chunk.sort_unstable();
-            let region = 1u64 << (nbits - chunk.len() as u32); // elements per chunk
-            // Element bit -> bit of the index inside a chunk (chunk bits removed).
-            let squeeze = |e: u64| -> u64 {
-                let mut out = 0;
-                let mut k = 0;
-                for b in 0..nbits as u8 {
-                    if chunk.contains(&b) {
-                        continue;
-                    }
-                    out |= (e >> b & 1) << k;
-                    k += 1;
-                }
-                out
-            };
-            let low_in = low - chunk.iter().filter(|b| (**b as u32) < low).count() as u32;
+            top.sort_unstable_by(|a, b| b.cmp(a));
+            top.truncate(need);
+            let chunks = Chunks::new(top, nbits);
+            let region = 1u64 << chunks.inner_bits(); // elements per chunk
+            let low_in = low - chunks.bits.iter().filter(|b| (**b as u32) < low).count() as u32;
             self.bar();
             let buf = self.smem((region * per_elem) as u32);
             let tb = self.thread_base(&layout);
-            // The thread part of the index inside a chunk (it has no chunk bits: those
-            // are register bits).
-            let tb_in = self.squeeze_bits(&tb, &chunk, nbits);
+            // The thread part of the index inside a chunk.
+            let tb_in = self.squeeze_bits(&tb, &chunks);
             let base = self.reg(RegClass::B32);
             self.ins(format!("mad.lo.s32 {base}, {tb_in}, {stride}, {buf};"));
-            let chunk_of = |e: u64| -> u64 {
-                chunk
-                    .iter()
-                    .enumerate()
-                    .map(|(i, b)| (e >> b & 1) << i)
-                    .sum()
-            };
-            for c in 0..1u64 << chunk.len() {
+            for c in 0..chunks.count() {
                 let members: Vec<usize> = (0..slots)
-                    .filter(|s| chunk_of(layout.slot_elem(*s)) == c)
+                    .filter(|s| chunks.which(layout.slot_elem(*s)) == c)
                     .collect();
                 let region_off = |k: usize| k as u64 * region * stride;
                 for (k, el) in elems.iter().enumerate() {
                     for &s in &members {
-                        let off = region_off(k) + squeeze(layout.slot_elem(s)) * stride;
+                        let off = region_off(k) + chunks.squeeze(layout.slot_elem(s)) * stride;
                         let at = format!("[{base}+{off}]");
                         self.store_elem("st.shared", *el, &at, &vals[k][s], None);
                     }
@@ -913,7 +793,7 @@ impl Kernel<'_> {
                 let mut coords = Vec::with_capacity(members.len());
                 for &s in &members {
                     let a = self.reg(RegClass::B32);
-                    let off = squeeze(layout.slot_elem(s)) * stride;
+                    let off = chunks.squeeze(layout.slot_elem(s)) * stride;
                     self.ins(format!("add.s32 {a}, {base}, {off};"));
                     let e = self.reg(RegClass::B32);
                     self.ins(format!("add.s32 {e}, {tb}, {};", layout.slot_elem(s)));
@@ -986,31 +866,19 @@ impl Kernel<'_> {
         }
     }
 
-    /// A `.b32` register with the bits of `x` at positions in `remove` (sorted ascending,
-    /// all below `nbits`) taken out and the bits above them moved down.
-    fn squeeze_bits(&mut self, x: &str, remove: &[u8], nbits: u32) -> String {
-        if remove.is_empty() {
+    /// A `.b32` register holding the index inside a chunk of `chunks` of the element index
+    /// in `x`: its chunk bits taken out and the bits above them moved down.
+    fn squeeze_bits(&mut self, x: &str, chunks: &Chunks) -> String {
+        if chunks.bits.is_empty() {
             return x.to_string();
         }
-        let acc = self.reg(RegClass::B32);
-        self.ins(format!("mov.u32 {acc}, 0;"));
-        let mut from = 0u32;
-        let ends = remove.iter().copied().chain(std::iter::once(nbits as u8));
-        // Bit `from + i` of a segment goes to `from - shift + i`, `shift` being the number
-        // of removed bits below it.
-        for (shift, b) in ends.enumerate() {
-            let (b, shift) = (b as u32, shift as u32);
-            if b > from {
-                let t = self.reg(RegClass::B32);
-                self.ins(format!("bfe.u32 {t}, {x}, {from}, {};", b - from));
-                if from - shift > 0 {
-                    self.ins(format!("shl.b32 {t}, {t}, {};", from - shift));
-                }
-                self.ins(format!("or.b32 {acc}, {acc}, {t};"));
-            }
-            from = b + 1;
-        }
-        acc
+        let moves: Vec<(u32, u32)> = chunks
+            .inner_map()
+            .iter()
+            .enumerate()
+            .filter_map(|(b, m)| m.map(|m| (b as u32, m as u32)))
+            .collect();
+        self.move_bits(x, &moves)
     }
 
     /// mmaf / mmai: on tensor cores when [`super::mma::mma_plan`] has a plan; otherwise
@@ -1054,11 +922,19 @@ impl Kernel<'_> {
         let bbuf = self.reg(RegClass::B32);
         self.ins(format!("add.s32 {bbuf}, {buf}, {a_bytes};"));
         // The chunk bits: the top bits of K in A's index (K lowest) and in B's (N lowest).
-        let a_chunk: Vec<u8> = (kbits - cbits..kbits).map(|b| b as u8).collect();
         let nbits = nn.trailing_zeros();
-        let b_chunk: Vec<u8> = (nbits + kbits - cbits..nbits + kbits)
-            .map(|b| b as u8)
-            .collect();
+        let a_chunks = Chunks::new(
+            (kbits - cbits..kbits).map(|b| b as u8).collect(),
+            a.layout.nbits,
+        );
+        let b_chunks = Chunks::new(
+            (nbits + kbits - cbits..nbits + kbits)
+                .map(|b| b as u8)
+                .collect(),
+            b.layout.nbits,
+        );
+        let a_writer = self.chunk_writer(&a, &buf, &a_chunks);
+        let b_writer = self.chunk_writer(&b, &bbuf, &b_chunks);
         let signed_a = self.mma_signed(op, "signedness_lhs");
         let signed_b = self.mma_signed(op, "signedness_rhs");
         let layout = c.layout.clone();
@@ -1099,8 +975,8 @@ impl Kernel<'_> {
             if chunk > 0 {
                 self.bar();
             }
-            self.write_smem_chunk(&a, &buf, &a_chunk, chunk);
-            self.write_smem_chunk(&b, &bbuf, &b_chunk, chunk);
+            self.write_smem_chunk(&a, &a_writer, &a_chunks, chunk);
+            self.write_smem_chunk(&b, &b_writer, &b_chunks, chunk);
             self.bar();
             for ((ap, bp), acc) in rows.iter().zip(&regs) {
                 let (x_at, y_at) = (self.reg(RegClass::B32), self.reg(RegClass::B32));
@@ -1174,4 +1050,12 @@ impl Kernel<'_> {
             }
         }
     }
+}
+
+/// Per-tile state of chunked shared-memory writes ([`Kernel::chunk_writer`]).
+pub(crate) struct ChunkWriter {
+    addr: String,
+    mine: Option<String>,
+    owner: Option<String>,
+    thread_mask: u64,
 }

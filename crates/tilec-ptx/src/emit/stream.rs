@@ -253,7 +253,12 @@ impl Kernel<'_> {
         self.ins(format!("mov.u32 {k}, 0;"));
         let top = self.label();
         self.line(format!("{top}:"));
-        let bits = self.deposit(&k, &full.reg[g..]);
+        let moves: Vec<(u32, u32)> = full.reg[g..]
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (i as u32, *b as u32))
+            .collect();
+        let bits = self.move_bits(&k, &moves);
         self.stream = Some(StreamCtx {
             full: full.clone(),
             sub,
@@ -273,27 +278,6 @@ impl Kernel<'_> {
         for (v, t) in outside {
             self.set_tile(v, t);
         }
-    }
-
-    /// A `.b32` register with bit `i` of `k` moved to element bit `targets[i]`.
-    fn deposit(&mut self, k: &str, targets: &[u8]) -> String {
-        let acc = self.reg(RegClass::B32);
-        self.ins(format!("mov.u32 {acc}, 0;"));
-        let mut i = 0;
-        while i < targets.len() {
-            let mut w = 1;
-            while i + w < targets.len() && targets[i + w] as usize == targets[i] as usize + w {
-                w += 1;
-            }
-            let t = self.reg(RegClass::B32);
-            self.ins(format!("bfe.u32 {t}, {k}, {i}, {w};"));
-            if targets[i] > 0 {
-                self.ins(format!("shl.b32 {t}, {t}, {};", targets[i]));
-            }
-            self.ins(format!("or.b32 {acc}, {acc}, {t};"));
-            i += w;
-        }
-        acc
     }
 }
 
