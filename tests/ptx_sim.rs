@@ -925,6 +925,163 @@ fn extract_from_a_large_tile() {
     }
 }
 
+/// `extract` from a source that fits one stage, which the GPU-level IR lowers through
+/// shared-memory views: `ttg.memdesc_subslice` at constant indices, and
+/// `ttg.memdesc_reshape` + `ttg.memdesc_trans` + one `ttg.memdesc_index` per dimension at
+/// run-time indices. Ranks 1 to 3, blocks of every aspect, every block index checked.
+#[test]
+fn extract_through_shared_memory_views() {
+    let mut g = Gen(53);
+    let dims = |s: &[usize]| {
+        s.iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join("x")
+    };
+    let strides = |s: &[usize]| {
+        (0..s.len())
+            .map(|d| s[d + 1..].iter().product::<usize>().to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let cases: [(&[usize], &[usize]); 7] = [
+        (&[256], &[16]),
+        (&[64, 32], &[8, 8]),
+        (&[64, 32], &[1, 32]),
+        (&[64, 32], &[64, 1]),
+        (&[32, 64], &[16, 4]),
+        (&[4, 16, 32], &[2, 4, 8]),
+        (&[8, 8, 8], &[1, 8, 2]),
+    ];
+    for (ss, rs) in cases {
+        let rank = ss.len();
+        let x = g.vec(ss.iter().product(), 1 << 20);
+        let blocks: Vec<usize> = ss.iter().zip(rs).map(|(s, r)| s / r).collect();
+        let tv = |s: &[usize]| format!("tensor_view<{}xi32, strides=[{}]>", dims(s), strides(s));
+        let pv = |s: &[usize]| format!("partition_view<tile=({}), {}>", dims(s), tv(s));
+        let zeros = vec!["%c0"; rank].join(", ");
+        let idx_params: String = (0..rank).map(|d| format!(", %i{d}: tile<i32>")).collect();
+        let idx_args = (0..rank)
+            .map(|d| format!("%i{d}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        for constant in [false, true] {
+            // Constant indices: the last block along every dimension (and block 1 of the
+            // first when it has more than one); run-time ones: several random blocks.
+            let picks: Vec<Vec<usize>> = if constant {
+                vec![
+                    blocks
+                        .iter()
+                        .enumerate()
+                        .map(|(d, b)| if d == 0 && *b > 1 { 1 } else { b - 1 })
+                        .collect(),
+                ]
+            } else {
+                (0..4)
+                    .map(|_| {
+                        blocks
+                            .iter()
+                            .map(|b| g.next(1 << 20).unsigned_abs() as usize % b)
+                            .collect()
+                    })
+                    .collect()
+            };
+            for pick in picks {
+                let (params, consts, idx) = if constant {
+                    let c: String = pick
+                        .iter()
+                        .enumerate()
+                        .map(|(d, v)| format!("    %k{d} = constant <i32: {v}> : tile<i32>\n"))
+                        .collect();
+                    let names = (0..rank)
+                        .map(|d| format!("%k{d}"))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    (String::new(), c, names)
+                } else {
+                    (idx_params.clone(), String::new(), idx_args.clone())
+                };
+                let src = format!(
+                    r#"cuda_tile.module @t {{
+  entry @k(%x_ptr: tile<ptr<i32>>, %y_ptr: tile<ptr<i32>>{params}) {{
+    %token = make_token : token
+    %c0 = constant <i32: 0> : tile<i32>
+{consts}    %xv = make_tensor_view %x_ptr, shape = [{xs}], strides = [{xst}] : {xtv}
+    %yv = make_tensor_view %y_ptr, shape = [{ys}], strides = [{yst}] : {ytv}
+    %xp = make_partition_view %xv : {xpv}
+    %yp = make_partition_view %yv : {ypv}
+    %x, %xt = load_view_tko weak %xp[{zeros}] token = %token : {xpv}, tile<i32> -> tile<{xd}xi32>, token
+    %e = extract %x[{idx}] : tile<{xd}xi32> -> tile<{yd}xi32>
+    %yt = store_view_tko weak %e, %yp[{zeros}] token = %token : tile<{yd}xi32>, {ypv}, tile<i32> -> token
+    return
+  }}
+}}
+"#,
+                    xs = ss
+                        .iter()
+                        .map(|d| d.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    ys = rs
+                        .iter()
+                        .map(|d| d.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    xst = strides(ss).replace(',', ", "),
+                    yst = strides(rs).replace(',', ", "),
+                    xtv = tv(ss),
+                    ytv = tv(rs),
+                    xpv = pv(ss),
+                    ypv = pv(rs),
+                    xd = dims(ss),
+                    yd = dims(rs),
+                );
+                let what = format!("{ss:?} -> {rs:?} at {pick:?} (constant: {constant})");
+                let gpu = run_tilec(&["opt", "-", "-p", "convert-to-gpu"], &src);
+                assert_eq!(gpu.status, 0, "{what}: {}", gpu.stderr);
+                let view_op = if constant {
+                    "ttg.memdesc_subslice"
+                } else {
+                    "ttg.memdesc_index"
+                };
+                assert!(
+                    gpu.stdout.contains(view_op),
+                    "{what}: no {view_op} in\n{}",
+                    gpu.stdout
+                );
+                assert!(!gpu.stdout.contains("extract"), "{what}: {}", gpu.stdout);
+                let out = run_tilec(&["-", "--arch", "sm_80", "-o", "-"], &src);
+                assert_eq!(out.status, 0, "{what}: {}", out.stderr);
+                let ks = ptxsim::parse(&out.stdout);
+                let mut mem = Memory::default();
+                let px = mem.alloc(&encode(Ty::I32, &x));
+                let ny: usize = rs.iter().product();
+                let py = mem.alloc(&vec![0; ny * 4]);
+                let mut args = vec![px, py];
+                if !constant {
+                    args.extend(pick.iter().map(|p| *p as u64));
+                }
+                ptxsim::run(kernel(&ks, "k"), [1, 1, 1], &args, &mut mem)
+                    .unwrap_or_else(|e| panic!("{what}: {e}"));
+                let got = i32s(mem.read(py, ny * 4));
+                for (e, got) in got.iter().enumerate() {
+                    // Result coordinates, then the source element at block `pick`.
+                    let mut rem = e;
+                    let mut at = 0;
+                    for d in 0..rank {
+                        let inner: usize = rs[d + 1..].iter().product();
+                        let c = rem / inner;
+                        rem %= inner;
+                        let outer: usize = ss[d + 1..].iter().product();
+                        at += (pick[d] * rs[d] + c) * outer;
+                    }
+                    assert_eq!(*got as i64, x[at], "{what}: element {e}");
+                }
+            }
+        }
+    }
+}
+
 /// The `mmaf` fallback (f32: no tensor-core instruction) with A and B too large to stage
 /// at once: K goes through shared memory in chunks (1 and 2 chunk bits), the accumulators
 /// carrying across them.
@@ -1180,4 +1337,155 @@ fn async_copies_follow_the_run_time_row_stride() {
             0,
         );
     }
+}
+
+/// A kernel parsed and converted to the GPU-level IR, for tests that rewrite that IR.
+fn gpu_module(src: &str) -> (tilec_ir::Module, tilec_ptx::Options) {
+    let mut m =
+        tilec_parse::parse(src, tilec_diag::FileId(0), &Default::default()).expect("kernel parses");
+    let opts = tilec_ptx::Options {
+        arch: tilec_ptx::Arch::Sm80,
+        ..Default::default()
+    };
+    tilec_ptx::convert_to_gpu(&mut m, &opts);
+    (m, opts)
+}
+
+/// The ops of `m` with `opcode`, in program order.
+fn ops_of(m: &tilec_ir::Module, opcode: tilec_ir::Opcode) -> Vec<tilec_ir::Op> {
+    let mut found = Vec::new();
+    m.walk(|op| {
+        if m.opcode(op) == opcode {
+            found.push(op);
+        }
+    });
+    found
+}
+
+/// `ttg.warp_id` (which convert-to-gpu does not produce: the warp number is only used
+/// inside op lowerings) is each thread's warp: a kernel stores a constant, the test swaps
+/// the constant for `ttg.warp_id` in the GPU-level IR, and each thread's element of the
+/// blocked 128-element result (element e is held by thread e) holds e / 32.
+#[test]
+fn warp_id_is_the_warp_of_each_thread() {
+    let src = r#"cuda_tile.module @t {
+  entry @k(%y_ptr: tile<ptr<i32>>) {
+    %token = make_token : token
+    %c0 = constant <i32: 0> : tile<i32>
+    %w = constant <i32: 7> : tile<i32>
+    %yv = make_tensor_view %y_ptr, shape = [128], strides = [1] : tensor_view<128xi32, strides=[1]>
+    %yp = make_partition_view %yv : partition_view<tile=(128), tensor_view<128xi32, strides=[1]>>
+    %r = reshape %w : tile<i32> -> tile<1xi32>
+    %b = broadcast %r : tile<1xi32> -> tile<128xi32>
+    %yt = store_view_tko weak %b, %yp[%c0] token = %token : tile<128xi32>, partition_view<tile=(128), tensor_view<128xi32, strides=[1]>>, tile<i32> -> token
+    return
+  }
+}
+"#;
+    let (mut m, opts) = gpu_module(src);
+    let reshape = ops_of(&m, tilec_ir::Opcode::Reshape)[0];
+    let seven = m.defining_op(m.operand(reshape, 0)).expect("constant 7");
+    let old = m.result(seven, 0);
+    let ty = m.value_type(old);
+    let w = m.create_op(
+        &tilec_ir::OpSpec {
+            opcode: tilec_ir::Opcode::WarpId,
+            operands: &[],
+            results: &[ty],
+            attrs: &[None],
+            regions: 0,
+        },
+        tilec_ir::InsertPoint::Before(seven),
+    );
+    let new = m.result(w, 0);
+    m.replace_all_uses(old, new);
+    m.erase_op(seven);
+    tilec_ptx::verify_gpu(&m, &opts).expect("valid GPU-level IR");
+    let ptx = tilec_ptx::compile_gpu(&[m], &opts, None).expect("compiles");
+    assert!(ptx.contains("shr.u32"), "{ptx}");
+    let ks = ptxsim::parse(&ptx);
+    let mut mem = Memory::default();
+    let py = mem.alloc(&[0; 512]);
+    ptxsim::run(kernel(&ks, "k"), [1, 1, 1], &[py], &mut mem).expect("runs");
+    let got = i32s(mem.read(py, 512));
+    let want: Vec<i32> = (0..128).map(|e| e / 32).collect();
+    assert_eq!(got, want);
+}
+
+/// `ttg.memdesc_reinterpret` (which convert-to-gpu does not produce) views the bytes of a
+/// buffer with another element type: a 64 x i32 tile stored through a buffer read back as
+/// 128 x i16 gives the same bytes.
+#[test]
+fn memdesc_reinterpret_keeps_the_bytes() {
+    let src = r#"cuda_tile.module @t {
+  entry @k(%x_ptr: tile<ptr<i32>>, %y_ptr: tile<ptr<i16>>) {
+    %token = make_token : token
+    %c0 = constant <i32: 0> : tile<i32>
+    %xv = make_tensor_view %x_ptr, shape = [64], strides = [1] : tensor_view<64xi32, strides=[1]>
+    %xp = make_partition_view %xv : partition_view<tile=(64), tensor_view<64xi32, strides=[1]>>
+    %yv = make_tensor_view %y_ptr, shape = [128], strides = [1] : tensor_view<128xi16, strides=[1]>
+    %yp = make_partition_view %yv : partition_view<tile=(128), tensor_view<128xi16, strides=[1]>>
+    %x, %xt = load_view_tko weak %xp[%c0] token = %token : partition_view<tile=(64), tensor_view<64xi32, strides=[1]>>, tile<i32> -> tile<64xi32>, token
+    %z = constant <i16: 0> : tile<128xi16>
+    %yt = store_view_tko weak %z, %yp[%c0] token = %xt : tile<128xi16>, partition_view<tile=(128), tensor_view<128xi16, strides=[1]>>, tile<i32> -> token
+    return
+  }
+}
+"#;
+    use tilec_ir::{InsertPoint, OpSpec, Opcode, TypeData};
+    let (mut m, opts) = gpu_module(src);
+    let store = ops_of(&m, Opcode::StoreViewTko)[0];
+    let x = m.result(ops_of(&m, Opcode::LoadViewTko)[0], 0);
+    let y_ty = m.value_type(m.operand(store, 0));
+    let md = |m: &mut tilec_ir::Module, shape: &[i64], elem| {
+        m.ctx.types.intern(TypeData::MemDesc {
+            shape: shape.into(),
+            elem,
+            mutable: false,
+            order: tilec_ir::TypeStore::row_major_order(1),
+        })
+    };
+    let (md32, md16) = (
+        md(&mut m, &[64], tilec_ir::Type::I32),
+        md(&mut m, &[128], tilec_ir::Type::I16),
+    );
+    let create = |m: &mut tilec_ir::Module,
+                  opcode,
+                  operands: &[tilec_ir::Value],
+                  results: &[tilec_ir::Type],
+                  attrs: &[Option<tilec_ir::Attr>]| {
+        m.create_op(
+            &OpSpec {
+                opcode,
+                operands,
+                results,
+                attrs,
+                regions: 0,
+            },
+            InsertPoint::Before(store),
+        )
+    };
+    let alloc = create(&mut m, Opcode::LocalAlloc, &[x], &[md32], &[]);
+    let buf = m.result(alloc, 0);
+    let local = m
+        .ctx
+        .attrs
+        .enum_case(tilec_ir::attrs::EnumKind::AddrSpace, 1);
+    create(&mut m, Opcode::GpuBarrier, &[], &[], &[Some(local)]);
+    let re = create(&mut m, Opcode::MemDescReinterpret, &[buf], &[md16], &[]);
+    let view = m.result(re, 0);
+    let load = create(&mut m, Opcode::LocalLoad, &[view], &[y_ty], &[]);
+    let y = m.result(load, 0);
+    create(&mut m, Opcode::LocalDealloc, &[buf], &[], &[]);
+    m.set_operand(store, 0, y);
+    tilec_ptx::verify_gpu(&m, &opts).expect("valid GPU-level IR");
+    let ptx = tilec_ptx::compile_gpu(&[m], &opts, None).expect("compiles");
+    let ks = ptxsim::parse(&ptx);
+    let mut g = Gen(59);
+    let x = encode(Ty::I32, &g.vec(64, 1 << 30));
+    let mut mem = Memory::default();
+    let px = mem.alloc(&x);
+    let py = mem.alloc(&[0; 256]);
+    ptxsim::run(kernel(&ks, "k"), [1, 1, 1], &[px, py], &mut mem).expect("runs");
+    assert_eq!(mem.read(py, 256), &x[..]);
 }

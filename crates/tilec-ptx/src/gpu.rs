@@ -295,6 +295,7 @@ impl Assign<'_> {
                 self.results(op, &l);
             }
             O::GetTileBlockId
+            | O::WarpId
             | O::GetNumTileBlocks
             | O::GetGlobal
             | O::GetTensorShape
@@ -491,6 +492,7 @@ impl Assign<'_> {
                 let r = self.m.result(op, 0);
                 let l = self.blocked(&self.shape(r));
                 self.set(r, l);
+                self.extract_through_smem(op);
             }
             O::Iota => {
                 let r = self.m.result(op, 0);
@@ -535,6 +537,9 @@ impl Assign<'_> {
             | O::LocalDealloc
             | O::MemDescIndex
             | O::MemDescTrans
+            | O::MemDescSubslice
+            | O::MemDescReshape
+            | O::MemDescReinterpret
             | O::PredicateStage
             | O::Mask
             | O::MaskReturn
@@ -1282,13 +1287,12 @@ impl Assign<'_> {
         else {
             return buf;
         };
-        // Result dimension i is source dimension perm[i]; perm swaps two dimensions, so it
-        // is its own inverse and maps the memory order too.
+        // Result dimension i is source dimension perm[i].
         let view_ty = self.m.ctx.types.intern(TypeData::MemDesc {
             shape: perm.iter().map(|p| shape[*p]).collect(),
             elem,
             mutable,
-            order: order.iter().map(|d| perm[*d as usize] as u8).collect(),
+            order: permuted_order(&order, perm).into(),
         });
         let perm_attr = self.m.ctx.attrs.intern(AttrData::DenseI32Array(
             perm.iter().map(|p| *p as i32).collect(),
@@ -1303,6 +1307,112 @@ impl Assign<'_> {
         );
         self.m.push_extra_attr(trans, "order", perm_attr);
         self.m.result(trans, 0)
+    }
+
+    /// A `!ttg.memdesc` type like `buf`'s with `shape` and `order` (row-major when `None`).
+    fn view_type(&mut self, buf: Value, shape: &[i64], order: Option<Vec<u8>>) -> Type {
+        let TypeData::MemDesc { elem, mutable, .. } =
+            self.m.ctx.types.get(self.m.value_type(buf)).clone()
+        else {
+            return self.m.value_type(buf);
+        };
+        self.m.ctx.types.intern(TypeData::MemDesc {
+            shape: shape.into(),
+            elem,
+            mutable,
+            order: order
+                .map(Into::into)
+                .unwrap_or_else(|| tilec_ir::TypeStore::row_major_order(shape.len())),
+        })
+    }
+
+    /// A view op (`opcode`, no attributes) of `buf` with result type `ty`, before `op`.
+    fn view_op(&mut self, opcode: Opcode, operands: &[Value], ty: Type, op: Op) -> (Op, Value) {
+        let o = self.create(opcode, operands, &[ty], &[], op);
+        (o, self.m.result(o, 0))
+    }
+
+    /// An `extract` whose source fits one stage becomes a shared-memory round trip in the
+    /// GPU-level IR: `ttg.local_alloc` of the source, `ttg.barrier`, a view of the
+    /// extracted block, `ttg.local_load` of it in the result's layout, `ttg.local_dealloc`.
+    /// The view is `ttg.memdesc_subslice` at the block's offsets when every index is a
+    /// constant in range; otherwise the source is reshaped to [S0/r0, r0, S1/r1, r1, ...]
+    /// (`ttg.memdesc_reshape`), its block dimensions moved to the front
+    /// (`ttg.memdesc_trans`) and indexed once per dimension (`ttg.memdesc_index`). A larger
+    /// source stays one op: its lowering reads it in chunks.
+    fn extract_through_smem(&mut self, op: Op) {
+        let src = self.m.operand(op, 0);
+        let res = self.m.result(op, 0);
+        let (ss, rs) = (self.shape(src), self.shape(res));
+        let elem = self.m.ctx.types.element_type(self.m.value_type(src));
+        let bytes = (crate::emit::elem_bytes(elem) as u64) << shape_bits(&ss);
+        if bytes > crate::emit::STAGE_BYTES || ss.is_empty() {
+            return;
+        }
+        let idx: Vec<Value> = self.m.operands(op).skip(1).collect();
+        let blocks: Vec<i64> = ss.iter().zip(&rs).map(|(s, r)| s / r).collect();
+        let consts: Option<Vec<i64>> = idx
+            .iter()
+            .zip(&blocks)
+            .map(|(v, n)| self.const_index(*v).filter(|i| (0..*n).contains(i)))
+            .collect();
+        let buf = self.alloc_buffer(src, op);
+        let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
+        self.create(Opcode::GpuBarrier, &[], &[], &[Some(local)], op);
+        let view = match consts {
+            Some(c) => {
+                let ty = self.view_type(buf, &rs, None);
+                let offsets = c.iter().zip(&rs).map(|(i, r)| (i * r) as i32).collect();
+                let attr = self.m.ctx.attrs.intern(AttrData::DenseI32Array(offsets));
+                let sub = self.create(Opcode::MemDescSubslice, &[buf], &[ty], &[Some(attr)], op);
+                self.m.result(sub, 0)
+            }
+            None => {
+                let split: Vec<i64> = blocks.iter().zip(&rs).flat_map(|(n, r)| [*n, *r]).collect();
+                let ty = self.view_type(buf, &split, None);
+                let (_, mut v) = self.view_op(Opcode::MemDescReshape, &[buf], ty, op);
+                let rank = ss.len();
+                if rank > 1 {
+                    let perm: Vec<usize> = (0..rank)
+                        .map(|d| 2 * d)
+                        .chain((0..rank).map(|d| 2 * d + 1))
+                        .collect();
+                    v = self.trans_view(v, &perm, op);
+                }
+                for i in idx {
+                    let TypeData::MemDesc { shape, order, .. } =
+                        self.m.ctx.types.get(self.m.value_type(v)).clone()
+                    else {
+                        break;
+                    };
+                    let order = order.iter().filter(|d| **d != 0).map(|d| d - 1).collect();
+                    let ty = self.view_type(v, &shape[1..], Some(order));
+                    v = self.view_op(Opcode::MemDescIndex, &[v, i], ty, op).1;
+                }
+                v
+            }
+        };
+        let rty = self.m.value_type(res);
+        let (_, loaded) = self.view_op(Opcode::LocalLoad, &[view], rty, op);
+        self.create(Opcode::LocalDealloc, &[buf], &[], &[], op);
+        let l = self.layout[&res].clone();
+        self.set(loaded, l);
+        self.m.replace_all_uses(res, loaded);
+        self.m.erase_op(op);
+    }
+
+    /// The value of a rank-0 integer constant.
+    fn const_index(&self, v: Value) -> Option<i64> {
+        let d = self.m.defining_op(v)?;
+        if self.m.opcode(d) != Opcode::Constant {
+            return None;
+        }
+        match self.m.ctx.attrs.get(self.m.attr_named(d, "value")?) {
+            AttrData::Dense(dense) if dense.splat || dense.values.len() == 1 => {
+                Some(tilec_ir::util::sign_extend(dense.values[0], 32))
+            }
+            _ => None,
+        }
     }
 
     /// `ttg.local_alloc %v` before `op`: a row-major buffer holding `v`.
@@ -1489,6 +1599,39 @@ fn permutation(m: &Module, op: Op, rank: usize) -> Vec<usize> {
 
 // ---- the GPU-level verifier ------------------------------------------------------------
 
+/// Whether a `!ttg.memdesc` type is laid out row-major.
+fn row_major(t: &TypeData) -> bool {
+    matches!(t, TypeData::MemDesc { order, .. }
+        if **order == *tilec_ir::TypeStore::row_major_order(order.len()))
+}
+
+/// Whether buffer `v` is a contiguous block of its allocation: a `ttg.local_alloc`, or a
+/// `memdesc_index`, `memdesc_reshape` or `memdesc_reinterpret` of a contiguous row-major
+/// buffer.
+fn contiguous(m: &Module, v: Value) -> bool {
+    let Some(d) = m.defining_op(v) else {
+        return false;
+    };
+    match m.opcode(d) {
+        Opcode::LocalAlloc => true,
+        Opcode::MemDescIndex | Opcode::MemDescReshape | Opcode::MemDescReinterpret => {
+            let src = m.operand(d, 0);
+            row_major(m.ctx.types.get(m.value_type(src))) && contiguous(m, src)
+        }
+        _ => false,
+    }
+}
+
+/// The memory order (fastest dimension first) of a view of a buffer in `order` with its
+/// dimensions permuted by `perm` (result dimension `i` is source dimension `perm[i]`).
+fn permuted_order(order: &[u8], perm: &[usize]) -> Vec<u8> {
+    let mut inv = vec![0u8; perm.len()];
+    for (i, p) in perm.iter().enumerate() {
+        inv[*p] = i as u8;
+    }
+    order.iter().map(|d| inv[*d as usize]).collect()
+}
+
 /// A violated rule of the GPU-level IR: the op (if any) and the message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GpuError {
@@ -1610,12 +1753,13 @@ pub fn verify_gpu(m: &Module, opts: &Options) -> Result<(), Vec<GpuError>> {
                 Opcode::MemDescIndex => {
                     match (types.get(operand_ty(0)), types.get(m.value_type(m.result(op, 0)))) {
                         (
-                            TypeData::MemDesc { shape: ss, elem: se, mutable: sm, .. },
+                            TypeData::MemDesc { shape: ss, elem: se, mutable: sm, order: so },
                             TypeData::MemDesc { shape: rs, elem: re, mutable: rm, order: ro },
                         ) => {
-                            let row_major = tilec_ir::TypeStore::row_major_order(rs.len());
-                            if ss.len() < 2 || ss[1..] != **rs || se != re || sm != rm || *ro != row_major {
-                                err(Some(op), format!("'{name}' op result must be one element along dimension 0 of its row-major source"));
+                            // Dimension 0 leaves the memory order; the others keep theirs.
+                            let order: Vec<u8> = so.iter().filter(|d| **d != 0).map(|d| d - 1).collect();
+                            if ss.len() < 2 || ss[1..] != **rs || se != re || sm != rm || **ro != *order {
+                                err(Some(op), format!("'{name}' op result must be one element along dimension 0 of its source"));
                             }
                         }
                         _ => err(Some(op), format!("'{name}' op must index a !ttg.memdesc into a !ttg.memdesc")),
@@ -1699,18 +1843,64 @@ pub fn verify_gpu(m: &Module, opts: &Options) -> Result<(), Vec<GpuError>> {
                             } else {
                                 // Result dim i is source dim perm[i]; the memory order
                                 // follows the dimensions.
-                                let mut inv = vec![0u8; perm.len()];
-                                for (i, p) in perm.iter().enumerate() {
-                                    inv[*p] = i as u8;
-                                }
                                 let shape: Vec<i64> = perm.iter().map(|p| ss[*p]).collect();
-                                let order: Vec<u8> = so.iter().map(|d| inv[*d as usize]).collect();
+                                let order = permuted_order(so, &perm);
                                 if se != re || **rs != *shape || **ro != *order {
                                     err(Some(op), format!("'{name}' op result must be the source buffer with its dimensions permuted by 'order'"));
                                 }
                             }
                         }
                         _ => err(Some(op), format!("'{name}' op must view a !ttg.memdesc as a !ttg.memdesc")),
+                    }
+                }
+                Opcode::MemDescSubslice => {
+                    let offsets: Vec<i64> = match m.attr_named(op, "offsets").map(|a| m.ctx.attrs.get(a)) {
+                        Some(AttrData::DenseI32Array(o)) => o.iter().map(|x| *x as i64).collect(),
+                        _ => Vec::new(),
+                    };
+                    match (types.get(operand_ty(0)), types.get(m.value_type(m.result(op, 0)))) {
+                        (
+                            TypeData::MemDesc { shape: ss, elem: se, mutable: sm, order: so },
+                            TypeData::MemDesc { shape: rs, elem: re, mutable: rm, order: ro },
+                        ) => {
+                            if ss.len() != rs.len() || se != re || sm != rm || so != ro {
+                                err(Some(op), format!("'{name}' op result must be a block of its source: same rank, element type, mutability and order"));
+                            } else if offsets.len() != ss.len()
+                                || (0..ss.len()).any(|d| offsets[d] < 0 || offsets[d] % rs[d] != 0 || offsets[d] + rs[d] > ss[d])
+                            {
+                                err(Some(op), format!("'{name}' op requires one offset per dimension, a multiple of the result's size there and inside the source"));
+                            }
+                        }
+                        _ => err(Some(op), format!("'{name}' op must view a !ttg.memdesc as a !ttg.memdesc")),
+                    }
+                }
+                Opcode::MemDescReshape | Opcode::MemDescReinterpret => {
+                    let reinterpret = m.opcode(op) == Opcode::MemDescReinterpret;
+                    match (types.get(operand_ty(0)), types.get(m.value_type(m.result(op, 0)))) {
+                        (
+                            src @ TypeData::MemDesc { shape: ss, elem: se, mutable: sm, .. },
+                            res @ TypeData::MemDesc { shape: rs, elem: re, mutable: rm, .. },
+                        ) => {
+                            let bytes = |s: &[i64], e: &Type| s.iter().product::<i64>() * crate::emit::elem_bytes(*e) as i64;
+                            if !row_major(src) || !row_major(res) {
+                                err(Some(op), format!("'{name}' op requires a row-major source and result"));
+                            } else if sm != rm
+                                || (!reinterpret && (se != re || ss.iter().product::<i64>() != rs.iter().product::<i64>()))
+                                || (reinterpret && bytes(ss, se) != bytes(rs, re))
+                            {
+                                let what = if reinterpret { "bytes" } else { "element type and number of elements" };
+                                err(Some(op), format!("'{name}' op requires the same mutability and {what} in its source and result"));
+                            } else if reinterpret && !contiguous(m, m.operand(op, 0)) {
+                                err(Some(op), format!("'{name}' op requires a contiguous source (not a 'ttg.memdesc_subslice' view)"));
+                            }
+                        }
+                        _ => err(Some(op), format!("'{name}' op must view a !ttg.memdesc as a !ttg.memdesc")),
+                    }
+                }
+                Opcode::WarpId => {
+                    let t = m.value_type(m.result(op, 0));
+                    if !types.is_tile(t) || !types.shape(t).is_empty() || types.element_type(t) != Type::I32 {
+                        err(Some(op), format!("'{name}' op returns a rank-0 i32"));
                     }
                 }
                 Opcode::MmaF | Opcode::MmaI => {

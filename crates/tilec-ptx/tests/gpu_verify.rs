@@ -465,3 +465,239 @@ fn async_copy_into_a_buffer_of_another_shape() {
         "{msgs:?}"
     );
 }
+
+/// Extracts from a 64x32 tile at run-time indices and at constant ones.
+const EXTRACT_KERNEL: &str = r#"
+cuda_tile.module @m {
+  entry @k(%p: tile<ptr<i32>>, %i: tile<i32>, %j: tile<i32>) {
+    %c1 = constant <i32: 1> : tile<i32>
+    %x = iota : tile<2048xi32>
+    %y = reshape %x : tile<2048xi32> -> tile<64x32xi32>
+    %dyn = extract %y[%i, %j] : tile<64x32xi32> -> tile<8x8xi32>
+    %cst = extract %y[%c1, %c1] : tile<64x32xi32> -> tile<8x8xi32>
+    %s = addi %dyn, %cst : tile<8x8xi32>
+    %base = reshape %p : tile<ptr<i32>> -> tile<1x1xptr<i32>>
+    %ptrs = broadcast %base : tile<1x1xptr<i32>> -> tile<8x8xptr<i32>>
+    %tok = store_ptr_tko weak %ptrs, %s : tile<8x8xptr<i32>>, tile<8x8xi32> -> token
+    return
+  }
+}
+"#;
+
+fn extract_gpu() -> (Module, Options) {
+    converted(EXTRACT_KERNEL)
+}
+
+/// The operand type of `op`'s operand `i` and its result type, as `TypeData`.
+fn memdesc(m: &Module, v: tilec_ir::Value) -> TypeData {
+    m.ctx.types.get(m.value_type(v)).clone()
+}
+
+#[test]
+fn extracts_become_shared_memory_views() {
+    let (m, opts) = extract_gpu();
+    assert_eq!(messages(&m, &opts), Vec::<String>::new());
+    let mut extracts = 0;
+    m.walk(|op| extracts += usize::from(m.opcode(op) == Opcode::Extract));
+    assert_eq!(extracts, 0);
+    // Run-time indices: [64, 32] -> [8, 8, 4, 8] -> [8, 4, 8, 8] -> [4, 8, 8] -> [8, 8].
+    let reshape = find(&m, Opcode::MemDescReshape);
+    assert_eq!(
+        m.ctx.types.shape(m.value_type(m.result(reshape, 0))),
+        &[8, 8, 4, 8]
+    );
+    let trans = find(&m, Opcode::MemDescTrans);
+    let TypeData::MemDesc { shape, order, .. } = memdesc(&m, m.result(trans, 0)) else {
+        panic!("memdesc_trans result");
+    };
+    assert_eq!(
+        (&*shape, &*order),
+        (&[8i64, 4, 8, 8][..], &[3u8, 1, 2, 0][..])
+    );
+    // Constant indices [1, 1]: the 8x8 block at [8, 8].
+    let sub = find(&m, Opcode::MemDescSubslice);
+    let offsets = m
+        .attr_named(sub, "offsets")
+        .map(|a| m.ctx.attrs.get(a).clone());
+    assert_eq!(
+        offsets,
+        Some(tilec_ir::attrs::AttrData::DenseI32Array(vec![8, 8].into()))
+    );
+}
+
+#[test]
+fn memdesc_subslice_at_an_unaligned_offset() {
+    let (mut m, opts) = extract_gpu();
+    let sub = find(&m, Opcode::MemDescSubslice);
+    let bad = m
+        .ctx
+        .attrs
+        .intern(tilec_ir::attrs::AttrData::DenseI32Array(vec![8, 4].into()));
+    m.set_attr(sub, 0, Some(bad));
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(&"'ttg.memdesc_subslice' op requires one offset per dimension, a multiple of the result's size there and inside the source".to_string()),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn memdesc_subslice_with_another_element_type() {
+    let (mut m, opts) = extract_gpu();
+    let sub = find(&m, Opcode::MemDescSubslice);
+    let r = m.result(sub, 0);
+    let TypeData::MemDesc {
+        shape,
+        mutable,
+        order,
+        ..
+    } = memdesc(&m, r)
+    else {
+        panic!("memdesc");
+    };
+    let f = m.ctx.types.intern(TypeData::MemDesc {
+        shape,
+        elem: tilec_ir::Type::F32,
+        mutable,
+        order,
+    });
+    m.set_value_type(r, f);
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(&"'ttg.memdesc_subslice' op result must be a block of its source: same rank, element type, mutability and order".to_string()),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn memdesc_reshape_of_a_transposed_buffer() {
+    let (mut m, opts) = extract_gpu();
+    // Reshape the transposed view instead of the row-major buffer.
+    let reshape = find(&m, Opcode::MemDescReshape);
+    let trans = find(&m, Opcode::MemDescTrans);
+    let t = m.result(trans, 0);
+    m.move_op(reshape, tilec_ir::InsertPoint::After(trans));
+    m.set_operand(reshape, 0, t);
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(
+            &"'ttg.memdesc_reshape' op requires a row-major source and result".to_string()
+        ),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn memdesc_reshape_changing_the_element_count() {
+    let (mut m, opts) = extract_gpu();
+    let reshape = find(&m, Opcode::MemDescReshape);
+    let r = m.result(reshape, 0);
+    let TypeData::MemDesc { elem, mutable, .. } = memdesc(&m, r) else {
+        panic!("memdesc");
+    };
+    let small = m.ctx.types.intern(TypeData::MemDesc {
+        shape: vec![8, 8, 4, 4].into(),
+        elem,
+        mutable,
+        order: tilec_ir::TypeStore::row_major_order(4),
+    });
+    m.set_value_type(r, small);
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(&"'ttg.memdesc_reshape' op requires the same mutability and element type and number of elements in its source and result".to_string()),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn memdesc_reinterpret_rules() {
+    let (mut m, opts) = extract_gpu();
+    // Reinterpreting the subslice (not contiguous) and the whole buffer with the wrong size.
+    let sub = find(&m, Opcode::MemDescSubslice);
+    let reshape = find(&m, Opcode::MemDescReshape);
+    let view = m.result(sub, 0);
+    let whole = m.operand(reshape, 0);
+    let md = |m: &mut Module, shape: &[i64], elem| {
+        m.ctx.types.intern(TypeData::MemDesc {
+            shape: shape.into(),
+            elem,
+            mutable: false,
+            order: tilec_ir::TypeStore::row_major_order(shape.len()),
+        })
+    };
+    let f16 = md(&mut m, &[128], tilec_ir::Type::F16);
+    let f32 = md(&mut m, &[1024], tilec_ir::Type::F32);
+    for (src, ty) in [(view, f16), (whole, f32)] {
+        m.create_op(
+            &tilec_ir::OpSpec {
+                opcode: Opcode::MemDescReinterpret,
+                operands: &[src],
+                results: &[ty],
+                attrs: &[],
+                regions: 0,
+            },
+            tilec_ir::InsertPoint::After(sub),
+        );
+    }
+    let msgs = messages(&m, &opts);
+    for want in [
+        "'ttg.memdesc_reinterpret' op requires a contiguous source (not a 'ttg.memdesc_subslice' view)",
+        "'ttg.memdesc_reinterpret' op requires the same mutability and bytes in its source and result",
+    ] {
+        assert!(msgs.contains(&want.to_string()), "{want}: {msgs:?}");
+    }
+}
+
+#[test]
+fn memdesc_index_keeping_the_wrong_order() {
+    let (mut m, opts) = extract_gpu();
+    // The first index of the transposed view, typed row-major.
+    let ix = find(&m, Opcode::MemDescIndex);
+    let r = m.result(ix, 0);
+    let TypeData::MemDesc {
+        shape,
+        elem,
+        mutable,
+        ..
+    } = memdesc(&m, r)
+    else {
+        panic!("memdesc");
+    };
+    let row_major = m.ctx.types.intern(TypeData::MemDesc {
+        order: tilec_ir::TypeStore::row_major_order(shape.len()),
+        shape,
+        elem,
+        mutable,
+    });
+    m.set_value_type(r, row_major);
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(
+            &"'ttg.memdesc_index' op result must be one element along dimension 0 of its source"
+                .to_string()
+        ),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn warp_id_of_a_tile() {
+    let (mut m, opts) = extract_gpu();
+    let iota = find(&m, Opcode::Iota);
+    let ty = m.value_type(m.result(iota, 0));
+    m.create_op(
+        &tilec_ir::OpSpec {
+            opcode: Opcode::WarpId,
+            operands: &[],
+            results: &[ty],
+            attrs: &[None],
+            regions: 0,
+        },
+        tilec_ir::InsertPoint::After(iota),
+    );
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(&"'ttg.warp_id' op returns a rank-0 i32".to_string()),
+        "{msgs:?}"
+    );
+}

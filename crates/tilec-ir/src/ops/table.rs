@@ -1422,6 +1422,55 @@ table! {
         syntax: Syntax::Format("$src attr-dict `:` type($src) `->` type($result)"),
         ..DEFAULT
     },
+    MemDescSubslice => OpDef {
+        opcode: Opcode::MemDescSubslice,
+        name: "ttg.memdesc_subslice",
+        summary: "View a block of a shared-memory buffer at static offsets",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[one("src", ANY)],
+        results: &[one("result", ANY)],
+        attrs: &[req("offsets", AttrKind::DenseI32Array)],
+        traits: PURE,
+        syntax: Syntax::Format("$src $offsets attr-dict `:` type($src) `->` type($result)"),
+        ..DEFAULT
+    },
+    MemDescReshape => OpDef {
+        opcode: Opcode::MemDescReshape,
+        name: "ttg.memdesc_reshape",
+        summary: "View a row-major shared-memory buffer with another shape",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[one("src", ANY)],
+        results: &[one("result", ANY)],
+        traits: PURE,
+        syntax: Syntax::Format("$src attr-dict `:` type($src) `->` type($result)"),
+        ..DEFAULT
+    },
+    MemDescReinterpret => OpDef {
+        opcode: Opcode::MemDescReinterpret,
+        name: "ttg.memdesc_reinterpret",
+        summary: "View the bytes of a contiguous shared-memory buffer with another element type and shape",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[one("src", ANY)],
+        results: &[one("result", ANY)],
+        traits: PURE,
+        syntax: Syntax::Format("$src attr-dict `:` type($src) `->` type($result)"),
+        ..DEFAULT
+    },
+    WarpId => OpDef {
+        opcode: Opcode::WarpId,
+        name: "ttg.warp_id",
+        summary: "The warp number of the executing thread inside its CTA",
+        family: Family::Gpu,
+        since: "gpu",
+        results: &[one("result", TILE)],
+        attrs: &[optional("omitUniformHint", AttrKind::Unit)],
+        traits: PURE,
+        syntax: Syntax::Format("attr-dict `:` type($result)"),
+        ..DEFAULT
+    },
     GpuBarrier => OpDef {
         opcode: Opcode::GpuBarrier,
         name: "ttg.barrier",

@@ -10,6 +10,7 @@
 mod arith;
 mod control;
 mod mem;
+mod memdesc;
 pub(crate) mod mma;
 mod shape;
 mod stream;
@@ -75,6 +76,9 @@ pub(crate) struct Kernel<'a> {
     pub tiles: FxHashMap<Value, Tv>,
     /// Shared-memory buffers (`!ttg.memdesc` values): the register holding their address.
     pub bufs: FxHashMap<Value, String>,
+    /// Views of buffers that are not a row-major block at their address: bit `k` of a
+    /// view element's index is bit `map[k]` of its index in the allocation (see `memdesc`).
+    pub buf_maps: FxHashMap<Value, Rc<[u8]>>,
     /// Layouts decoded from the encodings of tile types.
     pub layouts: FxHashMap<Type, Rc<Layout>>,
     /// Shared memory held by live `ttg.local_alloc` buffers (bytes from the start of the
@@ -193,13 +197,6 @@ pub fn compile_all(
     opts: &Options,
     source: Option<&str>,
 ) -> Result<String, Vec<Diagnostic>> {
-    let mut data = ModuleData {
-        source: source.map(|s| tilec_diag::SourceFile::new(opts.file_name.clone(), s)),
-        ..ModuleData::default()
-    };
-    let mut diags = Vec::new();
-    let mut bodies = String::new();
-    let mut skipped = Vec::new();
     // The writer works on the GPU-level IR: layouts on every tile type and every data
     // movement between threads explicit (see crate::gpu).
     let gpu: Vec<Module> = modules
@@ -210,7 +207,25 @@ pub fn compile_all(
             g
         })
         .collect();
-    for m in &gpu {
+    compile_gpu(&gpu, opts, source)
+}
+
+/// Compiles modules already in the GPU-level IR (the output of
+/// [`crate::gpu::convert_to_gpu`], possibly rewritten further) into one PTX module, after
+/// checking them with [`crate::gpu::verify_gpu`]: a violation is an internal error.
+pub fn compile_gpu(
+    gpu: &[Module],
+    opts: &Options,
+    source: Option<&str>,
+) -> Result<String, Vec<Diagnostic>> {
+    let mut data = ModuleData {
+        source: source.map(|s| tilec_diag::SourceFile::new(opts.file_name.clone(), s)),
+        ..ModuleData::default()
+    };
+    let mut diags = Vec::new();
+    let mut bodies = String::new();
+    let mut skipped = Vec::new();
+    for m in gpu {
         if let Err(errors) = crate::gpu::verify_gpu(m, opts) {
             for e in errors {
                 let span = e.op.and_then(|op| m.op_span(op)).unwrap_or_default();
@@ -231,7 +246,7 @@ pub fn compile_all(
     if !diags.is_empty() {
         return Err(diags);
     }
-    for m in &gpu {
+    for m in gpu {
         data.globals.clear();
         let mut entries = Vec::new();
         let mut globals = Vec::new();
@@ -400,6 +415,7 @@ fn emit_entry(
         labels: 0,
         tiles: FxHashMap::default(),
         bufs: FxHashMap::default(),
+        buf_maps: FxHashMap::default(),
         layouts: FxHashMap::default(),
         smem_top: 0,
         buf_extent: FxHashMap::default(),
@@ -1032,35 +1048,22 @@ impl<'a> Kernel<'a> {
             }
             O::Mask => self.emit_mask(op),
             O::MaskReturn => {} // read by `emit_mask`
-            O::MemDescIndex => {
-                // Element `index` along dimension 0: the buffer's address plus index times
-                // the bytes of one element of that dimension.
-                let (src, res) = (m.operand(op, 0), m.result(op, 0));
-                if let Some(b) = self.bufs.get(&src).cloned() {
-                    let ty = m.value_type(res);
-                    let bytes = (1u64 << shape_bits(m.ctx.types.shape(ty)))
-                        * elem_bytes(m.ctx.types.element_type(ty)) as u64;
-                    let ix = self.scalar(m.operand(op, 1));
-                    let r = self.reg(RegClass::B32);
-                    self.ins(format!("mad.lo.s32 {r}, {ix}, {bytes}, {b};"));
-                    self.bufs.insert(res, r);
-                }
-            }
+            O::MemDescIndex => self.emit_memdesc_index(op),
+            O::MemDescSubslice => self.emit_memdesc_subslice(op),
+            O::MemDescReshape => self.emit_memdesc_reshape(op, false),
+            O::MemDescReinterpret => self.emit_memdesc_reshape(op, true),
+            O::WarpId => self.emit_warp_id(op),
             O::LocalStore => {
                 let (src, dst) = (m.operand(op, 0), m.operand(op, 1));
                 let Some(b) = self.bufs.get(&dst).cloned() else {
                     return self
                         .error_at_op(op, "shared-memory buffer written before its allocation");
                 };
-                let t = self.tile(src);
+                let mut t = self.tile(src);
+                t.layout = self.through_view(dst, &t.layout);
                 self.write_smem(&t, &b, 0);
             }
-            O::MemDescTrans => {
-                // A view of the same bytes; its `order` tells readers how they are laid out.
-                if let Some(b) = self.bufs.get(&m.operand(op, 0)).cloned() {
-                    self.bufs.insert(m.result(op, 0), b);
-                }
-            }
+            O::MemDescTrans => self.emit_memdesc_trans(op),
             O::LocalLoad => self.emit_local_load(op),
             O::UnrealizedConversionCast | O::Unregistered => self.error_at_op(
                 op,

@@ -143,7 +143,8 @@ impl Kernel<'_> {
             return self.error_at_op(op, "shared-memory buffer read before its allocation");
         };
         let to = self.layout_of(res);
-        let t = self.read_smem(&buf, &to, self.elem(res));
+        let mut t = self.read_smem(&buf, &self.through_view(src, &to), self.elem(res));
+        t.layout = to;
         self.set_tile(res, t);
     }
 
