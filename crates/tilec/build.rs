@@ -11,7 +11,13 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     let env = std::env::var("CARGO_CFG_TARGET_ENV").unwrap_or_default();
-    if os == "linux" && env == "gnu" {
+    // A static executable (`cargo xtask dist`, `+crt-static`) is static-pie already; adding
+    // `-no-pie` to it produces an executable that crashes at start.
+    let crt_static = std::env::var("CARGO_CFG_TARGET_FEATURE")
+        .unwrap_or_default()
+        .split(',')
+        .any(|f| f == "crt-static");
+    if os == "linux" && env == "gnu" && !crt_static {
         println!("cargo:rustc-link-arg-bin=tilec=-no-pie");
     }
 }

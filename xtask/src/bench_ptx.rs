@@ -16,8 +16,9 @@
 //! machine hits every column alike; each figure is the median of its `N` runs, and the ratios
 //! are ratios of medians of the same run. Tools are found like the test harness finds ptxas
 //! (`TILEC_PTXAS` / `TILEC_TILEIRAS`, `PATH`, Python site-packages `nvidia/cu13/bin`); a
-//! column whose tool is missing is reported as SKIPPED. The `tilec` binary is built first
-//! (`cargo build --release -p tilec`). Outputs go to `bench-out/bench-ptx/`.
+//! column whose tool is missing is reported as SKIPPED. The `tilec` binary is built first,
+//! as shipped (`cargo xtask dist`: statically linked on Linux). Outputs go to
+//! `bench-out/bench-ptx/`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -203,37 +204,6 @@ fn utc_now() -> String {
     )
 }
 
-/// Builds the `tilec` binary next to this program (same profile and target directory).
-fn build_tilec(root: &Path) -> Result<PathBuf, String> {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let status = Command::new(cargo)
-        .args([
-            "build",
-            "--release",
-            "--quiet",
-            "-p",
-            "tilec",
-            "--bin",
-            "tilec",
-        ])
-        .current_dir(root)
-        .status()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
-    if !status.success() {
-        return Err(format!("cargo build -p tilec failed ({status})"));
-    }
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    let bin = exe
-        .parent()
-        .map(|d| d.join(format!("tilec{}", std::env::consts::EXE_SUFFIX)))
-        .ok_or("no directory for the tilec binary")?;
-    if bin.is_file() {
-        Ok(bin)
-    } else {
-        Err(format!("{} not found after building", bin.display()))
-    }
-}
-
 fn corpus(root: &Path) -> Vec<Kernel> {
     let dir = root.join("tests/corpus/cutile");
     let mut out: Vec<Kernel> = std::fs::read_dir(&dir)
@@ -292,7 +262,7 @@ pub fn bench_ptx(runs: usize, arch_name: &str) -> i32 {
         eprintln!("cannot create {}: {e}", out_dir.display());
         return 1;
     }
-    let tilec = build_tilec(&root)
+    let tilec = crate::dist::build(&root)
         .map_err(|e| eprintln!("SKIPPED: tilec as a process: {e}"))
         .ok();
     let ptxas = find_tool("TILEC_PTXAS", "ptxas");

@@ -13,6 +13,7 @@
 //!   median of N runs (default 10) each, as ratios (see `bench_ptx.rs`).
 
 mod bench_ptx;
+mod dist;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -44,12 +45,13 @@ fn main() {
             opt("--runs").and_then(|v| v.parse().ok()).unwrap_or(10),
             opt("--arch").as_deref().unwrap_or("sm_90"),
         ),
+        Some("dist") => dist::dist(),
         Some("__time") => time(args.get(1).map(PathBuf::from)),
         Some("__memory") => memory(args.get(1).map(PathBuf::from)),
         Some("__cli") => cli(args.get(1).map(PathBuf::from)),
         _ => {
             eprintln!(
-                "usage: cargo xtask bench [--mb N] | cargo xtask bench-canon [--ops N] | cargo xtask fuzz [--mutants N] [--seed S] | cargo xtask bench-ptx [--runs N] [--arch sm_90]"
+                "usage: cargo xtask bench [--mb N] | cargo xtask bench-canon [--ops N] | cargo xtask fuzz [--mutants N] [--seed S] | cargo xtask bench-ptx [--runs N] [--arch sm_90] | cargo xtask dist"
             );
             2
         }
