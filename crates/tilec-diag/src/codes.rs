@@ -207,6 +207,13 @@ codes! {
     /// A pass produced IR that does not verify (`--verify-each`).
     OPT_INVALID_IR = "E1302", "pass produced invalid IR",
         "With `--verify-each`, the verifier runs after every pass; this error names the pass after which the IR stopped verifying, followed by the verifier's diagnostics. It is a bug in tilec: please report it with the input.";
+    /// `tilec run`: the kernel did something undefined (an access outside every buffer,
+    /// a division by zero, a violated `assume` or overflow flag) or an `assert` failed.
+    RUN_UB = "E1401", "undefined behaviour at run time",
+        "`tilec run` executes a kernel with the spec's semantics and stops at the first operation whose behaviour the spec leaves undefined: a load or store outside every buffer (or misaligned for its element), an integer division by zero or signed overflow, a shift by the width or more, an `assume` predicate the value violates, an `extract` index past the source, or an `addi`/`subi`/`muli`/`shli`/`trunci` that wraps although its overflow flag promises it does not. A failed `assert` stops the run the same way. The message names the operation, the tile block and the values involved.";
+    /// `tilec run`: bad arguments or a kernel the interpreter cannot run.
+    RUN_SETUP = "E1402", "cannot run the kernel",
+        "`tilec run` could not start the kernel: no entry of that name, a wrong number of `--arg`s, an argument of the wrong kind for its parameter (a buffer for a scalar, a scalar of another type), or an input that is not a tile IR kernel (GPU-level or unregistered operations).";
 }
 
 /// Every code (driver, parser and verifier), in ascending order.

@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 mod output;
+mod run;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;
@@ -61,6 +62,8 @@ enum Command {
     },
     /// List the operations tilec knows.
     Ops,
+    /// Run a kernel on the CPU with the reference interpreter.
+    Run(run::RunArgs),
 }
 
 #[derive(Args, Debug, Clone)]
@@ -307,6 +310,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io<'_>) -> i32 {
         Some(Command::Check(a)) => d.check(a),
         Some(Command::Explain { code }) => d.explain(&code),
         Some(Command::Ops) => d.list_ops(),
+        Some(Command::Run(a)) => d.run_kernel(a),
         None => d.compile(cli.compile),
     }
 }

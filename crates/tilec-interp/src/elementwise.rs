@@ -1,0 +1,573 @@
+//! Elementwise ops: float and integer arithmetic, bitwise ops, comparisons, math functions
+//! and conversions. Operands of an elementwise op all have the result's shape (tile IR
+//! broadcasts explicitly), so each op is one loop over the elements.
+//!
+//! Float arithmetic (`addf`, `subf`, `mulf`, `divf`, `fma`, `sqrt`, `remf`, min/max) and
+//! the conversions are exact to the element type, rounding mode and flush-to-zero
+//! ([`crate::fp`]). The transcendental functions are computed in f64 by Rust's `std` (the
+//! platform libm) and rounded once to the element type: for f16, bf16, tf32 and the f8
+//! types that is correctly rounded except in rare cases within 2^-40 of a rounding
+//! boundary; for f32 the result is within 1 ulp; f64 results have libm's accuracy.
+
+use crate::exec::{Ctx, R, int_width, mask};
+use crate::fp;
+use crate::value::Tile;
+use tilec_ir::attrs::{
+    AttrData, ComparisonOrdering, ComparisonPredicate, EnumKind, Overflow, Signedness,
+};
+use tilec_ir::float::{FloatKind, Round, round_from_f64_with, to_f64};
+use tilec_ir::util::sign_extend;
+use tilec_ir::{Module, Op, Opcode, Type};
+
+/// The float kind of an element type.
+pub(crate) fn kind_of(m: &Module, t: Type) -> R<FloatKind> {
+    tilec_ir::attrs::float_kind(&m.ctx.types, t)
+        .ok_or_else(|| "internal error: expected a float element type".to_string())
+}
+
+/// The rounding direction of a `rounding_mode` case (`approx` and `full` round to nearest;
+/// `nearest_int_to_zero` is a float-to-int rounding toward zero).
+pub(crate) fn round_of(case: Option<u8>) -> Round {
+    match case {
+        Some(1) | Some(6) => Round::TowardZero,
+        Some(2) => Round::TowardNegative,
+        Some(3) => Round::TowardPositive,
+        _ => Round::NearestEven,
+    }
+}
+
+impl Ctx<'_, '_> {
+    fn rounding(&self, op: Op) -> Round {
+        round_of(self.enum_attr(op, "rounding_mode", EnumKind::RoundingMode))
+    }
+
+    fn ftz(&self, op: Op) -> bool {
+        self.m.attr_named(op, "flush_to_zero").is_some()
+    }
+
+    fn signed(&self, op: Op) -> bool {
+        self.enum_attr(op, "signedness", EnumKind::Signedness) != Some(Signedness::Unsigned as u8)
+    }
+
+    fn operand_tiles(&self, op: Op) -> R<Vec<&Tile>> {
+        self.m.operands(op).map(|v| self.tile(v)).collect()
+    }
+
+    /// Sets result 0 of `op` to `bits` with the result's type.
+    fn result_bits(&mut self, op: Op, bits: Vec<u64>) {
+        let r = self.m.result(op, 0);
+        let (elem, shape) = (self.elem_of(r), self.shape_of(r));
+        self.set_tile(r, Tile { elem, shape, bits });
+    }
+
+    pub(crate) fn elementwise(&mut self, op: Op) -> R<()> {
+        use Opcode as O;
+        let m = self.m;
+        let opcode = m.opcode(op);
+        let ts = self.operand_tiles(op)?;
+        let a = ts.first().copied().ok_or("operation without operands")?;
+        let n = a.len();
+        let res_elem = self.elem_of(m.result(op, 0));
+        let bits: Vec<u64> = match opcode {
+            // ---- float arithmetic
+            O::AddF
+            | O::SubF
+            | O::MulF
+            | O::DivF
+            | O::RemF
+            | O::MaxF
+            | O::MinF
+            | O::MaximumF
+            | O::MinimumF
+            | O::PowF
+            | O::Atan2 => {
+                let k = kind_of(m, a.elem)?;
+                let b = ts[1];
+                let (mode, ftz) = (self.rounding(op), self.ftz(op));
+                let prop = m.attr_named(op, "propagate_nan").is_some();
+                let f: Box<dyn Fn(u64, u64) -> u64> = match opcode {
+                    O::AddF => Box::new(move |x, y| fp::add(k, x, y, mode, ftz)),
+                    O::SubF => Box::new(move |x, y| fp::sub(k, x, y, mode, ftz)),
+                    O::MulF => Box::new(move |x, y| fp::mul(k, x, y, mode, ftz)),
+                    O::DivF => Box::new(move |x, y| fp::div(k, x, y, mode, ftz)),
+                    O::RemF => Box::new(move |x, y| fp::rem(k, x, y)),
+                    O::MaxF => {
+                        Box::new(move |x, y| fp::max(k, ftz_in(k, x, ftz), ftz_in(k, y, ftz), prop))
+                    }
+                    O::MinF => {
+                        Box::new(move |x, y| fp::min(k, ftz_in(k, x, ftz), ftz_in(k, y, ftz), prop))
+                    }
+                    O::MaximumF => {
+                        Box::new(move |x, y| fp::max(k, ftz_in(k, x, ftz), ftz_in(k, y, ftz), true))
+                    }
+                    O::MinimumF => {
+                        Box::new(move |x, y| fp::min(k, ftz_in(k, x, ftz), ftz_in(k, y, ftz), true))
+                    }
+                    O::PowF => Box::new(move |x, y| libm2(k, x, y, f64::powf)),
+                    _ => Box::new(move |x, y| libm2(k, x, y, f64::atan2)),
+                };
+                (0..n).map(|i| f(a.bits[i], b.bits[i])).collect()
+            }
+            O::Fma => {
+                let k = kind_of(m, a.elem)?;
+                let (b, c) = (ts[1], ts[2]);
+                let (mode, ftz) = (self.rounding(op), self.ftz(op));
+                (0..n)
+                    .map(|i| fp::fma(k, a.bits[i], b.bits[i], c.bits[i], mode, ftz))
+                    .collect()
+            }
+            O::AbsF | O::NegF => {
+                let k = kind_of(m, a.elem)?;
+                let sign = 1u64 << (k.bit_width() - 1);
+                let neg = opcode == O::NegF;
+                a.bits
+                    .iter()
+                    .map(|x| if neg { x ^ sign } else { x & !sign })
+                    .collect()
+            }
+            O::Sqrt => {
+                let k = kind_of(m, a.elem)?;
+                let (mode, ftz) = (self.rounding(op), self.ftz(op));
+                a.bits.iter().map(|x| fp::sqrt(k, *x, mode, ftz)).collect()
+            }
+            O::Ceil
+            | O::Floor
+            | O::Rsqrt
+            | O::RecipF
+            | O::Exp
+            | O::Exp2
+            | O::Log
+            | O::Log2
+            | O::Log10
+            | O::Log1p
+            | O::Sin
+            | O::Cos
+            | O::Tan
+            | O::SinH
+            | O::CosH
+            | O::TanH
+            | O::TanHF
+            | O::Sigmoid => {
+                let k = kind_of(m, a.elem)?;
+                let ftz = self.ftz(op);
+                let f: fn(f64) -> f64 = match opcode {
+                    O::Ceil => f64::ceil,
+                    O::Floor => f64::floor,
+                    O::Rsqrt => |x| 1.0 / x.sqrt(),
+                    O::RecipF => |x| 1.0 / x,
+                    O::Exp => f64::exp,
+                    O::Exp2 => f64::exp2,
+                    O::Log => f64::ln,
+                    O::Log2 => f64::log2,
+                    O::Log10 => f64::log10,
+                    O::Log1p => f64::ln_1p,
+                    O::Sin => f64::sin,
+                    O::Cos => f64::cos,
+                    O::Tan => f64::tan,
+                    O::SinH => f64::sinh,
+                    O::CosH => f64::cosh,
+                    O::TanH | O::TanHF => f64::tanh,
+                    _ => |x| 1.0 / (1.0 + (-x).exp()),
+                };
+                a.bits
+                    .iter()
+                    .map(|x| {
+                        let x = ftz_in(k, *x, ftz);
+                        ftz_out(
+                            k,
+                            round_from_f64_with(k, f(to_f64(k, x)), Round::NearestEven),
+                            ftz,
+                        )
+                    })
+                    .collect()
+            }
+            O::CmpF => {
+                let k = kind_of(m, a.elem)?;
+                let b = ts[1];
+                let pred = self
+                    .enum_attr(op, "comparison_predicate", EnumKind::ComparisonPredicate)
+                    .unwrap_or(0);
+                let unordered =
+                    self.enum_attr(op, "comparison_ordering", EnumKind::ComparisonOrdering)
+                        == Some(ComparisonOrdering::Unordered as u8);
+                (0..n)
+                    .map(|i| match fp::compare(k, a.bits[i], b.bits[i]) {
+                        None => u64::from(unordered),
+                        Some(o) => u64::from(predicate_holds(pred, o)),
+                    })
+                    .collect()
+            }
+            // ---- integers
+            O::CmpI => {
+                let w = int_width(a.elem);
+                let b = ts[1];
+                let signed = self.signed(op);
+                let pred = self
+                    .enum_attr(op, "comparison_predicate", EnumKind::ComparisonPredicate)
+                    .unwrap_or(0);
+                (0..n)
+                    .map(|i| {
+                        let o = int_cmp(a.bits[i], b.bits[i], w, signed);
+                        u64::from(predicate_holds(pred, o))
+                    })
+                    .collect()
+            }
+            O::AddI | O::SubI | O::MulI | O::ShLI => {
+                let w = int_width(a.elem);
+                let b = ts[1];
+                let ov = self
+                    .enum_attr(op, "overflow", EnumKind::Overflow)
+                    .unwrap_or(0);
+                let nsw = ov == Overflow::NoSignedWrap as u8 || ov == Overflow::NoWrap as u8;
+                let nuw = ov == Overflow::NoUnsignedWrap as u8 || ov == Overflow::NoWrap as u8;
+                let mut out = Vec::with_capacity(n);
+                for i in 0..n {
+                    let (x, y) = (a.bits[i], b.bits[i]);
+                    let (sx, sy) = (sign_extend(x, w) as i128, sign_extend(y, w) as i128);
+                    let (ux, uy) = (x as i128, y as i128);
+                    let (s, u) = match opcode {
+                        O::AddI => (sx + sy, ux + uy),
+                        O::SubI => (sx - sy, ux - uy),
+                        O::MulI => (sx * sy, ux * uy),
+                        _ => {
+                            if y >= w as u64 {
+                                return Err(format!(
+                                    "shift amount {y} is not less than the width {w}"
+                                ));
+                            }
+                            (sx << y, ux << y)
+                        }
+                    };
+                    let smin = -(1i128 << (w - 1));
+                    let smax = (1i128 << (w - 1)) - 1;
+                    if nsw && w > 1 && !(smin..=smax).contains(&s) {
+                        return Err(format!(
+                            "'{}' overflows as signed ({sx} and {sy} in i{w}) although marked no_signed_wrap",
+                            m.def(op).name
+                        ));
+                    }
+                    if nuw && !(0..(1i128 << w)).contains(&u) {
+                        return Err(format!(
+                            "'{}' overflows as unsigned ({ux} and {uy} in i{w}) although marked no_unsigned_wrap",
+                            m.def(op).name
+                        ));
+                    }
+                    out.push(u as u64 & mask(w));
+                }
+                out
+            }
+            O::AndI | O::OrI | O::XOrI => {
+                let b = ts[1];
+                (0..n)
+                    .map(|i| match opcode {
+                        O::AndI => a.bits[i] & b.bits[i],
+                        O::OrI => a.bits[i] | b.bits[i],
+                        _ => a.bits[i] ^ b.bits[i],
+                    })
+                    .collect()
+            }
+            O::NotI | O::NegSI | O::AbsI => {
+                let w = int_width(a.elem);
+                a.bits
+                    .iter()
+                    .map(|x| {
+                        let s = sign_extend(*x, w);
+                        (match opcode {
+                            O::NotI => !x,
+                            O::NegSI => s.wrapping_neg() as u64,
+                            _ => s.wrapping_abs() as u64,
+                        }) & mask(w)
+                    })
+                    .collect()
+            }
+            O::MaxI | O::MinI => {
+                let w = int_width(a.elem);
+                let b = ts[1];
+                let signed = self.signed(op);
+                (0..n)
+                    .map(|i| {
+                        let o = int_cmp(a.bits[i], b.bits[i], w, signed);
+                        let take_a = if opcode == O::MaxI {
+                            o.is_ge()
+                        } else {
+                            o.is_le()
+                        };
+                        if take_a { a.bits[i] } else { b.bits[i] }
+                    })
+                    .collect()
+            }
+            O::DivI | O::RemI => {
+                let w = int_width(a.elem);
+                let b = ts[1];
+                let signed = self.signed(op);
+                let rounding = round_of(
+                    self.enum_attr(op, "rounding", EnumKind::RoundingMode)
+                        .or(Some(1)),
+                );
+                let mut out = Vec::with_capacity(n);
+                for i in 0..n {
+                    let (x, y) = (a.bits[i], b.bits[i]);
+                    if y == 0 {
+                        return Err(format!("integer division by zero in '{}'", m.def(op).name));
+                    }
+                    let (x, y) = if signed {
+                        (sign_extend(x, w) as i128, sign_extend(y, w) as i128)
+                    } else {
+                        (x as i128, y as i128)
+                    };
+                    let q = x / y; // toward zero
+                    let r = x % y;
+                    let v = if opcode == O::RemI {
+                        r
+                    } else {
+                        let inexact = r != 0;
+                        let neg = (x < 0) != (y < 0);
+                        match rounding {
+                            Round::TowardNegative if inexact && neg => q - 1,
+                            Round::TowardPositive if inexact && !neg => q + 1,
+                            _ => q,
+                        }
+                    };
+                    if signed && w > 1 && v > (1i128 << (w - 1)) - 1 {
+                        return Err(format!("signed division overflows i{w}"));
+                    }
+                    out.push(v as u64 & mask(w));
+                }
+                out
+            }
+            O::MulHI => {
+                let w = int_width(a.elem);
+                let b = ts[1];
+                let signed = self.signed(op);
+                (0..n)
+                    .map(|i| {
+                        let p = if signed {
+                            sign_extend(a.bits[i], w) as i128 * sign_extend(b.bits[i], w) as i128
+                        } else {
+                            a.bits[i] as i128 * b.bits[i] as i128
+                        };
+                        ((p >> w) as u64) & mask(w)
+                    })
+                    .collect()
+            }
+            O::ShRI => {
+                let w = int_width(a.elem);
+                let b = ts[1];
+                let signed = self.signed(op);
+                let mut out = Vec::with_capacity(n);
+                for i in 0..n {
+                    let y = b.bits[i];
+                    if y >= w as u64 {
+                        return Err(format!("shift amount {y} is not less than the width {w}"));
+                    }
+                    let v = if signed {
+                        (sign_extend(a.bits[i], w) >> y) as u64
+                    } else {
+                        a.bits[i] >> y
+                    };
+                    out.push(v & mask(w));
+                }
+                out
+            }
+            O::PopCnt | O::Clz | O::Ctz | O::Brev => {
+                let w = int_width(a.elem);
+                a.bits
+                    .iter()
+                    .map(|x| match opcode {
+                        O::PopCnt => x.count_ones() as u64,
+                        O::Clz => (x.leading_zeros() - (64 - w)) as u64,
+                        O::Ctz => (x.trailing_zeros().min(w)) as u64,
+                        _ => x.reverse_bits() >> (64 - w),
+                    })
+                    .collect()
+            }
+            // ---- conversions
+            O::Bitcast | O::IntToPtr | O::PtrToInt | O::PtrToPtr => {
+                let from = tilec_ir::attrs::float_kind(&m.ctx.types, a.elem);
+                let to = tilec_ir::attrs::float_kind(&m.ctx.types, res_elem);
+                // TF32 patterns are 19 bits; as a 32-bit word they are the top 19 bits.
+                a.bits
+                    .iter()
+                    .map(|x| match (from, to) {
+                        (Some(FloatKind::TF32), _) => x << 13,
+                        (_, Some(FloatKind::TF32)) => x >> 13,
+                        _ => *x,
+                    })
+                    .collect()
+            }
+            O::ExtI => {
+                let (wf, wt) = (int_width(a.elem), int_width(res_elem));
+                let signed = self.signed(op);
+                a.bits
+                    .iter()
+                    .map(|x| {
+                        if signed {
+                            sign_extend(*x, wf) as u64 & mask(wt)
+                        } else {
+                            *x
+                        }
+                    })
+                    .collect()
+            }
+            O::TruncI => {
+                let (wf, wt) = (int_width(a.elem), int_width(res_elem));
+                let ov = self
+                    .enum_attr(op, "overflow", EnumKind::Overflow)
+                    .unwrap_or(0);
+                let nsw = ov == Overflow::NoSignedWrap as u8 || ov == Overflow::NoWrap as u8;
+                let nuw = ov == Overflow::NoUnsignedWrap as u8 || ov == Overflow::NoWrap as u8;
+                let mut out = Vec::with_capacity(n);
+                for x in &a.bits {
+                    let t = x & mask(wt);
+                    if nuw && t != *x {
+                        return Err(format!(
+                            "'trunci' loses bits of {x} although marked no_unsigned_wrap"
+                        ));
+                    }
+                    if nsw && sign_extend(t, wt) != sign_extend(*x, wf) {
+                        return Err(format!(
+                            "'trunci' changes the signed value {} although marked no_signed_wrap",
+                            sign_extend(*x, wf)
+                        ));
+                    }
+                    out.push(t);
+                }
+                out
+            }
+            O::FToF => {
+                let (kf, kt) = (kind_of(m, a.elem)?, kind_of(m, res_elem)?);
+                let mode = self.rounding(op);
+                a.bits
+                    .iter()
+                    .map(|x| fp::convert(kf, kt, *x, mode, false))
+                    .collect()
+            }
+            O::FToI => {
+                let k = kind_of(m, a.elem)?;
+                let (w, signed, mode) = (int_width(res_elem), self.signed(op), self.rounding(op));
+                a.bits
+                    .iter()
+                    .map(|x| fp::to_int(k, *x, w, signed, mode))
+                    .collect()
+            }
+            O::IToF => {
+                let k = kind_of(m, res_elem)?;
+                let (w, signed, mode) = (int_width(a.elem), self.signed(op), self.rounding(op));
+                a.bits
+                    .iter()
+                    .map(|x| fp::from_int(*x, w, signed, k, mode))
+                    .collect()
+            }
+            other => {
+                return Err(format!(
+                    "the interpreter cannot run '{}' ({other:?})",
+                    m.def(op).name
+                ));
+            }
+        };
+        self.result_bits(op, bits);
+        Ok(())
+    }
+}
+
+/// A subnormal input read as a zero of its sign under flush-to-zero.
+fn ftz_in(k: FloatKind, x: u64, ftz: bool) -> u64 {
+    if ftz && is_subnormal(k, x) {
+        x & (1u64 << (k.bit_width() - 1))
+    } else {
+        x
+    }
+}
+
+fn ftz_out(k: FloatKind, x: u64, ftz: bool) -> u64 {
+    ftz_in(k, x, ftz)
+}
+
+fn is_subnormal(k: FloatKind, x: u64) -> bool {
+    let v = to_f64(k, x).abs();
+    v != 0.0 && v.is_finite() && {
+        let min_normal = match k {
+            FloatKind::F16 => 6.103515625e-5,
+            FloatKind::BF16 | FloatKind::F32 | FloatKind::TF32 => f32::MIN_POSITIVE as f64,
+            FloatKind::F64 => f64::MIN_POSITIVE,
+            FloatKind::F8E4M3FN => 2f64.powi(-6),
+            FloatKind::F8E5M2 => 2f64.powi(-14),
+        };
+        v < min_normal
+    }
+}
+
+/// A two-argument libm function in f64, rounded once to `k`.
+fn libm2(k: FloatKind, x: u64, y: u64, f: fn(f64, f64) -> f64) -> u64 {
+    round_from_f64_with(k, f(to_f64(k, x), to_f64(k, y)), Round::NearestEven)
+}
+
+fn int_cmp(x: u64, y: u64, w: u32, signed: bool) -> std::cmp::Ordering {
+    if signed {
+        sign_extend(x, w).cmp(&sign_extend(y, w))
+    } else {
+        x.cmp(&y)
+    }
+}
+
+fn predicate_holds(pred: u8, o: std::cmp::Ordering) -> bool {
+    use std::cmp::Ordering::*;
+    match pred {
+        p if p == ComparisonPredicate::Equal as u8 => o == Equal,
+        p if p == ComparisonPredicate::NotEqual as u8 => o != Equal,
+        p if p == ComparisonPredicate::LessThan as u8 => o == Less,
+        p if p == ComparisonPredicate::LessThanOrEqual as u8 => o != Greater,
+        p if p == ComparisonPredicate::GreaterThan as u8 => o == Greater,
+        _ => o != Less,
+    }
+}
+
+/// Checks an `assume` predicate on a tile; a violation is undefined behaviour.
+/// `div_by<d, every n along k>` constrains the elements whose coordinate along dimension
+/// `k` is a multiple of `n`; `bounded` compares signed values; `same_elements` is not
+/// checked.
+pub(crate) fn check_assume(t: &Tile, p: &AttrData) -> R<()> {
+    let w = int_width(t.elem);
+    match p {
+        AttrData::DivBy {
+            divisor,
+            every,
+            along,
+        } => {
+            let d = *divisor;
+            if d == 0 {
+                return Ok(());
+            }
+            let mut coords = vec![0i64; t.shape.len()];
+            for (i, x) in t.bits.iter().enumerate() {
+                if let (Some(n), Some(k)) = (every, along) {
+                    crate::value::coords_of(&t.shape, i, &mut coords);
+                    let c = coords.get(*k as usize).copied().unwrap_or(0);
+                    if *n > 0 && c % n != 0 {
+                        continue;
+                    }
+                }
+                if x % d != 0 {
+                    return Err(format!(
+                        "'assume div_by<{d}>' is violated: {} is not a multiple of {d}",
+                        sign_extend(*x, w)
+                    ));
+                }
+            }
+        }
+        AttrData::Bounded { lb, ub } => {
+            for x in &t.bits {
+                let v = sign_extend(*x, w);
+                if lb.is_some_and(|l| v < l) || ub.is_some_and(|u| v > u) {
+                    return Err(format!(
+                        "'assume bounded<{}, {}>' is violated by {v}",
+                        lb.map_or("?".into(), |l| l.to_string()),
+                        ub.map_or("?".into(), |u| u.to_string())
+                    ));
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}

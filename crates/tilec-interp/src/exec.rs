@@ -1,0 +1,456 @@
+//! Execution: the grid of tile blocks, regions and control flow, and the dispatch of every
+//! op to its semantics (elementwise ops in `elementwise`, structural ops in `shape`, memory
+//! in `memory`).
+
+use crate::mem::Memory;
+use crate::value::{Tile, Val};
+use std::rc::Rc;
+use tilec_ir::attrs::AttrData;
+use tilec_ir::segments::operand_group;
+use tilec_ir::util::FxHashMap;
+use tilec_ir::{Block, Module, Op, Opcode, Type, TypeData, Value};
+
+/// A run-time error: undefined behaviour the program reached, a failed `assert`, or an op
+/// the interpreter cannot run. `op` locates it; `block` is the tile block that hit it.
+#[derive(Clone, Debug)]
+pub struct RunError {
+    pub op: Option<Op>,
+    pub block: [i64; 3],
+    pub message: String,
+}
+
+pub(crate) type R<T> = Result<T, String>;
+
+/// How a region's execution ended.
+pub(crate) enum Flow {
+    /// The block ran to its end (or to a `yield`) with these values.
+    Yield(Vec<Val>),
+    Continue(Vec<Val>),
+    Break(Vec<Val>),
+    Return,
+}
+
+/// The state of one tile block.
+pub(crate) struct Ctx<'a, 'm> {
+    pub m: &'m Module,
+    pub mem: &'a mut Memory,
+    pub out: &'a mut String,
+    pub globals: &'a FxHashMap<String, u64>,
+    pub bid: [i64; 3],
+    pub grid: [i64; 3],
+    pub vals: FxHashMap<Value, Val>,
+    /// The op being executed (for error locations).
+    pub cur: Option<Op>,
+}
+
+impl Ctx<'_, '_> {
+    pub fn val(&self, v: Value) -> R<&Val> {
+        self.vals
+            .get(&v)
+            .ok_or_else(|| "internal error: value used before it was computed".to_string())
+    }
+
+    pub fn tile(&self, v: Value) -> R<&Tile> {
+        match self.val(v)? {
+            Val::Tile(t) => Ok(t),
+            _ => Err("internal error: expected a tile".into()),
+        }
+    }
+
+    /// The single element of a rank-0 tile.
+    pub fn scalar(&self, v: Value) -> R<u64> {
+        Ok(self.tile(v)?.bits[0])
+    }
+
+    /// A rank-0 integer operand as a signed value.
+    pub fn int(&self, v: Value) -> R<i64> {
+        let t = self.tile(v)?;
+        Ok(tilec_ir::util::sign_extend(t.bits[0], int_width(t.elem)))
+    }
+
+    pub fn set(&mut self, v: Value, x: Val) {
+        self.vals.insert(v, x);
+    }
+
+    pub fn set_tile(&mut self, v: Value, t: Tile) {
+        self.vals.insert(v, Val::Tile(t));
+    }
+
+    pub fn shape_of(&self, v: Value) -> Rc<[i64]> {
+        Rc::from(self.m.ctx.types.shape(self.m.value_type(v)))
+    }
+
+    pub fn elem_of(&self, v: Value) -> Type {
+        self.m.ctx.types.element_type(self.m.value_type(v))
+    }
+
+    pub fn attr(&self, op: Op, name: &str) -> Option<&AttrData> {
+        self.m.attr_named(op, name).map(|a| self.m.ctx.attrs.get(a))
+    }
+
+    pub fn enum_attr(&self, op: Op, name: &str, kind: tilec_ir::EnumKind) -> Option<u8> {
+        self.m
+            .attr_named(op, name)
+            .and_then(|a| self.m.ctx.attrs.get_enum(a, kind))
+    }
+
+    pub fn int_attr(&self, op: Op, name: &str) -> i64 {
+        self.m
+            .attr_named(op, name)
+            .and_then(|a| self.m.ctx.attrs.get_int(a))
+            .unwrap_or(0)
+    }
+
+    /// Runs `block` with `args` bound to its arguments.
+    pub fn run_block(&mut self, block: Block, args: Vec<Val>) -> R<Flow> {
+        let m = self.m;
+        for (a, v) in m.block_args(block).iter().zip(args) {
+            self.vals.insert(*a, v);
+        }
+        for op in m.block_ops(block) {
+            self.cur = Some(op);
+            if let Some(flow) = self.op(op)? {
+                return Ok(flow);
+            }
+        }
+        Ok(Flow::Yield(Vec::new()))
+    }
+
+    /// Runs region `r` of `op`.
+    pub fn run_region(&mut self, op: Op, r: usize, args: Vec<Val>) -> R<Flow> {
+        let region = self.m.region(op, r);
+        match self.m.entry_block(region) {
+            Some(b) => {
+                let saved = self.cur;
+                let f = self.run_block(b, args);
+                self.cur = saved;
+                f
+            }
+            None => Ok(Flow::Yield(Vec::new())),
+        }
+    }
+
+    fn operand_vals(&self, op: Op) -> R<Vec<Val>> {
+        self.m.operands(op).map(|v| self.val(v).cloned()).collect()
+    }
+
+    fn group_vals(&self, op: Op, name: &str) -> R<Vec<Val>> {
+        operand_group(self.m, op, name)
+            .into_iter()
+            .map(|v| self.val(v).cloned())
+            .collect()
+    }
+
+    fn set_results(&mut self, op: Op, vals: Vec<Val>) {
+        for (r, v) in self.m.results(op).zip(vals) {
+            self.vals.insert(r, v);
+        }
+    }
+
+    /// Executes one op; `Some` for a terminator that ends the block.
+    fn op(&mut self, op: Op) -> R<Option<Flow>> {
+        use Opcode as O;
+        let m = self.m;
+        match m.opcode(op) {
+            O::Yield => return Ok(Some(Flow::Yield(self.operand_vals(op)?))),
+            O::Continue => return Ok(Some(Flow::Continue(self.operand_vals(op)?))),
+            O::Break => return Ok(Some(Flow::Break(self.operand_vals(op)?))),
+            O::Return => return Ok(Some(Flow::Return)),
+            O::If => {
+                let c = self.scalar(m.operand(op, 0))? & 1 == 1;
+                let r = if c { 0 } else { 1 };
+                let flow = if r < m.regions(op).len() {
+                    self.run_region(op, r, Vec::new())?
+                } else {
+                    Flow::Yield(Vec::new())
+                };
+                match flow {
+                    Flow::Yield(v) => self.set_results(op, v),
+                    other => return Ok(Some(other)),
+                }
+            }
+            O::For => {
+                let w = int_width(self.elem_of(m.operand(op, 0)));
+                let unsigned = m.attr_named(op, "unsignedCmp").is_some();
+                let (lb, ub, step) = (
+                    self.scalar(m.operand(op, 0))?,
+                    self.scalar(m.operand(op, 1))?,
+                    self.scalar(m.operand(op, 2))?,
+                );
+                let ity = self.elem_of(m.operand(op, 0));
+                let step_s = tilec_ir::util::sign_extend(step, w);
+                if step_s <= 0 {
+                    return Err(format!("'for' step {step_s} is not positive"));
+                }
+                let lt = |a: u64, b: u64| {
+                    if unsigned {
+                        a < b
+                    } else {
+                        tilec_ir::util::sign_extend(a, w) < tilec_ir::util::sign_extend(b, w)
+                    }
+                };
+                let mut iter = self.group_vals(op, "initValues")?;
+                let mut iv = lb;
+                while lt(iv, ub) {
+                    let mut args = vec![Val::Tile(Tile::scalar(ity, iv))];
+                    args.extend(iter.iter().cloned());
+                    match self.run_region(op, 0, args)? {
+                        Flow::Continue(v) | Flow::Yield(v) => iter = v,
+                        Flow::Break(v) => {
+                            iter = v;
+                            break;
+                        }
+                        Flow::Return => return Ok(Some(Flow::Return)),
+                    }
+                    let next = iv.wrapping_add(step) & mask(w);
+                    // The induction variable must not wrap past the bound.
+                    if !lt(iv, next) {
+                        break;
+                    }
+                    iv = next;
+                }
+                self.set_results(op, iter);
+            }
+            O::Loop => {
+                let mut iter = self.group_vals(op, "initValues")?;
+                loop {
+                    match self.run_region(op, 0, iter.clone())? {
+                        Flow::Continue(v) | Flow::Yield(v) => iter = v,
+                        Flow::Break(v) => {
+                            self.set_results(op, v);
+                            break;
+                        }
+                        Flow::Return => return Ok(Some(Flow::Return)),
+                    }
+                }
+            }
+            O::Module | O::Entry | O::Global | O::TestingFunc => {}
+            O::MakeToken | O::JoinTokens => self.set(m.result(op, 0), Val::Token),
+            O::Barrier => {
+                if m.num_results(op) > 0 {
+                    self.set(m.result(op, 0), Val::Token);
+                }
+            }
+            O::Assume => self.assume(op)?,
+            O::Constant => {
+                let r = m.result(op, 0);
+                let (shape, elem) = (self.shape_of(r), self.elem_of(r));
+                let n = shape.iter().product::<i64>() as usize;
+                let bits = match self.attr(op, "value") {
+                    Some(AttrData::Dense(d)) if d.splat || d.values.len() == 1 => {
+                        vec![d.values[0]; n]
+                    }
+                    Some(AttrData::Dense(d)) if d.values.len() == n => d.values.to_vec(),
+                    _ => return Err("constant without a usable value".into()),
+                };
+                self.set_tile(r, Tile { elem, shape, bits });
+            }
+            O::GetTileBlockId => {
+                for d in 0..3 {
+                    let r = m.result(op, d);
+                    let e = self.elem_of(r);
+                    self.set_tile(r, Tile::scalar(e, self.bid[d] as u64 & mask(int_width(e))));
+                }
+            }
+            O::GetNumTileBlocks => {
+                for d in 0..3 {
+                    let r = m.result(op, d);
+                    let e = self.elem_of(r);
+                    self.set_tile(r, Tile::scalar(e, self.grid[d] as u64 & mask(int_width(e))));
+                }
+            }
+            O::GetGlobal => {
+                let name = match self.attr(op, "name") {
+                    Some(AttrData::SymbolRef(s)) | Some(AttrData::String(s)) => s.to_string(),
+                    _ => String::new(),
+                };
+                let addr = *self
+                    .globals
+                    .get(&name)
+                    .ok_or_else(|| format!("no global named @{name}"))?;
+                let r = m.result(op, 0);
+                self.set_tile(r, Tile::scalar(self.elem_of(r), addr));
+            }
+            O::Assert => {
+                let c = self.tile(m.operand(op, 0))?;
+                if c.bits.iter().any(|b| b & 1 == 0) {
+                    let msg = match self.attr(op, "message") {
+                        Some(AttrData::String(s)) => s.to_string(),
+                        _ => String::new(),
+                    };
+                    return Err(format!("assertion failed: {msg}"));
+                }
+            }
+            O::Print => self.print(op)?,
+            O::MakeTensorView
+            | O::MakePartitionView
+            | O::GetTensorShape
+            | O::GetIndexSpaceShape
+            | O::LoadViewTko
+            | O::StoreViewTko
+            | O::LoadPtrTko
+            | O::StorePtrTko
+            | O::AtomicRmwTko
+            | O::AtomicCasTko
+            | O::AtomicLoadTko
+            | O::AtomicStoreTko => self.memory_op(op)?,
+            O::Broadcast
+            | O::Reshape
+            | O::Permute
+            | O::Cat
+            | O::Extract
+            | O::Iota
+            | O::Select
+            | O::Reduce
+            | O::Scan
+            | O::MmaF
+            | O::MmaI
+            | O::Offset => self.shape_op(op)?,
+            O::UnrealizedConversionCast | O::Unregistered => {
+                return Err(format!("'{}' is not a tile IR operation", m.def(op).name));
+            }
+            _ if m.def(op).family == tilec_ir::ops::Family::Gpu => {
+                return Err(format!(
+                    "'{}' belongs to the GPU-level IR, which the interpreter does not run",
+                    m.def(op).name
+                ));
+            }
+            _ => self.elementwise(op)?,
+        }
+        Ok(None)
+    }
+
+    /// `assume`: the value passes through; a predicate it violates is undefined behaviour.
+    fn assume(&mut self, op: Op) -> R<()> {
+        let m = self.m;
+        let v = self.val(m.operand(op, 0))?.clone();
+        if let (Val::Tile(t), Some(p)) = (&v, self.attr(op, "predicate")) {
+            crate::elementwise::check_assume(t, p)?;
+        }
+        self.set(m.result(op, 0), v);
+        Ok(())
+    }
+
+    /// `print`: the format string with `%`-conversions replaced by the arguments' elements
+    /// (every element of a tile argument, as `[a, b, ...]`, row by row).
+    fn print(&mut self, op: Op) -> R<()> {
+        let m = self.m;
+        let fmt = match self.attr(op, "str") {
+            Some(AttrData::String(s)) => s.to_string(),
+            _ => String::new(),
+        };
+        let args: Vec<Tile> = operand_group(m, op, "args")
+            .into_iter()
+            .map(|v| self.tile(v).cloned())
+            .collect::<R<_>>()?;
+        let text = crate::print::format(m, &fmt, &args);
+        self.out.push_str(&text);
+        if m.num_results(op) > 0 {
+            self.set(m.result(op, 0), Val::Token);
+        }
+        Ok(())
+    }
+}
+
+/// The width of an integer element type (64 for pointers).
+pub fn int_width(t: Type) -> u32 {
+    match t {
+        Type::I1 => 1,
+        Type::I8 => 8,
+        Type::I16 => 16,
+        Type::I32 => 32,
+        _ => 64,
+    }
+}
+
+/// The mask of the low `w` bits.
+pub fn mask(w: u32) -> u64 {
+    if w >= 64 { u64::MAX } else { (1u64 << w) - 1 }
+}
+
+/// What running a kernel produced.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// Text printed by `print` ops, blocks in order.
+    pub printed: String,
+}
+
+/// A kernel argument.
+#[derive(Clone, Debug)]
+pub enum Arg {
+    /// A rank-0 tile value (its bit pattern).
+    Scalar(u64),
+    /// A pointer to buffer `i` of the memory.
+    Buffer(usize),
+}
+
+/// Runs entry `entry` of `m` over `grid` tile blocks (blocks in order x fastest, then y,
+/// then z), with `args` (one per kernel parameter), on `mem`. The module must be verified.
+pub fn run(
+    m: &Module,
+    entry: Op,
+    grid: [u32; 3],
+    args: &[Arg],
+    mem: &mut Memory,
+) -> Result<Outcome, RunError> {
+    let mut out = String::new();
+    let globals = crate::memory::alloc_globals(m, mem);
+    let err0 = |message: String| RunError {
+        op: Some(entry),
+        block: [0; 3],
+        message,
+    };
+    let Some(block) = m.entry_block(m.region(entry, 0)) else {
+        return Err(err0("the entry has no body".into()));
+    };
+    let params = m.block_args(block).to_vec();
+    if params.len() != args.len() {
+        return Err(err0(format!(
+            "the kernel takes {} arguments, {} given",
+            params.len(),
+            args.len()
+        )));
+    }
+    let mut vals: Vec<Val> = Vec::with_capacity(args.len());
+    for (p, a) in params.iter().zip(args) {
+        let ty = m.value_type(*p);
+        let elem = m.ctx.types.element_type(ty);
+        let bits =
+            match a {
+                Arg::Scalar(b) => *b,
+                Arg::Buffer(i) => mem.buffers.get(*i).map(|b| b.base).ok_or_else(|| {
+                    err0(format!("argument names buffer {i}, which does not exist"))
+                })?,
+            };
+        if !matches!(m.ctx.types.get(ty), TypeData::Tile { .. }) {
+            return Err(err0("kernel parameters must be tiles".into()));
+        }
+        vals.push(Val::Tile(Tile::scalar(elem, bits)));
+    }
+    let g = [grid[0] as i64, grid[1] as i64, grid[2] as i64];
+    for z in 0..g[2] {
+        for y in 0..g[1] {
+            for x in 0..g[0] {
+                let bid = [x, y, z];
+                let mut ctx = Ctx {
+                    m,
+                    mem,
+                    out: &mut out,
+                    globals: &globals,
+                    bid,
+                    grid: g,
+                    vals: FxHashMap::default(),
+                    cur: None,
+                };
+                if let Err(message) = ctx.run_block(block, vals.clone()) {
+                    return Err(RunError {
+                        op: ctx.cur,
+                        block: bid,
+                        message,
+                    });
+                }
+            }
+        }
+    }
+    Ok(Outcome { printed: out })
+}

@@ -1,0 +1,398 @@
+//! Memory ops: tensor and partition views, loads and stores through views and pointers,
+//! atomics, and the module's globals.
+//!
+//! Elements outside a partition view's tensor read as the view's padding value (zero when
+//! it has none, as the PTX backend does; the spec leaves them unspecified) and are not
+//! written by stores. Masked-off pointer loads give the padding operand (or zero). An
+//! access of memory outside every buffer is undefined behaviour and reported. Ops of one
+//! tile block run in program order and the elements of one op in row-major order, so the
+//! results of atomics are deterministic.
+
+use crate::exec::{Ctx, R, int_width, mask};
+use crate::mem::{Memory, elem_bytes};
+use crate::value::{PartitionView, TensorView, Tile, Val, coords_of};
+use std::rc::Rc;
+use tilec_ir::attrs::{AtomicRmwMode, AttrData, EnumKind, PaddingValue};
+use tilec_ir::float::FloatKind;
+use tilec_ir::segments::operand_group;
+use tilec_ir::types::DYNAMIC;
+use tilec_ir::util::{FxHashMap, sign_extend};
+use tilec_ir::{Module, Op, Opcode, Type, TypeData};
+
+/// Allocates every `global` of `m` with its initial value; returns their addresses by name.
+pub fn alloc_globals(m: &Module, mem: &mut Memory) -> FxHashMap<String, u64> {
+    let mut out = FxHashMap::default();
+    m.walk(|op| {
+        if m.opcode(op) != Opcode::Global {
+            return;
+        }
+        let name = match m.attr_named(op, "sym_name").map(|a| m.ctx.attrs.get(a)) {
+            Some(AttrData::String(s)) | Some(AttrData::SymbolRef(s)) => s.to_string(),
+            _ => return,
+        };
+        let Some(AttrData::Dense(d)) = m.attr_named(op, "value").map(|a| m.ctx.attrs.get(a)) else {
+            return;
+        };
+        let elem = m.ctx.types.element_type(d.ty);
+        let n = m.ctx.types.shape(d.ty).iter().product::<i64>().max(1) as usize;
+        let size = elem_bytes(&m.ctx.types, elem);
+        let mut data = vec![0u8; n * size];
+        for i in 0..n {
+            let bits = if d.splat {
+                d.values[0]
+            } else {
+                d.values.get(i).copied().unwrap_or(0)
+            };
+            let bits = to_memory(m, elem, bits);
+            data[i * size..(i + 1) * size].copy_from_slice(&bits.to_le_bytes()[..size]);
+        }
+        out.insert(name, mem.alloc(data));
+    });
+    out
+}
+
+/// An element's bit pattern as stored in memory (TF32 is stored as the f32 with its low 13
+/// bits zero).
+fn to_memory(m: &Module, elem: Type, bits: u64) -> u64 {
+    match tilec_ir::attrs::float_kind(&m.ctx.types, elem) {
+        Some(FloatKind::TF32) => bits << 13,
+        _ => bits,
+    }
+}
+
+fn from_memory(m: &Module, elem: Type, bits: u64) -> u64 {
+    match tilec_ir::attrs::float_kind(&m.ctx.types, elem) {
+        Some(FloatKind::TF32) => (bits >> 13) & mask(19),
+        _ if elem == Type::I1 => bits & 1,
+        _ => bits,
+    }
+}
+
+/// The bit pattern of a padding value in `elem`.
+fn padding_bits(m: &Module, elem: Type, p: Option<PaddingValue>) -> u64 {
+    let Some(k) = tilec_ir::attrs::float_kind(&m.ctx.types, elem) else {
+        return 0;
+    };
+    let f = match p {
+        None | Some(PaddingValue::Zero) => 0.0,
+        Some(PaddingValue::NegZero) => -0.0,
+        Some(PaddingValue::Nan) => f64::NAN,
+        Some(PaddingValue::PosInf) => f64::INFINITY,
+        Some(PaddingValue::NegInf) => f64::NEG_INFINITY,
+    };
+    tilec_ir::float::round_from_f64(k, f)
+}
+
+/// Per element of a view access: its address and whether it is inside the tensor; the
+/// view's padding; the element type.
+type ViewElements = (Vec<(u64, bool)>, Option<PaddingValue>, Type);
+
+impl Ctx<'_, '_> {
+    fn load_elem(&self, elem: Type, addr: u64) -> R<u64> {
+        let size = elem_bytes(&self.m.ctx.types, elem);
+        Ok(from_memory(self.m, elem, self.mem.read(addr, size)?))
+    }
+
+    fn store_elem(&mut self, elem: Type, addr: u64, bits: u64) -> R<()> {
+        let size = elem_bytes(&self.m.ctx.types, elem);
+        let b = to_memory(self.m, elem, bits);
+        self.mem.write(addr, size, b)
+    }
+
+    fn view_of(&self, v: tilec_ir::Value) -> R<Val> {
+        self.val(v).cloned()
+    }
+
+    /// Resolves the tensor coordinates of every element of a tile loaded or stored at
+    /// `index` of `view`: `(address, in bounds)` per element, and the padding.
+    fn view_elements(
+        &self,
+        view: &Val,
+        index: &[i64],
+        tile_shape: &[i64],
+    ) -> R<ViewElements> {
+        let (tv, tile, pad, dim_map): (&TensorView, Vec<i64>, _, Vec<usize>) = match view {
+            Val::PartitionView(p) => (&p.tensor, p.tile.clone(), p.padding, p.dim_map.clone()),
+            Val::TensorView(t) => (t, t.shape.clone(), None, (0..t.shape.len()).collect()),
+            _ => return Err("internal error: expected a view".into()),
+        };
+        let size = elem_bytes(&self.m.ctx.types, tv.elem) as i64;
+        let n: usize = tile_shape.iter().product::<i64>() as usize;
+        let mut c = vec![0i64; tile_shape.len()];
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            coords_of(tile_shape, i, &mut c);
+            let mut off = 0i64;
+            let mut inside = true;
+            for d in 0..tile.len() {
+                let td = dim_map[d];
+                let x = index.get(d).copied().unwrap_or(0) * tile[d] + c[d];
+                if x < 0 || x >= tv.shape[td] {
+                    inside = false;
+                }
+                off += x * tv.strides[td];
+            }
+            out.push((tv.base.wrapping_add((off * size) as u64), inside));
+        }
+        Ok((out, pad, tv.elem))
+    }
+
+    fn index_operands(&self, op: Op) -> R<Vec<i64>> {
+        operand_group(self.m, op, "index")
+            .into_iter()
+            .map(|v| self.int(v))
+            .collect()
+    }
+
+    pub(crate) fn memory_op(&mut self, op: Op) -> R<()> {
+        use Opcode as O;
+        let m = self.m;
+        match m.opcode(op) {
+            O::MakeTensorView => {
+                let r = m.result(op, 0);
+                let TypeData::TensorView {
+                    elem,
+                    shape,
+                    strides,
+                } = m.ctx.types.get(m.value_type(r)).clone()
+                else {
+                    return Err("internal error: tensor view type".into());
+                };
+                let base = self.scalar(m.operand(op, 0))?;
+                let dyn_shape: Vec<i64> = operand_group(m, op, "dynamicShape")
+                    .into_iter()
+                    .map(|v| self.int(v))
+                    .collect::<R<_>>()?;
+                let dyn_strides: Vec<i64> = operand_group(m, op, "dynamicStrides")
+                    .into_iter()
+                    .map(|v| self.int(v))
+                    .collect::<R<_>>()?;
+                let fill = |s: &[i64], d: &[i64]| {
+                    let mut it = d.iter();
+                    s.iter()
+                        .map(|x| {
+                            if *x == DYNAMIC {
+                                it.next().copied().unwrap_or(0)
+                            } else {
+                                *x
+                            }
+                        })
+                        .collect::<Vec<i64>>()
+                };
+                let shape = fill(&shape, &dyn_shape);
+                let strides = fill(&strides, &dyn_strides);
+                if let Some(d) = shape.iter().position(|x| *x < 0) {
+                    return Err(format!(
+                        "tensor view dimension {d} is negative ({})",
+                        shape[d]
+                    ));
+                }
+                self.set(
+                    r,
+                    Val::TensorView(Rc::new(TensorView {
+                        base,
+                        elem,
+                        shape,
+                        strides,
+                    })),
+                );
+            }
+            O::MakePartitionView => {
+                let r = m.result(op, 0);
+                let TypeData::PartitionView {
+                    tile,
+                    padding,
+                    dim_map,
+                    ..
+                } = m.ctx.types.get(m.value_type(r)).clone()
+                else {
+                    return Err("internal error: partition view type".into());
+                };
+                let Val::TensorView(tensor) = self.view_of(m.operand(op, 0))? else {
+                    return Err("internal error: expected a tensor view".into());
+                };
+                let dim_map: Vec<usize> = if dim_map.is_empty() {
+                    (0..tile.len()).collect()
+                } else {
+                    dim_map.iter().map(|d| *d as usize).collect()
+                };
+                self.set(
+                    r,
+                    Val::PartitionView(Rc::new(PartitionView {
+                        tensor,
+                        tile: tile.to_vec(),
+                        padding,
+                        dim_map,
+                    })),
+                );
+            }
+            O::GetTensorShape | O::GetIndexSpaceShape => {
+                let dims: Vec<i64> = match self.view_of(m.operand(op, 0))? {
+                    Val::TensorView(t) => t.shape.clone(),
+                    Val::PartitionView(p) => (0..p.tile.len())
+                        .map(|d| {
+                            let n = p.tensor.shape[p.dim_map[d]];
+                            if m.opcode(op) == O::GetTensorShape {
+                                n
+                            } else {
+                                (n + p.tile[d] - 1) / p.tile[d]
+                            }
+                        })
+                        .collect(),
+                    _ => return Err("internal error: expected a view".into()),
+                };
+                let results: Vec<_> = m.results(op).collect();
+                for (r, d) in results.into_iter().zip(dims) {
+                    let e = self.elem_of(r);
+                    self.set_tile(r, Tile::scalar(e, d as u64 & mask(int_width(e))));
+                }
+            }
+            O::LoadViewTko => {
+                let view = self.view_of(m.operand(op, 0))?;
+                let index = self.index_operands(op)?;
+                let r = m.result(op, 0);
+                let (shape, elem) = (self.shape_of(r), self.elem_of(r));
+                let (els, pad, _) = self.view_elements(&view, &index, &shape)?;
+                let padv = padding_bits(m, elem, pad);
+                let bits = els
+                    .iter()
+                    .map(|(a, inside)| {
+                        if *inside {
+                            self.load_elem(elem, *a)
+                        } else {
+                            Ok(padv)
+                        }
+                    })
+                    .collect::<R<Vec<u64>>>()?;
+                self.set_tile(r, Tile { elem, shape, bits });
+                self.set(m.result(op, 1), Val::Token);
+            }
+            O::StoreViewTko => {
+                let t = self.tile(m.operand(op, 0))?.clone();
+                let view = self.view_of(m.operand(op, 1))?;
+                let index = self.index_operands(op)?;
+                let (els, _, _) = self.view_elements(&view, &index, &t.shape)?;
+                for ((a, inside), b) in els.iter().zip(&t.bits) {
+                    if *inside {
+                        self.store_elem(t.elem, *a, *b)?;
+                    }
+                }
+                self.set(m.result(op, 0), Val::Token);
+            }
+            O::LoadPtrTko | O::AtomicLoadTko => {
+                let ptrs = self.tile(m.operand(op, 0))?.clone();
+                let r = m.result(op, 0);
+                let (shape, elem) = (self.shape_of(r), self.elem_of(r));
+                let maskv = self.opt_tile(op, "mask")?;
+                let pad = self.opt_tile(op, "paddingValue")?;
+                let mut bits = Vec::with_capacity(ptrs.len());
+                for (i, a) in ptrs.bits.iter().enumerate() {
+                    if maskv.as_ref().is_some_and(|k| k.bits[i] & 1 == 0) {
+                        bits.push(pad.as_ref().map_or(0, |p| p.bits[i.min(p.len() - 1)]));
+                    } else {
+                        bits.push(self.load_elem(elem, *a)?);
+                    }
+                }
+                self.set_tile(r, Tile { elem, shape, bits });
+                self.set(m.result(op, 1), Val::Token);
+            }
+            O::StorePtrTko | O::AtomicStoreTko => {
+                let ptrs = self.tile(m.operand(op, 0))?.clone();
+                let vals = self.tile(m.operand(op, 1))?.clone();
+                let maskv = self.opt_tile(op, "mask")?;
+                for (i, a) in ptrs.bits.iter().enumerate() {
+                    if maskv.as_ref().is_none_or(|k| k.bits[i] & 1 == 1) {
+                        self.store_elem(vals.elem, *a, vals.bits[i])?;
+                    }
+                }
+                self.set(m.result(op, 0), Val::Token);
+            }
+            O::AtomicRmwTko | O::AtomicCasTko => {
+                let cas = m.opcode(op) == O::AtomicCasTko;
+                let ptrs = self.tile(m.operand(op, 0))?.clone();
+                let arg = self.tile(m.operand(op, 1))?.clone();
+                let val = if cas {
+                    Some(self.tile(m.operand(op, 2))?.clone())
+                } else {
+                    None
+                };
+                let maskv = self.opt_tile(op, "mask")?;
+                let mode = self
+                    .enum_attr(op, "mode", EnumKind::AtomicRmwMode)
+                    .and_then(AtomicRmwMode::from_index);
+                let elem = arg.elem;
+                let w = int_width(elem);
+                let kind = tilec_ir::attrs::float_kind(&m.ctx.types, elem);
+                let r = m.result(op, 0);
+                let mut old_bits = Vec::with_capacity(ptrs.len());
+                for (i, a) in ptrs.bits.iter().enumerate() {
+                    if maskv.as_ref().is_some_and(|k| k.bits[i] & 1 == 0) {
+                        old_bits.push(0);
+                        continue;
+                    }
+                    let old = self.load_elem(elem, *a)?;
+                    let x = arg.bits[i];
+                    let new = if let Some(v) = &val {
+                        if old == x { v.bits[i] } else { old }
+                    } else {
+                        match mode {
+                            Some(AtomicRmwMode::And) => old & x,
+                            Some(AtomicRmwMode::Or) => old | x,
+                            Some(AtomicRmwMode::Xor) => old ^ x,
+                            Some(AtomicRmwMode::Add) => old.wrapping_add(x) & mask(w),
+                            Some(AtomicRmwMode::AddF) => {
+                                let k = kind.ok_or("atomic addf on a non-float")?;
+                                crate::fp::add(
+                                    k,
+                                    old,
+                                    x,
+                                    tilec_ir::float::Round::NearestEven,
+                                    false,
+                                )
+                            }
+                            Some(AtomicRmwMode::Max) => {
+                                if sign_extend(x, w) > sign_extend(old, w) {
+                                    x
+                                } else {
+                                    old
+                                }
+                            }
+                            Some(AtomicRmwMode::Min) => {
+                                if sign_extend(x, w) < sign_extend(old, w) {
+                                    x
+                                } else {
+                                    old
+                                }
+                            }
+                            Some(AtomicRmwMode::UMax) => old.max(x),
+                            Some(AtomicRmwMode::UMin) => old.min(x),
+                            Some(AtomicRmwMode::Xchg) | None => x,
+                        }
+                    };
+                    self.store_elem(elem, *a, new)?;
+                    old_bits.push(old);
+                }
+                let shape = self.shape_of(r);
+                self.set_tile(
+                    r,
+                    Tile {
+                        elem,
+                        shape,
+                        bits: old_bits,
+                    },
+                );
+                self.set(m.result(op, 1), Val::Token);
+            }
+            _ => return Err(format!("the interpreter cannot run '{}'", m.def(op).name)),
+        }
+        Ok(())
+    }
+
+    /// The optional tile operand `name` of `op`.
+    fn opt_tile(&self, op: Op, name: &str) -> R<Option<Tile>> {
+        match operand_group(self.m, op, name).first() {
+            Some(v) => Ok(Some(self.tile(*v)?.clone())),
+            None => Ok(None),
+        }
+    }
+}

@@ -1,0 +1,322 @@
+//! Structural ops: broadcast, reshape, permute, cat, extract, iota, select, offset, reduce,
+//! scan and the matrix products.
+//!
+//! Orders the spec leaves to the implementation (it asks only for determinism):
+//!
+//! * `reduce` folds each row in ascending index order, starting from the identity:
+//!   `acc = body(current = x[i], previous = acc)`;
+//! * `scan` does the same in ascending order (descending with `reverse`), and element `i`
+//!   of the result is the accumulator after `x[i]`;
+//! * `mmaf` computes `acc + sum_k a[i,k] * b[k,j]` in ascending `k`, each step a fused
+//!   multiply-add in the accumulator's type (operands converted to it exactly), so one
+//!   rounding per `k`; `mmai` accumulates in i32 with wrap-around.
+
+use crate::exec::{Ctx, Flow, R, int_width, mask};
+use crate::value::{Tile, Val, coords_of, row_major_strides};
+use tilec_ir::attrs::{AttrData, EnumKind, Signedness};
+use tilec_ir::util::sign_extend;
+use tilec_ir::{Op, Opcode, Value};
+
+impl Ctx<'_, '_> {
+    pub(crate) fn shape_op(&mut self, op: Op) -> R<()> {
+        use Opcode as O;
+        let m = self.m;
+        let r = m.result(op, 0);
+        let (rshape, relem) = (self.shape_of(r), self.elem_of(r));
+        let rn = rshape.iter().product::<i64>() as usize;
+        let mut rc = vec![0i64; rshape.len()];
+        let bits: Vec<u64> = match m.opcode(op) {
+            O::Reshape => self.tile(m.operand(op, 0))?.bits.clone(),
+            O::Broadcast => {
+                let s = self.tile(m.operand(op, 0))?;
+                let sst = row_major_strides(&s.shape);
+                (0..rn)
+                    .map(|i| {
+                        coords_of(&rshape, i, &mut rc);
+                        let mut at = 0;
+                        for d in 0..rshape.len() {
+                            if s.shape[d] != 1 {
+                                at += rc[d] as usize * sst[d];
+                            }
+                        }
+                        s.bits[at]
+                    })
+                    .collect()
+            }
+            O::Permute => {
+                let s = self.tile(m.operand(op, 0))?;
+                let perm: Vec<usize> = match self.attr(op, "permutation") {
+                    Some(AttrData::DenseI32Array(p)) => p.iter().map(|x| *x as usize).collect(),
+                    _ => (0..rshape.len()).collect(),
+                };
+                let sst = row_major_strides(&s.shape);
+                (0..rn)
+                    .map(|i| {
+                        coords_of(&rshape, i, &mut rc);
+                        // Result dimension d is source dimension perm[d].
+                        let at: usize = (0..rshape.len())
+                            .map(|d| rc[d] as usize * sst[perm[d]])
+                            .sum();
+                        s.bits[at]
+                    })
+                    .collect()
+            }
+            O::Cat => {
+                let (a, b) = (self.tile(m.operand(op, 0))?, self.tile(m.operand(op, 1))?);
+                let dim = self.int_attr(op, "dim") as usize;
+                let (ast, bst) = (row_major_strides(&a.shape), row_major_strides(&b.shape));
+                (0..rn)
+                    .map(|i| {
+                        coords_of(&rshape, i, &mut rc);
+                        let (t, st, shift) = if rc[dim] < a.shape[dim] {
+                            (a, &ast, 0)
+                        } else {
+                            (b, &bst, a.shape[dim])
+                        };
+                        let at: usize = (0..rshape.len())
+                            .map(|d| (rc[d] - if d == dim { shift } else { 0 }) as usize * st[d])
+                            .sum();
+                        t.bits[at]
+                    })
+                    .collect()
+            }
+            O::Extract => {
+                let s = self.tile(m.operand(op, 0))?;
+                let idx: Vec<i64> = m
+                    .operands(op)
+                    .skip(1)
+                    .map(|v| self.int(v))
+                    .collect::<R<_>>()?;
+                for (d, i) in idx.iter().enumerate() {
+                    let blocks = s.shape[d] / rshape[d];
+                    if !(0..blocks).contains(i) {
+                        return Err(format!(
+                            "'extract' index {i} along dimension {d} is out of bounds (the source has {blocks} blocks there)"
+                        ));
+                    }
+                }
+                let sst = row_major_strides(&s.shape);
+                (0..rn)
+                    .map(|i| {
+                        coords_of(&rshape, i, &mut rc);
+                        let at: usize = (0..rshape.len())
+                            .map(|d| (idx[d] * rshape[d] + rc[d]) as usize * sst[d])
+                            .sum();
+                        s.bits[at]
+                    })
+                    .collect()
+            }
+            O::Iota => {
+                let w = int_width(relem);
+                (0..rn as u64).map(|i| i & mask(w)).collect()
+            }
+            O::Select => {
+                let c = self.tile(m.operand(op, 0))?;
+                let (a, b) = (self.tile(m.operand(op, 1))?, self.tile(m.operand(op, 2))?);
+                (0..rn)
+                    .map(|i| {
+                        if c.bits[i] & 1 == 1 {
+                            a.bits[i]
+                        } else {
+                            b.bits[i]
+                        }
+                    })
+                    .collect()
+            }
+            O::Offset => {
+                let p = self.tile(m.operand(op, 0))?;
+                let o = self.tile(m.operand(op, 1))?;
+                let pointee = match m.ctx.types.get(p.elem) {
+                    tilec_ir::TypeData::Ptr(e) => *e,
+                    _ => p.elem,
+                };
+                let size = crate::mem::elem_bytes(&m.ctx.types, pointee) as i64;
+                let w = int_width(o.elem);
+                (0..rn)
+                    .map(|i| p.bits[i].wrapping_add((sign_extend(o.bits[i], w) * size) as u64))
+                    .collect()
+            }
+            O::Reduce | O::Scan => return self.reduce_or_scan(op),
+            O::MmaF | O::MmaI => self.mma(op)?,
+            _ => return Err(format!("the interpreter cannot run '{}'", m.def(op).name)),
+        };
+        self.set_tile(
+            r,
+            Tile {
+                elem: relem,
+                shape: rshape,
+                bits,
+            },
+        );
+        Ok(())
+    }
+
+    /// The identities of a `reduce`/`scan`, as element bit patterns.
+    fn identities(&self, op: Op) -> R<Vec<u64>> {
+        let m = self.m;
+        let Some(AttrData::Array(items)) = self.attr(op, "identities") else {
+            return Err("'identities' missing".into());
+        };
+        items
+            .iter()
+            .map(|a| match m.ctx.attrs.get(*a) {
+                AttrData::Float { bits, .. } => Ok(*bits),
+                AttrData::Int { value, ty } => {
+                    let w = ty.map_or(64, |t| int_width(m.ctx.types.element_type(t)));
+                    Ok(*value as u64 & mask(w))
+                }
+                AttrData::Dense(d) => Ok(d.values.first().copied().unwrap_or(0)),
+                other => Err(format!("unexpected identity {other:?}")),
+            })
+            .collect()
+    }
+
+    /// Applies the body of `op` to (current, previous) element pairs of each operand.
+    fn combine(
+        &mut self,
+        op: Op,
+        cur: &[u64],
+        prev: &[u64],
+        elems: &[tilec_ir::Type],
+    ) -> R<Vec<u64>> {
+        let mut args = Vec::with_capacity(2 * cur.len());
+        for k in 0..cur.len() {
+            args.push(Val::Tile(Tile::scalar(elems[k], cur[k])));
+            args.push(Val::Tile(Tile::scalar(elems[k], prev[k])));
+        }
+        match self.run_region(op, 0, args)? {
+            Flow::Yield(v) => v
+                .into_iter()
+                .map(|x| match x {
+                    Val::Tile(t) => Ok(t.bits[0]),
+                    _ => Err("a reduction body must yield tiles".to_string()),
+                })
+                .collect(),
+            _ => Err("a reduction body must end with 'yield'".into()),
+        }
+    }
+
+    fn reduce_or_scan(&mut self, op: Op) -> R<()> {
+        let m = self.m;
+        let scan = m.opcode(op) == Opcode::Scan;
+        let inputs: Vec<Tile> = m
+            .operands(op)
+            .map(|v| self.tile(v).cloned())
+            .collect::<R<_>>()?;
+        let ids = self.identities(op)?;
+        let elems: Vec<_> = inputs.iter().map(|t| t.elem).collect();
+        let shape = inputs[0].shape.clone();
+        let dim = self.int_attr(op, "dim") as usize;
+        let reverse = matches!(self.attr(op, "reverse"), Some(AttrData::Bool(true)));
+        let st = row_major_strides(&shape);
+        let len = shape[dim] as usize;
+        // Rows: every element with coordinate 0 along `dim`.
+        let n: usize = shape.iter().product::<i64>() as usize;
+        let mut outs: Vec<Vec<u64>> =
+            vec![vec![0; if scan { n } else { n / len.max(1) }]; inputs.len()];
+        let mut c = vec![0i64; shape.len()];
+        let mut row = 0;
+        for start in 0..n {
+            coords_of(&shape, start, &mut c);
+            if c[dim] != 0 {
+                continue;
+            }
+            let mut acc = ids.clone();
+            for j in 0..len {
+                let j = if reverse { len - 1 - j } else { j };
+                let at = start + j * st[dim];
+                let cur: Vec<u64> = inputs.iter().map(|t| t.bits[at]).collect();
+                acc = self.combine(op, &cur, &acc, &elems)?;
+                if scan {
+                    for (k, o) in outs.iter_mut().enumerate() {
+                        o[at] = acc[k];
+                    }
+                }
+            }
+            if !scan {
+                for (k, o) in outs.iter_mut().enumerate() {
+                    o[row] = acc[k];
+                }
+            }
+            row += 1;
+        }
+        let results: Vec<Value> = m.results(op).collect();
+        for (k, r) in results.into_iter().enumerate() {
+            let s = self.shape_of(r);
+            self.set_tile(
+                r,
+                Tile {
+                    elem: elems[k],
+                    shape: s,
+                    bits: std::mem::take(&mut outs[k]),
+                },
+            );
+        }
+        Ok(())
+    }
+
+    fn mma(&mut self, op: Op) -> R<Vec<u64>> {
+        let m = self.m;
+        let (a, b, c) = (
+            self.tile(m.operand(op, 0))?,
+            self.tile(m.operand(op, 1))?,
+            self.tile(m.operand(op, 2))?,
+        );
+        let rank = c.shape.len();
+        let (mm, nn) = (c.shape[rank - 2] as usize, c.shape[rank - 1] as usize);
+        let kk = a.shape[rank - 1] as usize;
+        let batch = if rank == 3 { c.shape[0] as usize } else { 1 };
+        let mut out = c.bits.clone();
+        if m.opcode(op) == Opcode::MmaI {
+            let sa = self.enum_attr(op, "signedness_lhs", EnumKind::Signedness)
+                != Some(Signedness::Unsigned as u8);
+            let sb = self.enum_attr(op, "signedness_rhs", EnumKind::Signedness)
+                != Some(Signedness::Unsigned as u8);
+            let v = |x: u64, s: bool| if s { sign_extend(x, 8) } else { x as i64 };
+            for bt in 0..batch {
+                for i in 0..mm {
+                    for j in 0..nn {
+                        let o = bt * mm * nn + i * nn + j;
+                        let mut acc = out[o] as u32;
+                        for k in 0..kk {
+                            let x = v(a.bits[bt * mm * kk + i * kk + k], sa);
+                            let y = v(b.bits[bt * kk * nn + k * nn + j], sb);
+                            acc = acc.wrapping_add((x * y) as u32);
+                        }
+                        out[o] = acc as u64;
+                    }
+                }
+            }
+            return Ok(out);
+        }
+        let kc = crate::elementwise::kind_of(m, c.elem)?;
+        let ka = crate::elementwise::kind_of(m, a.elem)?;
+        let kb = crate::elementwise::kind_of(m, b.elem)?;
+        let near = tilec_ir::float::Round::NearestEven;
+        let ac: Vec<u64> = a
+            .bits
+            .iter()
+            .map(|x| crate::fp::convert(ka, kc, *x, near, false))
+            .collect();
+        let bc: Vec<u64> = b
+            .bits
+            .iter()
+            .map(|x| crate::fp::convert(kb, kc, *x, near, false))
+            .collect();
+        for bt in 0..batch {
+            for i in 0..mm {
+                for j in 0..nn {
+                    let o = bt * mm * nn + i * nn + j;
+                    let mut acc = out[o];
+                    for k in 0..kk {
+                        let x = ac[bt * mm * kk + i * kk + k];
+                        let y = bc[bt * kk * nn + k * nn + j];
+                        acc = crate::fp::fma(kc, x, y, acc, near, false);
+                    }
+                    out[o] = acc;
+                }
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,83 @@
+//! Run-time values: tiles (element bit patterns in row-major order), tokens and views.
+
+use std::rc::Rc;
+use tilec_ir::Type;
+use tilec_ir::attrs::PaddingValue;
+
+/// A tile: its element type, shape and elements in row-major order, each as the bit
+/// pattern of its type in the low bits of a `u64` (integers zero-extended from their width,
+/// `i1` as 0 or 1, floats as their encoding, pointers as byte addresses).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tile {
+    pub elem: Type,
+    pub shape: Rc<[i64]>,
+    pub bits: Vec<u64>,
+}
+
+impl Tile {
+    /// A rank-0 tile.
+    pub fn scalar(elem: Type, bits: u64) -> Tile {
+        Tile {
+            elem,
+            shape: Rc::from(&[][..]),
+            bits: vec![bits],
+        }
+    }
+
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.bits.len()
+    }
+
+    /// Whether the tile has no elements (never, for a valid tile type).
+    pub fn is_empty(&self) -> bool {
+        self.bits.is_empty()
+    }
+}
+
+/// A tensor view: a base address, the element type, and shape and strides (in elements)
+/// with every dynamic entry resolved.
+#[derive(Clone, Debug)]
+pub struct TensorView {
+    pub base: u64,
+    pub elem: Type,
+    pub shape: Vec<i64>,
+    pub strides: Vec<i64>,
+}
+
+/// A partition view: a tensor view cut into tiles of `tile` (tile dimension `d` runs along
+/// tensor dimension `dim_map[d]`).
+#[derive(Clone, Debug)]
+pub struct PartitionView {
+    pub tensor: Rc<TensorView>,
+    pub tile: Vec<i64>,
+    pub padding: Option<PaddingValue>,
+    pub dim_map: Vec<usize>,
+}
+
+/// Any value an op can produce.
+#[derive(Clone, Debug)]
+pub enum Val {
+    Tile(Tile),
+    Token,
+    TensorView(Rc<TensorView>),
+    PartitionView(Rc<PartitionView>),
+}
+
+/// Row-major strides (in elements) of `shape`.
+pub fn row_major_strides(shape: &[i64]) -> Vec<usize> {
+    let mut strides = vec![1usize; shape.len()];
+    for d in (0..shape.len().saturating_sub(1)).rev() {
+        strides[d] = strides[d + 1] * shape[d + 1] as usize;
+    }
+    strides
+}
+
+/// The coordinates of element `i` of a row-major tile of `shape`, into `out`.
+pub fn coords_of(shape: &[i64], mut i: usize, out: &mut [i64]) {
+    for d in (0..shape.len()).rev() {
+        let n = shape[d] as usize;
+        out[d] = (i % n) as i64;
+        i /= n;
+    }
+}
