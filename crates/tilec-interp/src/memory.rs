@@ -105,12 +105,7 @@ impl Ctx<'_, '_> {
 
     /// Resolves the tensor coordinates of every element of a tile loaded or stored at
     /// `index` of `view`: `(address, in bounds)` per element, and the padding.
-    fn view_elements(
-        &self,
-        view: &Val,
-        index: &[i64],
-        tile_shape: &[i64],
-    ) -> R<ViewElements> {
+    fn view_elements(&self, view: &Val, index: &[i64], tile_shape: &[i64]) -> R<ViewElements> {
         let (tv, tile, pad, dim_map): (&TensorView, Vec<i64>, _, Vec<usize>) = match view {
             Val::PartitionView(p) => (&p.tensor, p.tile.clone(), p.padding, p.dim_map.clone()),
             Val::TensorView(t) => (t, t.shape.clone(), None, (0..t.shape.len()).collect()),

@@ -83,3 +83,215 @@ fn vector_add_with_a_ragged_last_tile() {
         assert_eq!(c[i].to_bits(), (a[i] + b[i]).to_bits(), "element {i}");
     }
 }
+
+fn buf(mem: &mut Memory, bytes: Vec<u8>) -> usize {
+    mem.alloc(bytes);
+    mem.buffers.len() - 1
+}
+
+fn i32s(mem: &Memory, i: usize) -> Vec<i32> {
+    mem.buffers[i]
+        .data
+        .chunks(4)
+        .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+/// A 1-D array argument as cuTile passes it: pointer, length, stride.
+fn arr(i: usize, n: usize) -> [Arg; 3] {
+    [Arg::Buffer(i), Arg::Scalar(n as u64), Arg::Scalar(1)]
+}
+
+/// A row-major 2-D array argument: pointer, rows, columns, row stride, column stride.
+fn mat(i: usize, rows: usize, cols: usize) -> [Arg; 5] {
+    [
+        Arg::Buffer(i),
+        Arg::Scalar(rows as u64),
+        Arg::Scalar(cols as u64),
+        Arg::Scalar(cols as u64),
+        Arg::Scalar(1),
+    ]
+}
+
+#[test]
+fn saxpy_masks_the_tail() {
+    let m = load("saxpy");
+    let n = 1500;
+    let (x, y) = (values(3, n), values(4, n));
+    let a = 1.75f32;
+    let mut mem = Memory::default();
+    let (px, py) = (f32_buf(&mut mem, &x), f32_buf(&mut mem, &y));
+    let mut args = vec![Arg::Scalar(a.to_bits() as u64)];
+    args.extend(arr(px, n));
+    args.extend(arr(py, n));
+    run(&m, entry(&m, "saxpy"), [2, 1, 1], &args, &mut mem).expect("runs");
+    let got = f32s(&mem, py);
+    for i in 0..n {
+        // The kernel computes a * x + y with one rounding (fma).
+        assert_eq!(
+            got[i].to_bits(),
+            a.mul_add(x[i], y[i]).to_bits(),
+            "element {i}"
+        );
+    }
+}
+
+#[test]
+fn relu_clips_negative_values() {
+    let m = load("relu");
+    let n = 1100;
+    let x = values(5, n);
+    let mut mem = Memory::default();
+    let (px, py) = (f32_buf(&mut mem, &x), f32_buf(&mut mem, &vec![9.0; n]));
+    let mut args = arr(px, n).to_vec();
+    args.extend(arr(py, n));
+    run(&m, entry(&m, "relu"), [2, 1, 1], &args, &mut mem).expect("runs");
+    let got = f32s(&mem, py);
+    for i in 0..n {
+        assert_eq!(got[i], x[i].max(0.0), "element {i}");
+    }
+}
+
+#[test]
+fn sum_reduction_folds_each_tile_in_order() {
+    let m = load("sum_reduction");
+    let n = 2100;
+    let x = values(6, n);
+    let blocks = n.div_ceil(1024);
+    let mut mem = Memory::default();
+    let (px, po) = (f32_buf(&mut mem, &x), f32_buf(&mut mem, &vec![0.0; blocks]));
+    let mut args = arr(px, n).to_vec();
+    args.extend(arr(po, blocks));
+    run(
+        &m,
+        entry(&m, "sum_reduction"),
+        [blocks as u32, 1, 1],
+        &args,
+        &mut mem,
+    )
+    .expect("runs");
+    let got = f32s(&mem, po);
+    for (b, g) in got.iter().enumerate() {
+        // The interpreter folds in ascending order from the identity; padding adds zeros.
+        let want = x[b * 1024..((b + 1) * 1024).min(n)]
+            .iter()
+            .fold(0.0f32, |acc, v| v + acc);
+        assert_eq!(g.to_bits(), want.to_bits(), "block {b}");
+    }
+}
+
+#[test]
+fn prefix_sum_carries_the_total_across_tiles() {
+    let m = load("prefix_sum");
+    let n = 2500;
+    let x = values(7, n);
+    let mut mem = Memory::default();
+    let (px, py) = (f32_buf(&mut mem, &x), f32_buf(&mut mem, &vec![0.0; n]));
+    let mut args = arr(px, n).to_vec();
+    args.extend(arr(py, n));
+    run(&m, entry(&m, "prefix_sum"), [1, 1, 1], &args, &mut mem).expect("runs");
+    let got = f32s(&mem, py);
+    let mut carry = 0.0f32;
+    for t in 0..n.div_ceil(1024) {
+        let mut acc = 0.0f32;
+        let mut last = 0.0f32;
+        for i in t * 1024..(t + 1) * 1024 {
+            acc += if i < n { x[i] } else { 0.0 };
+            let v = acc + carry;
+            if i < n {
+                assert_eq!(got[i].to_bits(), v.to_bits(), "element {i}");
+            }
+            last = v;
+        }
+        carry = last;
+    }
+}
+
+#[test]
+fn histogram_counts_every_value_with_atomics() {
+    let m = load("histogram");
+    let n = 3000;
+    let bins = 37;
+    let mut s = 11u64;
+    let x: Vec<i32> = (0..n)
+        .map(|_| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((s >> 33) % 45) as i32 - 4
+        })
+        .collect();
+    let mut mem = Memory::default();
+    let px = buf(&mut mem, x.iter().flat_map(|v| v.to_le_bytes()).collect());
+    let pb = buf(&mut mem, vec![0; bins * 4]);
+    let mut args = arr(px, n).to_vec();
+    args.extend(arr(pb, bins));
+    run(&m, entry(&m, "histogram"), [3, 1, 1], &args, &mut mem).expect("runs");
+    let mut want = vec![0i32; bins];
+    for v in &x {
+        if (0..bins as i32).contains(v) {
+            want[*v as usize] += 1;
+        }
+    }
+    assert_eq!(i32s(&mem, pb), want);
+}
+
+#[test]
+fn transpose_with_ragged_edges() {
+    let m = load("transpose");
+    let (rows, cols) = (100, 70);
+    let a = values(8, rows * cols);
+    let mut mem = Memory::default();
+    let (pa, pb) = (
+        f32_buf(&mut mem, &a),
+        f32_buf(&mut mem, &vec![0.0; rows * cols]),
+    );
+    let mut args = mat(pa, rows, cols).to_vec();
+    args.extend(mat(pb, cols, rows));
+    let grid = [rows.div_ceil(64) as u32, cols.div_ceil(32) as u32, 1];
+    run(&m, entry(&m, "transpose"), grid, &args, &mut mem).expect("runs");
+    let b = f32s(&mem, pb);
+    for i in 0..rows {
+        for j in 0..cols {
+            assert_eq!(b[j * rows + i], a[i * cols + j], "({i}, {j})");
+        }
+    }
+}
+
+fn f16_bits(v: f32) -> u16 {
+    tilec_ir::float::round_from_f64(tilec_ir::float::FloatKind::F16, v as f64) as u16
+}
+
+#[test]
+fn matmul_accumulates_in_ascending_k() {
+    let m = load("matmul");
+    let (mm, kk, nn) = (70, 50, 66);
+    let a: Vec<u16> = values(9, mm * kk).iter().map(|v| f16_bits(*v)).collect();
+    let b: Vec<u16> = values(10, kk * nn).iter().map(|v| f16_bits(*v)).collect();
+    let mut mem = Memory::default();
+    let pa = buf(&mut mem, a.iter().flat_map(|v| v.to_le_bytes()).collect());
+    let pb = buf(&mut mem, b.iter().flat_map(|v| v.to_le_bytes()).collect());
+    let pc = buf(&mut mem, vec![0; mm * nn * 4]);
+    let mut args = mat(pa, mm, kk).to_vec();
+    args.extend(mat(pb, kk, nn));
+    args.extend(mat(pc, mm, nn));
+    let grid = [mm.div_ceil(64) as u32, nn.div_ceil(64) as u32, 1];
+    run(&m, entry(&m, "matmul"), grid, &args, &mut mem).expect("runs");
+    let c = f32s(&mem, pc);
+    let f = |h: u16| tilec_ir::float::to_f64(tilec_ir::float::FloatKind::F16, h as u64) as f32;
+    for i in 0..mm {
+        for j in 0..nn {
+            // One fused multiply-add per k, in ascending k (K tiles of 32, zero-padded).
+            let mut acc = 0.0f32;
+            for k in 0..kk.div_ceil(32) * 32 {
+                let (x, y) = if k < kk {
+                    (f(a[i * kk + k]), f(b[k * nn + j]))
+                } else {
+                    (0.0, 0.0)
+                };
+                acc = x.mul_add(y, acc);
+            }
+            assert_eq!(c[i * nn + j].to_bits(), acc.to_bits(), "({i}, {j})");
+        }
+    }
+}
