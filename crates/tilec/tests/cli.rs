@@ -726,3 +726,40 @@ fn non_scalar_kernel_argument_is_a_located_error() {
         "<stdin>:3:8: error: kernel arguments must be rank-0 tiles"
     );
 }
+
+const DIV_KERNEL: &str = "cuda_tile.module @m {\n  entry @k(%n: tile<i32>) {\n    %c = constant <i32: 7> : tile<i32>\n    %q = divi %c, %n signed : tile<i32>\n    print \"q = %d\\n\", %q : tile<i32>\n    return\n  }\n}\n";
+
+#[test]
+fn run_prints_and_reports_undefined_behaviour_at_the_op() {
+    let ok = tilec(&["run", "-", "--arg", "i32:-2"], DIV_KERNEL.as_bytes());
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
+    assert_eq!(text(&ok.stdout), "q = -3\n");
+    let ub = tilec(
+        &["run", "-", "--arg", "i32:0", "--diagnostic-format", "mlir"],
+        DIV_KERNEL.as_bytes(),
+    );
+    assert_eq!(ub.status.code(), Some(1));
+    assert_eq!(
+        text(&ub.stderr),
+        "<stdin>:4:10: error: integer division by zero in 'divi' (tile block (0, 0, 0))\n    %q = divi %c, %n signed : tile<i32>\n         ^\n"
+    );
+    let count = tilec(
+        &["run", "-", "--diagnostic-format", "mlir"],
+        DIV_KERNEL.as_bytes(),
+    );
+    assert_eq!(count.status.code(), Some(1));
+    assert_eq!(
+        text(&count.stderr),
+        "<stdin>:2:3: error: the kernel takes 1 argument and 0 --arg were given\n  entry @k(%n: tile<i32>) {\n  ^\n"
+    );
+    let grid = tilec(
+        &["run", "-", "--grid", "0", "--arg", "i32:1"],
+        DIV_KERNEL.as_bytes(),
+    );
+    assert_eq!(grid.status.code(), Some(2));
+    assert!(
+        text(&grid.stderr).contains("--grid '0'"),
+        "{}",
+        text(&grid.stderr)
+    );
+}
