@@ -1,19 +1,416 @@
-//! (stub until the argument module lands)
+//! The `--arg VALUE` syntax of `tilec run`: one value per kernel parameter.
+//!
+//! * `TYPE:VALUE`: a scalar, e.g. `i32:5`, `i64:-3`, `i32:0x10`, `i1:true`, `f32:1.5`,
+//!   `f16:-0.5`, `f32:1e-3`, `f32:inf`, `f32:-inf`, `f32:nan`, `f32:0x7fc00001`.
+//!   - Integers (`i1 i8 i16 i32 i64`): decimal with an optional sign, or hexadecimal
+//!     with `0x` (also with a sign); the value must fit the width as a signed or as an
+//!     unsigned number (`i8` takes -128..=255) and is stored as its low `width` bits.
+//!     `i1` also takes `true` and `false`.
+//!   - Floats (`f16 bf16 f32 f64 tf32 f8E4M3FN f8E5M2`): a decimal literal (`1`, `-2.5`,
+//!     `.5`, `1e-3`) correctly rounded to the nearest value of the type, ties to even,
+//!     without double rounding ([`tilec_ir::float::parse_decimal_exact`]); values beyond
+//!     the largest finite one round to infinity (to NaN for `f8E4M3FN`, which has no
+//!     infinity), as LLVM rounds float constants. `inf`, `infinity` and `nan` (any case,
+//!     optional sign) give infinity and the default quiet NaN (`f8E4M3FN:inf` is an
+//!     error). As in MLIR's float attributes, `0x...` is the bit pattern itself, which
+//!     must fit the type's width (19 bits for `tf32`).
+//! * `@PATH`: a buffer read from a `.npy` file (see [`crate::npy`]).
+//! * Generated buffers, with `SHAPE` written `N` or `AxBxC` (e.g. `64x64`; dimensions
+//!   may be 0; at most [`MAX_ELEMENTS`] elements):
+//!   - `zeros:TYPE:SHAPE`, `ones:TYPE:SHAPE`;
+//!   - `iota:TYPE:SHAPE`: 0, 1, 2, ... in row-major order; integers wrap modulo
+//!     2^width (`i1` alternates 0, 1), floats are the index rounded to the type;
+//!   - `fill:TYPE:SHAPE:VALUE`: every element `VALUE`, written as for a scalar;
+//!   - `random:TYPE:SHAPE:SEED`: deterministic pseudo-random values; `SEED` is a `u64`
+//!     (decimal or `0x` hex). The generator is SplitMix64 ([`splitmix64`]), one output
+//!     per element in row-major order. From an output `x`: floats are
+//!     `(x >> 11) * 2^-52 - 1`, uniform in [-1, 1) on a grid of 2^-52, rounded to nearest
+//!     even into the type (so narrow types can produce exactly 1.0); `i1` is `x >> 63`;
+//!     `i8` and `i16` are the top `width` bits of `x` (uniform over the whole width);
+//!     `i32` and `i64` are `((x * 2001) >> 64) - 1000` computed in 128 bits (uniform
+//!     over [-1000, 1000] up to a bias below 2^-53).
+//!
+//! Errors are one line, `bad --arg 'TEXT': ...`, naming the part at fault.
+
+use crate::npy::{self, Array};
+use std::path::Path;
+use tilec_ir::Type;
+use tilec_ir::float::{self, FloatKind, Round};
+
+/// One `--arg` value.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ArgSpec {
-    Scalar { elem: tilec_ir::Type, bits: u64 },
-    Buffer(crate::npy::Array),
+    /// A scalar parameter: its element type and bit pattern (as [`npy::Array`] holds
+    /// elements).
+    Scalar {
+        /// The element type.
+        elem: Type,
+        /// The value's bit pattern in the low bits.
+        bits: u64,
+    },
+    /// A buffer argument: the kernel gets a pointer to its elements.
+    Buffer(Array),
 }
-pub fn parse(
-    s: &str,
-    _read_file: &mut dyn FnMut(&std::path::Path) -> std::io::Result<Vec<u8>>,
-) -> Result<ArgSpec, String> {
-    let (t, v) = s.split_once(':').ok_or("bad arg")?;
-    let elem = match t {
-        "i32" => tilec_ir::Type::I32,
-        _ => return Err(format!("unknown type {t}")),
-    };
-    Ok(ArgSpec::Scalar {
-        elem,
-        bits: v.parse::<i64>().map_err(|e| e.to_string())? as u64 & 0xffff_ffff,
+
+/// The most elements a generated buffer may have: 2^28, whose `u64` elements take
+/// 2 GiB (the interpreter holds every element in a `u64`).
+pub const MAX_ELEMENTS: usize = 1 << 28;
+
+const ELEMS: [(&str, Type); 12] = [
+    ("i1", Type::I1),
+    ("i8", Type::I8),
+    ("i16", Type::I16),
+    ("i32", Type::I32),
+    ("i64", Type::I64),
+    ("f16", Type::F16),
+    ("bf16", Type::BF16),
+    ("f32", Type::F32),
+    ("f64", Type::F64),
+    ("tf32", Type::TF32),
+    ("f8E4M3FN", Type::F8E4M3FN),
+    ("f8E5M2", Type::F8E5M2),
+];
+
+/// The element type of an MLIR element-type name: "i1", "i8", "i16", "i32", "i64",
+/// "f16", "bf16", "f32", "f64", "tf32", "f8E4M3FN", "f8E5M2".
+#[must_use]
+pub fn elem_from_name(s: &str) -> Option<Type> {
+    ELEMS.iter().find(|(n, _)| *n == s).map(|&(_, t)| t)
+}
+
+/// The MLIR name of one of the twelve element types (the inverse of [`elem_from_name`]).
+#[must_use]
+pub fn elem_name(t: Type) -> Option<&'static str> {
+    ELEMS.iter().find(|(_, e)| *e == t).map(|&(n, _)| n)
+}
+
+/// The float kind of a float element type.
+fn float_kind(t: Type) -> Option<FloatKind> {
+    Some(match t {
+        Type::F16 => FloatKind::F16,
+        Type::BF16 => FloatKind::BF16,
+        Type::F32 => FloatKind::F32,
+        Type::F64 => FloatKind::F64,
+        Type::TF32 => FloatKind::TF32,
+        Type::F8E4M3FN => FloatKind::F8E4M3FN,
+        Type::F8E5M2 => FloatKind::F8E5M2,
+        _ => return None,
     })
 }
+
+/// The width of an integer element type.
+fn int_width(t: Type) -> Option<u32> {
+    Some(match t {
+        Type::I1 => 1,
+        Type::I8 => 8,
+        Type::I16 => 16,
+        Type::I32 => 32,
+        Type::I64 => 64,
+        _ => return None,
+    })
+}
+
+fn low_mask(width: u32) -> u64 {
+    if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    }
+}
+
+/// One step of SplitMix64 (Steele, Lea and Flood, 2014; the generator of Java's
+/// `SplittableRandom`): advances `state` by the golden-ratio increment and returns the
+/// mixed output. `random:` buffers start from `state = SEED`.
+pub fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Parse one `--arg` value (see the module docs for the forms). `read_file` reads the
+/// file of an `@PATH` argument.
+///
+/// # Errors
+///
+/// A one-line message `bad --arg 'TEXT': ...` naming the part at fault.
+pub fn parse(
+    s: &str,
+    read_file: &mut dyn FnMut(&Path) -> std::io::Result<Vec<u8>>,
+) -> Result<ArgSpec, String> {
+    parse_inner(s, read_file).map_err(|e| format!("bad --arg '{s}': {e}"))
+}
+
+fn parse_inner(
+    s: &str,
+    read_file: &mut dyn FnMut(&Path) -> std::io::Result<Vec<u8>>,
+) -> Result<ArgSpec, String> {
+    if let Some(path) = s.strip_prefix('@') {
+        if path.is_empty() {
+            return Err("'@' needs a file name".to_string());
+        }
+        let bytes = read_file(Path::new(path)).map_err(|e| format!("cannot read '{path}': {e}"))?;
+        let a = npy::read(&bytes).map_err(|e| format!("'{path}': {e}"))?;
+        return Ok(ArgSpec::Buffer(a));
+    }
+    let Some((head, rest)) = s.split_once(':') else {
+        return Err(
+            "expected TYPE:VALUE, @FILE.npy or zeros|ones|iota|fill|random:TYPE:SHAPE[:...]"
+                .to_string(),
+        );
+    };
+    let generator = match head {
+        "zeros" | "ones" | "iota" | "fill" | "random" => head,
+        _ => {
+            let elem = parse_elem(head)?;
+            let bits = parse_scalar(elem, rest)?;
+            return Ok(ArgSpec::Scalar { elem, bits });
+        }
+    };
+    let mut parts = rest.splitn(3, ':');
+    let ty = parts.next().unwrap_or("");
+    let elem = parse_elem(ty)?;
+    let Some(shape_text) = parts.next() else {
+        return Err(format!("{generator} needs a shape: {generator}:{ty}:SHAPE"));
+    };
+    let extra = parts.next();
+    let shape = parse_shape(shape_text)?;
+    let count = Array::num_elements(&shape).ok_or_else(|| too_many(shape_text))?;
+    if count > MAX_ELEMENTS {
+        return Err(too_many(shape_text));
+    }
+    let bits = match (generator, extra) {
+        ("fill", None) => {
+            return Err(format!("fill needs a value: fill:{ty}:{shape_text}:VALUE"));
+        }
+        ("random", None) => {
+            return Err(format!(
+                "random needs a seed: random:{ty}:{shape_text}:SEED"
+            ));
+        }
+        ("zeros" | "ones" | "iota", Some(x)) => {
+            return Err(format!("unexpected ':{x}' after the shape of {generator}"));
+        }
+        ("zeros", None) => vec![0; count],
+        ("ones", None) => vec![one(elem); count],
+        ("iota", None) => (0..count).map(|i| iota(elem, i)).collect(),
+        ("fill", Some(v)) => vec![parse_scalar(elem, v)?; count],
+        (_, Some(seed)) => {
+            let mut state = parse_u64(seed).ok_or_else(|| format!("seed '{seed}' is not a u64"))?;
+            (0..count)
+                .map(|_| random(elem, splitmix64(&mut state)))
+                .collect()
+        }
+        _ => unreachable!("generators are matched above"),
+    };
+    Ok(ArgSpec::Buffer(Array { elem, shape, bits }))
+}
+
+fn too_many(shape: &str) -> String {
+    format!("shape '{shape}' has more than {MAX_ELEMENTS} (2^28) elements")
+}
+
+fn parse_elem(s: &str) -> Result<Type, String> {
+    elem_from_name(s).ok_or_else(|| {
+        if s.is_empty() {
+            "missing element type".to_string()
+        } else {
+            format!("unknown element type '{s}'")
+        }
+    })
+}
+
+fn parse_shape(s: &str) -> Result<Vec<usize>, String> {
+    if s.is_empty() {
+        return Err("empty shape (write N or AxBxC)".to_string());
+    }
+    s.split('x')
+        .map(|d| {
+            if !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()) {
+                // Too many digits: beyond the element limit anyway.
+                Ok(d.parse::<usize>().unwrap_or(usize::MAX))
+            } else {
+                Err(format!(
+                    "bad shape '{s}': '{d}' is not a dimension (write N or AxBxC)"
+                ))
+            }
+        })
+        .collect()
+}
+
+/// A u64 in decimal or `0x` hex.
+fn parse_u64(s: &str) -> Option<u64> {
+    parse_magnitude(s).and_then(|m| u64::try_from(m).ok())
+}
+
+/// An unsigned decimal or `0x` hexadecimal number, digits only.
+fn parse_magnitude(s: &str) -> Option<u128> {
+    let (digits, radix) = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => (h, 16),
+        None => (s, 10),
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    u128::from_str_radix(digits, radix).ok()
+}
+
+/// The bits of a scalar `text` of type `elem`.
+fn parse_scalar(elem: Type, text: &str) -> Result<u64, String> {
+    let name = elem_name(elem).unwrap_or("?");
+    if let Some(width) = int_width(elem) {
+        return parse_int(width, name, text);
+    }
+    let kind = float_kind(elem).ok_or("not an element type")?;
+    parse_float(kind, text)
+}
+
+fn parse_int(width: u32, name: &str, text: &str) -> Result<u64, String> {
+    if width == 1 {
+        match text {
+            "true" => return Ok(1),
+            "false" => return Ok(0),
+            _ => {}
+        }
+    }
+    let (neg, digits) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let not_int = || format!("'{text}' is not an {name}");
+    let mag = parse_magnitude(digits).ok_or_else(not_int)?;
+    let min = 1u128 << (width - 1); // the magnitude of the most negative value
+    let max = (1u128 << width) - 1;
+    let in_range = if neg { mag <= min } else { mag <= max };
+    if !in_range {
+        return Err(format!(
+            "'{text}' is out of range for {name} (-{min}..={max})"
+        ));
+    }
+    let v = if neg {
+        (mag as u64).wrapping_neg()
+    } else {
+        mag as u64
+    };
+    Ok(v & low_mask(width))
+}
+
+fn parse_float(kind: FloatKind, text: &str) -> Result<u64, String> {
+    let name = kind.name();
+    let not_float = || format!("'{text}' is not an {name}");
+    let (neg, body) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let special = body.to_ascii_lowercase();
+    if special == "inf" || special == "infinity" {
+        if !kind.has_infinity() {
+            return Err(format!("{name} has no infinity"));
+        }
+        let v = if neg {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+        return Ok(float::round_from_f64(kind, v));
+    }
+    if special == "nan" {
+        let v = if neg { -f64::NAN } else { f64::NAN };
+        return Ok(float::round_from_f64(kind, v));
+    }
+    if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        let bits = parse_magnitude(text).ok_or_else(not_float)?;
+        let width = kind.bit_width();
+        if bits > u128::from(low_mask(width)) {
+            return Err(format!(
+                "bit pattern 0x{hex} does not fit the {width} bits of {name}"
+            ));
+        }
+        return Ok(bits as u64);
+    }
+    // `parse_decimal_exact` takes "1e" as "1"; require digits after an exponent mark.
+    if let Some(e) = body.find(['e', 'E']) {
+        let exp = body[e + 1..].trim_start_matches(['+', '-']);
+        if exp.is_empty() {
+            return Err(not_float());
+        }
+    }
+    float::parse_decimal_exact(kind, text).ok_or_else(not_float)
+}
+
+/// One in the type.
+fn one(elem: Type) -> u64 {
+    match float_kind(elem) {
+        Some(k) => float::round_from_f64(k, 1.0),
+        None => 1,
+    }
+}
+
+/// The `i`th element of `iota`.
+fn iota(elem: Type, i: usize) -> u64 {
+    match float_kind(elem) {
+        Some(k) => float::round_from_f64(k, i as f64),
+        None => i as u64 & low_mask(int_width(elem).unwrap_or(64)),
+    }
+}
+
+/// An element of `random` from one SplitMix64 output.
+fn random(elem: Type, x: u64) -> u64 {
+    if let Some(k) = float_kind(elem) {
+        // (x >> 11) < 2^53: the value is exact in f64, in [-1, 1).
+        let v = (x >> 11) as f64 * (1.0 / (1u64 << 52) as f64) - 1.0;
+        return float::round_from_f64_with(k, v, Round::NearestEven);
+    }
+    match int_width(elem) {
+        Some(w @ (1 | 8 | 16)) => x >> (64 - w),
+        Some(w) => {
+            let v = ((u128::from(x) * 2001) >> 64) as i64 - 1000;
+            v as u64 & low_mask(w)
+        }
+        None => 0,
+    }
+}
+
+/// A short description of an argument for messages: "i32 scalar 5", "f32 scalar 1.5",
+/// "f32 buffer of shape 1024", "bf16 buffer of shape 64x64", "i8 buffer of shape ()"
+/// (0-d).
+#[must_use]
+pub fn describe(a: &ArgSpec) -> String {
+    match a {
+        ArgSpec::Scalar { elem, bits } => {
+            let name = elem_name(*elem).unwrap_or("?");
+            format!("{name} scalar {}", value_text(*elem, *bits))
+        }
+        ArgSpec::Buffer(a) => {
+            let name = elem_name(a.elem).unwrap_or("?");
+            let shape = if a.shape.is_empty() {
+                "()".to_string()
+            } else {
+                let dims: Vec<String> = a.shape.iter().map(usize::to_string).collect();
+                dims.join("x")
+            };
+            format!("{name} buffer of shape {shape}")
+        }
+    }
+}
+
+/// An element's value as text: integers signed (`i1` as true/false), f32 and f64 in
+/// their shortest round-trip form, the other floats as their exact value.
+fn value_text(elem: Type, bits: u64) -> String {
+    match (elem, float_kind(elem), int_width(elem)) {
+        (Type::I1, _, _) => (bits & 1 == 1).to_string(),
+        (_, _, Some(w)) => {
+            let sh = 64 - w;
+            (((bits << sh) as i64) >> sh).to_string()
+        }
+        (Type::F32, _, _) => f32::from_bits(bits as u32).to_string(),
+        (_, Some(k), _) => float::to_f64(k, bits).to_string(),
+        _ => format!("{bits:#x}"),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -147,6 +147,16 @@ impl Driver<'_, '_> {
                 _ => None,
             };
             let type_name = |t| types.to_string(t, false);
+            // bf16, tf32 and f8 buffers come from .npy files as integers of their width.
+            let spec = match (spec, pointee) {
+                (ArgSpec::Buffer(arr), Some(p)) if arr.elem != p => {
+                    match arr.clone().reinterpret(p) {
+                        Ok(r) => ArgSpec::Buffer(r),
+                        Err(_) => ArgSpec::Buffer(arr),
+                    }
+                }
+                (s, _) => s,
+            };
             match (spec, pointee) {
                 (ArgSpec::Scalar { elem: e, bits }, None) if e == elem => {
                     run_args.push(Arg::Scalar(bits))
