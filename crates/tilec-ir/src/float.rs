@@ -454,6 +454,72 @@ pub fn is_infinite(kind: FloatKind, bits: u64) -> bool {
     sem.is_infinite(bits & sem.mask())
 }
 
+/// Whether `bits` (low `bit_width()` bits) encode a subnormal number of
+/// `kind`: a nonzero value whose exponent field is all zeros (zeros are not
+/// subnormal).
+#[must_use]
+pub fn is_subnormal(kind: FloatKind, bits: u64) -> bool {
+    let sem = kind.sem();
+    sem.is_subnormal(bits & sem.mask())
+}
+
+/// The largest finite value of `kind` (negated when `neg`), as a bit pattern:
+/// 65504 for f16, 448 for F8E4M3FN, 57344 for F8E5M2, and so on.
+#[must_use]
+pub fn max_finite(kind: FloatKind, neg: bool) -> u64 {
+    kind.sem().max_finite(neg)
+}
+
+/// Round the exact value `(-1)^neg * (m + f) * 2^e` into `kind` with the
+/// rounding direction `mode`, once, as IEEE 754 does, where `f` is an unknown
+/// fraction in `[0, 1)` that is nonzero exactly when `sticky` is set.
+///
+/// This is the single rounding step of an exactly computed result: callers
+/// compute an integer significand `m` (up to 128 bits) and keep whether
+/// anything nonzero was discarded below it in `sticky`. For the rounding to
+/// be decided by `sticky` alone, the discarded part must lie below the
+/// rounding position's half-ulp bit; this holds when `m >= 2^(precision + 1)`,
+/// which callers must ensure whenever `sticky` is set (checked in debug
+/// builds). With `sticky` clear the value is exact and any `m` is accepted.
+///
+/// The result has gradual underflow (subnormals, rounded at the fixed
+/// subnormal quantum), and on overflow follows [`round_from_f64_with`]:
+/// infinity when the direction rounds away from zero (NaN for F8E4M3FN, which
+/// has no infinity; the NaN keeps `neg` as its sign) and the largest finite
+/// value when it rounds toward zero. A zero `m` (with `sticky` clear) gives a
+/// zero with the sign `neg`.
+#[must_use]
+pub fn round_exact(kind: FloatKind, neg: bool, m: u128, e: i32, sticky: bool, mode: Round) -> u64 {
+    let sem = kind.sem();
+    if m == 0 {
+        debug_assert!(!sticky, "round_exact: a sticky bit needs a significand");
+        return sem.sign(neg);
+    }
+    debug_assert!(
+        !sticky || m >> (sem.prec + 1) != 0,
+        "round_exact: sticky with a significand of fewer than precision + 2 bits"
+    );
+    // Bring the significand to at most 63 bits (what `round_magnitude`
+    // takes), folding everything below bit 0 into bit 0. A 63-bit significand
+    // rounds at bit 63 - precision >= 10 or above (higher still when the
+    // result is subnormal), and by the contract above so does a shorter one
+    // with a sticky bit (at bit >= 2): bit 0 then lies strictly below the
+    // half-ulp bit, so setting it records "nonzero, below half" exactly as the
+    // discarded bits would.
+    let len = 128 - m.leading_zeros();
+    let (m, e) = if len > 63 {
+        let sh = len - 63;
+        let lost = m & ((1u128 << sh) - 1) != 0;
+        (
+            (m >> sh) as u64 | u64::from(lost || sticky),
+            e.saturating_add(sh as i32),
+        )
+    } else {
+        (m as u64 | u64::from(sticky), e)
+    };
+    round_magnitude(sem, neg, m, e, mode.dir(neg)).0
+}
+
 // ---------------------------------------------------------------------------
 // Arithmetic
 // ---------------------------------------------------------------------------
@@ -3101,5 +3167,142 @@ mod add_tests {
             f(BF16, 2f64.powi(100), 2f64.powi(-30), NearestEven),
             Some(b(BF16, 2f64.powi(100)))
         );
+    }
+}
+
+#[cfg(test)]
+mod round_exact_tests {
+    use super::tests::Rng;
+    use super::*;
+
+    const MODES: [Round; 4] = [
+        Round::NearestEven,
+        Round::TowardZero,
+        Round::TowardNegative,
+        Round::TowardPositive,
+    ];
+
+    const KINDS: [FloatKind; 7] = [
+        FloatKind::F16,
+        FloatKind::BF16,
+        FloatKind::F32,
+        FloatKind::F64,
+        FloatKind::TF32,
+        FloatKind::F8E4M3FN,
+        FloatKind::F8E5M2,
+    ];
+
+    #[test]
+    fn exact_values_round_like_round_from_f64_with() {
+        let mut rng = Rng(0x5eed);
+        for _ in 0..20_000 {
+            let v = f64::from_bits(rng.next());
+            if !v.is_finite() || v == 0.0 {
+                continue;
+            }
+            let (m, e) = decompose_f64(v);
+            let neg = v < 0.0;
+            // The same value with the significand spread over more bits.
+            let sh = (rng.next() % 60) as u32;
+            for kind in KINDS {
+                for mode in MODES {
+                    let want = round_from_f64_with(kind, v, mode);
+                    assert_eq!(round_exact(kind, neg, u128::from(m), e, false, mode), want);
+                    assert_eq!(
+                        round_exact(kind, neg, u128::from(m) << sh, e - sh as i32, false, mode),
+                        want
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sticky_bit_stands_for_a_nonzero_tail() {
+        let mut rng = Rng(0x571c);
+        for _ in 0..20_000 {
+            // A significand m in [2^25, 2^52) with a nonzero tail: the value
+            // lies strictly inside (m, m + 1) * 2^e, whose midpoint
+            // (2m + 1) * 2^(e - 1) is exact in f64. For kinds of at most 24
+            // bits the open interval holds no value or rounding midpoint of
+            // the kind (their spacing there is at least 2^e), so every value
+            // inside rounds like that midpoint.
+            let m = u128::from(rng.next() >> (12 + rng.next() % 27)) | 1 << 25;
+            let e = (rng.next() % 320) as i32 - 220;
+            let neg = rng.next() & 1 == 1;
+            let mid = (2 * m + 1) as f64 * 2f64.powi(e - 1);
+            for kind in [
+                FloatKind::F16,
+                FloatKind::BF16,
+                FloatKind::F32,
+                FloatKind::TF32,
+            ] {
+                for mode in MODES {
+                    let got = round_exact(kind, neg, m, e, true, mode);
+                    let want = round_from_f64_with(kind, if neg { -mid } else { mid }, mode);
+                    assert_eq!(got, want, "{kind:?} {mode:?} {m} {e}");
+                }
+            }
+        }
+        // A sticky bit breaks a tie and makes directed roundings move.
+        let k = FloatKind::F32;
+        let one_and_half_ulp = (1u128 << 60) | (1u128 << 36); // 1 + 2^-24 at e = -60
+        assert_eq!(
+            round_exact(k, false, one_and_half_ulp, -60, false, Round::NearestEven),
+            0x3F80_0000
+        );
+        assert_eq!(
+            round_exact(k, false, one_and_half_ulp, -60, true, Round::NearestEven),
+            0x3F80_0001
+        );
+        assert_eq!(
+            round_exact(k, false, 1 << 60, -60, true, Round::TowardPositive),
+            0x3F80_0001
+        );
+        assert_eq!(
+            round_exact(k, false, 1 << 60, -60, true, Round::TowardZero),
+            0x3F80_0000
+        );
+        assert_eq!(
+            round_exact(k, true, 1 << 60, -60, true, Round::TowardNegative),
+            0xBF80_0001
+        );
+        // Zero, overflow, underflow.
+        assert_eq!(
+            round_exact(k, true, 0, 5, false, Round::NearestEven),
+            0x8000_0000
+        );
+        assert_eq!(
+            round_exact(k, false, 1, 128, false, Round::NearestEven),
+            0x7F80_0000
+        );
+        assert_eq!(
+            round_exact(k, false, 1, 128, false, Round::TowardZero),
+            0x7F7F_FFFF
+        );
+        assert_eq!(
+            round_exact(k, false, 1 << 60, -60 - 200, true, Round::TowardPositive),
+            1
+        );
+        assert_eq!(
+            round_exact(k, false, 1 << 60, -60 - 200, true, Round::NearestEven),
+            0
+        );
+        assert_eq!(
+            round_exact(
+                FloatKind::F8E4M3FN,
+                true,
+                1 << 60,
+                -51,
+                false,
+                Round::NearestEven
+            ),
+            0xFF
+        );
+        assert_eq!(max_finite(FloatKind::F8E4M3FN, false), 0x7E);
+        assert_eq!(max_finite(FloatKind::F16, true), 0xFBFF);
+        assert!(is_subnormal(FloatKind::F16, 0x83FF));
+        assert!(!is_subnormal(FloatKind::F16, 0x8000));
+        assert!(!is_subnormal(FloatKind::F16, 0x0400));
     }
 }
