@@ -116,14 +116,13 @@ impl Ctx<'_, '_> {
                     .map(|i| fp::fma(k, a.bits[i], b.bits[i], c.bits[i], mode, ftz))
                     .collect()
             }
-            O::AbsF | O::NegF => {
+            O::AbsF => {
                 let k = kind_of(m, a.elem)?;
-                let sign = 1u64 << (k.bit_width() - 1);
-                let neg = opcode == O::NegF;
-                a.bits
-                    .iter()
-                    .map(|x| if neg { x ^ sign } else { x & !sign })
-                    .collect()
+                a.bits.iter().map(|x| fp::abs(k, *x)).collect()
+            }
+            O::NegF => {
+                let k = kind_of(m, a.elem)?;
+                a.bits.iter().map(|x| fp::neg(k, *x)).collect()
             }
             O::Sqrt => {
                 let k = kind_of(m, a.elem)?;
@@ -173,7 +172,7 @@ impl Ctx<'_, '_> {
                     .iter()
                     .map(|x| {
                         let x = ftz_in(k, *x, ftz);
-                        ftz_out(
+                        ftz_in(
                             k,
                             round_from_f64_with(k, f(to_f64(k, x)), Round::NearestEven),
                             ftz,
@@ -389,8 +388,8 @@ impl Ctx<'_, '_> {
                 a.bits
                     .iter()
                     .map(|x| match (from, to) {
-                        (Some(FloatKind::TF32), _) => x << 13,
-                        (_, Some(FloatKind::TF32)) => x >> 13,
+                        (Some(FloatKind::TF32), _) => crate::mem::to_memory(FloatKind::TF32, *x),
+                        (_, Some(FloatKind::TF32)) => crate::mem::from_memory(FloatKind::TF32, *x),
                         _ => *x,
                     })
                     .collect()
@@ -470,31 +469,9 @@ impl Ctx<'_, '_> {
     }
 }
 
-/// A subnormal input read as a zero of its sign under flush-to-zero.
+/// `x`, read as a zero of its sign when it is subnormal and `ftz` is set.
 fn ftz_in(k: FloatKind, x: u64, ftz: bool) -> u64 {
-    if ftz && is_subnormal(k, x) {
-        x & (1u64 << (k.bit_width() - 1))
-    } else {
-        x
-    }
-}
-
-fn ftz_out(k: FloatKind, x: u64, ftz: bool) -> u64 {
-    ftz_in(k, x, ftz)
-}
-
-fn is_subnormal(k: FloatKind, x: u64) -> bool {
-    let v = to_f64(k, x).abs();
-    v != 0.0 && v.is_finite() && {
-        let min_normal = match k {
-            FloatKind::F16 => 6.103515625e-5,
-            FloatKind::BF16 | FloatKind::F32 | FloatKind::TF32 => f32::MIN_POSITIVE as f64,
-            FloatKind::F64 => f64::MIN_POSITIVE,
-            FloatKind::F8E4M3FN => 2f64.powi(-6),
-            FloatKind::F8E5M2 => 2f64.powi(-14),
-        };
-        v < min_normal
-    }
+    if ftz { fp::flush_subnormal(k, x) } else { x }
 }
 
 /// A two-argument libm function in f64, rounded once to `k`.

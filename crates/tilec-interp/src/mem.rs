@@ -84,3 +84,34 @@ pub fn elem_bytes(types: &tilec_ir::TypeStore, elem: tilec_ir::Type) -> usize {
         _ => 8,
     }
 }
+
+/// An element of float kind `k` as stored in memory: TF32 (a 19-bit pattern here) is
+/// stored as the f32 with its low 13 bits zero; every other kind as its own bits.
+pub fn to_memory(k: tilec_ir::float::FloatKind, bits: u64) -> u64 {
+    match k {
+        tilec_ir::float::FloatKind::TF32 => (bits & 0x7_ffff) << 13,
+        _ => bits,
+    }
+}
+
+/// The inverse of [`to_memory`].
+pub fn from_memory(k: tilec_ir::float::FloatKind, bits: u64) -> u64 {
+    match k {
+        tilec_ir::float::FloatKind::TF32 => (bits >> 13) & 0x7_ffff,
+        _ => bits,
+    }
+}
+
+/// [`to_memory`] for any element type (integers and pointers are stored as they are).
+pub fn encode(types: &tilec_ir::TypeStore, elem: tilec_ir::Type, bits: u64) -> u64 {
+    tilec_ir::attrs::float_kind(types, elem).map_or(bits, |k| to_memory(k, bits))
+}
+
+/// [`from_memory`] for any element type (`i1` keeps its low bit).
+pub fn decode(types: &tilec_ir::TypeStore, elem: tilec_ir::Type, bits: u64) -> u64 {
+    match tilec_ir::attrs::float_kind(types, elem) {
+        Some(k) => from_memory(k, bits),
+        None if elem == tilec_ir::Type::I1 => bits & 1,
+        None => bits,
+    }
+}

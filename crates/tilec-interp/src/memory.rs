@@ -13,7 +13,6 @@ use crate::mem::{Memory, elem_bytes};
 use crate::value::{PartitionView, TensorView, Tile, Val, coords_of};
 use std::rc::Rc;
 use tilec_ir::attrs::{AtomicRmwMode, AttrData, EnumKind, PaddingValue};
-use tilec_ir::float::FloatKind;
 use tilec_ir::segments::operand_group;
 use tilec_ir::types::DYNAMIC;
 use tilec_ir::util::{FxHashMap, sign_extend};
@@ -43,29 +42,12 @@ pub fn alloc_globals(m: &Module, mem: &mut Memory) -> FxHashMap<String, u64> {
             } else {
                 d.values.get(i).copied().unwrap_or(0)
             };
-            let bits = to_memory(m, elem, bits);
+            let bits = crate::mem::encode(&m.ctx.types, elem, bits);
             data[i * size..(i + 1) * size].copy_from_slice(&bits.to_le_bytes()[..size]);
         }
         out.insert(name, mem.alloc(data));
     });
     out
-}
-
-/// An element's bit pattern as stored in memory (TF32 is stored as the f32 with its low 13
-/// bits zero).
-fn to_memory(m: &Module, elem: Type, bits: u64) -> u64 {
-    match tilec_ir::attrs::float_kind(&m.ctx.types, elem) {
-        Some(FloatKind::TF32) => bits << 13,
-        _ => bits,
-    }
-}
-
-fn from_memory(m: &Module, elem: Type, bits: u64) -> u64 {
-    match tilec_ir::attrs::float_kind(&m.ctx.types, elem) {
-        Some(FloatKind::TF32) => (bits >> 13) & mask(19),
-        _ if elem == Type::I1 => bits & 1,
-        _ => bits,
-    }
 }
 
 /// The bit pattern of a padding value in `elem`.
@@ -84,23 +66,23 @@ fn padding_bits(m: &Module, elem: Type, p: Option<PaddingValue>) -> u64 {
 }
 
 /// Per element of a view access: its address and whether it is inside the tensor; the
-/// view's padding; the element type.
-type ViewElements = (Vec<(u64, bool)>, Option<PaddingValue>, Type);
+/// view's padding.
+type ViewElements = (Vec<(u64, bool)>, Option<PaddingValue>);
 
 impl Ctx<'_, '_> {
     fn load_elem(&self, elem: Type, addr: u64) -> R<u64> {
         let size = elem_bytes(&self.m.ctx.types, elem);
-        Ok(from_memory(self.m, elem, self.mem.read(addr, size)?))
+        Ok(crate::mem::decode(
+            &self.m.ctx.types,
+            elem,
+            self.mem.read(addr, size)?,
+        ))
     }
 
     fn store_elem(&mut self, elem: Type, addr: u64, bits: u64) -> R<()> {
         let size = elem_bytes(&self.m.ctx.types, elem);
-        let b = to_memory(self.m, elem, bits);
+        let b = crate::mem::encode(&self.m.ctx.types, elem, bits);
         self.mem.write(addr, size, b)
-    }
-
-    fn view_of(&self, v: tilec_ir::Value) -> R<Val> {
-        self.val(v).cloned()
     }
 
     /// Resolves the tensor coordinates of every element of a tile loaded or stored at
@@ -129,7 +111,7 @@ impl Ctx<'_, '_> {
             }
             out.push((tv.base.wrapping_add((off * size) as u64), inside));
         }
-        Ok((out, pad, tv.elem))
+        Ok((out, pad))
     }
 
     fn index_operands(&self, op: Op) -> R<Vec<i64>> {
@@ -203,7 +185,7 @@ impl Ctx<'_, '_> {
                 else {
                     return Err("internal error: partition view type".into());
                 };
-                let Val::TensorView(tensor) = self.view_of(m.operand(op, 0))? else {
+                let Val::TensorView(tensor) = self.val(m.operand(op, 0))? else {
                     return Err("internal error: expected a tensor view".into());
                 };
                 let dim_map: Vec<usize> = if dim_map.is_empty() {
@@ -214,7 +196,7 @@ impl Ctx<'_, '_> {
                 self.set(
                     r,
                     Val::PartitionView(Rc::new(PartitionView {
-                        tensor,
+                        tensor: tensor.clone(),
                         tile: tile.to_vec(),
                         padding,
                         dim_map,
@@ -222,7 +204,7 @@ impl Ctx<'_, '_> {
                 );
             }
             O::GetTensorShape | O::GetIndexSpaceShape => {
-                let dims: Vec<i64> = match self.view_of(m.operand(op, 0))? {
+                let dims: Vec<i64> = match self.val(m.operand(op, 0))? {
                     Val::TensorView(t) => t.shape.clone(),
                     Val::PartitionView(p) => (0..p.tile.len())
                         .map(|d| {
@@ -243,11 +225,11 @@ impl Ctx<'_, '_> {
                 }
             }
             O::LoadViewTko => {
-                let view = self.view_of(m.operand(op, 0))?;
+                let view = self.val(m.operand(op, 0))?.clone();
                 let index = self.index_operands(op)?;
                 let r = m.result(op, 0);
                 let (shape, elem) = (self.shape_of(r), self.elem_of(r));
-                let (els, pad, _) = self.view_elements(&view, &index, &shape)?;
+                let (els, pad) = self.view_elements(&view, &index, &shape)?;
                 let padv = padding_bits(m, elem, pad);
                 let bits = els
                     .iter()
@@ -264,9 +246,9 @@ impl Ctx<'_, '_> {
             }
             O::StoreViewTko => {
                 let t = self.tile(m.operand(op, 0))?.clone();
-                let view = self.view_of(m.operand(op, 1))?;
+                let view = self.val(m.operand(op, 1))?;
                 let index = self.index_operands(op)?;
-                let (els, _, _) = self.view_elements(&view, &index, &t.shape)?;
+                let (els, _) = self.view_elements(view, &index, &t.shape)?;
                 for ((a, inside), b) in els.iter().zip(&t.bits) {
                     if *inside {
                         self.store_elem(t.elem, *a, *b)?;

@@ -1326,10 +1326,11 @@ impl Assign<'_> {
         })
     }
 
-    /// A view op (`opcode`, no attributes) of `buf` with result type `ty`, before `op`.
-    fn view_op(&mut self, opcode: Opcode, operands: &[Value], ty: Type, op: Op) -> (Op, Value) {
+    /// An op `opcode` (no attributes) of `operands` with result type `ty`, before `op`;
+    /// its result.
+    fn view_op(&mut self, opcode: Opcode, operands: &[Value], ty: Type, op: Op) -> Value {
         let o = self.create(opcode, operands, &[ty], &[], op);
-        (o, self.m.result(o, 0))
+        self.m.result(o, 0)
     }
 
     /// An `extract` whose source fits one stage becomes a shared-memory round trip in the
@@ -1370,7 +1371,7 @@ impl Assign<'_> {
             None => {
                 let split: Vec<i64> = blocks.iter().zip(&rs).flat_map(|(n, r)| [*n, *r]).collect();
                 let ty = self.view_type(buf, &split, None);
-                let (_, mut v) = self.view_op(Opcode::MemDescReshape, &[buf], ty, op);
+                let mut v = self.view_op(Opcode::MemDescReshape, &[buf], ty, op);
                 let rank = ss.len();
                 if rank > 1 {
                     let perm: Vec<usize> = (0..rank)
@@ -1387,13 +1388,13 @@ impl Assign<'_> {
                     };
                     let order = order.iter().filter(|d| **d != 0).map(|d| d - 1).collect();
                     let ty = self.view_type(v, &shape[1..], Some(order));
-                    v = self.view_op(Opcode::MemDescIndex, &[v, i], ty, op).1;
+                    v = self.view_op(Opcode::MemDescIndex, &[v, i], ty, op);
                 }
                 v
             }
         };
         let rty = self.m.value_type(res);
-        let (_, loaded) = self.view_op(Opcode::LocalLoad, &[view], rty, op);
+        let loaded = self.view_op(Opcode::LocalLoad, &[view], rty, op);
         self.create(Opcode::LocalDealloc, &[buf], &[], &[], op);
         let l = self.layout[&res].clone();
         self.set(loaded, l);

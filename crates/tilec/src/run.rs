@@ -165,11 +165,7 @@ impl Driver<'_, '_> {
                     let size = tilec_interp::mem::elem_bytes(types, p);
                     let mut data = Vec::with_capacity(arr.bits.len() * size);
                     for b in &arr.bits {
-                        let b = if p == tilec_ir::Type::TF32 {
-                            b << 13
-                        } else {
-                            *b
-                        };
+                        let b = tilec_interp::mem::encode(types, p, *b);
                         data.extend_from_slice(&b.to_le_bytes()[..size]);
                     }
                     mem.alloc(data);
@@ -237,11 +233,7 @@ impl Driver<'_, '_> {
                         let mut b = [0u8; 8];
                         b[..size].copy_from_slice(c);
                         let v = u64::from_le_bytes(b);
-                        if elem == tilec_ir::Type::TF32 {
-                            v >> 13
-                        } else {
-                            v
-                        }
+                        tilec_interp::mem::decode(&m.ctx.types, elem, v)
                     })
                     .collect();
                 let arr = tilec_interp::npy::Array { elem, shape, bits };
