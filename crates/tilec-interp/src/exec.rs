@@ -17,6 +17,9 @@ pub struct RunError {
     pub op: Option<Op>,
     pub block: [i64; 3],
     pub message: String,
+    /// What `print` ops printed before the error (blocks before the failing one, in grid
+    /// order, then the failing block up to the error).
+    pub printed: String,
 }
 
 pub(crate) type R<T> = Result<T, String>;
@@ -33,8 +36,10 @@ pub(crate) enum Flow {
 /// The state of one tile block.
 pub(crate) struct Ctx<'a, 'm> {
     pub m: &'m Module,
-    pub mem: &'a mut Memory,
-    pub out: &'a mut String,
+    pub mem: &'a Memory,
+    pub out: String,
+    /// Which opcodes ran (indexed by opcode).
+    pub ran: Vec<bool>,
     pub globals: &'a FxHashMap<String, u64>,
     pub bid: [i64; 3],
     pub grid: [i64; 3],
@@ -109,6 +114,7 @@ impl Ctx<'_, '_> {
         }
         for op in m.block_ops(block) {
             self.cur = Some(op);
+            self.ran[m.opcode(op) as usize] = true;
             if let Some(flow) = self.op(op)? {
                 return Ok(flow);
             }
@@ -371,8 +377,10 @@ pub fn mask(w: u32) -> u64 {
 /// What running a kernel produced.
 #[derive(Debug, Default)]
 pub struct Outcome {
-    /// Text printed by `print` ops, blocks in order.
+    /// Text printed by `print` ops, blocks in grid order.
     pub printed: String,
+    /// The opcodes that ran at least once, in opcode order.
+    pub ops: Vec<Opcode>,
 }
 
 /// A kernel argument.
@@ -384,8 +392,24 @@ pub enum Arg {
     Buffer(usize),
 }
 
-/// Runs entry `entry` of `m` over `grid` tile blocks (blocks in order x fastest, then y,
-/// then z), with `args` (one per kernel parameter), on `mem`. The module must be verified.
+/// How [`run_with`] runs the grid.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Run tile blocks on the host's cores (rayon). Blocks share memory as on a GPU: plain
+    /// accesses are word-atomic and tile IR atomics are atomic, so a kernel whose blocks do
+    /// not race gives the same results either way; racing stores and the order of atomic
+    /// float additions may differ from run to run. Printed text is still gathered in grid
+    /// order, and an error is reported for the first failing block in grid order. Without
+    /// it (the deterministic mode), blocks run one after another in grid order on the
+    /// calling thread.
+    pub parallel: bool,
+    /// Worker threads for a parallel run; 0 means rayon's default (one per core).
+    pub threads: usize,
+}
+
+/// Runs entry `entry` of `m` over `grid` tile blocks in the deterministic mode: one block
+/// after another, x fastest, then y, then z, with `args` (one per kernel parameter), on
+/// `mem`. The module must be verified.
 pub fn run(
     m: &Module,
     entry: Op,
@@ -393,12 +417,25 @@ pub fn run(
     args: &[Arg],
     mem: &mut Memory,
 ) -> Result<Outcome, RunError> {
-    let mut out = String::new();
+    run_with(m, entry, grid, args, mem, &Options::default())
+}
+
+/// [`run`] with [`Options`].
+pub fn run_with(
+    m: &Module,
+    entry: Op,
+    grid: [u32; 3],
+    args: &[Arg],
+    mem: &mut Memory,
+    opts: &Options,
+) -> Result<Outcome, RunError> {
     let globals = crate::memory::alloc_globals(m, mem);
+    let mem: &Memory = mem;
     let err0 = |message: String| RunError {
         op: Some(entry),
         block: [0; 3],
         message,
+        printed: String::new(),
     };
     let Some(block) = m.entry_block(m.region(entry, 0)) else {
         return Err(err0("the entry has no body".into()));
@@ -411,7 +448,7 @@ pub fn run(
             args.len()
         )));
     }
-    let mut vals: Vec<Val> = Vec::with_capacity(args.len());
+    let mut scalars: Vec<(Type, u64)> = Vec::with_capacity(args.len());
     for (p, a) in params.iter().zip(args) {
         let ty = m.value_type(*p);
         let elem = m.ctx.types.element_type(ty);
@@ -425,32 +462,92 @@ pub fn run(
         if !matches!(m.ctx.types.get(ty), TypeData::Tile { .. }) {
             return Err(err0("kernel parameters must be tiles".into()));
         }
-        vals.push(Val::Tile(Tile::scalar(elem, bits)));
+        scalars.push((elem, bits));
     }
     let g = [grid[0] as i64, grid[1] as i64, grid[2] as i64];
-    for z in 0..g[2] {
-        for y in 0..g[1] {
-            for x in 0..g[0] {
-                let bid = [x, y, z];
-                let mut ctx = Ctx {
-                    m,
-                    mem,
-                    out: &mut out,
-                    globals: &globals,
-                    bid,
-                    grid: g,
-                    vals: FxHashMap::default(),
-                    cur: None,
-                };
-                if let Err(message) = ctx.run_block(block, vals.clone()) {
-                    return Err(RunError {
-                        op: ctx.cur,
-                        block: bid,
-                        message,
-                    });
-                }
+    let n = (g[0] * g[1] * g[2]) as usize;
+    let nops = tilec_ir::ops::all().len();
+    // Runs block `i` (in grid order); its printed text, the opcodes it ran, and its error.
+    let one = |i: usize| -> (String, Vec<bool>, Option<RunError>) {
+        let i = i as i64;
+        let bid = [i % g[0], i / g[0] % g[1], i / (g[0] * g[1])];
+        let mut ctx = Ctx {
+            m,
+            mem,
+            out: String::new(),
+            ran: vec![false; nops],
+            globals: &globals,
+            bid,
+            grid: g,
+            vals: FxHashMap::default(),
+            cur: None,
+        };
+        let args = scalars
+            .iter()
+            .map(|&(e, b)| Val::Tile(Tile::scalar(e, b)))
+            .collect();
+        let err = ctx.run_block(block, args).err().map(|message| RunError {
+            op: ctx.cur,
+            block: bid,
+            message,
+            printed: String::new(),
+        });
+        (ctx.out, ctx.ran, err)
+    };
+    let results: Vec<(String, Vec<bool>, Option<RunError>)> = if opts.parallel && n > 1 {
+        use rayon::prelude::*;
+        // Blocks after the first failure need not run.
+        let first_failure = std::sync::atomic::AtomicUsize::new(usize::MAX);
+        let par = || {
+            (0..n)
+                .into_par_iter()
+                .map(|i| {
+                    if i > first_failure.load(std::sync::atomic::Ordering::Relaxed) {
+                        return (String::new(), Vec::new(), None);
+                    }
+                    let r = one(i);
+                    if r.2.is_some() {
+                        first_failure.fetch_min(i, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    r
+                })
+                .collect()
+        };
+        match rayon::ThreadPoolBuilder::new()
+            .num_threads(opts.threads)
+            .build()
+        {
+            Ok(pool) if opts.threads > 0 => pool.install(par),
+            _ => par(),
+        }
+    } else {
+        let mut v = Vec::with_capacity(n);
+        for i in 0..n {
+            let r = one(i);
+            let failed = r.2.is_some();
+            v.push(r);
+            if failed {
+                break;
             }
         }
+        v
+    };
+    let mut printed = String::new();
+    let mut ran = vec![false; nops];
+    for (out, r, err) in results {
+        printed.push_str(&out);
+        for (a, b) in ran.iter_mut().zip(r) {
+            *a |= b;
+        }
+        if let Some(mut e) = err {
+            e.printed = printed;
+            return Err(e);
+        }
     }
-    Ok(Outcome { printed: out })
+    let ops = tilec_ir::ops::all()
+        .iter()
+        .filter(|d| ran[d.opcode as usize])
+        .map(|d| d.opcode)
+        .collect();
+    Ok(Outcome { printed, ops })
 }

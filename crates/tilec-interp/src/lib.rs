@@ -20,5 +20,5 @@ mod print;
 mod shape;
 pub mod value;
 
-pub use exec::{Arg, Outcome, RunError, run};
+pub use exec::{Arg, Options, Outcome, RunError, run, run_with};
 pub use mem::Memory;

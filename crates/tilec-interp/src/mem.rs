@@ -2,17 +2,70 @@
 //! globals), each at its own address range. Every access is checked: an address outside
 //! every buffer, or an element that straddles a buffer's end, is undefined behaviour and
 //! reported.
+//!
+//! Buffers are arrays of atomic 64-bit words, so tile blocks running on several threads
+//! share them safely (`&Memory` is all an access needs). An aligned access of 1, 2, 4 or 8
+//! bytes always lies within one word: plain loads and stores are relaxed word accesses
+//! (a store of less than a word merges its bytes with a compare-and-swap loop, leaving
+//! the word's other bytes as other threads write them), and a tile IR atomic is one
+//! compare-and-swap loop on its word ([`Memory::update`]).
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Where buffers start: far from zero (a null pointer is never valid) and 4 GiB apart,
 /// so that running past one buffer cannot reach the next.
 const FIRST_BASE: u64 = 1 << 32;
 const SPACING: u64 = 1 << 32;
 
-/// One allocation.
-#[derive(Clone, Debug)]
+/// One allocation: `len` bytes, held in little-endian 64-bit words.
+#[derive(Debug)]
 pub struct Buffer {
     pub base: u64,
-    pub data: Vec<u8>,
+    len: usize,
+    words: Box<[AtomicU64]>,
+}
+
+impl Buffer {
+    fn new(base: u64, data: &[u8]) -> Buffer {
+        let words = data
+            .chunks(8)
+            .map(|c| {
+                let mut b = [0u8; 8];
+                b[..c.len()].copy_from_slice(c);
+                AtomicU64::new(u64::from_le_bytes(b))
+            })
+            .collect();
+        Buffer {
+            base,
+            len: data.len(),
+            words,
+        }
+    }
+
+    /// The buffer's size in bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The buffer's contents.
+    pub fn bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.words.len() * 8);
+        for w in self.words.iter() {
+            out.extend_from_slice(&w.load(Ordering::Relaxed).to_le_bytes());
+        }
+        out.truncate(self.len);
+        out
+    }
+}
+
+impl Clone for Buffer {
+    fn clone(&self) -> Buffer {
+        Buffer::new(self.base, &self.bytes())
+    }
 }
 
 /// All of a run's buffers.
@@ -21,16 +74,39 @@ pub struct Memory {
     pub buffers: Vec<Buffer>,
 }
 
+/// The bit mask of the low `size` bytes.
+fn byte_mask(size: usize) -> u64 {
+    if size >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * size)) - 1
+    }
+}
+
 impl Memory {
     /// Allocates a buffer holding `data`; returns its base address (256-byte aligned).
     pub fn alloc(&mut self, data: Vec<u8>) -> u64 {
         let base = FIRST_BASE + SPACING * self.buffers.len() as u64;
-        self.buffers.push(Buffer { base, data });
+        self.buffers.push(Buffer::new(base, &data));
         base
     }
 
-    /// The buffer containing `[addr, addr + size)` and the offset of `addr` in it.
-    fn locate(&self, addr: u64, size: usize) -> Result<(usize, usize), String> {
+    /// Allocates a buffer holding `data`; returns its index (for [`crate::Arg::Buffer`]).
+    pub fn add(&mut self, data: Vec<u8>) -> usize {
+        self.alloc(data);
+        self.buffers.len() - 1
+    }
+
+    /// The contents of buffer `i`.
+    pub fn bytes(&self, i: usize) -> Vec<u8> {
+        self.buffers[i].bytes()
+    }
+
+    /// The word holding `[addr, addr + size)` and the bit position of `addr` in it.
+    fn locate(&self, addr: u64, size: usize) -> Result<(&AtomicU64, u32), String> {
+        if !addr.is_multiple_of(size as u64) {
+            return Err(format!("misaligned access of {size} bytes at {addr:#x}"));
+        }
         let i = addr
             .checked_sub(FIRST_BASE)
             .map(|o| (o / SPACING) as usize)
@@ -38,34 +114,47 @@ impl Memory {
             .ok_or_else(|| format!("address {addr:#x} is outside every buffer"))?;
         let b = &self.buffers[i];
         let off = (addr - b.base) as usize;
-        if off + size > b.data.len() {
+        if off + size > b.len {
             return Err(format!(
                 "access of {size} bytes at {addr:#x} is past the end of a {}-byte buffer (offset {off})",
-                b.data.len()
+                b.len
             ));
         }
-        Ok((i, off))
+        Ok((&b.words[off / 8], 8 * (off % 8) as u32))
     }
 
     /// Reads `size` bytes (1, 2, 4 or 8) at `addr`, little-endian, zero-extended.
     pub fn read(&self, addr: u64, size: usize) -> Result<u64, String> {
-        if !addr.is_multiple_of(size as u64) {
-            return Err(format!("misaligned access of {size} bytes at {addr:#x}"));
-        }
-        let (i, off) = self.locate(addr, size)?;
-        let mut b = [0u8; 8];
-        b[..size].copy_from_slice(&self.buffers[i].data[off..off + size]);
-        Ok(u64::from_le_bytes(b))
+        let (w, shift) = self.locate(addr, size)?;
+        Ok((w.load(Ordering::Relaxed) >> shift) & byte_mask(size))
     }
 
     /// Writes the low `size` bytes of `bits` at `addr`, little-endian.
-    pub fn write(&mut self, addr: u64, size: usize, bits: u64) -> Result<(), String> {
-        if !addr.is_multiple_of(size as u64) {
-            return Err(format!("misaligned access of {size} bytes at {addr:#x}"));
+    pub fn write(&self, addr: u64, size: usize, bits: u64) -> Result<(), String> {
+        let (w, shift) = self.locate(addr, size)?;
+        if size == 8 {
+            w.store(bits, Ordering::Relaxed);
+        } else {
+            let m = byte_mask(size) << shift;
+            let _ = w.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
+                Some((old & !m) | ((bits << shift) & m))
+            });
         }
-        let (i, off) = self.locate(addr, size)?;
-        self.buffers[i].data[off..off + size].copy_from_slice(&bits.to_le_bytes()[..size]);
         Ok(())
+    }
+
+    /// Atomically replaces the `size` bytes at `addr` by `f` of their old value (called
+    /// again if another thread changed the word meanwhile); returns the old value.
+    pub fn update(&self, addr: u64, size: usize, f: impl Fn(u64) -> u64) -> Result<u64, String> {
+        let (w, shift) = self.locate(addr, size)?;
+        let m = byte_mask(size);
+        let old = w
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |word| {
+                let new = f((word >> shift) & m) & m;
+                Some((word & !(m << shift)) | (new << shift))
+            })
+            .unwrap_or_else(|w| w);
+        Ok((old >> shift) & m)
     }
 }
 
@@ -113,5 +202,50 @@ pub fn decode(types: &tilec_ir::TypeStore, elem: tilec_ir::Type, bits: u64) -> u
         Some(k) => from_memory(k, bits),
         None if elem == tilec_ir::Type::I1 => bits & 1,
         None => bits,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sub_word_accesses_keep_their_neighbours() {
+        let mut m = Memory::default();
+        let base = m.alloc((0u8..11).collect());
+        assert_eq!(m.read(base + 2, 2).unwrap(), 0x0302);
+        m.write(base + 2, 2, 0xbeef).unwrap();
+        m.write(base + 9, 1, 0xff).unwrap();
+        assert_eq!(m.bytes(0), [0, 1, 0xef, 0xbe, 4, 5, 6, 7, 8, 0xff, 10]);
+        let old = m.update(base + 4, 4, |x| x + 1).unwrap();
+        assert_eq!(old, 0x0706_0504);
+        assert_eq!(m.read(base, 8).unwrap(), 0x0706_0505_beef_0100);
+        // The last word is partial: a 2-byte access at offset 10 runs past the end.
+        assert!(m.read(base + 10, 2).unwrap_err().contains("past the end"));
+        assert!(m.read(base + 1, 2).unwrap_err().contains("misaligned"));
+        assert!(
+            m.read(base - 8, 8)
+                .unwrap_err()
+                .contains("outside every buffer")
+        );
+    }
+
+    #[test]
+    fn atomic_updates_from_many_threads_all_land() {
+        let mut m = Memory::default();
+        let base = m.alloc(vec![0; 8]);
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    for _ in 0..1000 {
+                        m.update(base + 2, 2, |x| x + 1).unwrap();
+                        m.update(base + 4, 4, |x| x + 3).unwrap();
+                    }
+                });
+            }
+        });
+        assert_eq!(m.read(base + 2, 2).unwrap(), 4000);
+        assert_eq!(m.read(base + 4, 4).unwrap(), 12000);
+        assert_eq!(m.read(base, 2).unwrap(), 0);
     }
 }

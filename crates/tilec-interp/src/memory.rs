@@ -79,7 +79,17 @@ impl Ctx<'_, '_> {
         ))
     }
 
-    fn store_elem(&mut self, elem: Type, addr: u64, bits: u64) -> R<()> {
+    /// One atomic read-modify-write of the element at `addr`; returns its old value.
+    fn update_elem(&self, elem: Type, addr: u64, f: impl Fn(u64) -> u64) -> R<u64> {
+        let types = &self.m.ctx.types;
+        let size = elem_bytes(types, elem);
+        let old = self.mem.update(addr, size, |b| {
+            crate::mem::encode(types, elem, f(crate::mem::decode(types, elem, b)))
+        })?;
+        Ok(crate::mem::decode(types, elem, old))
+    }
+
+    fn store_elem(&self, elem: Type, addr: u64, bits: u64) -> R<()> {
         let size = elem_bytes(&self.m.ctx.types, elem);
         let b = crate::mem::encode(&self.m.ctx.types, elem, bits);
         self.mem.write(addr, size, b)
@@ -300,6 +310,9 @@ impl Ctx<'_, '_> {
                 let elem = arg.elem;
                 let w = int_width(elem);
                 let kind = tilec_ir::attrs::float_kind(&m.ctx.types, elem);
+                if mode == Some(AtomicRmwMode::AddF) && kind.is_none() {
+                    return Err("atomic addf on a non-float".into());
+                }
                 let r = m.result(op, 0);
                 let mut old_bits = Vec::with_capacity(ptrs.len());
                 for (i, a) in ptrs.bits.iter().enumerate() {
@@ -307,26 +320,31 @@ impl Ctx<'_, '_> {
                         old_bits.push(0);
                         continue;
                     }
-                    let old = self.load_elem(elem, *a)?;
                     let x = arg.bits[i];
-                    let new = if let Some(v) = &val {
-                        if old == x { v.bits[i] } else { old }
-                    } else {
-                        match mode {
+                    let swap = val.as_ref().map(|v| v.bits[i]);
+                    let apply = |old: u64| match swap {
+                        Some(v) => {
+                            if old == x {
+                                v
+                            } else {
+                                old
+                            }
+                        }
+                        None => match mode {
                             Some(AtomicRmwMode::And) => old & x,
                             Some(AtomicRmwMode::Or) => old | x,
                             Some(AtomicRmwMode::Xor) => old ^ x,
                             Some(AtomicRmwMode::Add) => old.wrapping_add(x) & mask(w),
-                            Some(AtomicRmwMode::AddF) => {
-                                let k = kind.ok_or("atomic addf on a non-float")?;
-                                crate::fp::add(
+                            Some(AtomicRmwMode::AddF) => match kind {
+                                Some(k) => crate::fp::add(
                                     k,
                                     old,
                                     x,
                                     tilec_ir::float::Round::NearestEven,
                                     false,
-                                )
-                            }
+                                ),
+                                None => old,
+                            },
                             Some(AtomicRmwMode::Max) => {
                                 if sign_extend(x, w) > sign_extend(old, w) {
                                     x
@@ -344,9 +362,9 @@ impl Ctx<'_, '_> {
                             Some(AtomicRmwMode::UMax) => old.max(x),
                             Some(AtomicRmwMode::UMin) => old.min(x),
                             Some(AtomicRmwMode::Xchg) | None => x,
-                        }
+                        },
                     };
-                    self.store_elem(elem, *a, new)?;
+                    let old = self.update_elem(elem, *a, apply)?;
                     old_bits.push(old);
                 }
                 let shape = self.shape_of(r);

@@ -1,7 +1,7 @@
 //! The shipped examples, run by the interpreter and compared with results computed by
 //! plain Rust loops in the test.
 
-use tilec_interp::{Arg, Memory, run};
+use tilec_interp::{Arg, Memory, Options, run, run_with};
 use tilec_ir::{Module, Op, Opcode};
 
 fn load(name: &str) -> Module {
@@ -28,14 +28,28 @@ fn entry(m: &Module, name: &str) -> Op {
     found.expect("entry")
 }
 
+/// Runs entry `name` in the deterministic mode, and in parallel (4 threads) on a copy of
+/// the memory: both must leave every buffer the same.
+fn run_both(m: &tilec_ir::Module, name: &str, grid: [u32; 3], args: &[Arg], mem: &mut Memory) {
+    let mut par = mem.clone();
+    run(m, entry(m, name), grid, args, mem).expect("runs");
+    let opts = Options {
+        parallel: true,
+        threads: 4,
+    };
+    run_with(m, entry(m, name), grid, args, &mut par, &opts).expect("runs in parallel");
+    for i in 0..mem.buffers.len() {
+        assert_eq!(mem.bytes(i), par.bytes(i), "buffer {i} differs in parallel");
+    }
+}
+
 fn f32_buf(mem: &mut Memory, v: &[f32]) -> usize {
     mem.alloc(v.iter().flat_map(|x| x.to_le_bytes()).collect());
     mem.buffers.len() - 1
 }
 
 fn f32s(mem: &Memory, i: usize) -> Vec<f32> {
-    mem.buffers[i]
-        .data
+    mem.bytes(i)
         .chunks(4)
         .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
         .collect()
@@ -77,7 +91,7 @@ fn vector_add_with_a_ragged_last_tile() {
         len,
         Arg::Scalar(1),
     ];
-    run(&m, entry(&m, "vector_add"), [3, 1, 1], &args, &mut mem).expect("runs");
+    run_both(&m, "vector_add", [3, 1, 1], &args, &mut mem);
     let c = f32s(&mem, pc);
     for i in 0..n {
         assert_eq!(c[i].to_bits(), (a[i] + b[i]).to_bits(), "element {i}");
@@ -90,8 +104,7 @@ fn buf(mem: &mut Memory, bytes: Vec<u8>) -> usize {
 }
 
 fn i32s(mem: &Memory, i: usize) -> Vec<i32> {
-    mem.buffers[i]
-        .data
+    mem.bytes(i)
         .chunks(4)
         .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
         .collect()
@@ -124,7 +137,7 @@ fn saxpy_masks_the_tail() {
     let mut args = vec![Arg::Scalar(a.to_bits() as u64)];
     args.extend(arr(px, n));
     args.extend(arr(py, n));
-    run(&m, entry(&m, "saxpy"), [2, 1, 1], &args, &mut mem).expect("runs");
+    run_both(&m, "saxpy", [2, 1, 1], &args, &mut mem);
     let got = f32s(&mem, py);
     for i in 0..n {
         // The kernel computes a * x + y with one rounding (fma).
@@ -145,7 +158,7 @@ fn relu_clips_negative_values() {
     let (px, py) = (f32_buf(&mut mem, &x), f32_buf(&mut mem, &vec![9.0; n]));
     let mut args = arr(px, n).to_vec();
     args.extend(arr(py, n));
-    run(&m, entry(&m, "relu"), [2, 1, 1], &args, &mut mem).expect("runs");
+    run_both(&m, "relu", [2, 1, 1], &args, &mut mem);
     let got = f32s(&mem, py);
     for i in 0..n {
         assert_eq!(got[i], x[i].max(0.0), "element {i}");
@@ -226,7 +239,7 @@ fn histogram_counts_every_value_with_atomics() {
     let pb = buf(&mut mem, vec![0; bins * 4]);
     let mut args = arr(px, n).to_vec();
     args.extend(arr(pb, bins));
-    run(&m, entry(&m, "histogram"), [3, 1, 1], &args, &mut mem).expect("runs");
+    run_both(&m, "histogram", [3, 1, 1], &args, &mut mem);
     let mut want = vec![0i32; bins];
     for v in &x {
         if (0..bins as i32).contains(v) {
@@ -249,7 +262,7 @@ fn transpose_with_ragged_edges() {
     let mut args = mat(pa, rows, cols).to_vec();
     args.extend(mat(pb, cols, rows));
     let grid = [rows.div_ceil(64) as u32, cols.div_ceil(32) as u32, 1];
-    run(&m, entry(&m, "transpose"), grid, &args, &mut mem).expect("runs");
+    run_both(&m, "transpose", grid, &args, &mut mem);
     let b = f32s(&mem, pb);
     for i in 0..rows {
         for j in 0..cols {
@@ -276,7 +289,7 @@ fn matmul_accumulates_in_ascending_k() {
     args.extend(mat(pb, kk, nn));
     args.extend(mat(pc, mm, nn));
     let grid = [mm.div_ceil(64) as u32, nn.div_ceil(64) as u32, 1];
-    run(&m, entry(&m, "matmul"), grid, &args, &mut mem).expect("runs");
+    run_both(&m, "matmul", grid, &args, &mut mem);
     let c = f32s(&mem, pc);
     let f = |h: u16| tilec_ir::float::to_f64(tilec_ir::float::FloatKind::F16, h as u64) as f32;
     for i in 0..mm {

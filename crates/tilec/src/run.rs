@@ -27,6 +27,14 @@ pub(crate) struct RunArgs {
     /// After the run, write every buffer argument to `DIR/argN.npy` (N: its position).
     #[arg(long = "save-args", value_name = "DIR")]
     save_args: Option<PathBuf>,
+    /// Run tile blocks one after another in grid order on one thread. By default they run
+    /// in parallel on every core, which changes nothing unless blocks race on memory or
+    /// add floats atomically (then the order, and the result, may vary from run to run).
+    #[arg(long)]
+    deterministic: bool,
+    /// Threads for a parallel run (default: one per core).
+    #[arg(long, short = 'j', value_name = "N")]
+    jobs: Option<usize>,
     #[command(flatten)]
     common: CommonArgs,
 }
@@ -168,8 +176,7 @@ impl Driver<'_, '_> {
                         let b = tilec_interp::mem::encode(types, p, *b);
                         data.extend_from_slice(&b.to_le_bytes()[..size]);
                     }
-                    mem.alloc(data);
-                    let index = mem.buffers.len() - 1;
+                    let index = mem.add(data);
                     buffers.push((i, index, arr.shape.clone(), p));
                     run_args.push(Arg::Buffer(index));
                 }
@@ -190,10 +197,16 @@ impl Driver<'_, '_> {
                 }
             }
         }
-        let outcome = tilec_interp::run(&m, entry, grid, &run_args, &mut mem);
+        let opts = tilec_interp::Options {
+            parallel: !a.deterministic && a.jobs != Some(1),
+            threads: a.jobs.unwrap_or(0),
+        };
+        let outcome = tilec_interp::run_with(&m, entry, grid, &run_args, &mut mem, &opts);
         let (printed, status) = match outcome {
             Ok(o) => (o.printed, EXIT_OK),
             Err(e) => {
+                // What ran before the error was printed, as a GPU would have printed it.
+                let _ = self.io.stdout.write_all(e.printed.as_bytes());
                 let file = m.file().unwrap_or(tilec_diag::FileId(0));
                 let span = e.op.and_then(|op| m.op_span(op)).unwrap_or_default();
                 let code = if e.message.starts_with("the interpreter cannot run")
@@ -226,8 +239,8 @@ impl Driver<'_, '_> {
             }
             for (pos, index, shape, elem) in buffers {
                 let size = tilec_interp::mem::elem_bytes(&m.ctx.types, elem);
-                let bits = mem.buffers[index]
-                    .data
+                let bits = mem
+                    .bytes(index)
                     .chunks(size)
                     .map(|c| {
                         let mut b = [0u8; 8];
