@@ -30,7 +30,8 @@ pub(crate) enum Flow {
     Yield(Vec<Val>),
     Continue(Vec<Val>),
     Break(Vec<Val>),
-    Return,
+    /// A `return` with its operands.
+    Return(Vec<Val>),
 }
 
 /// The state of one tile block.
@@ -161,7 +162,7 @@ impl Ctx<'_, '_> {
             O::Yield => return Ok(Some(Flow::Yield(self.operand_vals(op)?))),
             O::Continue => return Ok(Some(Flow::Continue(self.operand_vals(op)?))),
             O::Break => return Ok(Some(Flow::Break(self.operand_vals(op)?))),
-            O::Return => return Ok(Some(Flow::Return)),
+            O::Return => return Ok(Some(Flow::Return(self.operand_vals(op)?))),
             O::If => {
                 let c = self.scalar(m.operand(op, 0))? & 1 == 1;
                 let r = if c { 0 } else { 1 };
@@ -206,7 +207,7 @@ impl Ctx<'_, '_> {
                             iter = v;
                             break;
                         }
-                        Flow::Return => return Ok(Some(Flow::Return)),
+                        Flow::Return(v) => return Ok(Some(Flow::Return(v))),
                     }
                     let next = iv.wrapping_add(step) & mask(w);
                     // The induction variable must not wrap past the bound.
@@ -226,7 +227,7 @@ impl Ctx<'_, '_> {
                             self.set_results(op, v);
                             break;
                         }
-                        Flow::Return => return Ok(Some(Flow::Return)),
+                        Flow::Return(v) => return Ok(Some(Flow::Return(v))),
                     }
                 }
             }
@@ -550,4 +551,70 @@ pub fn run_with(
         .map(|d| d.opcode)
         .collect();
     Ok(Outcome { printed, ops })
+}
+
+/// Calls function `func` of `m` (a `testing$func` or an entry) once, as tile block
+/// (0, 0, 0) of a 1x1x1 grid, with `args` bound to its parameters; returns the tiles its
+/// `return` gives (none for an entry) and what it printed. Parameters may be tiles of any
+/// shape, pointers into `mem` included (as [`Tile`]s of pointer elements).
+pub fn call(
+    m: &Module,
+    func: Op,
+    args: Vec<Tile>,
+    mem: &mut Memory,
+) -> Result<(Vec<Tile>, String), RunError> {
+    let globals = crate::memory::alloc_globals(m, mem);
+    let err = |op, message: String, printed| RunError {
+        op,
+        block: [0; 3],
+        message,
+        printed,
+    };
+    let Some(block) = m.entry_block(m.region(func, 0)) else {
+        return Err(err(
+            Some(func),
+            "the function has no body".into(),
+            String::new(),
+        ));
+    };
+    let nparams = m.block_args(block).len();
+    if nparams != args.len() {
+        return Err(err(
+            Some(func),
+            format!(
+                "the function takes {nparams} arguments, {} given",
+                args.len()
+            ),
+            String::new(),
+        ));
+    }
+    let mut ctx = Ctx {
+        m,
+        mem,
+        out: String::new(),
+        ran: vec![false; tilec_ir::ops::all().len()],
+        globals: &globals,
+        bid: [0; 3],
+        grid: [1; 3],
+        vals: FxHashMap::default(),
+        cur: None,
+    };
+    let flow = ctx.run_block(block, args.into_iter().map(Val::Tile).collect());
+    let vals = match flow {
+        Ok(Flow::Return(v)) | Ok(Flow::Yield(v)) => v,
+        Ok(_) => Vec::new(),
+        Err(message) => return Err(err(ctx.cur, message, ctx.out)),
+    };
+    let tiles = vals
+        .into_iter()
+        .map(|v| match v {
+            Val::Tile(t) => Ok(t),
+            _ => Err(err(
+                Some(func),
+                "the function returns a view or token, which cannot be compared".into(),
+                String::new(),
+            )),
+        })
+        .collect::<Result<_, _>>()?;
+    Ok((tiles, ctx.out))
 }
