@@ -545,24 +545,36 @@ pub fn run_with(
             return Err(e);
         }
     }
-    let ops = tilec_ir::ops::all()
+    Ok(Outcome {
+        printed,
+        ops: ran_ops(&ran),
+    })
+}
+
+/// What [`call`] gives back.
+#[derive(Debug)]
+pub struct Called {
+    /// The tiles the function's `return` gives (none for an entry).
+    pub results: Vec<Tile>,
+    /// Text printed by `print` ops.
+    pub printed: String,
+    /// The opcodes that ran at least once, in opcode order.
+    pub ops: Vec<Opcode>,
+}
+
+/// The opcodes marked in `ran`, in opcode order.
+fn ran_ops(ran: &[bool]) -> Vec<Opcode> {
+    tilec_ir::ops::all()
         .iter()
         .filter(|d| ran[d.opcode as usize])
         .map(|d| d.opcode)
-        .collect();
-    Ok(Outcome { printed, ops })
+        .collect()
 }
 
 /// Calls function `func` of `m` (a `testing$func` or an entry) once, as tile block
-/// (0, 0, 0) of a 1x1x1 grid, with `args` bound to its parameters; returns the tiles its
-/// `return` gives (none for an entry) and what it printed. Parameters may be tiles of any
-/// shape, pointers into `mem` included (as [`Tile`]s of pointer elements).
-pub fn call(
-    m: &Module,
-    func: Op,
-    args: Vec<Tile>,
-    mem: &mut Memory,
-) -> Result<(Vec<Tile>, String), RunError> {
+/// (0, 0, 0) of a 1x1x1 grid, with `args` bound to its parameters. Parameters may be tiles
+/// of any shape, pointers into `mem` included (as [`Tile`]s of pointer elements).
+pub fn call(m: &Module, func: Op, args: Vec<Tile>, mem: &mut Memory) -> Result<Called, RunError> {
     let globals = crate::memory::alloc_globals(m, mem);
     let err = |op, message: String, printed| RunError {
         op,
@@ -605,7 +617,7 @@ pub fn call(
         Ok(_) => Vec::new(),
         Err(message) => return Err(err(ctx.cur, message, ctx.out)),
     };
-    let tiles = vals
+    let results = vals
         .into_iter()
         .map(|v| match v {
             Val::Tile(t) => Ok(t),
@@ -616,5 +628,9 @@ pub fn call(
             )),
         })
         .collect::<Result<_, _>>()?;
-    Ok((tiles, ctx.out))
+    Ok(Called {
+        results,
+        printed: ctx.out,
+        ops: ran_ops(&ctx.ran),
+    })
 }
