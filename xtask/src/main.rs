@@ -11,7 +11,10 @@
 //! * `cargo xtask bench-ptx [--runs N] [--arch sm_90]`: compile speed on the cuTile corpus:
 //!   tilec (in process and as a process) and tilec + ptxas against tileiras, per kernel, the
 //!   median of N runs (default 10) each, as ratios (see `bench_ptx.rs`).
+//! * `cargo xtask bench-interp [--elems N] [--runs R]`: the reference interpreter's
+//!   elementwise speed on one core, in element-ops per second (see `bench_interp.rs`).
 
+mod bench_interp;
 mod bench_ptx;
 mod dist;
 
@@ -45,13 +48,17 @@ fn main() {
             opt("--runs").and_then(|v| v.parse().ok()).unwrap_or(10),
             opt("--arch").as_deref().unwrap_or("sm_90"),
         ),
+        Some("bench-interp") => bench_interp::bench_interp(
+            opt("--elems").and_then(|v| v.parse().ok()).unwrap_or(65536),
+            opt("--runs").and_then(|v| v.parse().ok()).unwrap_or(5),
+        ),
         Some("dist") => dist::dist(),
         Some("__time") => time(args.get(1).map(PathBuf::from)),
         Some("__memory") => memory(args.get(1).map(PathBuf::from)),
         Some("__cli") => cli(args.get(1).map(PathBuf::from)),
         _ => {
             eprintln!(
-                "usage: cargo xtask bench [--mb N] | cargo xtask bench-canon [--ops N] | cargo xtask fuzz [--mutants N] [--seed S] | cargo xtask bench-ptx [--runs N] [--arch sm_90] | cargo xtask dist"
+                "usage: cargo xtask bench [--mb N] | cargo xtask bench-canon [--ops N] | cargo xtask fuzz [--mutants N] [--seed S] | cargo xtask bench-ptx [--runs N] [--arch sm_90] | cargo xtask bench-interp [--elems N] [--runs R] | cargo xtask dist"
             );
             2
         }

@@ -278,6 +278,168 @@ pub fn abs(k: FloatKind, a: u64) -> u64 {
     a & mask(k) & !sign_bit(k)
 }
 
+// ---- fast paths
+//
+// In round-to-nearest-even without flush-to-zero, the host's own f64 arithmetic gives the
+// same results as the exact computation below, much faster: an f64 operation is correctly
+// rounded to 53 bits, and for `+`, `-`, `*`, `/` and square root of operands of a format
+// with p <= 25 significand bits, rounding that result again to the format is correctly
+// rounded, because 53 >= 2p + 2 (double rounding is innocuous: Figueroa, "When is double
+// rounding innocuous?", 1995). f64 operations are the host's directly. `fma` rounds the
+// f64 sum of the exact product and `c` to odd (the error of the sum is recovered exactly
+// with Knuth's two-sum), and a round-to-odd result with p + 2 <= 53 bits rounds correctly
+// to the format. NaN results take the exact path, which gives [`canonical_nan`].
+
+/// The kinds with fast paths: the ones that matter for speed. (The f8 kinds and tf32 are
+/// left to the exact path, which also gives F8E4M3FN's overflow its canonical NaN.)
+#[inline]
+fn fast_kind(k: FloatKind) -> bool {
+    matches!(
+        k,
+        FloatKind::F64 | FloatKind::F32 | FloatKind::F16 | FloatKind::BF16
+    )
+}
+
+/// The value of `bits` of kind `k`, as an f64 (exact).
+#[inline]
+fn fast_in(k: FloatKind, bits: u64) -> f64 {
+    match k {
+        FloatKind::F64 => f64::from_bits(bits),
+        FloatKind::F32 => f64::from(f32::from_bits(bits as u32)),
+        FloatKind::BF16 => f64::from(f32::from_bits(((bits as u32) & 0xffff) << 16)),
+        _ => {
+            let (s, e, m) = ((bits >> 15) & 1, (bits >> 10) & 0x1f, bits & 0x3ff);
+            let mag = match e {
+                0 => m as f64 * (1.0 / 16_777_216.0),
+                0x1f if m == 0 => f64::INFINITY,
+                0x1f => f64::NAN,
+                _ => f64::from_bits(((e + 1008) << 52) | (m << 42)),
+            };
+            if s == 1 { -mag } else { mag }
+        }
+    }
+}
+
+/// The exact value of `bits` (masked to kind `k`) as an f64.
+#[inline]
+fn value(k: FloatKind, bits: u64) -> f64 {
+    if fast_kind(k) {
+        fast_in(k, bits & mask(k))
+    } else {
+        float::to_f64(k, bits)
+    }
+}
+
+/// `v` rounded to nearest even in kind `k`; `None` for a NaN.
+#[inline]
+fn fast_out(k: FloatKind, v: f64) -> Option<u64> {
+    if v.is_nan() {
+        return None;
+    }
+    Some(match k {
+        FloatKind::F64 => v.to_bits(),
+        FloatKind::F32 => u64::from((v as f32).to_bits()),
+        FloatKind::BF16 => {
+            // f32 keeps 16 more bits than bf16, so a round-to-odd f32 rounds correctly.
+            let b = f32_round_to_odd(v).to_bits();
+            u64::from((b + 0x7fff + ((b >> 16) & 1)) >> 16)
+        }
+        _ => f32_to_f16(f32_round_to_odd(v)),
+    })
+}
+
+/// `v` rounded to f32 to odd: the nearest f32 when exact, otherwise whichever neighbour
+/// of `v` has an odd last bit. (Rounding that to a format with at least 2 fewer bits is
+/// the correct rounding of `v`.)
+#[inline]
+fn f32_round_to_odd(v: f64) -> f32 {
+    let r = v as f32;
+    let b = r.to_bits();
+    if f64::from(r) == v || b & 1 == 1 || r.is_infinite() {
+        return r;
+    }
+    // r is inexact with an even last bit: step to its neighbour on v's side.
+    f32::from_bits(if f64::from(r).abs() < v.abs() {
+        b + 1
+    } else {
+        b - 1
+    })
+}
+
+/// An f32 (not NaN) rounded to nearest even in f16.
+#[inline]
+fn f32_to_f16(x: f32) -> u64 {
+    let b = x.to_bits();
+    let sign = u64::from((b >> 16) & 0x8000);
+    let a = b & 0x7fff_ffff;
+    if a >= 0x477f_f000 {
+        // 65520 and above (f16's largest finite value plus half an ulp) overflow.
+        return sign | 0x7c00;
+    }
+    if a < 0x3880_0000 {
+        // Below 2^-14: a subnormal (or zero, or the smallest normal after rounding), whose
+        // significand is the value in units of 2^-24, rounded to an integer.
+        let m = (f32::from_bits(a) * 16_777_216.0).round_ties_even() as u64;
+        return sign | m;
+    }
+    let e = u64::from((a >> 23) - 127 + 15);
+    let mant = u64::from(a & 0x7f_ffff);
+    let mut h = (e << 10) | (mant >> 13);
+    let rest = mant & 0x1fff;
+    if rest > 0x1000 || (rest == 0x1000 && h & 1 == 1) {
+        h += 1;
+    }
+    sign | h
+}
+
+/// The fast path of a binary operation, where one applies (see above).
+#[inline]
+fn fast2(
+    k: FloatKind,
+    a: u64,
+    b: u64,
+    mode: Round,
+    ftz: bool,
+    f: fn(f64, f64) -> f64,
+) -> Option<u64> {
+    if mode != Round::NearestEven || ftz || !fast_kind(k) {
+        return None;
+    }
+    fast_out(k, f(fast_in(k, a), fast_in(k, b)))
+}
+
+/// The fast path of `fma`, where one applies (see above).
+#[inline]
+fn fast_fma(k: FloatKind, a: u64, b: u64, c: u64, mode: Round, ftz: bool) -> Option<u64> {
+    if mode != Round::NearestEven || ftz || !fast_kind(k) {
+        return None;
+    }
+    let (x, y, z) = (fast_in(k, a), fast_in(k, b), fast_in(k, c));
+    if k == FloatKind::F64 {
+        return fast_out(k, x.mul_add(y, z));
+    }
+    // Exact: at most 2 x 24 significand bits, exponents well inside f64's range.
+    let p = x * y;
+    let s = p + z;
+    if !s.is_finite() {
+        return None;
+    }
+    let bb = s - p;
+    let err = (p - (s - bb)) + (z - bb);
+    let s = if err != 0.0 && s.to_bits() & 1 == 0 {
+        // Round to odd: the neighbour of `s` on the side of the exact sum.
+        let bits = s.to_bits();
+        f64::from_bits(if (err > 0.0) == (s > 0.0) {
+            bits + 1
+        } else {
+            bits - 1
+        })
+    } else {
+        s
+    };
+    fast_out(k, s)
+}
+
 /// `addf`: the correctly rounded `a + b` in direction `mode`.
 ///
 /// NaN operands and `inf + (-inf)` give [`canonical_nan`]; `inf + x` is that
@@ -287,6 +449,11 @@ pub fn abs(k: FloatKind, a: u64) -> u64 {
 /// zeros of their sign (see the module documentation).
 #[must_use]
 pub fn add(k: FloatKind, a: u64, b: u64, mode: Round, ftz: bool) -> u64 {
+    fast2(k, a, b, mode, ftz, |x, y| x + y).unwrap_or_else(|| add_exact(k, a, b, mode, ftz))
+}
+
+/// [`add`] computed exactly (no fast path).
+fn add_exact(k: FloatKind, a: u64, b: u64, mode: Round, ftz: bool) -> u64 {
     add_vals(k, unpack(k, a, ftz), unpack(k, b, ftz), mode, ftz)
 }
 
@@ -294,6 +461,11 @@ pub fn add(k: FloatKind, a: u64, b: u64, mode: Round, ftz: bool) -> u64 {
 /// what IEEE 754 defines it as, signed zeros included); see [`add`].
 #[must_use]
 pub fn sub(k: FloatKind, a: u64, b: u64, mode: Round, ftz: bool) -> u64 {
+    fast2(k, a, b, mode, ftz, |x, y| x - y).unwrap_or_else(|| sub_exact(k, a, b, mode, ftz))
+}
+
+/// [`sub`] computed exactly (no fast path).
+fn sub_exact(k: FloatKind, a: u64, b: u64, mode: Round, ftz: bool) -> u64 {
     let b = match unpack(k, b, ftz) {
         Val::Nan => Val::Nan,
         Val::Inf(s) => Val::Inf(!s),
@@ -330,6 +502,11 @@ fn add_vals(k: FloatKind, a: Val, b: Val, mode: Round, ftz: bool) -> u64 {
 /// rounded once. `ftz` as in [`add`].
 #[must_use]
 pub fn mul(k: FloatKind, a: u64, b: u64, mode: Round, ftz: bool) -> u64 {
+    fast2(k, a, b, mode, ftz, |x, y| x * y).unwrap_or_else(|| mul_exact(k, a, b, mode, ftz))
+}
+
+/// [`mul`] computed exactly (no fast path).
+fn mul_exact(k: FloatKind, a: u64, b: u64, mode: Round, ftz: bool) -> u64 {
     match (unpack(k, a, ftz), unpack(k, b, ftz)) {
         (Val::Nan, _) | (_, Val::Nan) => canonical_nan(k),
         (Val::Inf(_), Val::Zero(_)) | (Val::Zero(_), Val::Inf(_)) => canonical_nan(k),
@@ -364,6 +541,11 @@ fn sign(v: Val) -> bool {
 /// [`add`] (a subnormal divisor reads as zero, so the quotient is infinite).
 #[must_use]
 pub fn div(k: FloatKind, a: u64, b: u64, mode: Round, ftz: bool) -> u64 {
+    fast2(k, a, b, mode, ftz, |x, y| x / y).unwrap_or_else(|| div_exact(k, a, b, mode, ftz))
+}
+
+/// [`div`] computed exactly (no fast path).
+fn div_exact(k: FloatKind, a: u64, b: u64, mode: Round, ftz: bool) -> u64 {
     let (x, y) = (unpack(k, a, ftz), unpack(k, b, ftz));
     let s = sign(x) != sign(y);
     match (x, y) {
@@ -392,6 +574,11 @@ pub fn div(k: FloatKind, a: u64, b: u64, mode: Round, ftz: bool) -> u64 {
 /// intermediate product.
 #[must_use]
 pub fn fma(k: FloatKind, a: u64, b: u64, c: u64, mode: Round, ftz: bool) -> u64 {
+    fast_fma(k, a, b, c, mode, ftz).unwrap_or_else(|| fma_exact(k, a, b, c, mode, ftz))
+}
+
+/// [`fma`] computed exactly (no fast path).
+fn fma_exact(k: FloatKind, a: u64, b: u64, c: u64, mode: Round, ftz: bool) -> u64 {
     let (x, y, z) = (unpack(k, a, ftz), unpack(k, b, ftz), unpack(k, c, ftz));
     if x == Val::Nan || y == Val::Nan || z == Val::Nan {
         return canonical_nan(k);
@@ -451,6 +638,11 @@ fn isqrt(n: u128) -> u128 {
 /// (a square root is never subnormal, so only the operand is affected).
 #[must_use]
 pub fn sqrt(k: FloatKind, a: u64, mode: Round, ftz: bool) -> u64 {
+    fast2(k, a, 0, mode, ftz, |x, _| x.sqrt()).unwrap_or_else(|| sqrt_exact(k, a, mode, ftz))
+}
+
+/// [`sqrt`] computed exactly (no fast path).
+fn sqrt_exact(k: FloatKind, a: u64, mode: Round, ftz: bool) -> u64 {
     match unpack(k, a, ftz) {
         Val::Nan | Val::Inf(true) | Val::Fin(true, _, _) => canonical_nan(k),
         Val::Inf(false) => infinity(k, false),
@@ -516,7 +708,7 @@ pub fn rem(k: FloatKind, a: u64, b: u64) -> u64 {
 
 /// The order of two non-NaN values with `-0 < +0`.
 fn order_signed_zero(k: FloatKind, a: u64, b: u64) -> Ordering {
-    let (x, y) = (float::to_f64(k, a), float::to_f64(k, b));
+    let (x, y) = (value(k, a), value(k, b));
     match x.partial_cmp(&y) {
         Some(Ordering::Equal) | None => {
             // Equal values: only zeros of different signs have different
@@ -555,7 +747,7 @@ pub fn min(k: FloatKind, a: u64, b: u64, propagate_nan: bool) -> u64 {
 
 fn min_max(k: FloatKind, a: u64, b: u64, propagate_nan: bool, pick: Ordering) -> u64 {
     let (a, b) = (a & mask(k), b & mask(k));
-    match (float::is_nan(k, a), float::is_nan(k, b)) {
+    match (value(k, a).is_nan(), value(k, b).is_nan()) {
         (true, true) => canonical_nan(k),
         (true, false) | (false, true) if propagate_nan => canonical_nan(k),
         (true, false) => b,
@@ -581,7 +773,7 @@ pub fn compare(k: FloatKind, a: u64, b: u64) -> Option<Ordering> {
         return None;
     }
     // Values are exact as f64 and f64 comparison is IEEE comparison.
-    float::to_f64(k, a).partial_cmp(&float::to_f64(k, b))
+    value(k, a).partial_cmp(&value(k, b))
 }
 
 /// `ftof`: `bits` of kind `from` converted to `to`, correctly rounded in
@@ -710,6 +902,108 @@ pub fn from_int(bits: u64, width: u32, signed: bool, k: FloatKind, mode: Round) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Random operands of kind `k`, biased to what the fast paths must get right: nearby
+    /// exponents (cancellation, ties), far-apart ones, subnormals, results near overflow,
+    /// zeros and infinities.
+    fn operand(k: FloatKind, x: &mut u64) -> u64 {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        let w = k.bit_width();
+        let r = *x >> (64 - w);
+        let (ebits, mbits) = match k {
+            FloatKind::F16 => (5, 10),
+            FloatKind::BF16 => (8, 7),
+            FloatKind::F32 => (8, 23),
+            _ => (11, 52),
+        };
+        let bias = (1u64 << (ebits - 1)) - 1;
+        let mant = r & ((1u64 << mbits) - 1);
+        let sign = (*x >> 3) & 1;
+        let exp = match (*x >> 4) % 8 {
+            0 => 0,
+            1 => (1u64 << ebits) - 2,
+            2 => 1,
+            3 if *x & 0x100 == 0 => (1u64 << ebits) - 1,
+            3 => 0,
+            _ => bias + ((*x >> 9) % 5) - 2,
+        };
+        let mant = if (*x >> 12) % 4 == 0 {
+            mant & !0xf
+        } else {
+            mant
+        };
+        (sign << (w - 1)) | (exp << mbits) | mant
+    }
+
+    #[test]
+    fn fast_rounding_to_f16_and_bf16_equals_the_general_rounding() {
+        let step = if cfg!(debug_assertions) { 4099 } else { 257 };
+        let mut x = 0x9E37_79B9_7F4A_7C15_u64;
+        for i in (0..=u32::MAX).step_by(step) {
+            let f = f32::from_bits(i);
+            if f.is_nan() {
+                continue;
+            }
+            // The f32 itself, and an f64 near it with bits below f32's precision.
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let v = f64::from(f);
+            let near = f64::from_bits(v.to_bits() ^ (x & 0x1fff_ffff));
+            for v in [v, near] {
+                for k in [FloatKind::F16, FloatKind::BF16] {
+                    assert_eq!(
+                        fast_out(k, v),
+                        Some(float::round_from_f64(k, v)),
+                        "{k:?} {v:e} ({:#x})",
+                        v.to_bits()
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fast_paths_equal_the_exact_results() {
+        let mut x = 0x2545_F491_4F6C_DD1D_u64;
+        let n = if cfg!(debug_assertions) {
+            60_000
+        } else {
+            600_000
+        };
+        for k in [
+            FloatKind::F16,
+            FloatKind::BF16,
+            FloatKind::F32,
+            FloatKind::F64,
+        ] {
+            let mut fast = 0;
+            for _ in 0..n {
+                let (a, b, c) = (operand(k, &mut x), operand(k, &mut x), operand(k, &mut x));
+                let m = Round::NearestEven;
+                let cases = [
+                    ("add", add(k, a, b, m, false), add_exact(k, a, b, m, false)),
+                    ("sub", sub(k, a, b, m, false), sub_exact(k, a, b, m, false)),
+                    ("mul", mul(k, a, b, m, false), mul_exact(k, a, b, m, false)),
+                    ("div", div(k, a, b, m, false), div_exact(k, a, b, m, false)),
+                    ("sqrt", sqrt(k, a, m, false), sqrt_exact(k, a, m, false)),
+                    (
+                        "fma",
+                        fma(k, a, b, c, m, false),
+                        fma_exact(k, a, b, c, m, false),
+                    ),
+                ];
+                for (name, got, want) in cases {
+                    assert_eq!(got, want, "{name} {k:?} {a:#x} {b:#x} {c:#x}");
+                }
+                fast += usize::from(fast_fma(k, a, b, c, m, false).is_some());
+            }
+            // The operands do reach the fast paths.
+            assert!(fast > n / 2, "{k:?}: {fast} of {n} fma took the fast path");
+        }
+    }
 
     #[test]
     fn isqrt_is_the_floor_root() {
