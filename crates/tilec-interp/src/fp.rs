@@ -929,7 +929,7 @@ mod tests {
             3 => 0,
             _ => bias + ((*x >> 9) % 5) - 2,
         };
-        let mant = if (*x >> 12) % 4 == 0 {
+        let mant = if (*x >> 12).is_multiple_of(4) {
             mant & !0xf
         } else {
             mant
