@@ -19,6 +19,24 @@ use tilec_ir::float::{FloatKind, Round, round_from_f64_with, to_f64};
 use tilec_ir::util::sign_extend;
 use tilec_ir::{Module, Op, Opcode, Type};
 
+/// A conversion to an f8 kind saturates: a finite or infinite operand whose rounded value
+/// is out of range (infinity for F8E5M2, NaN for F8E4M3FN, which has no infinity) gives
+/// the largest finite value of its sign; NaN operands stay NaN. The spec does not say
+/// what `ftof` does on overflow; this is what NVIDIA's compiler does (tileiras lowers
+/// `ftof` to f8 to `F2FP.SATFINITE`, as tilec's PTX backend uses `cvt.satfinite`, the only
+/// f8 conversion PTX has).
+fn saturate_f8(from: FloatKind, to: FloatKind, x: u64, r: u64) -> u64 {
+    let special = tilec_ir::float::is_nan(to, r) || {
+        let v = to_f64(to, r);
+        v.is_infinite()
+    };
+    if !special || tilec_ir::float::is_nan(from, x) {
+        return r;
+    }
+    let neg = to_f64(from, x).is_sign_negative();
+    tilec_ir::float::max_finite(to, neg)
+}
+
 /// The float kind of an element type.
 pub(crate) fn kind_of(m: &Module, t: Type) -> R<FloatKind> {
     tilec_ir::attrs::float_kind(&m.ctx.types, t)
@@ -436,9 +454,13 @@ impl Ctx<'_, '_> {
             O::FToF => {
                 let (kf, kt) = (kind_of(m, a.elem)?, kind_of(m, res_elem)?);
                 let mode = self.rounding(op);
+                let f8 = matches!(kt, FloatKind::F8E4M3FN | FloatKind::F8E5M2);
                 a.bits
                     .iter()
-                    .map(|x| fp::convert(kf, kt, *x, mode, false))
+                    .map(|x| {
+                        let r = fp::convert(kf, kt, *x, mode, false);
+                        if f8 { saturate_f8(kf, kt, *x, r) } else { r }
+                    })
                     .collect()
             }
             O::FToI => {
@@ -547,4 +569,40 @@ pub(crate) fn check_assume(t: &Tile, p: &AttrData) -> R<()> {
         _ => {}
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conversions_to_f8_saturate() {
+        use FloatKind::{F8E4M3FN as E4, F8E5M2 as E5, F32};
+        let conv = |to, x: f32| {
+            let x = u64::from(x.to_bits());
+            saturate_f8(
+                F32,
+                to,
+                x,
+                fp::convert(F32, to, x, Round::NearestEven, false),
+            )
+        };
+        // Largest finite values: E4M3FN 448 (0x7e), E5M2 57344 (0x7b).
+        for (to, max) in [(E4, 0x7e), (E5, 0x7b)] {
+            for x in [1e6f32, f32::INFINITY, f32::MAX] {
+                assert_eq!(conv(to, x), max, "{to:?} {x}");
+                assert_eq!(conv(to, -x), max | 0x80, "{to:?} -{x}");
+            }
+            assert!(tilec_ir::float::is_nan(to, conv(to, f32::NAN)));
+            assert_eq!(conv(to, 1.0), if to == E4 { 0x38 } else { 0x3c });
+        }
+        // 464 lies halfway between 448 and 480, past E4M3FN's range: saturated.
+        assert_eq!(conv(E4, 464.0), 0x7e);
+        assert_eq!(conv(E4, 448.0), 0x7e);
+        assert_eq!(conv(E4, 440.0), 0x7e);
+        assert_eq!(conv(E4, 416.0), 0x7d);
+        // E5M2: 61440 is halfway to the next binade (65536); it rounds up and saturates.
+        assert_eq!(conv(E5, 61440.0), 0x7b);
+        assert_eq!(conv(E5, 57344.0), 0x7b);
+    }
 }
