@@ -41,6 +41,8 @@ pub(crate) struct Ctx<'a, 'm> {
     pub out: String,
     /// Which opcodes ran (indexed by opcode).
     pub ran: Vec<bool>,
+    /// Ops this block may still execute (see [`Options::max_ops`]).
+    pub fuel: u64,
     pub globals: &'a FxHashMap<String, u64>,
     pub bid: [i64; 3],
     pub grid: [i64; 3],
@@ -116,6 +118,14 @@ impl Ctx<'_, '_> {
         for op in m.block_ops(block) {
             self.cur = Some(op);
             self.ran[m.opcode(op) as usize] = true;
+            if self.fuel == 0 {
+                return Err(
+                    "the tile block executed more ops than the limit (--max-ops) allows; \
+                     does a loop never end?"
+                        .into(),
+                );
+            }
+            self.fuel -= 1;
             if let Some(flow) = self.op(op)? {
                 return Ok(flow);
             }
@@ -129,9 +139,10 @@ impl Ctx<'_, '_> {
         match self.m.entry_block(region) {
             Some(b) => {
                 let saved = self.cur;
-                let f = self.run_block(b, args);
+                let f = self.run_block(b, args)?;
+                // An error keeps the op that failed inside the region as its location.
                 self.cur = saved;
-                f
+                Ok(f)
             }
             None => Ok(Flow::Yield(Vec::new())),
         }
@@ -406,6 +417,10 @@ pub struct Options {
     pub parallel: bool,
     /// Worker threads for a parallel run; 0 means rayon's default (one per core).
     pub threads: usize,
+    /// The most ops one tile block may execute (each op once per execution, whatever its
+    /// tile's size); past it the run stops with an error at the op, as a watchdog would
+    /// stop a kernel that never ends. `None`: no limit.
+    pub max_ops: Option<u64>,
 }
 
 /// Runs entry `entry` of `m` over `grid` tile blocks in the deterministic mode: one block
@@ -477,6 +492,7 @@ pub fn run_with(
             mem,
             out: String::new(),
             ran: vec![false; nops],
+            fuel: opts.max_ops.unwrap_or(u64::MAX),
             globals: &globals,
             bid,
             grid: g,
@@ -605,6 +621,7 @@ pub fn call(m: &Module, func: Op, args: Vec<Tile>, mem: &mut Memory) -> Result<C
         mem,
         out: String::new(),
         ran: vec![false; tilec_ir::ops::all().len()],
+        fuel: u64::MAX,
         globals: &globals,
         bid: [0; 3],
         grid: [1; 3],

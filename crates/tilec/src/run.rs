@@ -35,6 +35,10 @@ pub(crate) struct RunArgs {
     /// Threads for a parallel run (default: one per core).
     #[arg(long, short = 'j', value_name = "N")]
     jobs: Option<usize>,
+    /// Stop a tile block that executes more than N ops (each execution of an op counts
+    /// once), reporting where: a kernel that never ends is stopped rather than hung.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
+    max_ops: u64,
     #[command(flatten)]
     common: CommonArgs,
 }
@@ -200,6 +204,7 @@ impl Driver<'_, '_> {
         let opts = tilec_interp::Options {
             parallel: !a.deterministic && a.jobs != Some(1),
             threads: a.jobs.unwrap_or(0),
+            max_ops: Some(a.max_ops),
         };
         let outcome = tilec_interp::run_with(&m, entry, grid, &run_args, &mut mem, &opts);
         let (printed, status) = match outcome {

@@ -730,6 +730,44 @@ fn non_scalar_kernel_argument_is_a_located_error() {
 const DIV_KERNEL: &str = "cuda_tile.module @m {\n  entry @k(%n: tile<i32>) {\n    %c = constant <i32: 7> : tile<i32>\n    %q = divi %c, %n signed : tile<i32>\n    print \"q = %d\\n\", %q : tile<i32>\n    return\n  }\n}\n";
 
 #[test]
+fn run_locates_undefined_behaviour_inside_a_region_at_the_op() {
+    let src = "cuda_tile.module @m {\n  entry @k(%n: tile<i32>) {\n    %lb = constant <i32: 0> : tile<i32>\n    %ub = constant <i32: 4> : tile<i32>\n    %st = constant <i32: 1> : tile<i32>\n    for %i in (%lb to %ub, step %st) : tile<i32> {\n      %q = divi %i, %n signed : tile<i32>\n    }\n    return\n  }\n}\n";
+    let out = tilec(
+        &["run", "-", "--arg", "i32:0", "--diagnostic-format", "mlir"],
+        src.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr),
+        "<stdin>:7:12: error: integer division by zero in 'divi' (tile block (0, 0, 0))\n      %q = divi %i, %n signed : tile<i32>\n           ^\n"
+    );
+}
+
+#[test]
+fn run_stops_a_tile_block_past_the_op_limit() {
+    let src = "cuda_tile.module @m {\n  entry @k() {\n    loop {\n      %c = constant <i32: 1> : tile<i32>\n      continue\n    }\n    return\n  }\n}\n";
+    let out = tilec(
+        &[
+            "run",
+            "-",
+            "--grid",
+            "2",
+            "--max-ops",
+            "1000",
+            "--diagnostic-format",
+            "mlir",
+        ],
+        src.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        // The loop is op 1; each iteration runs two more, so op 1001 is a `continue`.
+        "<stdin>:5:7: error: the tile block executed more ops than the limit (--max-ops) allows; does a loop never end? (tile block (0, 0, 0))\n      continue\n      ^\n"
+    );
+}
+
+#[test]
 fn run_prints_and_reports_undefined_behaviour_at_the_op() {
     let ok = tilec(&["run", "-", "--arg", "i32:-2"], DIV_KERNEL.as_bytes());
     assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
