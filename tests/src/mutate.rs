@@ -4,8 +4,8 @@
 //! [`check_mutant`] runs one mutant through `tilec fmt` (and `tilec check
 //! --compat=cuda-tile-opt`) in process and checks the
 //! robustness contract: no panic, exit status 0 or 1, every rejection carries a located
-//! diagnostic, and every accepted input prints to text that parses again and prints the
-//! same.
+//! diagnostic, every accepted input prints to text that parses again and prints the
+//! same, canonicalizes, compiles to PTX, and runs in the interpreter (`tilec run`).
 
 use tilec_parse::lexer::{Lexer, Tok};
 
@@ -287,6 +287,7 @@ pub fn check_mutant(bytes: &[u8]) -> Result<Outcome, String> {
                     ));
                 }
             }
+            check_run(&run, bytes)?;
             Ok(Outcome::Accepted)
         }
         1 => {
@@ -306,6 +307,87 @@ pub fn check_mutant(bytes: &[u8]) -> Result<Outcome, String> {
         }
         s => Err(format!("exit status {s}: {}", out.stderr)),
     }
+}
+
+/// `tilec run` of the first entries of an accepted program with generated arguments
+/// (a small scalar for each integer, 1.5 for each float, 4096 random elements behind each
+/// pointer), on a 2x1x1 grid with a small op limit: the run ends with exit status 0, or 1
+/// and a located diagnostic (undefined behaviour is common with such arguments), never a
+/// panic.
+fn check_run(run: &Runner<'_>, bytes: &[u8]) -> Result<(), String> {
+    use tilec_ir::{Opcode, TypeData};
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Ok(());
+    };
+    let Ok(m) = tilec_parse::parse(text, tilec_diag::FileId(0), &Default::default()) else {
+        return Ok(());
+    };
+    let types = &m.ctx.types;
+    let mut entries: Vec<(String, Vec<Option<String>>)> = Vec::new();
+    m.walk(|op| {
+        if m.opcode(op) != Opcode::Entry || entries.len() >= 2 {
+            return;
+        }
+        let name = match m.attr_named(op, "sym_name").map(|a| m.ctx.attrs.get(a)) {
+            Some(tilec_ir::attrs::AttrData::String(s)) => s.to_string(),
+            _ => return,
+        };
+        let Some(block) = m.entry_block(m.region(op, 0)) else {
+            return;
+        };
+        let args = m
+            .block_args(block)
+            .iter()
+            .map(|v| {
+                let ty = m.value_type(*v);
+                if !matches!(types.get(ty), TypeData::Tile { .. }) {
+                    return None;
+                }
+                let elem = types.element_type(ty);
+                Some(match types.get(elem) {
+                    TypeData::Ptr(p) => format!("random:{}:4096:7", types.to_string(*p, false)),
+                    TypeData::Float(_) => format!("{}:1.5", types.to_string(elem, false)),
+                    TypeData::Int(1) => "i1:1".to_string(),
+                    _ => format!("{}:16", types.to_string(elem, false)),
+                })
+            })
+            .collect();
+        entries.push((name, args));
+    });
+    for (name, args) in entries {
+        let Some(args) = args.into_iter().collect::<Option<Vec<String>>>() else {
+            continue;
+        };
+        let mut argv = vec![
+            "run",
+            "-",
+            "--entry",
+            &name,
+            "--grid",
+            "2",
+            "-j",
+            "1",
+            "--max-ops",
+            "5000",
+            "--diagnostic-format=json",
+        ];
+        for a in &args {
+            argv.extend(["--arg", a]);
+        }
+        let out = run(&argv, bytes)?;
+        match out.status {
+            0 => {}
+            1 if out.stdout.contains("\"severity\":\"error\"")
+                && !out.stdout.contains("\"line\":null") => {}
+            s => {
+                return Err(format!(
+                    "tilec run of an accepted program (entry @{name}, {args:?}): exit status {s}: {}{}",
+                    out.stdout, out.stderr
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Runs `tilec ARGS` on bytes, catching panics.

@@ -382,7 +382,7 @@ fn f32_to_f16(x: f32) -> u64 {
         let m = (f32::from_bits(a) * 16_777_216.0).round_ties_even() as u64;
         return sign | m;
     }
-    let e = u64::from((a >> 23) - 127 + 15);
+    let e = u64::from((a >> 23) + 15 - 127);
     let mant = u64::from(a & 0x7f_ffff);
     let mut h = (e << 10) | (mant >> 13);
     let rest = mant & 0x1fff;

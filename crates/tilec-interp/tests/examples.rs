@@ -36,6 +36,7 @@ fn run_both(m: &tilec_ir::Module, name: &str, grid: [u32; 3], args: &[Arg], mem:
     let opts = Options {
         parallel: true,
         threads: 4,
+        ..Options::default()
     };
     run_with(m, entry(m, name), grid, args, &mut par, &opts).expect("runs in parallel");
     for i in 0..mem.buffers.len() {
