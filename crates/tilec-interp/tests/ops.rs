@@ -2291,7 +2291,8 @@ const VIEWS: &str = "cuda_tile.module @m {
   }
 
   testing$func @static(%src: tile<ptr<i16>>) -> tile<4x4xi16> {
-    %tv = make_tensor_view %src, shape = [4, 4], strides = [1, 4] : tensor_view<4x4xi16, strides=[1,4]>
+    %tv0 = make_tensor_view %src, shape = [4, 4], strides = [1, 4] : tensor_view<4x4xi16, strides=[1,4]>
+    %tv = assume div_by<16>, %tv0 : tensor_view<4x4xi16, strides=[1,4]>
     %p = make_partition_view %tv : partition_view<tile=(4x4), tensor_view<4x4xi16, strides=[1,4]>>
     %c0 = constant <i32: 0> : tile<i32>
     %x, %k = load_view_tko weak %p[%c0, %c0] : partition_view<tile=(4x4), tensor_view<4x4xi16, strides=[1,4]>>, tile<i32> -> tile<4x4xi16>, token
@@ -3008,6 +3009,11 @@ const UB: &str = "cuda_tile.module @m {
     %v, %t = load_ptr_tko weak %p : tile<4xptr<f32>> -> tile<4xf32>, token
     return %v : tile<4xf32>
   }
+  testing$func @masked(%p: tile<4xptr<f32>>, %m: tile<4xi1>) -> tile<4xf32> {
+    %v, %t = load_ptr_tko weak %p, %m : tile<4xptr<f32>>, tile<4xi1> -> tile<4xf32>, token
+    %k = store_ptr_tko weak %p, %v, %m token=%t : tile<4xptr<f32>>, tile<4xf32>, tile<4xi1> -> token
+    return %v : tile<4xf32>
+  }
   testing$func @store(%p: tile<4xptr<i16>>, %v: tile<4xi16>) {
     %t = store_ptr_tko weak %p, %v : tile<4xptr<i16>>, tile<4xi16> -> token
     return
@@ -3340,6 +3346,22 @@ fn undefined_behaviour_is_reported_at_the_op() {
         mem,
         Opcode::LoadPtrTko,
         "misaligned access of 4 bytes",
+    );
+    // Masked-off elements are not accessed: their addresses may be anything.
+    let wild = vec![base + 12, 0, base + 3, base + 64];
+    ok(try_call(
+        &m,
+        "masked",
+        &[wild.clone(), vec![1, 0, 0, 0]],
+        mem,
+    ));
+    ub(
+        &m,
+        "masked",
+        &[wild, vec![1, 0, 1, 0]],
+        mem,
+        Opcode::LoadPtrTko,
+        "misaligned",
     );
     ub(
         &m,
