@@ -245,7 +245,9 @@ impl Ctx<'_, '_> {
                     let (s, u) = match opcode {
                         O::AddI => (sx + sy, ux + uy),
                         O::SubI => (sx - sy, ux - uy),
-                        O::MulI => (sx * sy, ux * uy),
+                        // An unsigned i64 product can pass i128's range; it then
+                        // certainly overflows.
+                        O::MulI => (sx * sy, ux.checked_mul(uy).unwrap_or(i128::MAX)),
                         _ => {
                             if y >= w as u64 {
                                 return Err(format!(
@@ -269,7 +271,13 @@ impl Ctx<'_, '_> {
                             m.def(op).name
                         ));
                     }
-                    out.push(u as u64 & mask(w));
+                    let low = match opcode {
+                        O::AddI => x.wrapping_add(y),
+                        O::SubI => x.wrapping_sub(y),
+                        O::MulI => x.wrapping_mul(y),
+                        _ => x << y,
+                    };
+                    out.push(low & mask(w));
                 }
                 out
             }
@@ -353,17 +361,13 @@ impl Ctx<'_, '_> {
                 out
             }
             O::MulHI => {
+                // The high half of the unsigned product (mulhi has no signedness: the
+                // spec defines it for unsigned integers only).
                 let w = int_width(a.elem);
                 let b = ts[1];
-                let signed = self.signed(op);
                 (0..n)
                     .map(|i| {
-                        let p = if signed {
-                            sign_extend(a.bits[i], w) as i128 * sign_extend(b.bits[i], w) as i128
-                        } else {
-                            a.bits[i] as i128 * b.bits[i] as i128
-                        };
-                        ((p >> w) as u64) & mask(w)
+                        ((u128::from(a.bits[i]) * u128::from(b.bits[i])) >> w) as u64 & mask(w)
                     })
                     .collect()
             }

@@ -339,13 +339,23 @@ impl Ctx<'_, '_> {
     }
 
     /// `assume`: the value passes through; a predicate it violates is undefined behaviour.
+    /// The spec's form without a predicate or result, `assume %cond`, assumes a tile of
+    /// `i1` is true: a false element is undefined behaviour.
     fn assume(&mut self, op: Op) -> R<()> {
         let m = self.m;
         let v = self.val(m.operand(op, 0))?.clone();
-        if let (Val::Tile(t), Some(p)) = (&v, self.attr(op, "predicate")) {
-            crate::elementwise::check_assume(t, p)?;
+        match (&v, self.attr(op, "predicate")) {
+            (Val::Tile(t), Some(p)) => crate::elementwise::check_assume(t, p)?,
+            (Val::Tile(t), None) if t.elem == Type::I1 => {
+                if let Some(i) = t.bits.iter().position(|b| b & 1 == 0) {
+                    return Err(format!("'assume' condition is false (element {i})"));
+                }
+            }
+            _ => {}
         }
-        self.set(m.result(op, 0), v);
+        if m.num_results(op) > 0 {
+            self.set(m.result(op, 0), v);
+        }
         Ok(())
     }
 

@@ -196,11 +196,12 @@ pub fn encode(types: &tilec_ir::TypeStore, elem: tilec_ir::Type, bits: u64) -> u
     tilec_ir::attrs::float_kind(types, elem).map_or(bits, |k| to_memory(k, bits))
 }
 
-/// [`from_memory`] for any element type (`i1` keeps its low bit).
+/// [`from_memory`] for any element type (an `i1` byte reads as 1 when it is not zero,
+/// as the spec's loads canonicalize it).
 pub fn decode(types: &tilec_ir::TypeStore, elem: tilec_ir::Type, bits: u64) -> u64 {
     match tilec_ir::attrs::float_kind(types, elem) {
         Some(k) => from_memory(k, bits),
-        None if elem == tilec_ir::Type::I1 => bits & 1,
+        None if elem == tilec_ir::Type::I1 => u64::from(bits != 0),
         None => bits,
     }
 }

@@ -150,11 +150,10 @@ fn float_text(v: f64, spec: &Spec) -> String {
         'e' | 'E' => c_exp(a, p, spec.conv == 'E'),
         'g' | 'G' => {
             let p = p.max(1);
-            let exp = if a == 0.0 {
-                0
-            } else {
-                a.log10().floor() as i32
-            };
+            // C's X: the exponent of the value rounded to p significant digits (the %e
+            // form with p - 1 decimals), so that 999999.5 is 1e+06.
+            let e = format!("{a:.*e}", p - 1);
+            let exp: i32 = e.split_once('e').map_or(0, |(_, x)| x.parse().unwrap_or(0));
             if exp < -4 || exp >= p as i32 {
                 trim_zeros(c_exp(a, p - 1, spec.conv == 'G'), spec)
             } else {
