@@ -470,6 +470,12 @@ impl Ctx<'_, '_> {
             O::FToI => {
                 let k = kind_of(m, a.elem)?;
                 let (w, signed, mode) = (int_width(res_elem), self.signed(op), self.rounding(op));
+                // The spec: "Input `Inf` values are undefined behavior."
+                if let Some(i) = a.bits.iter().position(|x| to_f64(k, *x).is_infinite()) {
+                    return Err(format!(
+                        "'ftoi' of an infinite value (element {i}) is undefined behavior"
+                    ));
+                }
                 a.bits
                     .iter()
                     .map(|x| fp::to_int(k, *x, w, signed, mode))

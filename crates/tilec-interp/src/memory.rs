@@ -103,6 +103,24 @@ impl Ctx<'_, '_> {
             Val::TensorView(t) => (t, t.shape.clone(), None, (0..t.shape.len()).collect()),
             _ => return Err("internal error: expected a view".into()),
         };
+        if let Val::PartitionView(_) = view {
+            // The index space: ceil(tensor size / tile size) tiles per dimension. Padding
+            // covers the ragged last tile; an index outside the space is out of bounds.
+            let space: Vec<i64> = (0..tile.len())
+                .map(|d| (tv.shape[dim_map[d]].max(0) + tile[d] - 1) / tile[d].max(1))
+                .collect();
+            if (0..tile.len()).any(|d| {
+                let i = index.get(d).copied().unwrap_or(0);
+                i < 0 || i >= space[d]
+            }) {
+                let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+                return Err(format!(
+                    "tile index ({}) is outside the view's index space ({}): an out-of-bounds view access",
+                    list(index),
+                    list(&space)
+                ));
+            }
+        }
         let size = elem_bytes(&self.m.ctx.types, tv.elem) as i64;
         let n: usize = tile_shape.iter().product::<i64>() as usize;
         let mut c = vec![0i64; tile_shape.len()];

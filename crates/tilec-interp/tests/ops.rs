@@ -1117,6 +1117,17 @@ fn conversions(ran: &mut Ran) {
     let mut lines: Vec<(String, &str)> = Vec::new();
     let mut want: Vec<(FloatKind, Vec<u64>)> = Vec::new();
     let b = |k: FloatKind, v: f64, r: Round| float::round_from_f64_with(k, v, r);
+    // ftof to f8 saturates (as tileiras and PTX's cvt.satfinite do): a value out of range,
+    // infinities included, gives the largest finite value of its sign; NaN stays NaN.
+    let to_f8 = |k: FloatKind, v: f64| {
+        let r = b(k, v, Round::NearestEven);
+        let out = float::is_nan(k, r) || float::to_f64(k, r).is_infinite();
+        if out && !v.is_nan() {
+            float::max_finite(k, v < 0.0)
+        } else {
+            r
+        }
+    };
     // ftof from f32 (the verifier admits round to nearest even only).
     for (k, ty) in [
         (FloatKind::F16, "f16"),
@@ -1129,10 +1140,17 @@ fn conversions(ran: &mut Ran) {
             format!("ftof %x rounding<nearest_even> : {t32} -> tile<64x{ty}>"),
             "",
         ));
+        let f8 = matches!(k, FloatKind::F8E4M3FN | FloatKind::F8E5M2);
         want.push((
             k,
             x.iter()
-                .map(|v| b(k, f64::from(*v), Round::NearestEven))
+                .map(|v| {
+                    if f8 {
+                        to_f8(k, f64::from(*v))
+                    } else {
+                        b(k, f64::from(*v), Round::NearestEven)
+                    }
+                })
                 .collect(),
         ));
     }
@@ -1160,7 +1178,7 @@ fn conversions(ran: &mut Ran) {
         FloatKind::BF16,
         x.iter()
             .map(|v| {
-                let e = b(FloatKind::F8E5M2, f64::from(*v), Round::NearestEven);
+                let e = to_f8(FloatKind::F8E5M2, f64::from(*v));
                 b(
                     FloatKind::BF16,
                     float::to_f64(FloatKind::F8E5M2, e),
@@ -1365,7 +1383,7 @@ fn narrow_conversions(ran: &mut Ran) {
         &lines,
     ));
     let x = [0.5f32, -1.0, 1.0, -3.0, 2.5, -0.75, f32::NAN, 1.0e9];
-    let h: Vec<u64> = [-32768.0, 40000.0, -1.0e5, 1.5, -2.5, 0.0, f64::NAN, 12.75]
+    let h: Vec<u64> = [-32768.0, 40000.0, -6.0e4, 1.5, -2.5, 0.0, f64::NAN, 12.75]
         .iter()
         .map(|v| float::round_from_f64(FloatKind::F16, *v))
         .collect();
@@ -2286,7 +2304,7 @@ const VIEWS: &str = "cuda_tile.module @m {
     %p = make_partition_view %tv : partition_view<tile=(4x8), tensor_view<?x?xf32, strides=[?,1]>>
     %pt = make_partition_view %tv : partition_view<tile=(8x4), tensor_view<?x?xf32, strides=[?,1]>, dim_map=[1, 0]>
     %k0 = store_view_tko weak %t, %p[%bi, %bj] : tile<4x8xf32>, partition_view<tile=(4x8), tensor_view<?x?xf32, strides=[?,1]>>, tile<i64> -> token
-    %k1 = store_view_tko release device %u, %pt[%bi, %bi] token = %k0 : tile<8x4xf32>, partition_view<tile=(8x4), tensor_view<?x?xf32, strides=[?,1]>, dim_map=[1, 0]>, tile<i64> -> token
+    %k1 = store_view_tko release device %u, %pt[%bj, %bi] token = %k0 : tile<8x4xf32>, partition_view<tile=(8x4), tensor_view<?x?xf32, strides=[?,1]>, dim_map=[1, 0]>, tile<i64> -> token
     return
   }
 
@@ -2387,10 +2405,10 @@ fn views(ran: &mut Ran) {
                 want[r * stride + c] = *x;
             }
         }
-        // The transposed store at index (bi, bi): element (i, j) goes to row bi * 4 + j,
-        // column bi * 8 + i.
+        // The transposed store at index (bj, bi): element (i, j) goes to row bi * 4 + j,
+        // column bj * 8 + i.
         for (i, x) in u.iter().enumerate() {
-            let (r, c) = (bi * 4 + i % 4, bi * 8 + i / 4);
+            let (r, c) = (bi * 4 + i % 4, bj * 8 + i / 4);
             if r < rows && c < cols {
                 want[r * stride + c] = *x;
             }
@@ -2794,6 +2812,7 @@ fn grid_and_globals(ran: &mut Ran) {
     let opts = tilec_interp::Options {
         parallel: true,
         threads: 3,
+        ..Default::default()
     };
     tilec_interp::run_with(&m, k, grid, &[Arg::Buffer(out)], &mut par, &opts)
         .expect("runs in parallel");
@@ -3021,6 +3040,16 @@ const UB: &str = "cuda_tile.module @m {
   testing$func @rmw(%p: tile<4xptr<i32>>, %v: tile<4xi32>) -> tile<4xi32> {
     %o, %t = atomic_rmw_tko relaxed device %p, add, %v : tile<4xptr<i32>>, tile<4xi32> -> tile<4xi32>, token
     return %o : tile<4xi32>
+  }
+  testing$func @view_at(%p: tile<ptr<f32>>, %n: tile<i32>, %i: tile<i32>) -> tile<8xf32> {
+    %tv = make_tensor_view %p, shape = [%n], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %pv = make_partition_view %tv : partition_view<tile=(8), tensor_view<?xf32, strides=[1]>>
+    %v, %t = load_view_tko weak %pv[%i] : partition_view<tile=(8), tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<8xf32>, token
+    return %v : tile<8xf32>
+  }
+  testing$func @ftoi(%x: tile<4xf32>) -> tile<4xi32> {
+    %r = ftoi %x signed : tile<4xf32> -> tile<4xi32>
+    return %r : tile<4xi32>
   }
   testing$func @view(%p: tile<ptr<f32>>, %n: tile<i32>) -> tile<8xf32> {
     %tv = make_tensor_view %p, shape = [%n], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
@@ -3405,6 +3434,45 @@ fn undefined_behaviour_is_reported_at_the_op() {
         Opcode::LoadViewTko,
         "past the end",
     );
+    // Tile indices of a partition view lie in its index space, ceil(4 / 8) = 1 tile here:
+    // the ragged tile 0 reads padding past the tensor; tile 1, or -1, is out of bounds.
+    let row = ok(try_call(
+        &m,
+        "view_at",
+        &[vec![base], vec![4], vec![0]],
+        mem,
+    ));
+    assert_eq!(&row[0][4..], &[0; 4], "padding past the tensor");
+    for i in [1u64, u64::from(u32::MAX)] {
+        ub(
+            &m,
+            "view_at",
+            &[vec![base], vec![4], vec![i]],
+            mem,
+            Opcode::LoadViewTko,
+            "is outside the view's index space (1): an out-of-bounds view access",
+        );
+    }
+    // ftoi: the spec makes infinite inputs undefined behaviour (NaN converts to 0).
+    let big = |v: f32| u64::from(v.to_bits());
+    check(
+        "ftoi",
+        &ok(try_call(
+            &m,
+            "ftoi",
+            &[vec![big(1.5), big(f32::NAN), big(-3e9), big(3e9)]],
+            mem,
+        ))[0],
+        &ints32(&[1, 0, i32::MIN, i32::MAX]),
+    );
+    ub(
+        &m,
+        "ftoi",
+        &[vec![big(1.0), big(2.0), big(f32::NEG_INFINITY), big(0.0)]],
+        mem,
+        Opcode::FToI,
+        "'ftoi' of an infinite value (element 2) is undefined behavior",
+    );
     check("for", &ok(try_call(&m, "for", &[vec![1]], mem))[0], &[6]);
     ub(
         &m,
@@ -3443,6 +3511,7 @@ fn the_first_failing_block_is_reported() {
         let opts = tilec_interp::Options {
             parallel,
             threads: 2,
+            ..Default::default()
         };
         let e = tilec_interp::run_with(
             &m,
@@ -3474,6 +3543,7 @@ fn the_first_failing_block_is_reported() {
         let opts = tilec_interp::Options {
             parallel,
             threads: 2,
+            ..Default::default()
         };
         let e = tilec_interp::run_with(
             &m2,
