@@ -227,7 +227,12 @@ impl Ctx<'_, '_> {
                     let (s, u) = match opcode {
                         O::AddI => (sx + sy, ux + uy),
                         O::SubI => (sx - sy, ux - uy),
-                        O::MulI => (sx * sy, ux * uy),
+                        // The unsigned product of two 64-bit values can exceed i128;
+                        // any product past i128 is past the range too.
+                        O::MulI => (
+                            sx * sy,
+                            i128::try_from(x as u128 * y as u128).unwrap_or(i128::MAX),
+                        ),
                         _ => {
                             if y >= w as u64 {
                                 return Err(format!(
@@ -251,7 +256,7 @@ impl Ctx<'_, '_> {
                             m.def(op).name
                         ));
                     }
-                    out.push(u as u64 & mask(w));
+                    out.push(s as u64 & mask(w));
                 }
                 out
             }
