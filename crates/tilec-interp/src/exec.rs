@@ -47,6 +47,8 @@ pub(crate) struct Ctx<'a, 'm> {
     pub vals: FxHashMap<Value, Val>,
     /// The op being executed (for error locations).
     pub cur: Option<Op>,
+    /// Ops this block may still execute ([`call_limited`]); `u64::MAX` for no limit.
+    pub fuel: u64,
 }
 
 impl Ctx<'_, '_> {
@@ -115,6 +117,10 @@ impl Ctx<'_, '_> {
         }
         for op in m.block_ops(block) {
             self.cur = Some(op);
+            if self.fuel == 0 {
+                return Err("the run exceeded its limit on executed operations".into());
+            }
+            self.fuel -= 1;
             self.ran[m.opcode(op) as usize] = true;
             if let Some(flow) = self.op(op)? {
                 return Ok(flow);
@@ -482,6 +488,7 @@ pub fn run_with(
             grid: g,
             vals: FxHashMap::default(),
             cur: None,
+            fuel: u64::MAX,
         };
         let args = scalars
             .iter()
@@ -575,6 +582,19 @@ fn ran_ops(ran: &[bool]) -> Vec<Opcode> {
 /// (0, 0, 0) of a 1x1x1 grid, with `args` bound to its parameters. Parameters may be tiles
 /// of any shape, pointers into `mem` included (as [`Tile`]s of pointer elements).
 pub fn call(m: &Module, func: Op, args: Vec<Tile>, mem: &mut Memory) -> Result<Called, RunError> {
+    call_limited(m, func, args, mem, u64::MAX)
+}
+
+/// [`call`] that stops with an error after executing `max_ops` operations (ops in
+/// regions count each time they run; an elementwise op counts once whatever its shape),
+/// for running code that may not terminate (a `loop` whose exit depends on the input).
+pub fn call_limited(
+    m: &Module,
+    func: Op,
+    args: Vec<Tile>,
+    mem: &mut Memory,
+    max_ops: u64,
+) -> Result<Called, RunError> {
     let globals = crate::memory::alloc_globals(m, mem);
     let err = |op, message: String, printed| RunError {
         op,
@@ -610,6 +630,7 @@ pub fn call(m: &Module, func: Op, args: Vec<Tile>, mem: &mut Memory) -> Result<C
         grid: [1; 3],
         vals: FxHashMap::default(),
         cur: None,
+        fuel: max_ops,
     };
     let flow = ctx.run_block(block, args.into_iter().map(Val::Tile).collect());
     let vals = match flow {

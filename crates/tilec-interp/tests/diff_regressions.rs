@@ -85,3 +85,30 @@ cuda_tile.module @m {
     let err = call_text(&nuw, vec![a, b]).expect_err("overflows");
     assert!(err.message.contains("no_unsigned_wrap"), "{}", err.message);
 }
+
+/// `call_limited` stops a run that would not end, and lets a short one finish.
+#[test]
+fn call_limited_stops_a_loop_without_end() {
+    let src = r#"
+cuda_tile.module @m {
+  testing$func @f(%c: tile<i1>, %a: tile<i32>) -> tile<i32> {
+    %l = loop iter_values(%v = %a) : tile<i32> -> tile<i32> {
+      if %c {
+        break %v : tile<i32>
+      }
+      %w = addi %v, %v : tile<i32>
+      continue %w : tile<i32>
+    }
+    return %l : tile<i32>
+  }
+}
+"#;
+    let (m, f) = load(src);
+    let args = |c: u64| vec![tile(Type::I1, &[], &[c]), tile(Type::I32, &[], &[3])];
+    let done = tilec_interp::call_limited(&m, f, args(1), &mut Memory::default(), 100)
+        .expect("ends at once");
+    assert_eq!(done.results[0].bits, vec![3]);
+    let err = tilec_interp::call_limited(&m, f, args(0), &mut Memory::default(), 1000)
+        .expect_err("never ends");
+    assert!(err.message.contains("limit"), "{}", err.message);
+}
