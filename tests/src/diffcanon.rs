@@ -3,23 +3,26 @@
 //! give the same results.
 //!
 //! [`check_text`] parses and verifies a module and, for every function (`testing$func` or
-//! `entry`) whose parameters are all tiles, draws [`Config::inputs`] random inputs (biased
-//! to special values: ±0, ±infinity, NaNs, subnormals, the largest finite value, integer
-//! minimum and maximum, 0, 1, -1; sometimes one value for the whole tile, sometimes equal
-//! arguments). Pointer parameters get their own 64 KiB buffer of random elements, and the
-//! integer arguments of such functions are mostly small (they are sizes and strides).
+//! `entry`) whose parameters are all tiles (rank-0 pointers included), draws
+//! [`Config::inputs`] random inputs (biased to special values: ±0, ±infinity, NaNs,
+//! subnormals, the largest finite value, integer minimum and maximum, 0, 1, -1; sometimes
+//! one value for the whole tile, sometimes equal arguments). Each pointer gets its own
+//! buffer of random elements: 64 elements for a `testing$func`, 64 KiB for an `entry`,
+//! whose integer arguments are then small (they are sizes, strides and trip counts).
 //!
 //! Each input runs on the original module, then on each [`Variant`]: the module
 //! canonicalized in the spec personality, in the cuda-tile-opt personality (when the input
 //! verifies there), canonicalized then `cse` and `dce`, and canonicalized with the
-//! FoldSelect fold disabled (so that the select patterns it shadows fire). Every variant's output must
-//! verify. If the original run reports undefined behaviour (or a failed `assert`), the
-//! input is skipped: the canonicalizer may assume it does not happen. Otherwise each
-//! variant must run cleanly too and give the same results, the same printed text and the
-//! same buffer contents, **bit for bit, NaNs included**. That is exact, not lenient: no
-//! fold creates a NaN (FoldAddF refuses NaN and infinite operands and overflowing sums), the
-//! interpreter's float arithmetic always returns one canonical NaN, and a rewrite that
-//! only moves a NaN (`select`, a swapped `addf`) moves the same bits.
+//! FoldSelect fold disabled (so that the select patterns it shadows fire). Every
+//! variant's output must verify. If the original run reports undefined behaviour (or a
+//! failed `assert`), the input is skipped: the canonicalizer may assume it does not
+//! happen; so is an input on which it runs more than 100,000 ops (a `loop` that may not
+//! end). Otherwise each variant must run cleanly too and give the same results, the same
+//! printed text and the same buffer contents, **bit for bit, NaNs included**. That is
+//! exact, not lenient: no fold creates a NaN (FoldAddF refuses NaN and infinite operands
+//! and overflowing sums), the interpreter's float arithmetic always returns one canonical
+//! NaN, and a rewrite that only moves a NaN (`select`, a swapped `addf`) moves the same
+//! bits.
 //!
 //! A function the interpreter cannot run at all (unregistered or GPU-level ops) is counted
 //! as skipped, with the reason.
@@ -41,7 +44,7 @@ use tilec_opt::{CanonOptions, Pass, PassOptions, Personality, Stats};
 pub struct Config {
     /// Random inputs per function of tiles only.
     pub inputs: usize,
-    /// Random inputs per function with pointer parameters (they run bigger kernels).
+    /// Random inputs per kernel (`entry`) with pointer parameters (they run bigger kernels).
     pub pointer_inputs: usize,
     /// Mixed into every input's seed.
     pub seed: u64,
@@ -321,12 +324,14 @@ fn mask(w: u32) -> u64 {
     if w >= 64 { u64::MAX } else { (1u64 << w) - 1 }
 }
 
-/// Size of each pointer argument's buffer.
+/// Size of each pointer argument's buffer for a kernel (`entry`); a `testing$func`'s
+/// buffers hold 64 elements (what kernelgen's loads and stores reach).
 const BUFFER_BYTES: usize = 64 * 1024;
 
-/// Random arguments for `ps`, with their buffers in a fresh memory.
-fn draw_args(rng: &mut Rng, m: &Module, ps: &[Param]) -> (Vec<Tile>, Memory) {
-    let small = ps.iter().any(|p| matches!(p, Param::Pointer(..)));
+/// Random arguments for `ps`, with their buffers in a fresh memory; integers are small
+/// (sizes and strides) for kernels (`entry`) with pointers.
+fn draw_args(rng: &mut Rng, m: &Module, ps: &[Param], entry: bool) -> (Vec<Tile>, Memory) {
+    let small = entry && ps.iter().any(|p| matches!(p, Param::Pointer(..)));
     let mut mem = Memory::default();
     let mut args: Vec<Tile> = Vec::with_capacity(ps.len());
     for p in ps {
@@ -356,8 +361,9 @@ fn draw_args(rng: &mut Rng, m: &Module, ps: &[Param]) -> (Vec<Tile>, Memory) {
             Param::Pointer(elem, pointee) => {
                 let types = &m.ctx.types;
                 let size = tilec_interp::mem::elem_bytes(types, *pointee);
-                let mut data = Vec::with_capacity(BUFFER_BYTES);
-                while data.len() + size <= BUFFER_BYTES {
+                let bytes = if entry { BUFFER_BYTES } else { 64 * size };
+                let mut data = Vec::with_capacity(bytes);
+                while data.len() + size <= bytes {
                     let b = arg_bits(rng, m, *pointee, false);
                     let b = tilec_interp::mem::encode(types, *pointee, b);
                     data.extend_from_slice(&b.to_le_bytes()[..size]);
@@ -627,8 +633,9 @@ fn compare(
             .iter()
             .position(|g| *g == f)
             .expect("a function of the module");
+        let entry = m.opcode(f) == tilec_ir::Opcode::Entry;
         let has_ptr = ps.iter().any(|p| matches!(p, Param::Pointer(..)));
-        let n = if has_ptr {
+        let n = if has_ptr && entry {
             cfg.pointer_inputs
         } else {
             cfg.inputs
@@ -637,7 +644,7 @@ fn compare(
         let mut unrunnable = false;
         let mut last_error = String::new();
         for _ in 0..n {
-            let (args, mem) = draw_args(&mut rng, m, &ps);
+            let (args, mem) = draw_args(&mut rng, m, &ps, entry);
             report.inputs += 1;
             let before = match run(m, f, &args, &mem, MAX_OPS) {
                 Err(e) if cannot_run(&e) => {

@@ -1,15 +1,20 @@
 //! A seeded generator of random, well-typed tile IR modules (issue 6: differential
 //! canonicalization).
 //!
-//! [`kernel`] returns the text of a `cuda_tile.module` holding one `testing$func` with
-//! random tile parameters (rank 0 to 3, power-of-two sizes, at most 64 elements, every
-//! integer and float element type) and random results, whose body is a random chain of ops:
-//! integer and float arithmetic with overflow flags, rounding modes and flush-to-zero,
-//! comparisons, `select`, bitwise ops and shifts, min/max, math functions, conversions,
-//! constants (biased to the values folds look for: 0, 1, -1, all ones, `true`/`false`,
-//! subnormals, the largest finite value), `broadcast`, `reshape`, `permute`, `cat`,
-//! `extract`, `iota`, `reduce`/`scan` with bodies, `if` with yields (and `return`, `break`
-//! or `continue` in branches), `for` and `loop` with iteration values, and `print`.
+//! [`kernel`] returns the text of a `cuda_tile.module` holding a `testing$func` (one time
+//! in ten a second one) with random tile parameters (rank 0 to 3, power-of-two sizes, at
+//! most 64 elements, every integer and float element type, tf32 and f8 included) and
+//! random results, whose body is a random chain of ops: integer and float arithmetic with
+//! overflow flags, rounding modes and flush-to-zero, comparisons, `select`, bitwise ops
+//! and shifts, min/max, math functions, conversions, constants (biased to the values folds
+//! look for: 0, 1, -1, all ones, `true`/`false`, subnormals, the largest finite value;
+//! splat or not), `broadcast`, `reshape`, `permute`, `cat`, `extract`, `iota`,
+//! `reduce`/`scan` with bodies, `if` with yields (and `return`, `break` or `continue` in
+//! branches), `for` and `loop` with iteration values (loops always end: a counter breaks
+//! out), and `print`. Three functions in ten also take a pointer to a buffer and load from
+//! and store to it (`offset`, `load_ptr_tko`, `store_ptr_tko`, masked or not), in
+//! branches and loops too. Values nothing uses are printed at the end (as exact integer
+//! bit patterns) three times in four, so that most ops are live and their values compared.
 //!
 //! Besides ops drawn at random, a *recipe* step writes one of the shapes each
 //! canonicalization rule looks for (canonicalizers-and-folds.md and tilec-opt's `fold.rs`,
@@ -306,6 +311,10 @@ struct Gen<'r> {
     ret: Vec<Ty>,
     /// In a `reduce`/`scan` body: only pure ops on rank-0 tiles, no regions.
     in_body: bool,
+    /// The function's pointer parameter and its element type, if it has one.
+    mem: Option<(String, Elem)>,
+    /// The token memory ops take.
+    token: String,
 }
 
 /// The text of a random module for `seed`.
@@ -322,6 +331,8 @@ pub fn kernel(seed: u64) -> String {
         shapes: Vec::new(),
         ret: Vec::new(),
         in_body: false,
+        mem: None,
+        token: String::new(),
     };
     g.module();
     g.out
@@ -424,6 +435,13 @@ impl Gen<'_> {
             params.push(format!("{p}: {}", ty.text()));
             self.define(&p, &ty);
         }
+        // Sometimes a pointer to a buffer that the body loads from and stores to.
+        self.mem = None;
+        if self.rng.percent(30) {
+            let e = self.rng.pick(&[I8, I16, I32, I64, F16, BF16, F32, F64]);
+            params.push(format!("%m0: tile<ptr<{}>>", e.name()));
+            self.mem = Some(("%m0".to_string(), e));
+        }
         let nret = self.rng.range(1, 3);
         self.ret = (0..nret)
             .map(|_| {
@@ -447,6 +465,11 @@ impl Gen<'_> {
             params.join(", ")
         ));
         self.indent += 1;
+        if self.mem.is_some() {
+            self.token = self.fresh();
+            let t = self.token.clone();
+            self.line(&format!("{t} = make_token : token"));
+        }
         self.ops_left = self.rng.range(6, 30);
         let ctx = Ctx {
             can_return: true,
@@ -459,6 +482,9 @@ impl Gen<'_> {
         let vals: Vec<String> = tys.iter().map(|t| self.recent(t)).collect();
         if self.rng.percent(75) {
             self.sink(&vals);
+        }
+        if self.mem.is_some() && self.rng.percent(70) {
+            self.mem_op(Some(true));
         }
         self.line(&format!(
             "return {} : {}",
@@ -776,6 +802,12 @@ impl Gen<'_> {
         } else {
             tilec_ir::util::sign_extend(v as u64 & mask(elem.width()), elem.width()).to_string()
         };
+        // Sometimes written out element by element (still one value: folds must see it).
+        let lit = if !shape.is_empty() && self.rng.percent(15) {
+            nested(&vec![lit; ty.len() as usize], shape)
+        } else {
+            lit
+        };
         self.emit(
             &ty,
             &format!("constant <{}: {lit}> : {}", elem.name(), ty.text()),
@@ -940,21 +972,22 @@ impl Gen<'_> {
         let regions_ok = self.depth < 3 && !self.in_body;
         let free = u32::from(!self.in_body);
         let w = [
-            14,                             // int arithmetic
-            3,                              // int unary
-            5,                              // comparison
-            12,                             // float arithmetic
-            5,                              // float unary / fma
-            5,                              // select
-            6,                              // conversion
-            2,                              // constant
-            8 * free,                       // shape ops
-            if regions_ok { 3 } else { 0 }, // reduce / scan
-            if regions_ok { 6 } else { 0 }, // if
-            if regions_ok { 2 } else { 0 }, // for
-            if regions_ok { 1 } else { 0 }, // loop
-            14,                             // recipes
-            free,                           // print
+            14,                                             // int arithmetic
+            3,                                              // int unary
+            5,                                              // comparison
+            12,                                             // float arithmetic
+            5,                                              // float unary / fma
+            5,                                              // select
+            6,                                              // conversion
+            2,                                              // constant
+            8 * free,                                       // shape ops
+            if regions_ok { 3 } else { 0 },                 // reduce / scan
+            if regions_ok { 6 } else { 0 },                 // if
+            if regions_ok { 2 } else { 0 },                 // for
+            if regions_ok { 1 } else { 0 },                 // loop
+            14,                                             // recipes
+            free,                                           // print
+            if self.mem.is_some() { 12 * free } else { 0 }, // load / store
         ];
         match self.rng.weighted(&w) {
             0 => {
@@ -1011,7 +1044,81 @@ impl Gen<'_> {
             11 => self.gen_for(ctx),
             12 => self.gen_loop(ctx),
             13 => self.recipe(ctx),
-            _ => self.print(),
+            14 => self.print(),
+            _ => self.mem_op(None),
+        }
+    }
+
+    /// A `load_ptr_tko` or `store_ptr_tko` through pointers `base + (x & 63)` (the buffer
+    /// holds at least 64 KiB), sometimes masked.
+    fn mem_op(&mut self, store: Option<bool>) {
+        let Some((base, e)) = self.mem.clone() else {
+            return;
+        };
+        let shape = self.shape();
+        let dims: String = shape.iter().map(|d| format!("{d}x")).collect();
+        let pty = format!("tile<{dims}ptr<{}>>", e.name());
+        let p = if shape.is_empty() {
+            base
+        } else {
+            let ones: String = shape.iter().map(|_| "1x").collect();
+            let oty = format!("tile<{ones}ptr<{}>>", e.name());
+            let r = self.fresh();
+            self.line(&format!(
+                "{r} = reshape {base} : tile<ptr<{}>> -> {oty}",
+                e.name()
+            ));
+            if shape.iter().all(|d| *d == 1) {
+                r
+            } else {
+                let b = self.fresh();
+                self.line(&format!("{b} = broadcast {r} : {oty} -> {pty}"));
+                b
+            }
+        };
+        let oty = Ty::new(I32, &shape);
+        let x = self.operand(&oty);
+        let m = self.int_const(I32, &shape, 63);
+        let off = self.emit(&oty, &format!("andi {x}, {m} : {}", oty.text()));
+        let ptrs = self.fresh();
+        self.line(&format!(
+            "{ptrs} = offset {p}, {off} : {pty}, {} -> {pty}",
+            oty.text()
+        ));
+        let ty = Ty::new(e, &shape);
+        let mty = Ty::new(I1, &shape);
+        let tok = self.token.clone();
+        let (mut operands, mut types) = (String::new(), String::new());
+        let masked = self.rng.percent(30);
+        if !store.unwrap_or_else(|| self.rng.percent(50)) {
+            if masked {
+                let k = self.operand(&mty);
+                operands.push_str(&format!(", {k}"));
+                types.push_str(&format!(", {}", mty.text()));
+                if self.rng.percent(50) {
+                    let v = self.operand(&ty);
+                    operands.push_str(&format!(", {v}"));
+                    types.push_str(&format!(", {}", ty.text()));
+                }
+            }
+            let (v, t) = (self.fresh(), self.fresh());
+            self.line(&format!(
+                "{v}, {t} = load_ptr_tko weak {ptrs}{operands} token={tok} : {pty}{types} -> {}, token",
+                ty.text()
+            ));
+            self.define(&v, &ty);
+        } else {
+            let v = self.operand(&ty);
+            if masked {
+                let k = self.operand(&mty);
+                operands.push_str(&format!(", {k}"));
+                types.push_str(&format!(", {}", mty.text()));
+            }
+            let t = self.fresh();
+            self.line(&format!(
+                "{t} = store_ptr_tko weak {ptrs}, {v}{operands} token={tok} : {pty}, {}{types} -> token",
+                ty.text()
+            ));
         }
     }
 
