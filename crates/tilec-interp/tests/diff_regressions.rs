@@ -112,3 +112,26 @@ cuda_tile.module @m {
         .expect_err("never ends");
     assert!(err.message.contains("limit"), "{}", err.message);
 }
+
+/// `offset` by an i64 whose byte offset does not fit in an i64 overflowed the interpreter's
+/// own arithmetic; the address wraps around (using it is what is undefined).
+#[test]
+fn offset_by_a_huge_i64() {
+    let src = r#"
+cuda_tile.module @m {
+  testing$func @f(%p: tile<2xptr<f32>>, %o: tile<2xi64>) -> tile<2xptr<f32>> {
+    %q = offset %p, %o : tile<2xptr<f32>>, tile<2xi64> -> tile<2xptr<f32>>
+    return %q : tile<2xptr<f32>>
+  }
+}
+"#;
+    let (m, f) = load(src);
+    let ptr = m.value_type(m.block_args(m.entry_block(m.region(f, 0)).unwrap())[0]);
+    let elem = m.ctx.types.element_type(ptr);
+    let base = 1u64 << 32;
+    let p = tile(elem, &[2], &[base, base]);
+    let o = tile(Type::I64, &[2], &[i64::MIN as u64, 3]);
+    let out = call(&m, f, vec![p, o], &mut Memory::default()).expect("runs");
+    // i64::MIN * 4 wraps to 0; 3 * 4 = 12.
+    assert_eq!(out.results[0].bits, vec![base, base + 12]);
+}
