@@ -3,11 +3,12 @@
 //! give the same results.
 //!
 //! [`check_text`] parses and verifies a module and, for every function (`testing$func` or
-//! `entry`) whose parameters are all tiles (rank-0 pointers included), draws
-//! [`Config::inputs`] random inputs (biased to special values: ±0, ±infinity, NaNs,
-//! subnormals, the largest finite value, integer minimum and maximum, 0, 1, -1; sometimes
-//! one value for the whole tile, sometimes equal arguments). Each pointer gets its own
-//! buffer of random elements: 64 elements for a `testing$func`, 64 KiB for an `entry`,
+//! `entry`) whose parameters are all tiles (of pointers too), draws [`Config::inputs`]
+//! random inputs (biased to special values: ±0, ±infinity, NaNs, subnormals, the largest
+//! finite value, integer minimum and maximum, 0, 1, -1; sometimes one value for the whole
+//! tile, sometimes equal arguments). Each pointer argument gets its own buffer of random
+//! elements: at least 64 elements for a `testing$func` (a tile of pointers points at
+//! consecutive ones, forward or backward, or all at the first), 64 KiB for an `entry`,
 //! whose integer arguments are then small (they are sizes, strides and trip counts).
 //!
 //! Each input runs on the original module, then on each [`Variant`]: the module
@@ -277,8 +278,8 @@ type Runnable = Vec<(Op, Vec<Param>)>;
 enum Param {
     /// A tile of `elem` and `shape`.
     Tile(Type, Vec<i64>),
-    /// A pointer (rank-0 tile of pointers) to elements of `pointee`.
-    Pointer(Type, Type),
+    /// A tile of pointers of `shape` (rank 0: one pointer) to elements of `pointee`.
+    Pointer(Type, Type, Vec<i64>),
 }
 
 fn params(m: &Module, f: Op) -> Result<Vec<Param>, &'static str> {
@@ -296,8 +297,8 @@ fn params(m: &Module, f: Op) -> Result<Vec<Param>, &'static str> {
         let shape = types.shape(ty).to_vec();
         match types.get(elem) {
             TypeData::Int(_) | TypeData::Float(_) => out.push(Param::Tile(elem, shape)),
-            TypeData::Ptr(p) if shape.is_empty() => out.push(Param::Pointer(elem, *p)),
-            _ => return Err("a parameter is a tile of pointers"),
+            TypeData::Ptr(p) => out.push(Param::Pointer(elem, *p, shape)),
+            _ => return Err("a parameter is a tile of an unknown element type"),
         }
     }
     Ok(out)
@@ -358,10 +359,15 @@ fn draw_args(rng: &mut Rng, m: &Module, ps: &[Param], entry: bool) -> (Vec<Tile>
                     bits,
                 });
             }
-            Param::Pointer(elem, pointee) => {
+            Param::Pointer(elem, pointee, shape) => {
                 let types = &m.ctx.types;
                 let size = tilec_interp::mem::elem_bytes(types, *pointee);
-                let bytes = if entry { BUFFER_BYTES } else { 64 * size };
+                let n = shape.iter().product::<i64>() as usize;
+                let bytes = if entry {
+                    BUFFER_BYTES
+                } else {
+                    n.max(64) * size
+                };
                 let mut data = Vec::with_capacity(bytes);
                 while data.len() + size <= bytes {
                     let b = arg_bits(rng, m, *pointee, false);
@@ -369,7 +375,22 @@ fn draw_args(rng: &mut Rng, m: &Module, ps: &[Param], entry: bool) -> (Vec<Tile>
                     data.extend_from_slice(&b.to_le_bytes()[..size]);
                 }
                 let i = mem.add(data);
-                args.push(Tile::scalar(*elem, mem.buffers[i].base));
+                let base = mem.buffers[i].base;
+                // A tile of pointers points at consecutive elements, sometimes in reverse
+                // or all at the first one.
+                let order = rng.below(3);
+                let bits = (0..n as u64)
+                    .map(|k| match order {
+                        0 => base + k * size as u64,
+                        1 => base + (n as u64 - 1 - k) * size as u64,
+                        _ => base,
+                    })
+                    .collect();
+                args.push(Tile {
+                    elem: *elem,
+                    shape: Rc::from(&shape[..]),
+                    bits,
+                });
             }
         }
     }
@@ -754,7 +775,8 @@ pub fn raw_string_modules(src: &str) -> Vec<(usize, String)> {
     out
 }
 
-/// Every canonicalize test case of the repository: the module texts of tests/canon_*.rs,
+/// Every canonicalize test case of the repository: the module texts of tests/canon_*.rs
+/// (inputs and expected outputs; not canon_diff.rs, whose modules are the checker's own),
 /// the canonicalize corpus (examples, tests/corpus/cutile, and, when the shared directory is
 /// present, the valid conformance files, canonicalize.mlir included, and the cuTile
 /// samples), split on `// -----`. Returns the cases and what was missing.
@@ -768,7 +790,7 @@ pub fn canonicalize_cases() -> (Vec<Case>, Vec<String>) {
     rust.retain(|p: &std::path::PathBuf| {
         p.file_name()
             .and_then(|n| n.to_str())
-            .is_some_and(|n| n.starts_with("canon_") && n.ends_with(".rs"))
+            .is_some_and(|n| n.starts_with("canon_") && n.ends_with(".rs") && n != "canon_diff.rs")
     });
     rust.sort();
     for p in &rust {
