@@ -7,9 +7,14 @@
 //! * [`mutate`]: the input mutator used by the no-panic mutation tests and benchmark;
 //! * [`ptxas`]: finds and runs NVIDIA's PTX assembler on tilec's output;
 //! * [`ptxsim`]: a PTX interpreter for the subset tilec's matrix-multiply kernels use;
+//! * [`kernelgen`]: a seeded generator of random well-typed tile IR modules;
+//! * [`diffcanon`]: differential canonicalization: functions run by the interpreter before
+//!   and after canonicalization must agree;
 //! * [`shared_dir`]: where the shared spec and conformance files live.
 
+pub mod diffcanon;
 pub mod filecheck;
+pub mod kernelgen;
 pub mod lit;
 pub mod mutate;
 pub mod ptxas;

@@ -13,9 +13,14 @@
 //!   median of N runs (default 10) each, as ratios (see `bench_ptx.rs`).
 //! * `cargo xtask bench-interp [--elems N] [--runs R]`: the reference interpreter's
 //!   elementwise speed on one core, in element-ops per second (see `bench_interp.rs`).
+//! * `cargo xtask diff-canon [--kernels N] [--seed S] [--inputs K]`: differential
+//!   canonicalization: every canonicalize test case and N random kernels (default 10,000)
+//!   run by the interpreter before and after canonicalization must agree (see
+//!   `diff_canon.rs`).
 
 mod bench_interp;
 mod bench_ptx;
+mod diff_canon;
 mod dist;
 
 use std::path::{Path, PathBuf};
@@ -52,13 +57,20 @@ fn main() {
             opt("--elems").and_then(|v| v.parse().ok()).unwrap_or(65536),
             opt("--runs").and_then(|v| v.parse().ok()).unwrap_or(5),
         ),
+        Some("diff-canon") => diff_canon::diff_canon(
+            opt("--kernels")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(10_000),
+            opt("--seed").and_then(|v| v.parse().ok()).unwrap_or(1),
+            opt("--inputs").and_then(|v| v.parse().ok()).unwrap_or(8),
+        ),
         Some("dist") => dist::dist(),
         Some("__time") => time(args.get(1).map(PathBuf::from)),
         Some("__memory") => memory(args.get(1).map(PathBuf::from)),
         Some("__cli") => cli(args.get(1).map(PathBuf::from)),
         _ => {
             eprintln!(
-                "usage: cargo xtask bench [--mb N] | cargo xtask bench-canon [--ops N] | cargo xtask fuzz [--mutants N] [--seed S] | cargo xtask bench-ptx [--runs N] [--arch sm_90] | cargo xtask bench-interp [--elems N] [--runs R] | cargo xtask dist"
+                "usage: cargo xtask bench [--mb N] | cargo xtask bench-canon [--ops N] | cargo xtask fuzz [--mutants N] [--seed S] | cargo xtask bench-ptx [--runs N] [--arch sm_90] | cargo xtask bench-interp [--elems N] [--runs R] | cargo xtask diff-canon [--kernels N] [--seed S] [--inputs K] | cargo xtask dist"
             );
             2
         }

@@ -601,6 +601,19 @@ fn ran_ops(ran: &[bool]) -> Vec<Opcode> {
 /// (0, 0, 0) of a 1x1x1 grid, with `args` bound to its parameters. Parameters may be tiles
 /// of any shape, pointers into `mem` included (as [`Tile`]s of pointer elements).
 pub fn call(m: &Module, func: Op, args: Vec<Tile>, mem: &mut Memory) -> Result<Called, RunError> {
+    call_limited(m, func, args, mem, u64::MAX)
+}
+
+/// [`call`] that stops with an error after executing `max_ops` operations (ops in
+/// regions count each time they run; an elementwise op counts once whatever its shape),
+/// for running code that may not terminate (a `loop` whose exit depends on the input).
+pub fn call_limited(
+    m: &Module,
+    func: Op,
+    args: Vec<Tile>,
+    mem: &mut Memory,
+    max_ops: u64,
+) -> Result<Called, RunError> {
     let globals = crate::memory::alloc_globals(m, mem);
     let err = |op, message: String, printed| RunError {
         op,
@@ -631,7 +644,7 @@ pub fn call(m: &Module, func: Op, args: Vec<Tile>, mem: &mut Memory) -> Result<C
         mem,
         out: String::new(),
         ran: vec![false; tilec_ir::ops::all().len()],
-        fuel: u64::MAX,
+        fuel: max_ops,
         globals: &globals,
         bid: [0; 3],
         grid: [1; 3],

@@ -113,7 +113,7 @@ fn format_elem(m: &Module, elem: tilec_ir::Type, bits: u64, spec: &Spec) -> Stri
         }
         ('d' | 'i', None) => {
             let v = sign_extend(bits, int_width(elem));
-            let s = v.abs().to_string();
+            let s = v.unsigned_abs().to_string();
             sign(v < 0, &s, spec)
         }
         ('x', None) => format!("{bits:x}"),

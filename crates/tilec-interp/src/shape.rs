@@ -133,7 +133,9 @@ impl Ctx<'_, '_> {
                 let size = crate::mem::elem_bytes(&m.ctx.types, pointee) as i64;
                 let w = int_width(o.elem);
                 (0..rn)
-                    .map(|i| p.bits[i].wrapping_add((sign_extend(o.bits[i], w) * size) as u64))
+                    .map(|i| {
+                        p.bits[i].wrapping_add(sign_extend(o.bits[i], w).wrapping_mul(size) as u64)
+                    })
                     .collect()
             }
             O::Reduce | O::Scan => return self.reduce_or_scan(op),
