@@ -432,7 +432,11 @@ fn run(m: &Module, f: Op, args: &[Tile], mem: &Memory, max_ops: u64) -> Result<O
 
 /// A tile's elements, as bit patterns and (for floats) values.
 fn show_tile(m: &Module, elem: Type, bits: &[u64]) -> String {
-    let kind = tilec_ir::attrs::float_kind(&m.ctx.types, elem);
+    show_bits(tilec_ir::attrs::float_kind(&m.ctx.types, elem), bits)
+}
+
+/// Elements as bit patterns and, for a float kind, values.
+fn show_bits(kind: Option<FloatKind>, bits: &[u64]) -> String {
     let parts: Vec<String> = bits
         .iter()
         .map(|b| match kind {
@@ -464,15 +468,8 @@ fn show_outcome(o: &Result<Outcome, RunError>) -> String {
         Ok(o) => {
             let mut s = String::new();
             for (i, (ty, shape, bits)) in o.results.iter().enumerate() {
-                let kind = FloatKind::from_name(ty);
-                let parts: Vec<String> = bits
-                    .iter()
-                    .map(|b| match kind {
-                        Some(k) => format!("{b:#x}({:e})", tilec_ir::float::to_f64(k, *b)),
-                        None => format!("{b:#x}"),
-                    })
-                    .collect();
-                let _ = writeln!(s, "result{i}: {ty} {shape:?} [{}]", parts.join(", "));
+                let shown = show_bits(FloatKind::from_name(ty), bits);
+                let _ = writeln!(s, "result{i}: {ty} {shape:?} {shown}");
             }
             let _ = writeln!(s, "printed: {:?}", o.printed);
             for (i, b) in o.buffers.iter().enumerate() {

@@ -44,11 +44,7 @@ impl Rng {
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        crate::mutate::splitmix64(&mut self.0)
     }
 
     /// A number in `0..n` (`n > 0`).
@@ -939,14 +935,9 @@ impl Gen<'_> {
         } else {
             self.operand(ty)
         };
-        let pred = self.rng.pick(&[
-            "equal",
-            "not_equal",
-            "less_than",
-            "less_than_or_equal",
-            "greater_than",
-            "greater_than_or_equal",
-        ]);
+        let pred = self
+            .rng
+            .pick(tilec_ir::attrs::EnumKind::ComparisonPredicate.cases());
         let rt = ty.with_elem(I1);
         let text = if ty.elem.is_int() {
             let sign = self.rng.pick(&["signed", "unsigned"]);

@@ -9,6 +9,16 @@
 
 use tilec_parse::lexer::{Lexer, Tok};
 
+/// One step of SplitMix64: advances `state` and returns the next 64 random bits (the core
+/// of this module's [`Rng`] and of the kernel generator's).
+pub fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// A small deterministic PRNG (SplitMix64).
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
@@ -21,11 +31,7 @@ impl Rng {
 
     /// Next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        splitmix64(&mut self.0)
     }
 
     /// A number in `0..n` (`n > 0`).

@@ -26,10 +26,7 @@ use tilec_ir::{Module, Op, Opcode, Type};
 /// `ftof` to f8 to `F2FP.SATFINITE`, as tilec's PTX backend uses `cvt.satfinite`, the only
 /// f8 conversion PTX has).
 fn saturate_f8(from: FloatKind, to: FloatKind, x: u64, r: u64) -> u64 {
-    let special = tilec_ir::float::is_nan(to, r) || {
-        let v = to_f64(to, r);
-        v.is_infinite()
-    };
+    let special = tilec_ir::float::is_nan(to, r) || to_f64(to, r).is_infinite();
     if !special || tilec_ir::float::is_nan(from, x) {
         return r;
     }

@@ -51,7 +51,30 @@ pub(crate) struct Ctx<'a, 'm> {
     pub cur: Option<Op>,
 }
 
-impl Ctx<'_, '_> {
+impl<'a, 'm> Ctx<'a, 'm> {
+    /// The state of tile block `bid` of `grid`, before it runs, allowed `fuel` ops.
+    pub fn new(
+        m: &'m Module,
+        mem: &'a Memory,
+        globals: &'a FxHashMap<String, u64>,
+        bid: [i64; 3],
+        grid: [i64; 3],
+        fuel: u64,
+    ) -> Self {
+        Ctx {
+            m,
+            mem,
+            out: String::new(),
+            ran: vec![false; tilec_ir::ops::all().len()],
+            fuel,
+            globals,
+            bid,
+            grid,
+            vals: FxHashMap::default(),
+            cur: None,
+        }
+    }
+
     pub fn val(&self, v: Value) -> R<&Val> {
         self.vals
             .get(&v)
@@ -497,18 +520,8 @@ pub fn run_with(
     let one = |i: usize| -> (String, Vec<bool>, Option<RunError>) {
         let i = i as i64;
         let bid = [i % g[0], i / g[0] % g[1], i / (g[0] * g[1])];
-        let mut ctx = Ctx {
-            m,
-            mem,
-            out: String::new(),
-            ran: vec![false; nops],
-            fuel: opts.max_ops.unwrap_or(u64::MAX),
-            globals: &globals,
-            bid,
-            grid: g,
-            vals: FxHashMap::default(),
-            cur: None,
-        };
+        let fuel = opts.max_ops.unwrap_or(u64::MAX);
+        let mut ctx = Ctx::new(m, mem, &globals, bid, g, fuel);
         let args = scalars
             .iter()
             .map(|&(e, b)| Val::Tile(Tile::scalar(e, b)))
@@ -639,18 +652,7 @@ pub fn call_limited(
             String::new(),
         ));
     }
-    let mut ctx = Ctx {
-        m,
-        mem,
-        out: String::new(),
-        ran: vec![false; tilec_ir::ops::all().len()],
-        fuel: max_ops,
-        globals: &globals,
-        bid: [0; 3],
-        grid: [1; 3],
-        vals: FxHashMap::default(),
-        cur: None,
-    };
+    let mut ctx = Ctx::new(m, mem, &globals, [0; 3], [1; 3], max_ops);
     let flow = ctx.run_block(block, args.into_iter().map(Val::Tile).collect());
     let vals = match flow {
         Ok(Flow::Return(v)) | Ok(Flow::Yield(v)) => v,

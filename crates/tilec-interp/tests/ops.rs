@@ -141,14 +141,10 @@ const INT_OPS: &[&str] = &[
     "brev %a",
 ];
 
-const PREDICATES: [&str; 6] = [
-    "equal",
-    "not_equal",
-    "less_than",
-    "less_than_or_equal",
-    "greater_than",
-    "greater_than_or_equal",
-];
+/// Every comparison predicate, from the attribute table.
+fn predicates() -> &'static [&'static str] {
+    tilec_ir::attrs::EnumKind::ComparisonPredicate.cases()
+}
 
 fn int_kernel(ty: &str) -> String {
     let t = format!("tile<256x{ty}>");
@@ -159,7 +155,7 @@ fn int_kernel(ty: &str) -> String {
         results.push(t.clone());
     }
     for sign in ["signed", "unsigned"] {
-        for p in PREDICATES {
+        for &p in predicates() {
             let i = results.len();
             body += &format!("    %r{i} = cmpi {p} %a, %b, {sign} : {t} -> tile<256xi1>\n");
             results.push("tile<256xi1>".into());
@@ -649,7 +645,7 @@ fn float_arithmetic_f32(ran: &mut Ran) {
         }
     }
     for o in ["ordered", "unordered"] {
-        for p in PREDICATES {
+        for &p in predicates() {
             lines.push((
                 format!("cmpf {p} {o} %a, %b : {t} -> tile<512xi1>"),
                 "tile<512xi1>",
