@@ -7,6 +7,7 @@
 //! * [`mutate`]: the input mutator used by the no-panic mutation tests and benchmark;
 //! * [`ptxas`]: finds and runs NVIDIA's PTX assembler on tilec's output;
 //! * [`ptxsim`]: a PTX interpreter for the subset tilec's matrix-multiply kernels use;
+//! * [`simgpu`]: the PTX simulator behind the GPU harness's `Backend` trait;
 //! * [`kernelgen`]: a seeded generator of random well-typed tile IR modules;
 //! * [`diffcanon`]: differential canonicalization: functions run by the interpreter before
 //!   and after canonicalization must agree;
@@ -19,6 +20,7 @@ pub mod lit;
 pub mod mutate;
 pub mod ptxas;
 pub mod ptxsim;
+pub mod simgpu;
 
 use std::path::{Path, PathBuf};
 

@@ -55,6 +55,13 @@ pub struct Kernel {
     globals: Vec<(String, Vec<u8>)>,
 }
 
+impl Kernel {
+    /// Threads per CTA (the `.reqntid`).
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+}
+
 /// Parses every `.entry` of a PTX module.
 pub fn parse(ptx: &str) -> Vec<Kernel> {
     let lines: Vec<&str> = ptx.lines().collect();

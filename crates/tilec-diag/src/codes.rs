@@ -214,6 +214,12 @@ codes! {
     /// `tilec run`: bad arguments or a kernel the interpreter cannot run.
     RUN_SETUP = "E1402", "cannot run the kernel",
         "`tilec run` could not start the kernel: no entry of that name, a wrong number of `--arg`s, an argument of the wrong kind for its parameter (a buffer for a scalar, a scalar of another type), or an input that is not a tile IR kernel (GPU-level or unregistered operations).";
+    /// `tilec run --device`: the GPU's results differ from the interpreter's.
+    RUN_MISMATCH = "E1403", "GPU results differ from the interpreter",
+        "`tilec run --device` ran the kernel on the GPU and in the reference interpreter on the same inputs, and a buffer differs beyond what the comparison allows: bit for bit where every operation is exact or correctly rounded, within a bound where float accumulation order or approximate math may change results (docs/gpu-harness.md), and no byte written outside the buffers. The report on stdout names the argument, the first differing elements and both values. The interpreter follows the spec, so this is a bug in tilec's PTX backend or in its interpreter: please report it with the input and the arguments.";
+    /// `tilec run --device`: the GPU could not run the kernel.
+    RUN_DEVICE = "E1404", "the GPU could not run the kernel",
+        "`tilec run --device` compiled the kernel but the CUDA driver refused or failed it: the driver's JIT rejected the PTX (its log follows), the launch failed, or the kernel faulted (an illegal address). The interpreter ran the same inputs without undefined behaviour, so this is a bug in tilec's PTX backend: please report it with the input and the arguments.";
 }
 
 /// Every code (driver, parser and verifier), in ascending order.

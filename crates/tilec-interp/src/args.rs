@@ -29,13 +29,19 @@
 //!     `i8` and `i16` are the top `width` bits of `x` (uniform over the whole width);
 //!     `i32` and `i64` are `((x * 2001) >> 64) - 1000` computed in 128 bits (uniform
 //!     over [-1000, 1000] up to a bias below 2^-53).
+//!   - `randint:TYPE:SHAPE:SEED`: small integers, uniform in [-4, 4] (`i1`: 0 or 1),
+//!     from the same SplitMix64 stream as `((x * 9) >> 64) - 4`; in every element type,
+//!     floats included. Sums and products of such values are exact in f32 for any
+//!     realistic length, so a float reduction or matrix product gives the same bits in
+//!     every order: the GPU harness uses them to compare such kernels bit for bit.
 //!
 //! Errors are one line, `bad --arg 'TEXT': ...`, naming the part at fault.
 
 use crate::npy::{self, Array};
+use crate::{Arg, Memory};
 use std::path::Path;
-use tilec_ir::Type;
 use tilec_ir::float::{self, FloatKind, Round};
+use tilec_ir::{Type, TypeData, TypeStore};
 
 /// One `--arg` value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -156,12 +162,12 @@ fn parse_inner(
     }
     let Some((head, rest)) = s.split_once(':') else {
         return Err(
-            "expected TYPE:VALUE, @FILE.npy or zeros|ones|iota|fill|random:TYPE:SHAPE[:...]"
+            "expected TYPE:VALUE, @FILE.npy or zeros|ones|iota|fill|random|randint:TYPE:SHAPE[:...]"
                 .to_string(),
         );
     };
     let generator = match head {
-        "zeros" | "ones" | "iota" | "fill" | "random" => head,
+        "zeros" | "ones" | "iota" | "fill" | "random" | "randint" => head,
         _ => {
             let elem = parse_elem(head)?;
             let bits = parse_scalar(elem, rest)?;
@@ -184,9 +190,9 @@ fn parse_inner(
         ("fill", None) => {
             return Err(format!("fill needs a value: fill:{ty}:{shape_text}:VALUE"));
         }
-        ("random", None) => {
+        ("random" | "randint", None) => {
             return Err(format!(
-                "random needs a seed: random:{ty}:{shape_text}:SEED"
+                "{generator} needs a seed: {generator}:{ty}:{shape_text}:SEED"
             ));
         }
         ("zeros" | "ones" | "iota", Some(x)) => {
@@ -198,8 +204,13 @@ fn parse_inner(
         ("fill", Some(v)) => vec![parse_scalar(elem, v)?; count],
         (_, Some(seed)) => {
             let mut state = parse_u64(seed).ok_or_else(|| format!("seed '{seed}' is not a u64"))?;
+            let f = if generator == "randint" {
+                randint
+            } else {
+                random
+            };
             (0..count)
-                .map(|_| random(elem, splitmix64(&mut state)))
+                .map(|_| f(elem, splitmix64(&mut state)))
                 .collect()
         }
         _ => unreachable!("generators are matched above"),
@@ -374,6 +385,18 @@ fn random(elem: Type, x: u64) -> u64 {
     }
 }
 
+/// An element of `randint` from one SplitMix64 output: an integer in [-4, 4].
+fn randint(elem: Type, x: u64) -> u64 {
+    if elem == Type::I1 {
+        return x >> 63;
+    }
+    let v = ((u128::from(x) * 9) >> 64) as i64 - 4;
+    match float_kind(elem) {
+        Some(k) => float::round_from_f64(k, v as f64),
+        None => v as u64 & low_mask(int_width(elem).unwrap_or(64)),
+    }
+}
+
 /// A short description of an argument for messages: "i32 scalar 5", "f32 scalar 1.5",
 /// "f32 buffer of shape 1024", "bf16 buffer of shape 64x64", "i8 buffer of shape ()"
 /// (0-d).
@@ -399,7 +422,8 @@ pub fn describe(a: &ArgSpec) -> String {
 
 /// An element's value as text: integers signed (`i1` as true/false), f32 and f64 in
 /// their shortest round-trip form, the other floats as their exact value.
-fn value_text(elem: Type, bits: u64) -> String {
+#[must_use]
+pub fn value_text(elem: Type, bits: u64) -> String {
     match (elem, float_kind(elem), int_width(elem)) {
         (Type::I1, _, _) => (bits & 1 == 1).to_string(),
         (_, _, Some(w)) => {
@@ -410,6 +434,140 @@ fn value_text(elem: Type, bits: u64) -> String {
         (_, Some(k), _) => float::to_f64(k, bits).to_string(),
         _ => format!("{bits:#x}"),
     }
+}
+
+/// A buffer argument of a [`Bound`] kernel call.
+#[derive(Clone, Debug)]
+pub struct BoundBuffer {
+    /// The kernel parameter it is passed to (0-based).
+    pub position: usize,
+    /// Its index in [`Bound::memory`] (the [`crate::Arg::Buffer`] passed).
+    pub index: usize,
+    /// The shape the argument gave (`--arg random:f32:64x64:1` gives `[64, 64]`).
+    pub shape: Vec<usize>,
+    /// The pointee type.
+    pub elem: Type,
+}
+
+/// Arguments bound to a kernel's parameters: what [`crate::run_with`] takes.
+#[derive(Clone, Debug)]
+pub struct Bound {
+    /// One per parameter.
+    pub args: Vec<Arg>,
+    /// The buffers, in the order of the buffer arguments.
+    pub memory: Memory,
+    /// Every buffer argument.
+    pub buffers: Vec<BoundBuffer>,
+}
+
+impl Bound {
+    /// The elements of buffer `b` in `mem` (a copy of [`Bound::memory`] after a run).
+    #[must_use]
+    pub fn array(&self, types: &TypeStore, mem: &Memory, b: &BoundBuffer) -> Array {
+        Array {
+            elem: b.elem,
+            shape: b.shape.clone(),
+            bits: decode_elements(types, b.elem, &mem.bytes(b.index)),
+        }
+    }
+}
+
+/// The elements of type `elem` stored in `bytes` (little-endian, as [`crate::mem`]
+/// stores them), as [`Array`] bit patterns.
+#[must_use]
+pub fn decode_elements(types: &TypeStore, elem: Type, bytes: &[u8]) -> Vec<u64> {
+    let size = crate::mem::elem_bytes(types, elem);
+    bytes
+        .chunks_exact(size)
+        .map(|c| {
+            let mut b = [0u8; 8];
+            b[..size].copy_from_slice(c);
+            crate::mem::decode(types, elem, u64::from_le_bytes(b))
+        })
+        .collect()
+}
+
+/// The bytes [`crate::mem`] stores for the elements of `a`.
+#[must_use]
+pub fn encode_elements(types: &TypeStore, a: &Array) -> Vec<u8> {
+    let size = crate::mem::elem_bytes(types, a.elem);
+    let mut data = Vec::with_capacity(a.bits.len() * size);
+    for b in &a.bits {
+        let b = crate::mem::encode(types, a.elem, *b);
+        data.extend_from_slice(&b.to_le_bytes()[..size]);
+    }
+    data
+}
+
+/// Binds `specs` to the parameters `params` (the entry's argument types): a scalar to a
+/// rank-0 tile of its type, a buffer to a rank-0 tile of pointers to its element type
+/// (bf16, tf32 and f8 buffers read from `.npy` files as integers of their width are
+/// reinterpreted).
+///
+/// # Errors
+///
+/// One line: "the kernel takes N arguments and M --arg were given", or
+/// "argument N is a pointer to f32 (a buffer), but --arg gives an i32 scalar".
+pub fn bind(types: &TypeStore, params: &[Type], specs: Vec<ArgSpec>) -> Result<Bound, String> {
+    if params.len() != specs.len() {
+        return Err(format!(
+            "the kernel takes {} argument{} and {} --arg {} given",
+            params.len(),
+            if params.len() == 1 { "" } else { "s" },
+            specs.len(),
+            if specs.len() == 1 { "was" } else { "were" }
+        ));
+    }
+    let mut memory = Memory::default();
+    let mut args = Vec::with_capacity(params.len());
+    let mut buffers = Vec::new();
+    for (position, (spec, ty)) in specs.into_iter().zip(params).enumerate() {
+        let elem = types.element_type(*ty);
+        let pointee = match types.get(elem) {
+            TypeData::Ptr(p) => Some(*p),
+            _ => None,
+        };
+        let spec = match (spec, pointee) {
+            (ArgSpec::Buffer(arr), Some(p)) if arr.elem != p => match arr.clone().reinterpret(p) {
+                Ok(r) => ArgSpec::Buffer(r),
+                Err(_) => ArgSpec::Buffer(arr),
+            },
+            (s, _) => s,
+        };
+        match (spec, pointee) {
+            (ArgSpec::Scalar { elem: e, bits }, None) if e == elem => args.push(Arg::Scalar(bits)),
+            (ArgSpec::Buffer(arr), Some(p)) if arr.elem == p => {
+                let index = memory.add(encode_elements(types, &arr));
+                buffers.push(BoundBuffer {
+                    position,
+                    index,
+                    shape: arr.shape,
+                    elem: p,
+                });
+                args.push(Arg::Buffer(index));
+            }
+            (spec, _) => {
+                let name = |t| types.to_string(t, false);
+                let given = match spec {
+                    ArgSpec::Scalar { elem, .. } => format!("a {} scalar", name(elem)),
+                    ArgSpec::Buffer(arr) => format!("a {} buffer", name(arr.elem)),
+                };
+                let want = match pointee {
+                    Some(p) => format!("a pointer to {} (a buffer)", name(p)),
+                    None => format!("a {} scalar", name(elem)),
+                };
+                return Err(format!(
+                    "argument {} is {want}, but --arg gives {given}",
+                    position + 1
+                ));
+            }
+        }
+    }
+    Ok(Bound {
+        args,
+        memory,
+        buffers,
+    })
 }
 
 #[cfg(test)]

@@ -1,13 +1,11 @@
 //! `tilec run FILE --grid X[,Y[,Z]] --arg VALUE...`: executes a kernel with the reference
 //! interpreter (tilec-interp; docs/interpreter.md).
 
-use super::{CommonArgs, Driver, EXIT_DIAGNOSTICS, EXIT_OK};
+use super::{CommonArgs, Driver, EXIT_DIAGNOSTICS, EXIT_OK, EXIT_USAGE};
 use clap::Args;
 use std::path::PathBuf;
 use tilec_diag::{Diagnostic, Location, codes};
-use tilec_interp::args::ArgSpec;
-use tilec_interp::{Arg, Memory};
-use tilec_ir::{Module, Op, Opcode, TypeData};
+use tilec_ir::{Module, Op, Opcode};
 
 #[derive(Args, Debug)]
 pub(crate) struct RunArgs {
@@ -39,6 +37,27 @@ pub(crate) struct RunArgs {
     /// once), reporting where: a kernel that never ends is stopped rather than hung.
     #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
     max_ops: u64,
+    /// Also run the kernel on the GPU (the CUDA driver, loaded at run time) and compare
+    /// every buffer with the interpreter's: bit for bit, or within the bound
+    /// docs/gpu-harness.md derives where accumulation order or approximate math may
+    /// change results. Prints a report; exit status 1 on a difference. Without a GPU it
+    /// compiles the kernel, checks the arguments against the PTX, says that no GPU is
+    /// present and exits 0.
+    #[arg(long)]
+    device: bool,
+    /// With --device: the PTX target (default: the newest the GPU runs; sm_90 without one).
+    #[arg(long, requires = "device")]
+    arch: Option<String>,
+    /// With --device: warps per tile block.
+    #[arg(long = "num-warps", default_value_t = 4, requires = "device")]
+    num_warps: u32,
+    /// With --device: compile math functions with the hardware approximations.
+    #[arg(long = "fast-math", requires = "device")]
+    fast_math: bool,
+    /// With --device: shared-memory stages of pipelined K loops (1 or 2).
+    #[arg(long = "num-stages", default_value_t = 2, requires = "device",
+          value_parser = clap::value_parser!(u32).range(1..=2))]
+    num_stages: u32,
     #[command(flatten)]
     common: CommonArgs,
 }
@@ -129,108 +148,34 @@ impl Driver<'_, '_> {
             .entry_block(m.region(entry, 0))
             .map(|b| m.block_args(b).iter().map(|v| m.value_type(*v)).collect())
             .unwrap_or_default();
-        if params.len() != a.args.len() {
-            return self.setup_error(
-                &m,
-                entry,
-                format!(
-                    "the kernel takes {} argument{} and {} --arg {} given",
-                    params.len(),
-                    if params.len() == 1 { "" } else { "s" },
-                    a.args.len(),
-                    if a.args.len() == 1 { "was" } else { "were" }
-                ),
-            );
-        }
-        let mut mem = Memory::default();
-        let mut run_args = Vec::with_capacity(params.len());
-        // (argument position, buffer index, shape) of every buffer argument.
-        let mut buffers = Vec::new();
-        for (i, (text, ty)) in a.args.iter().zip(&params).enumerate() {
+        let mut specs = Vec::with_capacity(a.args.len());
+        for (i, text) in a.args.iter().enumerate() {
             let mut read = |p: &std::path::Path| std::fs::read(p);
-            let spec = match tilec_interp::args::parse(text, &mut read) {
-                Ok(s) => s,
+            match tilec_interp::args::parse(text, &mut read) {
+                Ok(s) => specs.push(s),
                 Err(e) => return self.usage_error(&format!("--arg {}: {e}", i + 1)),
-            };
-            let types = &m.ctx.types;
-            let elem = types.element_type(*ty);
-            let pointee = match types.get(elem) {
-                TypeData::Ptr(p) => Some(*p),
-                _ => None,
-            };
-            let type_name = |t| types.to_string(t, false);
-            // bf16, tf32 and f8 buffers come from .npy files as integers of their width.
-            let spec = match (spec, pointee) {
-                (ArgSpec::Buffer(arr), Some(p)) if arr.elem != p => {
-                    match arr.clone().reinterpret(p) {
-                        Ok(r) => ArgSpec::Buffer(r),
-                        Err(_) => ArgSpec::Buffer(arr),
-                    }
-                }
-                (s, _) => s,
-            };
-            match (spec, pointee) {
-                (ArgSpec::Scalar { elem: e, bits }, None) if e == elem => {
-                    run_args.push(Arg::Scalar(bits))
-                }
-                (ArgSpec::Buffer(arr), Some(p)) if arr.elem == p => {
-                    let size = tilec_interp::mem::elem_bytes(types, p);
-                    let mut data = Vec::with_capacity(arr.bits.len() * size);
-                    for b in &arr.bits {
-                        let b = tilec_interp::mem::encode(types, p, *b);
-                        data.extend_from_slice(&b.to_le_bytes()[..size]);
-                    }
-                    let index = mem.add(data);
-                    buffers.push((i, index, arr.shape.clone(), p));
-                    run_args.push(Arg::Buffer(index));
-                }
-                (spec, _) => {
-                    let given = match spec {
-                        ArgSpec::Scalar { elem, .. } => format!("a {} scalar", type_name(elem)),
-                        ArgSpec::Buffer(arr) => format!("a {} buffer", type_name(arr.elem)),
-                    };
-                    let want = match pointee {
-                        Some(p) => format!("a pointer to {} (a buffer)", type_name(p)),
-                        None => format!("a {} scalar", type_name(elem)),
-                    };
-                    return self.setup_error(
-                        &m,
-                        entry,
-                        format!("argument {} is {want}, but --arg gives {given}", i + 1),
-                    );
-                }
             }
+        }
+        let bound = match tilec_interp::args::bind(&m.ctx.types, &params, specs) {
+            Ok(b) => b,
+            Err(e) => return self.setup_error(&m, entry, e),
+        };
+        if a.device {
+            return self.run_on_device(&m, entry, grid, &bound, &a);
         }
         let opts = tilec_interp::Options {
             parallel: !a.deterministic && a.jobs != Some(1),
             threads: a.jobs.unwrap_or(0),
             max_ops: Some(a.max_ops),
         };
-        let outcome = tilec_interp::run_with(&m, entry, grid, &run_args, &mut mem, &opts);
+        let mut mem = bound.memory.clone();
+        let outcome = tilec_interp::run_with(&m, entry, grid, &bound.args, &mut mem, &opts);
         let (printed, status) = match outcome {
             Ok(o) => (o.printed, EXIT_OK),
             Err(e) => {
                 // What ran before the error was printed, as a GPU would have printed it.
                 let _ = self.io.stdout.write_all(e.printed.as_bytes());
-                let file = m.file().unwrap_or(tilec_diag::FileId(0));
-                let span = e.op.and_then(|op| m.op_span(op)).unwrap_or_default();
-                let code = if e.message.starts_with("the interpreter cannot run")
-                    || e.message.contains("is not a tile IR operation")
-                    || e.message.contains("GPU-level IR")
-                {
-                    codes::RUN_SETUP
-                } else {
-                    codes::RUN_UB
-                };
-                let d = Diagnostic::error(
-                    code,
-                    format!(
-                        "{} (tile block ({}, {}, {}))",
-                        e.message, e.block[0], e.block[1], e.block[2]
-                    ),
-                )
-                .at(Location::new(file, span));
-                self.emit(&d);
+                self.interp_error(&m, &e);
                 (String::new(), EXIT_DIAGNOSTICS)
             }
         };
@@ -242,19 +187,9 @@ impl Driver<'_, '_> {
             if let Err(e) = std::fs::create_dir_all(dir) {
                 return self.usage_error(&format!("cannot create '{}': {e}", dir.display()));
             }
-            for (pos, index, shape, elem) in buffers {
-                let size = tilec_interp::mem::elem_bytes(&m.ctx.types, elem);
-                let bits = mem
-                    .bytes(index)
-                    .chunks(size)
-                    .map(|c| {
-                        let mut b = [0u8; 8];
-                        b[..size].copy_from_slice(c);
-                        let v = u64::from_le_bytes(b);
-                        tilec_interp::mem::decode(&m.ctx.types, elem, v)
-                    })
-                    .collect();
-                let arr = tilec_interp::npy::Array { elem, shape, bits };
+            for b in &bound.buffers {
+                let arr = bound.array(&m.ctx.types, &mem, b);
+                let pos = b.position;
                 let path = dir.join(format!("arg{pos}.npy"));
                 if let Err(e) = std::fs::write(&path, tilec_interp::npy::write(&arr)) {
                     return self.usage_error(&format!("cannot write '{}': {e}", path.display()));
@@ -262,5 +197,164 @@ impl Driver<'_, '_> {
             }
         }
         EXIT_OK
+    }
+
+    fn interp_error(&mut self, m: &Module, e: &tilec_interp::RunError) {
+        let file = m.file().unwrap_or(tilec_diag::FileId(0));
+        let span = e.op.and_then(|op| m.op_span(op)).unwrap_or_default();
+        let code = if e.message.starts_with("the interpreter cannot run")
+            || e.message.contains("is not a tile IR operation")
+            || e.message.contains("GPU-level IR")
+        {
+            codes::RUN_SETUP
+        } else {
+            codes::RUN_UB
+        };
+        let d = Diagnostic::error(
+            code,
+            format!(
+                "{} (tile block ({}, {}, {}))",
+                e.message, e.block[0], e.block[1], e.block[2]
+            ),
+        )
+        .at(Location::new(file, span));
+        self.emit(&d);
+    }
+
+    /// `tilec run --device`: the kernel on the GPU and in the interpreter, compared.
+    fn run_on_device(
+        &mut self,
+        m: &Module,
+        entry: Op,
+        grid: [u32; 3],
+        bound: &tilec_interp::args::Bound,
+        a: &RunArgs,
+    ) -> i32 {
+        if !matches!(a.num_warps, 1 | 2 | 4 | 8 | 16) {
+            return self.usage_error(&format!(
+                "--num-warps must be 1, 2, 4, 8 or 16 (got {})",
+                a.num_warps
+            ));
+        }
+        let mut device = match tilec_gpu::open() {
+            tilec_gpu::Probe::Present(d) => Some(d),
+            tilec_gpu::Probe::Absent(why) => {
+                let _ = writeln!(self.io.stdout, "no GPU present ({why}): nothing run");
+                None
+            }
+        };
+        let arch = match (&a.arch, &device) {
+            (Some(name), _) => match tilec_ptx::Arch::from_name(name) {
+                Some(arch) => arch,
+                None => {
+                    return self.usage_error(&format!(
+                        "unknown architecture '{name}' (known: sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100)"
+                    ));
+                }
+            },
+            (None, Some(d)) => d.arch(),
+            (None, None) => tilec_ptx::Arch::Sm90,
+        };
+        let opts = tilec_ptx::Options {
+            arch,
+            num_warps: a.num_warps,
+            fast_math: a.fast_math,
+            num_stages: a.num_stages,
+            ..tilec_ptx::Options::default()
+        };
+        // The PTX is compiled as `tilec FILE -o K.ptx` compiles it (canonicalized); the
+        // interpreter runs the module as written, so the check covers both.
+        let mut canon = m.clone();
+        let pass_opts = tilec_opt::PassOptions::default();
+        let mut stats = tilec_opt::Stats::default();
+        let diags = tilec_opt::run_pipeline(
+            &mut canon,
+            &[tilec_opt::Pass::Canonicalize],
+            &pass_opts,
+            &mut stats,
+        );
+        for d in &diags {
+            self.emit(d);
+        }
+        let ptx = match tilec_ptx::compile(&canon, &opts, None) {
+            Ok(p) => p,
+            Err(diags) => {
+                for d in &diags {
+                    self.emit(d);
+                }
+                return EXIT_DIAGNOSTICS;
+            }
+        };
+        let name = match m.attr_named(entry, "sym_name").map(|x| m.ctx.attrs.get(x)) {
+            Some(tilec_ir::attrs::AttrData::String(s)) => tilec_ptx::ptx_ident(s),
+            _ => String::new(),
+        };
+        let case = tilec_gpu::Case {
+            module: m,
+            entry,
+            ptx: &ptx,
+            kernel: &name,
+            grid,
+            num_warps: a.num_warps,
+            bound,
+            policy: tilec_gpu::Policy::of(m, entry, a.fast_math, grid),
+            max_ops: a.max_ops,
+        };
+        let file = m.file().unwrap_or(tilec_diag::FileId(0));
+        let at = Location::new(file, m.op_span(entry).unwrap_or_default());
+        let Some(device) = device.as_mut() else {
+            // No GPU: check what can be checked without one, the arguments against the PTX.
+            let fake: Vec<u64> = (0..bound.memory.buffers.len() as u64)
+                .map(|i| 0x7f00_0000_0000 + (i << 32))
+                .collect();
+            if let Err(e) = tilec_gpu::check::marshal(&case, &fake) {
+                let d = Diagnostic::error(codes::RUN_DEVICE, e).at(at);
+                self.emit(&d);
+                return EXIT_USAGE;
+            }
+            return EXIT_OK;
+        };
+        match tilec_gpu::check(device, &case) {
+            Ok(report) => {
+                let _ = self.io.stdout.write_all(report.render(m).as_bytes());
+                if report.passed() {
+                    EXIT_OK
+                } else {
+                    let bad = report
+                        .buffers
+                        .iter()
+                        .filter(|b| b.compared.mismatches > 0 || b.guard_writes.1 > 0)
+                        .map(|b| (b.position + 1).to_string())
+                        .collect::<Vec<_>>();
+                    let d = Diagnostic::error(
+                        codes::RUN_MISMATCH,
+                        format!(
+                            "the GPU's results differ from the interpreter's in argument{} {} (report on stdout)",
+                            if bad.len() == 1 { "" } else { "s" },
+                            bad.join(", ")
+                        ),
+                    )
+                    .at(at);
+                    self.emit(&d);
+                    EXIT_DIAGNOSTICS
+                }
+            }
+            Err(tilec_gpu::CheckError::Undefined(e)) => {
+                // Not launched: the GPU's result would mean nothing.
+                self.interp_error(m, &e);
+                EXIT_DIAGNOSTICS
+            }
+            Err(tilec_gpu::CheckError::Params(e)) => {
+                let d = Diagnostic::error(codes::RUN_DEVICE, e).at(at);
+                self.emit(&d);
+                EXIT_USAGE
+            }
+            Err(tilec_gpu::CheckError::Gpu(e)) => {
+                let d = Diagnostic::error(codes::RUN_DEVICE, format!("on {}: {e}", device.name()))
+                    .at(at);
+                self.emit(&d);
+                EXIT_DIAGNOSTICS
+            }
+        }
     }
 }

@@ -212,11 +212,11 @@ fn form_errors() {
     let cases = [
         (
             "5",
-            "expected TYPE:VALUE, @FILE.npy or zeros|ones|iota|fill|random:TYPE:SHAPE[:...]",
+            "expected TYPE:VALUE, @FILE.npy or zeros|ones|iota|fill|random|randint:TYPE:SHAPE[:...]",
         ),
         (
             "",
-            "expected TYPE:VALUE, @FILE.npy or zeros|ones|iota|fill|random:TYPE:SHAPE[:...]",
+            "expected TYPE:VALUE, @FILE.npy or zeros|ones|iota|fill|random|randint:TYPE:SHAPE[:...]",
         ),
         ("f12:3", "unknown element type 'f12'"),
         (":3", "missing element type"),
@@ -493,4 +493,47 @@ fn no_panics_on_random_input() {
             assert_eq!(Array::num_elements(&a.shape), Some(a.bits.len()), "{s}");
         }
     }
+}
+
+#[test]
+fn randint_buffers_hold_small_integers_in_every_type() {
+    let mut state = 9;
+    let x = splitmix64(&mut state);
+    let v = ((u128::from(x) * 9) >> 64) as i64 - 4;
+    assert_eq!(buffer("randint:i32:1:9").bits, [u64::from(v as i32 as u32)]);
+    assert_eq!(
+        buffer("randint:f32:1:9").bits,
+        [u64::from((v as f32).to_bits())]
+    );
+    for ty in [
+        "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "tf32", "f8E4M3FN", "f8E5M2",
+    ] {
+        let a = buffer(&format!("randint:{ty}:2000:3"));
+        let elem = elem_from_name(ty).unwrap();
+        let vals: Vec<i64> = a
+            .bits
+            .iter()
+            .map(|&b| match float_kind(elem) {
+                Some(k) => {
+                    let f = float::to_f64(k, b);
+                    assert_eq!(f, f.trunc(), "{ty}: {f}");
+                    f as i64
+                }
+                None => {
+                    let w = int_width(elem).unwrap();
+                    ((b << (64 - w)) as i64) >> (64 - w)
+                }
+            })
+            .collect();
+        for want in -4..=4 {
+            assert!(vals.contains(&want), "{ty}: {want} missing");
+        }
+        assert!(vals.iter().all(|v| (-4..=4).contains(v)), "{ty}");
+    }
+    let bools = buffer("randint:i1:1000:5").bits;
+    assert!(bools.iter().all(|&b| b <= 1) && bools.contains(&0) && bools.contains(&1));
+    assert_eq!(
+        parse("randint:f32:4", &mut |_| unreachable!()).unwrap_err(),
+        "bad --arg 'randint:f32:4': randint needs a seed: randint:f32:4:SEED"
+    );
 }

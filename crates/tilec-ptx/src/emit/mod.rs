@@ -314,7 +314,7 @@ fn symbol(m: &Module, op: Op) -> String {
 }
 
 /// A symbol as a PTX identifier (letters, digits, `_`, `$`).
-pub(crate) fn ptx_ident(s: &str) -> String {
+pub fn ptx_ident(s: &str) -> String {
     s.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '_' || c == '$' {

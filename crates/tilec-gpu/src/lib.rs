@@ -1,0 +1,39 @@
+//! tilec's GPU harness (docs/gpu-harness.md): runs the PTX tilec compiles on a real GPU
+//! through the CUDA driver and checks it against the reference interpreter (tilec-interp)
+//! on the same inputs.
+//!
+//! * [`driver`]: the CUDA driver via `cudarc`, with `libcuda` opened at run time, so that
+//!   tilec builds and runs on machines without CUDA ([`driver::open`] then says why there
+//!   is no device);
+//! * [`backend`]: the [`Backend`] trait the checks run on (the driver, or in tests a PTX
+//!   simulator);
+//! * [`params`]: kernel arguments by docs/abi.md, checked against the PTX's `.param` list;
+//! * [`tolerance`]: bit-exact where the spec fixes every bit, bounds where accumulation
+//!   order or approximate math may change them;
+//! * [`check`]: one kernel run both ways and compared, with guard bytes around every buffer.
+
+pub mod backend;
+pub mod check;
+pub mod driver;
+pub mod params;
+pub mod tolerance;
+
+pub use backend::{Backend, GpuError, KernelId};
+pub use check::{Case, CheckError, Report, check};
+pub use driver::{CudaDevice, Probe, open};
+pub use tolerance::Policy;
+
+/// The median of `v` (sorted in place); 0 for an empty slice.
+#[must_use]
+pub fn median(v: &mut [f64]) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        0.5 * (v[n / 2 - 1] + v[n / 2])
+    }
+}

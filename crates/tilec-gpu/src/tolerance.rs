@@ -1,0 +1,363 @@
+//! How closely the GPU must match the interpreter (docs/gpu-harness.md, "Comparison").
+//!
+//! A kernel whose float results depend only on exact or correctly rounded operations
+//! (integer ops, conversions, `addf`/`subf`/`mulf`/`divf`/`fma`/`sqrt` in the IEEE
+//! rounding modes, min/max, comparisons, data movement) must match bit for bit: the
+//! interpreter computes what the spec defines, and so must the PTX.
+//!
+//! Two kinds of op make the result legitimately differ, and each adds an error term
+//! ([`Source`]), relative to the magnitude of the values involved:
+//! * accumulation whose order the spec leaves open: a float `reduce` or `scan` of n
+//!   terms, `mmaf` with K products, an atomic `addf` from many tile blocks. Two orders of
+//!   an n-term sum differ by at most 2·γ(n−1)·Σ|terms| ≈ 2(n−1)·u·Σ|terms|;
+//! * approximate math (`exp`, `tanh`, ..., `divf` with `approx`/`full` rounding,
+//!   `sqrt` `approx`, and everything under `--fast-math`): within the op's ULP bound
+//!   (tilec_ptx::math::ulp_bound, measured in tests/math.rs), doubled for the error it
+//!   passes on from its input.
+//!
+//! An element passes when |gpu − ref| ≤ B·(|ref| + S) + ulp(ref), where B is the sum of
+//! the terms, S the largest finite |ref| of the buffer (a stand-in for Σ|terms|, which
+//! the harness does not track per element: it keeps cancellation from failing a correct
+//! result), and the one ulp of the buffer's type allows a result that lies on a rounding
+//! boundary to round either way. NaN matches any NaN; an infinity only itself. This is
+//! loose next to a real rounding difference and tight next to a wrong index, a missed
+//! mask or a lost tile, which is what it is for. Where inputs make every accumulation
+//! exact (the sweep's `randint` inputs: small integers), the sweep asks for bit-exact
+//! results instead ([`Policy::exact`]).
+
+use tilec_ir::attrs::RoundingMode;
+use tilec_ir::float::{self, FloatKind};
+use tilec_ir::{EnumKind, Module, Op, Opcode, Type, TypeData};
+use tilec_ptx::math::{MathFn, Prec, ulp_bound};
+
+/// One reason results may differ.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Source {
+    /// The op.
+    pub op: Op,
+    /// What it is: "reduce of 1024 f32 terms", "exp (1 ulp, f32)".
+    pub what: String,
+    /// Its error term, relative to the magnitude of the values (units of 1).
+    pub relative: f64,
+}
+
+/// The comparison a kernel gets.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Policy {
+    /// Every op whose result may legitimately differ. Empty: bit-exact.
+    pub sources: Vec<Source>,
+    /// Compare bit for bit even with sources (inputs that make every order exact).
+    pub force_exact: bool,
+}
+
+/// The unit roundoff of a float kind: 2^-precision.
+fn unit_roundoff(k: FloatKind) -> f64 {
+    (-(f64::from(k.precision()))).exp2()
+}
+
+/// The error term of an op within `ulps` ulps, computed in f32 (f64 for f64) and, for
+/// narrower types, rounded once more: doubled for the error it passes on.
+fn approx_term(k: FloatKind, ulps: f64) -> f64 {
+    let wide = if k == FloatKind::F64 {
+        FloatKind::F64
+    } else {
+        FloatKind::F32
+    };
+    let narrow = if k.precision() < wide.precision() {
+        unit_roundoff(k)
+    } else {
+        0.0
+    };
+    2.0 * ulps * unit_roundoff(wide) + narrow
+}
+
+fn math_fn(op: Opcode) -> Option<MathFn> {
+    Some(match op {
+        Opcode::Exp => MathFn::Exp,
+        Opcode::Exp2 => MathFn::Exp2,
+        Opcode::Log => MathFn::Log,
+        Opcode::Log2 => MathFn::Log2,
+        Opcode::Log10 => MathFn::Log10,
+        Opcode::Log1p => MathFn::Log1p,
+        Opcode::Sin => MathFn::Sin,
+        Opcode::Cos => MathFn::Cos,
+        Opcode::Tan => MathFn::Tan,
+        Opcode::SinH => MathFn::SinH,
+        Opcode::CosH => MathFn::CosH,
+        Opcode::TanH | Opcode::TanHF => MathFn::TanH,
+        Opcode::Sigmoid => MathFn::Sigmoid,
+        Opcode::Rsqrt => MathFn::Rsqrt,
+        Opcode::PowF => MathFn::Pow,
+        Opcode::Atan2 => MathFn::Atan2,
+        Opcode::RemF => MathFn::Rem,
+        _ => return None,
+    })
+}
+
+/// Whether a float op's result depends on the order its operands are combined in when
+/// it is the body of a reduction (min/max and integer ops do not).
+fn order_dependent(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::AddF | Opcode::SubF | Opcode::MulF | Opcode::DivF | Opcode::Fma
+    )
+}
+
+impl Policy {
+    /// The policy of `entry` compiled with `fast_math`, run on `grid` tile blocks.
+    #[must_use]
+    pub fn of(m: &Module, entry: Op, fast_math: bool, grid: [u32; 3]) -> Policy {
+        let types = &m.ctx.types;
+        let kind_of = |t: Type| tilec_ir::attrs::float_kind(types, types.element_type(t));
+        let mut sources = Vec::new();
+        let mut add = |op: Op, what: String, relative: f64| {
+            sources.push(Source { op, what, relative });
+        };
+        m.walk_op(entry, &mut |op| {
+            let code = m.opcode(op);
+            let result_kind = m.results(op).next().and_then(|v| kind_of(m.value_type(v)));
+            match code {
+                Opcode::Reduce | Opcode::Scan => {
+                    let mut float_body = false;
+                    m.walk_op(op, &mut |o| {
+                        let t = m.results(o).next().map(|v| m.value_type(v));
+                        float_body |= order_dependent(m.opcode(o)) && t.and_then(kind_of).is_some();
+                    });
+                    let Some(src) = m.operands(op).next() else {
+                        return;
+                    };
+                    let Some(k) = kind_of(m.value_type(src)).filter(|_| float_body) else {
+                        return;
+                    };
+                    let shape = types.shape(m.value_type(src));
+                    let n = if code == Opcode::Reduce {
+                        let out: i64 = m
+                            .results(op)
+                            .next()
+                            .map_or(1, |v| types.shape(m.value_type(v)).iter().product());
+                        shape.iter().product::<i64>() / out.max(1)
+                    } else {
+                        shape.iter().copied().max().unwrap_or(1)
+                    };
+                    let name = if code == Opcode::Reduce {
+                        "reduce"
+                    } else {
+                        "scan"
+                    };
+                    add(
+                        op,
+                        format!("{name} of {n} {} terms", k.name()),
+                        2.0 * (n - 1).max(0) as f64 * unit_roundoff(k),
+                    );
+                }
+                Opcode::MmaF => {
+                    let ops: Vec<_> = m.operands(op).collect();
+                    let (Some(&a), Some(&c)) = (ops.first(), ops.get(2)) else {
+                        return;
+                    };
+                    let kdim = types.shape(m.value_type(a)).last().copied().unwrap_or(1);
+                    let Some(k) = kind_of(m.value_type(c)) else {
+                        return;
+                    };
+                    add(
+                        op,
+                        format!("mmaf over K = {kdim} into {}", k.name()),
+                        2.0 * kdim as f64 * unit_roundoff(k),
+                    );
+                }
+                Opcode::AtomicRmwTko => {
+                    let mode = m
+                        .attr_named(op, "mode")
+                        .and_then(|a| m.ctx.attrs.get_enum(a, EnumKind::AtomicRmwMode))
+                        .map(|i| EnumKind::AtomicRmwMode.cases()[usize::from(i)]);
+                    let Some(k) = result_kind.filter(|_| mode == Some("addf")) else {
+                        return;
+                    };
+                    let blocks = grid.iter().map(|&g| u64::from(g)).product::<u64>();
+                    add(
+                        op,
+                        format!("atomic addf from {blocks} tile blocks ({})", k.name()),
+                        2.0 * blocks as f64 * unit_roundoff(k),
+                    );
+                }
+                Opcode::DivF | Opcode::Sqrt => {
+                    let mode = m
+                        .attr_named(op, "rounding_mode")
+                        .and_then(|a| m.ctx.attrs.get_enum(a, EnumKind::RoundingMode))
+                        .and_then(RoundingMode::from_index);
+                    let ulps = match mode {
+                        Some(RoundingMode::Approx) => 4.0,
+                        Some(RoundingMode::Full) => 2.0,
+                        _ => return,
+                    };
+                    let Some(k) = result_kind else { return };
+                    let name = if code == Opcode::DivF { "divf" } else { "sqrt" };
+                    add(
+                        op,
+                        format!(
+                            "{name} {} ({ulps} ulp, {})",
+                            mode.map_or("", |m| m.name()),
+                            k.name()
+                        ),
+                        approx_term(k, ulps),
+                    );
+                }
+                c => {
+                    let (Some(f), Some(k)) = (math_fn(c), result_kind) else {
+                        return;
+                    };
+                    let prec = if k == FloatKind::F64 {
+                        Prec::F64
+                    } else {
+                        Prec::F32
+                    };
+                    let ulps = ulp_bound(f, prec, fast_math);
+                    if ulps == 0.0 {
+                        return;
+                    }
+                    add(
+                        op,
+                        format!(
+                            "{} ({ulps} ulp{}, {})",
+                            m.def(op).name,
+                            if fast_math { ", fast math" } else { "" },
+                            k.name()
+                        ),
+                        approx_term(k, ulps + 1.0),
+                    );
+                }
+            }
+        });
+        Policy {
+            sources,
+            force_exact: false,
+        }
+    }
+
+    /// Whether results must match bit for bit.
+    #[must_use]
+    pub fn exact(&self) -> bool {
+        self.force_exact || self.sources.is_empty()
+    }
+
+    /// B: the sum of the error terms (0 when [`Policy::exact`]).
+    #[must_use]
+    pub fn budget(&self) -> f64 {
+        if self.exact() {
+            0.0
+        } else {
+            self.sources.iter().map(|s| s.relative).sum()
+        }
+    }
+}
+
+/// One element that differs beyond what the policy allows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mismatch {
+    /// Its index (row-major).
+    pub index: usize,
+    /// What the GPU wrote (bit pattern, as [`tilec_interp::npy::Array`] holds elements).
+    pub got: u64,
+    /// What the interpreter computed.
+    pub want: u64,
+}
+
+/// The comparison of one buffer.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Compared {
+    /// Elements compared.
+    pub elements: usize,
+    /// Elements that differ beyond the bound.
+    pub mismatches: usize,
+    /// The first few of them.
+    pub first: Vec<Mismatch>,
+    /// The largest difference seen, in ulps of the reference value (0 for integers and
+    /// bit-exact matches).
+    pub worst_ulps: f64,
+    /// Elements that differ at all (within the bound or not).
+    pub inexact: usize,
+}
+
+/// How many mismatches [`Compared::first`] keeps.
+pub const FIRST_MISMATCHES: usize = 8;
+
+/// The distance from |v| to the next representable magnitude of kind `k` (the gap below
+/// for the largest finite value).
+#[must_use]
+pub fn ulp(k: FloatKind, bits: u64) -> f64 {
+    let sign = 1u64 << (k.bit_width() - 1);
+    let mag = bits & (sign - 1);
+    let here = float::to_f64(k, mag);
+    let up = float::to_f64(k, mag + 1);
+    if up.is_finite() && !float::is_nan(k, mag + 1) {
+        up - here
+    } else {
+        here - float::to_f64(k, mag - 1)
+    }
+}
+
+/// Compares `got` with `want`, elements of type `elem`, under `policy`.
+#[must_use]
+pub fn compare(
+    types: &tilec_ir::TypeStore,
+    elem: Type,
+    got: &[u64],
+    want: &[u64],
+    policy: &Policy,
+) -> Compared {
+    let mut c = Compared {
+        elements: want.len(),
+        ..Compared::default()
+    };
+    let kind = match types.get(elem) {
+        TypeData::Float(k) => Some(*k),
+        _ => None,
+    };
+    let budget = policy.budget();
+    let scale = match kind {
+        Some(k) if budget > 0.0 => want
+            .iter()
+            .map(|&b| float::to_f64(k, b).abs())
+            .filter(|v| v.is_finite())
+            .fold(0.0, f64::max),
+        _ => 0.0,
+    };
+    for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
+        if g == w {
+            continue;
+        }
+        let ok = match kind {
+            None => false,
+            Some(k) if float::is_nan(k, g) || float::is_nan(k, w) => {
+                float::is_nan(k, g) && float::is_nan(k, w)
+            }
+            Some(k) => {
+                let (gv, wv) = (float::to_f64(k, g), float::to_f64(k, w));
+                let unit = ulp(k, w);
+                let diff = (gv - wv).abs();
+                if diff.is_finite() {
+                    c.worst_ulps = c.worst_ulps.max(diff / unit);
+                }
+                c.inexact += 1;
+                budget > 0.0
+                    && wv.is_finite()
+                    && gv.is_finite()
+                    && diff <= budget * (wv.abs() + scale) + unit
+            }
+        };
+        if !ok {
+            c.mismatches += 1;
+            if c.first.len() < FIRST_MISMATCHES {
+                c.first.push(Mismatch {
+                    index: i,
+                    got: g,
+                    want: w,
+                });
+            }
+        }
+    }
+    if got.len() != want.len() {
+        c.mismatches += want.len().abs_diff(got.len());
+    }
+    c
+}

@@ -1,0 +1,103 @@
+//! A [`tilec_gpu::Backend`] over [`crate::ptxsim`]: the GPU harness's whole path
+//! (marshalling by docs/abi.md, buffers with guard bytes, launch, comparison with the
+//! interpreter) runs without a GPU for the kernels the simulator covers. A kernel it
+//! cannot execute gives [`GpuError::Other`] naming the reason.
+
+use crate::ptxsim;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use tilec_gpu::{Backend, GpuError, KernelId};
+
+/// The simulator as a device.
+#[derive(Default)]
+pub struct SimGpu {
+    kernels: Vec<ptxsim::Kernel>,
+    mem: ptxsim::Memory,
+    /// Instructions executed by all launches so far (per thread, summed).
+    pub instructions: u64,
+}
+
+fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| p.downcast_ref::<&str>().map(|s| (*s).to_string()))
+        .unwrap_or_else(|| "panic".to_string())
+}
+
+impl Backend for SimGpu {
+    fn describe(&self) -> String {
+        "ptxsim (tests/src/ptxsim.rs, a PTX simulator)".to_string()
+    }
+
+    fn load(&mut self, ptx: &str, entry: &str) -> Result<KernelId, GpuError> {
+        let parsed = catch_unwind(|| ptxsim::parse(ptx)).map_err(|p| {
+            GpuError::Other(format!("ptxsim cannot parse the PTX: {}", panic_text(&*p)))
+        })?;
+        let k = parsed
+            .into_iter()
+            .find(|k| k.name == entry)
+            .ok_or_else(|| GpuError::NoKernel(entry.to_string()))?;
+        self.kernels.push(k);
+        Ok(KernelId(self.kernels.len() - 1))
+    }
+
+    fn alloc(&mut self, data: &[u8]) -> Result<u64, GpuError> {
+        Ok(self.mem.alloc(data))
+    }
+
+    fn read(&mut self, addr: u64, len: usize) -> Result<Vec<u8>, GpuError> {
+        let end = addr as usize + len;
+        if end > self.mem.bytes.len() {
+            return Err(GpuError::Other(format!(
+                "read past the simulator's memory at {addr:#x}"
+            )));
+        }
+        Ok(self.mem.read(addr, len).to_vec())
+    }
+
+    fn launch(
+        &mut self,
+        kernel: KernelId,
+        grid: [u32; 3],
+        threads: u32,
+        params: &[Vec<u8>],
+    ) -> Result<(), GpuError> {
+        let k = &self.kernels[kernel.0];
+        if k.threads() != threads as usize {
+            return Err(GpuError::Driver {
+                call: "cuLaunchKernel",
+                name: "CUDA_ERROR_INVALID_VALUE".to_string(),
+                text: format!(
+                    "the kernel requires {} threads, launched with {threads}",
+                    k.threads()
+                ),
+            });
+        }
+        let values: Vec<u64> = params
+            .iter()
+            .map(|p| {
+                let mut b = [0u8; 8];
+                b[..p.len()].copy_from_slice(p);
+                u64::from_le_bytes(b)
+            })
+            .collect();
+        let grid = grid.map(u64::from);
+        let mem = &mut self.mem;
+        let r = catch_unwind(AssertUnwindSafe(|| ptxsim::run(k, grid, &values, mem)));
+        match r {
+            Ok(Ok(stats)) => {
+                self.instructions += stats.instructions;
+                Ok(())
+            }
+            Ok(Err(e)) => Err(GpuError::Other(format!("ptxsim: {e}"))),
+            Err(p) => Err(GpuError::Other(format!(
+                "ptxsim cannot run it: {}",
+                panic_text(&*p)
+            ))),
+        }
+    }
+
+    fn free_all(&mut self) {
+        self.mem = ptxsim::Memory::default();
+        self.kernels.clear();
+    }
+}
