@@ -1,2 +1,502 @@
-//! The GPU harness (crates/tilec-gpu) without a GPU: marshalling, tolerance and the
-//! whole check path over the PTX simulator.
+//! The GPU harness (crates/tilec-gpu, `tilec run --device`, the sweep of
+//! tests/src/gpusweep.rs) without a GPU: argument marshalling against the PTX, the
+//! tolerance rules, the no-GPU path of the command, and the whole check (buffers with
+//! guard bytes, launch, comparison with the interpreter) over the PTX simulator, which
+//! runs a subset of tilec's PTX (tests/src/ptxsim.rs).
+
+use tilec_gpu::check::{Case, marshal};
+use tilec_gpu::params::{check_params, param_bytes, ptx_params};
+use tilec_gpu::tolerance::compare;
+use tilec_gpu::{Backend, GpuError, KernelId, Policy};
+use tilec_interp::Arg;
+use tilec_ir::Type;
+use tilec_tests::gpusweep::{self, SweepCase, Verdict};
+use tilec_tests::simgpu::SimGpu;
+
+fn opts() -> tilec_ptx::Options {
+    tilec_ptx::Options {
+        arch: tilec_ptx::Arch::Sm90,
+        ..tilec_ptx::Options::default()
+    }
+}
+
+fn example(label: &str) -> SweepCase {
+    gpusweep::example_cases()
+        .into_iter()
+        .find(|c| c.label == label)
+        .unwrap_or_else(|| panic!("no example case {label}"))
+}
+
+/// Every example case runs on the simulator where it can, and every one that runs
+/// matches the interpreter; randint inputs match bit for bit.
+#[test]
+fn example_cases_match_the_interpreter_on_the_simulator() {
+    let mut sim = SimGpu::default();
+    let mut passed = 0;
+    let mut exact = 0;
+    let mut outside = Vec::new();
+    for c in gpusweep::example_cases() {
+        match gpusweep::run_case(&mut sim, &c, &opts()) {
+            Verdict::Pass {
+                exact: e,
+                worst_ulps,
+            } => {
+                passed += 1;
+                if e {
+                    exact += 1;
+                    assert_eq!(worst_ulps, 0.0, "{}", c.label);
+                }
+                assert!(
+                    !c.exact || e,
+                    "{}: randint inputs must be compared bit for bit",
+                    c.label
+                );
+            }
+            Verdict::DeviceError(e) if e.starts_with("ptxsim") => {
+                outside.push(format!("{}: {e}", c.label));
+            }
+            v => panic!("{}: {} {v:?}\n{}", c.label, v.word(), c.command()),
+        }
+    }
+    println!(
+        "{passed} example cases pass on the simulator ({exact} bit for bit); outside its subset:"
+    );
+    for o in &outside {
+        println!("  {o}");
+    }
+    // vector_add, relu, saxpy, prefix_sum, matmul, mma_types and transpose run today.
+    assert!(passed >= 28, "only {passed} cases ran");
+    assert!(exact >= 20, "only {exact} bit-exact");
+}
+
+/// A wrong result is reported with the argument, the element and both values.
+#[test]
+fn a_wrong_result_is_a_mismatch() {
+    let c = example("vector_add n=2500");
+    let mut p = gpusweep::prepare(&c, &opts()).expect("prepares");
+    assert!(
+        p.ptx.contains("add.rn.f32"),
+        "vector_add adds with add.rn.f32"
+    );
+    p.ptx = p.ptx.replace("add.rn.f32", "sub.rn.f32");
+    let case = Case {
+        module: &p.module,
+        entry: p.entry,
+        ptx: &p.ptx,
+        kernel: &p.kernel,
+        grid: c.grid,
+        num_warps: 4,
+        bound: &p.bound,
+        policy: Policy::of(&p.module, p.entry, false, c.grid),
+        max_ops: 1_000_000,
+    };
+    let r = tilec_gpu::check(&mut SimGpu::default(), &case).expect("runs");
+    assert!(!r.passed());
+    let text = r.render(&p.module);
+    assert!(text.contains("comparison: bit-exact"), "{text}");
+    assert!(
+        text.contains("argument 7 (f32 buffer 2500): 2500 of 2500 elements MISMATCH"),
+        "{text}"
+    );
+    assert!(text.contains("  element [0]: gpu "), "{text}");
+    // The inputs are untouched and match.
+    assert!(
+        text.contains("argument 1 (f32 buffer 2500): 2500 elements match bit for bit"),
+        "{text}"
+    );
+}
+
+/// A backend that also writes one byte past the end of the last buffer after each launch,
+/// as a store the kernel's bounds should have dropped would.
+struct StrayStore {
+    sim: SimGpu,
+    last: Option<(u64, usize)>,
+}
+
+impl Backend for StrayStore {
+    fn describe(&self) -> String {
+        self.sim.describe()
+    }
+    fn load(&mut self, ptx: &str, entry: &str) -> Result<KernelId, GpuError> {
+        self.sim.load(ptx, entry)
+    }
+    fn alloc(&mut self, data: &[u8]) -> Result<u64, GpuError> {
+        let a = self.sim.alloc(data)?;
+        self.last = Some((a, data.len()));
+        Ok(a)
+    }
+    fn read(&mut self, addr: u64, len: usize) -> Result<Vec<u8>, GpuError> {
+        let mut v = self.sim.read(addr, len)?;
+        if let Some((a, n)) = self.last
+            && a == addr
+        {
+            // The byte right after the buffer's body (GUARD bytes of guard on each side).
+            v[n - tilec_gpu::check::GUARD] ^= 0xff;
+        }
+        Ok(v)
+    }
+    fn launch(
+        &mut self,
+        k: KernelId,
+        grid: [u32; 3],
+        threads: u32,
+        params: &[Vec<u8>],
+    ) -> Result<(), GpuError> {
+        self.sim.launch(k, grid, threads, params)
+    }
+    fn free_all(&mut self) {
+        self.sim.free_all();
+    }
+}
+
+#[test]
+fn a_write_outside_a_buffer_is_reported() {
+    let c = example("vector_add n=1000");
+    let p = gpusweep::prepare(&c, &opts()).expect("prepares");
+    let case = Case {
+        module: &p.module,
+        entry: p.entry,
+        ptx: &p.ptx,
+        kernel: &p.kernel,
+        grid: c.grid,
+        num_warps: 4,
+        bound: &p.bound,
+        policy: Policy::of(&p.module, p.entry, false, c.grid),
+        max_ops: 1_000_000,
+    };
+    let mut b = StrayStore {
+        sim: SimGpu::default(),
+        last: None,
+    };
+    let r = tilec_gpu::check(&mut b, &case).expect("runs");
+    assert!(!r.passed());
+    let text = r.render(&p.module);
+    assert!(
+        text.contains("argument 7 (f32 buffer 1000): 1000 elements match bit for bit\n  1 bytes written outside the buffer (byte offsets 4000)"),
+        "{text}"
+    );
+}
+
+/// Inputs on which the interpreter finds undefined behaviour are not launched.
+#[test]
+fn undefined_behaviour_is_not_launched() {
+    let mut c = example("vector_add n=1000");
+    // Claim 2000 elements in a 1000-element buffer: the loads run past its end.
+    c.args[1] = "i32:2000".to_string();
+    c.grid = [2, 1, 1];
+    match gpusweep::run_case(&mut SimGpu::default(), &c, &opts()) {
+        Verdict::Undefined(e) => assert!(e.contains("past the end"), "{e}"),
+        v => panic!("{v:?}"),
+    }
+}
+
+#[test]
+fn ptx_parameter_lists_are_read_and_checked() {
+    let c = example("vector_add n=1000");
+    let p = gpusweep::prepare(&c, &opts()).expect("prepares");
+    let declared = ptx_params(&p.ptx, "vector_add").expect("entry found");
+    let tys: Vec<&str> = declared.iter().map(|d| d.ty.as_str()).collect();
+    assert_eq!(
+        tys,
+        [
+            "u64", "u32", "u32", "u64", "u32", "u32", "u64", "u32", "u32"
+        ]
+    );
+    assert_eq!(declared[3].name, "vector_add_param_3");
+    assert_eq!(ptx_params(&p.ptx, "vector_ad"), None);
+    let types = &p.module.ctx.types;
+    let params = tilec_gpu::check::entry_params(&p.module, p.entry);
+    assert_eq!(check_params(types, &params, &declared), Ok(()));
+    assert_eq!(
+        check_params(types, &params[1..], &declared),
+        Err("the entry has 8 parameters but the PTX kernel declares 9".to_string())
+    );
+    let mut swapped = declared.clone();
+    swapped[1].ty = "u64".to_string();
+    assert_eq!(
+        check_params(types, &params, &swapped),
+        Err("parameter 2 (vector_add_param_1) is declared .u64 in the PTX, but docs/abi.md passes tile<i32> as .u32".to_string())
+    );
+}
+
+/// Scalars are passed in their parameter's size, floats in their memory encoding.
+#[test]
+fn scalar_and_pointer_bytes_follow_the_abi() {
+    let src = "cuda_tile.module @m {\n  entry @k(%p: tile<ptr<f16>>, %a: tile<i1>, %b: tile<i8>, %c: tile<i16>, %d: tile<i64>, %e: tile<f16>, %f: tile<bf16>, %g: tile<tf32>, %h: tile<f64>, %i: tile<f8E4M3FN>) {\n    return\n  }\n}\n";
+    let m = gpusweep::load(src).expect("verifies");
+    let (_, entry) = gpusweep::entries(&m).remove(0);
+    let texts: Vec<String> = [
+        "zeros:f16:4",
+        "i1:true",
+        "i8:-2",
+        "i16:0x1234",
+        "i64:-1",
+        "f16:1.5",
+        "bf16:-2",
+        "tf32:1",
+        "f64:0.5",
+        "f8E4M3FN:2",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let bound = gpusweep::bind(&m, entry, &texts).expect("binds");
+    let types = &m.ctx.types;
+    let params = tilec_gpu::check::entry_params(&m, entry);
+    let bytes: Vec<Vec<u8>> = params
+        .iter()
+        .zip(&bound.args)
+        .map(|(t, a)| param_bytes(types, *t, a, &[0x7f00_1234_5600]))
+        .collect();
+    assert_eq!(bytes[0], 0x7f00_1234_5600u64.to_le_bytes());
+    assert_eq!(bytes[1], [1]);
+    assert_eq!(bytes[2], [0xfe]);
+    assert_eq!(bytes[3], [0x34, 0x12]);
+    assert_eq!(bytes[4], [0xff; 8]);
+    assert_eq!(bytes[5], 0x3e00u16.to_le_bytes());
+    assert_eq!(bytes[6], 0xc000u16.to_le_bytes());
+    assert_eq!(
+        bytes[7],
+        1.0f32.to_bits().to_le_bytes(),
+        "tf32 is passed as an f32"
+    );
+    assert_eq!(bytes[8], 0.5f64.to_bits().to_le_bytes());
+    assert_eq!(bytes[9], [0x40]);
+    // And they fit the PTX the backend writes for that entry.
+    let ptx = tilec_ptx::compile(&m, &opts(), None).expect("compiles");
+    let declared = ptx_params(&ptx, "k").expect("entry");
+    assert_eq!(check_params(types, &params, &declared), Ok(()));
+    for (b, d) in bytes.iter().zip(&declared) {
+        assert_eq!(b.len(), d.bytes, "{}", d.name);
+    }
+    assert!(matches!(bound.args[0], Arg::Buffer(0)));
+}
+
+/// The arguments of every case of the sweep fit its PTX (a CPU-only check of the whole
+/// plan: examples, conformance entries, cuTile corpus kernels).
+#[test]
+fn every_sweep_case_marshals_against_its_ptx() {
+    let (conf, conf_skipped) = gpusweep::conformance_cases();
+    let (corpus, corpus_skipped) = gpusweep::corpus_cases();
+    let examples = gpusweep::example_cases();
+    println!(
+        "sweep plan: {} example cases, {} conformance entries ({} left out), {} cuTile corpus entries ({} left out)",
+        examples.len(),
+        conf.len(),
+        conf_skipped.len(),
+        corpus.len(),
+        corpus_skipped.len()
+    );
+    for s in conf_skipped.iter().chain(&corpus_skipped) {
+        println!("  left out: {s}");
+    }
+    assert!(examples.len() >= 40);
+    assert!(corpus.len() >= 20, "{} corpus entries", corpus.len());
+    if tilec_tests::shared_dir().is_some() {
+        assert!(!conf.is_empty());
+    }
+    // Every example entry is covered.
+    for f in tilec_tests::example_files() {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let m = gpusweep::load(&text).unwrap();
+        for (name, _) in gpusweep::entries(&m) {
+            assert!(
+                examples.iter().any(|c| c.entry == name),
+                "example entry @{name} has no case"
+            );
+        }
+    }
+    let mut compiled = 0;
+    for c in examples.iter().chain(&conf).chain(&corpus) {
+        let p = match gpusweep::prepare(c, &opts()) {
+            Ok(p) => p,
+            Err(e) => {
+                assert!(
+                    e.starts_with("the PTX backend refuses it"),
+                    "{}: {e}",
+                    c.label
+                );
+                continue;
+            }
+        };
+        compiled += 1;
+        let case = Case {
+            module: &p.module,
+            entry: p.entry,
+            ptx: &p.ptx,
+            kernel: &p.kernel,
+            grid: c.grid,
+            num_warps: 4,
+            bound: &p.bound,
+            policy: Policy::default(),
+            max_ops: 1,
+        };
+        let fake: Vec<u64> = (0..p.bound.memory.buffers.len() as u64)
+            .map(|i| 0x7000_0000 + 256 * i)
+            .collect();
+        let params = marshal(&case, &fake).unwrap_or_else(|e| panic!("{}: {e}", c.label));
+        assert_eq!(params.len(), c.args.len(), "{}", c.label);
+    }
+    assert!(
+        compiled >= examples.len() + corpus.len() / 2,
+        "only {compiled} compiled"
+    );
+}
+
+fn policy_of(label: &str) -> Policy {
+    let c = example(label);
+    let p = gpusweep::prepare(&c, &opts()).expect("prepares");
+    Policy::of(&p.module, p.entry, false, c.grid)
+}
+
+#[test]
+fn policies_name_what_may_differ() {
+    assert!(policy_of("vector_add n=1000").exact());
+    assert!(policy_of("transpose 100x70").exact());
+    assert!(
+        policy_of("histogram n=3000 bins=1000").exact(),
+        "integer atomics are exact"
+    );
+    let s = policy_of("sum_reduction n=3000 random");
+    let what: Vec<&str> = s.sources.iter().map(|x| x.what.as_str()).collect();
+    assert_eq!(what, ["reduce of 1024 f32 terms"]);
+    assert_eq!(s.budget(), 2.0 * 1023.0 * (-24f64).exp2());
+    let m = policy_of("matmul 100x70x50 random");
+    assert!(
+        m.sources
+            .iter()
+            .any(|x| x.what == "mmaf over K = 32 into f32"),
+        "{m:?}"
+    );
+    let l = policy_of("layernorm 5x700 stride 720");
+    assert!(
+        l.sources
+            .iter()
+            .any(|x| x.what.starts_with("rsqrt (1 ulp, f32)")),
+        "{l:?}"
+    );
+    assert!(
+        l.sources
+            .iter()
+            .any(|x| x.what == "reduce of 1024 f32 terms"),
+        "{l:?}"
+    );
+    let s = policy_of("row_softmax 7x333");
+    assert!(s.sources.iter().any(|x| x.what.starts_with("exp")), "{s:?}");
+    let mut forced = policy_of("row_softmax 7x333");
+    forced.force_exact = true;
+    assert!(forced.exact() && forced.budget() == 0.0);
+}
+
+fn f32s(v: &[f32]) -> Vec<u64> {
+    v.iter().map(|x| u64::from(x.to_bits())).collect()
+}
+
+#[test]
+fn comparison_rules() {
+    let m = gpusweep::load("cuda_tile.module @m {\n}\n").unwrap();
+    let types = &m.ctx.types;
+    let exact = Policy::default();
+    let one = [1.0f32, -0.0, f32::INFINITY];
+    // Bit-exact: equal bits pass, -0 vs +0 does not, any NaN matches any NaN.
+    let c = compare(types, Type::F32, &f32s(&one), &f32s(&one), &exact);
+    assert_eq!((c.mismatches, c.inexact), (0, 0));
+    let c = compare(
+        types,
+        Type::F32,
+        &f32s(&[1.0, 0.0, f32::INFINITY]),
+        &f32s(&one),
+        &exact,
+    );
+    assert_eq!(c.mismatches, 1);
+    assert_eq!(c.first[0].index, 1);
+    let nan2 = u64::from(f32::NAN.to_bits() | 1);
+    let c = compare(types, Type::F32, &[nan2], &f32s(&[f32::NAN]), &exact);
+    assert_eq!(c.mismatches, 0);
+    let c = compare(
+        types,
+        Type::F32,
+        &f32s(&[1.0 + f32::EPSILON]),
+        &f32s(&[1.0]),
+        &exact,
+    );
+    assert_eq!((c.mismatches, c.worst_ulps), (1, 1.0));
+    // With a budget: |g - r| <= B (|r| + max |r|) + ulp(r).
+    let mut p = policy_of("sum_reduction n=3000 random");
+    let b = p.budget();
+    let want = f32s(&[1.0, 1000.0]);
+    let near = f32s(&[1.0 + (1000.0 * b as f32) * 0.5, 1000.0]);
+    let c = compare(types, Type::F32, &near, &want, &p);
+    assert_eq!((c.mismatches, c.inexact), (0, 1), "{c:?}");
+    let far = f32s(&[1.5, 1000.0]);
+    assert_eq!(compare(types, Type::F32, &far, &want, &p).mismatches, 1);
+    let inf = f32s(&[f32::INFINITY, 1000.0]);
+    assert_eq!(compare(types, Type::F32, &inf, &want, &p).mismatches, 1);
+    p.force_exact = true;
+    assert_eq!(compare(types, Type::F32, &near, &want, &p).mismatches, 1);
+    // Integers: bits.
+    let c = compare(types, Type::I32, &[1, 2, 3], &[1, 2, 4], &Policy::default());
+    assert_eq!((c.mismatches, c.first[0].index), (1, 2));
+}
+
+#[test]
+fn run_device_without_a_gpu_checks_the_arguments_and_exits_0() {
+    let root = tilec_tests::repo_root();
+    let file = root.join("examples/vector_add.tile");
+    let file = file.to_str().unwrap();
+    let args = [
+        "run",
+        file,
+        "--device",
+        "--grid",
+        "3",
+        "--arg",
+        "random:f32:2500:1",
+        "--arg",
+        "i32:2500",
+        "--arg",
+        "i32:1",
+        "--arg",
+        "random:f32:2500:2",
+        "--arg",
+        "i32:2500",
+        "--arg",
+        "i32:1",
+        "--arg",
+        "zeros:f32:2500",
+        "--arg",
+        "i32:2500",
+        "--arg",
+        "i32:1",
+    ];
+    let out = tilec_tests::run_tilec(&args, "");
+    assert_eq!(out.status, 0, "{}{}", out.stdout, out.stderr);
+    if out.stdout.starts_with("no GPU present (") {
+        assert!(out.stdout.ends_with("): nothing run\n"), "{}", out.stdout);
+        assert_eq!(out.stderr, "");
+    } else {
+        // A machine with a GPU: the kernel ran and matched.
+        assert!(
+            out.stdout
+                .contains("argument 7 (f32 buffer 2500): 2500 elements match bit for bit"),
+            "{}",
+            out.stdout
+        );
+    }
+    // Bad arguments are refused before any device is looked for.
+    let mut bad = args.to_vec();
+    bad.truncate(bad.len() - 2);
+    let out = tilec_tests::run_tilec(&bad, "");
+    assert_eq!(out.status, 1);
+    assert!(
+        out.stderr.contains("E1402")
+            && out
+                .stderr
+                .contains("the kernel takes 9 arguments and 8 --arg were given"),
+        "{}",
+        out.stderr
+    );
+    // --device options need --device.
+    let out = tilec_tests::run_tilec(&["run", file, "--num-warps", "8"], "");
+    assert_eq!(out.status, 2, "{}", out.stderr);
+}

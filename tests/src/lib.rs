@@ -7,6 +7,7 @@
 //! * [`mutate`]: the input mutator used by the no-panic mutation tests and benchmark;
 //! * [`ptxas`]: finds and runs NVIDIA's PTX assembler on tilec's output;
 //! * [`ptxsim`]: a PTX interpreter for the subset tilec's matrix-multiply kernels use;
+//! * [`gpusweep`]: the GPU correctness sweep's plan and runner;
 //! * [`simgpu`]: the PTX simulator behind the GPU harness's `Backend` trait;
 //! * [`kernelgen`]: a seeded generator of random well-typed tile IR modules;
 //! * [`diffcanon`]: differential canonicalization: functions run by the interpreter before
@@ -15,6 +16,7 @@
 
 pub mod diffcanon;
 pub mod filecheck;
+pub mod gpusweep;
 pub mod kernelgen;
 pub mod lit;
 pub mod mutate;

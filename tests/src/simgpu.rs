@@ -16,6 +16,28 @@ pub struct SimGpu {
     pub instructions: u64,
 }
 
+thread_local! {
+    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` catching panics, without the panic message and backtrace the default hook
+/// prints (the simulator panics on PTX outside its subset; that is a result here).
+fn quietly<T>(f: impl FnOnce() -> T) -> std::thread::Result<T> {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !QUIET.with(std::cell::Cell::get) {
+                default(info);
+            }
+        }));
+    });
+    QUIET.with(|q| q.set(true));
+    let r = catch_unwind(AssertUnwindSafe(f));
+    QUIET.with(|q| q.set(false));
+    r
+}
+
 fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
     p.downcast_ref::<String>()
         .cloned()
@@ -29,7 +51,7 @@ impl Backend for SimGpu {
     }
 
     fn load(&mut self, ptx: &str, entry: &str) -> Result<KernelId, GpuError> {
-        let parsed = catch_unwind(|| ptxsim::parse(ptx)).map_err(|p| {
+        let parsed = quietly(|| ptxsim::parse(ptx)).map_err(|p| {
             GpuError::Other(format!("ptxsim cannot parse the PTX: {}", panic_text(&*p)))
         })?;
         let k = parsed
@@ -82,7 +104,7 @@ impl Backend for SimGpu {
             .collect();
         let grid = grid.map(u64::from);
         let mem = &mut self.mem;
-        let r = catch_unwind(AssertUnwindSafe(|| ptxsim::run(k, grid, &values, mem)));
+        let r = quietly(|| ptxsim::run(k, grid, &values, mem));
         match r {
             Ok(Ok(stats)) => {
                 self.instructions += stats.instructions;

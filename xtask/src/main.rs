@@ -17,11 +17,18 @@
 //!   canonicalization: every canonicalize test case and N random kernels (default 10,000)
 //!   run by the interpreter before and after canonicalization must agree (see
 //!   `diff_canon.rs`).
+//! * `cargo xtask gpu-test [--sim] [--random N] [--seed S] [--only NAME] [--arch A]
+//!   [--num-warps W] [--fast-math] [--verbose]`: the GPU correctness sweep (every example,
+//!   conformance and cuTile corpus entry that can run, N random kernels, default 200) run
+//!   on the GPU and compared with the interpreter; without a GPU it says so, checks that
+//!   every case compiles and marshals, and exits 0; `--sim` runs it on the PTX simulator
+//!   (see `gpu_test.rs`).
 
 mod bench_interp;
 mod bench_ptx;
 mod diff_canon;
 mod dist;
+mod gpu_test;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -64,13 +71,23 @@ fn main() {
             opt("--seed").and_then(|v| v.parse().ok()).unwrap_or(1),
             opt("--inputs").and_then(|v| v.parse().ok()).unwrap_or(8),
         ),
+        Some("gpu-test") => gpu_test::gpu_test(&gpu_test::Options {
+            sim: args.iter().any(|a| a == "--sim"),
+            random: opt("--random").and_then(|v| v.parse().ok()).unwrap_or(200),
+            seed: opt("--seed").and_then(|v| v.parse().ok()).unwrap_or(1),
+            only: opt("--only"),
+            arch: opt("--arch"),
+            num_warps: opt("--num-warps").and_then(|v| v.parse().ok()).unwrap_or(4),
+            fast_math: args.iter().any(|a| a == "--fast-math"),
+            verbose: args.iter().any(|a| a == "--verbose"),
+        }),
         Some("dist") => dist::dist(),
         Some("__time") => time(args.get(1).map(PathBuf::from)),
         Some("__memory") => memory(args.get(1).map(PathBuf::from)),
         Some("__cli") => cli(args.get(1).map(PathBuf::from)),
         _ => {
             eprintln!(
-                "usage: cargo xtask bench [--mb N] | cargo xtask bench-canon [--ops N] | cargo xtask fuzz [--mutants N] [--seed S] | cargo xtask bench-ptx [--runs N] [--arch sm_90] | cargo xtask bench-interp [--elems N] [--runs R] | cargo xtask diff-canon [--kernels N] [--seed S] [--inputs K] | cargo xtask dist"
+                "usage: cargo xtask bench [--mb N] | cargo xtask bench-canon [--ops N] | cargo xtask fuzz [--mutants N] [--seed S] | cargo xtask bench-ptx [--runs N] [--arch sm_90] | cargo xtask bench-interp [--elems N] [--runs R] | cargo xtask diff-canon [--kernels N] [--seed S] [--inputs K] | cargo xtask gpu-test [--sim] [--random N] [--seed S] [--only NAME] [--arch sm_90] [--num-warps W] [--fast-math] | cargo xtask dist"
             );
             2
         }

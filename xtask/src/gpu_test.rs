@@ -1,0 +1,252 @@
+//! `cargo xtask gpu-test`: the GPU correctness sweep (issue 7; docs/gpu-harness.md).
+//!
+//! Runs every case of the plan in tests/src/gpusweep.rs (every example entry on ragged
+//! shapes, every conformance and cuTile corpus entry that can run, N random kernels) on
+//! the GPU and in the interpreter on the same inputs, compares every buffer (bit for bit,
+//! or within the bound of tilec_gpu::tolerance), and prints one line per case and the
+//! totals. Exit status 1 when any case fails or the device fails on it.
+//!
+//! Without a GPU it says so and checks what it can on the CPU: every case compiles and
+//! its arguments fit the PTX's parameter list; then exits 0. `--sim` runs the sweep on
+//! the PTX simulator (tests/src/ptxsim.rs) instead, for the kernels inside its subset.
+
+use tilec_gpu::Backend;
+use tilec_tests::gpusweep::{self, Family, SweepCase, Verdict};
+
+/// Options of the sweep.
+pub struct Options {
+    pub sim: bool,
+    pub random: usize,
+    pub seed: u64,
+    pub only: Option<String>,
+    pub arch: Option<String>,
+    pub num_warps: u32,
+    pub fast_math: bool,
+    pub verbose: bool,
+}
+
+/// The sweep's plan: every case, and what was left out of it.
+pub fn plan(o: &Options) -> (Vec<SweepCase>, Vec<String>) {
+    let mut cases = gpusweep::example_cases();
+    let (conf, mut left) = gpusweep::conformance_cases();
+    let (corpus, l2) = gpusweep::corpus_cases();
+    left.extend(l2);
+    cases.extend(conf);
+    cases.extend(corpus);
+    cases.extend(gpusweep::random_cases(o.random, o.seed));
+    if let Some(only) = &o.only {
+        cases.retain(|c| c.label.contains(only.as_str()) || c.family.name() == only);
+    }
+    (cases, left)
+}
+
+pub fn gpu_test(o: &Options) -> i32 {
+    let probe = if o.sim { None } else { Some(tilec_gpu::open()) };
+    match probe {
+        None => {
+            let mut sim = tilec_tests::simgpu::SimGpu::default();
+            let arch = o.arch.as_deref().unwrap_or("sm_90");
+            sweep(&mut sim, arch, o, true)
+        }
+        Some(tilec_gpu::Probe::Present(mut d)) => {
+            let arch = o
+                .arch
+                .clone()
+                .unwrap_or_else(|| d.arch().name().to_string());
+            sweep(&mut d, &arch, o, false)
+        }
+        Some(tilec_gpu::Probe::Absent(why)) => {
+            println!("no GPU present ({why}): nothing run on a device.");
+            println!(
+                "Checking on the CPU that every case compiles and its arguments fit the PTX (`--sim` runs the simulator)."
+            );
+            let code = dry_run(o);
+            if code == 0 { 0 } else { code }
+        }
+    }
+}
+
+fn ptx_options(arch: &str, o: &Options) -> Option<tilec_ptx::Options> {
+    Some(tilec_ptx::Options {
+        arch: tilec_ptx::Arch::from_name(arch)?,
+        num_warps: o.num_warps,
+        fast_math: o.fast_math,
+        ..tilec_ptx::Options::default()
+    })
+}
+
+/// Without a device: every case compiles (or the backend refuses it with a located
+/// error) and its arguments marshal against its PTX.
+fn dry_run(o: &Options) -> i32 {
+    let Some(popts) = ptx_options(o.arch.as_deref().unwrap_or("sm_90"), o) else {
+        eprintln!("unknown --arch");
+        return 2;
+    };
+    let (cases, left) = plan(o);
+    let mut ok = 0;
+    let mut refused = 0;
+    let mut bad = 0;
+    for c in &cases {
+        match gpusweep::prepare(c, &popts) {
+            Ok(p) => {
+                let case = tilec_gpu::Case {
+                    module: &p.module,
+                    entry: p.entry,
+                    ptx: &p.ptx,
+                    kernel: &p.kernel,
+                    grid: c.grid,
+                    num_warps: o.num_warps,
+                    bound: &p.bound,
+                    policy: tilec_gpu::Policy::default(),
+                    max_ops: 1,
+                };
+                let fake: Vec<u64> = (0..p.bound.memory.buffers.len() as u64)
+                    .map(|i| 0x7000_0000 + 256 * i)
+                    .collect();
+                match tilec_gpu::check::marshal(&case, &fake) {
+                    Ok(_) => ok += 1,
+                    Err(e) => {
+                        bad += 1;
+                        println!("ARGUMENTS DO NOT FIT: {}: {e}", c.label);
+                    }
+                }
+            }
+            Err(e) => {
+                refused += 1;
+                if o.verbose {
+                    println!("not compiled: {}: {e}", c.label);
+                }
+            }
+        }
+    }
+    println!(
+        "plan: {} cases ({}); {ok} compile and marshal, {refused} refused by the backend, {bad} with arguments that do not fit; {} entries left out of the plan",
+        cases.len(),
+        family_counts(&cases),
+        left.len()
+    );
+    if bad > 0 { 1 } else { 0 }
+}
+
+fn family_counts(cases: &[SweepCase]) -> String {
+    let mut parts = Vec::new();
+    for f in [
+        Family::Example,
+        Family::Conformance,
+        Family::Corpus,
+        Family::Random,
+    ] {
+        let n = cases.iter().filter(|c| c.family == f).count();
+        parts.push(format!("{n} {}", f.name()));
+    }
+    parts.join(", ")
+}
+
+#[derive(Default)]
+struct Tally {
+    pass: usize,
+    exact: usize,
+    fail: usize,
+    undefined: usize,
+    unsupported: usize,
+    device: usize,
+    worst: f64,
+}
+
+fn sweep(backend: &mut dyn Backend, arch: &str, o: &Options, sim: bool) -> i32 {
+    let Some(popts) = ptx_options(arch, o) else {
+        eprintln!("unknown --arch {arch}");
+        return 2;
+    };
+    let (cases, left) = plan(o);
+    println!("device: {}", backend.describe());
+    println!(
+        "target: {arch}, {} warps{}",
+        o.num_warps,
+        if o.fast_math { ", fast math" } else { "" }
+    );
+    println!();
+    println!("| family | case | result | worst ulps |");
+    println!("|---|---|---|---|");
+    let mut tallies: std::collections::BTreeMap<Family, Tally> = Default::default();
+    let mut failures = Vec::new();
+    let start = std::time::Instant::now();
+    for c in &cases {
+        let v = gpusweep::run_case(backend, c, &popts);
+        let t = tallies.entry(c.family).or_default();
+        let (word, ulps) = match &v {
+            Verdict::Pass { exact, worst_ulps } => {
+                t.pass += 1;
+                t.exact += usize::from(*exact);
+                t.worst = t.worst.max(*worst_ulps);
+                (v.word().to_string(), format!("{worst_ulps:.1}"))
+            }
+            Verdict::Fail(r) => {
+                t.fail += 1;
+                failures.push(r.clone());
+                (v.word().to_string(), String::new())
+            }
+            Verdict::Undefined(e) => {
+                t.undefined += 1;
+                (format!("{} {}", v.word(), first_line(e)), String::new())
+            }
+            Verdict::Unsupported(e) => {
+                t.unsupported += 1;
+                (format!("{} {}", v.word(), first_line(e)), String::new())
+            }
+            Verdict::DeviceError(e) if sim && e.starts_with("ptxsim") => {
+                t.unsupported += 1;
+                (
+                    format!("outside the simulator: {}", first_line(e)),
+                    String::new(),
+                )
+            }
+            Verdict::DeviceError(e) => {
+                t.device += 1;
+                failures.push(format!("{}\n{e}", c.command()));
+                (format!("{} {}", v.word(), first_line(e)), String::new())
+            }
+        };
+        println!("| {} | {} | {word} | {ulps} |", c.family.name(), c.label);
+    }
+    println!();
+    println!(
+        "| family | cases | pass | bit-exact | FAIL | device error | skipped (UB) | not run |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    let mut bad = 0;
+    for (f, t) in &tallies {
+        let n = t.pass + t.fail + t.undefined + t.unsupported + t.device;
+        println!(
+            "| {} | {n} | {} | {} | {} | {} | {} | {} |",
+            f.name(),
+            t.pass,
+            t.exact,
+            t.fail,
+            t.device,
+            t.undefined,
+            t.unsupported
+        );
+        bad += t.fail + t.device;
+    }
+    println!();
+    println!(
+        "{} cases in {:.1} s; {} entries left out of the plan (no parameters, or undefined behaviour on every candidate argument)",
+        cases.len(),
+        start.elapsed().as_secs_f64(),
+        left.len()
+    );
+    for f in &failures {
+        println!("\n{f}");
+    }
+    if bad > 0 { 1 } else { 0 }
+}
+
+fn first_line(s: &str) -> String {
+    let l = s.lines().next().unwrap_or("");
+    if l.len() > 100 {
+        format!("{}...", &l[..l.floor_char_boundary(100)])
+    } else {
+        l.to_string()
+    }
+}
