@@ -1489,3 +1489,53 @@ fn memdesc_reinterpret_keeps_the_bytes() {
     ptxsim::run(kernel(&ks, "k"), [1, 1, 1], &[px, py], &mut mem).expect("runs");
     assert_eq!(mem.read(py, 256), &x[..]);
 }
+
+/// A kernel in which every thread stores to shared byte 0: `VALUE` is the register stored.
+fn shared_store_kernel(value: &str) -> String {
+    format!(
+        ".version 7.8\n.target sm_90\n.address_size 64\n.visible .entry k(\n\t.param .u64 k_param_0\n)\n.reqntid 64, 1, 1\n{{\n\t.reg .b32 \t%r<4>;\n\t.shared .align 16 .b8 __smem_k[16];\n\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r3, 7;\n\tmov.u32 %r2, __smem_k;\n\tst.shared.u32 [%r2+0], {value};\n\tret;\n}}\n"
+    )
+}
+
+/// The race detector: threads storing different values to one shared word with no
+/// barrier between is a race; storing the same value (a warp writing its reduced value
+/// from every lane) is not.
+#[test]
+fn racing_shared_stores_are_caught_and_agreeing_ones_are_not() {
+    let mut mem = Memory::default();
+    let p = mem.alloc(&[0; 8]);
+    let racy = ptxsim::parse(&shared_store_kernel("%r1"));
+    let Err(e) = ptxsim::run(&racy[0], [1, 1, 1], &[p], &mut mem) else {
+        panic!("the race went unnoticed")
+    };
+    assert!(
+        e.contains("thread 1 overwrites shared byte 0 that thread 0 wrote with no barrier between"),
+        "{e}"
+    );
+    let agreeing = ptxsim::parse(&shared_store_kernel("%r3"));
+    ptxsim::run(&agreeing[0], [1, 1, 1], &[p], &mut mem).expect("same value from every thread");
+}
+
+/// Warp shuffles and global atomics as tilec's reductions and histograms use them.
+#[test]
+fn shuffles_and_atomics() {
+    let ptx = ".version 7.8\n.target sm_90\n.address_size 64\n.visible .entry k(\n\t.param .u64 k_param_0\n)\n.reqntid 64, 1, 1\n{\n\t.reg .b32 \t%r<8>;\n\t.reg .b64 \t%rd<4>;\n\tmov.u32 %r1, %tid.x;\n\tshfl.sync.bfly.b32 %r2, %r1, 1, 31, -1;\n\tshfl.sync.down.b32 %r5, %r1, 4, 31, -1;\n\tld.param.u64 %rd1, [k_param_0];\n\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n\tst.global.u32 [%rd3+0], %r2;\n\tst.global.u32 [%rd3+256], %r5;\n\tatom.relaxed.gpu.global.add.u32 %r3, [%rd1+512], %r1;\n\tatom.relaxed.gpu.global.max.s32 %r4, [%rd1+516], %r1;\n\tret;\n}\n";
+    let k = ptxsim::parse(ptx);
+    let mut mem = Memory::default();
+    let p = mem.alloc(&[0; 520]);
+    ptxsim::run(&k[0], [1, 1, 1], &[p], &mut mem).expect("runs");
+    let words: Vec<u32> = mem
+        .read(p, 520)
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    let bfly: Vec<u32> = (0..64).map(|t| t ^ 1).collect();
+    assert_eq!(&words[..64], &bfly[..]);
+    // down by 4: lanes 28..31 of each warp keep their own value.
+    let down: Vec<u32> = (0..64)
+        .map(|t| if t % 32 < 28 { t + 4 } else { t })
+        .collect();
+    assert_eq!(&words[64..128], &down[..]);
+    assert_eq!(words[128], (0..64).sum::<u32>());
+    assert_eq!(words[129], 63);
+}

@@ -409,6 +409,106 @@ pub fn run(k: &Kernel, grid: [u64; 3], params: &[u64], mem: &mut Memory) -> Resu
 }
 
 impl Cta<'_> {
+    /// `shfl.sync.MODE.b32 d, a, b, c, membermask`: every active lane reads `a` of its
+    /// source lane in the same warp (all lanes read before any writes). The source lane of
+    /// `bfly` is lane ^ b, of `up` lane - b, of `down` lane + b, of `idx` b; a source past
+    /// the clamp (c & 31; below 0 for `up`) or inactive gives the lane its own value.
+    fn shfl(&mut self, inst: &Inst, p: &[&str], active: &[bool]) -> Result<(), String> {
+        let line = inst.line;
+        let a = &inst.args;
+        if p.get(1) != Some(&"sync") || p.last() != Some(&"b32") || a.len() != 5 {
+            return Err(format!("line {line}: unsupported shfl form {}", inst.op));
+        }
+        let mode = p[2];
+        let nt = self.k.threads;
+        let src: Vec<u64> = (0..nt).map(|t| self.get(&a[1], t)).collect();
+        for t in 0..nt {
+            if !active[t] {
+                continue;
+            }
+            let lane = (t % 32) as i64;
+            let b = self.get(&a[2], t) as i64 & 31;
+            let clamp = self.get(&a[3], t) as i64 & 31;
+            let from = match mode {
+                "bfly" => lane ^ b,
+                "up" => lane - b,
+                "down" => lane + b,
+                "idx" => b,
+                m => return Err(format!("line {line}: shfl mode {m}")),
+            };
+            let ok = if mode == "up" {
+                from >= 0
+            } else {
+                from <= clamp
+            };
+            let from_t = t - (t % 32) + from as usize;
+            let v = if ok && from_t < nt && active[from_t] {
+                src[from_t]
+            } else {
+                src[t]
+            };
+            self.set(&a[0], t, mask(v, 32));
+        }
+        Ok(())
+    }
+
+    /// `atom[.sem][.scope].global.OP.TYPE d, [addr], b[, c]`: one thread's atomic on global
+    /// memory (threads run one after another, so each is atomic).
+    fn atom(&mut self, inst: &Inst, p: &[&str], t: usize, mem: &mut Memory) -> Result<(), String> {
+        let line = inst.line;
+        let a = &inst.args;
+        if !p.contains(&"global") {
+            return Err(format!("line {line}: atom outside global memory"));
+        }
+        let ty = *p.last().unwrap();
+        let op = p[p.len() - 2];
+        let w = width(ty);
+        let n = (w / 8) as usize;
+        let addr = self.addr(&a[1], t);
+        if !addr.is_multiple_of(n as u64) || addr as usize + n > mem.bytes.len() {
+            return Err(format!(
+                "line {line}: atom at {addr}: misaligned or out of memory"
+            ));
+        }
+        let old = mem
+            .read(addr, n)
+            .iter()
+            .rev()
+            .fold(0u64, |x, b| x << 8 | *b as u64);
+        let b = mask(self.get(&a[2], t), w);
+        let signed = ty.starts_with('s');
+        let new = match (op, ty) {
+            ("add", "f32") => {
+                u64::from((f32::from_bits(old as u32) + f32::from_bits(b as u32)).to_bits())
+            }
+            ("add", "f64") => (f64::from_bits(old) + f64::from_bits(b)).to_bits(),
+            ("add", _) => old.wrapping_add(b),
+            ("and", _) => old & b,
+            ("or", _) => old | b,
+            ("xor", _) => old ^ b,
+            ("exch", _) => b,
+            ("min" | "max", _) => {
+                let lt = if signed {
+                    sext(old, w) < sext(b, w)
+                } else {
+                    old < b
+                };
+                if (op == "min") == lt { old } else { b }
+            }
+            ("cas", _) => {
+                let c = mask(self.get(&a[3], t), w);
+                if old == b { c } else { old }
+            }
+            (o, ty) => return Err(format!("line {line}: atom.{o}.{ty}")),
+        };
+        let new = mask(new, w);
+        for i in 0..n {
+            mem.bytes[addr as usize + i] = (new >> (8 * i)) as u8;
+        }
+        self.set(&a[0], t, old);
+        Ok(())
+    }
+
     fn get(&self, o: &Opnd, t: usize) -> u64 {
         match o {
             Opnd::Reg(r) => self.regs[*r][t],
@@ -540,6 +640,10 @@ impl Cta<'_> {
                     }
                     continue;
                 }
+                "shfl" => {
+                    self.shfl(inst, &parts, &active)?;
+                    continue;
+                }
                 "mma" => {
                     if inst.pred.is_some() {
                         return Err(format!("line {line}: predicated mma"));
@@ -637,11 +741,21 @@ impl Cta<'_> {
                     }
                     "mul" => x.wrapping_mul(y),
                     "mad" => x.wrapping_mul(y).wrapping_add(v(self, 3)),
+                    "div" | "rem" if mask(y, w) == 0 => {
+                        return Err(format!("line {line}: integer {} by zero", p[0]));
+                    }
                     "div" => {
                         if signed {
-                            (sext(x, w) / sext(y, w)) as u64
+                            sext(x, w).wrapping_div(sext(y, w)) as u64
                         } else {
                             mask(x, w) / mask(y, w)
+                        }
+                    }
+                    "rem" => {
+                        if signed {
+                            sext(x, w).wrapping_rem(sext(y, w)) as u64
+                        } else {
+                            mask(x, w) % mask(y, w)
                         }
                     }
                     "min" | "max" => {
@@ -669,6 +783,7 @@ impl Cta<'_> {
                         f32::from_bits(x as u32) as f64,
                         f32::from_bits(y as u32) as f64,
                     );
+                    let unordered = x.is_nan() || y.is_nan();
                     match p[1] {
                         "eq" => x == y,
                         "ne" => x != y,
@@ -676,6 +791,14 @@ impl Cta<'_> {
                         "le" => x <= y,
                         "gt" => x > y,
                         "ge" => x >= y,
+                        "equ" => unordered || x == y,
+                        "neu" => unordered || x != y,
+                        "ltu" => unordered || x < y,
+                        "leu" => unordered || x <= y,
+                        "gtu" => unordered || x > y,
+                        "geu" => unordered || x >= y,
+                        "num" => !unordered,
+                        "nan" => unordered,
                         c => return Err(format!("line {line}: setp.{c}")),
                     }
                 } else {
@@ -762,6 +885,7 @@ impl Cta<'_> {
                 }
                 other => return Err(format!("line {line}: cp.async.{other:?}")),
             },
+            "atom" => return self.atom(inst, p, t, mem),
             "ld" | "st" => {
                 let Some(space) = p
                     .iter()
@@ -830,7 +954,16 @@ impl Cta<'_> {
                         let bytes: Vec<u8> = (0..n).map(|i| (val >> (8 * i)) as u8).collect();
                         match space {
                             "shared" => {
-                                self.smem_access(addr, n, t, true, line)?;
+                                // Threads storing the very bytes another thread of the
+                                // epoch stored (a warp writing its reduced value from
+                                // every lane) agree: that is no race on the hardware.
+                                let a = addr as usize;
+                                let same = a + n <= self.smem.len()
+                                    && self.smem[a..a + n] == bytes[..]
+                                    && (a..a + n).all(|b| self.writer[b].1 == self.epoch);
+                                if !same {
+                                    self.smem_access(addr, n, t, true, line)?;
+                                }
                                 self.smem[addr as usize..addr as usize + n].copy_from_slice(&bytes);
                             }
                             "global" => {
