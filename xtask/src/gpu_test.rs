@@ -48,21 +48,57 @@ pub fn gpu_test(o: &Options) -> i32 {
             let arch = o.arch.as_deref().unwrap_or("sm_90");
             sweep(&mut sim, arch, o, true)
         }
-        Some(tilec_gpu::Probe::Present(mut d)) => {
+        Some(tilec_gpu::Probe::Present(d)) => {
             let arch = o
                 .arch
                 .clone()
                 .unwrap_or_else(|| d.arch().name().to_string());
-            sweep(&mut d, &arch, o, false)
+            sweep(&mut Resetting(d), &arch, o, false)
         }
         Some(tilec_gpu::Probe::Absent(why)) => {
             println!("no GPU present ({why}): nothing run on a device.");
             println!(
                 "Checking on the CPU that every case compiles and its arguments fit the PTX (`--sim` runs the simulator)."
             );
-            let code = dry_run(o);
-            if code == 0 { 0 } else { code }
+            dry_run(o)
         }
+    }
+}
+
+/// The device, reset after every failed launch so that one faulting kernel (a sticky
+/// error such as an illegal address) does not fail every case after it.
+struct Resetting(tilec_gpu::CudaDevice);
+
+impl Backend for Resetting {
+    fn describe(&self) -> String {
+        self.0.describe()
+    }
+    fn load(&mut self, ptx: &str, entry: &str) -> Result<tilec_gpu::KernelId, tilec_gpu::GpuError> {
+        self.0.load(ptx, entry)
+    }
+    fn alloc(&mut self, data: &[u8]) -> Result<u64, tilec_gpu::GpuError> {
+        self.0.alloc(data)
+    }
+    fn read(&mut self, addr: u64, len: usize) -> Result<Vec<u8>, tilec_gpu::GpuError> {
+        self.0.read(addr, len)
+    }
+    fn launch(
+        &mut self,
+        k: tilec_gpu::KernelId,
+        grid: [u32; 3],
+        threads: u32,
+        params: &[Vec<u8>],
+    ) -> Result<(), tilec_gpu::GpuError> {
+        let r = self.0.launch(k, grid, threads, params);
+        if r.is_err()
+            && let Err(e) = self.0.reset()
+        {
+            eprintln!("could not reset the device after a failed launch: {e}");
+        }
+        r
+    }
+    fn free_all(&mut self) {
+        self.0.free_all();
     }
 }
 

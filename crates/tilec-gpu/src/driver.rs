@@ -139,6 +139,31 @@ impl CudaDevice {
             .unwrap_or(tilec_ptx::Arch::Sm80)
     }
 
+    /// Starts over after a fault: a kernel that faulted (an illegal address) leaves the
+    /// context unusable, so every later call would fail too. Destroys the primary context
+    /// (with every allocation and module in it) and makes a fresh one current.
+    ///
+    /// # Errors
+    ///
+    /// The driver cannot reset or retain the context.
+    pub fn reset(&mut self) -> Result<(), GpuError> {
+        guarded("cuDevicePrimaryCtxReset", || {
+            self.allocations.clear();
+            self.modules.clear();
+            self.functions.clear();
+            // SAFETY: the device is valid; its context's resources are forgotten above.
+            unsafe {
+                let _ = result::primary_ctx::release(self.device);
+                sys::cuDevicePrimaryCtxReset_v2(self.device)
+                    .result()
+                    .map_err(|e| driver_error("cuDevicePrimaryCtxReset", e))?;
+                self.context = result::primary_ctx::retain(self.device)
+                    .map_err(|e| driver_error("cuDevicePrimaryCtxRetain", e))?;
+            }
+            self.make_current()
+        })
+    }
+
     fn make_current(&self) -> Result<(), GpuError> {
         // SAFETY: the context is retained for the device's lifetime.
         unsafe { result::ctx::set_current(self.context) }
