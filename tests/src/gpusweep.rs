@@ -462,11 +462,22 @@ pub fn auto_args(m: &Module, entry: Op, seed: u64) -> Vec<Vec<String>> {
     out
 }
 
+/// The arguments without their generators' seeds (to tell candidates apart by shape).
+fn strip_seeds(a: &[String]) -> Vec<String> {
+    a.iter()
+        .map(|x| match x.split(':').collect::<Vec<_>>().as_slice() {
+            [g @ ("random" | "randint"), t, s, _] => format!("{g}:{t}:{s}"),
+            _ => x.clone(),
+        })
+        .collect()
+}
+
 /// Grids [`auto_cases`] tries, largest first.
 const AUTO_GRIDS: [[u32; 3]; 3] = [[3, 2, 1], [2, 1, 1], [1, 1, 1]];
 
-/// The cases of every entry of a file that can run: for each entry, the first argument
-/// candidate and grid on which the interpreter runs without undefined behaviour.
+/// The cases of every entry of a file that can run: for each entry and each argument
+/// candidate, the largest grid on which the interpreter runs without undefined
+/// behaviour.
 /// Returns the cases and the entries left out, with why.
 pub fn auto_cases(family: Family, path: &Path, shown: &Path) -> (Vec<SweepCase>, Vec<String>) {
     let mut cases = Vec::new();
@@ -488,12 +499,17 @@ pub fn auto_cases(family: Family, path: &Path, shown: &Path) -> (Vec<SweepCase>,
                 ));
                 continue;
             }
-            let mut found = None;
-            'search: for a in auto_args(&m, entry, k as u64) {
+            // Each argument candidate (ragged shapes, aligned shapes) that runs becomes a
+            // case, on the largest grid that runs; identical candidates only once.
+            let mut found: Vec<(Vec<String>, [u32; 3])> = Vec::new();
+            for (variant, a) in auto_args(&m, entry, k as u64).into_iter().enumerate() {
+                if found.iter().any(|(f, _)| strip_seeds(f) == strip_seeds(&a)) {
+                    continue;
+                }
+                let Ok(bound) = bind(&m, entry, &a) else {
+                    continue;
+                };
                 for grid in AUTO_GRIDS {
-                    let Ok(bound) = bind(&m, entry, &a) else {
-                        continue;
-                    };
                     let mut mem = bound.memory.clone();
                     let opts = tilec_interp::Options {
                         parallel: false,
@@ -502,26 +518,30 @@ pub fn auto_cases(family: Family, path: &Path, shown: &Path) -> (Vec<SweepCase>,
                     };
                     if tilec_interp::run_with(&m, entry, grid, &bound.args, &mut mem, &opts).is_ok()
                     {
-                        found = Some((a, grid));
-                        break 'search;
+                        let shape = if variant == 0 { "ragged" } else { "aligned" };
+                        cases.push(SweepCase {
+                            family,
+                            label: format!(
+                                "{}#{k} @{name} ({shape})",
+                                shown.file_name().unwrap_or_default().to_string_lossy()
+                            ),
+                            path: Some(shown.to_path_buf()),
+                            text: chunk.to_string(),
+                            entry: name.clone(),
+                            grid,
+                            args: a.clone(),
+                            exact: false,
+                        });
+                        found.push((a, grid));
+                        break;
                     }
                 }
             }
-            match found {
-                Some((a, grid)) => cases.push(SweepCase {
-                    family,
-                    label: format!("{}#{k} @{name}", shown.file_name().unwrap_or_default().to_string_lossy()),
-                    path: Some(shown.to_path_buf()),
-                    text: chunk.to_string(),
-                    entry: name,
-                    grid,
-                    args: a,
-                    exact: false,
-                }),
-                None => skipped.push(format!(
+            if found.is_empty() {
+                skipped.push(format!(
                     "{}#{k} @{name}: undefined behaviour or unsupported parameters on every candidate",
                     shown.display()
-                )),
+                ));
             }
         }
     }
