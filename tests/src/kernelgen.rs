@@ -26,6 +26,23 @@
 //! constant arithmetic (also where an overflow flag forbids folding), negation chains,
 //! and/or chains and self-comparisons.
 //!
+//! *Entry mode* ([`entry_kernel`], for the GPU harness) writes one `entry @kernel` that a
+//! GPU can launch instead, with the same op chains. Its parameters are rank-0 tiles: each
+//! random input tile comes from a pointer to a buffer holding one tile per tile block
+//! (`iota` indices offset by the block's linear index from `get_tile_block_id`,
+//! `broadcast` and `offset` of the base pointer, `load_ptr_tko`); some rank-0 inputs are
+//! scalar parameters instead; sometimes a 64-element buffer is there to gather from.
+//! After the chain, the result values and the newest values nothing uses (up to six) are
+//! stored (`store_ptr_tko`) to output buffers, each block to its own range, so blocks
+//! never write the same element. `i1` tiles travel as `i8` and `tf32` as `f32`. It comes
+//! with one `tilec run --arg` per parameter (`randint:` or `random:` inputs, `zeros:`
+//! outputs, scalars as bit patterns) and a grid of 1 to 4 blocks. What entry mode leaves
+//! out: `print`, `return` before the end, stores through random offsets (the threads of a
+//! block would race), masked loads without a padding value, random divisors, shift
+//! amounts and `extract` indices (mostly undefined behaviour); it clamps infinities
+//! before `ftoi`, writes overflow flags a quarter as often, and converts integers to f8
+//! through f32 (tilec-ptx writes invalid PTX for `itof` to f8).
+//!
 //! Generation is deterministic: the same seed gives the same text. Every generated module
 //! is meant to parse and verify; one that does not is a generator bug (the differential
 //! checker counts them).
@@ -311,6 +328,10 @@ struct Gen<'r> {
     mem: Option<(String, Elem)>,
     /// The token memory ops take.
     token: String,
+    /// Entry mode ([`entry_kernel`]): no `print`, no `return` before the end, loads
+    /// through `mem` only (no random scatters: threads would race), and no divisors or
+    /// shift amounts that are random values.
+    entry: bool,
 }
 
 /// The text of a random module for `seed`.
@@ -329,9 +350,78 @@ pub fn kernel(seed: u64) -> String {
         in_body: false,
         mem: None,
         token: String::new(),
+        entry: false,
     };
     g.module();
     g.out
+}
+
+/// A random kernel the GPU harness can launch (see [`entry_kernel`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenEntry {
+    /// The module text: one `entry @kernel(...)`.
+    pub text: String,
+    /// One `tilec run --arg` value per entry parameter (e.g. "randint:f32:32:17",
+    /// "random:f16:64:3", "zeros:i32:16", "i32:0x5"; the syntax of
+    /// `tilec_interp::args`).
+    pub args: Vec<String>,
+    /// Tile blocks to launch (e.g. [1,1,1] or [2,1,1]).
+    pub grid: [u32; 3],
+}
+
+/// A random entry for `seed`: the op chains of [`kernel`] between loads from input
+/// buffers and stores to output buffers (see the module documentation).
+pub fn entry_kernel(seed: u64) -> GenEntry {
+    let mut rng = Rng::new(seed ^ 0x656e_7472_795f_6b72);
+    let grid = match rng.below(20) {
+        0..=10 => [1, 1, 1],
+        11..=14 => [2, 1, 1],
+        15 | 16 => [4, 1, 1],
+        17 => [3, 1, 1],
+        _ => [2, 2, 1],
+    };
+    let mut g = Gen {
+        rng: &mut rng,
+        out: String::new(),
+        indent: 2,
+        scopes: vec![Vec::new()],
+        next: 0,
+        ops_left: 0,
+        depth: 0,
+        shapes: Vec::new(),
+        ret: Vec::new(),
+        in_body: false,
+        mem: None,
+        token: String::new(),
+        entry: true,
+    };
+    let (params, args) = g.entry_body(grid);
+    let text = format!(
+        "cuda_tile.module @kernels {{\n  entry @kernel({}) {{\n{}    return\n  }}\n}}\n",
+        params.join(", "),
+        g.out
+    );
+    GenEntry { text, args, grid }
+}
+
+/// The element type a buffer holds for tiles of `e`: `i1` tiles travel as `i8` (0 or 1)
+/// and `tf32` tiles as `f32`.
+fn storage_elem(e: Elem) -> Elem {
+    match e {
+        I1 => I8,
+        TF32 => F32,
+        other => other,
+    }
+}
+
+/// Where a tile block's share of a buffer starts: the block's linear index and the number
+/// of blocks.
+#[derive(Clone, Debug)]
+struct Launch {
+    bid: String,
+    blocks: i64,
+    /// The element indices of the block's tile, per tile size: `bid * n + iota(n)`.
+    indices: Vec<(i64, String)>,
 }
 
 impl Gen<'_> {
@@ -361,6 +451,243 @@ impl Gen<'_> {
         self.line(&format!("{r} = {text}"));
         self.define(&r, ty);
         r
+    }
+
+    /// The body of an entry launched over `grid`: loads of the inputs, a random op chain,
+    /// stores of the results. Returns the parameters' text and their `--arg` values.
+    fn entry_body(&mut self, grid: [u32; 3]) -> (Vec<String>, Vec<String>) {
+        let (mut params, mut args) = (Vec::new(), Vec::new());
+        self.shapes = vec![self.rand_shape()];
+        if self.rng.percent(50) {
+            self.shapes.push(Vec::new());
+        } else if self.rng.percent(50) {
+            let s = self.rand_shape();
+            self.shapes.push(s);
+        }
+        self.token = self.fresh();
+        let tok = self.token.clone();
+        self.line(&format!("{tok} = make_token : token"));
+        // The block's linear index (x fastest); the op chain may use it too.
+        let i32t = Ty::new(I32, &[]);
+        let (bx, by, bz) = (self.fresh(), self.fresh(), self.fresh());
+        self.line(&format!("{bx}, {by}, {bz} = get_tile_block_id : tile<i32>"));
+        self.define(&bx, &i32t);
+        let bid = if grid[1] > 1 {
+            let gx = self.int_const(I32, &[], i64::from(grid[0]));
+            let row = self.emit(&i32t, &format!("muli {by}, {gx} : tile<i32>"));
+            self.emit(&i32t, &format!("addi {row}, {bx} : tile<i32>"))
+        } else {
+            bx
+        };
+        let mut launch = Launch {
+            bid,
+            blocks: grid.iter().map(|g| i64::from(*g)).product(),
+            indices: Vec::new(),
+        };
+        // Inputs: rank-0 ones sometimes as scalar parameters, the others loaded from a
+        // buffer holding one tile per block.
+        for i in 0..self.rng.range(1, 4) {
+            let elem = self.param_elem();
+            let shape = self.shape();
+            let ty = Ty::new(elem, &shape);
+            if shape.is_empty() && self.rng.percent(50) {
+                let p = format!("%p{i}");
+                params.push(format!("{p}: {}", ty.text()));
+                let bits = elem_bits(self.rng, elem);
+                args.push(format!("{}:{bits:#x}", elem.name()));
+                self.define(&p, &ty);
+                continue;
+            }
+            let st = storage_elem(elem);
+            let p = format!("%a{i}");
+            params.push(format!("{p}: tile<ptr<{}>>", st.name()));
+            let source = if self.rng.percent(50) {
+                "randint"
+            } else {
+                "random"
+            };
+            let n = launch.blocks * ty.len();
+            args.push(format!(
+                "{source}:{}:{n}:{}",
+                st.name(),
+                self.rng.below(1000)
+            ));
+            let sty = ty.with_elem(st);
+            let ptrs = self.block_ptrs(&p, &sty, &mut launch);
+            let (v, t) = (self.fresh(), self.fresh());
+            let pty = ptr_tile(&sty);
+            self.line(&format!(
+                "{v}, {t} = load_ptr_tko weak {ptrs} token={tok} : {pty} -> {}, token",
+                sty.text()
+            ));
+            self.define(&v, &sty);
+            match elem {
+                I1 => {
+                    self.emit(
+                        &ty,
+                        &format!("trunci {v} : {} -> {}", sty.text(), ty.text()),
+                    );
+                }
+                TF32 => {
+                    self.emit(&ty, &format!("ftof {v} : {} -> {}", sty.text(), ty.text()));
+                }
+                _ => {}
+            }
+        }
+        // Sometimes a buffer of 64 elements the op chain gathers from.
+        self.mem = None;
+        if self.rng.percent(30) {
+            let e = self.rng.pick(&[I8, I16, I32, I64, F16, BF16, F32, F64]);
+            params.push(format!("%m0: tile<ptr<{}>>", e.name()));
+            args.push(format!("random:{}:64:{}", e.name(), self.rng.below(1000)));
+            self.mem = Some(("%m0".to_string(), e));
+        }
+        let first_op = self.next;
+        self.ops_left = self.rng.range(6, 30);
+        let ctx = Ctx {
+            can_return: false,
+            lp: None,
+        };
+        while self.ops_left > 0 {
+            self.stmt(&ctx);
+        }
+        // Outputs: a few values of random types, then the newest values nothing uses (so
+        // that most ops are live).
+        let mut outs: Vec<Val> = Vec::new();
+        for _ in 0..self.rng.range(1, 3) {
+            let ty = if self.rng.percent(60) {
+                self.any_val().ty
+            } else {
+                let e = self.param_elem();
+                let s = self.shape();
+                Ty::new(e, &s)
+            };
+            let name = self.recent(&ty);
+            outs.push(Val { name, ty });
+        }
+        let id = |v: &Val| {
+            v.name
+                .strip_prefix("%v")
+                .and_then(|n| n.parse::<u32>().ok())
+        };
+        let unused: Vec<Val> = self.scopes[0]
+            .iter()
+            .filter(|v| id(v).is_some_and(|n| n > first_op))
+            .filter(|v| !outs.iter().any(|o| o.name == v.name))
+            .filter(|v| !self.is_used(&v.name))
+            .cloned()
+            .collect();
+        let skip = unused.len().saturating_sub(6);
+        outs.extend(unused.into_iter().skip(skip));
+        for (k, v) in outs.iter().enumerate() {
+            let st = storage_elem(v.ty.elem);
+            let sty = v.ty.with_elem(st);
+            let x = match v.ty.elem {
+                I1 => self.emit(
+                    &sty,
+                    &format!(
+                        "exti {} unsigned : {} -> {}",
+                        v.name,
+                        v.ty.text(),
+                        sty.text()
+                    ),
+                ),
+                TF32 => self.emit(
+                    &sty,
+                    &format!("ftof {} : {} -> {}", v.name, v.ty.text(), sty.text()),
+                ),
+                _ => v.name.clone(),
+            };
+            let p = format!("%o{k}");
+            params.push(format!("{p}: tile<ptr<{}>>", st.name()));
+            args.push(format!(
+                "zeros:{}:{}",
+                st.name(),
+                launch.blocks * v.ty.len()
+            ));
+            let ptrs = self.block_ptrs(&p, &sty, &mut launch);
+            let t = self.fresh();
+            self.line(&format!(
+                "{t} = store_ptr_tko weak {ptrs}, {x} token={tok} : {}, {} -> token",
+                ptr_tile(&sty),
+                sty.text()
+            ));
+        }
+        (params, args)
+    }
+
+    /// Pointers to this tile block's tile of type `ty` in the buffer at `base`: the
+    /// elements `bid * n + (0, 1, ..., n - 1)` in row-major order (`n` elements per tile).
+    fn block_ptrs(&mut self, base: &str, ty: &Ty, launch: &mut Launch) -> String {
+        let n = ty.len();
+        let pty = ptr_tile(ty);
+        let flat = format!("tile<{n}xi32>");
+        let idx = if ty.shape.is_empty() {
+            if launch.blocks == 1 {
+                return base.to_string();
+            }
+            launch.bid.clone()
+        } else {
+            let mut i = match launch.indices.iter().find(|(k, _)| *k == n) {
+                Some((_, i)) => i.clone(),
+                None => self.block_indices(n, launch),
+            };
+            if ty.shape.len() != 1 {
+                let r = self.fresh();
+                let it = ty.with_elem(I32).text();
+                self.line(&format!("{r} = reshape {i} : {flat} -> {it}"));
+                i = r;
+            }
+            i
+        };
+        let it = ty.with_elem(I32).text();
+        let e = ty.elem.name();
+        let p = if ty.shape.is_empty() {
+            base.to_string()
+        } else {
+            let ones: String = ty.shape.iter().map(|_| "1x").collect();
+            let oty = format!("tile<{ones}ptr<{e}>>");
+            let r = self.fresh();
+            self.line(&format!("{r} = reshape {base} : tile<ptr<{e}>> -> {oty}"));
+            if ty.len() == 1 {
+                r
+            } else {
+                let b = self.fresh();
+                self.line(&format!("{b} = broadcast {r} : {oty} -> {pty}"));
+                b
+            }
+        };
+        let ptrs = self.fresh();
+        self.line(&format!(
+            "{ptrs} = offset {p}, {idx} : {pty}, {it} -> {pty}"
+        ));
+        ptrs
+    }
+
+    /// `bid * n + (0, 1, ..., n - 1)`: the indices of the block's `n` elements (just the
+    /// `iota` for one block), written once per `n` (at the top level only).
+    fn block_indices(&mut self, n: i64, launch: &mut Launch) -> String {
+        let flat = format!("tile<{n}xi32>");
+        let mut i = self.fresh();
+        self.line(&format!("{i} = iota : {flat}"));
+        if launch.blocks > 1 {
+            let (k, s, s1) = (self.fresh(), self.fresh(), self.fresh());
+            self.line(&format!("{k} = constant <i32: {n}> : tile<i32>"));
+            self.line(&format!("{s} = muli {}, {k} : tile<i32>", launch.bid));
+            self.line(&format!("{s1} = reshape {s} : tile<i32> -> tile<1xi32>"));
+            let start = if n > 1 {
+                let b = self.fresh();
+                self.line(&format!("{b} = broadcast {s1} : tile<1xi32> -> {flat}"));
+                b
+            } else {
+                s1
+            };
+            let sum = self.fresh();
+            self.line(&format!("{sum} = addi {start}, {i} : {flat}"));
+            i = sum;
+        }
+        launch.indices.push((n, i.clone()));
+        i
     }
 
     fn module(&mut self) {
@@ -725,17 +1052,62 @@ impl Gen<'_> {
                 format!("trunci {n}{flag} : {ft} -> {tt}")
             }
         } else if from.is_int() {
-            format!("itof {n} {sign} : {ft} -> {tt}")
+            if self.entry && matches!(to, F8E4M3FN | F8E5M2) {
+                // tilec-ptx writes invalid PTX for `itof` to f8 (a cvt of an f32 register
+                // as a b16): entry mode goes through f32.
+                let f = v.ty.with_elem(F32);
+                let x = self.emit(&f, &format!("itof {n} {sign} : {ft} -> {}", f.text()));
+                format!("ftof {x} : {} -> {tt}", f.text())
+            } else {
+                format!("itof {n} {sign} : {ft} -> {tt}")
+            }
         } else if to.is_int() {
-            format!("ftoi {n} {sign} : {ft} -> {tt}")
+            if self.entry {
+                // `ftoi` of an infinity is undefined behaviour: entry mode clamps first.
+                let x = self.finite(v);
+                format!("ftoi {} {sign} : {} -> {tt}", x.name, x.ty.text())
+            } else {
+                format!("ftoi {n} {sign} : {ft} -> {tt}")
+            }
         } else {
             format!("ftof {n} : {ft} -> {tt}")
         };
         self.emit(&ty, &text)
     }
 
-    /// ` overflow<...>` with probability `percent`, else nothing.
+    /// `v` with infinities clamped to the largest finite value (`minf`/`maxf`, which also
+    /// turn NaN into a number); `tf32` and `f8E5M2` through `f32`.
+    fn finite(&mut self, v: &Val) -> Val {
+        let v = match v.ty.elem {
+            F8E4M3FN => return v.clone(),
+            TF32 | F8E5M2 => {
+                let ty = v.ty.with_elem(F32);
+                let name = self.emit(
+                    &ty,
+                    &format!("ftof {} : {} -> {}", v.name, v.ty.text(), ty.text()),
+                );
+                Val { name, ty }
+            }
+            _ => v.clone(),
+        };
+        let (e, t) = (v.ty.elem, v.ty.text());
+        let k = e.kind().expect("a float type");
+        let max = float::max_finite(k, false);
+        let sign = 1u64 << (k.bit_width() - 1);
+        let hi = self.emit(&v.ty, &format!("constant <{}: 0x{max:X}> : {t}", e.name()));
+        let lo = self.emit(
+            &v.ty,
+            &format!("constant <{}: 0x{:X}> : {t}", e.name(), max | sign),
+        );
+        let x = self.emit(&v.ty, &format!("minf {}, {hi} : {t}", v.name));
+        let name = self.emit(&v.ty, &format!("maxf {x}, {lo} : {t}"));
+        Val { name, ty: v.ty }
+    }
+
+    /// ` overflow<...>` with probability `percent`, else nothing (entry mode: a quarter
+    /// as often, since most flags make a random input undefined behaviour).
     fn overflow_flag(&mut self, percent: u64) -> &'static str {
+        let percent = if self.entry { percent / 4 } else { percent };
         if !self.rng.percent(percent) {
             return "";
         }
@@ -977,7 +1349,7 @@ impl Gen<'_> {
             if regions_ok { 2 } else { 0 },                 // for
             if regions_ok { 1 } else { 0 },                 // loop
             14,                                             // recipes
-            free,                                           // print
+            free * u32::from(!self.entry),                  // print
             if self.mem.is_some() { 12 * free } else { 0 }, // load / store
         ];
         match self.rng.weighted(&w) {
@@ -1036,7 +1408,8 @@ impl Gen<'_> {
             12 => self.gen_loop(ctx),
             13 => self.recipe(ctx),
             14 => self.print(),
-            _ => self.mem_op(None),
+            // Entry mode: gathers only (a scatter through random offsets races).
+            _ => self.mem_op(self.entry.then_some(false)),
         }
     }
 
@@ -1086,7 +1459,8 @@ impl Gen<'_> {
                 let k = self.operand(&mty);
                 operands.push_str(&format!(", {k}"));
                 types.push_str(&format!(", {}", mty.text()));
-                if self.rng.percent(50) {
+                // Entry mode: always a padding value (masked-off lanes are unspecified).
+                if self.entry || self.rng.percent(50) {
                     let v = self.operand(&ty);
                     operands.push_str(&format!(", {v}"));
                     types.push_str(&format!(", {}", ty.text()));
@@ -1124,7 +1498,9 @@ impl Gen<'_> {
     /// A shift amount for `ty`: usually in range (a constant, or `x & (w - 1)`).
     fn shift_amount(&mut self, ty: &Ty) -> String {
         let w = i64::from(ty.elem.width());
-        match self.rng.below(10) {
+        // Entry mode: never a raw value (most would be out of range: undefined behaviour).
+        let limit = if self.entry { 8 } else { 10 };
+        match self.rng.below(limit) {
             0..=3 => {
                 let k = self.rng.range(0, w - 1);
                 self.int_const(ty.elem, &ty.shape, k)
@@ -1140,7 +1516,9 @@ impl Gen<'_> {
 
     /// A divisor for `ty`: often one that cannot be zero.
     fn divisor(&mut self, ty: &Ty) -> String {
-        match self.rng.below(10) {
+        // Entry mode: never a raw value (the inputs hold zeros).
+        let first = if self.entry { 4 } else { 0 };
+        match first + self.rng.below(10 - first) {
             0..=3 => self.operand(ty),
             4..=6 => {
                 let x = self.operand(ty);
@@ -1423,7 +1801,9 @@ impl Gen<'_> {
                     } else {
                         1
                     };
-                    let i = match self.rng.below(10) {
+                    // Entry mode: no raw index (most are out of bounds).
+                    let limit = if self.entry { 9 } else { 10 };
+                    let i = match self.rng.below(limit) {
                         0..=5 => {
                             let k = self.rng.range(0, blocks - 1);
                             self.int_const(I32, &[], k)
@@ -1887,6 +2267,10 @@ impl Gen<'_> {
     }
 
     fn print(&mut self) {
+        if self.entry {
+            // A GPU's printf output is not compared.
+            return;
+        }
         let v = self.any_val();
         let conv = if v.ty.elem.is_int() {
             self.rng.pick(&["%d", "%i", "%u", "%x", "%lld"])
@@ -2291,6 +2675,12 @@ impl Gen<'_> {
             }
         }
     }
+}
+
+/// The type of a tile of pointers to `ty`'s elements, of `ty`'s shape.
+fn ptr_tile(ty: &Ty) -> String {
+    let dims: String = ty.shape.iter().map(|d| format!("{d}x")).collect();
+    format!("tile<{dims}ptr<{}>>", ty.elem.name())
 }
 
 /// `elems` (row-major) as a nested list literal of `shape`.
