@@ -71,7 +71,8 @@ pub struct SweepCase {
 }
 
 impl SweepCase {
-    /// The command line that runs this case alone.
+    /// The command line that runs this case alone (a random kernel's text is printed by
+    /// `TILEC_GEN_DUMP=SEED cargo test -p tilec-tests --test kernelgen_entry -- --ignored`).
     pub fn command(&self) -> String {
         let file = self
             .path
@@ -714,6 +715,20 @@ pub fn run_case(backend: &mut dyn Backend, case: &SweepCase, opts: &tilec_ptx::O
 
 /// `n` random kernels from [`crate::kernelgen`] (seeds `seed`, `seed + 1`, ...).
 pub fn random_cases(n: usize, seed: u64) -> Vec<SweepCase> {
-    let _ = (n, seed);
-    Vec::new()
+    (0..n as u64)
+        .map(|i| {
+            let s = seed.wrapping_add(i);
+            let g = crate::kernelgen::entry_kernel(s);
+            SweepCase {
+                family: Family::Random,
+                label: format!("random kernel seed {s}"),
+                path: None,
+                text: g.text,
+                entry: "kernel".to_string(),
+                grid: g.grid,
+                args: g.args,
+                exact: false,
+            }
+        })
+        .collect()
 }
