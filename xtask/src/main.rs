@@ -17,11 +17,17 @@
 //!   canonicalization: every canonicalize test case and N random kernels (default 10,000)
 //!   run by the interpreter before and after canonicalization must agree (see
 //!   `diff_canon.rs`).
+//! * `cargo xtask gpu-bench [--reps N] [--warmup N] [--only NAME] [--arch sm_90] [--json OUT]`:
+//!   tilec's kernels on the GPU: vector_add, row_softmax, layernorm and transpose in GB/s
+//!   against the device's copy bandwidth, matmul in TFLOP/s against cuBLAS, each next to
+//!   tileiras' code for the same cuTile kernel (see `gpu_bench.rs`, docs/gpu-harness.md).
+//!   Without a GPU it says so and exits 0.
 
 mod bench_interp;
 mod bench_ptx;
 mod diff_canon;
 mod dist;
+mod gpu_bench;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -65,12 +71,13 @@ fn main() {
             opt("--inputs").and_then(|v| v.parse().ok()).unwrap_or(8),
         ),
         Some("dist") => dist::dist(),
+        Some("gpu-bench") => gpu_bench::gpu_bench(&args[1..]),
         Some("__time") => time(args.get(1).map(PathBuf::from)),
         Some("__memory") => memory(args.get(1).map(PathBuf::from)),
         Some("__cli") => cli(args.get(1).map(PathBuf::from)),
         _ => {
             eprintln!(
-                "usage: cargo xtask bench [--mb N] | cargo xtask bench-canon [--ops N] | cargo xtask fuzz [--mutants N] [--seed S] | cargo xtask bench-ptx [--runs N] [--arch sm_90] | cargo xtask bench-interp [--elems N] [--runs R] | cargo xtask diff-canon [--kernels N] [--seed S] [--inputs K] | cargo xtask dist"
+                "usage: cargo xtask bench [--mb N] | cargo xtask bench-canon [--ops N] | cargo xtask fuzz [--mutants N] [--seed S] | cargo xtask bench-ptx [--runs N] [--arch sm_90] | cargo xtask bench-interp [--elems N] [--runs R] | cargo xtask diff-canon [--kernels N] [--seed S] [--inputs K] | cargo xtask dist | cargo xtask gpu-bench [--reps N] [--warmup N] [--only NAME] [--arch sm_90] [--json OUT]"
             );
             2
         }
