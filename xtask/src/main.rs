@@ -23,11 +23,17 @@
 //!   on the GPU and compared with the interpreter; without a GPU it says so, checks that
 //!   every case compiles and marshals, and exits 0; `--sim` runs it on the PTX simulator
 //!   (see `gpu_test.rs`).
+//! * `cargo xtask gpu-bench [--reps N] [--warmup N] [--only NAME] [--arch sm_90] [--json OUT]`:
+//!   tilec's kernels on the GPU: vector_add, row_softmax, layernorm and transpose in GB/s
+//!   against the device's copy bandwidth, matmul in TFLOP/s against cuBLAS, each next to
+//!   tileiras' code for the same cuTile kernel (see `gpu_bench.rs`, docs/gpu-harness.md).
+//!   Without a GPU it says so and exits 0.
 
 mod bench_interp;
 mod bench_ptx;
 mod diff_canon;
 mod dist;
+mod gpu_bench;
 mod gpu_test;
 
 use std::path::{Path, PathBuf};
@@ -82,12 +88,13 @@ fn main() {
             verbose: args.iter().any(|a| a == "--verbose"),
         }),
         Some("dist") => dist::dist(),
+        Some("gpu-bench") => gpu_bench::gpu_bench(&args[1..]),
         Some("__time") => time(args.get(1).map(PathBuf::from)),
         Some("__memory") => memory(args.get(1).map(PathBuf::from)),
         Some("__cli") => cli(args.get(1).map(PathBuf::from)),
         _ => {
             eprintln!(
-                "usage: cargo xtask bench [--mb N] | cargo xtask bench-canon [--ops N] | cargo xtask fuzz [--mutants N] [--seed S] | cargo xtask bench-ptx [--runs N] [--arch sm_90] | cargo xtask bench-interp [--elems N] [--runs R] | cargo xtask diff-canon [--kernels N] [--seed S] [--inputs K] | cargo xtask gpu-test [--sim] [--random N] [--seed S] [--only NAME] [--arch sm_90] [--num-warps W] [--fast-math] | cargo xtask dist"
+                "usage: cargo xtask bench [--mb N] | cargo xtask bench-canon [--ops N] | cargo xtask fuzz [--mutants N] [--seed S] | cargo xtask bench-ptx [--runs N] [--arch sm_90] | cargo xtask bench-interp [--elems N] [--runs R] | cargo xtask diff-canon [--kernels N] [--seed S] [--inputs K] | cargo xtask gpu-test [--sim] [--random N] [--seed S] [--only NAME] [--arch sm_90] [--num-warps W] [--fast-math] | cargo xtask gpu-bench [--reps N] [--warmup N] [--only NAME] [--arch sm_90] [--json OUT] | cargo xtask dist"
             );
             2
         }
