@@ -1763,9 +1763,19 @@ warning: something
     /// every benchmark. Needs `TILEC_PYTHON` with cuda-tile installed.
     #[test]
     fn reference_script_dry_run() {
-        if std::env::var_os("TILEC_PYTHON").is_none() {
+        let Some(python) = std::env::var_os("TILEC_PYTHON") else {
             eprintln!(
                 "\n*** SKIPPED: bench_reference.py --dry-run: TILEC_PYTHON not set (a Python with cuda-tile) ***\n"
+            );
+            return;
+        };
+        let has_cutile = std::process::Command::new(&python)
+            .args(["-c", "import cuda.tile"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !has_cutile {
+            eprintln!(
+                "\n*** SKIPPED: bench_reference.py --dry-run: TILEC_PYTHON cannot import cuda.tile (pip install cuda-tile nvidia-cuda-tileiras) ***\n"
             );
             return;
         }
