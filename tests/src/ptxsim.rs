@@ -1045,6 +1045,22 @@ impl Cta<'_> {
             }
             ("f16", "f32") if p[1] == "rn" => f32_to_f16(f32::from_bits(x as u32)) as u64,
             ("bf16", "f32") if p[1] == "rn" => f32_to_bf16(f32::from_bits(x as u32)) as u64,
+            // Integer to f32/f64, round to nearest even (what Rust's `as` does).
+            ("f32" | "f64", _) if p[1] == "rn" && matches!(from.as_bytes()[0], b's' | b'u') => {
+                let wf = width(from);
+                let v = if from.starts_with('s') {
+                    sext(x, wf) as f64
+                } else {
+                    mask(x, wf) as f64
+                };
+                if to == "f64" {
+                    v.to_bits()
+                } else if from.starts_with('s') {
+                    (sext(x, wf) as f32).to_bits() as u64
+                } else {
+                    (mask(x, wf) as f32).to_bits() as u64
+                }
+            }
             ("f32", "f16") => f16_to_f32(x as u16).to_bits() as u64,
             ("f32", "bf16") => bf16_to_f32(x as u16).to_bits() as u64,
             _ if !to.starts_with('f') && !from.starts_with('f') && !to.starts_with("bf") => {
