@@ -523,3 +523,83 @@ fn conformance_and_corpus_cases_match_the_interpreter_on_the_simulator() {
     );
     assert!(passed >= 85, "only {passed} passed");
 }
+
+fn sim_case(label: &str, text: &str, args: &[&str]) -> Verdict {
+    let c = SweepCase {
+        family: gpusweep::Family::Random,
+        label: label.to_string(),
+        path: None,
+        text: text.to_string(),
+        entry: "kernel".to_string(),
+        grid: [1, 1, 1],
+        args: args.iter().map(|s| s.to_string()).collect(),
+        exact: true,
+    };
+    gpusweep::run_case(&mut SimGpu::default(), &c, &opts())
+}
+
+/// The simulator's `mul.hi` / `mad.hi` give the upper half of the product (random kernel
+/// seed 492 read `mulhi`'s low half), and `setp` on f64 and f16 compares those types'
+/// values, not their bits as an f32 (seed 892).
+#[test]
+fn simulator_mul_hi_and_setp_widths() {
+    let text = r#"cuda_tile.module @kernels {
+  entry @kernel(%a: tile<ptr<i32>>, %b: tile<ptr<f64>>, %c: tile<ptr<f16>>, %o0: tile<ptr<i32>>, %o1: tile<ptr<i32>>, %o2: tile<ptr<i8>>, %o3: tile<ptr<i8>>) {
+    %t = make_token : token
+    %i = iota : tile<8xi32>
+    %pa0 = reshape %a : tile<ptr<i32>> -> tile<1xptr<i32>>
+    %pa1 = broadcast %pa0 : tile<1xptr<i32>> -> tile<8xptr<i32>>
+    %pa = offset %pa1, %i : tile<8xptr<i32>>, tile<8xi32> -> tile<8xptr<i32>>
+    %x, %t1 = load_ptr_tko weak %pa token=%t : tile<8xptr<i32>> -> tile<8xi32>, token
+    %k = constant <i32: 1284429046> : tile<8xi32>
+    %k2 = constant <i32: -7> : tile<8xi32>
+    %h = mulhi %x, %k : tile<8xi32>
+    %h2 = mulhi %x, %k2 : tile<8xi32>
+    %po0 = reshape %o0 : tile<ptr<i32>> -> tile<1xptr<i32>>
+    %po1 = broadcast %po0 : tile<1xptr<i32>> -> tile<8xptr<i32>>
+    %po = offset %po1, %i : tile<8xptr<i32>>, tile<8xi32> -> tile<8xptr<i32>>
+    %s0 = store_ptr_tko weak %po, %h token=%t : tile<8xptr<i32>>, tile<8xi32> -> token
+    %pq0 = reshape %o1 : tile<ptr<i32>> -> tile<1xptr<i32>>
+    %pq1 = broadcast %pq0 : tile<1xptr<i32>> -> tile<8xptr<i32>>
+    %pq = offset %pq1, %i : tile<8xptr<i32>>, tile<8xi32> -> tile<8xptr<i32>>
+    %s1 = store_ptr_tko weak %pq, %h2 token=%t : tile<8xptr<i32>>, tile<8xi32> -> token
+    %pb0 = reshape %b : tile<ptr<f64>> -> tile<1xptr<f64>>
+    %pb1 = broadcast %pb0 : tile<1xptr<f64>> -> tile<8xptr<f64>>
+    %pb = offset %pb1, %i : tile<8xptr<f64>>, tile<8xi32> -> tile<8xptr<f64>>
+    %y, %t2 = load_ptr_tko weak %pb token=%t : tile<8xptr<f64>> -> tile<8xf64>, token
+    %z = constant <f64: 0xD37444044FC3247B> : tile<8xf64>
+    %lt = cmpf less_than ordered %y, %z : tile<8xf64> -> tile<8xi1>
+    %e = exti %lt unsigned : tile<8xi1> -> tile<8xi8>
+    %pr0 = reshape %o2 : tile<ptr<i8>> -> tile<1xptr<i8>>
+    %pr1 = broadcast %pr0 : tile<1xptr<i8>> -> tile<8xptr<i8>>
+    %pr = offset %pr1, %i : tile<8xptr<i8>>, tile<8xi32> -> tile<8xptr<i8>>
+    %s2 = store_ptr_tko weak %pr, %e token=%t : tile<8xptr<i8>>, tile<8xi8> -> token
+    %pc0 = reshape %c : tile<ptr<f16>> -> tile<1xptr<f16>>
+    %pc1 = broadcast %pc0 : tile<1xptr<f16>> -> tile<8xptr<f16>>
+    %pc = offset %pc1, %i : tile<8xptr<f16>>, tile<8xi32> -> tile<8xptr<f16>>
+    %w, %t3 = load_ptr_tko weak %pc token=%t : tile<8xptr<f16>> -> tile<8xf16>, token
+    %one = constant <f16: 0x3C00> : tile<8xf16>
+    %gt = cmpf greater_than ordered %w, %one : tile<8xf16> -> tile<8xi1>
+    %g = exti %gt unsigned : tile<8xi1> -> tile<8xi8>
+    %ps0 = reshape %o3 : tile<ptr<i8>> -> tile<1xptr<i8>>
+    %ps1 = broadcast %ps0 : tile<1xptr<i8>> -> tile<8xptr<i8>>
+    %ps = offset %ps1, %i : tile<8xptr<i8>>, tile<8xi32> -> tile<8xptr<i8>>
+    %s3 = store_ptr_tko weak %ps, %g token=%t : tile<8xptr<i8>>, tile<8xi8> -> token
+    return
+  }
+}"#;
+    let v = sim_case(
+        "mulhi/setp",
+        text,
+        &[
+            "random:i32:8:5",
+            "randint:f64:8:7",
+            "randint:f16:8:9",
+            "zeros:i32:8",
+            "zeros:i32:8",
+            "zeros:i8:8",
+            "zeros:i8:8",
+        ],
+    );
+    assert!(matches!(v, Verdict::Pass { .. }), "{} {v:?}", v.word());
+}

@@ -739,6 +739,20 @@ impl Cta<'_> {
                         self.set(&a[0], t, r);
                         return Ok(());
                     }
+                    // `.hi`: the upper `w` bits of the `2w`-bit product.
+                    "mul" | "mad" if p[1] == "hi" => {
+                        let prod = if signed {
+                            (sext(x, w) as i128 * sext(y, w) as i128) as u128
+                        } else {
+                            mask(x, w) as u128 * mask(y, w) as u128
+                        };
+                        let hi = (prod >> w) as u64;
+                        if p[0] == "mad" {
+                            hi.wrapping_add(v(self, 3))
+                        } else {
+                            hi
+                        }
+                    }
                     "mul" => x.wrapping_mul(y),
                     "mad" => x.wrapping_mul(y).wrapping_add(v(self, 3)),
                     "div" | "rem" if mask(y, w) == 0 => {
@@ -779,10 +793,13 @@ impl Cta<'_> {
                 let w = width(ty);
                 let (x, y) = (v(self, 1), v(self, 2));
                 let r = if ty.starts_with('f') {
-                    let (x, y) = (
-                        f32::from_bits(x as u32) as f64,
-                        f32::from_bits(y as u32) as f64,
-                    );
+                    let f = |b: u64| match ty {
+                        "f16" => f16_to_f32(b as u16) as f64,
+                        "bf16" => bf16_to_f32(b as u16) as f64,
+                        "f64" => f64::from_bits(b),
+                        _ => f32::from_bits(b as u32) as f64,
+                    };
+                    let (x, y) = (f(x), f(y));
                     let unordered = x.is_nan() || y.is_nan();
                     match p[1] {
                         "eq" => x == y,
@@ -1028,6 +1045,22 @@ impl Cta<'_> {
             }
             ("f16", "f32") if p[1] == "rn" => f32_to_f16(f32::from_bits(x as u32)) as u64,
             ("bf16", "f32") if p[1] == "rn" => f32_to_bf16(f32::from_bits(x as u32)) as u64,
+            // Integer to f32/f64, round to nearest even (what Rust's `as` does).
+            ("f32" | "f64", _) if p[1] == "rn" && matches!(from.as_bytes()[0], b's' | b'u') => {
+                let wf = width(from);
+                let v = if from.starts_with('s') {
+                    sext(x, wf) as f64
+                } else {
+                    mask(x, wf) as f64
+                };
+                if to == "f64" {
+                    v.to_bits()
+                } else if from.starts_with('s') {
+                    (sext(x, wf) as f32).to_bits() as u64
+                } else {
+                    (mask(x, wf) as f32).to_bits() as u64
+                }
+            }
             ("f32", "f16") => f16_to_f32(x as u16).to_bits() as u64,
             ("f32", "bf16") => bf16_to_f32(x as u16).to_bits() as u64,
             _ if !to.starts_with('f') && !from.starts_with('f') && !to.starts_with("bf") => {

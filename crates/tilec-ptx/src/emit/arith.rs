@@ -882,10 +882,13 @@ impl Kernel<'_> {
             _ => {
                 let r = self.reg(RegClass::F32);
                 self.ins(format!("cvt{m}.f32.{ity} {r}, {src};"));
-                if to == Type::TF32 {
-                    return self.f32_to_tf32(&r, mode);
+                match to {
+                    Type::TF32 => self.f32_to_tf32(&r, mode),
+                    // Exact in f32 wherever f8 does not saturate (|x| <= 2^24), so one
+                    // rounding, the way `ftof` to f8 rounds.
+                    Type::F8E4M3FN | Type::F8E5M2 => self.f32_to_f8(to, &r),
+                    _ => r,
                 }
-                r
             }
         }
     }
