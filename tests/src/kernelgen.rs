@@ -173,6 +173,42 @@ impl Elem {
     }
 }
 
+/// The identity of a reduction body's op (`addi`, `maxi signed`, `mulf`...) in `e`, as
+/// the attribute text before ` : TYPE`: the value `x` with `op(x, y) == y` for every `y`.
+fn monoid_identity(op: &str, e: Elem) -> String {
+    let w = e.width();
+    let (int_min, int_max) = if w >= 64 {
+        (i64::MIN, i64::MAX)
+    } else {
+        (-(1i64 << (w - 1)), (1i64 << (w - 1)) - 1)
+    };
+    let inf = |neg: bool| -> String {
+        let bits: u64 = match (e, neg) {
+            (F16, false) => 0x7c00,
+            (F16, true) => 0xfc00,
+            (BF16, false) => 0x7f80,
+            (BF16, true) => 0xff80,
+            (F64, false) => 0x7ff0_0000_0000_0000,
+            (F64, true) => 0xfff0_0000_0000_0000,
+            (_, false) => 0x7f80_0000,
+            (_, true) => 0xff80_0000,
+        };
+        format!("{bits:#x}")
+    };
+    match op {
+        "muli" => "1".to_string(),
+        "andi" | "mini unsigned" => "-1".to_string(),
+        "maxi signed" => int_min.to_string(),
+        "mini signed" => int_max.to_string(),
+        "addf" => "-0.000000e+00".to_string(),
+        "mulf" => "1.000000e+00".to_string(),
+        "maxf" => inf(true),
+        "minf" => inf(false),
+        // addi, ori, xori, maxi unsigned
+        _ => "0".to_string(),
+    }
+}
+
 fn mask(w: u32) -> u64 {
     if w >= 64 { u64::MAX } else { (1u64 << w) - 1 }
 }
@@ -1903,6 +1939,7 @@ impl Gen<'_> {
                 rt.text()
             )
         };
+        let head_at = self.out.len();
         self.line(&head);
         let (a, b) = (self.fresh(), self.fresh());
         self.line(&format!("({a}: {}, {b}: {}) {{", et.text(), et.text()));
@@ -1912,6 +1949,7 @@ impl Gen<'_> {
         self.define(&a, &et);
         self.define(&b, &et);
         self.depth += 1;
+        let body_op;
         let res = if t.elem.is_int() {
             let op = self
                 .rng
@@ -1920,6 +1958,7 @@ impl Gen<'_> {
                 "maxi" | "mini" => format!(" {}", self.rng.pick(&["signed", "unsigned"])),
                 _ => String::new(),
             };
+            body_op = format!("{op}{extra}");
             let x = self.emit(&et, &format!("{op} {a}, {b}{extra} : {}", et.text()));
             if self.rng.percent(30) {
                 // Something for the canonicalizer inside the body.
@@ -1930,8 +1969,10 @@ impl Gen<'_> {
             }
         } else {
             let op = self.rng.pick(&["addf", "mulf", "maxf", "minf", "addf"]);
+            body_op = op.to_string();
             let x = self.emit(&et, &format!("{op} {a}, {b} : {}", et.text()));
-            if self.rng.percent(30) {
+            // Entry mode keeps the body a true monoid (the GPU combines in its own order).
+            if !self.entry && self.rng.percent(30) {
                 let c = self.rand_bool_const(&[]);
                 self.select(&c, &x, &a, &et)
             } else {
@@ -1950,7 +1991,7 @@ impl Gen<'_> {
             self.body(&inner, n);
             self.in_body = false;
             self.shapes = saved_shapes;
-            if self.rng.percent(50) {
+            if !self.entry && self.rng.percent(50) {
                 self.recent(&et)
             } else {
                 res
@@ -1958,6 +1999,17 @@ impl Gen<'_> {
         } else {
             res
         };
+        if self.entry {
+            // The identity of the body's op, as the spec requires of an identity: the
+            // interpreter folds from it, the GPU may not use it at all.
+            let true_id = format!("{} : {}", monoid_identity(&body_op, t.elem), t.elem.name());
+            let from = format!("identities=[{id}]");
+            let to = format!("identities=[{true_id}]");
+            if let Some(i) = self.out[head_at..].find(&from) {
+                self.out
+                    .replace_range(head_at + i..head_at + i + from.len(), &to);
+            }
+        }
         self.line(&format!("yield {res} : {}", et.text()));
         self.depth -= 1;
         self.scopes = saved;
