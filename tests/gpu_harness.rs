@@ -4,7 +4,7 @@
 //! guard bytes, launch, comparison with the interpreter) over the PTX simulator, which
 //! runs a subset of tilec's PTX (tests/src/ptxsim.rs).
 
-use tilec_gpu::check::{Case, marshal};
+use tilec_gpu::check::marshal_placeholder;
 use tilec_gpu::params::{check_params, param_bytes, ptx_params};
 use tilec_gpu::tolerance::compare;
 use tilec_gpu::{Backend, GpuError, KernelId, Policy};
@@ -80,17 +80,7 @@ fn a_wrong_result_is_a_mismatch() {
         "vector_add adds with add.rn.f32"
     );
     p.ptx = p.ptx.replace("add.rn.f32", "sub.rn.f32");
-    let case = Case {
-        module: &p.module,
-        entry: p.entry,
-        ptx: &p.ptx,
-        kernel: &p.kernel,
-        grid: c.grid,
-        num_warps: 4,
-        bound: &p.bound,
-        policy: Policy::of(&p.module, p.entry, false, c.grid),
-        max_ops: 1_000_000,
-    };
+    let case = p.case(c.grid, 4, Policy::of(&p.module, p.entry, false, c.grid));
     let r = tilec_gpu::check(&mut SimGpu::default(), &case).expect("runs");
     assert!(!r.passed());
     let text = r.render(&p.module);
@@ -154,17 +144,7 @@ impl Backend for StrayStore {
 fn a_write_outside_a_buffer_is_reported() {
     let c = example("vector_add n=1000");
     let p = gpusweep::prepare(&c, &opts()).expect("prepares");
-    let case = Case {
-        module: &p.module,
-        entry: p.entry,
-        ptx: &p.ptx,
-        kernel: &p.kernel,
-        grid: c.grid,
-        num_warps: 4,
-        bound: &p.bound,
-        policy: Policy::of(&p.module, p.entry, false, c.grid),
-        max_ops: 1_000_000,
-    };
+    let case = p.case(c.grid, 4, Policy::of(&p.module, p.entry, false, c.grid));
     let mut b = StrayStore {
         sim: SimGpu::default(),
         last: None,
@@ -225,7 +205,7 @@ fn ptx_parameter_lists_are_read_and_checked() {
 fn scalar_and_pointer_bytes_follow_the_abi() {
     let src = "cuda_tile.module @m {\n  entry @k(%p: tile<ptr<f16>>, %a: tile<i1>, %b: tile<i8>, %c: tile<i16>, %d: tile<i64>, %e: tile<f16>, %f: tile<bf16>, %g: tile<tf32>, %h: tile<f64>, %i: tile<f8E4M3FN>) {\n    return\n  }\n}\n";
     let m = gpusweep::load(src).expect("verifies");
-    let (_, entry) = gpusweep::entries(&m).remove(0);
+    let (_, entry) = m.entries().remove(0);
     let texts: Vec<String> = [
         "zeros:f16:4",
         "i1:true",
@@ -300,7 +280,7 @@ fn every_sweep_case_marshals_against_its_ptx() {
     for f in tilec_tests::example_files() {
         let text = std::fs::read_to_string(&f).unwrap();
         let m = gpusweep::load(&text).unwrap();
-        for (name, _) in gpusweep::entries(&m) {
+        for (name, _) in m.entries() {
             assert!(
                 examples.iter().any(|c| c.entry == name),
                 "example entry @{name} has no case"
@@ -321,21 +301,8 @@ fn every_sweep_case_marshals_against_its_ptx() {
             }
         };
         compiled += 1;
-        let case = Case {
-            module: &p.module,
-            entry: p.entry,
-            ptx: &p.ptx,
-            kernel: &p.kernel,
-            grid: c.grid,
-            num_warps: 4,
-            bound: &p.bound,
-            policy: Policy::default(),
-            max_ops: 1,
-        };
-        let fake: Vec<u64> = (0..p.bound.memory.buffers.len() as u64)
-            .map(|i| 0x7000_0000 + 256 * i)
-            .collect();
-        let params = marshal(&case, &fake).unwrap_or_else(|e| panic!("{}: {e}", c.label));
+        let case = p.case(c.grid, 4, Policy::default());
+        let params = marshal_placeholder(&case).unwrap_or_else(|e| panic!("{}: {e}", c.label));
         assert_eq!(params.len(), c.args.len(), "{}", c.label);
     }
     assert!(

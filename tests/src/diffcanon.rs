@@ -34,7 +34,6 @@ use std::fmt::Write as _;
 use std::rc::Rc;
 use tilec_interp::value::Tile;
 use tilec_interp::{Memory, RunError};
-use tilec_ir::attrs::AttrData;
 use tilec_ir::float::FloatKind;
 use tilec_ir::ops::Traits;
 use tilec_ir::{Module, Op, Type, TypeData};
@@ -239,13 +238,7 @@ pub struct Case {
 
 /// The name of a function op.
 fn func_name(m: &Module, f: Op) -> String {
-    match m
-        .attr_named(f, "sym_name")
-        .map(|a| m.ctx.attrs.get(a).clone())
-    {
-        Some(AttrData::String(s)) | Some(AttrData::SymbolRef(s)) => s.to_string(),
-        _ => "?".to_string(),
-    }
+    m.sym_name(f).unwrap_or("?").to_string()
 }
 
 fn functions(m: &Module) -> Vec<Op> {

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use tilec_gpu::check::{Case, CheckError, entry_params};
 use tilec_gpu::{Backend, Policy};
 use tilec_interp::args::{self, Bound};
-use tilec_ir::{Module, Op, Opcode, Type, TypeData};
+use tilec_ir::{Module, Op, Type, TypeData};
 
 /// Where a case comes from.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -350,21 +350,6 @@ pub fn example_cases() -> Vec<SweepCase> {
     b.out
 }
 
-/// The entries of a module by name.
-pub fn entries(m: &Module) -> Vec<(String, Op)> {
-    let mut out = Vec::new();
-    m.walk(|op| {
-        if m.opcode(op) == Opcode::Entry {
-            let name = match m.attr_named(op, "sym_name").map(|a| m.ctx.attrs.get(a)) {
-                Some(tilec_ir::AttrData::String(s)) => s.to_string(),
-                _ => String::new(),
-            };
-            out.push((name, op));
-        }
-    });
-    out
-}
-
 /// Parses and verifies one module.
 ///
 /// # Errors
@@ -491,7 +476,7 @@ pub fn auto_cases(family: Family, path: &Path, shown: &Path) -> (Vec<SweepCase>,
         let Ok(m) = load(chunk) else {
             continue; // invalid on purpose (verifier tests), or not tile IR
         };
-        for (name, entry) in entries(&m) {
+        for (name, entry) in m.entries() {
             let params = entry_params(&m, entry);
             if params.is_empty() {
                 skipped.push(format!(
@@ -613,6 +598,24 @@ pub struct Prepared {
     pub bound: Bound,
 }
 
+impl Prepared {
+    /// The harness's view of it: launched on `grid` with `num_warps` warps, compared
+    /// under `policy`.
+    pub fn case(&self, grid: [u32; 3], num_warps: u32, policy: Policy) -> Case<'_> {
+        Case {
+            module: &self.module,
+            entry: self.entry,
+            ptx: &self.ptx,
+            kernel: &self.kernel,
+            grid,
+            num_warps,
+            bound: &self.bound,
+            policy,
+            max_ops: 100_000_000,
+        }
+    }
+}
+
 /// Parses, verifies, binds and compiles a case (canonicalized, as `tilec FILE` compiles).
 ///
 /// # Errors
@@ -620,7 +623,8 @@ pub struct Prepared {
 /// Why it cannot run: a parse, verify or binding error, or the backend's refusal.
 pub fn prepare(case: &SweepCase, opts: &tilec_ptx::Options) -> Result<Prepared, String> {
     let module = load(&case.text)?;
-    let (_, entry) = entries(&module)
+    let (_, entry) = module
+        .entries()
         .into_iter()
         .find(|(n, _)| *n == case.entry)
         .ok_or_else(|| format!("no entry @{}", case.entry))?;
@@ -690,17 +694,7 @@ pub fn run_case(backend: &mut dyn Backend, case: &SweepCase, opts: &tilec_ptx::O
     };
     let mut policy = Policy::of(&p.module, p.entry, opts.fast_math, case.grid);
     policy.force_exact = case.exact;
-    let c = Case {
-        module: &p.module,
-        entry: p.entry,
-        ptx: &p.ptx,
-        kernel: &p.kernel,
-        grid: case.grid,
-        num_warps: opts.num_warps,
-        bound: &p.bound,
-        policy,
-        max_ops: 100_000_000,
-    };
+    let c = p.case(case.grid, opts.num_warps, policy);
     match tilec_gpu::check(backend, &c) {
         Ok(r) if r.passed() => Verdict::Pass {
             exact: r.policy.exact(),

@@ -233,14 +233,7 @@ pub fn check_mutant(bytes: &[u8]) -> Result<Outcome, String> {
             let argv: Vec<&str> = args.iter().map(String::as_str).collect();
             run_bytes(&argv, &input)
         })
-        .map_err(|e| {
-            let msg = e
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            format!("panic: {msg}")
-        })
+        .map_err(|e| format!("panic: {}", tilec_gpu::panic_message(&*e)))
     };
     // NVIDIA's personality runs other verifier paths: it must hold the same contract.
     let nv = run(

@@ -38,13 +38,6 @@ fn quietly<T>(f: impl FnOnce() -> T) -> std::thread::Result<T> {
     r
 }
 
-fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
-    p.downcast_ref::<String>()
-        .cloned()
-        .or_else(|| p.downcast_ref::<&str>().map(|s| (*s).to_string()))
-        .unwrap_or_else(|| "panic".to_string())
-}
-
 impl Backend for SimGpu {
     fn describe(&self) -> String {
         "ptxsim (tests/src/ptxsim.rs, a PTX simulator)".to_string()
@@ -52,7 +45,10 @@ impl Backend for SimGpu {
 
     fn load(&mut self, ptx: &str, entry: &str) -> Result<KernelId, GpuError> {
         let parsed = quietly(|| ptxsim::parse(ptx)).map_err(|p| {
-            GpuError::Other(format!("ptxsim cannot parse the PTX: {}", panic_text(&*p)))
+            GpuError::Other(format!(
+                "ptxsim cannot parse the PTX: {}",
+                tilec_gpu::panic_message(&*p)
+            ))
         })?;
         let k = parsed
             .into_iter()
@@ -113,7 +109,7 @@ impl Backend for SimGpu {
             Ok(Err(e)) => Err(GpuError::Other(format!("ptxsim: {e}"))),
             Err(p) => Err(GpuError::Other(format!(
                 "ptxsim cannot run it: {}",
-                panic_text(&*p)
+                tilec_gpu::panic_message(&*p)
             ))),
         }
     }

@@ -125,21 +125,8 @@ fn dry_run(o: &Options) -> i32 {
     for c in &cases {
         match gpusweep::prepare(c, &popts) {
             Ok(p) => {
-                let case = tilec_gpu::Case {
-                    module: &p.module,
-                    entry: p.entry,
-                    ptx: &p.ptx,
-                    kernel: &p.kernel,
-                    grid: c.grid,
-                    num_warps: o.num_warps,
-                    bound: &p.bound,
-                    policy: tilec_gpu::Policy::default(),
-                    max_ops: 1,
-                };
-                let fake: Vec<u64> = (0..p.bound.memory.buffers.len() as u64)
-                    .map(|i| 0x7000_0000 + 256 * i)
-                    .collect();
-                match tilec_gpu::check::marshal(&case, &fake) {
+                let case = p.case(c.grid, o.num_warps, tilec_gpu::Policy::default());
+                match tilec_gpu::check::marshal_placeholder(&case) {
                     Ok(_) => ok += 1,
                     Err(e) => {
                         bad += 1;

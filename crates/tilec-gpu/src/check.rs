@@ -234,6 +234,19 @@ pub fn marshal(case: &Case, addresses: &[u64]) -> Result<Vec<Vec<u8>>, String> {
         .collect())
 }
 
+/// [`marshal`] with placeholder device addresses (256-byte aligned, one per buffer):
+/// checks the arguments against the PTX without a device.
+///
+/// # Errors
+///
+/// As [`marshal`].
+pub fn marshal_placeholder(case: &Case) -> Result<Vec<Vec<u8>>, String> {
+    let addresses: Vec<u64> = (0..case.bound.memory.buffers.len() as u64)
+        .map(|i| 0x7f00_0000_0000 + (i << 32))
+        .collect();
+    marshal(case, &addresses)
+}
+
 /// Runs `case` in the interpreter and on `backend`, and compares every buffer.
 ///
 /// # Errors

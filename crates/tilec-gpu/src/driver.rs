@@ -46,11 +46,7 @@ fn driver_error(call: &'static str, e: DriverError) -> GpuError {
 /// Runs `f`, turning a panic inside the bindings (a symbol the driver lacks) into an error.
 fn guarded<T>(what: &'static str, f: impl FnOnce() -> Result<T, GpuError>) -> Result<T, GpuError> {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| {
-        let msg = p
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| p.downcast_ref::<&str>().map(|s| (*s).to_string()))
-            .unwrap_or_default();
+        let msg = crate::panic_message(&*p);
         Err(GpuError::Other(format!(
             "{what}: the CUDA driver library failed: {msg}"
         )))

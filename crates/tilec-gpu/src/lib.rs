@@ -23,6 +23,16 @@ pub use check::{Case, CheckError, Report, check};
 pub use driver::{CudaDevice, Probe, open};
 pub use tolerance::Policy;
 
+/// The message of a caught panic (`catch_unwind`'s payload), or "" when it has none.
+#[must_use]
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_string()))
+        .unwrap_or_default()
+}
+
 /// The median of `v` (sorted in place); 0 for an empty slice.
 #[must_use]
 pub fn median(v: &mut [f64]) -> f64 {

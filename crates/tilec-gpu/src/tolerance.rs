@@ -71,29 +71,6 @@ fn approx_term(k: FloatKind, ulps: f64) -> f64 {
     2.0 * ulps * unit_roundoff(wide) + narrow
 }
 
-fn math_fn(op: Opcode) -> Option<MathFn> {
-    Some(match op {
-        Opcode::Exp => MathFn::Exp,
-        Opcode::Exp2 => MathFn::Exp2,
-        Opcode::Log => MathFn::Log,
-        Opcode::Log2 => MathFn::Log2,
-        Opcode::Log10 => MathFn::Log10,
-        Opcode::Log1p => MathFn::Log1p,
-        Opcode::Sin => MathFn::Sin,
-        Opcode::Cos => MathFn::Cos,
-        Opcode::Tan => MathFn::Tan,
-        Opcode::SinH => MathFn::SinH,
-        Opcode::CosH => MathFn::CosH,
-        Opcode::TanH | Opcode::TanHF => MathFn::TanH,
-        Opcode::Sigmoid => MathFn::Sigmoid,
-        Opcode::Rsqrt => MathFn::Rsqrt,
-        Opcode::PowF => MathFn::Pow,
-        Opcode::Atan2 => MathFn::Atan2,
-        Opcode::RemF => MathFn::Rem,
-        _ => return None,
-    })
-}
-
 /// Whether a float op's result depends on the order its operands are combined in when
 /// it is the body of a reduction (min/max and integer ops do not).
 fn order_dependent(op: Opcode) -> bool {
@@ -203,7 +180,7 @@ impl Policy {
                     );
                 }
                 c => {
-                    let (Some(f), Some(k)) = (math_fn(c), result_kind) else {
+                    let (Some(f), Some(k)) = (MathFn::of_opcode(c), result_kind) else {
                         return;
                     };
                     let prec = if k == FloatKind::F64 {

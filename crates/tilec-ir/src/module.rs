@@ -460,6 +460,25 @@ impl Module {
         (a != Attr::reserved_value()).then_some(a)
     }
 
+    /// The `sym_name` of an op that has one (`entry @k` gives "k").
+    pub fn sym_name(&self, op: Op) -> Option<&str> {
+        match self.ctx.attrs.get(self.attr_named(op, "sym_name")?) {
+            crate::attrs::AttrData::String(s) | crate::attrs::AttrData::SymbolRef(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Every `entry` op of the module, in order, with its name.
+    pub fn entries(&self) -> Vec<(String, Op)> {
+        let mut out = Vec::new();
+        self.walk(|op| {
+            if self.opcode(op) == Opcode::Entry {
+                out.push((self.sym_name(op).unwrap_or_default().to_string(), op));
+            }
+        });
+        out
+    }
+
     /// Attribute by name (op table slots and discardable attributes).
     pub fn attr_named(&self, op: Op, name: &str) -> Option<Attr> {
         if let Some(i) = self.def(op).attr_index(name) {

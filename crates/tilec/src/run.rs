@@ -5,7 +5,7 @@ use super::{CommonArgs, Driver, EXIT_DIAGNOSTICS, EXIT_OK, EXIT_USAGE};
 use clap::Args;
 use std::path::PathBuf;
 use tilec_diag::{Diagnostic, Location, codes};
-use tilec_ir::{Module, Op, Opcode};
+use tilec_ir::{Module, Op};
 
 #[derive(Args, Debug)]
 pub(crate) struct RunArgs {
@@ -62,21 +62,6 @@ pub(crate) struct RunArgs {
     common: CommonArgs,
 }
 
-/// The entries of `m` by name, in order.
-fn entries(m: &Module) -> Vec<(String, Op)> {
-    let mut out = Vec::new();
-    m.walk(|op| {
-        if m.opcode(op) == Opcode::Entry {
-            let name = match m.attr_named(op, "sym_name").map(|a| m.ctx.attrs.get(a)) {
-                Some(tilec_ir::attrs::AttrData::String(s)) => s.to_string(),
-                _ => String::new(),
-            };
-            out.push((name, op));
-        }
-    });
-    out
-}
-
 /// Parses `X[,Y[,Z]]`.
 fn parse_grid(s: &str) -> Option<[u32; 3]> {
     let parts: Vec<&str> = s.split(',').map(str::trim).collect();
@@ -118,7 +103,7 @@ impl Driver<'_, '_> {
         let Some(m) = modules.into_iter().flatten().next() else {
             return self.usage_error("the input holds no module");
         };
-        let all = entries(&m);
+        let all = m.entries();
         let entry = match (&a.entry, all.as_slice()) {
             (Some(name), _) => match all.iter().find(|(n, _)| n == name) {
                 Some((_, op)) => *op,
@@ -285,10 +270,7 @@ impl Driver<'_, '_> {
                 return EXIT_DIAGNOSTICS;
             }
         };
-        let name = match m.attr_named(entry, "sym_name").map(|x| m.ctx.attrs.get(x)) {
-            Some(tilec_ir::attrs::AttrData::String(s)) => tilec_ptx::ptx_ident(s),
-            _ => String::new(),
-        };
+        let name = tilec_ptx::ptx_ident(m.sym_name(entry).unwrap_or_default());
         let case = tilec_gpu::Case {
             module: m,
             entry,
@@ -304,10 +286,7 @@ impl Driver<'_, '_> {
         let at = Location::new(file, m.op_span(entry).unwrap_or_default());
         let Some(device) = device.as_mut() else {
             // No GPU: check what can be checked without one, the arguments against the PTX.
-            let fake: Vec<u64> = (0..bound.memory.buffers.len() as u64)
-                .map(|i| 0x7f00_0000_0000 + (i << 32))
-                .collect();
-            if let Err(e) = tilec_gpu::check::marshal(&case, &fake) {
+            if let Err(e) = tilec_gpu::check::marshal_placeholder(&case) {
                 let d = Diagnostic::error(codes::RUN_DEVICE, e).at(at);
                 self.emit(&d);
                 return EXIT_USAGE;

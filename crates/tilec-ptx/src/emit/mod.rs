@@ -307,10 +307,7 @@ pub fn compile_gpu(
 }
 
 fn symbol(m: &Module, op: Op) -> String {
-    match m.attr_named(op, "sym_name").map(|a| m.ctx.attrs.get(a)) {
-        Some(AttrData::String(s)) | Some(AttrData::SymbolRef(s)) => s.to_string(),
-        _ => "kernel".to_string(),
-    }
+    m.sym_name(op).unwrap_or("kernel").to_string()
 }
 
 /// A symbol as a PTX identifier (letters, digits, `_`, `$`).

@@ -86,6 +86,32 @@ impl MathFn {
         MathFn::Rem,
     ];
 
+    /// The function a tile IR math op computes (`exp` -> `Exp`, `tanh` -> `TanH`), or
+    /// `None` for any other op.
+    pub fn of_opcode(op: tilec_ir::Opcode) -> Option<MathFn> {
+        use tilec_ir::Opcode as O;
+        Some(match op {
+            O::Exp => MathFn::Exp,
+            O::Exp2 => MathFn::Exp2,
+            O::Log => MathFn::Log,
+            O::Log2 => MathFn::Log2,
+            O::Log10 => MathFn::Log10,
+            O::Log1p => MathFn::Log1p,
+            O::Sin => MathFn::Sin,
+            O::Cos => MathFn::Cos,
+            O::Tan => MathFn::Tan,
+            O::SinH => MathFn::SinH,
+            O::CosH => MathFn::CosH,
+            O::TanH | O::TanHF => MathFn::TanH,
+            O::Sigmoid => MathFn::Sigmoid,
+            O::Rsqrt => MathFn::Rsqrt,
+            O::PowF => MathFn::Pow,
+            O::Atan2 => MathFn::Atan2,
+            O::RemF => MathFn::Rem,
+            _ => return None,
+        })
+    }
+
     /// A name for the function in PTX symbols (`__tilec_tanh_f32`).
     pub fn name(self) -> &'static str {
         match self {
