@@ -220,6 +220,12 @@ codes! {
     /// `tilec run --device`: the GPU could not run the kernel.
     RUN_DEVICE = "E1404", "the GPU could not run the kernel",
         "`tilec run --device` compiled the kernel but the CUDA driver refused or failed it: the driver's JIT rejected the PTX (its log follows), the launch failed, or the kernel faulted (an illegal address). The interpreter ran the same inputs without undefined behaviour, so this is a bug in tilec's PTX backend: please report it with the input and the arguments.";
+    /// A bytecode file is malformed or uses what tilec does not support.
+    BYTECODE_READ = "E1501", "malformed Tile IR bytecode",
+        "A `.tileirbc` input (recognised by its magic bytes `\\x7fTileIR\\0`) could not be read: it is truncated, has the wrong magic number or an unsupported version (tilec reads 13.1 to 13.3), a section or table runs past the end of the data, an index (string, type, constant, value, debug info) is out of range, or it uses an op or type tilec does not implement. The location is the byte offset where the problem was found; docs/bytecode.md describes the format.";
+    /// A module that cannot be written as bytecode.
+    BYTECODE_WRITE = "E1502", "cannot encode as Tile IR bytecode",
+        "`--emit=bytecode` could not encode the module: it uses an op or type that NVIDIA's bytecode has no encoding for (the spec-only ops such as `log10`, `popcnt` or `atomic_load_tko`, and `assume` without a predicate), an op that the requested `--bytecode-version` does not have (for example `atan2` before 13.2), or the input holds more than one module.";
 }
 
 /// Every code (driver, parser and verifier), in ascending order.
