@@ -601,12 +601,17 @@ impl<'a> Reader<'a> {
         };
         let flags_at = *c;
         let flags = c.byte("the function flags")?;
-        if flags & 0x02 == 0 {
-            return flags_at.err(format!(
-                "function '{name}' is not a kernel (tilec reads only entry points)"
-            ));
+        if flags & !0x07 != 0 {
+            return flags_at.err(format!("unknown function flags {flags:#x}"));
         }
-        if !results.is_empty() {
+        // Bit 1: a kernel (`entry`); without it, a device function, which tilec reads as
+        // NVIDIA's test function `testing$func`.
+        let opcode = if flags & 0x02 != 0 {
+            Opcode::Entry
+        } else {
+            Opcode::TestingFunc
+        };
+        if opcode == Opcode::Entry && !results.is_empty() {
             return sig_at.err(format!("entry '{name}' has results"));
         }
         let loc_at = *c;
@@ -637,7 +642,7 @@ impl<'a> Reader<'a> {
 
         let mut builder = Builder::new(&mut self.m);
         builder.set_end_of(body);
-        let (op, block, args) = builder.entry(&name, &inputs);
+        let (op, block, args) = builder.function(opcode, &name, &inputs, &results);
         self.m.set_op_span(op, Some(span(at)));
         if let Some(h) = hints {
             let i = self.m.def(op).attr_index("optimization_hints").unwrap_or(0);

@@ -77,7 +77,7 @@ impl<'m> Writer<'m> {
         for op in items {
             match self.m.opcode(op) {
                 Opcode::Global => globals.push(op),
-                Opcode::Entry => funcs.push(op),
+                Opcode::Entry | Opcode::TestingFunc => funcs.push(op),
                 _ => {
                     return Err(Fail(
                         format!(
@@ -425,7 +425,14 @@ impl<'m> Writer<'m> {
         put_varint(out, n);
         let t = self.ty(fty, Some(f))?;
         put_varint(out, t);
-        out.push(0x02 | if hints.is_some() { 0x04 } else { 0 });
+        // Kernels set bit 1; NVIDIA's test functions (`testing$func`) are written as
+        // device functions (bit 1 clear), which only tilec reads back.
+        let kernel = if m.opcode(f) == Opcode::Entry {
+            0x02
+        } else {
+            0
+        };
+        out.push(kernel | if hints.is_some() { 0x04 } else { 0 });
         // Function location index: functions are numbered from 1 in the debug section.
         self.debug_per_fn.push(Vec::new());
         let fn_index = self.debug_per_fn.len() as u64;
@@ -636,6 +643,11 @@ impl<'m> Writer<'m> {
             list.push(loc);
         }
         put_varint(out, enc.code);
+        // From 13.2 on `print` always produces a token; a tokenless `print` (13.1 form)
+        // gets an unused one so that readers number the values as the writer does.
+        let phantom = usize::from(
+            opcode == Opcode::Print && m.num_results(op) == 0 && self.version >= Version::V13_2,
+        );
         let groups = tilec_ir::segments::operand_groups(m, op);
         let slot = |name: &str| -> W<&Vec<Value>> {
             def.operands
@@ -654,9 +666,13 @@ impl<'m> Writer<'m> {
                     }
                 }
                 Field::SizedResults => {
-                    put_varint(out, m.num_results(op) as u64);
+                    put_varint(out, (m.num_results(op) + phantom) as u64);
                     for r in m.results(op) {
                         let t = self.ty(m.value_type(r), Some(op))?;
+                        put_varint(out, t);
+                    }
+                    if phantom == 1 {
+                        let t = self.ty(Type::TOKEN, Some(op))?;
                         put_varint(out, t);
                     }
                 }
@@ -814,6 +830,7 @@ impl<'m> Writer<'m> {
             self.values.insert(r, self.next_value);
             self.next_value += 1;
         }
+        self.next_value += phantom as u64;
         Ok(())
     }
 

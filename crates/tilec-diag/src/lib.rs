@@ -94,6 +94,8 @@ impl Location {
 pub struct SourceFile {
     name: String,
     text: String,
+    /// A binary input (Tile IR bytecode): `text` is empty and spans are byte offsets.
+    binary: bool,
     /// Offsets of line starts, computed when first needed (most runs report nothing).
     line_starts: std::sync::OnceLock<Vec<u32>>,
 }
@@ -104,6 +106,7 @@ impl SourceFile {
         SourceFile {
             name: name.into(),
             text: text.into(),
+            binary: false,
             line_starts: std::sync::OnceLock::new(),
         }
     }
@@ -120,6 +123,12 @@ impl SourceFile {
             );
             v
         })
+    }
+
+    /// True for binary inputs, whose locations are byte offsets (rendered as
+    /// `file: byte offset N`), not lines and columns.
+    pub fn is_binary(&self) -> bool {
+        self.binary
     }
 
     /// The file name as given (e.g. a path, or `<stdin>`).
@@ -178,6 +187,14 @@ impl SourceMap {
     /// Adds a file and returns its id.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
         self.files.push(SourceFile::new(name, text));
+        FileId(self.files.len() as u32 - 1)
+    }
+
+    /// Adds a binary file (Tile IR bytecode): diagnostics in it are located by byte offset.
+    pub fn add_binary(&mut self, name: impl Into<String>) -> FileId {
+        let mut f = SourceFile::new(name, String::new());
+        f.binary = true;
+        self.files.push(f);
         FileId(self.files.len() as u32 - 1)
     }
 

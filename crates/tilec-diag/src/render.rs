@@ -94,8 +94,17 @@ pub fn render_mlir(sources: &SourceMap, diag: &Diagnostic) -> String {
     out
 }
 
+/// How a location in a binary file reads: `byte offset 28 (0x1c)`.
+pub fn byte_offset(offset: u32) -> String {
+    format!("byte offset {offset} ({offset:#x})")
+}
+
 fn mlir_one(out: &mut String, sources: &SourceMap, loc: Option<Location>, sev: &str, msg: &str) {
     match loc {
+        Some(loc) if sources.get(loc.file).is_binary() => {
+            let name = sources.get(loc.file).name();
+            let _ = writeln!(out, "{name}: {}: {sev}: {msg}", byte_offset(loc.span.start));
+        }
         Some(loc) => {
             let (name, line, col) = position(sources, loc);
             let _ = writeln!(out, "{name}:{line}:{col}: {sev}: {msg}");
@@ -119,7 +128,8 @@ fn mlir_one(out: &mut String, sources: &SourceMap, loc: Option<Location>, sev: &
 /// `end_line`, `end_column`, `labels` (each with `message`, `file`, `line`, `column`,
 /// `end_line`, `end_column`) and `notes` (each with `message`, `file`, `line`, `column`).
 /// Lines and columns are 1-based; columns count bytes. Without a location, `file`, `line`
-/// and `column` are `null`.
+/// and `column` are `null`. In a binary input (bytecode), `line` and `column` are `null` and
+/// `byte_offset` gives the location.
 pub fn render_json(sources: &SourceMap, diag: &Diagnostic) -> String {
     let mut out = String::from("{");
     let _ = write!(out, "\"severity\":\"{}\",\"code\":", diag.severity.as_str());
@@ -153,6 +163,18 @@ pub fn render_json(sources: &SourceMap, diag: &Diagnostic) -> String {
 
 fn json_location(out: &mut String, sources: &SourceMap, loc: Option<Location>, end: bool) {
     match loc {
+        Some(loc) if sources.get(loc.file).is_binary() => {
+            out.push_str(",\"file\":");
+            json_str(out, sources.get(loc.file).name());
+            let _ = write!(
+                out,
+                ",\"line\":null,\"column\":null,\"byte_offset\":{}",
+                loc.span.start
+            );
+            if end {
+                out.push_str(",\"end_line\":null,\"end_column\":null");
+            }
+        }
         Some(loc) => {
             let file = sources.get(loc.file);
             let (line, col) = file.line_col(loc.span.start);
@@ -204,6 +226,20 @@ pub fn render_human(sources: &SourceMap, diag: &Diagnostic, color: bool) -> Stri
         return s;
     };
     let file = sources.get(loc.file);
+    if file.is_binary() {
+        let mut s = format!(
+            "{}[{}]: {}\n  --> {}: {}\n",
+            diag.severity,
+            diag.code,
+            diag.message,
+            file.name(),
+            byte_offset(loc.span.start)
+        );
+        for n in &diag.notes {
+            let _ = writeln!(s, "  = note: {}", n.message);
+        }
+        return s;
+    }
     let name = file.name().to_string();
     // ariadne works in character offsets; convert from bytes.
     let to_char = |byte: u32| -> usize {

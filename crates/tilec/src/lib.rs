@@ -99,6 +99,12 @@ enum CompatArg {
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum EmitArg {
+    Ptx,
+    Bytecode,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum DiagFormatArg {
     Human,
     Mlir,
@@ -142,6 +148,18 @@ struct CompileArgs {
     /// Emit `.file`/`.loc` line information mapping PTX back to the source.
     #[arg(short = 'g', long = "lineinfo")]
     line_info: bool,
+    /// What to write: `ptx` (default), or `bytecode` (NVIDIA's Tile IR bytecode, as
+    /// tileiras takes it: the verified module as written, without canonicalization).
+    #[arg(long = "emit", value_enum, default_value_t = EmitArg::Ptx)]
+    emit: EmitArg,
+    /// Bytecode version for `--emit=bytecode`: 13.1 (default, read by every 13.x tool),
+    /// 13.2 or 13.3.
+    #[arg(
+        long = "bytecode-version",
+        default_value = "13.1",
+        value_name = "VERSION"
+    )]
+    bytecode_version: String,
     #[command(flatten)]
     common: CommonArgs,
 }
@@ -336,6 +354,8 @@ struct Driver<'a, 'b> {
 /// A loaded input: its file id and text.
 struct Input {
     file: FileId,
+    /// The raw bytes of a Tile IR bytecode input (recognised by its magic number).
+    bytecode: Option<Vec<u8>>,
 }
 
 impl<'a, 'b> Driver<'a, 'b> {
@@ -404,9 +424,16 @@ impl<'a, 'b> Driver<'a, 'b> {
                 }
             }
         };
+        if tilec_bytecode::is_bytecode(&bytes) {
+            return Ok(Input {
+                file: self.sources.add_binary(name),
+                bytecode: Some(bytes),
+            });
+        }
         match String::from_utf8(bytes) {
             Ok(text) => Ok(Input {
                 file: self.sources.add(name, text),
+                bytecode: None,
             }),
             Err(e) => {
                 let bad = e.utf8_error().valid_up_to();
@@ -434,6 +461,25 @@ impl<'a, 'b> Driver<'a, 'b> {
         };
         let mut out = Vec::new();
         let mut diags = Vec::new();
+        if let Some(bytes) = &input.bytecode {
+            // A bytecode file is one module; located diagnostics give byte offsets.
+            match tilec_bytecode::read(bytes, input.file) {
+                Ok(m) => {
+                    let d = tilec_verify::verify(&m, &vopts);
+                    let ok = !d.iter().any(Diagnostic::is_error);
+                    diags.extend(d);
+                    out.push(ok.then_some(m));
+                }
+                Err(d) => {
+                    diags.push(d);
+                    out.push(None);
+                }
+            }
+            for d in &diags {
+                self.emit(d);
+            }
+            return out;
+        }
         {
             // Borrow the text (no copy: inputs can be large); emit afterwards.
             let file = self.sources.get(input.file);
@@ -721,6 +767,9 @@ impl<'a, 'b> Driver<'a, 'b> {
         if self.errors > 0 {
             return EXIT_DIAGNOSTICS;
         }
+        if a.emit == EmitArg::Bytecode {
+            return self.emit_bytecode(&a, &modules);
+        }
         // `-O0` skips the canonicalizer; every other level runs it.
         if a.opt_level != Some(0) {
             let opts = tilec_opt::PassOptions {
@@ -787,6 +836,34 @@ impl<'a, 'b> Driver<'a, 'b> {
         let result = match a.output.as_deref() {
             Some(p) if p.as_os_str() != "-" => output::write_file(p, ptx.as_bytes()),
             _ => self.io.stdout.write_all(ptx.as_bytes()),
+        };
+        self.written(result, a.output.as_deref())
+    }
+
+    /// `--emit=bytecode`: writes the one verified module as Tile IR bytecode.
+    fn emit_bytecode(&mut self, a: &CompileArgs, modules: &[Option<Module>]) -> i32 {
+        let Some(version) = tilec_bytecode::Version::parse(&a.bytecode_version) else {
+            return self.usage_error(&format!(
+                "unsupported bytecode version '{}' (tilec writes 13.1, 13.2 and 13.3)",
+                a.bytecode_version
+            ));
+        };
+        let [Some(m)] = modules else {
+            return self
+                .usage_error("--emit=bytecode writes one module; the input has several chunks");
+        };
+        let bytes = match tilec_bytecode::write(m, version) {
+            Ok(b) => b,
+            Err(diags) => {
+                for d in &diags {
+                    self.emit(d);
+                }
+                return EXIT_DIAGNOSTICS;
+            }
+        };
+        let result = match a.output.as_deref() {
+            Some(p) if p.as_os_str() != "-" => output::write_file(p, &bytes),
+            _ => self.io.stdout.write_all(&bytes),
         };
         self.written(result, a.output.as_deref())
     }
