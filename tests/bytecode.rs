@@ -1,0 +1,1 @@
+//! Tile IR bytecode: round trips, NVIDIA interop, the cuTile corpus, and bad inputs.
