@@ -1,1 +1,572 @@
-//! Tile IR bytecode: round trips, NVIDIA interop, the cuTile corpus, and bad inputs.
+//! Tile IR bytecode end to end:
+//!
+//! * text -> bytecode -> text is the identity (up to value names and the module's name,
+//!   which the format does not carry) for every example and every valid chunk of the
+//!   conformance files, in each version tilec writes (13.1, 13.2, 13.3);
+//! * the cuTile corpus bytecode (cuTile Python's output) reads to the same IR as
+//!   `tileirdisasm` prints, and compiles to PTX that ptxas accepts;
+//! * with pip's `nvidia-cuda-tileiras` installed (`.ci/run` installs it): `tileirdisasm`
+//!   accepts tilec's bytecode and prints the same IR back, and `tileiras` compiles it for
+//!   sm_90;
+//! * malformed bytecode is rejected with the exact message at the exact byte offset.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use tilec_bytecode::Version;
+use tilec_diag::FileId;
+use tilec_ir::{Module, Opcode};
+use tilec_tests::{example_files, ptxas, repo_root, run_tilec, shared_dir, skipped};
+
+/// The printed items (globals, entries, functions) of a module, in order, with every op
+/// spelled by its primary name (the bytecode does not record which alias the text used).
+fn items(m: &Module) -> Vec<String> {
+    let mut m = m.clone();
+    let mut ops = Vec::new();
+    m.walk(|op| ops.push(op));
+    for op in ops {
+        m.set_spelling(op, 0);
+    }
+    let m = &m;
+    let mut out = Vec::new();
+    m.walk(|op| {
+        if matches!(
+            m.opcode(op),
+            Opcode::Entry | Opcode::Global | Opcode::TestingFunc
+        ) {
+            out.push(tilec_ir::print_op(m, op, &Default::default()));
+        }
+    });
+    out
+}
+
+/// Asserts equal item lists, showing the first differing line.
+fn same(got: &[String], want: &[String], what: &str) {
+    if got == want {
+        return;
+    }
+    let g = got.join("");
+    let w = want.join("");
+    let line = g
+        .lines()
+        .zip(w.lines())
+        .find(|(a, b)| a != b)
+        .map(|(a, b)| format!("got:  {a}\nwant: {b}"))
+        .unwrap_or_else(|| format!("{} vs {} items", got.len(), want.len()));
+    panic!("{what}: the IR differs\n{line}");
+}
+
+/// Valid conformance files (NVIDIA's, split at `// -----`).
+const CONFORMANCE: [&str; 5] = [
+    "ops.mlir",
+    "canonicalize.mlir",
+    "opt_hints.mlir",
+    "syntax_omit_dialect_prefix.mlir",
+    "types.mlir",
+];
+
+/// One text module to write: its name and parsed, verified module.
+struct Case {
+    name: String,
+    module: Module,
+}
+
+fn parse_verified(text: &str, start: usize, end: usize) -> Option<Module> {
+    let m = tilec_parse::parse_range(text, start, end, FileId(0), &Default::default()).ok()?;
+    let d = tilec_verify::verify(&m, &Default::default());
+    (!d.iter().any(|d| d.is_error())).then_some(m)
+}
+
+fn text_cases() -> Vec<Case> {
+    let mut v = Vec::new();
+    for p in example_files() {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let module = parse_verified(&text, 0, text.len()).expect("examples verify");
+        v.push(Case {
+            name: p.file_name().unwrap().to_string_lossy().into(),
+            module,
+        });
+    }
+    match shared_dir() {
+        Some(shared) => {
+            for f in CONFORMANCE {
+                let text =
+                    std::fs::read_to_string(shared.join("conformance/cuda-tile-13.1").join(f))
+                        .unwrap();
+                for (i, c) in tilec_parse::split_input(&text).into_iter().enumerate() {
+                    if let Some(module) = parse_verified(&text, c.start, c.end) {
+                        v.push(Case {
+                            name: format!("{f}#{i}"),
+                            module,
+                        });
+                    }
+                }
+            }
+        }
+        None => skipped("conformance round trips", "../shared/conformance not found"),
+    }
+    v
+}
+
+fn corpus() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(repo_root().join("tests/corpus/cutile"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "tileirbc"))
+        .collect();
+    v.sort();
+    assert!(v.len() >= 30, "the cuTile corpus is missing");
+    if let Some(shared) = shared_dir() {
+        for f in ["vector_add.tileirbc", "row_softmax.tileirbc"] {
+            v.push(shared.join("conformance/cutile-samples").join(f));
+        }
+    }
+    v
+}
+
+fn has_tokenless_print(m: &Module) -> bool {
+    let mut found = false;
+    m.walk(|op| found |= m.opcode(op) == Opcode::Print && m.num_results(op) == 0);
+    found
+}
+
+fn has_testing_func(m: &Module) -> bool {
+    let mut found = false;
+    m.walk(|op| found |= m.opcode(op) == Opcode::TestingFunc);
+    found
+}
+
+#[test]
+fn text_bytecode_text_is_the_identity() {
+    let cases = text_cases();
+    let (mut identical, mut refused, mut print_token) = (0, Vec::new(), 0);
+    for c in &cases {
+        for v in Version::SUPPORTED {
+            let bytes = match tilec_bytecode::write(&c.module, v) {
+                Ok(b) => b,
+                Err(d) => {
+                    refused.push(format!("{} ({v}): {}", c.name, d[0].message));
+                    continue;
+                }
+            };
+            let back = tilec_bytecode::read(&bytes, FileId(0))
+                .unwrap_or_else(|d| panic!("{} ({v}): read back: {}", c.name, d.message));
+            if v >= Version::V13_2 && has_tokenless_print(&c.module) {
+                // From 13.2 on `print` always yields a token: the read-back print has one.
+                print_token += 1;
+                continue;
+            }
+            same(
+                &items(&back),
+                &items(&c.module),
+                &format!("{} ({v})", c.name),
+            );
+            identical += 1;
+        }
+    }
+    eprintln!(
+        "bytecode round trips: {} modules x 3 versions: {identical} identical, {print_token} with a 13.1 print read back with its 13.2 token, {} refused",
+        cases.len(),
+        refused.len()
+    );
+    // The only module the format cannot hold is a file of several modules.
+    assert_eq!(
+        refused,
+        Version::SUPPORTED
+            .iter()
+            .map(|v| format!(
+                "syntax_omit_dialect_prefix.mlir#0 ({v}): a bytecode file holds one module; the input has 4 top-level operations"
+            ))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .filter(|_| shared_dir().is_some())
+            .collect::<Vec<_>>()
+    );
+    assert!(identical >= 12 * 3);
+}
+
+#[test]
+fn corpus_bytecode_reads_as_tileirdisasm_prints_it() {
+    let files = corpus();
+    for p in &files {
+        let bytes = std::fs::read(p).unwrap();
+        let m = tilec_bytecode::read(&bytes, FileId(0))
+            .unwrap_or_else(|d| panic!("{}: {}", p.display(), d.message));
+        assert!(
+            tilec_verify::verify(&m, &Default::default())
+                .iter()
+                .all(|d| !d.is_error()),
+            "{}: does not verify",
+            p.display()
+        );
+        let text = std::fs::read_to_string(p.with_extension("mlir")).unwrap();
+        let t = tilec_parse::parse(&text, FileId(0), &Default::default()).unwrap();
+        same(&items(&m), &items(&t), &p.display().to_string());
+        // And tilec writes it back byte for byte the same IR.
+        let again = tilec_bytecode::write(&m, Version::V13_3).unwrap();
+        let m2 = tilec_bytecode::read(&again, FileId(0)).unwrap();
+        assert_eq!(items(&m2), items(&m), "{}: rewrite", p.display());
+    }
+    eprintln!(
+        "cuTile bytecode read: {} files, all identical to tileirdisasm's text",
+        files.len()
+    );
+}
+
+#[test]
+fn corpus_bytecode_compiles_to_ptx_that_ptxas_accepts() {
+    let files = corpus();
+    let dir = std::env::temp_dir().join(format!("tilec-bc-ptx-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ptxas = ptxas::find();
+    if ptxas.is_none() {
+        skipped(
+            "ptxas on PTX compiled from bytecode",
+            "ptxas not found (pip install nvidia-cuda-nvcc)",
+        );
+    }
+    let mut kernels = 0;
+    for p in &files {
+        let out = dir.join(p.file_stem().unwrap()).with_extension("ptx");
+        let r = run_tilec(
+            &[
+                p.to_str().unwrap(),
+                "--arch",
+                "sm_90",
+                "-o",
+                out.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert_eq!(r.status, 0, "{}: {}", p.display(), r.stderr);
+        if let Some(ptxas) = &ptxas {
+            let rep = ptxas::assemble(ptxas, &out, "sm_90");
+            assert!(
+                rep.ok && rep.problems.is_empty(),
+                "{}: {:?}",
+                p.display(),
+                rep.problems
+            );
+            kernels += rep.kernels.len();
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!(
+        "cuTile bytecode to PTX: {} files, {kernels} kernels accepted by ptxas",
+        files.len()
+    );
+}
+
+fn nvidia_tool(name: &str) -> Option<PathBuf> {
+    let env = format!("TILEC_{}", name.to_ascii_uppercase());
+    ptxas::find_tool(&env, name).or_else(|| {
+        // Next to ptxas (the wheels install the tools side by side).
+        let p = ptxas::find()?.with_file_name(name);
+        p.is_file().then_some(p)
+    })
+}
+
+fn run_tool(tool: &Path, args: &[&str]) -> (bool, String, String) {
+    // tileiras finds libnvvm and ptxas relative to its own folder.
+    let out = Command::new(tool)
+        .args(args)
+        .current_dir(tool.parent().unwrap())
+        .output()
+        .expect("run tool");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Text modules plus the corpus (as text) that NVIDIA's tools are asked to read.
+fn interop_cases() -> Vec<Case> {
+    let mut v = text_cases();
+    for p in corpus() {
+        let text = std::fs::read_to_string(p.with_extension("mlir")).unwrap();
+        v.push(Case {
+            name: p.file_name().unwrap().to_string_lossy().into(),
+            module: parse_verified(&text, 0, text.len()).unwrap(),
+        });
+    }
+    v
+}
+
+#[test]
+fn tileirdisasm_reads_tilec_bytecode_back_to_the_same_ir() {
+    let Some(disasm) = nvidia_tool("tileirdisasm") else {
+        skipped(
+            "tileirdisasm interop",
+            "tileirdisasm not found (pip install nvidia-cuda-tileiras)",
+        );
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("tilec-bc-dis-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut accepted, mut device_fns, mut total) = (0, 0, 0);
+    for c in interop_cases() {
+        for v in Version::SUPPORTED {
+            let Ok(bytes) = tilec_bytecode::write(&c.module, v) else {
+                continue;
+            };
+            total += 1;
+            let f = dir.join("k.tileirbc");
+            std::fs::write(&f, &bytes).unwrap();
+            let (ok, out, err) = run_tool(&disasm, &[f.to_str().unwrap()]);
+            if has_testing_func(&c.module) {
+                // NVIDIA's readers take only kernels; device functions are a preview
+                // feature of theirs.
+                assert!(
+                    !ok && err.contains("preview feature"),
+                    "{} ({v}): {err}",
+                    c.name
+                );
+                device_fns += 1;
+                continue;
+            }
+            assert!(
+                ok,
+                "{} ({v}): tileirdisasm rejected tilec's bytecode: {err}",
+                c.name
+            );
+            let t = parse_verified(&out, 0, out.len())
+                .unwrap_or_else(|| panic!("{} ({v}): tileirdisasm's text does not verify", c.name));
+            if v >= Version::V13_2 && has_tokenless_print(&c.module) {
+                accepted += 1;
+                continue;
+            }
+            same(
+                &items(&t),
+                &items(&c.module),
+                &format!("{} ({v}) via tileirdisasm", c.name),
+            );
+            accepted += 1;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!(
+        "tileirdisasm: {total} bytecode files written by tilec: {accepted} accepted and printed back to the same IR, {device_fns} with testing$func refused as expected"
+    );
+    assert_eq!(accepted + device_fns, total);
+}
+
+#[test]
+fn tileiras_compiles_tilec_bytecode_for_sm_90() {
+    let Some(tileiras) = nvidia_tool("tileiras") else {
+        skipped(
+            "tileiras interop",
+            "tileiras not found (pip install nvidia-cuda-tileiras)",
+        );
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("tilec-bc-ras-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut compiled = 0;
+    let cases: Vec<Case> = interop_cases()
+        .into_iter()
+        .filter(|c| !has_testing_func(&c.module) && !c.name.contains(".mlir#"))
+        .collect();
+    for c in &cases {
+        let bytes = tilec_bytecode::write(&c.module, Version::DEFAULT).unwrap();
+        let f = dir.join("k.tileirbc");
+        std::fs::write(&f, &bytes).unwrap();
+        let cubin = dir.join("k.cubin");
+        let (ok, _, err) = run_tool(
+            &tileiras,
+            &[
+                "--gpu-name=sm_90",
+                "-o",
+                cubin.to_str().unwrap(),
+                f.to_str().unwrap(),
+            ],
+        );
+        assert!(ok, "{}: tileiras rejected tilec's bytecode: {err}", c.name);
+        assert!(cubin.is_file());
+        compiled += 1;
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!(
+        "tileiras: {compiled} of {} kernels' bytecode compiled for sm_90",
+        cases.len()
+    );
+}
+
+/// Bytes of a small valid file (vector_add in 13.1).
+fn valid() -> Vec<u8> {
+    let text = std::fs::read_to_string(repo_root().join("examples/vector_add.tile")).unwrap();
+    let m = parse_verified(&text, 0, text.len()).unwrap();
+    tilec_bytecode::write(&m, Version::V13_1).unwrap()
+}
+
+fn read_err(bytes: &[u8]) -> String {
+    match tilec_bytecode::read(bytes, FileId(0)) {
+        Ok(_) => "accepted".into(),
+        Err(d) => format!("{}: {}", d.location.unwrap().span.start, d.message),
+    }
+}
+
+#[test]
+fn malformed_bytecode_is_rejected_at_the_byte_offset() {
+    let good = valid();
+    assert!(tilec_bytecode::read(&good, FileId(0)).is_ok());
+    assert_eq!(
+        read_err(b"\x7fTileIR\x00\x0d"),
+        "9: unexpected end of data while reading the version"
+    );
+    assert_eq!(
+        read_err(b"\x7fTileIX\x00\x0d\x01\x00\x00"),
+        "0: not a Tile IR bytecode file (wrong magic number)"
+    );
+    assert_eq!(
+        read_err(b"\x7fTileIR\x00\x0c\x07\x00\x00\x00"),
+        "8: unsupported bytecode version 12.7 (tilec reads 13.1 to 13.3)"
+    );
+    // Truncated in the middle of the function section.
+    assert_eq!(
+        read_err(&good[..40]),
+        format!(
+            "13: section 2 is {} bytes long but only 24 bytes remain",
+            good[13]
+        )
+    );
+    // An unknown section id.
+    let mut b = good[..12].to_vec();
+    b.extend_from_slice(&[0x09, 0x00, 0x00]);
+    assert_eq!(read_err(&b), "12: unknown section id 9");
+    // A section that claims more bytes than the file has.
+    let mut b = good[..12].to_vec();
+    b.extend_from_slice(&[0x01, 0xff, 0xff, 0x03, 0x00]);
+    assert_eq!(
+        read_err(&b),
+        "13: section 1 is 65535 bytes long but only 1 byte remains"
+    );
+    // No string section.
+    assert_eq!(
+        read_err(b"\x7fTileIR\x00\x0d\x01\x00\x00\x00"),
+        "13: the string section is missing"
+    );
+    // Trailing bytes after the end marker.
+    let mut b = good.clone();
+    b.push(0);
+    assert_eq!(
+        read_err(&b),
+        format!("{}: 1 byte after the end-of-bytecode marker", good.len())
+    );
+    // An operand index out of range: `addi %a, %a` is opcode 3, the result type, the
+    // overflow mode 0 and the operands (value 0 twice); make the second operand 99.
+    let text = "cuda_tile.module @m {\n  entry @k(%a: tile<i32>) {\n    %0 = addi %a, %a : tile<i32>\n    return\n  }\n}\n";
+    let m = parse_verified(text, 0, text.len()).unwrap();
+    let small = tilec_bytecode::write(&m, Version::V13_1).unwrap();
+    let addi = small
+        .windows(6)
+        .position(|w| w[0] == 0x03 && w[2..] == [0, 0, 0, 0x5c])
+        .expect("addi then return");
+    let mut b = small.clone();
+    let operand = addi + 4;
+    b[operand] = 99;
+    assert_eq!(
+        read_err(&b),
+        format!("{operand}: operand index 99 is out of range (1 value defined here)")
+    );
+    // The CLI reports it with the file name and the offset, exit status 1.
+    let dir = std::env::temp_dir().join(format!("tilec-bc-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("bad.tileirbc");
+    std::fs::write(&f, &b).unwrap();
+    let r = run_tilec(
+        &["check", "--diagnostic-format=mlir", f.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(r.status, 1);
+    assert_eq!(
+        r.stderr,
+        format!(
+            "{}: byte offset {operand} ({operand:#x}): error: operand index 99 is out of range (1 value defined here)\n",
+            f.display()
+        )
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn cli_writes_formats_and_compiles_bytecode() {
+    let dir = std::env::temp_dir().join(format!("tilec-bc-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ex = repo_root().join("examples/vector_add.tile");
+    let bc = dir.join("v.tileirbc");
+    for v in ["13.1", "13.2", "13.3"] {
+        let r = run_tilec(
+            &[
+                ex.to_str().unwrap(),
+                "--emit=bytecode",
+                "--bytecode-version",
+                v,
+                "-o",
+                bc.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert_eq!(r.status, 0, "{}", r.stderr);
+        let bytes = std::fs::read(&bc).unwrap();
+        assert!(tilec_bytecode::is_bytecode(&bytes));
+        assert_eq!(&bytes[8..10], &[13, v[3..].parse::<u8>().unwrap()]);
+    }
+    // `fmt` disassembles; the text is the example's (module name aside).
+    let r = run_tilec(&["fmt", bc.to_str().unwrap()], "");
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let want = run_tilec(&["fmt", ex.to_str().unwrap()], "").stdout;
+    let strip = |s: &str| s.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert_eq!(strip(&r.stdout), strip(&want));
+    assert!(r.stdout.starts_with("cuda_tile.module @kernels {"));
+    // Compiling the bytecode gives the same PTX as compiling the text.
+    let from_bc = run_tilec(&[bc.to_str().unwrap(), "-o", "-"], "");
+    let from_text = run_tilec(&[ex.to_str().unwrap(), "-o", "-"], "");
+    assert_eq!(from_bc.status, 0);
+    let body = |s: &str| {
+        s.lines()
+            .filter(|l| !l.starts_with("//") && !l.contains(".file"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(body(&from_bc.stdout), body(&from_text.stdout));
+    // An unknown version is a usage error; an op the version lacks is a located error.
+    let r = run_tilec(
+        &[
+            ex.to_str().unwrap(),
+            "--emit=bytecode",
+            "--bytecode-version",
+            "13.9",
+        ],
+        "",
+    );
+    assert_eq!(r.status, 2);
+    assert!(
+        r.stderr.contains("unsupported bytecode version '13.9'"),
+        "{}",
+        r.stderr
+    );
+    let src = dir.join("atan2.tile");
+    std::fs::write(
+        &src,
+        "cuda_tile.module @m {\n  entry @k(%a: tile<f32>) {\n    %0 = atan2 %a, %a : tile<f32>\n    return\n  }\n}\n",
+    )
+    .unwrap();
+    let r = run_tilec(
+        &[
+            src.to_str().unwrap(),
+            "--emit=bytecode",
+            "--diagnostic-format=mlir",
+            "-o",
+            bc.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(r.status, 1);
+    assert!(
+        r.stderr.contains(":3:10: error: 'cuda_tile.atan2' is not available in bytecode version 13.1 (it needs 13.2)"),
+        "{}",
+        r.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

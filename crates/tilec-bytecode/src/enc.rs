@@ -1,6 +1,16 @@
 //! Byte-level primitives: LEB128 varints, zigzag signed varints, little-endian integers, and
 //! a bounds-checked cursor whose every failure carries the byte offset it happened at.
 
+/// `n` and the noun, plural unless `n` is 1 (`1 byte`, `2 bytes`).
+pub fn count_of(n: impl Into<u64>, noun: &str) -> String {
+    let n = n.into();
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// A decoding failure: what went wrong and the absolute byte offset in the file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
@@ -107,8 +117,14 @@ impl<'a> Cursor<'a> {
     pub fn bytes(&mut self, n: usize, what: &str) -> Res<&'a [u8]> {
         if n > self.remaining() {
             return self.err(format!(
-                "{what} needs {n} bytes but only {} remain",
-                self.remaining()
+                "{what} needs {} but only {} {}",
+                count_of(n as u64, "byte"),
+                self.remaining(),
+                if self.remaining() == 1 {
+                    "remains"
+                } else {
+                    "remain"
+                }
             ));
         }
         let s = &self.data[self.pos..self.pos + n];
@@ -147,8 +163,8 @@ impl<'a> Cursor<'a> {
         let n = self.varint(what)?;
         if n.saturating_mul(min_item.max(1) as u64) > self.remaining() as u64 && min_item > 0 {
             return start.err(format!(
-                "{what} {n} exceeds the {} bytes that remain",
-                self.remaining()
+                "{what} {n} exceeds the {} that remain",
+                count_of(self.remaining() as u64, "byte")
             ));
         }
         usize::try_from(n).or_else(|_| start.err(format!("{what} {n} is too large")))

@@ -1,6 +1,6 @@
 //! The reader: bytecode to a module. Every failure is an error at a byte offset.
 
-use crate::enc::{Cursor, Error, Res};
+use crate::enc::{Cursor, Error, Res, count_of};
 use crate::schema::{self, Bit, Field};
 use crate::{Section, Version, attr_tag, dbg_tag, type_tag};
 use std::collections::HashMap;
@@ -139,8 +139,8 @@ impl<'a> Reader<'a> {
             if id == Section::End as u8 {
                 if !c.at_end() {
                     return c.err(format!(
-                        "{} bytes after the end-of-bytecode marker",
-                        c.remaining()
+                        "{} after the end-of-bytecode marker",
+                        count_of(c.remaining() as u64, "byte")
                     ));
                 }
                 break;
@@ -164,8 +164,14 @@ impl<'a> Reader<'a> {
                 return Err(Error {
                     offset: len_at,
                     message: format!(
-                        "section {id} is {len} bytes long but only {} bytes remain",
-                        c.remaining()
+                        "section {id} is {} long but only {} {}",
+                        count_of(len, "byte"),
+                        count_of(c.remaining() as u64, "byte"),
+                        if c.remaining() == 1 {
+                            "remains"
+                        } else {
+                            "remain"
+                        }
                     ),
                 });
             }
@@ -677,8 +683,8 @@ impl<'a> Reader<'a> {
         let i = c.varint("an operand")?;
         self.values.get(i as usize).copied().ok_or_else(|| {
             at.error(format!(
-                "operand index {i} is out of range ({} values are defined here)",
-                self.values.len()
+                "operand index {i} is out of range ({} defined here)",
+                count_of(self.values.len() as u64, "value")
             ))
         })
     }
@@ -898,6 +904,17 @@ impl<'a> Reader<'a> {
             .map_err(|e| at.error(format!("cannot build 'cuda_tile.{}': {}", def.name, e.0)))?;
         self.m.set_op_span(op, Some(span(at.offset())));
         self.m.set_op_loc(op, loc);
+        // Spell the op as NVIDIA's tools do where its name differs from the spec's.
+        let nvidia = match enc.op {
+            Opcode::PowF => Some("pow"),
+            Opcode::NegSI => Some("negi"),
+            Opcode::MulHI => Some("mulhii"),
+            Opcode::Print if !results.is_empty() => Some("print_tko"),
+            _ => None,
+        };
+        if let Some(i) = nvidia.and_then(|n| def.aliases.iter().position(|a| *a == n)) {
+            self.m.set_spelling(op, i as u8 + 1);
+        }
         if num_regions > 0 {
             let r_at = *c;
             let n = c.count(1, "number of regions")?;

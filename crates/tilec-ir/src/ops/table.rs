@@ -506,7 +506,7 @@ table! {
     PowF => OpDef {
         opcode: Opcode::PowF,
         name: "powf",
-        aliases: &["pow"],
+        aliases: &["pow", "fpowf"],
         summary: "Element-wise power",
         family: Family::FloatArith,
         operands: &[one("source", FT), one("exponent", FT)],
