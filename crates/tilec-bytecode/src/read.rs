@@ -1179,6 +1179,19 @@ impl<'a> Reader<'a> {
             t if t == attr_tag::DICTIONARY as u64 => return self.dict(c, "a dictionary"),
             t if t == attr_tag::OPT_HINTS as u64 => {
                 let d = self.dict(c, "optimization hints")?;
+                // As in text: one dictionary per architecture, each key once.
+                if let AttrData::Dict(items) = self.m.ctx.attrs.get(d) {
+                    for (i, (k, v)) in items.iter().enumerate() {
+                        if !matches!(self.m.ctx.attrs.get(*v), AttrData::Dict(_)) {
+                            return at.err(format!(
+                                "optimization hints entry `{k}` is not a dictionary"
+                            ));
+                        }
+                        if i > 0 && items[i - 1].0 == *k {
+                            return at.err(format!("duplicate optimization hints key `{k}`"));
+                        }
+                    }
+                }
                 AttrData::OptHints(d)
             }
             t if t == attr_tag::BOUNDED as u64 => {

@@ -75,3 +75,17 @@ fn non_positive_sizes_are_rejected() {
         rejected(&b, &format!("{v}: partition tile 4x3"));
     }
 }
+
+#[test]
+fn optimization_hints_entries_are_dictionaries() {
+    // prefix_sum.tileirbc with one byte changed: an optimization_hints entry whose value is
+    // another optimization_hints attribute, which text cannot express.
+    let b = include_bytes!("data/opt-hints-not-a-dict.tileirbc");
+    match read(b, FileId(0)) {
+        Ok(_) => panic!("accepted"),
+        Err(d) => {
+            assert!(d.location.is_some(), "no location: {}", d.message);
+            assert!(d.message.contains("not a dictionary"), "{}", d.message);
+        }
+    }
+}
