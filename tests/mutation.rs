@@ -2,6 +2,9 @@
 //! by deleting, duplicating, swapping and replacing tokens, truncating and inserting random
 //! bytes never crash or hang tilec; every rejected mutant gets a located diagnostic and exit
 //! status 1; every accepted mutant prints to text that parses again and prints the same.
+//! Bytecode mutants (bit flips, boundary bytes, ranges deleted, inserted, duplicated or
+//! spliced, huge varints, truncation; `cargo xtask fuzz-bytecode` runs 100,000) hold the
+//! same contract with errors located by byte offset.
 
 use tilec_tests::mutate::{KINDS, Outcome, Rng, check_mutant, mutate, token_ranges};
 
@@ -173,4 +176,58 @@ fn fuzz_findings_stay_fixed() {
             panic!("finding #{i}: {e}\n{f}");
         }
     }
+}
+
+#[test]
+fn bytecode_mutants_never_crash_and_always_explain_themselves() {
+    use tilec_tests::mutate::{
+        BYTE_KINDS, bytecode_seeds, check_bytecode_mutant_detail, mutate_bytes,
+    };
+    let seeds = bytecode_seeds();
+    assert!(seeds.len() >= 30, "only {} bytecode seeds", seeds.len());
+    let per_seed = (6000 / seeds.len()).max(20);
+    let mut rng = Rng::new(0xb17ec0de);
+    let (mut accepted, mut rejected) = (0, 0);
+    let mut slowest = (std::time::Duration::ZERO, String::new());
+    let mut failures = Vec::new();
+    for (s, (name, bytes)) in seeds.iter().enumerate() {
+        let other = &seeds[(s * 7 + 3) % seeds.len()].1;
+        for i in 0..per_seed {
+            let kind = BYTE_KINDS[i % BYTE_KINDS.len()];
+            let mut m = mutate_bytes(bytes, other, kind, &mut rng);
+            if i % 5 == 4 {
+                // Stack a second mutation of a random kind.
+                let k = BYTE_KINDS[rng.below(BYTE_KINDS.len())];
+                m = mutate_bytes(&m, other, k, &mut rng);
+            }
+            match check_bytecode_mutant_detail(&m) {
+                Ok(o) => {
+                    if o.outcome == Outcome::Accepted {
+                        accepted += 1;
+                    } else {
+                        rejected += 1;
+                    }
+                    if o.elapsed > slowest.0 {
+                        slowest = (o.elapsed, format!("{name} mutant {i} ({kind:?})"));
+                    }
+                }
+                Err(e) => failures.push(format!(
+                    "{name} mutant {i} ({kind:?}): {e}\n--- mutant (hex) ---\n{}",
+                    m.iter().map(|b| format!("{b:02x}")).collect::<String>()
+                )),
+            }
+        }
+    }
+    eprintln!(
+        "bytecode mutation: {} seeds, {accepted} accepted, {rejected} rejected, {} failures; slowest {:.1} ms ({})",
+        seeds.len(),
+        failures.len(),
+        slowest.0.as_secs_f64() * 1e3,
+        slowest.1
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    assert!(
+        rejected > 0 && accepted > 0,
+        "the mutator is not doing its job"
+    );
 }

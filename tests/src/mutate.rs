@@ -6,6 +6,12 @@
 //! robustness contract: no panic, exit status 0 or 1, every rejection carries a located
 //! diagnostic, every accepted input prints to text that parses again and prints the
 //! same, canonicalizes, compiles to PTX, and runs in the interpreter (`tilec run`).
+//!
+//! For Tile IR bytecode, [`mutate_bytes`] mutates bytes (bit flips, boundary values,
+//! deleted, inserted and duplicated ranges, truncation, huge varints, chunks spliced from
+//! another seed, random bytes behind a valid header) and [`check_bytecode_mutant`] runs
+//! `tilec fmt -` on the mutant: no panic, no hang, exit status 0 or 1, every error located
+//! (by byte offset), and the text printed for an accepted mutant parses again.
 
 use tilec_parse::lexer::{Lexer, Tok};
 
@@ -455,4 +461,320 @@ pub fn run_bytes(args: &[&str], stdin: &[u8]) -> crate::Output {
         stdout: String::from_utf8_lossy(&out).into_owned(),
         stderr: String::from_utf8_lossy(&err).into_owned(),
     }
+}
+
+/// The byte-level mutation kinds for binary inputs (Tile IR bytecode).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ByteKind {
+    /// Flip one bit.
+    FlipBit,
+    /// Set a byte to a random or boundary value (0x00, 0x7f, 0x80, 0xff).
+    SetByte,
+    /// Delete a byte range.
+    DeleteRange,
+    /// Insert random bytes.
+    InsertRange,
+    /// Duplicate a byte range in place.
+    DuplicateRange,
+    /// Truncate the input.
+    Truncate,
+    /// Overwrite a varint-looking byte run with a varint that is too large.
+    HugeVarint,
+    /// Splice a chunk of another seed in.
+    Splice,
+    /// Keep the header (magic and version) and follow it with random bytes.
+    RandomBody,
+}
+
+/// All byte kinds, in the order the callers cycle through them (the random body last: it
+/// is the least interesting, and callers may skip it most of the time).
+pub const BYTE_KINDS: [ByteKind; 9] = [
+    ByteKind::FlipBit,
+    ByteKind::SetByte,
+    ByteKind::DeleteRange,
+    ByteKind::InsertRange,
+    ByteKind::DuplicateRange,
+    ByteKind::Truncate,
+    ByteKind::HugeVarint,
+    ByteKind::Splice,
+    ByteKind::RandomBody,
+];
+
+/// A range length: mostly short, sometimes long.
+fn range_len(rng: &mut Rng, max: usize) -> usize {
+    let cap = if rng.below(4) == 0 { 256 } else { 8 };
+    (1 + rng.below(cap)).min(max.max(1))
+}
+
+/// Produces one byte-level mutant of `seed`; `other` is another seed, for splicing.
+pub fn mutate_bytes(seed: &[u8], other: &[u8], kind: ByteKind, rng: &mut Rng) -> Vec<u8> {
+    let mut out = seed.to_vec();
+    let n = out.len();
+    match kind {
+        ByteKind::FlipBit if n > 0 => {
+            let i = rng.below(n);
+            out[i] ^= 1 << rng.below(8);
+        }
+        ByteKind::SetByte if n > 0 => {
+            let i = rng.below(n);
+            out[i] = match rng.below(5) {
+                0 => 0x00,
+                1 => 0x7f,
+                2 => 0x80,
+                3 => 0xff,
+                _ => (rng.next_u64() & 0xff) as u8,
+            };
+        }
+        ByteKind::DeleteRange if n > 0 => {
+            let s = rng.below(n);
+            let len = range_len(rng, n - s);
+            out.drain(s..s + len);
+        }
+        ByteKind::InsertRange => {
+            let s = rng.below(n + 1);
+            let len = range_len(rng, 256);
+            let bytes: Vec<u8> = (0..len).map(|_| (rng.next_u64() & 0xff) as u8).collect();
+            out.splice(s..s, bytes);
+        }
+        ByteKind::DuplicateRange if n > 0 => {
+            let s = rng.below(n);
+            let len = range_len(rng, n - s);
+            let chunk = out[s..s + len].to_vec();
+            let at = if rng.below(2) == 0 {
+                s + len
+            } else {
+                rng.below(n + 1)
+            };
+            out.splice(at..at, chunk);
+        }
+        ByteKind::Truncate => out.truncate(rng.below(n + 1)),
+        ByteKind::HugeVarint if n > 0 => {
+            // A run of continuation bytes and its last byte, or a single byte.
+            let s = rng.below(n);
+            let mut e = s;
+            while e < n && out[e] & 0x80 != 0 {
+                e += 1;
+            }
+            let e = (e + 1).min(n);
+            let huge: &[u8] = match rng.below(3) {
+                0 => &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01],
+                1 => &[0xff, 0xff, 0xff, 0xff, 0x0f],
+                _ => &[
+                    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01,
+                ],
+            };
+            out.splice(s..e, huge.iter().copied());
+        }
+        ByteKind::Splice if !other.is_empty() => {
+            let s = rng.below(other.len());
+            let len = range_len(rng, other.len() - s);
+            let chunk = &other[s..s + len];
+            let at = rng.below(n + 1);
+            if rng.below(2) == 0 {
+                let end = (at + len).min(n);
+                out.splice(at..end, chunk.iter().copied());
+            } else {
+                out.splice(at..at, chunk.iter().copied());
+            }
+        }
+        ByteKind::RandomBody => {
+            // Magic (8 bytes) and version (3 varints, usually one byte each).
+            let keep = if rng.below(2) == 0 { 8 } else { 11 };
+            out.truncate(keep.min(n));
+            let len = rng.below(512);
+            out.extend((0..len).map(|_| (rng.next_u64() & 0xff) as u8));
+        }
+        _ => {}
+    }
+    out
+}
+
+/// What happened to a bytecode mutant, with the first error message of a rejection.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BytecodeOutcome {
+    /// Accepted or rejected.
+    pub outcome: Outcome,
+    /// The first error message of a rejection.
+    pub message: Option<String>,
+    /// How long `tilec fmt` took.
+    pub elapsed: std::time::Duration,
+}
+
+/// The longest a bytecode mutant may take (anything slower counts as a hang).
+pub const BYTECODE_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Runs `tilec fmt -` on a bytecode mutant in process and checks the robustness contract:
+/// no panic, exit status 0 or 1, every error of a rejection located (a byte offset or a
+/// line), the text printed for an accepted mutant parses again, and no more than
+/// [`BYTECODE_TIME_LIMIT`].
+pub fn check_bytecode_mutant(bytes: &[u8]) -> Result<Outcome, String> {
+    check_bytecode_mutant_detail(bytes).map(|o| o.outcome)
+}
+
+/// [`check_bytecode_mutant`], also returning the first error message and the time taken.
+pub fn check_bytecode_mutant_detail(bytes: &[u8]) -> Result<BytecodeOutcome, String> {
+    let input = bytes.to_vec();
+    let start = std::time::Instant::now();
+    let out = std::panic::catch_unwind(move || {
+        run_bytes(&["fmt", "-", "--diagnostic-format=json"], &input)
+    })
+    .map_err(|e| format!("panic: {}", tilec_gpu::panic_message(&*e)))?;
+    let elapsed = start.elapsed();
+    if elapsed > BYTECODE_TIME_LIMIT {
+        return Err(format!(
+            "took {:.2} s (the limit is {} s)",
+            elapsed.as_secs_f64(),
+            BYTECODE_TIME_LIMIT.as_secs()
+        ));
+    }
+    match out.status {
+        0 => {
+            if let Err(d) = tilec_parse::parse(
+                &out.stdout,
+                tilec_diag::FileId(0),
+                &tilec_parse::ParseOptions::default(),
+            ) {
+                return Err(format!(
+                    "printed output does not parse again: {:?}\n--- output was:\n{}",
+                    d.first().map(|d| &d.message),
+                    out.stdout
+                ));
+            }
+            Ok(BytecodeOutcome {
+                outcome: Outcome::Accepted,
+                message: None,
+                elapsed,
+            })
+        }
+        1 => {
+            let mut first = None;
+            for l in out.stdout.lines() {
+                if !l.contains("\"severity\":\"error\"") {
+                    continue;
+                }
+                // The message is escaped, so the first `,"file":` is the diagnostic's own
+                // location; a located one has a line or a byte offset.
+                let loc = l.split_once(",\"file\":").map_or("", |(_, r)| r);
+                let located = !loc.starts_with("null")
+                    && (!loc.contains("\"line\":null,") || loc.contains("\"byte_offset\":"));
+                if !located {
+                    return Err(format!("diagnostic without a location: {l}"));
+                }
+                if first.is_none() {
+                    first = Some(json_message(l));
+                }
+            }
+            let Some(message) = first else {
+                return Err(format!(
+                    "rejected without an error diagnostic: {}{}",
+                    out.stdout, out.stderr
+                ));
+            };
+            Ok(BytecodeOutcome {
+                outcome: Outcome::Rejected,
+                message: Some(message),
+                elapsed,
+            })
+        }
+        s => Err(format!("exit status {s}: {}{}", out.stdout, out.stderr)),
+    }
+}
+
+/// The `message` field of a JSON diagnostic line (escapes kept as written).
+fn json_message(line: &str) -> String {
+    let Some((_, rest)) = line.split_once("\"message\":\"") else {
+        return String::new();
+    };
+    let mut out = String::new();
+    let mut escaped = false;
+    for c in rest.chars() {
+        if escaped {
+            escaped = false;
+        } else if c == '\\' {
+            escaped = true;
+        } else if c == '"' {
+            break;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The kind of a diagnostic message: digit runs become `N` and quoted names `'…'`, so that
+/// messages differing only in numbers or names count together.
+pub fn message_kind(message: &str) -> String {
+    let mut out = String::new();
+    let mut in_quote = false;
+    let mut last_digit = false;
+    for c in message.chars() {
+        if in_quote {
+            if c == '\'' {
+                in_quote = false;
+                out.push_str("…'");
+            }
+            continue;
+        }
+        if c == '\'' {
+            in_quote = true;
+            out.push('\'');
+            last_digit = false;
+        } else if c.is_ascii_digit() {
+            if !last_digit {
+                out.push('N');
+            }
+            last_digit = true;
+        } else {
+            last_digit = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The seeds of bytecode mutation: the cuTile corpus (`tests/corpus/cutile/*.tileirbc`), the
+/// cuTile samples of `../shared` when present, and every example written as bytecode in each
+/// supported version.
+pub fn bytecode_seeds() -> Vec<(String, Vec<u8>)> {
+    let root = crate::repo_root();
+    let mut out = Vec::new();
+    let mut dirs = vec![root.join("tests/corpus/cutile")];
+    if let Some(shared) = crate::shared_dir() {
+        dirs.push(shared.join("conformance/cutile-samples"));
+    }
+    for d in dirs {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        let mut files: Vec<_> = rd.flatten().map(|e| e.path()).collect();
+        files.sort();
+        for p in files {
+            if p.extension().is_some_and(|e| e == "tileirbc")
+                && let Ok(b) = std::fs::read(&p)
+            {
+                out.push((p.display().to_string(), b));
+            }
+        }
+    }
+    let Ok(rd) = std::fs::read_dir(root.join("examples")) else {
+        return out;
+    };
+    let mut files: Vec<_> = rd.flatten().map(|e| e.path()).collect();
+    files.sort();
+    for p in files {
+        if p.extension().is_none_or(|e| e != "tile") {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(&p) else {
+            continue;
+        };
+        let Ok(m) = tilec_parse::parse(&text, tilec_diag::FileId(0), &Default::default()) else {
+            continue;
+        };
+        for v in tilec_bytecode::Version::SUPPORTED {
+            if let Ok(b) = tilec_bytecode::write(&m, v) {
+                out.push((format!("{} (bytecode {v})", p.display()), b));
+            }
+        }
+    }
+    out
 }

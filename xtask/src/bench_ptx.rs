@@ -1,11 +1,14 @@
-//! `cargo xtask bench-ptx [--runs N] [--arch sm_90]`: compile speed of tilec against NVIDIA's
-//! tileiras on the cuTile corpus (`tests/corpus/cutile`: each kernel as Tile IR text,
-//! `NAME.mlir`, and as the bytecode it was disassembled from, `NAME.tileirbc`).
+//! `cargo xtask bench-ptx [--runs N] [--arch sm_90] [--text]`: compile speed of tilec against
+//! NVIDIA's tileiras on the cuTile corpus (`tests/corpus/cutile`: each kernel as the bytecode
+//! cuTile Python wrote, `NAME.tileirbc`, and as Tile IR text, `NAME.mlir`).
 //!
-//! For every kernel, after one warm-up run, `N` runs (default 10) of, in this order:
+//! tilec and tileiras read the same input, the kernel's `NAME.tileirbc`; with `--text`, tilec
+//! reads the `NAME.mlir` text instead (tileiras still reads the bytecode). For every kernel,
+//! after one warm-up run, `N` runs (default 10) of, in this order:
 //!
-//! 1. tilec in process: text to PTX through the library calls of `tilec FILE -o OUT`
-//!    (parse, verify, canonicalize, `tilec_ptx::compile`), timed per phase;
+//! 1. tilec in process: the input to PTX through the library calls of `tilec FILE -o OUT`
+//!    (read bytecode or parse text, verify, canonicalize, `tilec_ptx::compile`), timed per
+//!    phase;
 //! 2. tilec as a process: `tilec FILE -o OUT.ptx --arch ARCH` (process start, reading and
 //!    writing included, as for tileiras);
 //! 3. `ptxas -arch=ARCH -o OUT.cubin OUT.ptx`;
@@ -30,8 +33,10 @@ const TARGET_TILEC: f64 = 50.0;
 /// Target: tileiras time over tilec + ptxas time.
 const TARGET_TILEC_PTXAS: f64 = 3.0;
 
-/// The in-process phases, in pipeline order.
-const PHASES: [&str; 4] = ["parse", "verify", "canonicalize", "PTX"];
+/// The in-process phases, in pipeline order (the first reads bytecode, or parses text with
+/// `--text`).
+const PHASES: [&str; 4] = ["read bytecode", "verify", "canonicalize", "PTX"];
+const PHASES_TEXT: [&str; 4] = ["parse", "verify", "canonicalize", "PTX"];
 
 /// One corpus kernel.
 struct Kernel {
@@ -96,17 +101,26 @@ fn time_command(cmd: &mut Command) -> Result<Duration, String> {
 /// the same library calls as the CLI's compile command (default options: spec personality,
 /// canonicalizer on, 4 warps, accurate math, no line info).
 fn compile_in_process(
-    text: &str,
+    input: &[u8],
     file_name: &str,
     arch: tilec_ptx::Arch,
 ) -> Result<(String, [Duration; 4], usize), String> {
     let t0 = Instant::now();
-    let mut m = tilec_parse::parse(
-        text,
-        tilec_diag::FileId(0),
-        &tilec_parse::ParseOptions::default(),
-    )
-    .map_err(|d| format!("parse: {:?}", d.first().map(|d| &d.message)))?;
+    // As the CLI: bytecode is recognised by its magic bytes; its source text is empty.
+    let (mut m, text) = if tilec_bytecode::is_bytecode(input) {
+        let m = tilec_bytecode::read(input, tilec_diag::FileId(0))
+            .map_err(|d| format!("read bytecode: {}", d.message))?;
+        (m, "")
+    } else {
+        let text = std::str::from_utf8(input).map_err(|e| format!("parse: {e}"))?;
+        let m = tilec_parse::parse(
+            text,
+            tilec_diag::FileId(0),
+            &tilec_parse::ParseOptions::default(),
+        )
+        .map_err(|d| format!("parse: {:?}", d.first().map(|d| &d.message)))?;
+        (m, text)
+    };
     let t1 = Instant::now();
     let diags = tilec_verify::verify(&m, &tilec_verify::VerifyOptions::default());
     if let Some(d) = diags.iter().find(|d| d.is_error()) {
@@ -242,8 +256,10 @@ fn fmt_opt(v: Option<f64>, digits: usize, suffix: &str) -> String {
     v.map_or("SKIPPED".into(), |v| format!("{v:.digits$}{suffix}"))
 }
 
-/// Measures every corpus kernel; returns the exit status.
-pub fn bench_ptx(runs: usize, arch_name: &str) -> i32 {
+/// Measures every corpus kernel (tilec reading the bytecode, or the text with `text`);
+/// returns the exit status.
+pub fn bench_ptx(runs: usize, arch_name: &str, text_input: bool) -> i32 {
+    let phases = if text_input { PHASES_TEXT } else { PHASES };
     let runs = runs.max(1);
     let Some(arch) = tilec_ptx::Arch::from_name(arch_name) else {
         eprintln!("unknown architecture '{arch_name}'");
@@ -274,7 +290,10 @@ pub fn bench_ptx(runs: usize, arch_name: &str) -> i32 {
         skipped("tileiras", "TILEC_TILEIRAS");
     }
 
-    println!("# cargo xtask bench-ptx --runs {runs} --arch {arch_name}");
+    println!(
+        "# cargo xtask bench-ptx --runs {runs} --arch {arch_name}{}",
+        if text_input { " --text" } else { "" }
+    );
     println!();
     println!("date:     {}", utc_now());
     println!("machine:  {}", machine());
@@ -319,6 +338,14 @@ pub fn bench_ptx(runs: usize, arch_name: &str) -> i32 {
         floors.join(", ")
     );
     println!(
+        "input:    tilec reads {}; tileiras reads NAME.tileirbc",
+        if text_input {
+            "NAME.mlir (text)"
+        } else {
+            "NAME.tileirbc (the same bytecode)"
+        }
+    );
+    println!(
         "method:   per kernel, 1 warm-up then {runs} interleaved runs of each column; medians in ms"
     );
     println!();
@@ -326,14 +353,22 @@ pub fn bench_ptx(runs: usize, arch_name: &str) -> i32 {
     let mut failures = Vec::new();
     let mut results: Vec<(&Kernel, Samples)> = Vec::new();
     for k in &kernels {
-        let text = match std::fs::read_to_string(&k.text_path) {
+        let input_path = if text_input {
+            &k.text_path
+        } else if let Some(bc) = &k.bytecode {
+            bc
+        } else {
+            println!("SKIPPED: {} has no .tileirbc", k.name);
+            continue;
+        };
+        let input = match std::fs::read(input_path) {
             Ok(t) => t,
             Err(e) => {
                 failures.push(format!("{}: cannot read: {e}", k.name));
                 continue;
             }
         };
-        let file_name = k.text_path.display().to_string();
+        let file_name = input_path.display().to_string();
         let ptx_path = out_dir.join(format!("{}.ptx", k.name));
         let ptx_cubin = out_dir.join(format!("{}.ptxas.cubin", k.name));
         let ir_cubin = out_dir.join(format!("{}.tileiras.cubin", k.name));
@@ -343,7 +378,7 @@ pub fn bench_ptx(runs: usize, arch_name: &str) -> i32 {
         for run in 0..=runs {
             let warm = run == 0;
             // 1. in process
-            match compile_in_process(&text, &file_name, arch) {
+            match compile_in_process(&input, &file_name, arch) {
                 Ok((ptx, phases, ops)) => {
                     if !warm {
                         s.in_process
@@ -366,7 +401,7 @@ pub fn bench_ptx(runs: usize, arch_name: &str) -> i32 {
             if let Some(tilec) = &tilec {
                 match time_command(
                     Command::new(tilec)
-                        .arg(&k.text_path)
+                        .arg(input_path)
                         .arg("-o")
                         .arg(&ptx_path)
                         .args(["--arch", arch_name]),
@@ -533,7 +568,7 @@ pub fn bench_ptx(runs: usize, arch_name: &str) -> i32 {
     // In-process phases: where tilec's time goes.
     println!("tilec in process, per phase (medians, ms):");
     println!();
-    println!("| kernel | {} | total |", PHASES.join(" | "));
+    println!("| kernel | {} | total |", phases.join(" | "));
     println!("|---|---:|---:|---:|---:|---:|");
     let mut totals = [0.0f64; 4];
     for (k, s) in &results {

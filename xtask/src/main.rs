@@ -8,9 +8,14 @@
 //! * `cargo xtask fuzz [--mutants N] [--seed S]`: runs N mutants (default 100,000) of the
 //!   examples and conformance files through `tilec fmt` in process and checks that none
 //!   crashes, hangs, or is rejected without a located diagnostic.
-//! * `cargo xtask bench-ptx [--runs N] [--arch sm_90]`: compile speed on the cuTile corpus:
-//!   tilec (in process and as a process) and tilec + ptxas against tileiras, per kernel, the
-//!   median of N runs (default 10) each, as ratios (see `bench_ptx.rs`).
+//! * `cargo xtask fuzz-bytecode [--mutants N] [--seed S]`: runs N byte-level mutants
+//!   (default 100,000) of Tile IR bytecode (the cuTile corpus and every example written as
+//!   bytecode 13.1-13.3) through `tilec fmt -` in process and checks that none crashes,
+//!   hangs, or is rejected without an error located by byte offset (see `fuzz_bytecode.rs`).
+//! * `cargo xtask bench-ptx [--runs N] [--arch sm_90] [--text]`: compile speed on the cuTile
+//!   corpus: tilec (in process and as a process) and tilec + ptxas against tileiras, all
+//!   reading the same `.tileirbc` (`--text`: tilec reads the `.mlir` text instead), per
+//!   kernel, the median of N runs (default 10) each, as ratios (see `bench_ptx.rs`).
 //! * `cargo xtask bench-interp [--elems N] [--runs R]`: the reference interpreter's
 //!   elementwise speed on one core, in element-ops per second (see `bench_interp.rs`).
 //! * `cargo xtask diff-canon [--kernels N] [--seed S] [--inputs K]`: differential
@@ -33,6 +38,7 @@ mod bench_interp;
 mod bench_ptx;
 mod diff_canon;
 mod dist;
+mod fuzz_bytecode;
 mod gpu_bench;
 mod gpu_test;
 
@@ -62,9 +68,16 @@ fn main() {
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(0x711ec),
         ),
+        Some("fuzz-bytecode") => fuzz_bytecode::fuzz_bytecode(
+            opt("--mutants")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(100_000),
+            opt("--seed").and_then(|v| v.parse().ok()).unwrap_or(2611),
+        ),
         Some("bench-ptx") => bench_ptx::bench_ptx(
             opt("--runs").and_then(|v| v.parse().ok()).unwrap_or(10),
             opt("--arch").as_deref().unwrap_or("sm_90"),
+            args.iter().any(|a| a == "--text"),
         ),
         Some("bench-interp") => bench_interp::bench_interp(
             opt("--elems").and_then(|v| v.parse().ok()).unwrap_or(65536),
@@ -94,7 +107,7 @@ fn main() {
         Some("__cli") => cli(args.get(1).map(PathBuf::from)),
         _ => {
             eprintln!(
-                "usage: cargo xtask bench [--mb N] | cargo xtask bench-canon [--ops N] | cargo xtask fuzz [--mutants N] [--seed S] | cargo xtask bench-ptx [--runs N] [--arch sm_90] | cargo xtask bench-interp [--elems N] [--runs R] | cargo xtask diff-canon [--kernels N] [--seed S] [--inputs K] | cargo xtask gpu-test [--sim] [--random N] [--seed S] [--only NAME] [--arch sm_90] [--num-warps W] [--fast-math] | cargo xtask gpu-bench [--reps N] [--warmup N] [--only NAME] [--arch sm_90] [--json OUT] | cargo xtask dist"
+                "usage: cargo xtask bench [--mb N] | cargo xtask bench-canon [--ops N] | cargo xtask fuzz [--mutants N] [--seed S] | cargo xtask fuzz-bytecode [--mutants N] [--seed S] | cargo xtask bench-ptx [--runs N] [--arch sm_90] [--text] | cargo xtask bench-interp [--elems N] [--runs R] | cargo xtask diff-canon [--kernels N] [--seed S] [--inputs K] | cargo xtask gpu-test [--sim] [--random N] [--seed S] [--only NAME] [--arch sm_90] [--num-warps W] [--fast-math] | cargo xtask gpu-bench [--reps N] [--warmup N] [--only NAME] [--arch sm_90] [--json OUT] | cargo xtask dist"
             );
             2
         }

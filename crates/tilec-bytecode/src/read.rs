@@ -9,11 +9,14 @@ use tilec_ir::attrs::{AttrData, dense};
 use tilec_ir::builder::Builder;
 use tilec_ir::float::FloatKind;
 use tilec_ir::ops::{Arity, AttrKind, Presence};
-use tilec_ir::types::TypeData;
+use tilec_ir::types::{DYNAMIC, TypeData};
 use tilec_ir::{Attr, Block, InsertPoint, Module, Op, Opcode, Type, Value};
 
 /// Deepest nesting of attributes, types or regions the reader follows.
 const MAX_DEPTH: usize = 64;
+
+/// The largest tile, in elements (the text parser's limit).
+const MAX_TILE_ELEMENTS: i64 = 1 << 24;
 
 /// Reads a bytecode file. Ops get the byte offset of their encoding as their span in
 /// `file`, so later diagnostics point into the binary.
@@ -360,7 +363,115 @@ impl<'a> Reader<'a> {
         if !c.at_end() {
             return c.err(format!("{} unexpected bytes after a type", c.remaining()));
         }
+        if let Err(msg) = self.check_type(&data) {
+            return at.err(msg);
+        }
         Ok(self.m.ctx.types.intern(data))
+    }
+
+    /// The invariants the text parser enforces when it builds a type: a type that could not
+    /// be written as text is an error here too.
+    fn check_type(&self, data: &TypeData) -> Result<(), String> {
+        let types = &self.m.ctx.types;
+        let number = |t: Type| {
+            matches!(
+                types.get(t),
+                TypeData::Int(1 | 8 | 16 | 32 | 64) | TypeData::Float(_)
+            )
+        };
+        let tile_shape = |shape: &[i64]| -> Result<(), String> {
+            let mut n: i64 = 1;
+            for &d in shape {
+                if d <= 0 || (d as u64).count_ones() != 1 {
+                    return Err(format!(
+                        "tile dimensions must be positive powers of two, got {shape:?}"
+                    ));
+                }
+                if n > MAX_TILE_ELEMENTS / d {
+                    return Err(format!(
+                        "tile would exceed the maximum of {MAX_TILE_ELEMENTS} elements"
+                    ));
+                }
+                n *= d;
+            }
+            Ok(())
+        };
+        match data {
+            TypeData::Ptr(p) if !number(*p) => Err("the pointee type is not a number type".into()),
+            TypeData::Tile { shape, elem, .. } => {
+                if !number(*elem) && !matches!(types.get(*elem), TypeData::Ptr(_)) {
+                    return Err("the tile element type is not a number or pointer type".into());
+                }
+                tile_shape(shape)
+            }
+            TypeData::TensorView {
+                elem,
+                shape,
+                strides,
+            } => {
+                if !number(*elem) {
+                    return Err("the tensor view element type is not a number type".into());
+                }
+                if shape.len() != strides.len() {
+                    return Err(format!(
+                        "tensor view shape of rank {} and strides of rank {}",
+                        shape.len(),
+                        strides.len()
+                    ));
+                }
+                if shape
+                    .iter()
+                    .chain(strides.iter())
+                    .any(|&d| d <= 0 && d != DYNAMIC)
+                {
+                    return Err(format!(
+                        "tensor view sizes and strides must be positive, got {shape:?} and {strides:?}"
+                    ));
+                }
+                Ok(())
+            }
+            TypeData::PartitionView {
+                tile,
+                padding,
+                tensor_view,
+                dim_map,
+            } => {
+                let TypeData::TensorView {
+                    shape: tv_shape,
+                    elem: tv_elem,
+                    ..
+                } = types.get(*tensor_view)
+                else {
+                    return Err("a partition view of a type that is not a tensor view".into());
+                };
+                if tile.is_empty() || tile.len() != tv_shape.len() || dim_map.len() != tile.len() {
+                    return Err(format!(
+                        "partition view of rank {} with a tensor view of rank {} and {} dim_map entries",
+                        tile.len(),
+                        tv_shape.len(),
+                        dim_map.len()
+                    ));
+                }
+                if tile.iter().any(|&d| d > i32::MAX as i64) {
+                    return Err(format!("partition tile dimensions exceed i32: {tile:?}"));
+                }
+                tile_shape(tile)?;
+                let mut used = vec![false; tile.len()];
+                for &d in dim_map.iter() {
+                    match usize::try_from(d).ok().and_then(|d| used.get_mut(d)) {
+                        Some(u) if !*u => *u = true,
+                        _ => return Err(format!("invalid partition view dim_map {dim_map:?}")),
+                    }
+                }
+                if padding.is_some_and(|p| p != tilec_ir::attrs::PaddingValue::Zero)
+                    && !matches!(types.get(*tv_elem), TypeData::Float(_))
+                {
+                    return Err("a non-zero padding value for an integer tensor view".into());
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
     }
 
     fn constant(&mut self, c: &mut Cursor<'a>, ty: Type) -> Res<Attr> {
@@ -1085,6 +1196,19 @@ impl<'a> Reader<'a> {
             t if t == attr_tag::DICTIONARY as u64 => return self.dict(c, "a dictionary"),
             t if t == attr_tag::OPT_HINTS as u64 => {
                 let d = self.dict(c, "optimization hints")?;
+                // As in text: one dictionary per architecture, each key once.
+                if let AttrData::Dict(items) = self.m.ctx.attrs.get(d) {
+                    for (i, (k, v)) in items.iter().enumerate() {
+                        if !matches!(self.m.ctx.attrs.get(*v), AttrData::Dict(_)) {
+                            return at.err(format!(
+                                "optimization hints entry `{k}` is not a dictionary"
+                            ));
+                        }
+                        if i > 0 && items[i - 1].0 == *k {
+                            return at.err(format!("duplicate optimization hints key `{k}`"));
+                        }
+                    }
+                }
                 AttrData::OptHints(d)
             }
             t if t == attr_tag::BOUNDED as u64 => {
