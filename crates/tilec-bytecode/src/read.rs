@@ -71,7 +71,6 @@ struct Reader<'a> {
 fn table<'a>(c: &mut Cursor<'a>, width: usize, what: &str) -> Res<Vec<Cursor<'a>>> {
     let n = c.count(width, &format!("number of {what}"))?;
     c.align(width, &format!("{what} table padding"))?;
-    let start = c.offset();
     let mut offs = Vec::with_capacity(n);
     for _ in 0..n {
         let at = c.offset();
@@ -84,7 +83,6 @@ fn table<'a>(c: &mut Cursor<'a>, width: usize, what: &str) -> Res<Vec<Cursor<'a>
     }
     let data_start = c.pos();
     let data_len = c.remaining();
-    let _ = start;
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
         let (at, o) = offs[i];
@@ -268,10 +266,9 @@ impl<'a> Reader<'a> {
     fn parse_type(&mut self, mut c: Cursor<'a>) -> Res<Type> {
         let at = c;
         let tag = c.varint("a type tag")?;
-        let simple = |d| Ok(d);
         let data = match tag as u8 {
             _ if tag > u8::MAX as u64 => return at.err(format!("unknown type tag {tag}")),
-            type_tag::I1 => simple(TypeData::Int(1))?,
+            type_tag::I1 => TypeData::Int(1),
             type_tag::I8 => TypeData::Int(8),
             type_tag::I16 => TypeData::Int(16),
             type_tag::I32 => TypeData::Int(32),
