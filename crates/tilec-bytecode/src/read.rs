@@ -15,9 +15,6 @@ use tilec_ir::{Attr, Block, InsertPoint, Module, Op, Opcode, Type, Value};
 /// Deepest nesting of attributes, types or regions the reader follows.
 const MAX_DEPTH: usize = 64;
 
-/// The largest tile, in elements (the text parser's limit).
-const MAX_TILE_ELEMENTS: i64 = 1 << 24;
-
 /// Reads a bytecode file. Ops get the byte offset of their encoding as their span in
 /// `file`, so later diagnostics point into the binary.
 pub fn read(bytes: &[u8], file: FileId) -> Result<Module, Diagnostic> {
@@ -376,22 +373,9 @@ impl<'a> Reader<'a> {
                 TypeData::Int(1 | 8 | 16 | 32 | 64) | TypeData::Float(_)
             )
         };
-        let tile_shape = |shape: &[i64]| -> Result<(), String> {
-            let mut n: i64 = 1;
-            for &d in shape {
-                if d <= 0 || (d as u64).count_ones() != 1 {
-                    return Err(format!(
-                        "tile dimensions must be positive powers of two, got {shape:?}"
-                    ));
-                }
-                if n > MAX_TILE_ELEMENTS / d {
-                    return Err(format!(
-                        "tile would exceed the maximum of {MAX_TILE_ELEMENTS} elements"
-                    ));
-                }
-                n *= d;
-            }
-            Ok(())
+        let tile_shape = |shape: &[i64]| match tilec_ir::types::tile_shape_error(shape) {
+            Some(msg) => Err(msg),
+            None => Ok(()),
         };
         match data {
             TypeData::Ptr(p) if !number(*p) => Err("the pointee type is not a number type".into()),

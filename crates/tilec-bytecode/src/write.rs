@@ -788,12 +788,8 @@ impl<'m> Writer<'m> {
                     };
                     put_int_list(out, &v, 4);
                 }
-                Field::Operand(n) => {
-                    for &v in slot(n)? {
-                        self.value(v, op, out)?;
-                    }
-                }
-                Field::OptOperand(n) => {
+                // An optional operand's presence is in the flags: write what the slot holds.
+                Field::Operand(n) | Field::OptOperand(n) => {
                     for &v in slot(n)? {
                         self.value(v, op, out)?;
                     }

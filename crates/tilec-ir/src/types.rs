@@ -31,6 +31,44 @@ cranelift_entity::entity_impl!(Type, "type");
 /// The marker for a dynamic (`?`) dimension or stride.
 pub const DYNAMIC: i64 = i64::MIN;
 
+/// Largest number of elements a tile may have.
+pub const MAX_TILE_ELEMENTS: i64 = 1 << 24;
+
+/// Why `shape` is not a valid tile shape (every dimension a positive power of two, at most
+/// [`MAX_TILE_ELEMENTS`] elements in all), or `None`. The parser and the bytecode reader
+/// both check tile shapes with it.
+pub fn tile_shape_error(shape: &[i64]) -> Option<String> {
+    let join = || {
+        shape
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut n: i64 = 1;
+    for &d in shape {
+        if d <= 0 {
+            return Some(format!(
+                "all dimensions must be positive constants, got {}",
+                join()
+            ));
+        }
+        if (d as u64).count_ones() != 1 {
+            return Some(format!(
+                "all dimensions must be powers of two, got {}",
+                join()
+            ));
+        }
+        if n > MAX_TILE_ELEMENTS / d {
+            return Some(format!(
+                "tile would exceed the maximum of {MAX_TILE_ELEMENTS} elements"
+            ));
+        }
+        n *= d;
+    }
+    None
+}
+
 /// The structure of a type.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum TypeData {

@@ -10,9 +10,6 @@ use tilec_ir::attrs::PaddingValue;
 use tilec_ir::float::FloatKind;
 use tilec_ir::types::{DYNAMIC, Type, TypeData};
 
-/// Largest number of elements a tile may have.
-pub const MAX_TILE_ELEMENTS: i64 = 1 << 24;
-
 fn join(v: &[i64]) -> String {
     v.iter()
         .map(|d| d.to_string())
@@ -266,35 +263,10 @@ impl<'s> Parser<'s> {
     }
 
     fn check_tile_shape(&mut self, shape: &[i64], at: Span) -> PResult<()> {
-        let mut n: i64 = 1;
-        for &d in shape {
-            if d <= 0 {
-                return Err(self.err(
-                    codes::INVALID_TYPE,
-                    at,
-                    format!(
-                        "all dimensions must be positive constants, got {}",
-                        join(shape)
-                    ),
-                ));
-            }
-            if (d as u64).count_ones() != 1 {
-                return Err(self.err(
-                    codes::INVALID_TYPE,
-                    at,
-                    format!("all dimensions must be powers of two, got {}", join(shape)),
-                ));
-            }
-            if n > MAX_TILE_ELEMENTS / d {
-                return Err(self.err(
-                    codes::INVALID_TYPE,
-                    at,
-                    format!("tile would exceed the maximum of {MAX_TILE_ELEMENTS} elements"),
-                ));
-            }
-            n *= d;
+        match tilec_ir::types::tile_shape_error(shape) {
+            Some(msg) => Err(self.err(codes::INVALID_TYPE, at, msg)),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// MLIR's `parseDimensionList`: `4x8x` (with a trailing `x`) or `4x8` (without).

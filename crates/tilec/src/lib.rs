@@ -358,6 +358,13 @@ struct Input {
     bytecode: Option<Vec<u8>>,
 }
 
+/// Verifies a module: the module if it has no error, and the diagnostics either way.
+fn verified(m: Module, opts: &tilec_verify::VerifyOptions) -> (Option<Module>, Vec<Diagnostic>) {
+    let d = tilec_verify::verify(&m, opts);
+    let ok = !d.iter().any(Diagnostic::is_error);
+    (ok.then_some(m), d)
+}
+
 impl<'a, 'b> Driver<'a, 'b> {
     fn new(io: &'a mut Io<'b>) -> Self {
         Driver {
@@ -465,10 +472,9 @@ impl<'a, 'b> Driver<'a, 'b> {
             // A bytecode file is one module; located diagnostics give byte offsets.
             match tilec_bytecode::read(bytes, input.file) {
                 Ok(m) => {
-                    let d = tilec_verify::verify(&m, &vopts);
-                    let ok = !d.iter().any(Diagnostic::is_error);
+                    let (m, d) = verified(m, &vopts);
                     diags.extend(d);
-                    out.push(ok.then_some(m));
+                    out.push(m);
                 }
                 Err(d) => {
                     diags.push(d);
@@ -492,14 +498,7 @@ impl<'a, 'b> Driver<'a, 'b> {
             for c in chunks {
                 let (module, chunk_diags) =
                     match tilec_parse::parse_range(text, c.start, c.end, input.file, &opts) {
-                        Ok(m) => {
-                            let d = tilec_verify::verify(&m, &vopts);
-                            if d.iter().any(Diagnostic::is_error) {
-                                (None, d)
-                            } else {
-                                (Some(m), d)
-                            }
-                        }
+                        Ok(m) => verified(m, &vopts),
                         Err(d) => (None, d),
                     };
                 if common.verify_diagnostics {
