@@ -47,7 +47,10 @@ struct Debug<'a> {
     indices: Vec<u64>,
     /// Attribute table entries (id 1 is the first).
     items: Vec<Cursor<'a>>,
+    /// Resolved entries (`None`: the unknown location).
     cache: HashMap<u64, Option<Attr>>,
+    /// Entries being resolved (a reference back to one is a cycle).
+    busy: std::collections::HashSet<u64>,
 }
 
 struct Reader<'a> {
@@ -224,8 +227,8 @@ impl<'a> Reader<'a> {
         match self.strings.get(i as usize) {
             Some(&(_, s)) => Ok(s),
             None => at.err(format!(
-                "{what}: string index {i} is out of range ({} strings)",
-                self.strings.len()
+                "{what}: string index {i} is out of range ({})",
+                count_of(self.strings.len() as u64, "string")
             )),
         }
     }
@@ -244,8 +247,8 @@ impl<'a> Reader<'a> {
         }
         let Some(&item) = self.types.get(i as usize) else {
             return at.err(format!(
-                "{what}: type index {i} is out of range ({} types)",
-                self.types.len()
+                "{what}: type index {i} is out of range ({})",
+                count_of(self.types.len() as u64, "type")
             ));
         };
         if self.depth > MAX_DEPTH {
@@ -460,8 +463,8 @@ impl<'a> Reader<'a> {
         let i = c.varint("a constant index")?;
         let Some(&item) = self.constants.get(i as usize) else {
             return at.err(format!(
-                "constant index {i} is out of range ({} constants)",
-                self.constants.len()
+                "constant index {i} is out of range ({})",
+                count_of(self.constants.len() as u64, "constant")
             ));
         };
         self.dense(item, ty)
@@ -540,24 +543,26 @@ impl<'a> Reader<'a> {
         if i == 0 {
             return Ok(None);
         }
-        match self.debug.cache.get(&i) {
-            Some(Some(a)) => return Ok(Some(*a)),
-            Some(None) => return at.err(format!("debug info attribute {i} refers to itself")),
-            None => {}
+        if let Some(a) = self.debug.cache.get(&i) {
+            return Ok(*a);
+        }
+        if self.debug.busy.contains(&i) {
+            return at.err(format!("debug info attribute {i} refers to itself"));
         }
         let Some(&item) = self.debug.items.get(i as usize - 1) else {
             return at.err(format!(
-                "debug info index {i} is out of range ({} attributes)",
-                self.debug.items.len()
+                "debug info index {i} is out of range ({})",
+                count_of(self.debug.items.len() as u64, "attribute")
             ));
         };
         if self.depth > MAX_DEPTH {
             return at.err("debug info nests too deeply");
         }
-        self.debug.cache.insert(i, None);
+        self.debug.busy.insert(i);
         self.depth += 1;
         let a = self.parse_debug(item);
         self.depth -= 1;
+        self.debug.busy.remove(&i);
         let a = a?;
         self.debug.cache.insert(i, a);
         Ok(a)
@@ -1220,4 +1225,33 @@ fn le(b: &[u8]) -> u64 {
     let mut a = [0u8; 8];
     a[..b.len().min(8)].copy_from_slice(&b[..b.len().min(8)]);
     u64::from_le_bytes(a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unknown_location_entry_may_be_referenced_twice() {
+        let unknown = [dbg_tag::UNKNOWN];
+        let mut r = Reader {
+            m: Module::new(),
+            strings: Vec::new(),
+            types: Vec::new(),
+            type_cache: HashMap::new(),
+            constants: Vec::new(),
+            debug: Debug::default(),
+            version: Version::V13_3,
+            values: Vec::new(),
+            depth: 0,
+        };
+        r.debug.items.push(Cursor::new(&unknown, 100));
+        let at = Cursor::new(&[], 0);
+        assert_eq!(r.debug_attr(1, &at), Ok(None));
+        assert_eq!(r.debug_attr(1, &at), Ok(None));
+        assert_eq!(
+            r.debug_attr(2, &at).unwrap_err().message,
+            "debug info index 2 is out of range (1 attribute)"
+        );
+    }
 }
