@@ -407,6 +407,48 @@ fn comparison_rules() {
     assert_eq!((c.mismatches, c.first[0].index), (1, 2));
 }
 
+/// A kernel that bitcasts f64 values to integers may hand on f64 NaN payloads, which the
+/// GPU propagates and the interpreter does not model (random kernel seed 1458 on an H100:
+/// `remf` of the NaN 0x7FF8000000000000 read back as that NaN, where the interpreter's
+/// canonical NaN is 0x7FFFFFFFFFFFFFFF): such a kernel's policy says so, and a 64-bit
+/// integer that is an f64 NaN on both sides matches; nothing else is loosened.
+#[test]
+fn f64_nan_payloads_after_a_bitcast() {
+    let text = "cuda_tile.module @kernels {
+  entry @kernel(%a: tile<ptr<f64>>, %o: tile<ptr<i64>>) {
+    %t = make_token : token
+    %x, %t1 = load_ptr_tko weak %a token=%t : tile<ptr<f64>> -> tile<f64>, token
+    %y = remf %x, %x : tile<f64>
+    %b = bitcast %y : tile<f64> -> tile<i64>
+    %s = store_ptr_tko weak %o, %b token=%t : tile<ptr<i64>>, tile<i64> -> token
+    return
+  }
+}
+";
+    let m = gpusweep::load(text).unwrap();
+    let p = Policy::of(&m, m.entries()[0].1, false, [1, 1, 1]);
+    assert!(p.f64_nan_payloads && p.exact(), "{p:?}");
+    let types = &m.ctx.types;
+    let (gpu_nan, interp_nan) = (0x7FF8_0000_0000_0000u64, 0x7FFF_FFFF_FFFF_FFFFu64);
+    let c = compare(types, Type::I64, &[gpu_nan, 7], &[interp_nan, 7], &p);
+    assert_eq!(c.mismatches, 0, "{c:?}");
+    // Not a NaN on one side, a different integer, or 32-bit integers: compared as bits.
+    let c = compare(types, Type::I64, &[gpu_nan, 8], &[0x7FF0 << 48, 7], &p);
+    assert_eq!(c.mismatches, 2, "{c:?}");
+    let c = compare(types, Type::I32, &[0x7FC0_0000], &[0x7FFF_FFFF], &p);
+    assert_eq!(c.mismatches, 1, "{c:?}");
+    // Without the bitcast the policy does not say so.
+    let m2 = gpusweep::load(&text.replace(
+        "bitcast %y : tile<f64> -> tile<i64>",
+        "ftoi %y signed : tile<f64> -> tile<i64>",
+    ))
+    .unwrap();
+    let plain = Policy::of(&m2, m2.entries()[0].1, false, [1, 1, 1]);
+    assert!(!plain.f64_nan_payloads);
+    let c = compare(types, Type::I64, &[gpu_nan], &[interp_nan], &plain);
+    assert_eq!(c.mismatches, 1);
+}
+
 #[test]
 fn run_device_without_a_gpu_checks_the_arguments_and_exits_0() {
     let root = tilec_tests::repo_root();
@@ -590,4 +632,135 @@ fn random_kernels_match_the_interpreter_on_the_simulator() {
         "{passed} of 200 random kernels pass on the simulator ({undefined} with undefined behaviour on their inputs)"
     );
     assert!(passed >= 15, "only {passed} passed");
+}
+
+/// Bugs the first GPU run found (H100, random kernel seeds 19 and 87): a tf32 constant's
+/// 19-bit pattern was put in the f32 register as it is, not in the register's top 19
+/// bits (0x60000, -2.0, came out as 5.5e-40), in both the splat and the table form.
+#[test]
+fn tf32_constants_hold_their_value() {
+    let text = r#"cuda_tile.module @kernels {
+  entry @kernel(%a: tile<ptr<f32>>, %o0: tile<ptr<f32>>, %o1: tile<ptr<f32>>) {
+    %t = make_token : token
+    %i = iota : tile<4xi32>
+    %pa0 = reshape %a : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %pa1 = broadcast %pa0 : tile<1xptr<f32>> -> tile<4xptr<f32>>
+    %pa = offset %pa1, %i : tile<4xptr<f32>>, tile<4xi32> -> tile<4xptr<f32>>
+    %x, %t1 = load_ptr_tko weak %pa token=%t : tile<4xptr<f32>> -> tile<4xf32>, token
+    %c = constant <tf32: [0x60000, 0x1FC00, 0x400, 0x20C00]> : tile<4xtf32>
+    %cf = ftof %c : tile<4xtf32> -> tile<4xf32>
+    %d = constant <tf32: 0x60000> : tile<4xtf32>
+    %df = ftof %d : tile<4xtf32> -> tile<4xf32>
+    %y = addf %x, %cf : tile<4xf32>
+    %z = addf %x, %df : tile<4xf32>
+    %po0 = reshape %o0 : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %po1 = broadcast %po0 : tile<1xptr<f32>> -> tile<4xptr<f32>>
+    %po = offset %po1, %i : tile<4xptr<f32>>, tile<4xi32> -> tile<4xptr<f32>>
+    %s0 = store_ptr_tko weak %po, %y token=%t : tile<4xptr<f32>>, tile<4xf32> -> token
+    %pq0 = reshape %o1 : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %pq1 = broadcast %pq0 : tile<1xptr<f32>> -> tile<4xptr<f32>>
+    %pq = offset %pq1, %i : tile<4xptr<f32>>, tile<4xi32> -> tile<4xptr<f32>>
+    %s1 = store_ptr_tko weak %pq, %z token=%t : tile<4xptr<f32>>, tile<4xf32> -> token
+    return
+  }
+}"#;
+    let v = sim_case(
+        "tf32 constants",
+        text,
+        &["randint:f32:4:3", "zeros:f32:4", "zeros:f32:4"],
+    );
+    assert!(matches!(v, Verdict::Pass { .. }), "{} {v:?}", v.word());
+}
+
+/// `ftoi` to `i1` takes the closest representable value (seeds 42 and 132 on the H100):
+/// a signed i1 holds -1 and 0, so 4.0 is 0 and -3.0 is -1 (true); an unsigned i1 holds 0
+/// and 1. The backend used to test the 32-bit result for non-zero, so 4.0 came out true.
+#[test]
+fn ftoi_to_i1_saturates() {
+    let text = r#"cuda_tile.module @kernels {
+  entry @kernel(%a: tile<ptr<f32>>, %o0: tile<ptr<i8>>, %o1: tile<ptr<i8>>) {
+    %t = make_token : token
+    %i = iota : tile<8xi32>
+    %pa0 = reshape %a : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %pa1 = broadcast %pa0 : tile<1xptr<f32>> -> tile<8xptr<f32>>
+    %pa = offset %pa1, %i : tile<8xptr<f32>>, tile<8xi32> -> tile<8xptr<f32>>
+    %x, %t1 = load_ptr_tko weak %pa token=%t : tile<8xptr<f32>> -> tile<8xf32>, token
+    %s = ftoi %x signed : tile<8xf32> -> tile<8xi1>
+    %u = ftoi %x unsigned : tile<8xf32> -> tile<8xi1>
+    %se = exti %s unsigned : tile<8xi1> -> tile<8xi8>
+    %ue = exti %u unsigned : tile<8xi1> -> tile<8xi8>
+    %po0 = reshape %o0 : tile<ptr<i8>> -> tile<1xptr<i8>>
+    %po1 = broadcast %po0 : tile<1xptr<i8>> -> tile<8xptr<i8>>
+    %po = offset %po1, %i : tile<8xptr<i8>>, tile<8xi32> -> tile<8xptr<i8>>
+    %s0 = store_ptr_tko weak %po, %se token=%t : tile<8xptr<i8>>, tile<8xi8> -> token
+    %pq0 = reshape %o1 : tile<ptr<i8>> -> tile<1xptr<i8>>
+    %pq1 = broadcast %pq0 : tile<1xptr<i8>> -> tile<8xptr<i8>>
+    %pq = offset %pq1, %i : tile<8xptr<i8>>, tile<8xi32> -> tile<8xptr<i8>>
+    %s1 = store_ptr_tko weak %pq, %ue token=%t : tile<8xptr<i8>>, tile<8xi8> -> token
+    return
+  }
+}"#;
+    let dir = std::env::temp_dir().join(format!("tilec-ftoi-i1-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let npy = dir.join("x.npy");
+    let xs: [f32; 8] = [4.0, -3.0, 0.0, 0.5, -0.5, 1.0, -1.0, f32::NAN];
+    let x = tilec_interp::npy::Array {
+        elem: Type::F32,
+        shape: vec![8],
+        bits: xs.iter().map(|x| u64::from(x.to_bits())).collect(),
+    };
+    std::fs::write(&npy, tilec_interp::npy::write(&x)).unwrap();
+    let arg = format!("@{}", npy.display());
+    let v = sim_case("ftoi i1", text, &[&arg, "zeros:i8:8", "zeros:i8:8"]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(matches!(v, Verdict::Pass { .. }), "{} {v:?}", v.word());
+}
+
+/// `reduce` and `scan` start from their identities, as the interpreter's fold does (seed
+/// 178 on the H100): `maxf` ignores a NaN operand, so a row of NaNs reduced from `-inf`
+/// is `-inf`, where combining the elements alone gives NaN.
+#[test]
+fn reduce_and_scan_fold_their_identities() {
+    let text = r#"cuda_tile.module @kernels {
+  entry @kernel(%a: tile<ptr<f32>>, %o0: tile<ptr<f32>>, %o1: tile<ptr<f32>>) {
+    %t = make_token : token
+    %i = iota : tile<8xi32>
+    %pa0 = reshape %a : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %pa1 = broadcast %pa0 : tile<1xptr<f32>> -> tile<8xptr<f32>>
+    %pa = offset %pa1, %i : tile<8xptr<f32>>, tile<8xi32> -> tile<8xptr<f32>>
+    %x, %t1 = load_ptr_tko weak %pa token=%t : tile<8xptr<f32>> -> tile<8xf32>, token
+    %four = constant <i32: 4> : tile<8xi32>
+    %hi = cmpi greater_than_or_equal %i, %four, signed : tile<8xi32> -> tile<8xi1>
+    %nan = constant <f32: 0x7FC00000> : tile<8xf32>
+    %y = select %hi, %nan, %x : tile<8xi1>, tile<8xf32>
+    %y2 = reshape %y : tile<8xf32> -> tile<2x4xf32>
+    %r = reduce %y2 dim=1 identities=[0xff800000 : f32] : tile<2x4xf32> -> tile<2xf32>
+    (%c: tile<f32>, %p: tile<f32>) {
+      %m = maxf %c, %p : tile<f32>
+      yield %m : tile<f32>
+    }
+    %s = scan %y2 dim=1 reverse=false identities=[0xff800000 : f32] : tile<2x4xf32> -> tile<2x4xf32>
+    (%c2: tile<f32>, %p2: tile<f32>) {
+      %m2 = maxf %c2, %p2 : tile<f32>
+      yield %m2 : tile<f32>
+    }
+    %s1 = reshape %s : tile<2x4xf32> -> tile<8xf32>
+    %j = iota : tile<2xi32>
+    %po0 = reshape %o0 : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %po1 = broadcast %po0 : tile<1xptr<f32>> -> tile<2xptr<f32>>
+    %po = offset %po1, %j : tile<2xptr<f32>>, tile<2xi32> -> tile<2xptr<f32>>
+    %w0 = store_ptr_tko weak %po, %r token=%t : tile<2xptr<f32>>, tile<2xf32> -> token
+    %pq0 = reshape %o1 : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %pq1 = broadcast %pq0 : tile<1xptr<f32>> -> tile<8xptr<f32>>
+    %pq = offset %pq1, %i : tile<8xptr<f32>>, tile<8xi32> -> tile<8xptr<f32>>
+    %w1 = store_ptr_tko weak %pq, %s1 token=%t : tile<8xptr<f32>>, tile<8xf32> -> token
+    return
+  }
+}"#;
+    let v = sim_case(
+        "maxf identities",
+        text,
+        &["random:f32:8:11", "zeros:f32:2", "zeros:f32:8"],
+    );
+    assert!(matches!(v, Verdict::Pass { .. }), "{} {v:?}", v.word());
 }

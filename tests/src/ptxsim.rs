@@ -1061,6 +1061,30 @@ impl Cta<'_> {
                     (mask(x, wf) as f32).to_bits() as u64
                 }
             }
+            // Float to integer: rounded as the modifier says, then clamped to the
+            // destination's range; NaN gives 0 (PTX ISA, cvt: "saturates by default").
+            ("s32" | "u32" | "s64" | "u64", "f32" | "f64")
+                if matches!(p[1], "rzi" | "rni" | "rmi" | "rpi") =>
+            {
+                let v = if from == "f64" {
+                    f64::from_bits(x)
+                } else {
+                    f32::from_bits(x as u32) as f64
+                };
+                let v = match p[1] {
+                    "rzi" => v.trunc(),
+                    "rni" => v.round_ties_even(),
+                    "rmi" => v.floor(),
+                    _ => v.ceil(),
+                };
+                // Rust's float-to-integer `as` clamps and sends NaN to 0, as cvt does.
+                match to {
+                    "s32" => v as i32 as u32 as u64,
+                    "u32" => v as u32 as u64,
+                    "s64" => v as i64 as u64,
+                    _ => v as u64,
+                }
+            }
             ("f32", "f16") => f16_to_f32(x as u16).to_bits() as u64,
             ("f32", "bf16") => bf16_to_f32(x as u16).to_bits() as u64,
             _ if !to.starts_with('f') && !from.starts_with('f') && !to.starts_with("bf") => {

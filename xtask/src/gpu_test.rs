@@ -23,6 +23,9 @@ pub struct Options {
     pub num_warps: u32,
     pub fast_math: bool,
     pub verbose: bool,
+    /// Write each planned case's kernel to DIR/LABEL.tile with its `tilec run` line
+    /// (DIR/LABEL.sh) and stop: how a failure seen on a GPU is reproduced elsewhere.
+    pub dump: Option<std::path::PathBuf>,
 }
 
 /// The sweep's plan: every case, and what was left out of it.
@@ -41,6 +44,9 @@ pub fn plan(o: &Options) -> (Vec<SweepCase>, Vec<String>) {
 }
 
 pub fn gpu_test(o: &Options) -> i32 {
+    if let Some(dir) = &o.dump {
+        return dump(o, dir);
+    }
     let probe = if o.sim { None } else { Some(tilec_gpu::open()) };
     match probe {
         None => {
@@ -272,4 +278,40 @@ fn first_line(s: &str) -> String {
     } else {
         l.to_string()
     }
+}
+
+/// `--dump DIR`: each case of the plan as a kernel file and the command that runs it.
+fn dump(o: &Options, dir: &std::path::Path) -> i32 {
+    let (cases, _) = plan(o);
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        eprintln!("cannot create {}: {e}", dir.display());
+        return 2;
+    }
+    for c in &cases {
+        let name: String = c
+            .label
+            .chars()
+            .map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '_' })
+            .collect();
+        let tile = dir.join(format!("{name}.tile"));
+        let grid = c.grid.map(|g| g.to_string()).join(",");
+        let cmd = format!(
+            "tilec run {} --device --entry {} --grid {grid} {}\n",
+            tile.display(),
+            c.entry,
+            c.args
+                .iter()
+                .map(|a| format!("--arg {a}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        let written = std::fs::write(&tile, &c.text)
+            .and_then(|_| std::fs::write(dir.join(format!("{name}.sh")), cmd));
+        if let Err(e) = written {
+            eprintln!("cannot write {}: {e}", tile.display());
+            return 2;
+        }
+    }
+    println!("wrote {} cases to {}", cases.len(), dir.display());
+    0
 }

@@ -118,6 +118,12 @@ impl Report {
                 let _ = writeln!(out, "  from {} ({:.3e})", s.what, s.relative);
             }
         }
+        if self.policy.f64_nan_payloads {
+            let _ = writeln!(
+                out,
+                "  64-bit integers that read as f64 NaNs match any such NaN (f64 bitcast to integers: NaN payloads are open)"
+            );
+        }
         for b in &self.buffers {
             let name = types.to_string(b.elem, false);
             let dims: Vec<String> = b.shape.iter().map(usize::to_string).collect();

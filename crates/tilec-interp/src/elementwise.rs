@@ -187,11 +187,7 @@ impl Ctx<'_, '_> {
                     .iter()
                     .map(|x| {
                         let x = ftz_in(k, *x, ftz);
-                        ftz_in(
-                            k,
-                            round_from_f64_with(k, f(to_f64(k, x)), Round::NearestEven),
-                            ftz,
-                        )
+                        ftz_in(k, libm_result(k, f(to_f64(k, x))), ftz)
                     })
                     .collect()
             }
@@ -505,7 +501,18 @@ fn ftz_in(k: FloatKind, x: u64, ftz: bool) -> u64 {
 
 /// A two-argument libm function in f64, rounded once to `k`.
 fn libm2(k: FloatKind, x: u64, y: u64, f: fn(f64, f64) -> f64) -> u64 {
-    round_from_f64_with(k, f(to_f64(k, x), to_f64(k, y)), Round::NearestEven)
+    libm_result(k, f(to_f64(k, x), to_f64(k, y)))
+}
+
+/// A math function's f64 result rounded once to `k`; a NaN is [`fp::canonical_nan`] (the
+/// module's rule that no NaN payload passes through an operation: `cos` of the f16 NaN
+/// `0x7E00` is `0x7FFF`, as on the GPU, not `0x7E00` again).
+fn libm_result(k: FloatKind, v: f64) -> u64 {
+    if v.is_nan() {
+        fp::canonical_nan(k)
+    } else {
+        round_from_f64_with(k, v, Round::NearestEven)
+    }
 }
 
 fn int_cmp(x: u64, y: u64, w: u32, signed: bool) -> std::cmp::Ordering {

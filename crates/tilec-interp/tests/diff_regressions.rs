@@ -135,3 +135,33 @@ cuda_tile.module @m {
     // i64::MIN * 4 wraps to 0; 3 * 4 = 12.
     assert_eq!(out.results[0].bits, vec![base, base + 12]);
 }
+
+/// Math functions return the canonical NaN (all bits but the sign), as every other
+/// operation does and as the GPU does: `cos` of the f16 NaN `0x7E00` came back as
+/// `0x7E00`, which a bitcast to bf16 turned into a number (random kernel seed 1105 on an
+/// H100).
+#[test]
+fn math_functions_return_the_canonical_nan() {
+    let src = r#"
+cuda_tile.module @m {
+  testing$func @f(%a: tile<2xf16>, %b: tile<2xf32>, %c: tile<2xf32>) -> (tile<2xf16>, tile<2xf32>, tile<2xf32>) {
+    %x = cos %a : tile<2xf16>
+    %y = log1p %b : tile<2xf32>
+    %z = atan2 %b, %c : tile<2xf32>
+    return %x, %y, %z : tile<2xf16>, tile<2xf32>, tile<2xf32>
+  }
+}
+"#;
+    let out = call_text(
+        src,
+        vec![
+            tile(Type::F16, &[2], &[0x7E00, 0xFE01]),
+            tile(Type::F32, &[2], &[0xFFC0_0000, 0x7F80_0001]),
+            tile(Type::F32, &[2], &[0x3F80_0000, 0x3F80_0000]),
+        ],
+    )
+    .expect("runs");
+    assert_eq!(out.results[0].bits, vec![0x7FFF, 0x7FFF]);
+    assert_eq!(out.results[1].bits, vec![0x7FFF_FFFF, 0x7FFF_FFFF]);
+    assert_eq!(out.results[2].bits, vec![0x7FFF_FFFF, 0x7FFF_FFFF]);
+}

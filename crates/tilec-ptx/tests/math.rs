@@ -453,6 +453,24 @@ fn fast_and_ftz_modes() {
     }
 }
 
+/// Every binary32 sequence returns the canonical NaN `0x7FFFFFFF` for a NaN result, as
+/// the GPU's own binary32 arithmetic and the interpreter do, whatever NaN came in (seen
+/// on an H100: `log1p` of the NaN `0xFFC00000` handed that NaN back, so its bits after
+/// a bitcast differed from the interpreter's).
+#[test]
+fn binary32_nan_results_are_canonical() {
+    for f in MathFn::ALL {
+        for (fast, ftz) in [(false, false), (true, false), (false, true), (true, true)] {
+            let p = program(f, Prec::F32, MathOpts { fast, ftz });
+            for nan in [0xFFC0_0000u64, 0x7FC0_0001, 0x7F80_0001, 0xFFFF_FFFF] {
+                let args = vec![nan; f.arity()];
+                let got = p.eval(&args) & 0xFFFF_FFFF;
+                assert_eq!(got, 0x7FFF_FFFF, "{f:?} fast={fast} ftz={ftz} of {nan:#x}");
+            }
+        }
+    }
+}
+
 /// Finds ptxas: `TILEC_PTXAS`, else `ptxas` on PATH.
 fn ptxas() -> Option<PathBuf> {
     if let Ok(p) = std::env::var("TILEC_PTXAS") {

@@ -49,7 +49,7 @@ impl Kernel<'_> {
             .and_then(RoundingMode::from_index)
     }
 
-    fn signed(&self, op: Op, name: &str) -> bool {
+    pub(crate) fn signed(&self, op: Op, name: &str) -> bool {
         self.enum_attr(op, name, EnumKind::Signedness)
             .and_then(Signedness::from_index)
             != Some(Signedness::Unsigned)
@@ -916,6 +916,14 @@ impl Kernel<'_> {
             self.norm(w, &r);
         }
         if w == 1 {
+            // The closest i1 value: signed i1 holds -1 and 0, so every negative value is
+            // -1 (true) and every other is 0; unsigned i1 holds 0 and 1 (cvt already took
+            // negative values to 0), so every non-zero value is 1.
+            if signed {
+                let p = self.reg(RegClass::Pred);
+                self.ins(format!("setp.lt.s32 {p}, {r}, 0;"));
+                return p;
+            }
             return self.narrow_pred(&r);
         }
         r

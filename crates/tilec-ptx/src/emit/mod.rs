@@ -359,11 +359,21 @@ fn emit_global(m: &Module, op: Op, data: &mut ModuleData) {
     ));
 }
 
+/// The register/memory word of an element whose attribute (and bytecode) encoding is `bits`: the same
+/// bits, except tf32, whose 19-bit pattern (sign, 8 exponent, 10 mantissa bits) is the
+/// top 19 bits of the f32 word that holds it.
+pub(crate) fn machine_bits(elem: Type, bits: u64) -> u64 {
+    match elem {
+        Type::TF32 => (bits & 0x7_FFFF) << 13,
+        _ => bits,
+    }
+}
+
 pub(crate) fn dense_bytes(elem: Type, values: &[u64], splat: bool, n: usize) -> Vec<u8> {
     let size = elem_bytes(elem) as usize;
     let mut bytes = Vec::with_capacity(n * size);
     for i in 0..n {
-        let v = if splat { values[0] } else { values[i] };
+        let v = machine_bits(elem, if splat { values[0] } else { values[i] });
         bytes.extend_from_slice(&v.to_le_bytes()[..size]);
     }
     bytes
@@ -694,7 +704,7 @@ impl<'a> Kernel<'a> {
         let values = d.values.clone();
         let first = values[0];
         if d.splat || values.iter().all(|x| *x == first) {
-            let r = self.imm(elem, first);
+            let r = self.imm(elem, machine_bits(elem, first));
             return Tv {
                 layout: l.clone(),
                 regs: vec![r; l.slots()],

@@ -543,6 +543,98 @@ impl Kernel<'_> {
         out
     }
 
+    /// The identities of a `reduce`/`scan` as register words, one per operand.
+    fn identity_words(&self, op: Op, elems: &[Type]) -> Vec<u64> {
+        let m = self.m;
+        let items = match m.attr_named(op, "identities").map(|a| m.ctx.attrs.get(a)) {
+            Some(AttrData::Array(items)) => items.to_vec(),
+            _ => Vec::new(),
+        };
+        elems
+            .iter()
+            .enumerate()
+            .map(|(k, e)| {
+                let bits = match items.get(k).map(|a| m.ctx.attrs.get(*a)) {
+                    Some(AttrData::Float { bits, .. }) => *bits,
+                    Some(AttrData::Int { value, .. }) => *value as u64,
+                    Some(AttrData::Dense(d)) => d.values.first().copied().unwrap_or(0),
+                    _ => 0,
+                };
+                super::machine_bits(*e, bits)
+            })
+            .collect()
+    }
+
+    /// Whether combining any value with the identities gives that value back exactly, so
+    /// that folding them in changes nothing: a body of one op on its two arguments whose
+    /// identity is exact for every input (`-0.0` for addf, `1.0` for mulf, `0` for
+    /// addi/ori/xori, all ones for andi, the extreme of maxi/mini). maxf/minf are not:
+    /// `maxf(NaN, -inf)` is `-inf`.
+    fn identities_exact(&self, op: Op, elems: &[Type]) -> bool {
+        let m = self.m;
+        if elems.len() != 1 {
+            return false;
+        }
+        let Some(block) = m.entry_block(m.region(op, 0)) else {
+            return false;
+        };
+        let args = m.block_args(block).to_vec();
+        let ops: Vec<Op> = m.block_ops(block).collect();
+        let [body, yield_op] = ops[..] else {
+            return false;
+        };
+        let operands: Vec<Value> = m.operands(body).collect();
+        let on_args = operands.len() == 2
+            && args.len() == 2
+            && (operands == args || operands == [args[1], args[0]]);
+        let yields: Vec<Value> = m.operands(yield_op).collect();
+        if !on_args || m.opcode(yield_op) != Opcode::Yield || yields != [m.result(body, 0)] {
+            return false;
+        }
+        let e = elems[0];
+        let id = self.identity_words(op, elems)[0];
+        let w = if e == Type::I1 { 1 } else { 8 * elem_bytes(e) };
+        let ones = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
+        let (sign, one) = match e {
+            Type::F16 => (0x8000, 0x3C00),
+            Type::BF16 => (0x8000, 0x3F80),
+            Type::F32 | Type::TF32 => (0x8000_0000, 0x3F80_0000),
+            Type::F64 => (1 << 63, 0x3FF0_0000_0000_0000),
+            _ => (u64::MAX, u64::MAX),
+        };
+        let id = id & ones;
+        let smin = 1u64 << (w - 1);
+        match m.opcode(body) {
+            Opcode::AddF => id == sign,
+            Opcode::MulF => id == one,
+            Opcode::AddI | Opcode::OrI | Opcode::XOrI => id == 0,
+            Opcode::MulI => id == 1,
+            Opcode::AndI => id == ones,
+            Opcode::MaxI if self.signed(body, "signedness") => id == smin,
+            Opcode::MaxI => id == 0,
+            Opcode::MinI if self.signed(body, "signedness") => id == smin - 1,
+            Opcode::MinI => id == ones,
+            _ => false,
+        }
+    }
+
+    /// `body(x, identity)`: the first step of the interpreter's fold (current element,
+    /// then the accumulator, which starts as the identity), so a result the identities do
+    /// not leave unchanged (`maxf` over NaNs, `addf` from `+0.0` over `-0.0`) is the same
+    /// on the GPU. Nothing is emitted when [`Self::identities_exact`] holds.
+    fn fold_identities(&mut self, op: Op, x: &[String], elems: &[Type]) -> Vec<String> {
+        if self.identities_exact(op, elems) {
+            return x.to_vec();
+        }
+        let words = self.identity_words(op, elems);
+        let ids: Vec<String> = elems
+            .iter()
+            .zip(words)
+            .map(|(e, w)| self.imm(*e, w))
+            .collect();
+        self.apply_body(op, x, &ids, elems)
+    }
+
     pub(crate) fn emit_reduce(&mut self, op: Op) {
         let m = self.m;
         let inputs: Vec<Value> = m.operands(op).collect();
@@ -655,6 +747,10 @@ impl Kernel<'_> {
             }
             self.bar();
             acc = result.into_iter().map(|r| r.unwrap_or_default()).collect();
+        }
+        // Every output starts from the identities, as the interpreter's fold does.
+        for g in acc.iter_mut() {
+            *g = self.fold_identities(op, g, &elems);
         }
         // The result layout: the source layout without the reduced bits
         // (crate::layout::reduce_layout).
@@ -853,6 +949,16 @@ impl Kernel<'_> {
                 self.ins(".pragma \"nounroll\";");
                 self.ins(format!("@{q} bra.uni {head};"));
                 self.bar();
+            }
+        }
+        // Every prefix starts from the identities, as the interpreter's fold does.
+        if !self.identities_exact(op, &elems) {
+            for s in 0..slots {
+                let cur: Vec<String> = vals.iter().map(|v| v[s].clone()).collect();
+                let folded = self.fold_identities(op, &cur, &elems);
+                for (k, r) in folded.into_iter().enumerate() {
+                    vals[k][s] = r;
+                }
             }
         }
         for (k, res) in m.results(op).enumerate() {

@@ -212,6 +212,18 @@ pub fn program(f: MathFn, prec: Prec, opts: MathOpts) -> Program {
         Some(r) => r,
         None => accurate(&mut b, f, &args),
     };
+    // binary32 arithmetic on the GPU returns one canonical NaN (0x7FFFFFFF), but a
+    // sequence that hands a NaN operand back by selection (`keep_nan`, special cases)
+    // would pass its payload on: make every NaN result the canonical one, as the
+    // interpreter's (tilec_interp::fp::canonical_nan). binary64 keeps payloads, as its
+    // hardware arithmetic does.
+    let r = if single {
+        let nan = b.is_nan(r);
+        let canonical = b.raw(Ty::F32, 0x7FFF_FFFF);
+        b.sel(nan, canonical, r)
+    } else {
+        r
+    };
     b.finish(r)
 }
 
