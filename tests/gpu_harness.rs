@@ -86,13 +86,13 @@ fn a_wrong_result_is_a_mismatch() {
     let text = r.render(&p.module);
     assert!(text.contains("comparison: bit-exact"), "{text}");
     assert!(
-        text.contains("argument 7 (f32 buffer 2500): 2500 of 2500 elements MISMATCH"),
+        text.contains("argument 6 (f32 buffer 2500): 2500 of 2500 elements MISMATCH"),
         "{text}"
     );
     assert!(text.contains("  element [0]: gpu "), "{text}");
     // The inputs are untouched and match.
     assert!(
-        text.contains("argument 1 (f32 buffer 2500): 2500 elements match bit for bit"),
+        text.contains("argument 0 (f32 buffer 2500): 2500 elements match bit for bit"),
         "{text}"
     );
 }
@@ -153,7 +153,7 @@ fn a_write_outside_a_buffer_is_reported() {
     assert!(!r.passed());
     let text = r.render(&p.module);
     assert!(
-        text.contains("argument 7 (f32 buffer 1000): 1000 elements match bit for bit\n  1 bytes written outside the buffer (byte offsets 4000)"),
+        text.contains("argument 6 (f32 buffer 1000): 1000 elements match bit for bit\n  1 bytes written outside the buffer (byte offsets 4000)"),
         "{text}"
     );
 }
@@ -488,7 +488,7 @@ fn run_device_without_a_gpu_checks_the_arguments_and_exits_0() {
         // A machine with a GPU: the kernel ran and matched.
         assert!(
             out.stdout
-                .contains("argument 7 (f32 buffer 2500): 2500 elements match bit for bit"),
+                .contains("argument 6 (f32 buffer 2500): 2500 elements match bit for bit"),
             "{}",
             out.stdout
         );
@@ -515,22 +515,41 @@ fn run_device_without_a_gpu_checks_the_arguments_and_exits_0() {
 /// inside its subset matches the interpreter.
 #[test]
 fn conformance_and_corpus_cases_match_the_interpreter_on_the_simulator() {
-    let (mut cases, _) = gpusweep::conformance_cases();
-    cases.extend(gpusweep::corpus_cases().0);
+    // The corpus is in the repository; the conformance files are in ../shared, which a
+    // fresh clone does not have: each family has its own floor, the conformance one only
+    // when its data is there.
+    let (conformance, _) = gpusweep::conformance_cases();
+    let corpus = gpusweep::corpus_cases().0;
     let mut sim = SimGpu::default();
-    let (mut passed, mut outside) = (0, 0);
-    for c in &cases {
-        match gpusweep::run_case(&mut sim, c, &opts()) {
-            Verdict::Pass { .. } => passed += 1,
-            Verdict::DeviceError(e) if e.starts_with("ptxsim") => outside += 1,
-            v => panic!("{}: {} {v:?}\n{}", c.label, v.word(), c.command()),
+    let mut run = |cases: &[SweepCase]| {
+        let (mut passed, mut outside) = (0, 0);
+        for c in cases {
+            match gpusweep::run_case(&mut sim, c, &opts()) {
+                Verdict::Pass { .. } => passed += 1,
+                Verdict::DeviceError(e) if e.starts_with("ptxsim") => outside += 1,
+                v => panic!("{}: {} {v:?}\n{}", c.label, v.word(), c.command()),
+            }
         }
-    }
+        (passed, outside)
+    };
+    let (passed, outside) = run(&corpus);
     println!(
-        "{passed} of {} conformance and corpus cases pass on the simulator; {outside} outside its subset",
-        cases.len()
+        "{passed} of {} corpus cases pass on the simulator; {outside} outside its subset",
+        corpus.len()
     );
-    assert!(passed >= 85, "only {passed} passed");
+    assert!(passed >= 60, "only {passed} corpus cases passed");
+    if tilec_tests::shared_dir().is_none() {
+        println!(
+            "\n*** SKIPPED: conformance cases on the simulator: ../shared/conformance not found (set TILEC_SHARED_DIR) ***\n"
+        );
+        return;
+    }
+    let (passed, outside) = run(&conformance);
+    println!(
+        "{passed} of {} conformance cases pass on the simulator; {outside} outside its subset",
+        conformance.len()
+    );
+    assert!(passed >= 25, "only {passed} conformance cases passed");
 }
 
 fn sim_case(label: &str, text: &str, args: &[&str]) -> Verdict {

@@ -75,7 +75,7 @@ fn check(seed: u64) -> Result<Checked, String> {
     }
     let bound = match tilec_interp::args::bind(&m.ctx.types, &params, specs) {
         Ok(b) => b,
-        Err(e) => return fail("arguments do not bind", e),
+        Err(e) => return fail("arguments do not bind", e.to_string()),
     };
     let opts = tilec_interp::Options {
         parallel: false,

@@ -282,8 +282,8 @@ fn view_tile_type() {
     assert_eq!(
         verify_diags(&src, false),
         [
-            "error 3:14: 'cuda_tile.load_view_tko' op pointer pointee element type must match value element type",
-            "error 4:10: 'cuda_tile.store_view_tko' op pointer tile shape must match value shape",
+            "error 3:14: 'cuda_tile.load_view_tko' op view element type must match value element type: expected '!cuda_tile.tile<64x64xf32>' (based on view type), got '!cuda_tile.tile<64x64xf16>'",
+            "error 4:10: 'cuda_tile.store_view_tko' op view tile shape must match value shape: expected '!cuda_tile.tile<64x64xf32>' (based on view type), got '!cuda_tile.tile<64x32xf32>'",
         ]
     );
     assert_eq!(

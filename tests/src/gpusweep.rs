@@ -581,7 +581,7 @@ pub fn bind(m: &Module, entry: Op, texts: &[String]) -> Result<Bound, String> {
     for t in texts {
         specs.push(args::parse(t, &mut |p| std::fs::read(p))?);
     }
-    args::bind(&m.ctx.types, &entry_params(m, entry), specs)
+    Ok(args::bind(&m.ctx.types, &entry_params(m, entry), specs)?)
 }
 
 /// A case ready to launch.

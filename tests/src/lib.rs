@@ -27,17 +27,16 @@ pub mod simgpu;
 use std::path::{Path, PathBuf};
 
 /// The directory holding the shared spec and conformance data (`../shared` next to the
-/// repository), if present.
+/// repository), if present. `TILEC_SHARED_DIR`, when set, is the only place looked at:
+/// `TILEC_SHARED_DIR=/nonexistent cargo test` runs the suite as a fresh clone would.
 pub fn shared_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("TILEC_SHARED_DIR") {
+        let dir = PathBuf::from(dir);
+        return dir.join("conformance").is_dir().then_some(dir);
+    }
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let candidates = [
-        std::env::var_os("TILEC_SHARED_DIR").map(PathBuf::from),
-        Some(root.join("../shared")),
-        Some(root.join("shared")),
-    ];
-    candidates
+    [root.join("../shared"), root.join("shared")]
         .into_iter()
-        .flatten()
         .find(|p| p.join("conformance").is_dir())
 }
 

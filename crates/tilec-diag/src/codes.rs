@@ -197,7 +197,7 @@ codes! {
         "The construct is valid MLIR syntax but has no meaning in tile IR (for example block successors).";
     /// A kernel the PTX backend cannot compile.
     PTX_LOWERING = "E0901", "cannot lower to PTX",
-        "The PTX backend rejected a construct that verifies but cannot run as a kernel: an `entry` argument that is not a rank-0 tile, an operation that is not part of tile IR (`unrealized_conversion_cast`, an unregistered op), or an atomic on an 8- or 16-bit integer. The message names the construct; docs/ptx-backend.md describes what the backend supports.";
+        "The PTX backend rejected a construct that verifies but cannot run as a kernel: an `entry` argument that is not a rank-0 tile, an operation that is not part of tile IR (`unrealized_conversion_cast`, an unregistered op), or an atomic on an 8- or 16-bit integer. It is also the error for an input with nothing to compile, no `entry` and no function (an empty file, an empty module). The message names the construct; docs/ptx-backend.md describes what the backend supports.";
     /// The PTX backend's GPU-level IR failed its own verifier.
     GPU_INVALID_IR = "E0902", "invalid GPU-level IR",
         "The PTX backend converts tile IR to a GPU-level IR (`tilec opt -p convert-to-gpu` prints it) and verifies it before writing PTX. This error means the conversion broke one of the GPU-level rules (layouts on every tile, matching shapes across `ttg.convert_layout` and shared-memory buffers, elementwise operands in one layout). It is a bug in tilec: please report it with the input.";

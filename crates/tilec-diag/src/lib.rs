@@ -113,12 +113,16 @@ impl SourceFile {
 
     fn line_starts(&self) -> &[u32] {
         self.line_starts.get_or_init(|| {
+            // A line ends at `\n`, `\r\n` or a lone `\r` (old Mac files), as in MLIR.
+            let bytes = self.text.as_bytes();
             let mut v = vec![0u32];
             v.extend(
-                self.text
-                    .bytes()
+                bytes
+                    .iter()
                     .enumerate()
-                    .filter(|&(_, b)| b == b'\n')
+                    .filter(|&(i, &b)| {
+                        b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+                    })
                     .map(|(i, _)| i as u32 + 1),
             );
             v
@@ -280,6 +284,10 @@ pub struct Diagnostic {
     pub labels: Vec<Label>,
     /// Attached notes.
     pub notes: Vec<Note>,
+    /// A suggestion for the user (`did you mean 'addf'?`): shown by the human and JSON
+    /// renderers, left out of the MLIR format and of `--verify-diagnostics`, so that
+    /// NVIDIA's tests and their expected notes see exactly what cuda-tile-opt prints.
+    pub help: Option<Box<str>>,
 }
 
 impl Diagnostic {
@@ -292,7 +300,14 @@ impl Diagnostic {
             location: None,
             labels: Vec::new(),
             notes: Vec::new(),
+            help: None,
         }
+    }
+
+    /// Sets the suggestion ([`Diagnostic::help`]).
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into().into_boxed_str());
+        self
     }
 
     /// A remark with a code and message.
@@ -444,5 +459,42 @@ mod tests {
         let f = SourceFile::new("a", "ab\r\ncd");
         assert_eq!(f.line_text(1), "ab");
         assert_eq!(f.line_col(4), (2, 1));
+    }
+}
+
+/// The candidate closest to `word` by edit distance, if close enough to be what was meant
+/// (at most a third of the word's length, and at least one edit): the suggestion of a
+/// `did you mean` help.
+pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (word.chars().count() / 3).max(1);
+    candidates
+        .into_iter()
+        .filter(|c| *c != word)
+        .map(|c| (strsim::damerau_levenshtein(word, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)))
+        .map(|(_, c)| c)
+}
+
+#[cfg(test)]
+mod closest_tests {
+    use super::closest;
+
+    #[test]
+    fn suggestions() {
+        let ops = [
+            "addf",
+            "addi",
+            "subf",
+            "mulf",
+            "load_view_tko",
+            "make_token",
+        ];
+        assert_eq!(closest("addff", ops), Some("addf"));
+        assert_eq!(closest("mullf", ops), Some("mulf"));
+        assert_eq!(closest("load_veiw_tko", ops), Some("load_view_tko"));
+        assert_eq!(closest("frobnicate", ops), None);
+        assert_eq!(closest("addf", ops), Some("addi"));
+        assert_eq!(closest("x", ["y"]), Some("y"));
     }
 }

@@ -126,7 +126,8 @@ fn mlir_one(out: &mut String, sources: &SourceMap, loc: Option<Location>, sev: &
 
 /// JSON: one object with `severity`, `code`, `message`, `file`, `line`, `column`,
 /// `end_line`, `end_column`, `labels` (each with `message`, `file`, `line`, `column`,
-/// `end_line`, `end_column`) and `notes` (each with `message`, `file`, `line`, `column`).
+/// `end_line`, `end_column`) and `notes` (each with `message`, `file`, `line`, `column`),
+/// then `help` when tilec has a suggestion (`did you mean 'addf'?`).
 /// Lines and columns are 1-based; columns count bytes. Without a location, `file`, `line`
 /// and `column` are `null`. In a binary input (bytecode), `line` and `column` are `null` and
 /// `byte_offset` gives the location.
@@ -157,7 +158,12 @@ pub fn render_json(sources: &SourceMap, diag: &Diagnostic) -> String {
         json_location(&mut out, sources, note.location, false);
         out.push('}');
     }
-    out.push_str("]}");
+    out.push(']');
+    if let Some(h) = &diag.help {
+        out.push_str(",\"help\":");
+        json_str(&mut out, h);
+    }
+    out.push('}');
     out
 }
 
@@ -223,6 +229,9 @@ pub fn render_human(sources: &SourceMap, diag: &Diagnostic, color: bool) -> Stri
         for n in &diag.notes {
             let _ = writeln!(s, "  = note: {}", n.message);
         }
+        if let Some(h) = &diag.help {
+            let _ = writeln!(s, "  = help: {h}");
+        }
         return s;
     };
     let file = sources.get(loc.file);
@@ -237,6 +246,9 @@ pub fn render_human(sources: &SourceMap, diag: &Diagnostic, color: bool) -> Stri
         );
         for n in &diag.notes {
             let _ = writeln!(s, "  = note: {}", n.message);
+        }
+        if let Some(h) = &diag.help {
+            let _ = writeln!(s, "  = help: {h}");
         }
         return s;
     }
@@ -277,6 +289,9 @@ pub fn render_human(sources: &SourceMap, diag: &Diagnostic, color: bool) -> Stri
             }
             _ => report = report.with_note(&n.message),
         }
+    }
+    if let Some(h) = &diag.help {
+        report = report.with_help(h);
     }
     let mut buf = Vec::new();
     let cache = (name.clone(), Source::from(file.text()));

@@ -141,7 +141,7 @@ impl Report {
             let _ = writeln!(
                 out,
                 "argument {} ({name} buffer {}): {verdict}",
-                b.position + 1,
+                b.position,
                 if dims.is_empty() {
                     "()".to_string()
                 } else {

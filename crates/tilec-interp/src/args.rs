@@ -499,6 +499,32 @@ pub fn encode_elements(types: &TypeStore, a: &Array) -> Vec<u8> {
     data
 }
 
+/// Why arguments do not bind to a kernel's parameters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BindError {
+    /// The parameter the error is about (0-based, as `--save-args` numbers `argN.npy`), or
+    /// `None` when the count is wrong.
+    pub position: Option<usize>,
+    /// What is wrong, without the argument's number: "the kernel takes 9 arguments and 8
+    /// --arg were given", or "is a pointer to f32 (a buffer), but --arg gives an i32 scalar".
+    pub message: String,
+}
+
+impl std::fmt::Display for BindError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.position {
+            Some(p) => write!(f, "argument {p} {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl From<BindError> for String {
+    fn from(e: BindError) -> String {
+        e.to_string()
+    }
+}
+
 /// Binds `specs` to the parameters `params` (the entry's argument types): a scalar to a
 /// rank-0 tile of its type, a buffer to a rank-0 tile of pointers to its element type
 /// (bf16, tf32 and f8 buffers read from `.npy` files as integers of their width are
@@ -506,17 +532,21 @@ pub fn encode_elements(types: &TypeStore, a: &Array) -> Vec<u8> {
 ///
 /// # Errors
 ///
-/// One line: "the kernel takes N arguments and M --arg were given", or
-/// "argument N is a pointer to f32 (a buffer), but --arg gives an i32 scalar".
-pub fn bind(types: &TypeStore, params: &[Type], specs: Vec<ArgSpec>) -> Result<Bound, String> {
+/// The count is wrong ("the kernel takes N arguments and M --arg were given"), or an
+/// argument is of the wrong kind ("argument 0 is a pointer to f32 (a buffer), but --arg
+/// gives an i32 scalar"; arguments are numbered from 0).
+pub fn bind(types: &TypeStore, params: &[Type], specs: Vec<ArgSpec>) -> Result<Bound, BindError> {
     if params.len() != specs.len() {
-        return Err(format!(
-            "the kernel takes {} argument{} and {} --arg {} given",
-            params.len(),
-            if params.len() == 1 { "" } else { "s" },
-            specs.len(),
-            if specs.len() == 1 { "was" } else { "were" }
-        ));
+        return Err(BindError {
+            position: None,
+            message: format!(
+                "the kernel takes {} argument{} and {} --arg {} given",
+                params.len(),
+                if params.len() == 1 { "" } else { "s" },
+                specs.len(),
+                if specs.len() == 1 { "was" } else { "were" }
+            ),
+        });
     }
     let mut memory = Memory::default();
     let mut args = Vec::with_capacity(params.len());
@@ -556,10 +586,10 @@ pub fn bind(types: &TypeStore, params: &[Type], specs: Vec<ArgSpec>) -> Result<B
                     Some(p) => format!("a pointer to {} (a buffer)", name(p)),
                     None => format!("a {} scalar", name(elem)),
                 };
-                return Err(format!(
-                    "argument {} is {want}, but --arg gives {given}",
-                    position + 1
-                ));
+                return Err(BindError {
+                    position: Some(position),
+                    message: format!("is {want}, but --arg gives {given}"),
+                });
             }
         }
     }

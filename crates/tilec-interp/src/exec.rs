@@ -49,6 +49,66 @@ pub(crate) struct Ctx<'a, 'm> {
     pub vals: FxHashMap<Value, Val>,
     /// The op being executed (for error locations).
     pub cur: Option<Op>,
+    /// Values that die after each op ([`last_uses`]).
+    pub dead: &'a FxHashMap<Op, Vec<Value>>,
+}
+
+/// For each op, the values defined in its block that are not used after it: their last
+/// use is the op or an op nested in it, or they are never used. The interpreter frees
+/// them once the op has run, so a chain of ops on big tiles keeps a few tiles alive, not
+/// every intermediate result (40 chained `addf` on 2^24-element tiles once grew by 131 MB
+/// an op). A value used inside a loop body but defined outside it lives until the loop op
+/// (its ancestor in the defining block) is done.
+pub(crate) fn last_uses(m: &Module) -> FxHashMap<Op, Vec<Value>> {
+    let mut dead: FxHashMap<Op, Vec<Value>> = FxHashMap::default();
+    let mut visit = |block: Block| {
+        let ops: Vec<Op> = m.block_ops(block).collect();
+        let pos: FxHashMap<Op, usize> = ops.iter().enumerate().map(|(i, o)| (*o, i)).collect();
+        // The op of this block that contains `user` (itself, or an ancestor).
+        let in_block = |mut user: Op| -> Option<usize> {
+            loop {
+                if m.op_block(user) == Some(block) {
+                    return pos.get(&user).copied();
+                }
+                user = m.parent_op(user)?;
+            }
+        };
+        let mut note = |v: Value, def_pos: Option<usize>| {
+            let last = m.users(v).filter_map(in_block).max();
+            let at = match (last, def_pos) {
+                (Some(l), _) => Some(l),
+                (None, Some(d)) => Some(d),
+                (None, None) => None,
+            };
+            if let Some(i) = at {
+                dead.entry(ops[i]).or_default().push(v);
+            }
+        };
+        for &a in m.block_args(block) {
+            note(a, None);
+        }
+        for (i, &op) in ops.iter().enumerate() {
+            for r in m.results(op) {
+                note(r, Some(i));
+            }
+        }
+    };
+    fn blocks(m: &Module, b: Block, out: &mut Vec<Block>) {
+        out.push(b);
+        for op in m.block_ops(b) {
+            for &r in m.regions(op) {
+                for &nb in m.region_blocks(r) {
+                    blocks(m, nb, out);
+                }
+            }
+        }
+    }
+    let mut all = Vec::new();
+    blocks(m, m.body(), &mut all);
+    for b in all {
+        visit(b);
+    }
+    dead
 }
 
 impl<'a, 'm> Ctx<'a, 'm> {
@@ -57,6 +117,7 @@ impl<'a, 'm> Ctx<'a, 'm> {
         m: &'m Module,
         mem: &'a Memory,
         globals: &'a FxHashMap<String, u64>,
+        dead: &'a FxHashMap<Op, Vec<Value>>,
         bid: [i64; 3],
         grid: [i64; 3],
         fuel: u64,
@@ -72,6 +133,7 @@ impl<'a, 'm> Ctx<'a, 'm> {
             grid,
             vals: FxHashMap::default(),
             cur: None,
+            dead,
         }
     }
 
@@ -151,6 +213,11 @@ impl<'a, 'm> Ctx<'a, 'm> {
             self.fuel -= 1;
             if let Some(flow) = self.op(op)? {
                 return Ok(flow);
+            }
+            if let Some(dead) = self.dead.get(&op) {
+                for v in dead {
+                    self.vals.remove(v);
+                }
             }
         }
         Ok(Flow::Yield(Vec::new()))
@@ -394,7 +461,7 @@ impl<'a, 'm> Ctx<'a, 'm> {
             .into_iter()
             .map(|v| self.tile(v).cloned())
             .collect::<R<_>>()?;
-        let text = crate::print::format(m, &fmt, &args);
+        let text = crate::print::format(m, &fmt, &args)?;
         self.out.push_str(&text);
         if m.num_results(op) > 0 {
             self.set(m.result(op, 0), Val::Token);
@@ -469,6 +536,19 @@ pub fn run(
     run_with(m, entry, grid, args, mem, &Options::default())
 }
 
+/// The threads a parallel run of `blocks` tile blocks starts when `requested` were asked
+/// for (0: rayon's default, one per core): never more than the blocks, nor than four per
+/// core; more only cost their stacks (`-j 1000000000` on a 2-block grid tried to start a
+/// billion threads).
+#[must_use]
+pub fn worker_threads(requested: usize, blocks: usize, cores: usize) -> usize {
+    if requested == 0 {
+        0
+    } else {
+        requested.min(blocks.max(1)).min(cores.max(1) * 4)
+    }
+}
+
 /// [`run`] with [`Options`].
 pub fn run_with(
     m: &Module,
@@ -513,6 +593,7 @@ pub fn run_with(
         }
         scalars.push((elem, bits));
     }
+    let dead = last_uses(m);
     let g = [grid[0] as i64, grid[1] as i64, grid[2] as i64];
     let n = (g[0] * g[1] * g[2]) as usize;
     let nops = tilec_ir::ops::all().len();
@@ -521,7 +602,7 @@ pub fn run_with(
         let i = i as i64;
         let bid = [i % g[0], i / g[0] % g[1], i / (g[0] * g[1])];
         let fuel = opts.max_ops.unwrap_or(u64::MAX);
-        let mut ctx = Ctx::new(m, mem, &globals, bid, g, fuel);
+        let mut ctx = Ctx::new(m, mem, &globals, &dead, bid, g, fuel);
         let args = scalars
             .iter()
             .map(|&(e, b)| Val::Tile(Tile::scalar(e, b)))
@@ -534,55 +615,71 @@ pub fn run_with(
         });
         (ctx.out, ctx.ran, err)
     };
-    let results: Vec<(String, Vec<bool>, Option<RunError>)> = if opts.parallel && n > 1 {
-        use rayon::prelude::*;
-        // Blocks after the first failure need not run.
-        let first_failure = std::sync::atomic::AtomicUsize::new(usize::MAX);
-        let par = || {
-            (0..n)
-                .into_par_iter()
-                .map(|i| {
-                    if i > first_failure.load(std::sync::atomic::Ordering::Relaxed) {
-                        return (String::new(), Vec::new(), None);
-                    }
-                    let r = one(i);
-                    if r.2.is_some() {
-                        first_failure.fetch_min(i, std::sync::atomic::Ordering::Relaxed);
-                    }
-                    r
-                })
-                .collect()
-        };
-        match rayon::ThreadPoolBuilder::new()
-            .num_threads(opts.threads)
+    // Blocks run in chunks of CHUNK, in grid order: the memory a run takes does not grow
+    // with the grid (a 65536^3 grid is legal CUDA), and the printed text and the first
+    // error come out in grid order however the blocks of a chunk were scheduled.
+    const CHUNK: usize = 4096;
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let threads = worker_threads(opts.threads, n, cores);
+    let pool = if opts.parallel && n > 1 && threads > 0 {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
             .build()
-        {
-            Ok(pool) if opts.threads > 0 => pool.install(par),
-            _ => par(),
-        }
+            .ok()
     } else {
-        let mut v = Vec::with_capacity(n);
-        for i in 0..n {
-            let r = one(i);
-            let failed = r.2.is_some();
-            v.push(r);
-            if failed {
-                break;
-            }
-        }
-        v
+        None
     };
     let mut printed = String::new();
     let mut ran = vec![false; nops];
-    for (out, r, err) in results {
-        printed.push_str(&out);
-        for (a, b) in ran.iter_mut().zip(r) {
-            *a |= b;
+    let mut start = 0usize;
+    while start < n {
+        let end = (start + CHUNK).min(n);
+        let results: Vec<(String, Vec<bool>, Option<RunError>)> = if opts.parallel && n > 1 {
+            use rayon::prelude::*;
+            // Blocks after the first failure need not run.
+            let first_failure = std::sync::atomic::AtomicUsize::new(usize::MAX);
+            let par = || {
+                (start..end)
+                    .into_par_iter()
+                    .map(|i| {
+                        if i > first_failure.load(std::sync::atomic::Ordering::Relaxed) {
+                            return (String::new(), Vec::new(), None);
+                        }
+                        let r = one(i);
+                        if r.2.is_some() {
+                            first_failure.fetch_min(i, std::sync::atomic::Ordering::Relaxed);
+                        }
+                        r
+                    })
+                    .collect()
+            };
+            match &pool {
+                Some(pool) => pool.install(par),
+                None => par(),
+            }
+        } else {
+            let mut v = Vec::with_capacity(end - start);
+            for i in start..end {
+                let r = one(i);
+                let failed = r.2.is_some();
+                v.push(r);
+                if failed {
+                    break;
+                }
+            }
+            v
+        };
+        for (out, r, err) in results {
+            printed.push_str(&out);
+            for (a, b) in ran.iter_mut().zip(r) {
+                *a |= b;
+            }
+            if let Some(mut e) = err {
+                e.printed = printed;
+                return Err(e);
+            }
         }
-        if let Some(mut e) = err {
-            e.printed = printed;
-            return Err(e);
-        }
+        start = end;
     }
     Ok(Outcome {
         printed,
@@ -652,7 +749,8 @@ pub fn call_limited(
             String::new(),
         ));
     }
-    let mut ctx = Ctx::new(m, mem, &globals, [0; 3], [1; 3], max_ops);
+    let dead = last_uses(m);
+    let mut ctx = Ctx::new(m, mem, &globals, &dead, [0; 3], [1; 3], max_ops);
     let flow = ctx.run_block(block, args.into_iter().map(Val::Tile).collect());
     let vals = match flow {
         Ok(Flow::Return(v)) | Ok(Flow::Yield(v)) => v,
@@ -675,4 +773,18 @@ pub fn call_limited(
         printed: ctx.out,
         ops: ran_ops(&ctx.ran),
     })
+}
+
+#[cfg(test)]
+mod thread_tests {
+    use super::worker_threads;
+
+    #[test]
+    fn worker_threads_are_capped_by_blocks_and_cores() {
+        assert_eq!(worker_threads(1_000_000_000, 2, 16), 2);
+        assert_eq!(worker_threads(1_000_000_000, 1 << 30, 2), 8);
+        assert_eq!(worker_threads(3, 100, 16), 3);
+        assert_eq!(worker_threads(0, 100, 16), 0);
+        assert_eq!(worker_threads(5, 0, 0), 1);
+    }
 }

@@ -68,9 +68,14 @@ pub struct Array {
 }
 
 impl Array {
-    /// Number of elements the shape holds (1 for a 0-d array), or `None` on overflow.
+    /// Number of elements the shape holds (1 for a 0-d array), or `None` on overflow. A
+    /// zero dimension makes it 0 wherever it stands (`0x2^32x2^32` and `2^32x2^32x0` are
+    /// the same empty array).
     #[must_use]
     pub fn num_elements(shape: &[usize]) -> Option<usize> {
+        if shape.contains(&0) {
+            return Some(0);
+        }
         shape.iter().try_fold(1usize, |n, &d| n.checked_mul(d))
     }
 

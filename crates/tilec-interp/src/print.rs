@@ -13,6 +13,11 @@ use tilec_ir::Module;
 use tilec_ir::float::to_f64;
 use tilec_ir::util::sign_extend;
 
+/// The largest field width or precision `print` takes. C's printf takes an `int`; a width
+/// of millions of characters per element is a mistake, and printing it would take memory
+/// out of all proportion to the program (`%4294967296d` asked for 4 GB per element).
+pub const MAX_FIELD: usize = 4096;
+
 /// A parsed conversion: flags, width, precision and the conversion letter.
 struct Spec {
     flags: String,
@@ -21,8 +26,8 @@ struct Spec {
     conv: char,
 }
 
-/// Formats `fmt` with `args`.
-pub fn format(m: &Module, fmt: &str, args: &[Tile]) -> String {
+/// Formats `fmt` with `args`; an error names a width or precision above [`MAX_FIELD`].
+pub fn format(m: &Module, fmt: &str, args: &[Tile]) -> Result<String, String> {
     let mut out = String::new();
     let mut chars = fmt.chars().peekable();
     let mut next = 0;
@@ -41,18 +46,26 @@ pub fn format(m: &Module, fmt: &str, args: &[Tile]) -> String {
             flags.push(f);
             chars.next();
         }
-        let num = |chars: &mut std::iter::Peekable<std::str::Chars>| {
+        let num = |chars: &mut std::iter::Peekable<std::str::Chars>, what: &str| {
             let mut s = String::new();
             while let Some(d) = chars.peek().copied().filter(char::is_ascii_digit) {
                 s.push(d);
                 chars.next();
             }
-            s.parse::<usize>().ok()
+            if s.is_empty() {
+                return Ok(None);
+            }
+            match s.parse::<usize>() {
+                Ok(v) if v <= MAX_FIELD => Ok(Some(v)),
+                _ => Err(format!(
+                    "the {what} {s} in the format string is larger than the {MAX_FIELD} characters 'print' takes"
+                )),
+            }
         };
-        let width = num(&mut chars);
+        let width = num(&mut chars, "field width")?;
         let prec = if chars.peek() == Some(&'.') {
             chars.next();
-            Some(num(&mut chars).unwrap_or(0))
+            Some(num(&mut chars, "precision")?.unwrap_or(0))
         } else {
             None
         };
@@ -72,7 +85,7 @@ pub fn format(m: &Module, fmt: &str, args: &[Tile]) -> String {
         }
         next += 1;
     }
-    out
+    Ok(out)
 }
 
 fn format_tile(m: &Module, t: &Tile, spec: &Spec) -> String {

@@ -471,11 +471,36 @@ impl<'s> Parser<'s> {
                     fields: fields.into(),
                 }))
             }
-            _ => Err(self.err(
-                codes::INVALID_ATTRIBUTE,
-                span,
-                format!("unknown attribute `{mnemonic}` in dialect `cuda_tile`"),
-            )),
+            _ => {
+                const MNEMONICS: &[&str] = &[
+                    "rounding",
+                    "signedness",
+                    "overflow",
+                    "comparison_predicate",
+                    "comparison_ordering",
+                    "padding_value",
+                    "memory_ordering_semantics",
+                    "memory_scope",
+                    "atomic_rmw_mode",
+                    "barrier_scope",
+                    "div_by",
+                    "same_elements",
+                    "bounded",
+                    "optimization_hints",
+                    "di_loc",
+                    "di_file",
+                    "di_compile_unit",
+                    "di_subprogram",
+                    "di_lexical_block",
+                ];
+                let near = tilec_diag::closest(mnemonic, MNEMONICS.iter().copied());
+                Err(self.err_suggest(
+                    codes::INVALID_ATTRIBUTE,
+                    span,
+                    format!("unknown attribute `{mnemonic}` in dialect `cuda_tile`"),
+                    near,
+                ))
+            }
         }
     }
 
@@ -485,7 +510,8 @@ impl<'s> Parser<'s> {
         let at = Span::at(self.tok.start);
         let (kw, _) = self.keyword()?;
         let Some(v) = k.cases().iter().position(|c| *c == kw) else {
-            return Err(self.err(
+            let kw = kw.to_string();
+            let failed = self.err(
                 codes::INVALID_ATTRIBUTE,
                 at,
                 format!(
@@ -493,7 +519,9 @@ impl<'s> Parser<'s> {
                     enum_name(k),
                     k.cases().join(", ")
                 ),
-            ));
+            );
+            self.suggest_last(&kw, k.cases());
+            return Err(failed);
         };
         self.expect(Tok::Greater, "expected '>'")?;
         Ok(self.m.ctx.attrs.enum_case(k, v as u8))

@@ -322,13 +322,19 @@ impl<'s> Parser<'s> {
         });
         match idx {
             Some(v) => Ok(self.m.ctx.attrs.enum_case(k, v as u8)),
-            None => Err(self.err_op(codes::INVALID_ATTRIBUTE,
-                span,
-                format!(
-                    "expected string or keyword containing one of the following enum values for attribute '{attr_name}' [{}]",
-                    k.cases().join(", ")
-                ),
-            )),
+            None => {
+                let failed = self.err_op(codes::INVALID_ATTRIBUTE,
+                    span,
+                    format!(
+                        "expected string or keyword containing one of the following enum values for attribute '{attr_name}' [{}]",
+                        k.cases().join(", ")
+                    ),
+                );
+                if let Some(w) = &word {
+                    self.suggest_last(w, k.cases());
+                }
+                Err(failed)
+            }
         }
     }
 
@@ -371,7 +377,11 @@ impl<'s> Parser<'s> {
             } else {
                 format!("expected rounding mode to be one of: {}", list())
             };
-            return Err(self.err_op(codes::INVALID_ATTRIBUTE, at, msg));
+            let word = word.to_string();
+            let failed = self.err_op(codes::INVALID_ATTRIBUTE, at, msg);
+            let names: Vec<&str> = allowed.iter().map(|m| m.name()).collect();
+            self.suggest_last(&word, &names);
+            return Err(failed);
         }
         Ok(self
             .m
@@ -487,12 +497,15 @@ impl<'s> Parser<'s> {
                     .iter()
                     .position(|c| *c == word)
                 else {
-                    return Err(self.err_op(codes::INVALID_ATTRIBUTE,
+                    let failed = self.err_op(codes::INVALID_ATTRIBUTE,
                         span,
                         format!(
                             "invalid memory_ordering_semantics attribute specification. Got \"{word}\" but expect one of: weak, relaxed, acquire, release, acq_rel"
                         ),
-                    ));
+                    );
+                    let word = word.to_string();
+                    self.suggest_last(&word, EnumKind::MemoryOrdering.cases());
+                    return Err(failed);
                 };
                 let oa = self
                     .m
@@ -513,12 +526,15 @@ impl<'s> Parser<'s> {
                         ));
                     }
                     let Some(s) = EnumKind::MemoryScope.cases().iter().position(|c| *c == w) else {
-                        return Err(self.err_op(codes::INVALID_ATTRIBUTE,
+                        let failed = self.err_op(codes::INVALID_ATTRIBUTE,
                             sspan,
                             format!(
                                 "invalid memory_scope attribute specification. Got \"{w}\" but expect one of: tl_blk, device, sys"
                             ),
-                        ));
+                        );
+                        let w = w.to_string();
+                        self.suggest_last(&w, EnumKind::MemoryScope.cases());
+                        return Err(failed);
                     };
                     let sa = self.m.ctx.attrs.enum_case(EnumKind::MemoryScope, s as u8);
                     st.attrs[scope] = Some((sa, sspan));

@@ -9,7 +9,7 @@ use logos::Logos;
 /// Token kinds.
 #[derive(Logos, Debug, Clone, Copy, PartialEq, Eq)]
 #[logos(skip r"[ \t\r\n\x0C]+")]
-#[logos(skip(r"//[^\n]*", allow_greedy = true))]
+#[logos(skip(r"//[^\n\r]*", allow_greedy = true))]
 pub enum Tok {
     /// `foo`, `cuda_tile.addf`, `testing$func`, `f32`.
     #[regex(r"[a-zA-Z_][a-zA-Z0-9_$.]*")]

@@ -175,7 +175,13 @@ impl<'s> Parser<'s> {
             } else {
                 format!("custom op '{text}' is unknown (tried 'cuda_tile.{text}' as well)")
             };
-            return Err(self.err(codes::UNKNOWN_OP, span, msg));
+            let bare = text.strip_prefix("cuda_tile.").unwrap_or(text);
+            let names = tilec_ir::ops::all()
+                .iter()
+                .filter(|d| d.opcode != tilec_ir::Opcode::Unregistered)
+                .flat_map(|d| std::iter::once(d.name).chain(d.aliases.iter().copied()));
+            let near = tilec_diag::closest(bare, names);
+            return Err(self.err_suggest(codes::UNKNOWN_OP, span, msg, near));
         };
         self.bump();
         let def = ops::def(opcode);
@@ -371,11 +377,17 @@ impl<'s> Parser<'s> {
         }
         let registered = name.strip_prefix("cuda_tile.").and_then(ops::lookup);
         if registered.is_none() {
-            if name.starts_with("cuda_tile.") {
-                return Err(self.err(
+            if let Some(bare) = name.strip_prefix("cuda_tile.") {
+                let names = tilec_ir::ops::all()
+                    .iter()
+                    .filter(|d| d.opcode != tilec_ir::Opcode::Unregistered)
+                    .map(|d| d.name);
+                let near = tilec_diag::closest(bare, names).map(|n| format!("cuda_tile.{n}"));
+                return Err(self.err_suggest(
                     codes::UNKNOWN_OP,
                     span,
                     format!("unregistered operation '{name}' found in dialect ('cuda_tile') that does not allow unknown operations"),
+                    near.as_deref(),
                 ));
             }
             if !self.opts.allow_unregistered {
@@ -521,7 +533,9 @@ impl<'s> Parser<'s> {
     }
 
     fn parse_region_inner(&mut self, args: &[RegionArg<'s>]) -> PResult<Region> {
+        let open = self.tok.start;
         self.expect(Tok::LBrace, "expected '{' to begin a region")?;
+        self.open_braces.push(open);
         let region = self.m.create_region();
         self.push_scope();
         if !args.is_empty() || !self.at(Tok::RBrace) {
@@ -563,6 +577,7 @@ impl<'s> Parser<'s> {
         }
         self.pop_scope();
         self.expect(Tok::RBrace, "expected '}' to end a region")?;
+        self.open_braces.pop();
         Ok(region)
     }
 

@@ -77,6 +77,9 @@ pub struct Parser<'s> {
     /// How deeply regions, attributes, types and locations are nested at the current
     /// position (see [`Parser::nested`]).
     depth: u32,
+    /// Where each region's `{` that is still open starts (innermost last): an input that
+    /// ends inside a region gets a label at the brace that is not closed.
+    pub(crate) open_braces: Vec<u32>,
     /// Recycled op states (one per nesting level is in use at a time). Boxed on purpose:
     /// taking a state out of the pool and putting it back then moves a pointer, not the
     /// whole state, which measurably speeds up parsing.
@@ -127,6 +130,7 @@ impl<'s> Parser<'s> {
             type_cache: FxHashMap::default(),
             op_ctx: None,
             depth: 0,
+            open_braces: Vec::new(),
             op_states: Vec::new(),
             scratch_values: Vec::new(),
             scratch_types: Vec::new(),
@@ -256,6 +260,34 @@ impl<'s> Parser<'s> {
             .push(Diagnostic::error(code, msg).at(Location::new(self.file, span)));
     }
 
+    /// [`Self::err`] with a suggestion (`did you mean 'X'?`) when `closest` found one.
+    pub(crate) fn err_suggest(
+        &mut self,
+        code: &'static str,
+        span: Span,
+        msg: impl Into<String>,
+        suggestion: Option<&str>,
+    ) -> Failed {
+        let failed = self.err(code, span, msg);
+        if let Some(s) = suggestion
+            && let Some(last) = self.diags.last_mut()
+            && last.location.map(|l| l.span) == Some(span)
+        {
+            last.help = Some(format!("did you mean '{s}'?").into());
+        }
+        failed
+    }
+
+    /// Adds `did you mean` to the last error when `word` is close to one of `candidates`
+    /// (for messages that already list every valid keyword).
+    pub(crate) fn suggest_last(&mut self, word: &str, candidates: &[&str]) {
+        if let Some(near) = tilec_diag::closest(word, candidates.iter().copied())
+            && let Some(last) = self.diags.last_mut()
+        {
+            last.help = Some(format!("did you mean '{near}'?").into());
+        }
+    }
+
     /// Records an error at `span`, unless the lexer already reported one for this token.
     pub(crate) fn err(&mut self, code: &'static str, span: Span, msg: impl Into<String>) -> Failed {
         if !(self.lex_error && matches!(self.tok.kind, Tok::Error | Tok::UnterminatedString)) {
@@ -315,6 +347,25 @@ impl<'s> Parser<'s> {
     /// text when the current token starts a line, so that "expected ':'" points at the line
     /// that lacks the colon.
     pub(crate) fn err_wrong_token(&mut self, msg: &str) -> Failed {
+        let at_eof = self.tok.kind == Tok::Eof;
+        let before = self.diags.len();
+        let failed = self.err_wrong_token_at(msg);
+        if at_eof
+            && self.diags.len() > before
+            && let Some(&open) = self.open_braces.last()
+            && let Some(last) = self.diags.last_mut()
+        {
+            // The input ended inside a region: point at the brace that is not closed.
+            last.labels.push(tilec_diag::Label {
+                location: Location::new(self.file, Span::new(open, open + 1)),
+                message: "this '{' is never closed".into(),
+            });
+            last.help = Some("the file ends inside a region: add the missing '}'".into());
+        }
+        failed
+    }
+
+    fn err_wrong_token_at(&mut self, msg: &str) -> Failed {
         let bytes = self.src.as_bytes();
         let mut pos = self.tok.start as usize;
         if self.tok.kind == Tok::Eof && pos > 0 {

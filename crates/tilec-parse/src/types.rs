@@ -10,6 +10,30 @@ use tilec_ir::attrs::PaddingValue;
 use tilec_ir::float::FloatKind;
 use tilec_ir::types::{DYNAMIC, Type, TypeData};
 
+/// The type keywords, for `did you mean` suggestions.
+const TYPE_KEYWORDS: &[&str] = &[
+    "i1",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "f16",
+    "bf16",
+    "f32",
+    "tf32",
+    "f64",
+    "f8E4M3FN",
+    "f8E5M2",
+    "token",
+    "ptr",
+    "tile",
+    "tensor_view",
+    "partition_view",
+];
+
+/// The `cuda_tile` dialect's type mnemonics.
+const DIALECT_TYPES: &[&str] = &["token", "ptr", "tile", "tensor_view", "partition_view"];
+
 fn join(v: &[i64]) -> String {
     v.iter()
         .map(|d| d.to_string())
@@ -178,7 +202,13 @@ impl<'s> Parser<'s> {
                     ));
                     return Ok(t);
                 }
-                Err(self.err(codes::INVALID_TYPE, span, format!("unknown type: {text}")))
+                let near = tilec_diag::closest(text, TYPE_KEYWORDS.iter().copied());
+                Err(self.err_suggest(
+                    codes::INVALID_TYPE,
+                    span,
+                    format!("unknown type: {text}"),
+                    near,
+                ))
             }
         }
     }
@@ -258,7 +288,15 @@ impl<'s> Parser<'s> {
             }
             "tensor_view" => self.parse_tensor_view_body(),
             "partition_view" => self.parse_partition_view_body(),
-            other => Err(self.err(codes::INVALID_TYPE, span, format!("unknown type: {other}"))),
+            other => {
+                let near = tilec_diag::closest(other, DIALECT_TYPES.iter().copied());
+                Err(self.err_suggest(
+                    codes::INVALID_TYPE,
+                    span,
+                    format!("unknown type: {other}"),
+                    near,
+                ))
+            }
         }
     }
 

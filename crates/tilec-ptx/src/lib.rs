@@ -8,6 +8,6 @@ pub mod math;
 pub mod sink;
 pub mod target;
 
-pub use emit::{compile, compile_all, compile_gpu, ptx_ident};
+pub use emit::{REGISTER_FILE_BYTES, check_limits, compile, compile_all, compile_gpu, ptx_ident};
 pub use gpu::{GpuError, convert_to_gpu, set_gpu_aliases, verify_gpu};
 pub use target::{Arch, Options};

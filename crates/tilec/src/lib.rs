@@ -35,9 +35,11 @@ const GPU_PASS: &str = "convert-to-gpu";
 #[command(
     name = "tilec",
     version,
-    about = "tilec: parse, check, format and compile NVIDIA CUDA Tile IR",
-    long_about = "tilec compiles CUDA Tile IR (the cuda_tile dialect) to PTX.\n\n\
-                  `tilec FILE -o OUT` compiles; the subcommands format, check and explain.",
+    about = "tilec: parse, check, format, optimize, run and compile NVIDIA CUDA Tile IR",
+    long_about = "tilec compiles CUDA Tile IR (the cuda_tile dialect, as text or Tile IR \
+                  bytecode) to PTX.\n\n\
+                  `tilec FILE -o OUT` compiles; the subcommands below format, optimize, \
+                  check, run, explain and list.",
     args_conflicts_with_subcommands = true
 )]
 struct Cli {
@@ -125,8 +127,9 @@ struct CompileArgs {
     /// Output file (`-` for stdout).
     #[arg(short = 'o', long = "output")]
     output: Option<PathBuf>,
-    /// Skip the canonicalizer.
-    #[arg(short = 'O', value_name = "LEVEL")]
+    /// Optimization level: -O0 skips the canonicalizer; -O1, -O2 and -O3 (the default)
+    /// run it.
+    #[arg(short = 'O', value_name = "LEVEL", value_parser = clap::value_parser!(u8).range(0..=3))]
     opt_level: Option<u8>,
     /// Threads per tile block are chosen as this many warps (1, 2, 4, 8 or 16).
     #[arg(long = "num-warps", default_value_t = 4)]
@@ -267,6 +270,8 @@ fn normalize_args(args: Vec<OsString>) -> Vec<OsString> {
     let mut args: Vec<OsString> = args
         .into_iter()
         .map(|a| match a.to_str() {
+            // One help text: `-h` prints what `--help` prints.
+            Some("-h") => OsString::from("--help"),
             Some(s) if s.starts_with('-') && !s.starts_with("--") => {
                 let name = &s[1..];
                 let base = name.split('=').next().unwrap_or(name);
@@ -322,14 +327,70 @@ pub fn run(args: Vec<OsString>, io: &mut Io<'_>) -> i32 {
             return code;
         }
     };
-    let mut d = Driver::new(io);
-    match cli.command {
+    // Every write to standard output goes through `Tracked`, so that a failed write
+    // (a full disk, a closed pipe) is an error even where the text was written with
+    // `let _ =`: exit status 2 with a message, never a silent 0.
+    let mut stdout = Tracked {
+        inner: &mut *io.stdout,
+        error: None,
+    };
+    let mut tracked_io = Io {
+        stdin: &mut *io.stdin,
+        stdout: &mut stdout,
+        stderr: &mut *io.stderr,
+        stderr_is_tty: io.stderr_is_tty,
+    };
+    let mut d = Driver::new(&mut tracked_io);
+    let status = match cli.command {
         Some(Command::Fmt(a)) | Some(Command::Opt(a)) => d.fmt(a, &pass_flags),
         Some(Command::Check(a)) => d.check(a),
         Some(Command::Explain { code }) => d.explain(&code),
         Some(Command::Ops) => d.list_ops(),
         Some(Command::Run(a)) => d.run_kernel(a),
         None => d.compile(cli.compile),
+    };
+    let _ = stdout.flush();
+    match stdout.error {
+        Some(e) => {
+            let _ = writeln!(
+                io.stderr,
+                "tilec: error: cannot write to standard output: {e}"
+            );
+            EXIT_USAGE
+        }
+        None => status,
+    }
+}
+
+/// A writer that remembers the first error its inner writer returned.
+struct Tracked<'a> {
+    inner: &'a mut dyn Write,
+    error: Option<std::io::Error>,
+}
+
+impl Tracked<'_> {
+    fn note<T>(&mut self, r: std::io::Result<T>) -> std::io::Result<T> {
+        if let Err(e) = &r
+            && self.error.is_none()
+        {
+            self.error = Some(std::io::Error::new(e.kind(), e.to_string()));
+        }
+        r
+    }
+}
+
+impl Write for Tracked<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let r = self.inner.write(buf);
+        self.note(r)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        let r = self.inner.write_all(buf);
+        self.note(r)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        let r = self.inner.flush();
+        self.note(r)
     }
 }
 
@@ -630,6 +691,9 @@ impl<'a, 'b> Driver<'a, 'b> {
             Ok(x) => x,
             Err(code) => return code,
         };
+        if let Err(code) = self.not_over_input(&a.input, a.output.as_deref()) {
+            return code;
+        }
         let input = match self.load(&a.input) {
             Ok(i) => i,
             Err(code) => return code,
@@ -675,6 +739,14 @@ impl<'a, 'b> Driver<'a, 'b> {
                 num_stages: a.passes.num_stages,
                 ..tilec_ptx::Options::default()
             };
+            for m in modules.iter().flatten() {
+                for d in tilec_ptx::check_limits(m) {
+                    self.emit(&d);
+                }
+            }
+            if self.errors > 0 {
+                return EXIT_DIAGNOSTICS;
+            }
             for (m, header) in modules.iter_mut().zip(headers.iter_mut()) {
                 let Some(m) = m else { continue };
                 tilec_ptx::convert_to_gpu(m, &popts);
@@ -720,6 +792,23 @@ impl<'a, 'b> Driver<'a, 'b> {
         self.written(result, a.output.as_deref())
     }
 
+    /// Refuses an output that is the input file itself (same device and inode, through
+    /// links): writing it would destroy the source.
+    fn not_over_input(
+        &mut self,
+        input: &std::path::Path,
+        output: Option<&std::path::Path>,
+    ) -> Result<(), i32> {
+        match output {
+            Some(out) if output::same_file(input, out) => Err(self.usage_error(&format!(
+                "the output '{}' is the input file '{}'; refusing to overwrite it",
+                out.display(),
+                input.display()
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// The exit status after writing an output: 0, or a usage error naming the file.
     fn written(&mut self, result: std::io::Result<()>, output: Option<&std::path::Path>) -> i32 {
         match result {
@@ -735,12 +824,20 @@ impl<'a, 'b> Driver<'a, 'b> {
         self.configure(&a.common);
         self.max_errors = a.max_errors;
         let mut status = EXIT_OK;
+        let (mut failed, mut unreadable) = (0usize, 0usize);
         for path in &a.inputs {
+            let before = self.errors;
             match self.load(path) {
                 Ok(input) => {
                     self.parse(&input, &a.common);
                 }
-                Err(code) => status = status.max(code),
+                Err(code) => {
+                    status = status.max(code);
+                    unreadable += 1;
+                }
+            }
+            if self.errors > before {
+                failed += 1;
             }
         }
         if self.suppressed > 0 {
@@ -750,6 +847,20 @@ impl<'a, 'b> Driver<'a, 'b> {
                 self.suppressed, self.max_errors
             );
         }
+        // Several files end with a count, so that a CI log says how it went at the end.
+        let n = a.inputs.len();
+        if n > 1 && !a.common.verify_diagnostics {
+            let ok = n - failed - unreadable;
+            let mut line = format!(
+                "tilec check: {n} files, {ok} clean, {failed} with errors ({} error{})",
+                self.errors,
+                if self.errors == 1 { "" } else { "s" }
+            );
+            if unreadable > 0 {
+                line.push_str(&format!(", {unreadable} unreadable"));
+            }
+            let _ = writeln!(self.io.stderr, "{line}");
+        }
         status.max(self.status())
     }
 
@@ -758,6 +869,9 @@ impl<'a, 'b> Driver<'a, 'b> {
         let Some(path) = a.input.clone() else {
             return self.usage_error("no input file (try `tilec --help`)");
         };
+        if let Err(code) = self.not_over_input(&path, a.output.as_deref()) {
+            return code;
+        }
         let input = match self.load(&path) {
             Ok(i) => i,
             Err(code) => return code,
@@ -814,8 +928,37 @@ impl<'a, 'b> Driver<'a, 'b> {
             unroll: a.no_stream_loops,
             num_stages: a.num_stages,
         };
-        let text = self.sources.get(input.file).text().to_string();
         let all: Vec<&Module> = modules.iter().flatten().collect();
+        let lowers = |m: &Module| {
+            let mut any = false;
+            m.walk(|op| {
+                any |= matches!(
+                    m.opcode(op),
+                    tilec_ir::Opcode::Entry | tilec_ir::Opcode::TestingFunc
+                );
+            });
+            any
+        };
+        if !all.iter().any(|m| lowers(m)) {
+            // A PTX file without a kernel or function is a mistake (an empty file, an
+            // empty module): say so rather than write it.
+            let mut at = Span::at(0);
+            if let Some(m) = all.first() {
+                let mut first = None;
+                m.walk(|op| {
+                    first = first.or(Some(op));
+                });
+                at = first.and_then(|op| m.op_span(op)).unwrap_or(at);
+            }
+            let d = Diagnostic::error(
+                codes::PTX_LOWERING,
+                "the input has no `entry` to compile: a PTX module holds kernels (`entry @name(...) { ... }`)",
+            )
+            .at(Location::new(input.file, at));
+            self.emit(&d);
+            return EXIT_DIAGNOSTICS;
+        }
+        let text = self.sources.get(input.file).text().to_string();
         let ptx = match tilec_ptx::compile_all(&all, &opts, Some(&text)) {
             Ok(p) => p,
             Err(diags) => {

@@ -14,12 +14,16 @@ pub(crate) struct RunArgs {
     /// The entry to run (needed when the module has several).
     #[arg(long)]
     entry: Option<String>,
-    /// Tile blocks: `X`, `X,Y` or `X,Y,Z`.
-    #[arg(long, default_value = "1")]
-    grid: String,
-    /// One per kernel parameter, in order: a scalar `TYPE:VALUE` (`i32:5`, `f32:1.5`), a
-    /// buffer from a NumPy file `@x.npy`, or a generated buffer `zeros:TYPE:SHAPE`,
-    /// `iota:TYPE:SHAPE`, `random:TYPE:SHAPE:SEED` (SHAPE is `N` or `AxB...`).
+    /// Tile blocks: `X`, `X,Y` or `X,Y,Z` (default: one tile block, which the summary
+    /// line says).
+    #[arg(long)]
+    grid: Option<String>,
+    /// One per kernel parameter, in order: a scalar `TYPE:VALUE` (`i32:5`, `f32:1.5`,
+    /// `f16:0x3c00`), a buffer from a NumPy file `@x.npy`, or a generated buffer:
+    /// `zeros:TYPE:SHAPE`, `ones:TYPE:SHAPE`, `iota:TYPE:SHAPE`, `fill:TYPE:SHAPE:VALUE`,
+    /// `random:TYPE:SHAPE:SEED` (uniform in [-1, 1) for floats) or
+    /// `randint:TYPE:SHAPE:SEED` (small integers, exact in every type). SHAPE is `N` or
+    /// `AxB...`; see docs/interpreter-args.md.
     #[arg(long = "arg", allow_hyphen_values = true, value_name = "VALUE")]
     args: Vec<String>,
     /// After the run, write every buffer argument to `DIR/argN.npy` (N: its position).
@@ -62,6 +66,18 @@ pub(crate) struct RunArgs {
     common: CommonArgs,
 }
 
+/// A duration for people: `850 µs`, `12.3 ms`, `4.56 s`.
+fn human_time(d: std::time::Duration) -> String {
+    let us = d.as_secs_f64() * 1e6;
+    if us < 1000.0 {
+        format!("{us:.0} µs")
+    } else if us < 1e6 {
+        format!("{:.1} ms", us / 1e3)
+    } else {
+        format!("{:.2} s", us / 1e6)
+    }
+}
+
 /// Parses `X[,Y[,Z]]`.
 fn parse_grid(s: &str) -> Option<[u32; 3]> {
     let parts: Vec<&str> = s.split(',').map(str::trim).collect();
@@ -86,10 +102,10 @@ impl Driver<'_, '_> {
 
     pub(crate) fn run_kernel(&mut self, a: RunArgs) -> i32 {
         self.configure(&a.common);
-        let Some(grid) = parse_grid(&a.grid) else {
+        let Some(grid) = parse_grid(a.grid.as_deref().unwrap_or("1")) else {
             return self.usage_error(&format!(
                 "--grid '{}' is not X, X,Y or X,Y,Z with positive counts",
-                a.grid
+                a.grid.as_deref().unwrap_or_default()
             ));
         };
         let input = match self.load(&a.input) {
@@ -138,12 +154,40 @@ impl Driver<'_, '_> {
             let mut read = |p: &std::path::Path| std::fs::read(p);
             match tilec_interp::args::parse(text, &mut read) {
                 Ok(s) => specs.push(s),
-                Err(e) => return self.usage_error(&format!("--arg {}: {e}", i + 1)),
+                Err(e) => return self.usage_error(&format!("argument {i}: {e}")),
             }
         }
         let bound = match tilec_interp::args::bind(&m.ctx.types, &params, specs) {
             Ok(b) => b,
-            Err(e) => return self.setup_error(&m, entry, e),
+            Err(e) => {
+                // A wrong kind is about one parameter: name it, and point at it.
+                let param = e.position.and_then(|p| {
+                    let v = *m
+                        .entry_block(m.region(entry, 0))
+                        .map(|b| m.block_args(b))?
+                        .get(p)?;
+                    m.value_span(v)
+                });
+                return match (e.position, param) {
+                    (Some(p), Some(span)) => {
+                        let file = m.file().unwrap_or(tilec_diag::FileId(0));
+                        let text = self.sources.get(file).text();
+                        let name = text
+                            .get(span.start as usize..span.end as usize)
+                            .filter(|n| n.starts_with('%') && !n.contains('\n'))
+                            .map(|n| format!(" ({n})"))
+                            .unwrap_or_default();
+                        let d = Diagnostic::error(
+                            codes::RUN_SETUP,
+                            format!("argument {p}{name} {}", e.message),
+                        )
+                        .at(Location::new(file, span));
+                        self.emit(&d);
+                        EXIT_DIAGNOSTICS
+                    }
+                    _ => self.setup_error(&m, entry, e.to_string()),
+                };
+            }
         };
         if a.device {
             return self.run_on_device(&m, entry, grid, &bound, &a);
@@ -154,7 +198,9 @@ impl Driver<'_, '_> {
             max_ops: Some(a.max_ops),
         };
         let mut mem = bound.memory.clone();
+        let started = std::time::Instant::now();
         let outcome = tilec_interp::run_with(&m, entry, grid, &bound.args, &mut mem, &opts);
+        let elapsed = started.elapsed();
         let (printed, status) = match outcome {
             Ok(o) => (o.printed, EXIT_OK),
             Err(e) => {
@@ -168,6 +214,7 @@ impl Driver<'_, '_> {
         if status != EXIT_OK {
             return status;
         }
+        let mut saved = Vec::new();
         if let Some(dir) = &a.save_args {
             if let Err(e) = std::fs::create_dir_all(dir) {
                 return self.usage_error(&format!("cannot create '{}': {e}", dir.display()));
@@ -179,8 +226,39 @@ impl Driver<'_, '_> {
                 if let Err(e) = std::fs::write(&path, tilec_interp::npy::write(&arr)) {
                     return self.usage_error(&format!("cannot write '{}': {e}", path.display()));
                 }
+                saved.push(format!("arg{pos}.npy"));
             }
         }
+        // One line on stderr (standard output carries what the kernel printed): what ran,
+        // where the grid came from, how long it took, what was written.
+        let blocks = grid.iter().map(|&g| u64::from(g)).product::<u64>();
+        let mut line = format!(
+            "tilec run: @{} on grid {}x{}x{} ({} tile block{}{}) in {}",
+            m.sym_name(entry).unwrap_or_default(),
+            grid[0],
+            grid[1],
+            grid[2],
+            blocks,
+            if blocks == 1 { "" } else { "s" },
+            if a.grid.is_none() {
+                "; no --grid given"
+            } else {
+                ""
+            },
+            human_time(elapsed)
+        );
+        if let Some(dir) = &a.save_args {
+            line.push_str(&format!(
+                "; wrote {} to {}",
+                if saved.is_empty() {
+                    "no buffer".to_string()
+                } else {
+                    saved.join(", ")
+                },
+                dir.display()
+            ));
+        }
+        let _ = writeln!(self.io.stderr, "{line}");
         EXIT_OK
     }
 
@@ -303,7 +381,7 @@ impl Driver<'_, '_> {
                         .buffers
                         .iter()
                         .filter(|b| b.compared.mismatches > 0 || b.guard_writes.1 > 0)
-                        .map(|b| (b.position + 1).to_string())
+                        .map(|b| b.position.to_string())
                         .collect::<Vec<_>>();
                     let d = Diagnostic::error(
                         codes::RUN_MISMATCH,

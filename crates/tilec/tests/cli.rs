@@ -156,7 +156,240 @@ fn split_input_file_reports_every_chunk_with_whole_file_lines() {
 fn check_accepts_several_files() {
     let out = tilec(&["check", "examples/relu.tile", "examples/saxpy.tile"], b"");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(out.stdout.is_empty() && out.stderr.is_empty());
+    assert!(out.stdout.is_empty());
+    // Several files end with a summary line on stderr.
+    assert_eq!(
+        text(&out.stderr),
+        "tilec check: 2 files, 2 clean, 0 with errors (0 errors)\n"
+    );
+    let bad = temp("bad_check.tile");
+    std::fs::write(
+        &bad,
+        "cuda_tile.module @m {\n  entry @k() {\n    %x = addf\n  }\n}\n",
+    )
+    .unwrap();
+    let out = tilec(
+        &[
+            "check",
+            "examples/relu.tile",
+            bad.to_str().unwrap(),
+            "nonexistent.tile",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr)
+            .ends_with("tilec check: 3 files, 1 clean, 1 with errors (1 error), 1 unreadable\n"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// The output is never written over the input, whatever path names it (the same path, a
+/// symbolic link, a hard link): exit 2, the source unchanged (issue 19).
+#[test]
+fn output_over_the_input_is_refused() {
+    let src = temp("own.tile");
+    std::fs::copy(repo().join("examples/vector_add.tile"), &src).unwrap();
+    let before = std::fs::read(&src).unwrap();
+    let link = temp("own_link.tile");
+    let hard = temp("own_hard.tile");
+    let _ = std::fs::remove_file(&link);
+    let _ = std::fs::remove_file(&hard);
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&src, &link).unwrap();
+    std::fs::hard_link(&src, &hard).unwrap();
+    let s = src.to_str().unwrap();
+    for (cmd, out) in [
+        (vec![s, "-o", s], s),
+        (
+            vec![s, "-o", link.to_str().unwrap()],
+            link.to_str().unwrap(),
+        ),
+        (vec!["fmt", hard.to_str().unwrap(), "-o", s], s),
+        (
+            vec![s, "--emit=bytecode", "-o", hard.to_str().unwrap()],
+            hard.to_str().unwrap(),
+        ),
+    ] {
+        let r = tilec(&cmd, b"");
+        assert_eq!(r.status.code(), Some(2), "{cmd:?}");
+        assert!(
+            text(&r.stderr).contains(&format!("the output '{out}' is the input file")),
+            "{cmd:?}: {}",
+            text(&r.stderr)
+        );
+        assert_eq!(
+            std::fs::read(&src).unwrap(),
+            before,
+            "{cmd:?} changed the source"
+        );
+    }
+}
+
+/// A failed write to standard output is exit 2 with a message, for every command that
+/// writes there (issue 19: `tilec va.tile -o - > /dev/full` exited 0).
+#[cfg(target_os = "linux")]
+#[test]
+fn write_errors_on_stdout_are_reported() {
+    for args in [
+        vec!["examples/vector_add.tile", "-o", "-"],
+        vec!["examples/vector_add.tile", "--emit=bytecode", "-o", "-"],
+        vec!["fmt", "examples/vector_add.tile"],
+        vec!["ops"],
+        vec!["explain", "E0102"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_tilec"))
+            .args(&args)
+            .current_dir(repo())
+            .stdout(full)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains("cannot write to standard output: No space left on device"),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+/// Writing over an existing file keeps its permissions, and through a symbolic link
+/// replaces the link's target (written beside it and renamed, so a failed write leaves the
+/// old contents) and keeps the link.
+#[cfg(unix)]
+#[test]
+fn output_keeps_the_mode_and_follows_links() {
+    use std::os::unix::fs::PermissionsExt;
+    let out = temp("mode.ptx");
+    std::fs::write(&out, "old").unwrap();
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let r = tilec(&["examples/relu.tile", "-o", out.to_str().unwrap()], b"");
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
+    let meta = std::fs::metadata(&out).unwrap();
+    assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    assert!(std::fs::read_to_string(&out).unwrap().contains(".entry"));
+    let target = temp("target.ptx");
+    let link = temp("link.ptx");
+    std::fs::write(&target, "old").unwrap();
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let r = tilec(&["examples/relu.tile", "-o", link.to_str().unwrap()], b"");
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(std::fs::read_to_string(&target).unwrap().contains(".entry"));
+    assert_eq!(
+        std::fs::metadata(&target).unwrap().permissions().mode() & 0o777,
+        0o640
+    );
+}
+
+/// `\n`, `\r\n` and lone `\r` line endings read alike: a `//` comment ends at any of them
+/// (a CR-only file used to be one comment: no `.entry`, exit 0), and diagnostics count
+/// lines the same way.
+#[test]
+fn every_line_ending_reads_alike() {
+    let src = std::fs::read_to_string(repo().join("examples/vector_add.tile")).unwrap();
+    let mut outputs = Vec::new();
+    for (name, text_) in [
+        ("lf.tile", src.clone()),
+        ("crlf.tile", src.replace('\n', "\r\n")),
+        ("cr.tile", src.replace('\n', "\r")),
+    ] {
+        let p = temp(name);
+        std::fs::write(&p, text_).unwrap();
+        let ptx = tilec(&[p.to_str().unwrap(), "-o", "-"], b"");
+        assert_eq!(ptx.status.code(), Some(0), "{name}: {}", text(&ptx.stderr));
+        assert_eq!(text(&ptx.stdout).matches(".entry").count(), 1, "{name}");
+        let fmt = tilec(&["fmt", p.to_str().unwrap()], b"");
+        outputs.push(text(&fmt.stdout));
+    }
+    assert!(outputs.iter().all(|o| o == &outputs[0] && !o.is_empty()));
+    let bad = "cuda_tile.module @m {\r  entry @e() {\r    %x = addf\r  }\r}\r";
+    let out = tilec(&["check", "-", "--diagnostic-format=mlir"], bad.as_bytes());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).starts_with("<stdin>:3:14: error: expected SSA operand"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// A compile with no `entry` to lower is an error at the module, not an empty PTX file.
+#[test]
+fn compiling_nothing_is_an_error() {
+    for src in ["", "cuda_tile.module @m {\n}\n"] {
+        let out = tilec(&["-", "-o", "-"], src.as_bytes());
+        assert_eq!(out.status.code(), Some(1), "{src:?}");
+        assert!(out.stdout.is_empty());
+        assert!(
+            text(&out.stderr).contains("E0901")
+                && text(&out.stderr).contains("no `entry` to compile"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}
+
+/// `tilec run` says what it ran on stderr: the entry, the grid (and that none was given),
+/// the time and the files `--save-args` wrote.
+#[test]
+fn run_prints_a_summary() {
+    let k = "cuda_tile.module @m {\n  entry @e() {\n    return\n  }\n}\n";
+    let out = tilec(&["run", "-"], k.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("tilec run: @e on grid 1x1x1 (1 tile block; no --grid given) in "),
+        "{err}"
+    );
+    let dir = temp("saved");
+    let out = tilec(
+        &[
+            "run",
+            "examples/relu.tile",
+            "--grid",
+            "2",
+            "--arg",
+            "random:f32:2000:1",
+            "--arg",
+            "i32:2000",
+            "--arg",
+            "i32:1",
+            "--arg",
+            "zeros:f32:2000",
+            "--arg",
+            "i32:2000",
+            "--arg",
+            "i32:1",
+            "--save-args",
+            dir.to_str().unwrap(),
+        ],
+        b"",
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.starts_with("tilec run: @relu on grid 2x1x1 (2 tile blocks) in "),
+        "{err}"
+    );
+    assert!(
+        err.trim_end()
+            .ends_with(&format!("; wrote arg0.npy, arg3.npy to {}", dir.display())),
+        "{err}"
+    );
 }
 
 #[test]
@@ -800,4 +1033,80 @@ fn run_prints_and_reports_undefined_behaviour_at_the_op() {
         "{}",
         text(&grid.stderr)
     );
+}
+
+/// The README's command table and `--help` agree: the same subcommands, and every long
+/// option a row names exists in that command's help (the help comes from one place, the
+/// clap definitions; `-h` and `--help` print the same text).
+#[test]
+fn readme_command_table_matches_the_help() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let section = readme
+        .split("## Command line")
+        .nth(1)
+        .expect("README has a 'Command line' section");
+    let rows: Vec<&str> = section
+        .lines()
+        .take_while(|l| !l.starts_with("## "))
+        .filter(|l| l.starts_with("| `tilec"))
+        .collect();
+    assert!(rows.len() >= 8, "{rows:?}");
+    let main_help = text(&tilec(&["--help"], b"").stdout);
+    assert_eq!(
+        main_help,
+        text(&tilec(&["-h"], b"").stdout),
+        "-h and --help differ"
+    );
+    let commands: std::collections::BTreeSet<String> = main_help
+        .split("Commands:")
+        .nth(1)
+        .expect("a Commands section")
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .map(str::to_string)
+        .collect();
+    let mut in_table = std::collections::BTreeSet::new();
+    for row in rows {
+        let usage = row.split('`').nth(1).unwrap();
+        let word = usage.split_whitespace().nth(1).unwrap_or("");
+        let sub = commands.contains(word).then_some(word);
+        if let Some(s) = sub {
+            in_table.insert(s.to_string());
+        }
+        let help = match sub {
+            Some(s) => text(&tilec(&[s, "--help"], b"").stdout),
+            None => main_help.clone(),
+        };
+        // Every `--option` of the row (up to `=` or a non-option character).
+        for part in row.split("--").skip(1) {
+            let name: String = part
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-')
+                .collect();
+            if name.is_empty() {
+                continue;
+            }
+            assert!(
+                help.contains(&format!("--{name}")),
+                "README names --{name} for `{usage}`, which its --help does not list"
+            );
+        }
+    }
+    assert_eq!(
+        in_table, commands,
+        "README's command table and `tilec --help` list different subcommands"
+    );
+    // -O takes 0 to 3.
+    let out = tilec(&["examples/relu.tile", "-O9", "-o", "-"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    // `run --help` names every generator.
+    let run_help = text(&tilec(&["run", "--help"], b"").stdout);
+    for g in [
+        "zeros:", "ones:", "iota:", "fill:", "random:", "randint:", "@x.npy",
+    ] {
+        assert!(run_help.contains(g), "run --help does not name {g}");
+    }
 }

@@ -57,13 +57,13 @@ catalog! {
         .example("%r, %t = cuda_tile.load_view_tko weak %v[%i, %j] : !cuda_tile.partition_view<tile=(64x64), tensor_view<8192x128xf32, strides=[128,1]>>, !cuda_tile.tile<i32> -> !cuda_tile.tile<64x64xf32>, !cuda_tile.token");
     /// A view access whose tile has another element type than the view.
     VIEW_ELEMENT_TYPE = CodeInfo::rule("E0510", "view element type",
-        "pointer pointee element type must match value element type")
+        "view element type must match value element type: expected '{expected}' (based on view type), got '{found}'")
         .upstream("expected tile type to be '{expected}' (based on view type), got '{found}'")
         .explain("The tile loaded from or stored to a view has the view's element type.")
         .example("%t = cuda_tile.store_view_tko weak %x, %v[%i, %j] : !cuda_tile.tile<64x64xf32>, !cuda_tile.partition_view<tile=(64x64), tensor_view<8192x128xf32, strides=[128,1]>>, !cuda_tile.tile<i32> -> !cuda_tile.token");
     /// A view access whose tile has another shape than the view's tiles.
     VIEW_TILE_SHAPE = CodeInfo::rule("E0511", "view tile shape",
-        "pointer tile shape must match value shape")
+        "view tile shape must match value shape: expected '{expected}' (based on view type), got '{found}'")
         .upstream("expected tile type to be '{expected}' (based on view type), got '{found}'")
         .explain("The tile loaded from or stored to a partition view has the shape of the view's tiles (`tile=(...)` in its type).")
         .example("%r, %t = cuda_tile.load_view_tko weak %v[%i, %j] : !cuda_tile.partition_view<tile=(64x64), tensor_view<8192x128xf32, strides=[128,1]>>, !cuda_tile.tile<i32> -> !cuda_tile.tile<64x64xf32>, !cuda_tile.token");

@@ -197,6 +197,10 @@ pub fn compile_all(
     opts: &Options,
     source: Option<&str>,
 ) -> Result<String, Vec<Diagnostic>> {
+    let too_big: Vec<Diagnostic> = modules.iter().flat_map(|m| check_limits(m)).collect();
+    if !too_big.is_empty() {
+        return Err(too_big);
+    }
     // The writer works on the GPU-level IR: layouts on every tile type and every data
     // movement between threads explicit (see crate::gpu).
     let gpu: Vec<Module> = modules
@@ -208,6 +212,55 @@ pub fn compile_all(
         })
         .collect();
     compile_gpu(&gpu, opts, source)
+}
+
+/// The bytes of registers one tile block can hold: 65,536 32-bit registers, the register
+/// file of an SM on sm_80 to sm_100 (and the most one tile block may use).
+pub const REGISTER_FILE_BYTES: u64 = 65_536 * 4;
+
+/// Rejects, before any conversion, the operations whose tiles no GPU can hold: an
+/// `mmaf`/`mmai` keeps its accumulator (and reads its operands) in registers, so a
+/// product whose tiles exceed the register file of a tile block cannot run, and lowering
+/// it anyway took gigabytes and minutes (a 4096x4096 product: 5 GB and 300 s; 2048x2048:
+/// 210 MB of PTX). Elementwise chains on big tiles are lowered through loops and are not
+/// limited here.
+pub fn check_limits(m: &Module) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let file = m.file().unwrap_or(tilec_diag::FileId(0));
+    m.walk(|op| {
+        if !matches!(m.opcode(op), Opcode::MmaF | Opcode::MmaI) {
+            return;
+        }
+        for (what, v) in m
+            .operands(op)
+            .zip(["left operand", "right operand", "accumulator"])
+            .map(|(v, w)| (w, v))
+        {
+            let ty = m.value_type(v);
+            let n: u64 = m.ctx.types.shape(ty).iter().map(|&d| d.max(0) as u64).product();
+            let elem = m.ctx.types.element_type(ty);
+            // Narrow elements are packed, but never fewer than a byte each.
+            let bytes = n.saturating_mul(elem_bytes(elem).max(1) as u64);
+            if bytes > REGISTER_FILE_BYTES {
+                let span = m.op_span(op).unwrap_or_default();
+                out.push(
+                    Diagnostic::error(
+                        codes::PTX_LOWERING,
+                        format!(
+                            "the {what} of this {} is {} ({} KiB), more than the {} KiB of registers a tile block holds (65536 32-bit registers): multiply smaller tiles (loop over M, N and K)",
+                            m.def(op).name,
+                            m.ctx.types.to_string(ty, false),
+                            bytes / 1024,
+                            REGISTER_FILE_BYTES / 1024
+                        ),
+                    )
+                    .at(tilec_diag::Location::new(file, span)),
+                );
+                return;
+            }
+        }
+    });
+    out
 }
 
 /// Compiles modules already in the GPU-level IR (the output of
