@@ -39,6 +39,7 @@ mod bench_ptx;
 mod diff_canon;
 mod dist;
 mod fuzz_bytecode;
+mod fuzz_resource;
 mod gpu_bench;
 mod gpu_test;
 
@@ -59,6 +60,12 @@ fn main() {
             opt("--ops")
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(1_000_000),
+        ),
+        Some("fuzz") if args.iter().any(|a| a == "--resource") => fuzz_resource::fuzz_resource(
+            opt("--mutants")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(100_000),
+            opt("--seed").and_then(|v| v.parse().ok()).unwrap_or(1913),
         ),
         Some("fuzz") => fuzz(
             opt("--mutants")
@@ -108,7 +115,7 @@ fn main() {
         Some("__cli") => cli(args.get(1).map(PathBuf::from)),
         _ => {
             eprintln!(
-                "usage: cargo xtask bench [--mb N] | cargo xtask bench-canon [--ops N] | cargo xtask fuzz [--mutants N] [--seed S] | cargo xtask fuzz-bytecode [--mutants N] [--seed S] | cargo xtask bench-ptx [--runs N] [--arch sm_90] [--text] | cargo xtask bench-interp [--elems N] [--runs R] | cargo xtask diff-canon [--kernels N] [--seed S] [--inputs K] | cargo xtask gpu-test [--sim] [--random N] [--seed S] [--only NAME] [--arch sm_90] [--num-warps W] [--fast-math] [--dump DIR] | cargo xtask gpu-bench [--reps N] [--warmup N] [--only NAME] [--arch sm_90] [--json OUT] | cargo xtask dist"
+                "usage: cargo xtask bench [--mb N] | cargo xtask bench-canon [--ops N] | cargo xtask fuzz [--resource] [--mutants N] [--seed S] | cargo xtask fuzz-bytecode [--mutants N] [--seed S] | cargo xtask bench-ptx [--runs N] [--arch sm_90] [--text] | cargo xtask bench-interp [--elems N] [--runs R] | cargo xtask diff-canon [--kernels N] [--seed S] [--inputs K] | cargo xtask gpu-test [--sim] [--random N] [--seed S] [--only NAME] [--arch sm_90] [--num-warps W] [--fast-math] [--dump DIR] | cargo xtask gpu-bench [--reps N] [--warmup N] [--only NAME] [--arch sm_90] [--json OUT] | cargo xtask dist"
             );
             2
         }

@@ -109,7 +109,13 @@ fn mlir_one(out: &mut String, sources: &SourceMap, loc: Option<Location>, sev: &
             let (name, line, col) = position(sources, loc);
             let _ = writeln!(out, "{name}:{line}:{col}: {sev}: {msg}");
             let text = sources.get(loc.file).line_text(line);
-            let _ = writeln!(out, "{text}");
+            // Control characters (a binary file, an escape sequence) would act on the
+            // terminal: each shows as one '?', so the caret still lines up.
+            let shown: String = text
+                .chars()
+                .map(|c| if c.is_control() && c != '\t' { '?' } else { c })
+                .collect();
+            let _ = writeln!(out, "{shown}");
             // The caret column counts bytes; tabs are kept so that the caret lines up.
             let pad: String = text
                 .bytes()
@@ -294,7 +300,20 @@ pub fn render_human(sources: &SourceMap, diag: &Diagnostic, color: bool) -> Stri
         report = report.with_help(h);
     }
     let mut buf = Vec::new();
-    let cache = (name.clone(), Source::from(file.text()));
+    // Control characters other than line breaks and tabs would act on the terminal; each
+    // shows as U+FFFD (one character, so ariadne's character offsets still hold).
+    let shown: String = file
+        .text()
+        .chars()
+        .map(|c| {
+            if c.is_control() && !matches!(c, '\n' | '\r' | '\t') {
+                '\u{FFFD}'
+            } else {
+                c
+            }
+        })
+        .collect();
+    let cache = (name.clone(), Source::from(shown));
     if report.finish().write(cache, &mut buf).is_err() {
         return render_mlir(sources, diag);
     }

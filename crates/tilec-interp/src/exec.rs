@@ -558,6 +558,20 @@ pub fn run_with(
     mem: &mut Memory,
     opts: &Options,
 ) -> Result<Outcome, RunError> {
+    run_with_progress(m, entry, grid, args, mem, opts, &mut |_, _| {})
+}
+
+/// [`run_with`], calling `progress(done, total)` with the tile blocks run so far after
+/// every few thousand blocks (for a progress display of long runs).
+pub fn run_with_progress(
+    m: &Module,
+    entry: Op,
+    grid: [u32; 3],
+    args: &[Arg],
+    mem: &mut Memory,
+    opts: &Options,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Outcome, RunError> {
     let globals = crate::memory::alloc_globals(m, mem);
     let mem: &Memory = mem;
     let err0 = |message: String| RunError {
@@ -680,6 +694,7 @@ pub fn run_with(
             }
         }
         start = end;
+        progress(start as u64, n as u64);
     }
     Ok(Outcome {
         printed,

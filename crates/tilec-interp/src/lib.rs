@@ -20,5 +20,7 @@ mod print;
 mod shape;
 pub mod value;
 
-pub use exec::{Arg, Called, Options, Outcome, RunError, call, call_limited, run, run_with};
+pub use exec::{
+    Arg, Called, Options, Outcome, RunError, call, call_limited, run, run_with, run_with_progress,
+};
 pub use mem::Memory;

@@ -23,6 +23,8 @@ pub struct Buffer {
     pub base: u64,
     len: usize,
     words: Box<[AtomicU64]>,
+    /// What the buffer is, for messages ("argument 0 (%x_ptr)", "global @table").
+    pub name: Option<String>,
 }
 
 impl Buffer {
@@ -39,6 +41,7 @@ impl Buffer {
             base,
             len: data.len(),
             words,
+            name: None,
         }
     }
 
@@ -64,7 +67,9 @@ impl Buffer {
 
 impl Clone for Buffer {
     fn clone(&self) -> Buffer {
-        Buffer::new(self.base, &self.bytes())
+        let mut b = Buffer::new(self.base, &self.bytes());
+        b.name.clone_from(&self.name);
+        b
     }
 }
 
@@ -97,6 +102,13 @@ impl Memory {
         self.buffers.len() - 1
     }
 
+    /// Names buffer `i` for messages (an out-of-bounds access names the buffer).
+    pub fn set_name(&mut self, i: usize, name: impl Into<String>) {
+        if let Some(b) = self.buffers.get_mut(i) {
+            b.name = Some(name.into());
+        }
+    }
+
     /// The contents of buffer `i`.
     pub fn bytes(&self, i: usize) -> Vec<u8> {
         self.buffers[i].bytes()
@@ -115,10 +127,16 @@ impl Memory {
         let b = &self.buffers[i];
         let off = (addr - b.base) as usize;
         if off + size > b.len {
-            return Err(format!(
-                "access of {size} bytes at {addr:#x} is past the end of a {}-byte buffer (offset {off})",
-                b.len
-            ));
+            return Err(match &b.name {
+                Some(name) => format!(
+                    "access of {size} bytes at {addr:#x} is past the end of {name}, a {}-byte buffer (offset {off})",
+                    b.len
+                ),
+                None => format!(
+                    "access of {size} bytes at {addr:#x} is past the end of a {}-byte buffer (offset {off})",
+                    b.len
+                ),
+            });
         }
         Ok((&b.words[off / 8], 8 * (off % 8) as u32))
     }

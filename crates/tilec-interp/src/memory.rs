@@ -45,7 +45,10 @@ pub fn alloc_globals(m: &Module, mem: &mut Memory) -> FxHashMap<String, u64> {
             let bits = crate::mem::encode(&m.ctx.types, elem, bits);
             data[i * size..(i + 1) * size].copy_from_slice(&bits.to_le_bytes()[..size]);
         }
-        out.insert(name, mem.alloc(data));
+        let base = mem.alloc(data);
+        let i = mem.buffers.len() - 1;
+        mem.set_name(i, format!("global @{name}"));
+        out.insert(name, base);
     });
     out
 }

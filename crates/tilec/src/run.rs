@@ -171,10 +171,11 @@ impl Driver<'_, '_> {
                 return match (e.position, param) {
                     (Some(p), Some(span)) => {
                         let file = m.file().unwrap_or(tilec_diag::FileId(0));
-                        let text = self.sources.get(file).text();
-                        let name = text
-                            .get(span.start as usize..span.end as usize)
-                            .filter(|n| n.starts_with('%') && !n.contains('\n'))
+                        let name = self
+                            .param_names(&m, entry)
+                            .get(p)
+                            .cloned()
+                            .flatten()
                             .map(|n| format!(" ({n})"))
                             .unwrap_or_default();
                         let d = Diagnostic::error(
@@ -198,8 +199,52 @@ impl Driver<'_, '_> {
             max_ops: Some(a.max_ops),
         };
         let mut mem = bound.memory.clone();
+        // Out-of-bounds messages name the argument: "argument 3 (%y_ptr)".
+        let names = self.param_names(&m, entry);
+        for b in &bound.buffers {
+            let name = names.get(b.position).cloned().flatten();
+            let label = match name {
+                Some(n) => format!("argument {} ({n})", b.position),
+                None => format!("argument {}", b.position),
+            };
+            mem.set_name(b.index, label);
+        }
         let started = std::time::Instant::now();
-        let outcome = tilec_interp::run_with(&m, entry, grid, &bound.args, &mut mem, &opts);
+        // On a terminal, a run longer than a second shows how far it got.
+        let tty = self.io.stderr_is_tty;
+        let stderr = &mut *self.io.stderr;
+        let mut shown = false;
+        let mut last = std::time::Instant::now();
+        let mut progress = |done: u64, total: u64| {
+            if !tty || started.elapsed().as_secs_f64() < 1.0 || done >= total {
+                return;
+            }
+            if shown && last.elapsed().as_millis() < 100 {
+                return;
+            }
+            last = std::time::Instant::now();
+            shown = true;
+            let _ = write!(
+                stderr,
+                "\rtilec run: {done}/{total} tile blocks ({:.1}%), {}",
+                100.0 * done as f64 / total as f64,
+                human_time(started.elapsed())
+            );
+            let _ = stderr.flush();
+        };
+        let outcome = tilec_interp::run_with_progress(
+            &m,
+            entry,
+            grid,
+            &bound.args,
+            &mut mem,
+            &opts,
+            &mut progress,
+        );
+        if shown {
+            // Clear the progress line.
+            let _ = write!(self.io.stderr, "\r\x1b[2K");
+        }
         let elapsed = started.elapsed();
         let (printed, status) = match outcome {
             Ok(o) => (o.printed, EXIT_OK),
@@ -260,6 +305,30 @@ impl Driver<'_, '_> {
         }
         let _ = writeln!(self.io.stderr, "{line}");
         EXIT_OK
+    }
+
+    /// The names the entry's parameters have in the source (`%x_ptr`), where the source
+    /// is text (`None` for bytecode or generated names).
+    fn param_names(&self, m: &Module, entry: Op) -> Vec<Option<String>> {
+        let file = m.file().unwrap_or(tilec_diag::FileId(0));
+        let src = self.sources.get(file);
+        let params = m
+            .entry_block(m.region(entry, 0))
+            .map(|b| m.block_args(b).to_vec())
+            .unwrap_or_default();
+        params
+            .iter()
+            .map(|&v| {
+                let span = m.value_span(v)?;
+                if src.is_binary() {
+                    return None;
+                }
+                src.text()
+                    .get(span.start as usize..span.end as usize)
+                    .filter(|n| n.starts_with('%') && !n.contains(['\n', '\r', ' ']))
+                    .map(str::to_string)
+            })
+            .collect()
     }
 
     fn interp_error(&mut self, m: &Module, e: &tilec_interp::RunError) {

@@ -1110,3 +1110,212 @@ fn readme_command_table_matches_the_help() {
         assert!(run_help.contains(g), "run --help does not name {g}");
     }
 }
+
+/// Misspelled ops, types, attributes and keywords get a `did you mean` help (JSON
+/// `help`, the human format's Help line), which the MLIR format leaves out so that
+/// NVIDIA's expected output is unchanged.
+#[test]
+fn did_you_mean() {
+    let cases = [
+        (
+            "%0 = addff %a, %a : tile<f32>",
+            "custom op 'addff' is unknown",
+            "addf",
+        ),
+        ("%0 = addf %a, %a : tiel<f32>", "unknown type: tiel", "tile"),
+        ("%0 = addf %a, %a : tile<f3>", "unknown type: f3", "f32"),
+        (
+            "%0 = addf %a, %a rounding<nearest_evn> : tile<f32>",
+            "got: 'nearest_evn'",
+            "nearest_even",
+        ),
+        (
+            "%0 = \"cuda_tile.addff\"(%a, %a) : (tile<f32>, tile<f32>) -> tile<f32>",
+            "unregistered operation 'cuda_tile.addff'",
+            "cuda_tile.addf",
+        ),
+    ];
+    for (line, message, suggestion) in cases {
+        let src = format!(
+            "cuda_tile.module @m {{\n  entry @k(%a: tile<f32>) {{\n    {line}\n    return\n  }}\n}}\n"
+        );
+        let json = tilec(&["check", "-", "--diagnostic-format=json"], src.as_bytes());
+        let first = text(&json.stdout).lines().next().unwrap_or("").to_string();
+        assert!(first.contains(message), "{line}: {first}");
+        assert!(
+            first.ends_with(&format!("\"help\":\"did you mean '{suggestion}'?\"}}")),
+            "{line}: {first}"
+        );
+        let human = tilec(&["check", "-", "--color=never"], src.as_bytes());
+        assert!(
+            text(&human.stderr).contains(&format!("Help: did you mean '{suggestion}'?")),
+            "{line}: {}",
+            text(&human.stderr)
+        );
+        let mlir = tilec(&["check", "-", "--diagnostic-format=mlir"], src.as_bytes());
+        assert!(!text(&mlir.stderr).contains("did you mean"), "{line}");
+    }
+    // Nothing close: no help.
+    let src = "cuda_tile.module @m {\n  entry @k(%a: tile<f32>) {\n    %0 = frobnicate %a : tile<f32>\n    return\n  }\n}\n";
+    let json = tilec(&["check", "-", "--diagnostic-format=json"], src.as_bytes());
+    assert!(
+        !text(&json.stdout).contains("\"help\""),
+        "{}",
+        text(&json.stdout)
+    );
+}
+
+/// A file that ends inside a region: the error keeps MLIR's wording and labels the '{'
+/// that is never closed, with a help saying what to add.
+#[test]
+fn an_unclosed_brace_is_pointed_at() {
+    let src = "cuda_tile.module @m {\n  entry @e(%a: tile<f32>) {\n    %0 = addf %a, %a : tile<f32>\n    return\n}\n";
+    let json = tilec(&["check", "-", "--diagnostic-format=json"], src.as_bytes());
+    let out = text(&json.stdout);
+    assert!(
+        out.contains("\"message\":\"expected operation name in quotes\""),
+        "{out}"
+    );
+    assert!(
+        out.contains("\"labels\":[{\"message\":\"this '{' is never closed\",\"file\":\"<stdin>\",\"line\":1,\"column\":21"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\"help\":\"the file ends inside a region: add the missing '}'\""),
+        "{out}"
+    );
+}
+
+/// Control characters of the input (a binary file, an escape sequence) are not sent to
+/// the terminal in a diagnostic's snippet.
+#[test]
+fn snippets_do_not_print_control_characters() {
+    let mut src =
+        b"cuda_tile.module @m {\n  entry @e() {\n    %x = addf \x1b[31mred\x07\n  }\n}\n".to_vec();
+    let human = tilec(&["check", "-", "--color=never"], &src);
+    let mlir = tilec(&["check", "-", "--diagnostic-format=mlir"], &src);
+    for out in [&human.stderr, &mlir.stderr] {
+        assert!(
+            !out.iter().any(|b| *b == 0x1b || *b == 0x07),
+            "{}",
+            text(out)
+        );
+    }
+    assert!(text(&mlir.stderr).contains("    %x = addf ?[31mred?\n              ^"));
+    // Invalid UTF-8 with control bytes: the same.
+    src = b"\x7fELF\x02\x01\x01\x00\x00\xff\xfe".to_vec();
+    let human = tilec(&["check", "-", "--color=never"], &src);
+    assert_eq!(human.status.code(), Some(1));
+    assert!(
+        !human.stderr.iter().any(|b| *b < 0x20 && *b != b'\n'),
+        "{:?}",
+        human.stderr
+    );
+}
+
+/// `tilec run` names the buffer of an out-of-bounds access and the parameter of a wrong
+/// argument, both numbered from 0 as `--save-args` names its files.
+#[test]
+fn run_errors_name_the_argument() {
+    let base = [
+        "run",
+        "examples/relu.tile",
+        "--grid",
+        "2",
+        "--diagnostic-format=mlir",
+        "--arg",
+    ];
+    let mut oob = base.to_vec();
+    oob.extend([
+        "random:f32:1000:1",
+        "--arg",
+        "i32:2000",
+        "--arg",
+        "i32:1",
+        "--arg",
+        "zeros:f32:2000",
+        "--arg",
+        "i32:2000",
+        "--arg",
+        "i32:1",
+    ]);
+    let out = tilec(&oob, b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr)
+            .contains("is past the end of argument 0 (%x_ptr), a 4000-byte buffer (offset 4000)"),
+        "{}",
+        text(&out.stderr)
+    );
+    let mut kind = base.to_vec();
+    kind.extend([
+        "i32:5",
+        "--arg",
+        "i32:2000",
+        "--arg",
+        "i32:1",
+        "--arg",
+        "zeros:f32:2000",
+        "--arg",
+        "i32:2000",
+        "--arg",
+        "i32:1",
+    ]);
+    let out = tilec(&kind, b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).starts_with(
+            "examples/relu.tile:13:15: error: argument 0 (%x_ptr) is a pointer to f32 (a buffer), but --arg gives an i32 scalar\n"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// On a terminal, a run that takes more than a second shows its progress on stderr (and
+/// clears it before the summary line); off a terminal it never does.
+#[test]
+fn long_runs_show_progress_on_a_terminal() {
+    let kernel = "cuda_tile.module @m {\n  entry @e() {\n    return\n  }\n}\n";
+    let path = temp("progress.tile");
+    std::fs::write(&path, kernel).unwrap();
+    let err_of = |tty: bool, grid: &str| {
+        let (mut stdin, mut stdout, mut stderr) = (&b""[..], Vec::new(), Vec::new());
+        let mut io = tilec::Io {
+            stdin: &mut stdin,
+            stdout: &mut stdout,
+            stderr: &mut stderr,
+            stderr_is_tty: tty,
+        };
+        let args = ["tilec", "run", path.to_str().unwrap(), "--grid", grid];
+        let code = tilec::run(args.iter().map(std::ffi::OsString::from).collect(), &mut io);
+        assert_eq!(code, 0);
+        text(&stderr)
+    };
+    // Long enough to pass a second in a debug build, and short in a release one: grow
+    // the grid until the run takes more than a second.
+    let mut blocks = 1u64 << 20;
+    loop {
+        let start = std::time::Instant::now();
+        let grid = format!("{},{}", blocks >> 10, 1024);
+        let err = err_of(true, &grid);
+        if start.elapsed().as_secs_f64() > 1.5 {
+            assert!(
+                err.contains("\rtilec run: ") && err.contains(" tile blocks ("),
+                "{err:?}"
+            );
+            assert!(err.contains("\r\x1b[2Ktilec run: @e on grid"), "{err:?}");
+            let quiet = err_of(false, &grid);
+            assert!(!quiet.contains('\r'), "{quiet:?}");
+            break;
+        }
+        if start.elapsed().as_secs_f64() < 0.9 {
+            assert!(
+                !err.contains('\r'),
+                "a short run shows no progress: {err:?}"
+            );
+        }
+        blocks *= 4;
+        assert!(blocks <= 1 << 30, "runs never took a second");
+    }
+}

@@ -208,3 +208,26 @@ fn giant_mma_tiles_are_refused() {
     let r = limited(&["-", "-o", "-"], &kernel(256), GB2, 60);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
 }
+
+/// Symbol handling is linear: 10,000 `--split-input-file` chunks that reuse one entry
+/// name (each renamed `k_N` in the PTX) ran past 20 s, as did one module with 100,000
+/// entries.
+#[test]
+fn many_symbols_take_linear_time() {
+    let chunk = "cuda_tile.module @m {\n  entry @k() {\n    return\n  }\n}\n";
+    let same = vec![chunk; 10_000].join("// -----\n");
+    let r = limited(&["-", "--split-input-file", "-o", "-"], &same, GB2, 20);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stdout.contains(".entry k_9999("),
+        "the last chunk's entry is k_9999"
+    );
+    let mut many = String::from("cuda_tile.module @m {\n");
+    for i in 0..100_000 {
+        many.push_str(&format!("  entry @k{i}() {{\n    return\n  }}\n"));
+    }
+    many.push_str("}\n");
+    let r = limited(&["-", "-o", "-"], &many, GB2, 20);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(r.stdout.matches(".entry ").count(), 100_000);
+}

@@ -255,19 +255,19 @@ fn form_errors() {
         ("fill:f32:4:x", "'x' is not an f32"),
         (
             "ones:f32:65536x65536",
-            "shape '65536x65536' has more than 268435456 (2^28) elements",
+            "shape '65536x65536' has more than 67108864 (2^26) elements",
         ),
         (
             "ones:f32:16384x16385",
-            "shape '16384x16385' has more than 268435456 (2^28) elements",
+            "shape '16384x16385' has more than 67108864 (2^26) elements",
         ),
         (
             "zeros:i8:4294967296x4294967296",
-            "shape '4294967296x4294967296' has more than 268435456 (2^28) elements",
+            "shape '4294967296x4294967296' has more than 67108864 (2^26) elements",
         ),
         (
             "zeros:i8:99999999999999999999999",
-            "shape '99999999999999999999999' has more than 268435456 (2^28) elements",
+            "shape '99999999999999999999999' has more than 67108864 (2^26) elements",
         ),
         ("@", "'@' needs a file name"),
     ];
@@ -441,7 +441,7 @@ fn describe_arguments() {
 
 /// Random strings built from the pieces of the syntax give a value or an error, never
 /// a panic. (Strings with more than 4 digits are skipped: they could ask for buffers of
-/// up to 2^28 elements, whose limit `form_errors` checks.)
+/// up to 2^26 elements, whose limit `form_errors` checks.)
 #[test]
 fn no_panics_on_random_input() {
     let pieces = [

@@ -122,7 +122,10 @@ pub(crate) struct ModuleData {
     /// PTX names of the current module's globals, by symbol.
     pub globals: FxHashMap<String, String>,
     /// Every PTX name used so far (entries and globals of all chunks).
-    pub used: Vec<String>,
+    pub used: tilec_ir::util::FxHashSet<String>,
+    /// The next suffix to try for each base name: numbering goes on where it stopped, so
+    /// 10,000 chunks with one entry name take linear time (they took minutes).
+    pub next_suffix: FxHashMap<String, u32>,
     pub source: Option<tilec_diag::SourceFile>,
 }
 
@@ -380,12 +383,17 @@ impl ModuleData {
     /// `base`, or `base_N` when an earlier chunk already used it.
     fn fresh_name(&mut self, base: &str) -> String {
         let mut name = base.to_string();
-        let mut n = 0;
-        while self.used.contains(&name) {
-            n += 1;
-            name = format!("{base}_{n}");
+        if self.used.contains(&name) {
+            let n = self.next_suffix.entry(base.to_string()).or_insert(0);
+            loop {
+                *n += 1;
+                name = format!("{base}_{n}");
+                if !self.used.contains(&name) {
+                    break;
+                }
+            }
         }
-        self.used.push(name.clone());
+        self.used.insert(name.clone());
         name
     }
 }
