@@ -513,9 +513,9 @@ fn cli_writes_formats_and_compiles_bytecode() {
         assert_eq!(&bytes[8..10], &[13, v[3..].parse::<u8>().unwrap()]);
     }
     // `fmt` disassembles; the text is the example's (module name aside).
-    let r = run_tilec(&["fmt", bc.to_str().unwrap()], "");
+    let r = run_tilec(&["opt", bc.to_str().unwrap()], "");
     assert_eq!(r.status, 0, "{}", r.stderr);
-    let want = run_tilec(&["fmt", ex.to_str().unwrap()], "").stdout;
+    let want = run_tilec(&["opt", ex.to_str().unwrap()], "").stdout;
     let strip = |s: &str| s.lines().skip(1).collect::<Vec<_>>().join("\n");
     assert_eq!(strip(&r.stdout), strip(&want));
     assert!(r.stdout.starts_with("cuda_tile.module @kernels {"));

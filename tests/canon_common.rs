@@ -36,7 +36,7 @@ fn is_compat(args: &[&str]) -> bool {
 /// `tilec fmt` of `src` (the unchanged printed form).
 #[track_caller]
 pub fn fmt(src: &str) -> String {
-    let out = run_tilec(&["fmt", "-"], text(src));
+    let out = run_tilec(&["opt", "-"], text(src));
     assert_eq!(out.status, 0, "fmt failed:\n{}", out.stderr);
     out.stdout
 }
@@ -69,7 +69,7 @@ pub fn opt(args: &[&str], src: &str) -> Opt {
         "output of tilec {argv:?} does not verify:\n{}",
         out.stdout
     );
-    let mut fmt_args = vec!["fmt", "-"];
+    let mut fmt_args = vec!["opt", "-"];
     if compat {
         fmt_args.push("--compat=cuda-tile-opt");
     }

@@ -15,6 +15,7 @@ use tilec_tests::{example_files, filecheck, run_tilec, shared_dir, skipped};
 fn token_ordered(text: &str) -> usize {
     let opts = tilec_parse::ParseOptions {
         allow_unregistered: true,
+        ..Default::default()
     };
     let mut n = 0;
     for c in tilec_parse::split_input(text) {

@@ -21,10 +21,10 @@ fn examples_print_as_snapshotted() {
             .expect("name")
             .to_string();
         let path = p.to_str().expect("utf-8 path");
-        insta::assert_snapshot!(format!("{name}.custom"), print(&["fmt", path]));
+        insta::assert_snapshot!(format!("{name}.custom"), print(&["opt", path]));
         insta::assert_snapshot!(
             format!("{name}.generic"),
-            print(&["fmt", "--generic", path])
+            print(&["opt", "--generic", path])
         );
     }
 }

@@ -44,7 +44,7 @@ const CASES: &[(&str, &[&str], &str, &str)] = &[
 fn accepted_syntax_prints_canonically() {
     let mut failures = Vec::new();
     for (what, extra, input, expected) in CASES {
-        let mut args = vec!["fmt"];
+        let mut args = vec!["opt"];
         args.extend_from_slice(extra);
         args.push("-");
         let out = run_tilec(&args, input);

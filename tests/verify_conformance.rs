@@ -26,6 +26,7 @@ const INVALID: &[&str] = &[
 fn diagnose(text: &str, range: std::ops::Range<usize>, p: Personality) -> Vec<Diagnostic> {
     let opts = tilec_parse::ParseOptions {
         allow_unregistered: true,
+        ..Default::default()
     };
     match tilec_parse::parse_range(text, range.start, range.end, FileId(0), &opts) {
         Ok(m) => tilec_verify::verify(&m, &VerifyOptions { personality: p }),

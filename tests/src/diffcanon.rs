@@ -502,6 +502,7 @@ fn load(name: &str, text: &str, report: &mut Report) -> Option<(Module, Runnable
     report.cases += 1;
     let popts = tilec_parse::ParseOptions {
         allow_unregistered: true,
+        ..Default::default()
     };
     let m = match tilec_parse::parse(text, tilec_diag::FileId(0), &popts) {
         Ok(m) => m,
@@ -609,6 +610,7 @@ pub fn check_rewrite(
     };
     let popts = tilec_parse::ParseOptions {
         allow_unregistered: true,
+        ..Default::default()
     };
     let Ok(r) = tilec_parse::parse(rewritten, tilec_diag::FileId(0), &popts) else {
         report.unparsed += 1;

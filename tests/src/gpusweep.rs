@@ -358,6 +358,7 @@ pub fn example_cases() -> Vec<SweepCase> {
 pub fn load(text: &str) -> Result<Module, String> {
     let popts = tilec_parse::ParseOptions {
         allow_unregistered: false,
+        ..Default::default()
     };
     let m = tilec_parse::parse(text, tilec_diag::FileId(0), &popts)
         .map_err(|d| d.first().map(|d| d.message.clone()).unwrap_or_default())?;

@@ -104,9 +104,10 @@ pub fn fmt(args: &[&str], stdin: &str) -> Result<String, String> {
     }
 }
 
-/// Checks that a file formats to a fixed point: `tilec fmt` output parses again and prints
-/// byte-identically, no op falls back to the generic form, the generic form parses back to
-/// the same custom form, and printing with locations is idempotent too.
+/// Checks that a file formats to a fixed point: `tilec fmt` output (names and comments as
+/// written) parses again and prints byte-identically, no op falls back to the generic
+/// form, the generic form parses back to the same canonical form (`tilec opt`), and
+/// printing with locations is idempotent too.
 pub fn round_trip(path: &Path) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let p = path.to_str().unwrap_or_default();
@@ -134,16 +135,30 @@ pub fn round_trip(path: &Path) -> Result<(), String> {
             "formatting is not idempotent:\n--- first ---\n{first}\n--- second ---\n{second}"
         ));
     }
-    let mut gen_args = args.clone();
+    // The generic form, compared in NVIDIA's canonical form (`opt`): it names values and
+    // places comments its own way.
+    let opt_args: Vec<&str> = std::iter::once("opt")
+        .chain(args[1..].iter().copied())
+        .collect();
+    let opt_again: Vec<&str> = std::iter::once("opt")
+        .chain(again_args[1..].iter().copied())
+        .collect();
+    let canonical = fmt(&opt_args, "")?;
+    let mut gen_args = opt_args.clone();
     gen_args.push("--generic");
     let generic = fmt(&gen_args, "")?;
     let back =
-        fmt(&again_args, &generic).map_err(|e| format!("generic form does not parse: {e}"))?;
-    if back != first {
+        fmt(&opt_again, &generic).map_err(|e| format!("generic form does not parse: {e}"))?;
+    if back != canonical {
         return Err(format!(
-            "generic form does not round-trip:\n--- custom ---\n{first}\n--- via generic ---\n{back}"
+            "generic form does not round-trip:\n--- custom ---\n{canonical}\n--- via generic ---\n{back}"
         ));
     }
+    // The generic form as written parses back too.
+    let mut gen_written = args.clone();
+    gen_written.push("--generic");
+    let generic = fmt(&gen_written, "")?;
+    fmt(&again_args, &generic).map_err(|e| format!("generic form does not parse: {e}"))?;
     let mut loc_args = args.clone();
     loc_args.push("--print-locations");
     let with_locs = fmt(&loc_args, "")?;
@@ -166,6 +181,7 @@ pub fn verify_diags(src: &str, compat: bool) -> Vec<String> {
     let file = sm.add("t.tile", src.to_string());
     let opts = tilec_parse::ParseOptions {
         allow_unregistered: true,
+        ..Default::default()
     };
     let diags = match tilec_parse::parse(src, file, &opts) {
         Ok(m) => tilec_verify::verify(

@@ -451,7 +451,7 @@ fn cli(path: Option<PathBuf>) -> i32 {
     let out = path.with_extension("fmt.tile");
     let args: Vec<std::ffi::OsString> = vec![
         "tilec".into(),
-        "fmt".into(),
+        "opt".into(),
         path.clone().into(),
         "-o".into(),
         out.clone().into(),
@@ -535,6 +535,7 @@ fn fuzz(mutants: usize, seed: u64) -> i32 {
     };
     let parse_opts = tilec_parse::ParseOptions {
         allow_unregistered: true,
+        ..Default::default()
     };
     let generic: Vec<(String, String)> = seeds
         .iter()

@@ -3586,6 +3586,7 @@ fn non_tile_ir_ops_are_refused() {
 }";
     let opts = tilec_parse::ParseOptions {
         allow_unregistered: true,
+        ..Default::default()
     };
     let m = tilec_parse::parse(src, tilec_diag::FileId(0), &opts).expect("parses");
     let e = try_call(&m, "f", &[vec![1, 2, 3, 4]], &mut Memory::default()).expect_err("refused");

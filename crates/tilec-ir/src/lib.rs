@@ -55,6 +55,7 @@ pub mod module;
 pub mod ops;
 pub mod print;
 pub mod segments;
+pub mod trivia;
 pub mod types;
 pub mod util;
 

@@ -211,6 +211,8 @@ pub struct Module {
     extras: Extras,
     body: Block,
     file: Option<FileId>,
+    /// Value names and comments of the source text, when the parser kept them.
+    pub trivia: crate::trivia::Trivia,
 }
 
 impl std::fmt::Debug for Module {
@@ -283,6 +285,7 @@ impl Module {
             extras: Extras::default(),
             body,
             file: None,
+            trivia: crate::trivia::Trivia::default(),
         }
     }
 

@@ -576,6 +576,9 @@ impl<'s> Parser<'s> {
             }
         }
         self.pop_scope();
+        if self.opts.keep_trivia && self.at(Tok::RBrace) {
+            self.region_ends.push((self.tok.start, region));
+        }
         self.expect(Tok::RBrace, "expected '}' to end a region")?;
         self.open_braces.pop();
         Ok(region)
@@ -678,5 +681,8 @@ impl<'s> Parser<'s> {
             InsertPoint::End(block),
         );
         self.m.set_op_span(op, Some(span));
+        if self.opts.keep_trivia {
+            self.implicit_ops.push(op);
+        }
     }
 }

@@ -13,6 +13,9 @@ pub struct ParseOptions {
     /// Accept generic ops of other dialects (`"foo.bar"() : () -> ()`), as
     /// `-allow-unregistered-dialect` does for MLIR tools.
     pub allow_unregistered: bool,
+    /// Keep the names values were written with and the `//` comments, in
+    /// [`Module::trivia`] (for `tilec fmt`).
+    pub keep_trivia: bool,
 }
 
 /// The result of a failed parse step; the diagnostic has already been recorded.
@@ -80,6 +83,12 @@ pub struct Parser<'s> {
     /// Where each region's `{` that is still open starts (innermost last): an input that
     /// ends inside a region gets a label at the brace that is not closed.
     pub(crate) open_braces: Vec<u32>,
+    /// The parsed range of the source.
+    range: (usize, usize),
+    /// Where each region's `}` is (with `keep_trivia`).
+    pub(crate) region_ends: Vec<(u32, tilec_ir::Region)>,
+    /// Terminators the text left out (with `keep_trivia`): no comment is about them.
+    pub(crate) implicit_ops: Vec<Op>,
     /// Recycled op states (one per nesting level is in use at a time). Boxed on purpose:
     /// taking a state out of the pool and putting it back then moves a pointer, not the
     /// whole state, which measurably speeds up parsing.
@@ -131,6 +140,9 @@ impl<'s> Parser<'s> {
             op_ctx: None,
             depth: 0,
             open_braces: Vec::new(),
+            range: (start, end),
+            region_ends: Vec::new(),
+            implicit_ops: Vec::new(),
             op_states: Vec::new(),
             scratch_values: Vec::new(),
             scratch_types: Vec::new(),
@@ -559,6 +571,9 @@ impl<'s> Parser<'s> {
         span: Span,
         value: Value,
     ) -> PResult<()> {
+        if self.opts.keep_trivia && number == 0 {
+            self.m.trivia.names.insert(value, name.into());
+        }
         if let Some(existing) = self.entry(name, number) {
             if !self.forward.contains_key(&existing.value) {
                 return Err(self.err_note(
@@ -604,6 +619,9 @@ impl<'s> Parser<'s> {
     pub fn parse_module(mut self) -> Result<Module, Vec<Diagnostic>> {
         let ok = self.parse_top_level().is_ok() && self.finish().is_ok();
         if ok && self.diags.is_empty() {
+            if self.opts.keep_trivia {
+                self.attach_comments();
+            }
             Ok(self.m)
         } else {
             if self.diags.is_empty() {
@@ -614,6 +632,63 @@ impl<'s> Parser<'s> {
             }
             Err(self.diags)
         }
+    }
+
+    /// Attaches each `//` comment of the parsed range to what it is about (see
+    /// [`tilec_ir::trivia::Trivia`]): a comment after code on its line to the op written
+    /// last before it; a comment on a line of its own to the next op, or to the `}` that
+    /// ends the region it is in, or to the end of the text.
+    fn attach_comments(&mut self) {
+        enum Anchor {
+            Op(Op),
+            End(tilec_ir::Region),
+        }
+        let m = &self.m;
+        let mut anchors: Vec<(u32, Anchor)> = Vec::new();
+        let implicit: tilec_ir::util::FxHashSet<Op> = self.implicit_ops.iter().copied().collect();
+        m.walk(|op| {
+            if let Some(s) = m.op_span(op)
+                && !implicit.contains(&op)
+            {
+                anchors.push((s.start, Anchor::Op(op)));
+            }
+        });
+        for (at, r) in &self.region_ends {
+            anchors.push((*at, Anchor::End(*r)));
+        }
+        anchors.sort_by_key(|a| a.0);
+        let src = self.src.as_bytes();
+        let comments = tilec_ir::trivia::comment_ranges(self.src, self.range.0, self.range.1);
+        let mut trivia = std::mem::take(&mut self.m.trivia);
+        for (s, e) in comments {
+            let text: Box<str> = self.src[s..e].trim_end().into();
+            let line_start = self.src[..s].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+            let after_code = src[line_start..s].iter().any(|c| !c.is_ascii_whitespace());
+            // The first anchor after the comment.
+            let next = anchors.partition_point(|a| (a.0 as usize) < e);
+            if after_code {
+                // The op written last before the comment.
+                let before = anchors[..next].iter().rev().find_map(|a| match a.1 {
+                    Anchor::Op(op) => Some(op),
+                    Anchor::End(_) => None,
+                });
+                if let Some(op) = before {
+                    match trivia.trailing.get_mut(&op) {
+                        Some(t) => *t = format!("{t} {text}").into(),
+                        None => {
+                            trivia.trailing.insert(op, text);
+                        }
+                    }
+                    continue;
+                }
+            }
+            match anchors.get(next).map(|a| &a.1) {
+                Some(Anchor::Op(op)) => trivia.leading.entry(*op).or_default().push(text),
+                Some(Anchor::End(r)) => trivia.region_end.entry(*r).or_default().push(text),
+                None => trivia.file_end.push(text),
+            }
+        }
+        self.m.trivia = trivia;
     }
 
     fn parse_top_level(&mut self) -> PResult<()> {

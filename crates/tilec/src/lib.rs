@@ -51,9 +51,10 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Print the canonical form of a file (as NVIDIA's cuda-tile-opt prints it).
+    /// Format a file, keeping its `//` comments and value names.
     Fmt(FmtArgs),
-    /// Run passes (`-p canonicalize,cse,dce`) and print the result; without passes, like fmt.
+    /// Run passes (`-p canonicalize,cse,dce`) and print the result in the canonical form
+    /// NVIDIA's cuda-tile-opt prints; without passes, the input in that form.
     Opt(FmtArgs),
     /// Parse and check files; print diagnostics only.
     Check(CheckArgs),
@@ -342,7 +343,8 @@ pub fn run(args: Vec<OsString>, io: &mut Io<'_>) -> i32 {
     };
     let mut d = Driver::new(&mut tracked_io);
     let status = match cli.command {
-        Some(Command::Fmt(a)) | Some(Command::Opt(a)) => d.fmt(a, &pass_flags),
+        Some(Command::Fmt(a)) => d.fmt(a, &pass_flags, true),
+        Some(Command::Opt(a)) => d.fmt(a, &pass_flags, false),
         Some(Command::Check(a)) => d.check(a),
         Some(Command::Explain { code }) => d.explain(&code),
         Some(Command::Ops) => d.list_ops(),
@@ -410,6 +412,8 @@ struct Driver<'a, 'b> {
     max_errors: usize,
     /// Errors not printed because of `max_errors`.
     suppressed: usize,
+    /// Parse with the source's value names and comments (`tilec fmt`).
+    keep_trivia: bool,
 }
 
 /// A loaded input: its file id and text.
@@ -435,6 +439,7 @@ impl<'a, 'b> Driver<'a, 'b> {
             errors: 0,
             max_errors: 0,
             suppressed: 0,
+            keep_trivia: false,
         }
     }
 
@@ -523,6 +528,7 @@ impl<'a, 'b> Driver<'a, 'b> {
     fn parse(&mut self, input: &Input, common: &CommonArgs) -> Vec<Option<Module>> {
         let opts = ParseOptions {
             allow_unregistered: common.allow_unregistered_dialect,
+            keep_trivia: self.keep_trivia,
         };
         let vopts = tilec_verify::VerifyOptions {
             personality: personality(common),
@@ -685,7 +691,10 @@ impl<'a, 'b> Driver<'a, 'b> {
         ok
     }
 
-    fn fmt(&mut self, a: FmtArgs, flags: &[tilec_opt::Pass]) -> i32 {
+    /// `tilec fmt` (`as_written`: keep the source's value names and comments) and `tilec
+    /// opt` (NVIDIA's canonical form).
+    fn fmt(&mut self, a: FmtArgs, flags: &[tilec_opt::Pass], as_written: bool) -> i32 {
+        self.keep_trivia = as_written;
         self.configure(&a.common);
         let (passes, pass_opts) = match self.pass_setup(&a.passes, flags, &a.common) {
             Ok(x) => x,
@@ -764,6 +773,7 @@ impl<'a, 'b> Driver<'a, 'b> {
             }
         }
         let opts = PrintOptions {
+            as_written,
             generic: a.generic,
             locations: a.print_locations,
             // The GPU-level ops are printed in their custom form as they stand.

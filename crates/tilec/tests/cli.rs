@@ -40,14 +40,46 @@ const KERNEL: &str = "cuda_tile.module @m {\n  entry @k(%a: tile<f32>) {\n    %0
 
 const CANONICAL: &str = "cuda_tile.module @m {\n  entry @k(%arg0: tile<f32>) {\n    %0 = addf %arg0, %arg0  : tile<f32>\n    return\n  }\n}\n";
 
+/// `KERNEL` as `tilec fmt` writes it: the author's value names.
+const AS_WRITTEN: &str = "cuda_tile.module @m {\n  entry @k(%a: tile<f32>) {\n    %0 = addf %a, %a  : tile<f32>\n    return\n  }\n}\n";
+
 #[test]
 fn fmt_reads_stdin_and_writes_stdout() {
     let out = tilec(&["fmt", "-"], KERNEL.as_bytes());
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert_eq!(text(&out.stdout), CANONICAL);
+    assert_eq!(text(&out.stdout), AS_WRITTEN);
     assert!(out.stderr.is_empty());
     let dash = tilec(&["fmt", "-", "-o", "-"], KERNEL.as_bytes());
-    assert_eq!(text(&dash.stdout), CANONICAL);
+    assert_eq!(text(&dash.stdout), AS_WRITTEN);
+    // `opt` without passes prints NVIDIA's canonical form.
+    let opt = tilec(&["opt", "-"], KERNEL.as_bytes());
+    assert_eq!(text(&opt.stdout), CANONICAL);
+}
+
+/// `tilec fmt` keeps the author's comments (on lines of their own, after an op, before a
+/// closing brace, before the module and at the end) and value names, and its output is a
+/// fixed point; `tilec opt` drops both, as cuda-tile-opt does.
+#[test]
+fn fmt_keeps_comments_and_names() {
+    let src = "// header\n\ncuda_tile.module @m {\n  // before the entry\n  entry @k(%x_ptr: tile<ptr<f32>>, %n: tile<i32>) {   // after the signature\n    %tok = make_token : token  // a token\n    // the value\n    %v, %t = load_ptr_tko weak %x_ptr token=%tok : tile<ptr<f32>> -> tile<f32>, token\n    %sum = addf %v, %v : tile<f32>\n    %done = store_ptr_tko weak %x_ptr, %sum token=%t : tile<ptr<f32>>, tile<f32> -> token\n    // at the end of the body\n  }\n}\n// trailer\n";
+    let want = "// header\ncuda_tile.module @m {\n  // before the entry\n  // after the signature\n  entry @k(%x_ptr: tile<ptr<f32>>, %n: tile<i32>) {\n    %tok = make_token : token  // a token\n    // the value\n    %v, %t = load_ptr_tko weak %x_ptr token=%tok : tile<ptr<f32>> -> tile<f32>, token\n    %sum = addf %v, %v  : tile<f32>\n    %done = store_ptr_tko weak %x_ptr, %sum token=%t : tile<ptr<f32>>, tile<f32> -> token\n    return\n    // at the end of the body\n  }\n}\n// trailer\n";
+    let out = tilec(&["fmt", "-"], src.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), want);
+    let again = tilec(&["fmt", "-"], out.stdout.as_slice());
+    assert_eq!(text(&again.stdout), want);
+    let opt = text(&tilec(&["opt", "-"], src.as_bytes()).stdout);
+    assert!(
+        !opt.contains("//") && opt.contains("%arg0") && !opt.contains("%x_ptr"),
+        "{opt}"
+    );
+    // A name the printer generates never clashes with the author's.
+    let clash = "cuda_tile.module @m {\n  entry @k(%a: tile<i32>) {\n    %cst_1_i32 = addi %a, %a : tile<i32>\n    %c = constant <i32: 1> : tile<i32>\n    %d = addi %cst_1_i32, %c : tile<i32>\n    return\n  }\n}\n";
+    let out = text(&tilec(&["fmt", "-"], clash.as_bytes()).stdout);
+    assert!(
+        out.contains("%cst_1_i32 = addi %a, %a") && out.contains("%c = constant <i32: 1>"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -66,7 +98,10 @@ fn fmt_writes_files() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(out.stdout.is_empty());
-    assert_eq!(std::fs::read_to_string(&output).expect("output"), CANONICAL);
+    assert_eq!(
+        std::fs::read_to_string(&output).expect("output"),
+        AS_WRITTEN
+    );
 }
 
 #[test]
@@ -78,16 +113,14 @@ fn fmt_generic_form() {
         s.starts_with("\"cuda_tile.module\"() <{sym_name = \"m\"}> ({\n"),
         "{s}"
     );
-    assert!(
-        s.contains("%0 = \"cuda_tile.addf\"(%arg0, %arg0) <{"),
-        "{s}"
-    );
+    // The author's names stay (`tilec opt --generic` gives NVIDIA's `%arg0`).
+    assert!(s.contains("%0 = \"cuda_tile.addf\"(%a, %a) <{"), "{s}");
     assert!(
         s.contains(": (!cuda_tile.tile<f32>, !cuda_tile.tile<f32>) -> !cuda_tile.tile<f32>\n"),
         "{s}"
     );
     // And it parses back to the canonical form.
-    let back = tilec(&["fmt", "-"], s.as_bytes());
+    let back = tilec(&["opt", "-"], s.as_bytes());
     assert_eq!(text(&back.stdout), CANONICAL);
 }
 
@@ -721,9 +754,10 @@ fn opt_runs_passes_in_order_with_stats() {
         text(&out.stderr),
         "tilec: pass statistics (canonicalize; canonicalizer rounds: 2):\n  EraseDeadOps  3\n  FoldAddF      1\n"
     );
-    // Without passes, opt is fmt.
+    // Without passes, opt prints the canonical form, as `fmt` of the same IR with
+    // NVIDIA's names would.
     let out = tilec(&["opt", "-"], FOLDABLE.as_bytes());
-    let fmt = tilec(&["fmt", "-"], FOLDABLE.as_bytes());
+    let fmt = tilec(&["fmt", "-"], out.stdout.as_slice());
     assert_eq!(out.stdout, fmt.stdout);
     // cuda-tile-opt's flags, one dash accepted, and --verify-each.
     let out = tilec(

@@ -39,6 +39,10 @@ pub struct PrintOptions {
     ///
     /// [`fits_custom_syntax`]: crate::ops::conform::fits_custom_syntax
     pub assume_verified: bool,
+    /// Print the module as its source text wrote it where the IR allows: the names the
+    /// author gave values and the `//` comments ([`crate::trivia::Trivia`], kept by the
+    /// parser's `keep_trivia`). `tilec fmt` uses it; `tilec opt` prints NVIDIA's form.
+    pub as_written: bool,
 }
 
 /// Prints a whole module.
@@ -150,11 +154,41 @@ impl<'m> Printer<'m> {
     }
 
     fn print_top(&mut self) {
-        self.names = Names::compute(self.m, self.opts.generic);
+        self.names = Names::compute(self.m, self.opts.generic, self.opts.as_written);
         let body = self.m.body();
         let ops: Vec<Op> = self.m.block_ops(body).collect();
         for op in ops {
+            self.print_leading_comments(op);
             self.print_op(op, false);
+        }
+        if self.opts.as_written {
+            for c in &self.m.trivia.file_end {
+                self.out.push_str(c);
+                self.out.push('\n');
+            }
+        }
+    }
+
+    /// The comments on the lines before `op` (and, for an op with regions, the one after
+    /// it on its line, which the op's first line cannot end with), each on its own line.
+    fn print_leading_comments(&mut self, op: Op) {
+        if !self.opts.as_written {
+            return;
+        }
+        let m = self.m;
+        if let Some(cs) = m.trivia.leading.get(&op) {
+            for c in cs {
+                self.write_indent();
+                self.out.push_str(c);
+                self.out.push('\n');
+            }
+        }
+        if !m.regions(op).is_empty()
+            && let Some(c) = m.trivia.trailing.get(&op)
+        {
+            self.write_indent();
+            self.out.push_str(c);
+            self.out.push('\n');
         }
     }
 
@@ -288,6 +322,13 @@ impl<'m> Printer<'m> {
             }
         }
         self.print_trailing_loc(m.op_loc(op));
+        if self.opts.as_written
+            && m.regions(op).is_empty()
+            && let Some(c) = m.trivia.trailing.get(&op)
+        {
+            self.out.push_str("  ");
+            self.out.push_str(c);
+        }
         self.out.push('\n');
         if self.out.len() >= FLUSH_AT && self.sink.is_some() {
             self.flush();
@@ -445,6 +486,16 @@ impl<'m> Printer<'m> {
             }
             self.print_block(*b, header, print_terms, default_dialect);
         }
+        if self.opts.as_written
+            && let Some(cs) = m.trivia.region_end.get(&r)
+        {
+            for c in cs {
+                self.write_indent();
+                self.out.push_str("  ");
+                self.out.push_str(c);
+                self.out.push('\n');
+            }
+        }
         self.write_indent();
         self.out.push('}');
     }
@@ -484,8 +535,11 @@ impl<'m> Printer<'m> {
         let ops: Vec<Op> = m.block_ops(b).collect();
         for op in ops {
             if !terminators && Some(op) == last && m.def(op).has(Traits::TERMINATOR) {
+                // An elided terminator's comments stay.
+                self.print_leading_comments(op);
                 continue;
             }
+            self.print_leading_comments(op);
             self.print_op(op, default_dialect);
         }
         self.indent -= 2;

@@ -66,12 +66,16 @@ struct State<'m> {
     scratch: String,
     /// Constant name ids by value attribute (constants repeat).
     constant_names: FxHashMap<crate::attrs::Attr, u32>,
+    /// Name values as the source text did ([`crate::trivia::Trivia::names`]).
+    as_written: bool,
 }
 
 impl Names {
-    /// Names for a whole module.
-    pub(crate) fn compute(m: &Module, generic: bool) -> Names {
+    /// Names for a whole module; `as_written`: the names the source text gave values
+    /// where it gave them (numbers excepted), generated names elsewhere.
+    pub(crate) fn compute(m: &Module, generic: bool, as_written: bool) -> Names {
         let mut st = State::new(m, generic);
+        st.as_written = as_written && !m.trivia.names.is_empty();
         // The top-level block behaves like the region of MLIR's implicit top-level module.
         st.number_block(m.body(), true);
         let regions: Vec<Region> = m
@@ -170,7 +174,25 @@ impl<'m> State<'m> {
             generic,
             scratch: String::new(),
             constant_names: FxHashMap::default(),
+            as_written: false,
         }
+    }
+
+    /// Names `v` as the source did, if it should and the source named it; a name that is a
+    /// number (`%12`) is left to the numbering, whose numbers it could clash with.
+    fn take_source_name(&mut self, v: Value) -> bool {
+        if !self.as_written {
+            return false;
+        }
+        let Some(name) = self.m.trivia.names.get(&v) else {
+            return false;
+        };
+        if name.is_empty() || name.bytes().all(|b| b.is_ascii_digit()) {
+            return false;
+        }
+        let name = name.clone();
+        self.set_name(v, &name);
+        true
     }
 
     fn set_number(&mut self, v: Value) {
@@ -276,6 +298,10 @@ impl<'m> State<'m> {
         let m = self.m;
         let Some(b) = m.entry_block(r) else { return };
         let args = m.block_args(b).to_vec();
+        if self.as_written && args.iter().any(|a| m.trivia.names.contains_key(a)) {
+            // The source named the region's arguments: number_block keeps those names.
+            return;
+        }
         match m.def(parent).names {
             NameHint::For => {
                 for (i, a) in args.iter().enumerate() {
@@ -308,7 +334,7 @@ impl<'m> State<'m> {
     fn number_block(&mut self, b: Block, entry: bool) {
         let m = self.m;
         for &a in m.block_args(b) {
-            if self.names.names[a] != Name::UNSET {
+            if self.names.names[a] != Name::UNSET || self.take_source_name(a) {
                 continue;
             }
             if entry {
@@ -330,6 +356,24 @@ impl<'m> State<'m> {
         let m = self.m;
         let n = m.num_results(op);
         if n == 0 {
+            return;
+        }
+        if self.take_source_name(m.result(op, 0)) {
+            for i in 1..n {
+                let r = m.result(op, i);
+                if !self.take_source_name(r)
+                    && self.names.split(m, op)
+                    && let Some(hint) = result_hint(m, op, i, 0)
+                {
+                    self.set_name(r, &hint);
+                }
+            }
+            for i in 1..n {
+                let r = m.result(op, i);
+                if self.names.names[r] == Name::UNSET && self.names.split(m, op) {
+                    self.set_number(r);
+                }
+            }
             return;
         }
         if !self.generic && m.unregistered_name(op).is_none() {
