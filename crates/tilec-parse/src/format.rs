@@ -151,6 +151,8 @@ impl<'s> Parser<'s> {
                     // here would swallow the types of the operands after it.
                     (Arity::Optional, TypeRef::Operand(_)) if n == 0 => TypeList::EMPTY,
                     (Arity::Optional, _) => TypeList::one(self.parse_type()?),
+                    // A variadic slot with no value, written `()`.
+                    _ if self.at(Tok::RParen) => TypeList::EMPTY,
                     _ => self.parse_type_list()?.into(),
                 };
                 match t {

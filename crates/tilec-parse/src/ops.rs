@@ -346,6 +346,9 @@ impl<'s> Parser<'s> {
         });
         st.operand_types = t.operands;
         st.result_types = t.results;
+        if def.family == tilec_ir::ops::Family::Gpu {
+            self.infer_gpu_types(st);
+        }
         if st.result_types.iter().any(|r| r.is_none()) {
             return Err(self.err(
                 codes::SYNTAX,
@@ -365,6 +368,41 @@ impl<'s> Parser<'s> {
             ));
         }
         Ok(())
+    }
+
+    /// What the GPU-level IR's printed forms leave out: an operand's type is the type its
+    /// value was defined with (the index of `ttg.memdesc_index`, the tokens of
+    /// `ttg.async_commit_group`), and the result of an async copy, commit or wait is an
+    /// async token.
+    fn infer_gpu_types(&mut self, st: &mut OpState<'s>) {
+        for i in 0..st.operand_types.len() {
+            if st.operand_types[i].is_some() {
+                continue;
+            }
+            let types: Option<Vec<Type>> = st.operands[i]
+                .iter()
+                .map(|u| {
+                    self.entry(u.name, u.number)
+                        .map(|e| self.m.value_type(e.value))
+                })
+                .collect();
+            if let Some(ts) = types {
+                st.operand_types[i] = Some(ops::infer::TypeList::from_slice(&ts));
+            }
+        }
+        if matches!(
+            st.def.opcode,
+            Opcode::AsyncCopyGlobalToLocal | Opcode::AsyncCommitGroup | Opcode::AsyncWait
+        ) {
+            let token = self
+                .m
+                .ctx
+                .types
+                .intern(TypeData::Opaque("!ttg.async.token".into()));
+            for r in st.result_types.iter_mut().filter(|r| r.is_none()) {
+                *r = Some(ops::infer::TypeList::one(token));
+            }
+        }
     }
 
     // ------------------------------------------------------------------ generic form

@@ -37,8 +37,8 @@ pub(crate) struct Unresolved<'s> {
 }
 
 #[derive(Clone, Copy, Debug)]
-struct Entry {
-    value: Value,
+pub(crate) struct Entry {
+    pub(crate) value: Value,
     span: Span,
 }
 
@@ -476,7 +476,7 @@ impl<'s> Parser<'s> {
     }
 
     /// The visible entry of `%name#number`.
-    fn entry(&self, name: &str, number: u32) -> Option<Entry> {
+    pub(crate) fn entry(&self, name: &str, number: u32) -> Option<Entry> {
         match (number, Self::numeric_name(name)) {
             (0, Some(n)) => self.numbered.get(n).copied().flatten(),
             _ => self.values.get(&(name, number)).copied(),
@@ -512,6 +512,13 @@ impl<'s> Parser<'s> {
         if let Some(e) = self.entry(u.name, u.number) {
             let vt = self.m.value_type(e.value);
             if vt == ty {
+                return Ok(e.value);
+            }
+            // The GPU-level IR writes layouts only where a type is written: a type that a
+            // custom syntax infers has none, and stands for the value's laid-out type.
+            if self.m.ctx.types.encoding(vt).is_some()
+                && self.m.ctx.types.with_encoding(vt, None) == ty
+            {
                 return Ok(e.value);
             }
             let msg = format!(

@@ -119,6 +119,10 @@ impl<'s> Parser<'s> {
             self.remember_type(start, t);
             return Ok(t);
         }
+        if text == "!ttg.memdesc" {
+            self.bump();
+            return self.parse_memdesc();
+        }
         let name = &text[1..];
         if !name.contains('.') {
             self.bump();
@@ -274,6 +278,12 @@ impl<'s> Parser<'s> {
                 self.expect(Tok::Less, "expected '<'")?;
                 let shape = self.parse_dimension_list(false, true)?;
                 let elem = self.parse_type()?;
+                // The GPU-level IR's distributed layout: `tile<64x64xf32, #linear>`.
+                let encoding = if self.eat(Tok::Comma) {
+                    Some(self.parse_linear_encoding()?)
+                } else {
+                    None
+                };
                 self.expect(Tok::Greater, "expected '>'")?;
                 let ed = self.m.ctx.types.get(elem);
                 if !(is_number_type(ed) || matches!(ed, TypeData::Ptr(_))) {
@@ -284,7 +294,11 @@ impl<'s> Parser<'s> {
                     ));
                 }
                 self.check_tile_shape(&shape, at)?;
-                Ok(self.m.ctx.types.tile(&shape, elem))
+                let t = self.m.ctx.types.tile(&shape, elem);
+                Ok(match encoding {
+                    Some(e) => self.m.ctx.types.with_encoding(t, Some(e)),
+                    None => t,
+                })
             }
             "tensor_view" => self.parse_tensor_view_body(),
             "partition_view" => self.parse_partition_view_body(),
@@ -666,4 +680,144 @@ fn builtin_scalar(text: &str) -> Option<Builtin> {
 /// The element types a tile may hold besides pointers.
 pub(crate) fn is_number_type(d: &TypeData) -> bool {
     matches!(d, TypeData::Int(1 | 8 | 16 | 32 | 64) | TypeData::Float(_))
+}
+
+impl Parser<'_> {
+    /// The text of a GPU-level encoding attribute (`#linear` naming an alias, or the
+    /// attribute itself, `#ttg.linear<{...}>`), as the printer writes it.
+    fn parse_gpu_attr_text(&mut self, what: &str) -> PResult<(String, Span)> {
+        let span = self.span();
+        let (a, _) = self.parse_attribute(None)?;
+        match self.m.ctx.attrs.get(a) {
+            tilec_ir::AttrData::Opaque(s) => Ok((s.to_string(), span)),
+            _ => Err(self.err(codes::INVALID_TYPE, span, format!("expected {what}"))),
+        }
+    }
+
+    /// `#ttg.linear<{register = [...], lane = [...], warp = [...], block = []}>` (or an
+    /// alias of it): the layout of a tile of the GPU-level IR.
+    fn parse_linear_encoding(&mut self) -> PResult<Type> {
+        let (text, span) = self.parse_gpu_attr_text("a '#ttg.linear' layout")?;
+        match gpu_text::linear(&text) {
+            Some((register, lane, warp)) => Ok(self.m.ctx.types.intern(TypeData::LinearEncoding {
+                register,
+                lane,
+                warp,
+            })),
+            None => Err(self.err(
+                codes::INVALID_TYPE,
+                span,
+                "expected a '#ttg.linear<{register = [...], lane = [...], warp = [...], block = []}>' layout",
+            )),
+        }
+    }
+
+    /// `!ttg.memdesc<shape x elem, #shared, #smem[, mutable]>` after its mnemonic: a
+    /// shared-memory buffer of the GPU-level IR.
+    fn parse_memdesc(&mut self) -> PResult<Type> {
+        self.expect(Tok::Less, "expected '<'")?;
+        let at = Span::at(self.tok.start);
+        let shape = self.parse_dimension_list(false, true)?;
+        let elem = self.parse_type()?;
+        self.expect(Tok::Comma, "expected ','")?;
+        let (shared, sspan) = self.parse_gpu_attr_text("a '#ttg.swizzled_shared' encoding")?;
+        let Some(order) = gpu_text::swizzled_shared(&shared) else {
+            return Err(self.err(
+                codes::INVALID_TYPE,
+                sspan,
+                "expected '#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [...]}>' (tilec's shared memory is unswizzled)",
+            ));
+        };
+        self.expect(Tok::Comma, "expected ','")?;
+        let (space, pspan) = self.parse_gpu_attr_text("'#ttg.shared_memory'")?;
+        if space.split_whitespace().collect::<String>() != "#ttg.shared_memory" {
+            return Err(self.err(codes::INVALID_TYPE, pspan, "expected '#ttg.shared_memory'"));
+        }
+        let mutable = if self.eat(Tok::Comma) {
+            self.expect_keyword("mutable")?;
+            true
+        } else {
+            false
+        };
+        self.expect(Tok::Greater, "expected '>'")?;
+        if order.len() != shape.len() || {
+            let mut o: Vec<u8> = order.to_vec();
+            o.sort_unstable();
+            o.iter().enumerate().any(|(i, d)| *d as usize != i)
+        } {
+            return Err(self.err(
+                codes::INVALID_TYPE,
+                at,
+                "the 'order' of a shared encoding must be a permutation of the buffer's dimensions",
+            ));
+        }
+        Ok(self.m.ctx.types.intern(TypeData::MemDesc {
+            shape: shape.into(),
+            elem,
+            mutable,
+            order,
+        }))
+    }
+}
+
+/// Readers of the GPU-level encodings' text (whitespace-insensitive).
+mod gpu_text {
+    /// The text without whitespace.
+    fn squeeze(s: &str) -> String {
+        s.chars().filter(|c| !c.is_whitespace()).collect()
+    }
+
+    /// `[[a, b], [c, d], []]` at the start of `s`: the lists and the rest of `s`.
+    fn bases(s: &str) -> Option<(Bases, &str)> {
+        let mut rest = s.strip_prefix('[')?;
+        let mut out = Vec::new();
+        if let Some(r) = rest.strip_prefix(']') {
+            return Some((out.into(), r));
+        }
+        loop {
+            let r = rest.strip_prefix('[')?;
+            let end = r.find(']')?;
+            let nums: Vec<i64> = if r[..end].is_empty() {
+                Vec::new()
+            } else {
+                r[..end]
+                    .split(',')
+                    .map(|n| n.parse().ok())
+                    .collect::<Option<_>>()?
+            };
+            out.push(nums.into_boxed_slice());
+            rest = &r[end + 1..];
+            if let Some(r) = rest.strip_prefix(',') {
+                rest = r;
+            } else {
+                return Some((out.into(), rest.strip_prefix(']')?));
+            }
+        }
+    }
+
+    pub(super) type Bases = Box<[Box<[i64]>]>;
+
+    /// `#ttg.linear<{register = ..., lane = ..., warp = ..., block = []}>`.
+    pub(super) fn linear(text: &str) -> Option<(Bases, Bases, Bases)> {
+        let s = squeeze(text);
+        let body = s.strip_prefix("#ttg.linear<{")?.strip_suffix("}>")?;
+        let (register, rest) = bases(body.strip_prefix("register=")?)?;
+        let (lane, rest) = bases(rest.strip_prefix(",lane=")?)?;
+        let (warp, rest) = bases(rest.strip_prefix(",warp=")?)?;
+        let (block, rest) = bases(rest.strip_prefix(",block=")?)?;
+        (block.is_empty() && rest.is_empty()).then_some((register, lane, warp))
+    }
+
+    /// `#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [...]}>`: the
+    /// order (tilec's buffers are unswizzled).
+    pub(super) fn swizzled_shared(text: &str) -> Option<Box<[u8]>> {
+        let s = squeeze(text);
+        let body = s
+            .strip_prefix("#ttg.swizzled_shared<{vec=1,perPhase=1,maxPhase=1,order=[")?
+            .strip_suffix("]}>")?;
+        if body.is_empty() {
+            return Some(Box::new([]));
+        }
+        body.split(',').map(|d| d.parse().ok()).collect()
+    }
 }

@@ -1633,6 +1633,75 @@ fn permuted_order(order: &[u8], perm: &[usize]) -> Vec<u8> {
     order.iter().map(|d| inv[*d as usize]).collect()
 }
 
+/// Whether `m` is in the GPU-level IR (the output of [`convert_to_gpu`], read back): it has
+/// a `ttg` op, a tile type with a layout, or a shared-memory buffer.
+pub fn is_gpu_level(m: &Module) -> bool {
+    let types = &m.ctx.types;
+    let gpu_type = |t: Type| {
+        matches!(
+            types.get(t),
+            TypeData::Tile {
+                encoding: Some(_),
+                ..
+            } | TypeData::MemDesc { .. }
+        )
+    };
+    let mut found = false;
+    m.walk(|op| {
+        found |= m.def(op).family == tilec_ir::ops::Family::Gpu
+            || m.results(op).any(|v| gpu_type(m.value_type(v)))
+            || m.regions(op).iter().any(|r| {
+                m.region_blocks(*r)
+                    .iter()
+                    .any(|b| m.block_args(*b).iter().any(|a| gpu_type(m.value_type(*a))))
+            });
+    });
+    found
+}
+
+/// The warps per tile block that the layouts of GPU-level IR `m` were made for (from the
+/// number of warp bases of its layouts; 4 when it has none).
+pub fn gpu_num_warps(m: &Module) -> u32 {
+    let types = &m.ctx.types;
+    let mut bits = None;
+    m.walk(|op| {
+        for v in m.results(op) {
+            if let TypeData::Tile {
+                encoding: Some(e), ..
+            } = types.get(m.value_type(v))
+                && let TypeData::LinearEncoding { warp, .. } = types.get(*e)
+            {
+                bits = Some(warp.len() as u32);
+            }
+        }
+    });
+    bits.map_or(4, |b| 1 << b.min(4))
+}
+
+/// Verifies GPU-level IR read from text ([`verify_gpu`] with the warps its layouts were
+/// made for), as located E0902 diagnostics.
+pub fn verify_gpu_input(m: &Module) -> Vec<tilec_diag::Diagnostic> {
+    let opts = Options {
+        num_warps: gpu_num_warps(m),
+        ..Options::default()
+    };
+    let file = m.file().unwrap_or(tilec_diag::FileId(0));
+    match verify_gpu(m, &opts) {
+        Ok(()) => Vec::new(),
+        Err(errors) => errors
+            .into_iter()
+            .map(|e| {
+                let span = e.op.and_then(|op| m.op_span(op)).unwrap_or_default();
+                tilec_diag::Diagnostic::error(
+                    tilec_diag::codes::GPU_INVALID_IR,
+                    format!("invalid GPU-level IR: {}", e.message),
+                )
+                .at(tilec_diag::Location::new(file, span))
+            })
+            .collect(),
+    }
+}
+
 /// A violated rule of the GPU-level IR: the op (if any) and the message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GpuError {

@@ -9,5 +9,8 @@ pub mod sink;
 pub mod target;
 
 pub use emit::{REGISTER_FILE_BYTES, check_limits, compile, compile_all, compile_gpu, ptx_ident};
-pub use gpu::{GpuError, convert_to_gpu, set_gpu_aliases, verify_gpu};
+pub use gpu::{
+    GpuError, convert_to_gpu, gpu_num_warps, is_gpu_level, set_gpu_aliases, verify_gpu,
+    verify_gpu_input,
+};
 pub use target::{Arch, Options};

@@ -423,9 +423,15 @@ struct Input {
     bytecode: Option<Vec<u8>>,
 }
 
-/// Verifies a module: the module if it has no error, and the diagnostics either way.
+/// Verifies a module: the module if it has no error, and the diagnostics either way. A
+/// module in the GPU-level IR (`tilec opt -p convert-to-gpu` output, read back) is checked
+/// by the backend's GPU-level verifier instead.
 fn verified(m: Module, opts: &tilec_verify::VerifyOptions) -> (Option<Module>, Vec<Diagnostic>) {
-    let d = tilec_verify::verify(&m, opts);
+    let d = if tilec_ptx::is_gpu_level(&m) {
+        tilec_ptx::verify_gpu_input(&m)
+    } else {
+        tilec_verify::verify(&m, opts)
+    };
     let ok = !d.iter().any(Diagnostic::is_error);
     (ok.then_some(m), d)
 }
@@ -708,6 +714,18 @@ impl<'a, 'b> Driver<'a, 'b> {
             Err(code) => return code,
         };
         let mut modules = self.parse(&input, &a.common);
+        // GPU-level IR read back: printed as it stands; the passes work on tile IR.
+        let gpu_input = modules.iter().flatten().any(tilec_ptx::is_gpu_level);
+        let gpu = a
+            .passes
+            .pipeline
+            .iter()
+            .any(|p| p.split(',').any(|s| s.trim() == GPU_PASS));
+        if gpu_input && (!passes.is_empty() || gpu) {
+            return self.usage_error(
+                "the input is GPU-level IR (the output of convert-to-gpu): passes run on tile IR",
+            );
+        }
         if self.errors == 0 && !passes.is_empty() {
             let mut stats = tilec_opt::Stats::default();
             if !self.run_passes(&mut modules, &passes, &pass_opts, &mut stats) {
@@ -727,15 +745,17 @@ impl<'a, 'b> Driver<'a, 'b> {
                 );
             }
         }
-        let gpu = a
-            .passes
-            .pipeline
-            .iter()
-            .any(|p| p.split(',').any(|s| s.trim() == GPU_PASS));
         if self.errors > 0 {
             return EXIT_DIAGNOSTICS;
         }
         let mut headers = vec![String::new(); modules.len()];
+        if gpu_input {
+            for (m, header) in modules.iter_mut().zip(headers.iter_mut()) {
+                if let Some(m) = m {
+                    *header = tilec_ptx::set_gpu_aliases(m);
+                }
+            }
+        }
         if gpu {
             if !matches!(a.passes.num_warps, 1 | 2 | 4 | 8 | 16) {
                 return self.usage_error(&format!(
@@ -777,7 +797,7 @@ impl<'a, 'b> Driver<'a, 'b> {
             generic: a.generic,
             locations: a.print_locations,
             // The GPU-level ops are printed in their custom form as they stand.
-            assume_verified: gpu,
+            assume_verified: gpu || gpu_input,
         };
         // Stream the text out: a big module is never held in memory as text.
         let modules: Vec<(&tilec_ir::Module, &String)> = modules
@@ -893,8 +913,11 @@ impl<'a, 'b> Driver<'a, 'b> {
         if a.emit == EmitArg::Bytecode {
             return self.emit_bytecode(&a, &modules);
         }
+        // GPU-level IR (`tilec opt -p convert-to-gpu` output) goes straight to the writer,
+        // with the warps its layouts were made for.
+        let gpu_input = modules.iter().flatten().any(tilec_ptx::is_gpu_level);
         // `-O0` skips the canonicalizer; every other level runs it.
-        if a.opt_level != Some(0) {
+        if a.opt_level != Some(0) && !gpu_input {
             let opts = tilec_opt::PassOptions {
                 canon: tilec_opt::CanonOptions {
                     personality: personality(&a.common),
@@ -969,7 +992,17 @@ impl<'a, 'b> Driver<'a, 'b> {
             return EXIT_DIAGNOSTICS;
         }
         let text = self.sources.get(input.file).text().to_string();
-        let ptx = match tilec_ptx::compile_all(&all, &opts, Some(&text)) {
+        let compiled = if gpu_input {
+            let gpu: Vec<Module> = all.iter().map(|m| (*m).clone()).collect();
+            let opts = tilec_ptx::Options {
+                num_warps: gpu.first().map_or(4, tilec_ptx::gpu_num_warps),
+                ..opts
+            };
+            tilec_ptx::compile_gpu(&gpu, &opts, Some(&text))
+        } else {
+            tilec_ptx::compile_all(&all, &opts, Some(&text))
+        };
+        let ptx = match compiled {
             Ok(p) => p,
             Err(diags) => {
                 for d in &diags {

@@ -651,7 +651,7 @@ fn name_index() -> &'static crate::util::FxHashMap<&'static str, (Opcode, u8)> {
     static INDEX: OnceLock<crate::util::FxHashMap<&'static str, (Opcode, u8)>> = OnceLock::new();
     INDEX.get_or_init(|| {
         let mut m = crate::util::FxHashMap::default();
-        for d in all().iter().filter(|d| d.family != Family::Gpu) {
+        for d in all() {
             m.insert(d.name, (d.opcode, 0));
             for (i, a) in d.aliases.iter().enumerate() {
                 m.insert(*a, (d.opcode, i as u8 + 1));
