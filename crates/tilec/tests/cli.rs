@@ -1353,3 +1353,38 @@ fn long_runs_show_progress_on_a_terminal() {
         assert!(blocks <= 1 << 30, "runs never took a second");
     }
 }
+
+/// The README's commands write their outputs under `target/` (ignored by git), never into
+/// the repository root, and its Layout table names every crate.
+#[test]
+fn readme_commands_write_under_target_and_name_every_crate() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let mut in_code = false;
+    for line in readme.lines() {
+        if line.starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if !in_code || !line.contains("tilec") {
+            continue;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        for w in words.windows(2) {
+            if matches!(w[0], "-o" | "--save-args") {
+                let out = w[1];
+                assert!(
+                    out == "-" || out.starts_with("target/") || out.starts_with('/'),
+                    "README writes '{out}' outside target/: {line}"
+                );
+            }
+        }
+    }
+    let layout = readme.split("## Layout").nth(1).expect("a Layout section");
+    for e in std::fs::read_dir(repo().join("crates")).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        assert!(
+            layout.contains(&format!("`crates/{name}`")),
+            "README's Layout table does not name crates/{name}"
+        );
+    }
+}
