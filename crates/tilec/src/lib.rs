@@ -11,6 +11,7 @@
 
 mod output;
 mod run;
+mod translate;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;
@@ -92,6 +93,10 @@ struct CommonArgs {
     /// (MLIR's semantics); exit 1 on any difference.
     #[arg(long = "verify-diagnostics")]
     verify_diagnostics: bool,
+    /// Accepted for MLIR tools' command lines: tilec never wraps its input in an implicit
+    /// module.
+    #[arg(long = "no-implicit-module", hide = true)]
+    no_implicit_module: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -262,6 +267,7 @@ const SINGLE_DASH: &[&str] = &[
     "mlir-print-debuginfo",
     "canonicalize",
     "cse",
+    "no-implicit-module",
 ];
 
 /// Rewrites a command line into tilec's own: one-dash MLIR options get two dashes, and a
@@ -285,26 +291,57 @@ fn normalize_args(args: Vec<OsString>) -> Vec<OsString> {
             _ => a,
         })
         .collect();
-    let invoked_as = args
-        .first()
-        .map(std::path::Path::new)
-        .and_then(|p| p.file_stem())
-        .and_then(|s| s.to_str())
-        .unwrap_or("");
-    if invoked_as == "cuda-tile-opt" {
-        args.splice(
-            1..1,
-            [
-                OsString::from("opt"),
-                OsString::from("--compat=cuda-tile-opt"),
-            ],
-        );
+    if invoked_as(&args) == "cuda-tile-opt" {
+        // Like every MLIR tool: standard input when no file is named, and diagnostics in
+        // MLIR's `file:line:col: error:` form.
+        const TAKES_VALUE: &[&str] = &[
+            "-o",
+            "--output",
+            "-p",
+            "--passes",
+            "--num-warps",
+            "--num-stages",
+            "--max-iterations",
+            "--enable-patterns",
+            "--disable-patterns",
+            "--diagnostic-format",
+            "--color",
+            "--compat",
+        ];
+        let mut positional = false;
+        let mut i = 1;
+        while i < args.len() {
+            let a = args[i].to_string_lossy();
+            if a == "-" || !a.starts_with('-') {
+                positional = true;
+            } else if TAKES_VALUE.contains(&a.as_ref()) {
+                i += 1;
+            }
+            i += 1;
+        }
+        let format_given = args
+            .iter()
+            .any(|a| a.to_string_lossy().starts_with("--diagnostic-format"));
+        let mut extra = vec![
+            OsString::from("opt"),
+            OsString::from("--compat=cuda-tile-opt"),
+        ];
+        if !format_given {
+            extra.push(OsString::from("--diagnostic-format=mlir"));
+        }
+        args.splice(1..1, extra);
+        if !positional {
+            args.push(OsString::from("-"));
+        }
     }
     args
 }
 
 /// Runs a command line (`args[0]` is the program name). Returns the exit status.
 pub fn run(args: Vec<OsString>, io: &mut Io<'_>) -> i32 {
+    if invoked_as(&args) == "cuda-tile-translate" {
+        return with_tracked_stdout(io, |io| translate::run(args, io));
+    }
     let args = normalize_args(args);
     let pass_flags: Vec<tilec_opt::Pass> = args
         .iter()
@@ -328,9 +365,33 @@ pub fn run(args: Vec<OsString>, io: &mut Io<'_>) -> i32 {
             return code;
         }
     };
-    // Every write to standard output goes through `Tracked`, so that a failed write
-    // (a full disk, a closed pipe) is an error even where the text was written with
-    // `let _ =`: exit status 2 with a message, never a silent 0.
+    with_tracked_stdout(io, |io| {
+        let mut d = Driver::new(io);
+        match cli.command {
+            Some(Command::Fmt(a)) => d.fmt(a, &pass_flags, true),
+            Some(Command::Opt(a)) => d.fmt(a, &pass_flags, false),
+            Some(Command::Check(a)) => d.check(a),
+            Some(Command::Explain { code }) => d.explain(&code),
+            Some(Command::Ops) => d.list_ops(),
+            Some(Command::Run(a)) => d.run_kernel(a),
+            None => d.compile(cli.compile),
+        }
+    })
+}
+
+/// The name the binary was run as (`tilec`, or a personality through a link).
+fn invoked_as(args: &[OsString]) -> &str {
+    args.first()
+        .map(std::path::Path::new)
+        .and_then(|p| p.file_stem())
+        .and_then(|s| s.to_str())
+        .unwrap_or("")
+}
+
+/// Runs `f` with a standard output that remembers its first write error: a failed write
+/// (a full disk, a closed pipe) is then exit status 2 with a message, never a silent 0,
+/// even where the text was written with `let _ =`.
+fn with_tracked_stdout(io: &mut Io<'_>, f: impl FnOnce(&mut Io<'_>) -> i32) -> i32 {
     let mut stdout = Tracked {
         inner: &mut *io.stdout,
         error: None,
@@ -341,16 +402,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io<'_>) -> i32 {
         stderr: &mut *io.stderr,
         stderr_is_tty: io.stderr_is_tty,
     };
-    let mut d = Driver::new(&mut tracked_io);
-    let status = match cli.command {
-        Some(Command::Fmt(a)) => d.fmt(a, &pass_flags, true),
-        Some(Command::Opt(a)) => d.fmt(a, &pass_flags, false),
-        Some(Command::Check(a)) => d.check(a),
-        Some(Command::Explain { code }) => d.explain(&code),
-        Some(Command::Ops) => d.list_ops(),
-        Some(Command::Run(a)) => d.run_kernel(a),
-        None => d.compile(cli.compile),
-    };
+    let status = f(&mut tracked_io);
     let _ = stdout.flush();
     match stdout.error {
         Some(e) => {

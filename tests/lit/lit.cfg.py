@@ -1,0 +1,35 @@
+# lit configuration that runs NVIDIA's cuda-tile lit tests (../shared/conformance/
+# cuda-tile-13.x/test) unchanged, with tilec standing in for cuda-tile-opt and
+# cuda-tile-translate (tests/lit_suite.rs sets it up; see docs/lit.md).
+#
+# Environment:
+#   TILEC_LIT_SUITE  the directory of the tests (NVIDIA's `test/` folder)
+#   TILEC_LIT_BIN    a directory holding cuda-tile-opt and cuda-tile-translate (links to
+#                    the tilec binary) and FileCheck (PyPI's filecheck)
+#   TILEC_LIT_OUT    where lit may write the tests' temporary files
+#   TILEC_LIT_ROUND_TRIP  NVIDIA's round_trip_test.sh, when the suite lacks it
+
+import os
+
+import lit.formats
+
+config.name = "tilec-on-cuda-tile"
+# lit's internal shell: `not`, `diff`, pipes and redirections without a system shell.
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir"]
+config.excludes = ["lit.cfg.py", "lit.cfg.upstream.py", "round_trip_test.py", "Inputs"]
+config.test_source_root = os.environ["TILEC_LIT_SUITE"]
+config.test_exec_root = os.environ["TILEC_LIT_OUT"]
+
+bin_dir = os.environ["TILEC_LIT_BIN"]
+config.environment["PATH"] = os.pathsep.join([bin_dir, os.environ.get("PATH", "")])
+for var in ("HOME", "TMPDIR", "LANG"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+# NVIDIA's round-trip script (bash): bytecode out and back in, compared with the text.
+# TILEC_LIT_ROUND_TRIP names it for suites that do not ship it (13.1).
+round_trip = os.environ.get("TILEC_LIT_ROUND_TRIP") or os.path.join(
+    config.test_source_root, "Dialect", "CudaTile", "round_trip_test.sh"
+)
+config.substitutions.append(("%round_trip_test", "bash " + round_trip))
