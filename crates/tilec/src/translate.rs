@@ -68,9 +68,7 @@ fn parse_args(args: &[OsString]) -> Result<Args, String> {
         i += 1;
         if arg == "-" || !arg.starts_with('-') {
             if input.replace(PathBuf::from(&arg)).is_some() {
-                return Err(format!(
-                    "Too many positional arguments specified!\nCan specify at most 1 positional arguments: See: cuda-tile-translate --help"
-                ));
+                return Err("Too many positional arguments specified!\nCan specify at most 1 positional arguments: See: cuda-tile-translate --help".to_string());
             }
             continue;
         }
