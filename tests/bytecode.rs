@@ -552,10 +552,25 @@ fn cli_writes_formats_and_compiles_bytecode() {
         "cuda_tile.module @m {\n  entry @k(%a: tile<f32>) {\n    %0 = atan2 %a, %a : tile<f32>\n    return\n  }\n}\n",
     )
     .unwrap();
+    // Without --bytecode-version: the lowest version that encodes it, 13.2 (bytes 8 and 9
+    // of the header are the major and minor version).
     let r = run_tilec(
         &[
             src.to_str().unwrap(),
             "--emit=bytecode",
+            "-o",
+            bc.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert_eq!(&std::fs::read(&bc).unwrap()[8..10], &[13, 2]);
+    let r = run_tilec(
+        &[
+            src.to_str().unwrap(),
+            "--emit=bytecode",
+            "--bytecode-version",
+            "13.1",
             "--diagnostic-format=mlir",
             "-o",
             bc.to_str().unwrap(),

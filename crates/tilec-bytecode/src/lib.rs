@@ -165,3 +165,12 @@ pub mod dbg_tag {
     pub const DI_SUBPROGRAM: u8 = 5;
     pub const CALL_SITE: u8 = 6;
 }
+
+/// The lowest version that can encode `m`, which the most readers take (13.3 when none
+/// can, so that the error names what the newest version lacks).
+pub fn lowest_version(m: &tilec_ir::Module) -> Version {
+    Version::SUPPORTED
+        .into_iter()
+        .find(|v| write(m, *v).is_ok())
+        .unwrap_or(Version::V13_3)
+}

@@ -161,14 +161,10 @@ struct CompileArgs {
     /// tileiras takes it: the verified module as written, without canonicalization).
     #[arg(long = "emit", value_enum, default_value_t = EmitArg::Ptx)]
     emit: EmitArg,
-    /// Bytecode version for `--emit=bytecode`: 13.1 (default, read by every 13.x tool),
-    /// 13.2 or 13.3.
-    #[arg(
-        long = "bytecode-version",
-        default_value = "13.1",
-        value_name = "VERSION"
-    )]
-    bytecode_version: String,
+    /// Bytecode version for `--emit=bytecode`: 13.1, 13.2 or 13.3 (default: the lowest
+    /// version that can encode the module, which the most tools read).
+    #[arg(long = "bytecode-version", value_name = "VERSION")]
+    bytecode_version: Option<String>,
     #[command(flatten)]
     common: CommonArgs,
 }
@@ -1079,16 +1075,22 @@ impl<'a, 'b> Driver<'a, 'b> {
 
     /// `--emit=bytecode`: writes the one verified module as Tile IR bytecode.
     fn emit_bytecode(&mut self, a: &CompileArgs, modules: &[Option<Module>]) -> i32 {
-        let Some(version) = tilec_bytecode::Version::parse(&a.bytecode_version) else {
-            return self.usage_error(&format!(
-                "unsupported bytecode version '{}' (tilec writes 13.1, 13.2 and 13.3)",
-                a.bytecode_version
-            ));
+        let version = match a.bytecode_version.as_deref() {
+            None => None,
+            Some(v) => match tilec_bytecode::Version::parse(v) {
+                Some(v) => Some(v),
+                None => {
+                    return self.usage_error(&format!(
+                        "unsupported bytecode version '{v}' (tilec writes 13.1, 13.2 and 13.3)"
+                    ));
+                }
+            },
         };
         let [Some(m)] = modules else {
             return self
                 .usage_error("--emit=bytecode writes one module; the input has several chunks");
         };
+        let version = version.unwrap_or_else(|| tilec_bytecode::lowest_version(m));
         let bytes = match tilec_bytecode::write(m, version) {
             Ok(b) => b,
             Err(diags) => {

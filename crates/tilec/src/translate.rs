@@ -19,7 +19,7 @@ use super::{
 };
 use std::ffi::OsString;
 use std::path::PathBuf;
-use tilec_ir::{Module, PrintOptions};
+use tilec_ir::PrintOptions;
 
 /// What to translate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -186,6 +186,19 @@ impl Driver<'_, '_> {
             Ok(i) => i,
             Err(code) => return code,
         };
+        if mode == Mode::BytecodeToMlir && input.bytecode.is_none() {
+            // NVIDIA's reader takes bytecode only; its first check is the magic number.
+            let d = tilec_diag::Diagnostic::error(
+                tilec_diag::codes::BYTECODE_READ,
+                "invalid magic number",
+            )
+            .at(tilec_diag::Location::new(
+                input.file,
+                tilec_diag::Span::at(0),
+            ));
+            self.emit(&d);
+            return EXIT_DIAGNOSTICS;
+        }
         let modules = self.parse(&input, &a.common);
         if self.errors > 0 {
             return EXIT_DIAGNOSTICS;
@@ -211,7 +224,7 @@ impl Driver<'_, '_> {
             Mode::MlirToBytecode | Mode::RoundTrip => {
                 let mut out: Vec<u8> = Vec::new();
                 for m in modules.iter().flatten() {
-                    let v = version.unwrap_or_else(|| lowest_version(m));
+                    let v = version.unwrap_or_else(|| tilec_bytecode::lowest_version(m));
                     let bytes = match tilec_bytecode::write(m, v) {
                         Ok(b) => b,
                         Err(diags) => {
@@ -263,13 +276,4 @@ impl Driver<'_, '_> {
             }
         }
     }
-}
-
-/// The lowest version that can encode `m` (NVIDIA's writer takes the version it is given;
-/// tilec, given none, writes the oldest one every reader takes).
-fn lowest_version(m: &Module) -> tilec_bytecode::Version {
-    tilec_bytecode::Version::SUPPORTED
-        .into_iter()
-        .find(|v| tilec_bytecode::write(m, *v).is_ok())
-        .unwrap_or(tilec_bytecode::Version::V13_3)
 }
