@@ -585,3 +585,38 @@ fn cli_writes_formats_and_compiles_bytecode() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `i1` constants as MLIR encodes them (issue 20): a splat is one byte 0x00 or 0xFF, other
+/// constants are bit-packed. tilec wrote one byte per element, which NVIDIA's readers
+/// refuse ("i1 dense attribute payload size 4 is not a recognized encoding for 4
+/// elements"); and a bit-packed constant of up to 8 elements must not read as a splat.
+#[test]
+fn i1_constants_are_bit_packed() {
+    let src = "cuda_tile.module @m {\n  entry @k(%p: tile<ptr<i8>>) {\n    %c = constant <i1: [true, false, true, true]> : tile<4xi1>\n    %d = constant <i1: true> : tile<4xi1>\n    %e = constant <i1: [true, false, true, true, false, false, true, false, true, true, false, false, false, false, false, true]> : tile<16xi1>\n    %x = exti %c unsigned : tile<4xi1> -> tile<4xi8>\n    %y = exti %d unsigned : tile<4xi1> -> tile<4xi8>\n    %z = exti %e unsigned : tile<16xi1> -> tile<16xi8>\n    return\n  }\n}\n";
+    let m = parse_verified(src, 0, src.len()).unwrap();
+    let bytes = tilec_bytecode::write(&m, Version::V13_1).unwrap();
+    // The payloads: 0b1101 for the first, 0xFF for the splat, 0b01001101 0b10000011.
+    let has = |needle: &[u8]| bytes.windows(needle.len()).any(|w| w == needle);
+    assert!(has(&[0b1101]) && has(&[0xFF]) && has(&[0b0100_1101, 0b1000_0011]));
+    let back = tilec_bytecode::read(&bytes, tilec_diag::FileId(0)).unwrap();
+    same(&items(&back), &items(&m), "i1 constants");
+    let Some(disasm) = nvidia_tool("tileirdisasm") else {
+        skipped(
+            "i1 constants through tileirdisasm",
+            "tileirdisasm not found",
+        );
+        return;
+    };
+    let f = std::env::temp_dir().join(format!("tilec-i1-{}.tileirbc", std::process::id()));
+    std::fs::write(&f, &bytes).unwrap();
+    let (ok, out, err) = run_tool(&disasm, &[f.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&f);
+    assert!(ok, "tileirdisasm rejected the i1 constants: {err}");
+    for want in [
+        "constant <i1: [true, false, true, true]> : tile<4xi1>",
+        "constant <i1: true> : tile<4xi1>",
+        "constant <i1: [true, false, true, true, false, false, true, false, true, true, false, false, false, false, false, true]> : tile<16xi1>",
+    ] {
+        assert!(out.contains(want), "tileirdisasm printed:\n{out}");
+    }
+}

@@ -494,14 +494,20 @@ impl<'a> Reader<'a> {
         } else {
             (1u64 << width) - 1
         };
-        let values: Vec<u64> = if raw.len() == eb {
-            vec![le(raw) & mask]
-        } else if raw.len() as u64 == count.saturating_mul(eb as u64) {
-            raw.chunks(eb).map(|b| le(b) & mask).collect()
+        // i1 as MLIR stores it: a splat is one byte 0x00 or 0xFF, anything else is
+        // bit-packed (the first element in the low bit); one byte per element is taken too.
+        let i1_splat =
+            width == 1 && raw.len() == 1 && (raw[0] == 0 || raw[0] == 0xFF || count == 1);
+        let values: Vec<u64> = if i1_splat {
+            vec![u64::from(raw[0] != 0)]
         } else if width == 1 && raw.len() as u64 == count.div_ceil(8) {
             (0..count as usize)
                 .map(|i| ((raw[i / 8] >> (i % 8)) & 1) as u64)
                 .collect()
+        } else if raw.len() == eb {
+            vec![le(raw) & mask]
+        } else if raw.len() as u64 == count.saturating_mul(eb as u64) {
+            raw.chunks(eb).map(|b| le(b) & mask).collect()
         } else {
             return at.err(format!(
                 "constant data is {} bytes, but type '{}' needs {} (or {eb} for a splat)",

@@ -932,9 +932,22 @@ pub(crate) fn elem_bytes(m: &Module, elem: Type) -> Option<usize> {
     }
 }
 
-/// The raw little-endian buffer of a dense constant (one element for a splat).
+/// The raw little-endian buffer of a dense constant (one element for a splat). `i1`
+/// follows MLIR's dense encoding, which NVIDIA's readers take: a splat is one byte, 0x00
+/// or 0xFF; other constants are bit-packed, eight elements a byte, the first in the low
+/// bit (one byte per element is refused: "payload size 4 is not a recognized encoding").
 fn dense_raw(m: &Module, d: &DenseElements) -> Option<Vec<u8>> {
     let elem = m.ctx.types.element_type(d.ty);
+    if matches!(m.ctx.types.get(elem), TypeData::Int(1)) {
+        if d.values.len() == 1 {
+            return Some(vec![if d.values[0] & 1 == 1 { 0xFF } else { 0 }]);
+        }
+        let mut out = vec![0u8; d.values.len().div_ceil(8)];
+        for (i, v) in d.values.iter().enumerate() {
+            out[i / 8] |= ((v & 1) as u8) << (i % 8);
+        }
+        return Some(out);
+    }
     let n = elem_bytes(m, elem)?;
     let mut out = Vec::with_capacity(d.values.len() * n);
     for v in d.values.iter() {
