@@ -653,39 +653,70 @@ fn random_kernels_match_the_interpreter_on_the_simulator() {
     assert!(passed >= 15, "only {passed} passed");
 }
 
+/// A kernel text for the regression tests below: `params` (`%a: tile<ptr<f32>>, ...`),
+/// then `body` between a token `%t` and `return`. In `body`, `{load NAME PTR N ELEM}` and
+/// `{store PTR VALUE N ELEM}` stand for the offset pointer tile of a 1-D access of N
+/// elements (from `iota`) and the access itself.
+fn kernel(params: &str, body: &str) -> String {
+    let mut out = format!(
+        "cuda_tile.module @kernels {{\n  entry @kernel({params}) {{\n    %t = make_token : token\n"
+    );
+    for (k, line) in body
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .enumerate()
+    {
+        let words: Vec<&str> = line.trim_matches(['{', '}']).split_whitespace().collect();
+        let ptrs = |ptr: &str, n: &str, e: &str| {
+            format!(
+                "    %i{k} = iota : tile<{n}xi32>\n    %p{k}a = reshape {ptr} : tile<ptr<{e}>> -> tile<1xptr<{e}>>\n    %p{k}b = broadcast %p{k}a : tile<1xptr<{e}>> -> tile<{n}xptr<{e}>>\n    %p{k} = offset %p{k}b, %i{k} : tile<{n}xptr<{e}>>, tile<{n}xi32> -> tile<{n}xptr<{e}>>\n"
+            )
+        };
+        match words.as_slice() {
+            ["load", name, ptr, n, e] if line.starts_with('{') => {
+                out.push_str(&ptrs(ptr, n, e));
+                out.push_str(&format!(
+                    "    {name}, %t{k} = load_ptr_tko weak %p{k} token=%t : tile<{n}xptr<{e}>> -> tile<{n}x{e}>, token\n"
+                ));
+            }
+            ["store", ptr, value, n, e] if line.starts_with('{') => {
+                out.push_str(&ptrs(ptr, n, e));
+                out.push_str(&format!(
+                    "    %s{k} = store_ptr_tko weak %p{k}, {value} token=%t : tile<{n}xptr<{e}>>, tile<{n}x{e}> -> token\n"
+                ));
+            }
+            _ => {
+                out.push_str("    ");
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out.push_str("    return\n  }\n}\n");
+    out
+}
+
 /// Bugs the first GPU run found (H100, random kernel seeds 19 and 87): a tf32 constant's
 /// 19-bit pattern was put in the f32 register as it is, not in the register's top 19
 /// bits (0x60000, -2.0, came out as 5.5e-40), in both the splat and the table form.
 #[test]
 fn tf32_constants_hold_their_value() {
-    let text = r#"cuda_tile.module @kernels {
-  entry @kernel(%a: tile<ptr<f32>>, %o0: tile<ptr<f32>>, %o1: tile<ptr<f32>>) {
-    %t = make_token : token
-    %i = iota : tile<4xi32>
-    %pa0 = reshape %a : tile<ptr<f32>> -> tile<1xptr<f32>>
-    %pa1 = broadcast %pa0 : tile<1xptr<f32>> -> tile<4xptr<f32>>
-    %pa = offset %pa1, %i : tile<4xptr<f32>>, tile<4xi32> -> tile<4xptr<f32>>
-    %x, %t1 = load_ptr_tko weak %pa token=%t : tile<4xptr<f32>> -> tile<4xf32>, token
-    %c = constant <tf32: [0x60000, 0x1FC00, 0x400, 0x20C00]> : tile<4xtf32>
-    %cf = ftof %c : tile<4xtf32> -> tile<4xf32>
-    %d = constant <tf32: 0x60000> : tile<4xtf32>
-    %df = ftof %d : tile<4xtf32> -> tile<4xf32>
-    %y = addf %x, %cf : tile<4xf32>
-    %z = addf %x, %df : tile<4xf32>
-    %po0 = reshape %o0 : tile<ptr<f32>> -> tile<1xptr<f32>>
-    %po1 = broadcast %po0 : tile<1xptr<f32>> -> tile<4xptr<f32>>
-    %po = offset %po1, %i : tile<4xptr<f32>>, tile<4xi32> -> tile<4xptr<f32>>
-    %s0 = store_ptr_tko weak %po, %y token=%t : tile<4xptr<f32>>, tile<4xf32> -> token
-    %pq0 = reshape %o1 : tile<ptr<f32>> -> tile<1xptr<f32>>
-    %pq1 = broadcast %pq0 : tile<1xptr<f32>> -> tile<4xptr<f32>>
-    %pq = offset %pq1, %i : tile<4xptr<f32>>, tile<4xi32> -> tile<4xptr<f32>>
-    %s1 = store_ptr_tko weak %pq, %z token=%t : tile<4xptr<f32>>, tile<4xf32> -> token
-    return
-  }
-}"#;
+    let text = kernel(
+        "%a: tile<ptr<f32>>, %o0: tile<ptr<f32>>, %o1: tile<ptr<f32>>",
+        "{load %x %a 4 f32}
+         %c = constant <tf32: [0x60000, 0x1FC00, 0x400, 0x20C00]> : tile<4xtf32>
+         %cf = ftof %c : tile<4xtf32> -> tile<4xf32>
+         %d = constant <tf32: 0x60000> : tile<4xtf32>
+         %df = ftof %d : tile<4xtf32> -> tile<4xf32>
+         %y = addf %x, %cf : tile<4xf32>
+         %z = addf %x, %df : tile<4xf32>
+         {store %o0 %y 4 f32}
+         {store %o1 %z 4 f32}",
+    );
     let v = sim_case(
         "tf32 constants",
-        text,
+        &text,
         &["randint:f32:4:3", "zeros:f32:4", "zeros:f32:4"],
     );
     assert!(matches!(v, Verdict::Pass { .. }), "{} {v:?}", v.word());
@@ -696,29 +727,16 @@ fn tf32_constants_hold_their_value() {
 /// and 1. The backend used to test the 32-bit result for non-zero, so 4.0 came out true.
 #[test]
 fn ftoi_to_i1_saturates() {
-    let text = r#"cuda_tile.module @kernels {
-  entry @kernel(%a: tile<ptr<f32>>, %o0: tile<ptr<i8>>, %o1: tile<ptr<i8>>) {
-    %t = make_token : token
-    %i = iota : tile<8xi32>
-    %pa0 = reshape %a : tile<ptr<f32>> -> tile<1xptr<f32>>
-    %pa1 = broadcast %pa0 : tile<1xptr<f32>> -> tile<8xptr<f32>>
-    %pa = offset %pa1, %i : tile<8xptr<f32>>, tile<8xi32> -> tile<8xptr<f32>>
-    %x, %t1 = load_ptr_tko weak %pa token=%t : tile<8xptr<f32>> -> tile<8xf32>, token
-    %s = ftoi %x signed : tile<8xf32> -> tile<8xi1>
-    %u = ftoi %x unsigned : tile<8xf32> -> tile<8xi1>
-    %se = exti %s unsigned : tile<8xi1> -> tile<8xi8>
-    %ue = exti %u unsigned : tile<8xi1> -> tile<8xi8>
-    %po0 = reshape %o0 : tile<ptr<i8>> -> tile<1xptr<i8>>
-    %po1 = broadcast %po0 : tile<1xptr<i8>> -> tile<8xptr<i8>>
-    %po = offset %po1, %i : tile<8xptr<i8>>, tile<8xi32> -> tile<8xptr<i8>>
-    %s0 = store_ptr_tko weak %po, %se token=%t : tile<8xptr<i8>>, tile<8xi8> -> token
-    %pq0 = reshape %o1 : tile<ptr<i8>> -> tile<1xptr<i8>>
-    %pq1 = broadcast %pq0 : tile<1xptr<i8>> -> tile<8xptr<i8>>
-    %pq = offset %pq1, %i : tile<8xptr<i8>>, tile<8xi32> -> tile<8xptr<i8>>
-    %s1 = store_ptr_tko weak %pq, %ue token=%t : tile<8xptr<i8>>, tile<8xi8> -> token
-    return
-  }
-}"#;
+    let text = kernel(
+        "%a: tile<ptr<f32>>, %o0: tile<ptr<i8>>, %o1: tile<ptr<i8>>",
+        "{load %x %a 8 f32}
+         %s = ftoi %x signed : tile<8xf32> -> tile<8xi1>
+         %u = ftoi %x unsigned : tile<8xf32> -> tile<8xi1>
+         %se = exti %s unsigned : tile<8xi1> -> tile<8xi8>
+         %ue = exti %u unsigned : tile<8xi1> -> tile<8xi8>
+         {store %o0 %se 8 i8}
+         {store %o1 %ue 8 i8}",
+    );
     let dir = std::env::temp_dir().join(format!("tilec-ftoi-i1-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let npy = dir.join("x.npy");
@@ -730,7 +748,7 @@ fn ftoi_to_i1_saturates() {
     };
     std::fs::write(&npy, tilec_interp::npy::write(&x)).unwrap();
     let arg = format!("@{}", npy.display());
-    let v = sim_case("ftoi i1", text, &[&arg, "zeros:i8:8", "zeros:i8:8"]);
+    let v = sim_case("ftoi i1", &text, &[&arg, "zeros:i8:8", "zeros:i8:8"]);
     std::fs::remove_dir_all(&dir).ok();
     assert!(matches!(v, Verdict::Pass { .. }), "{} {v:?}", v.word());
 }
@@ -740,45 +758,32 @@ fn ftoi_to_i1_saturates() {
 /// is `-inf`, where combining the elements alone gives NaN.
 #[test]
 fn reduce_and_scan_fold_their_identities() {
-    let text = r#"cuda_tile.module @kernels {
-  entry @kernel(%a: tile<ptr<f32>>, %o0: tile<ptr<f32>>, %o1: tile<ptr<f32>>) {
-    %t = make_token : token
-    %i = iota : tile<8xi32>
-    %pa0 = reshape %a : tile<ptr<f32>> -> tile<1xptr<f32>>
-    %pa1 = broadcast %pa0 : tile<1xptr<f32>> -> tile<8xptr<f32>>
-    %pa = offset %pa1, %i : tile<8xptr<f32>>, tile<8xi32> -> tile<8xptr<f32>>
-    %x, %t1 = load_ptr_tko weak %pa token=%t : tile<8xptr<f32>> -> tile<8xf32>, token
-    %four = constant <i32: 4> : tile<8xi32>
-    %hi = cmpi greater_than_or_equal %i, %four, signed : tile<8xi32> -> tile<8xi1>
-    %nan = constant <f32: 0x7FC00000> : tile<8xf32>
-    %y = select %hi, %nan, %x : tile<8xi1>, tile<8xf32>
-    %y2 = reshape %y : tile<8xf32> -> tile<2x4xf32>
-    %r = reduce %y2 dim=1 identities=[0xff800000 : f32] : tile<2x4xf32> -> tile<2xf32>
-    (%c: tile<f32>, %p: tile<f32>) {
-      %m = maxf %c, %p : tile<f32>
-      yield %m : tile<f32>
-    }
-    %s = scan %y2 dim=1 reverse=false identities=[0xff800000 : f32] : tile<2x4xf32> -> tile<2x4xf32>
-    (%c2: tile<f32>, %p2: tile<f32>) {
-      %m2 = maxf %c2, %p2 : tile<f32>
-      yield %m2 : tile<f32>
-    }
-    %s1 = reshape %s : tile<2x4xf32> -> tile<8xf32>
-    %j = iota : tile<2xi32>
-    %po0 = reshape %o0 : tile<ptr<f32>> -> tile<1xptr<f32>>
-    %po1 = broadcast %po0 : tile<1xptr<f32>> -> tile<2xptr<f32>>
-    %po = offset %po1, %j : tile<2xptr<f32>>, tile<2xi32> -> tile<2xptr<f32>>
-    %w0 = store_ptr_tko weak %po, %r token=%t : tile<2xptr<f32>>, tile<2xf32> -> token
-    %pq0 = reshape %o1 : tile<ptr<f32>> -> tile<1xptr<f32>>
-    %pq1 = broadcast %pq0 : tile<1xptr<f32>> -> tile<8xptr<f32>>
-    %pq = offset %pq1, %i : tile<8xptr<f32>>, tile<8xi32> -> tile<8xptr<f32>>
-    %w1 = store_ptr_tko weak %pq, %s1 token=%t : tile<8xptr<f32>>, tile<8xf32> -> token
-    return
-  }
-}"#;
+    let text = kernel(
+        "%a: tile<ptr<f32>>, %o0: tile<ptr<f32>>, %o1: tile<ptr<f32>>",
+        "{load %x %a 8 f32}
+         %i = iota : tile<8xi32>
+         %four = constant <i32: 4> : tile<8xi32>
+         %hi = cmpi greater_than_or_equal %i, %four, signed : tile<8xi32> -> tile<8xi1>
+         %nan = constant <f32: 0x7FC00000> : tile<8xf32>
+         %y = select %hi, %nan, %x : tile<8xi1>, tile<8xf32>
+         %y2 = reshape %y : tile<8xf32> -> tile<2x4xf32>
+         %r = reduce %y2 dim=1 identities=[0xff800000 : f32] : tile<2x4xf32> -> tile<2xf32>
+         (%c: tile<f32>, %p: tile<f32>) {
+           %m = maxf %c, %p : tile<f32>
+           yield %m : tile<f32>
+         }
+         %s = scan %y2 dim=1 reverse=false identities=[0xff800000 : f32] : tile<2x4xf32> -> tile<2x4xf32>
+         (%c2: tile<f32>, %p2: tile<f32>) {
+           %m2 = maxf %c2, %p2 : tile<f32>
+           yield %m2 : tile<f32>
+         }
+         %s1 = reshape %s : tile<2x4xf32> -> tile<8xf32>
+         {store %o0 %r 2 f32}
+         {store %o1 %s1 8 f32}",
+    );
     let v = sim_case(
         "maxf identities",
-        text,
+        &text,
         &["random:f32:8:11", "zeros:f32:2", "zeros:f32:8"],
     );
     assert!(matches!(v, Verdict::Pass { .. }), "{} {v:?}", v.word());

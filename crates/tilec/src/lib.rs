@@ -1090,21 +1090,33 @@ impl<'a, 'b> Driver<'a, 'b> {
             return self
                 .usage_error("--emit=bytecode writes one module; the input has several chunks");
         };
-        let version = version.unwrap_or_else(|| tilec_bytecode::lowest_version(m));
-        let bytes = match tilec_bytecode::write(m, version) {
-            Ok(b) => b,
-            Err(diags) => {
-                for d in &diags {
-                    self.emit(d);
-                }
-                return EXIT_DIAGNOSTICS;
-            }
+        let Some(bytes) = self.bytecode_of(m, version) else {
+            return EXIT_DIAGNOSTICS;
         };
         let result = match a.output.as_deref() {
             Some(p) if p.as_os_str() != "-" => output::write_file(p, &bytes),
             _ => self.io.stdout.write_all(&bytes),
         };
         self.written(result, a.output.as_deref())
+    }
+
+    /// `m` as Tile IR bytecode of `version` (default: the lowest that can encode it), or
+    /// `None` after emitting why it cannot be written.
+    fn bytecode_of(
+        &mut self,
+        m: &Module,
+        version: Option<tilec_bytecode::Version>,
+    ) -> Option<Vec<u8>> {
+        let version = version.unwrap_or_else(|| tilec_bytecode::lowest_version(m));
+        match tilec_bytecode::write(m, version) {
+            Ok(b) => Some(b),
+            Err(diags) => {
+                for d in &diags {
+                    self.emit(d);
+                }
+                None
+            }
+        }
     }
 
     fn explain(&mut self, code: &str) -> i32 {

@@ -224,15 +224,8 @@ impl Driver<'_, '_> {
             Mode::MlirToBytecode | Mode::RoundTrip => {
                 let mut out: Vec<u8> = Vec::new();
                 for m in modules.iter().flatten() {
-                    let v = version.unwrap_or_else(|| tilec_bytecode::lowest_version(m));
-                    let bytes = match tilec_bytecode::write(m, v) {
-                        Ok(b) => b,
-                        Err(diags) => {
-                            for d in &diags {
-                                self.emit(d);
-                            }
-                            continue;
-                        }
+                    let Some(bytes) = self.bytecode_of(m, version) else {
+                        continue;
                     };
                     if mode == Mode::MlirToBytecode {
                         out.extend_from_slice(&bytes);

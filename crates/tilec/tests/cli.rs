@@ -1259,9 +1259,8 @@ fn run_errors_name_the_argument() {
         "--diagnostic-format=mlir",
         "--arg",
     ];
-    let mut oob = base.to_vec();
-    oob.extend([
-        "random:f32:1000:1",
+    // relu's six arguments after the first: x's length and stride, y, y's length and stride.
+    let rest = [
         "--arg",
         "i32:2000",
         "--arg",
@@ -1272,8 +1271,14 @@ fn run_errors_name_the_argument() {
         "i32:2000",
         "--arg",
         "i32:1",
-    ]);
-    let out = tilec(&oob, b"");
+    ];
+    let with_first = |first: &'static str| {
+        let mut v = base.to_vec();
+        v.push(first);
+        v.extend(rest);
+        v
+    };
+    let out = tilec(&with_first("random:f32:1000:1"), b"");
     assert_eq!(out.status.code(), Some(1));
     assert!(
         text(&out.stderr)
@@ -1281,20 +1286,7 @@ fn run_errors_name_the_argument() {
         "{}",
         text(&out.stderr)
     );
-    let mut kind = base.to_vec();
-    kind.extend([
-        "i32:5",
-        "--arg",
-        "i32:2000",
-        "--arg",
-        "i32:1",
-        "--arg",
-        "zeros:f32:2000",
-        "--arg",
-        "i32:2000",
-        "--arg",
-        "i32:1",
-    ]);
+    let kind = with_first("i32:5");
     let out = tilec(&kind, b"");
     assert_eq!(out.status.code(), Some(1));
     assert!(
