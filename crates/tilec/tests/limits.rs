@@ -231,3 +231,28 @@ fn many_symbols_take_linear_time() {
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert_eq!(r.stdout.matches(".entry ").count(), 100_000);
 }
+
+/// A global of 2^24 elements compiles in bounded memory (the fuzzer's `fuzz --resource`
+/// found it aborting: each byte of the initializer became its own string); an all-zero one
+/// gets no initializer at all (PTX zero-fills globals).
+#[test]
+fn a_giant_global_compiles() {
+    for value in ["0", "7"] {
+        let k = format!(
+            "cuda_tile.module @m {{\n  global @g alignment = 4 <i32: {value}> : tile<16777216xi32>\n  entry @e(%p: tile<ptr<i32>>) {{\n    %g = get_global @g : tile<ptr<i32>>\n    %t = make_token : token\n    %v, %t2 = load_ptr_tko weak %g token=%t : tile<ptr<i32>> -> tile<i32>, token\n    %s = store_ptr_tko weak %p, %v token=%t2 : tile<ptr<i32>>, tile<i32> -> token\n    return\n  }}\n}}\n"
+        );
+        let r = limited(&["-", "-o", "-"], &k, GB2, 60);
+        assert_eq!(r.code, Some(0), "{value}: {}", r.stderr);
+        if value == "0" {
+            assert!(
+                r.stdout.contains(".global .align 4 .b8 g[67108864];"),
+                "zero global"
+            );
+        } else {
+            assert!(
+                r.stdout
+                    .contains(".global .align 4 .b8 g[67108864] = {7, 0, 0, 0, 7,")
+            );
+        }
+    }
+}

@@ -413,6 +413,14 @@ fn emit_global(m: &Module, op: Op, data: &mut ModuleData) {
     let elem = m.ctx.types.element_type(d.ty);
     let n: i64 = m.ctx.types.shape(d.ty).iter().product();
     let bytes = dense_bytes(elem, &d.values, d.splat, n as usize);
+    // PTX zero-fills a global without an initializer: an all-zero one needs none.
+    if bytes.iter().all(|b| *b == 0) {
+        data.decls.push(format!(
+            ".global .align {align} .b8 {name}[{}];",
+            bytes.len()
+        ));
+        return;
+    }
     data.decls.push(format!(
         ".global .align {align} .b8 {name}[{}] = {{{}}};",
         bytes.len(),
@@ -440,12 +448,17 @@ pub(crate) fn dense_bytes(elem: Type, values: &[u64], splat: bool, n: usize) -> 
     bytes
 }
 
+/// `b0, b1, ...`: an initializer list, written straight into one string (a global of 2^24
+/// elements has 64 MiB of bytes; a string per byte took gigabytes).
 pub(crate) fn join_bytes(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .map(|b| b.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
+    let mut out = String::with_capacity(bytes.len() * 4);
+    for (i, b) in bytes.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let _ = write!(out, "{b}");
+    }
+    out
 }
 
 fn param_type(m: &Module, ty: Type) -> Option<(Type, &'static str)> {
