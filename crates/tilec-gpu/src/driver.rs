@@ -130,7 +130,7 @@ impl CudaDevice {
         let sm = (self.capability.0 * 10 + self.capability.1) as u32;
         tilec_ptx::Arch::ALL
             .into_iter()
-            .filter(|a| *a != tilec_ptx::Arch::Sm90a && a.sm() <= sm)
+            .filter(|a| !a.is_specific() && a.sm() <= sm)
             .max_by_key(|a| a.sm())
             .unwrap_or(tilec_ptx::Arch::Sm80)
     }

@@ -13,19 +13,34 @@ pub enum Arch {
     Sm90,
     /// Hopper with the architecture-specific features.
     Sm90a,
-    /// Blackwell.
+    /// Blackwell (B100/B200).
     Sm100,
+    /// Blackwell with the architecture-specific features.
+    Sm100a,
+    /// Blackwell Ultra (B300).
+    Sm103,
+    /// Blackwell (Thor).
+    Sm110,
+    /// Blackwell (GeForce RTX 50, RTX PRO).
+    Sm120,
+    /// Blackwell (DGX Spark).
+    Sm121,
 }
 
 impl Arch {
     /// Every supported architecture.
-    pub const ALL: [Arch; 6] = [
+    pub const ALL: [Arch; 11] = [
         Arch::Sm80,
         Arch::Sm86,
         Arch::Sm89,
         Arch::Sm90,
         Arch::Sm90a,
         Arch::Sm100,
+        Arch::Sm100a,
+        Arch::Sm103,
+        Arch::Sm110,
+        Arch::Sm120,
+        Arch::Sm121,
     ];
 
     /// The name used by `--arch` and `.target`.
@@ -37,6 +52,11 @@ impl Arch {
             Arch::Sm90 => "sm_90",
             Arch::Sm90a => "sm_90a",
             Arch::Sm100 => "sm_100",
+            Arch::Sm100a => "sm_100a",
+            Arch::Sm103 => "sm_103",
+            Arch::Sm110 => "sm_110",
+            Arch::Sm120 => "sm_120",
+            Arch::Sm121 => "sm_121",
         }
     }
 
@@ -45,14 +65,23 @@ impl Arch {
         Arch::ALL.into_iter().find(|a| a.name() == s)
     }
 
-    /// The lowest PTX ISA version that supports the target (the `.version` line).
+    /// The names of every architecture, for messages (`sm_80, sm_86, ...`).
+    pub fn names() -> String {
+        Arch::ALL.map(Arch::name).join(", ")
+    }
+
+    /// The lowest PTX ISA version that supports the target (the `.version` line; checked
+    /// against ptxas 13.5 for the Blackwell targets).
     pub fn ptx_version(self) -> &'static str {
         match self {
             Arch::Sm80 => "7.0",
             Arch::Sm86 => "7.1",
             Arch::Sm89 | Arch::Sm90 => "7.8",
             Arch::Sm90a => "8.0",
-            Arch::Sm100 => "8.6",
+            Arch::Sm100 | Arch::Sm100a => "8.6",
+            Arch::Sm120 => "8.7",
+            Arch::Sm103 | Arch::Sm121 => "8.8",
+            Arch::Sm110 => "9.0",
         }
     }
 
@@ -63,8 +92,18 @@ impl Arch {
             Arch::Sm86 => 86,
             Arch::Sm89 => 89,
             Arch::Sm90 | Arch::Sm90a => 90,
-            Arch::Sm100 => 100,
+            Arch::Sm100 | Arch::Sm100a => 100,
+            Arch::Sm103 => 103,
+            Arch::Sm110 => 110,
+            Arch::Sm120 => 120,
+            Arch::Sm121 => 121,
         }
+    }
+
+    /// Architecture-specific targets (`a`): their code runs on that architecture only, so
+    /// a device is never given one it did not ask for.
+    pub fn is_specific(self) -> bool {
+        matches!(self, Arch::Sm90a | Arch::Sm100a)
     }
 }
 

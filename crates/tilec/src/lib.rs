@@ -11,6 +11,7 @@
 
 mod output;
 mod run;
+mod tileiras;
 mod translate;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -68,6 +69,12 @@ enum Command {
     Ops,
     /// Run a kernel on the CPU with the reference interpreter.
     Run(run::RunArgs),
+    /// Make `DIR/tileiras` a link to tilec, so that cuTile Python compiles through tilec
+    /// (tilec run as `tileiras` writes cubins with ptxas).
+    InstallTileirasShim {
+        /// The folder for the link (put it first on PATH).
+        dir: PathBuf,
+    },
 }
 
 #[derive(Args, Debug, Clone)]
@@ -140,7 +147,8 @@ struct CompileArgs {
     /// Threads per tile block are chosen as this many warps (1, 2, 4, 8 or 16).
     #[arg(long = "num-warps", default_value_t = 4)]
     num_warps: u32,
-    /// Target architecture: sm_80, sm_86, sm_89, sm_90, sm_90a or sm_100.
+    /// Target architecture: sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100, sm_100a, sm_103,
+    /// sm_110, sm_120 or sm_121.
     #[arg(long = "arch", default_value = "sm_80")]
     arch: String,
     /// Use the hardware approximations for math functions (see docs/math.md).
@@ -335,8 +343,10 @@ fn normalize_args(args: Vec<OsString>) -> Vec<OsString> {
 
 /// Runs a command line (`args[0]` is the program name). Returns the exit status.
 pub fn run(args: Vec<OsString>, io: &mut Io<'_>) -> i32 {
-    if invoked_as(&args) == "cuda-tile-translate" {
-        return with_tracked_stdout(io, |io| translate::run(args, io));
+    match invoked_as(&args) {
+        "cuda-tile-translate" => return with_tracked_stdout(io, |io| translate::run(args, io)),
+        "tileiras" => return with_tracked_stdout(io, |io| tileiras::run(args, io)),
+        _ => {}
     }
     let args = normalize_args(args);
     let pass_flags: Vec<tilec_opt::Pass> = args
@@ -370,6 +380,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io<'_>) -> i32 {
             Some(Command::Explain { code }) => d.explain(&code),
             Some(Command::Ops) => d.list_ops(),
             Some(Command::Run(a)) => d.run_kernel(a),
+            Some(Command::InstallTileirasShim { dir }) => tileiras::install_shim(&dir, d.io),
             None => d.compile(cli.compile),
         }
     })
@@ -985,8 +996,9 @@ impl<'a, 'b> Driver<'a, 'b> {
         }
         let Some(arch) = tilec_ptx::Arch::from_name(&a.arch) else {
             return self.usage_error(&format!(
-                "unknown architecture '{}' (known: sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100)",
-                a.arch
+                "unknown architecture '{}' (known: {})",
+                a.arch,
+                tilec_ptx::Arch::names()
             ));
         };
         if !matches!(a.num_warps, 1 | 2 | 4 | 8 | 16) {

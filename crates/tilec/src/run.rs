@@ -380,7 +380,8 @@ impl Driver<'_, '_> {
                 Some(arch) => arch,
                 None => {
                     return self.usage_error(&format!(
-                        "unknown architecture '{name}' (known: sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100)"
+                        "unknown architecture '{name}' (known: {})",
+                        tilec_ptx::Arch::names()
                     ));
                 }
             },

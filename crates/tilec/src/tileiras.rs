@@ -1,0 +1,443 @@
+//! The `tileiras` personality: tilec run under that name (`tilec install-tileiras-shim
+//! DIR` makes the link) takes the command lines cuTile Python gives NVIDIA's tileiras and
+//! writes a cubin: Tile IR (bytecode, or text) -> verified -> canonicalized -> PTX ->
+//! ptxas -> cubin.
+//!
+//! `tileiras INPUT -o OUT.cubin --gpu-name sm_NN [-O0..-O3] [--lineinfo] [--device-debug]
+//! [--preview=FEATURE]... [-l LIB]... [--remark-format=yaml --remarks=all
+//! --remarks-output-file=F]`, and `--version`. Errors go to stderr as
+//! `loc("file":line:col): error: message`, the form cuTile reads back into its exception,
+//! with the Python source location of the op taken from the bytecode's debug info.
+//!
+//! ptxas is looked for where tileiras looks for its own: `TILEC_PTXAS`, beside the
+//! executable, in an `nvidia/cu13/bin` (pip's nvidia-cuda-nvcc) of the Python environment
+//! the executable is installed in, on `PATH`, then in `$CUDA_HOME/bin`.
+
+use super::{EXIT_DIAGNOSTICS, EXIT_OK, EXIT_USAGE, Io};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use tilec_diag::{Diagnostic, SourceMap};
+use tilec_ir::Module;
+
+/// A parsed tileiras command line.
+#[derive(Default)]
+struct Args {
+    input: Option<PathBuf>,
+    output: Option<PathBuf>,
+    gpu: Option<String>,
+    opt_level: u8,
+    line_info: bool,
+    device_debug: bool,
+    remarks_file: Option<PathBuf>,
+}
+
+fn parse_args(args: &[OsString]) -> Result<Args, String> {
+    let mut a = Args {
+        opt_level: 3,
+        ..Args::default()
+    };
+    let mut i = 1;
+    while i < args.len() {
+        let arg = args[i].to_string_lossy().into_owned();
+        i += 1;
+        if arg == "-" || !arg.starts_with('-') {
+            if a.input.replace(PathBuf::from(&arg)).is_some() {
+                return Err("more than one input file".into());
+            }
+            continue;
+        }
+        let (name, inline) = match arg.split_once('=') {
+            Some((n, v)) => (n.to_string(), Some(v.to_string())),
+            None => (arg.clone(), None),
+        };
+        let value = |i: &mut usize| -> Result<String, String> {
+            if let Some(v) = &inline {
+                return Ok(v.clone());
+            }
+            let v = args
+                .get(*i)
+                .map(|v| v.to_string_lossy().into_owned())
+                .ok_or_else(|| format!("option '{name}' needs a value"))?;
+            *i += 1;
+            Ok(v)
+        };
+        match name.as_str() {
+            "-o" | "--output-file" => a.output = Some(PathBuf::from(value(&mut i)?)),
+            "--gpu-name" | "-arch" | "--arch" => a.gpu = Some(value(&mut i)?),
+            "-O0" | "-O1" | "-O2" | "-O3" => a.opt_level = name.as_bytes()[2] - b'0',
+            "--lineinfo" | "-lineinfo" => a.line_info = true,
+            "--device-debug" | "-g" => a.device_debug = true,
+            // Preview features and libraries to link: tilec has neither kind, and takes the
+            // options so that cuTile's command lines run.
+            "--preview" => {
+                value(&mut i)?;
+            }
+            "-l" => {
+                value(&mut i)?;
+            }
+            "--remark-format" => {
+                let f = value(&mut i)?;
+                if f != "yaml" {
+                    return Err(format!(
+                        "unsupported remark format '{f}' (tilec writes yaml)"
+                    ));
+                }
+            }
+            "--remarks" => {
+                value(&mut i)?;
+            }
+            "--remarks-output-file" => a.remarks_file = Some(PathBuf::from(value(&mut i)?)),
+            _ => return Err(format!("unknown option '{arg}'")),
+        }
+    }
+    Ok(a)
+}
+
+/// Runs a tileiras command line (`args[0]` is the program name).
+pub(crate) fn run(args: Vec<OsString>, io: &mut Io<'_>) -> i32 {
+    let rest: Vec<String> = args
+        .iter()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if rest.iter().any(|a| a == "--version") {
+        let _ = writeln!(
+            io.stdout,
+            "tileiras (tilec {}): Tile IR bytecode 13.1 to 13.3 to cubin through ptxas",
+            env!("CARGO_PKG_VERSION")
+        );
+        return EXIT_OK;
+    }
+    if rest.iter().any(|a| a == "-h" || a == "--help") || rest.is_empty() {
+        let _ = io.stdout.write_all(USAGE.as_bytes());
+        return if rest.is_empty() { EXIT_USAGE } else { EXIT_OK };
+    }
+    let a = match parse_args(&args) {
+        Ok(a) => a,
+        Err(e) => {
+            let _ = writeln!(io.stderr, "error: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    compile(&a, io)
+}
+
+const USAGE: &str = "Usage: tileiras INPUT -o OUTPUT.cubin --gpu-name sm_NN [-O0|-O1|-O2|-O3] [--lineinfo] [--device-debug] [--remark-format=yaml --remarks=all --remarks-output-file=FILE]\n\ntilec's tileiras: compiles Tile IR bytecode (13.1 to 13.3) or text to a cubin with ptxas.\n";
+
+/// `loc("file":line:col): error: message` for each error, the Python source location of
+/// its op where the bytecode's debug info gives one.
+fn report(io: &mut Io<'_>, sources: &SourceMap, m: Option<&Module>, diags: &[Diagnostic]) {
+    for d in diags.iter().filter(|d| d.is_error()) {
+        let mut at = None;
+        if let (Some(m), Some(loc)) = (m, d.location) {
+            // The op the diagnostic points at, and its debug location.
+            let mut found = None;
+            m.walk(|op| {
+                if found.is_none() && m.op_span(op).is_some_and(|s| s.start == loc.span.start) {
+                    found = Some(op);
+                }
+            });
+            at = found
+                .and_then(|op| m.op_loc(op))
+                .and_then(|l| file_line_col(m, l));
+        }
+        if at.is_none()
+            && let Some(loc) = d.location
+        {
+            let f = sources.get(loc.file);
+            at = Some(if f.is_binary() {
+                (f.name().to_string(), 0, 0)
+            } else {
+                let (line, col) = f.line_col(loc.span.start);
+                (f.name().to_string(), line, col)
+            });
+        }
+        match at {
+            Some((file, line, col)) => {
+                let _ = writeln!(
+                    io.stderr,
+                    "loc(\"{file}\":{line}:{col}): error: {}",
+                    d.message
+                );
+            }
+            None => {
+                let _ = writeln!(io.stderr, "error: {}", d.message);
+            }
+        }
+    }
+}
+
+/// The file, line and column of a location attribute (through names, call sites and
+/// fused locations, to the first file position).
+fn file_line_col(m: &Module, a: tilec_ir::Attr) -> Option<(String, u32, u32)> {
+    use tilec_ir::AttrData;
+    match m.ctx.attrs.get(a) {
+        AttrData::LocFile {
+            file, line, col, ..
+        } => Some((file.to_string(), *line, *col)),
+        AttrData::LocName { child, .. } => child.and_then(|c| file_line_col(m, c)),
+        AttrData::LocCallSite { callee, .. } => file_line_col(m, *callee),
+        AttrData::LocFused { locs, .. } => locs.iter().find_map(|l| file_line_col(m, *l)),
+        AttrData::DiLoc { loc, .. } => file_line_col(m, *loc),
+        _ => None,
+    }
+}
+
+fn compile(a: &Args, io: &mut Io<'_>) -> i32 {
+    let Some(input) = &a.input else {
+        let _ = writeln!(io.stderr, "error: no input file");
+        return EXIT_USAGE;
+    };
+    let Some(output) = &a.output else {
+        let _ = writeln!(io.stderr, "error: no output file (-o OUT.cubin)");
+        return EXIT_USAGE;
+    };
+    let Some(gpu) = &a.gpu else {
+        let _ = writeln!(io.stderr, "error: no target (--gpu-name sm_NN)");
+        return EXIT_USAGE;
+    };
+    let Some(arch) = tilec_ptx::Arch::from_name(gpu) else {
+        let _ = writeln!(
+            io.stderr,
+            "error: unsupported GPU '{gpu}' (tilec targets {})",
+            tilec_ptx::Arch::names()
+        );
+        return EXIT_USAGE;
+    };
+    let bytes = match std::fs::read(input) {
+        Ok(b) => b,
+        Err(e) => {
+            let _ = writeln!(io.stderr, "error: cannot read '{}': {e}", input.display());
+            return EXIT_USAGE;
+        }
+    };
+    let mut sources = SourceMap::new();
+    let name = input.display().to_string();
+    let parsed = if tilec_bytecode::is_bytecode(&bytes) {
+        let file = sources.add_binary(name);
+        tilec_bytecode::read(&bytes, file).map_err(|d| vec![d])
+    } else {
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let file = sources.add(name, text.clone());
+        tilec_parse::parse(&text, file, &tilec_parse::ParseOptions::default())
+    };
+    let mut m = match parsed {
+        Ok(m) => m,
+        Err(diags) => {
+            report(io, &sources, None, &diags);
+            return EXIT_DIAGNOSTICS;
+        }
+    };
+    let diags = tilec_verify::verify(&m, &tilec_verify::VerifyOptions::default());
+    if diags.iter().any(Diagnostic::is_error) {
+        report(io, &sources, Some(&m), &diags);
+        return EXIT_DIAGNOSTICS;
+    }
+    if a.opt_level > 0 {
+        let mut stats = tilec_opt::Stats::default();
+        let diags = tilec_opt::run_pipeline(
+            &mut m,
+            &[tilec_opt::Pass::Canonicalize],
+            &tilec_opt::PassOptions::default(),
+            &mut stats,
+        );
+        if diags.iter().any(Diagnostic::is_error) {
+            report(io, &sources, Some(&m), &diags);
+            return EXIT_DIAGNOSTICS;
+        }
+    }
+    let opts = tilec_ptx::Options {
+        arch,
+        line_info: a.line_info || a.device_debug,
+        file_name: input.display().to_string(),
+        ..tilec_ptx::Options::default()
+    };
+    let ptx = match tilec_ptx::compile(&m, &opts, None) {
+        Ok(p) => p,
+        Err(diags) => {
+            report(io, &sources, Some(&m), &diags);
+            return EXIT_DIAGNOSTICS;
+        }
+    };
+    let ptxas = match find_ptxas() {
+        Ok(p) => p,
+        Err(looked) => {
+            let _ = writeln!(
+                io.stderr,
+                "error: ptxas not found (looked in: {}); install it with `pip install nvidia-cuda-nvcc` or set TILEC_PTXAS",
+                looked.join(", ")
+            );
+            return EXIT_USAGE;
+        }
+    };
+    let tmp = std::env::temp_dir().join(format!(
+        "tilec-tileiras-{}-{}.ptx",
+        std::process::id(),
+        output
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    ));
+    if let Err(e) = std::fs::write(&tmp, &ptx) {
+        let _ = writeln!(io.stderr, "error: cannot write '{}': {e}", tmp.display());
+        return EXIT_USAGE;
+    }
+    let mut cmd = std::process::Command::new(&ptxas);
+    cmd.arg(format!("-arch={gpu}")).arg(format!(
+        "-O{}",
+        if a.device_debug { 0 } else { a.opt_level }
+    ));
+    if a.device_debug {
+        cmd.arg("-g");
+    } else if a.line_info {
+        cmd.arg("-lineinfo");
+    }
+    let out = cmd.arg(&tmp).arg("-o").arg(output).output();
+    let _ = std::fs::remove_file(&tmp);
+    match out {
+        Ok(o) if o.status.success() => {}
+        Ok(o) => {
+            let _ = writeln!(
+                io.stderr,
+                "error: ptxas ({}) rejected tilec's PTX: {}",
+                ptxas.display(),
+                String::from_utf8_lossy(&o.stderr).trim()
+            );
+            return 2;
+        }
+        Err(e) => {
+            let _ = writeln!(io.stderr, "error: cannot run {}: {e}", ptxas.display());
+            return EXIT_USAGE;
+        }
+    }
+    if let Some(f) = &a.remarks_file
+        && let Err(e) = std::fs::write(f, remarks(&m, gpu, &opts))
+    {
+        let _ = writeln!(io.stderr, "error: cannot write '{}': {e}", f.display());
+        return EXIT_USAGE;
+    }
+    EXIT_OK
+}
+
+/// A YAML remark per kernel (LLVM's remark stream format): what tilec decided.
+fn remarks(m: &Module, gpu: &str, opts: &tilec_ptx::Options) -> String {
+    let mut out = String::new();
+    for (name, _) in m.entries() {
+        out.push_str(&format!(
+            "--- !Analysis\nPass:            tilec\nName:            KernelCompiled\nFunction:        '{}'\nArgs:\n  - String:          'compiled for {gpu} with {} warps ({} threads per tile block), {} pipeline stages'\n...\n",
+            name.replace('\'', "''"),
+            opts.num_warps,
+            opts.threads(),
+            opts.num_stages
+        ));
+    }
+    out
+}
+
+/// ptxas, where tileiras would find its own; `Err` lists where it looked.
+fn find_ptxas() -> Result<PathBuf, Vec<String>> {
+    let mut looked = Vec::new();
+    let try_file = |p: PathBuf, looked: &mut Vec<String>| -> Option<PathBuf> {
+        looked.push(p.display().to_string());
+        p.is_file().then_some(p)
+    };
+    if let Some(p) = std::env::var_os("TILEC_PTXAS")
+        && let Some(p) = try_file(PathBuf::from(p), &mut looked)
+    {
+        return Ok(p);
+    }
+    let exe = std::env::current_exe().ok();
+    // Beside the executable (as tileiras is installed beside ptxas), through the link it
+    // was run as too.
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    if let Some(arg0) = std::env::args_os().next().map(PathBuf::from)
+        && let Some(d) = arg0.parent().filter(|d| !d.as_os_str().is_empty())
+    {
+        dirs.push(d.to_path_buf());
+    }
+    if let Some(d) = exe.as_ref().and_then(|e| e.parent()) {
+        dirs.push(d.to_path_buf());
+    }
+    for d in &dirs {
+        if let Some(p) = try_file(d.join("ptxas"), &mut looked) {
+            return Ok(p);
+        }
+    }
+    // A Python environment's bin/ holds the executable: its site-packages' nvidia wheels.
+    for d in &dirs {
+        if let Some(env) = d.parent()
+            && let Ok(libs) = std::fs::read_dir(env.join("lib"))
+        {
+            for lib in libs.flatten() {
+                let p = lib.path().join("site-packages/nvidia/cu13/bin/ptxas");
+                if let Some(p) = try_file(p, &mut looked) {
+                    return Ok(p);
+                }
+            }
+        }
+    }
+    if let Some(path) = std::env::var_os("PATH") {
+        for d in std::env::split_paths(&path) {
+            if d.join("ptxas").is_file() {
+                return Ok(d.join("ptxas"));
+            }
+        }
+        looked.push("PATH".into());
+    }
+    if let Some(home) = std::env::var_os("CUDA_HOME")
+        && let Some(p) = try_file(Path::new(&home).join("bin/ptxas"), &mut looked)
+    {
+        return Ok(p);
+    }
+    looked.push("$CUDA_HOME/bin".into());
+    Err(looked)
+}
+
+/// `tilec install-tileiras-shim DIR`: a link `DIR/tileiras` to this executable, so that
+/// cuTile Python (which runs the first `tileiras` on `PATH` when NVIDIA's package is not
+/// installed) compiles through tilec.
+pub(crate) fn install_shim(dir: &Path, io: &mut Io<'_>) -> i32 {
+    let exe = match std::env::current_exe() {
+        Ok(e) => e,
+        Err(e) => {
+            let _ = writeln!(io.stderr, "tilec: error: cannot find this executable: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        let _ = writeln!(
+            io.stderr,
+            "tilec: error: cannot create '{}': {e}",
+            dir.display()
+        );
+        return EXIT_USAGE;
+    }
+    let link = dir.join("tileiras");
+    if std::fs::symlink_metadata(&link).is_ok() {
+        let _ = std::fs::remove_file(&link);
+    }
+    #[cfg(unix)]
+    let made = std::os::unix::fs::symlink(&exe, &link);
+    #[cfg(not(unix))]
+    let made = std::fs::copy(&exe, &link).map(|_| ());
+    match made {
+        Ok(()) => {
+            let _ = writeln!(
+                io.stdout,
+                "{} -> {}\nput {} first on PATH (cuTile uses NVIDIA's nvidia-cuda-tileiras package when it is installed)",
+                link.display(),
+                exe.display(),
+                dir.display()
+            );
+            EXIT_OK
+        }
+        Err(e) => {
+            let _ = writeln!(
+                io.stderr,
+                "tilec: error: cannot make '{}': {e}",
+                link.display()
+            );
+            EXIT_USAGE
+        }
+    }
+}

@@ -1,0 +1,308 @@
+//! tilec as `tileiras` (issue 21): the command lines cuTile Python builds, cubins through
+//! ptxas, cuTile's version probe, errors in the form cuTile reads, a missing ptxas; and
+//! cuTile itself compiling every corpus kernel through tilec, offline.
+//!
+//! Needs ptxas (`TILEC_PTXAS`, or `ptxas` on PATH) for the cubins and a Python with
+//! cuda-tile (`TILEC_PYTHON`) for the cuTile run; each part says SKIPPED without them.
+
+#![cfg(unix)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn skipped(what: &str, why: &str) {
+    println!("\n*** SKIPPED: {what}: {why} ***\n");
+}
+
+fn ptxas() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("TILEC_PTXAS") {
+        return Some(PathBuf::from(p)).filter(|p| p.is_file());
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join("ptxas"))
+        .find(|p| p.is_file())
+}
+
+/// A folder holding `tileiras`, a link to this crate's tilec (and nothing else).
+fn shim(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tilec"))
+        .args(["install-tileiras-shim"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(dir.join("tileiras").is_file());
+    dir
+}
+
+fn tileiras(shim: &Path, args: &[&str], ptxas: Option<&Path>) -> Output {
+    let mut cmd = Command::new(shim.join("tileiras"));
+    cmd.args(args).current_dir(repo());
+    cmd.env_remove("CUDA_HOME");
+    match ptxas {
+        Some(p) => cmd.env("TILEC_PTXAS", p),
+        None => cmd.env_remove("TILEC_PTXAS").env("PATH", ""),
+    };
+    cmd.output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Writes a module as bytecode of `version` through tilec.
+fn bytecode(src: &str, version: &str, out: &Path) {
+    let tile = out.with_extension("tile");
+    std::fs::write(&tile, src).unwrap();
+    let r = Command::new(env!("CARGO_BIN_EXE_tilec"))
+        .arg(&tile)
+        .args(["--emit=bytecode", "--bytecode-version", version, "-o"])
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", text(&r.stderr));
+}
+
+#[test]
+fn tileiras_command_lines_write_cubins() {
+    let dir = shim("tileiras-shim");
+    let Some(ptxas) = ptxas() else {
+        return skipped("tileiras cubins", "ptxas not found (TILEC_PTXAS)");
+    };
+    let out_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tileiras-out");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    // cuTile's command line, on a cuTile bytecode file, for each architecture.
+    for arch in ["sm_80", "sm_90", "sm_100", "sm_120"] {
+        let cubin = out_dir.join(format!("va-{arch}.cubin"));
+        let remarks = out_dir.join(format!("va-{arch}.yaml"));
+        let r = tileiras(
+            &dir,
+            &[
+                "tests/corpus/cutile/vector_add.tileirbc",
+                "-o",
+                cubin.to_str().unwrap(),
+                "--gpu-name",
+                arch,
+                "-O3",
+                "--lineinfo",
+                "--preview=none",
+                "--remark-format=yaml",
+                "--remarks=all",
+                &format!("--remarks-output-file={}", remarks.display()),
+            ],
+            Some(&ptxas),
+        );
+        assert!(r.status.success(), "{arch}: {}", text(&r.stderr));
+        assert_eq!(&std::fs::read(&cubin).unwrap()[..4], b"\x7fELF", "{arch}");
+        let y = std::fs::read_to_string(&remarks).unwrap();
+        assert!(
+            y.starts_with("--- !Analysis\nPass:            tilec\n"),
+            "{y}"
+        );
+        assert!(
+            y.contains(&format!("compiled for {arch} with 4 warps")),
+            "{y}"
+        );
+    }
+    // -O0 and --device-debug.
+    let cubin = out_dir.join("va-debug.cubin");
+    let r = tileiras(
+        &dir,
+        &[
+            "tests/corpus/cutile/vector_add.tileirbc",
+            "-o",
+            cubin.to_str().unwrap(),
+            "--gpu-name=sm_90",
+            "-O0",
+            "--device-debug",
+        ],
+        Some(&ptxas),
+    );
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    // cuTile's probe: an empty module of each version, for sm_120.
+    for v in ["13.1", "13.2", "13.3"] {
+        let bc = out_dir.join(format!("probe{v}.tileirbc"));
+        bytecode("cuda_tile.module @kernels {\n}\n", v, &bc);
+        let r = tileiras(
+            &dir,
+            &[
+                bc.to_str().unwrap(),
+                "-o",
+                out_dir.join("probe.cubin").to_str().unwrap(),
+                "--gpu-name",
+                "sm_120",
+            ],
+            Some(&ptxas),
+        );
+        assert!(r.status.success(), "probe {v}: {}", text(&r.stderr));
+    }
+    // A kernel tilec refuses: `loc("file":line:col): error: ...`, exit 1, no cubin.
+    let bad = out_dir.join("bad.tile");
+    std::fs::write(
+        &bad,
+        "cuda_tile.module @m {\n  entry @k(%a: tile<f32>) {\n    %0 = addf %a, %a : tile<f16>\n    return\n  }\n}\n",
+    )
+    .unwrap();
+    let cubin = out_dir.join("bad.cubin");
+    let _ = std::fs::remove_file(&cubin);
+    let r = tileiras(
+        &dir,
+        &[
+            bad.to_str().unwrap(),
+            "-o",
+            cubin.to_str().unwrap(),
+            "--gpu-name",
+            "sm_90",
+        ],
+        Some(&ptxas),
+    );
+    assert_eq!(r.status.code(), Some(1));
+    assert!(
+        text(&r.stderr).starts_with(&format!(
+            "loc(\"{}\":3:15): error: use of value",
+            bad.display()
+        )),
+        "{}",
+        text(&r.stderr)
+    );
+    assert!(!cubin.exists());
+    // An architecture tilec does not target.
+    let r = tileiras(
+        &dir,
+        &[
+            "tests/corpus/cutile/vector_add.tileirbc",
+            "-o",
+            "/dev/null",
+            "--gpu-name",
+            "sm_75",
+        ],
+        Some(&ptxas),
+    );
+    assert_eq!(r.status.code(), Some(2));
+    assert!(
+        text(&r.stderr).contains("unsupported GPU 'sm_75'"),
+        "{}",
+        text(&r.stderr)
+    );
+    // --version names tilec.
+    let r = tileiras(&dir, &["--version"], None);
+    assert!(
+        text(&r.stdout).starts_with("tileiras (tilec "),
+        "{}",
+        text(&r.stdout)
+    );
+}
+
+/// Without a ptxas anywhere, the error names where tilec looked.
+#[test]
+fn a_missing_ptxas_is_reported() {
+    let dir = shim("tileiras-no-ptxas");
+    let r = tileiras(
+        &dir,
+        &[
+            "tests/corpus/cutile/vector_add.tileirbc",
+            "-o",
+            "/dev/null",
+            "--gpu-name",
+            "sm_90",
+        ],
+        None,
+    );
+    assert_eq!(r.status.code(), Some(2));
+    let err = text(&r.stderr);
+    assert!(
+        err.starts_with("error: ptxas not found (looked in: "),
+        "{err}"
+    );
+    assert!(
+        err.contains(&dir.join("ptxas").display().to_string()),
+        "{err}"
+    );
+    assert!(err.contains("pip install nvidia-cuda-nvcc"), "{err}");
+}
+
+/// cuTile Python compiles every corpus kernel (scripts/cutile_corpus) to cubins for
+/// sm_80, sm_90 and sm_100 with tilec as its compiler, offline; its probe finds 13.3; and
+/// a kernel tilec refuses reaches cuTile's exception with the kernel's file and line.
+#[test]
+fn cutile_compiles_the_corpus_through_tilec() {
+    let Some(python) = std::env::var_os("TILEC_PYTHON") else {
+        return skipped(
+            "cuTile through tilec",
+            "TILEC_PYTHON not set (a Python with cuda-tile)",
+        );
+    };
+    let has = Command::new(&python)
+        .args(["-c", "import cuda.tile"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has {
+        return skipped(
+            "cuTile through tilec",
+            "TILEC_PYTHON cannot import cuda.tile",
+        );
+    }
+    let Some(ptxas) = ptxas() else {
+        return skipped("cuTile through tilec", "ptxas not found (TILEC_PTXAS)");
+    };
+    let dir = shim("tileiras-cutile");
+    // cuTile passes its own PATH to the compiler: ptxas beside the shim is found.
+    std::os::unix::fs::symlink(&ptxas, dir.join("ptxas")).unwrap();
+    let out = Command::new(&python)
+        .arg(repo().join("scripts/cutile_tilec/export_cubins.py"))
+        .arg(&dir)
+        .arg("--hide-pip-tileiras")
+        .env_remove("TILEC_PTXAS")
+        .env("TMPDIR", env!("CARGO_TARGET_TMPDIR"))
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    let summary = stdout.lines().last().unwrap_or("");
+    println!("{summary}");
+    assert!(out.status.success(), "{}\n{}", stdout, text(&out.stderr));
+    assert!(
+        summary.contains("\"failed\": 0") && summary.contains("\"bytecode_version\": \"V_13_3\""),
+        "{summary}"
+    );
+    let ok: usize = stdout
+        .lines()
+        .filter(|l| l.contains("\"ok\": true"))
+        .count();
+    assert!(ok >= 90, "only {ok} cubins");
+    let rejected = stdout
+        .lines()
+        .find(|l| l.starts_with("{\"rejected\""))
+        .unwrap();
+    assert!(
+        rejected.contains("\"error\": \"CompilerExecutionError\""),
+        "{rejected}"
+    );
+    assert!(
+        rejected.contains("more than the 256 KiB of registers"),
+        "{rejected}"
+    );
+    assert!(
+        rejected.contains("\"file\": \"export_cubins.py\""),
+        "{rejected}"
+    );
+    let line = |key: &str| {
+        rejected
+            .split(&format!("\"{key}\": "))
+            .nth(1)
+            .and_then(|r| r.split([',', '}']).next())
+            .map(str::to_string)
+    };
+    assert_eq!(line("line"), line("expected_line"), "{rejected}");
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Compile every kernel of scripts/cutile_corpus through cuTile Python to cubins, with
+tilec as cuTile's compiler (tilec run as `tileiras`), offline.
+
+cuTile runs NVIDIA's tileiras from the nvidia-cuda-tileiras pip package when that is
+installed, else the first `tileiras` on PATH. This script puts SHIM_DIR (holding a
+`tileiras` link to tilec, `tilec install-tileiras-shim SHIM_DIR`) first on PATH and,
+with --hide-pip-tileiras, makes cuTile look past NVIDIA's package as if it were not
+installed. It prints one JSON line per (kernel, architecture) and a summary line:
+
+    {"kernel": "vector_add", "arch": "sm_90", "ok": true, "bytes": 6184, "error": null}
+    {"summary": {"ok": 42, "failed": 0, "bytecode_version": "13.3"}}
+
+Usage: export_cubins.py SHIM_DIR [--arch sm_80 --arch sm_90 ...] [--hide-pip-tileiras]
+"""
+
+import argparse
+import io
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("shim_dir")
+    ap.add_argument("--arch", action="append", default=[])
+    ap.add_argument("--hide-pip-tileiras", action="store_true")
+    args = ap.parse_args()
+    archs = args.arch or ["sm_80", "sm_90", "sm_100"]
+    os.environ["PATH"] = os.path.abspath(args.shim_dir) + os.pathsep + os.environ.get("PATH", "")
+
+    import cuda.tile._compile as cc
+    if args.hide_pip_tileiras:
+        cc._find_pip_tileiras = lambda: None
+    from cuda.tile.compilation import export_kernel
+
+    sys.path.insert(0, os.path.join(REPO, "scripts", "cutile_corpus"))
+    import regen  # noqa: E402  (the corpus loader)
+    corpus = regen.load_corpus()
+
+    version = cc._get_max_supported_bytecode_version(
+        os.environ.get("TMPDIR", "/tmp"))
+    ok = failed = 0
+    for name, (kernel, signatures) in corpus.items():
+        for arch in archs:
+            buf = io.BytesIO()
+            error = None
+            try:
+                export_kernel(kernel, signatures, buf, output_format="cubin", gpu_code=arch)
+            except Exception as e:  # noqa: BLE001 (every failure is reported)
+                error = f"{type(e).__name__}: {e}"
+            data = buf.getvalue()
+            good = error is None and data[:4] == b"\x7fELF"
+            ok += good
+            failed += not good
+            print(json.dumps({"kernel": name, "arch": arch, "ok": good,
+                              "bytes": len(data), "error": error}))
+    # A kernel tilec refuses (a 512x512 product: more than a tile block's registers): the
+    # error must reach cuTile's exception with the kernel's Python file and line.
+    rejected = rejected_kernel(export_kernel, regen)
+    print(json.dumps({"rejected": rejected}))
+    print(json.dumps({"summary": {"ok": ok, "failed": failed,
+                                  "bytecode_version": getattr(version, "name", str(version))}}))
+    return 0 if failed == 0 else 1
+
+
+def rejected_kernel(export_kernel, regen):
+    import cuda.tile as ct
+    import kernels
+
+    @ct.kernel
+    def too_big(a, c, T: ct.Constant[int]):
+        x = ct.load(a, index=(0, 0), shape=(T, T))
+        acc = ct.zeros((T, T), ct.float32)
+        acc = ct.mma(x, x, acc)  # the line tilec points at
+        ct.store(c, index=(0, 0), tile=acc)
+
+    line = too_big._annotated_function.pyfunc.__code__.co_firstlineno + 4
+    sig = kernels.sig(kernels.arr(kernels.f16, 2), kernels.arr(kernels.f32, 2), 512)
+    try:
+        export_kernel(too_big, [sig], io.BytesIO(), output_format="cubin", gpu_code="sm_90")
+    except Exception as e:  # noqa: BLE001
+        loc = getattr(e, "loc", None)
+        message = str(getattr(e, "message", "") or "")
+        # cuTile's message: "Return code N", then the compiler's own message.
+        lines = message.splitlines()
+        return {"error": type(e).__name__, "message": lines[-1][:300] if lines else "",
+                "file": os.path.basename(getattr(loc, "filename", "") or ""),
+                "line": getattr(loc, "line", None), "expected_line": line}
+    return {"error": None}
+
+
+if __name__ == "__main__":
+    sys.exit(main())
