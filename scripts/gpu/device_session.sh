@@ -10,7 +10,8 @@
 #                                    release, which it needs; optional (the gpu-bench reference)
 #   .gpu/cuda_tile-*.whl             cuTile Python, optional
 # Writes its reports under $OUT (at most 8 files come back).
-# Steps to run are the arguments (default: all): env test random test90a testfm bench examples.
+# Steps to run are the arguments (default: all): env test random test90a testfm bench examples;
+# also cutile (cuTile's test suite through tilec) and probe.
 set -u
 OUT=${OUT:-/tmp/gpu-out}; mkdir -p "$OUT"
 R=$PWD
@@ -49,6 +50,10 @@ for s in $steps; do
            git -C "$R" log -1 --oneline 2>/dev/null; } > "$OUT/env.txt" 2>&1 ;;
     test) timeout 200 $X gpu-test > "$OUT/gpu-test.md" 2>&1; echo "exit $?" >> "$OUT/gpu-test.md" ;;
     probe) [ -f .gpu/probe/nan.tile ] && timeout 60 /tmp/gpubin/tilec run .gpu/probe/nan.tile --device --grid 1 --arg @.gpu/probe/a.npy --arg @.gpu/probe/b.npy $(for k in 0 1 2 3 4 5 6; do echo --arg zeros:i64:8; done) > "$OUT/probe.md" 2>&1; echo "exit $?" >> "$OUT/probe.md" ;;
+    cutile) # cuTile Python's own tests (.gpu/cutile-test: NVIDIA/cutile-python's test/, fetched as
+            # data) with tilec as cuTile's tileiras (a link on PATH; no NVIDIA tileiras installed)
+            mkdir -p /tmp/shimdir; ln -sf /tmp/gpubin/tilec /tmp/shimdir/tileiras; ln -sf /tmp/cu/bin/ptxas /tmp/shimdir/ptxas
+            (cd .gpu/cutile-test/test && env -u CUDA_HOME PATH=/tmp/shimdir:$PATH timeout 225 python3 -m pytest -q -p no:cacheprovider --tb=line -rfE --junitxml="$OUT/cutile-junit.xml" . > "$OUT/cutile-tests.md" 2>&1; echo "exit $?" >> "$OUT/cutile-tests.md") ;;
     random) timeout 200 $X gpu-test --only random --random 2000 --seed 1000 > "$OUT/gpu-test-random.md" 2>&1; echo "exit $?" >> "$OUT/gpu-test-random.md" ;;
     test90a) timeout 150 $X gpu-test --arch sm_90a > "$OUT/gpu-test-sm90a.md" 2>&1; echo "exit $?" >> "$OUT/gpu-test-sm90a.md" ;;
     testfm) timeout 100 $X gpu-test --fast-math --only example > "$OUT/gpu-test-fastmath.md" 2>&1; echo "exit $?" >> "$OUT/gpu-test-fastmath.md" ;;
