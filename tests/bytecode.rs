@@ -620,3 +620,98 @@ fn i1_constants_are_bit_packed() {
         assert!(out.contains(want), "tileirdisasm printed:\n{out}");
     }
 }
+
+fn read_nvidia(bytes: &[u8]) -> Result<Module, String> {
+    let opts = tilec_bytecode::ReadOptions { nvidia: true };
+    tilec_bytecode::read_with(bytes, FileId(0), opts)
+        .map_err(|d| format!("{}: {}", d.location.unwrap().span.start, d.message))
+}
+
+fn write_err(text: &str, v: Version) -> Vec<String> {
+    let m = tilec_parse::parse(text, FileId(0), &Default::default()).unwrap();
+    match tilec_bytecode::write(&m, v) {
+        Ok(_) => vec!["written".into()],
+        Err(ds) => ds
+            .iter()
+            .map(|d| format!("{} {}", d.severity, d.message))
+            .collect(),
+    }
+}
+
+#[test]
+fn versions_producer_and_nvidia_reading() {
+    // The producer: written from 13.3 on (and chosen by the default version), dropped
+    // for older versions.
+    let text = "cuda_tile.module @kernels attributes {producer = \"gen 1.0\"} {\n  entry @k() {\n    return\n  }\n}\n";
+    let m = parse_verified(text, 0, text.len()).unwrap();
+    assert_eq!(tilec_bytecode::lowest_version(&m), Version::V13_3);
+    let print = |bytes: &[u8]| {
+        let back = tilec_bytecode::read(bytes, FileId(0)).unwrap();
+        tilec_ir::print_module(&back, &Default::default())
+    };
+    let b = tilec_bytecode::write(&m, Version::V13_3).unwrap();
+    assert!(
+        print(&b).starts_with("cuda_tile.module @kernels attributes {producer = \"gen 1.0\"} {\n")
+    );
+    let b = tilec_bytecode::write(&m, Version::V13_1).unwrap();
+    assert!(print(&b).starts_with("cuda_tile.module @kernels {\n"));
+
+    // A field that a version cannot encode names itself and the version it needs.
+    let negi = |overflow: &str| {
+        format!(
+            "cuda_tile.module @m {{\n  entry @k() {{\n    %c = constant <i32: [1, -2]> : tile<2xi32>\n    %r = negi %c{overflow} : tile<2xi32>\n    return\n  }}\n}}\n"
+        )
+    };
+    assert_eq!(
+        write_err(&negi(" overflow<no_signed_wrap>"), Version::V13_1),
+        ["error attribute 'overflow' requires bytecode version 13.2+"]
+    );
+    assert_eq!(write_err(&negi(""), Version::V13_1), ["written"]);
+    let t = negi(" overflow<no_signed_wrap>");
+    let m = parse_verified(&t, 0, t.len()).unwrap();
+    let b = tilec_bytecode::write(&m, Version::V13_2).unwrap();
+    assert!(print(&b).contains("overflow<no_signed_wrap> : tile<2xi32>"));
+
+    // Only cuda_tile ops, and only functions and globals at the top.
+    assert_eq!(
+        write_err(
+            "cuda_tile.module @m {\n  cuda_tile.constant <f32: 5.0> : !cuda_tile.tile<f32>\n}\n",
+            Version::V13_3
+        ),
+        [
+            "error only function and global ops are allowed in the body",
+            "remark invalid op"
+        ]
+    );
+
+    // NVIDIA's reading of a 13.1 `print`: 13.2's `print_tko` with a token that takes no
+    // value number (the op after it still finds its operands); tilec's own keeps `print`.
+    let text = "cuda_tile.module @m {\n  entry @k() {\n    %c = constant <i32: 1> : tile<i32>\n    print \"x\"\n    %d = addi %c, %c : tile<i32>\n    print \"%d\", %d : tile<i32>\n    return\n  }\n}\n";
+    let m = parse_verified(text, 0, text.len()).unwrap();
+    let b = tilec_bytecode::write(&m, Version::V13_1).unwrap();
+    assert!(print(&b).contains("    print \"x\"\n"));
+    let nv = tilec_ir::print_module(&read_nvidia(&b).unwrap(), &Default::default());
+    assert!(nv.contains("= print_tko \"x\" -> token\n"), "{nv}");
+    assert!(
+        nv.contains("%1 = addi %cst_1_i32, %cst_1_i32 : tile<i32>\n    %2 = print_tko \"%d\", %1 : tile<i32> -> token\n"),
+        "{nv}"
+    );
+
+    // NVIDIA's words for the reader errors it shares.
+    let good = valid();
+    let mut b = good[..8].to_vec();
+    b.extend_from_slice(&[0x12, 0x00, 0x00, 0x00]);
+    assert_eq!(
+        read_nvidia(&b).unwrap_err(),
+        "8: unsupported Tile version 18.0.0, this reader supports versions [13.1 - 13.3]"
+    );
+    let mut b = good[..12].to_vec();
+    b.extend_from_slice(&[0x7f, 0x01, 0x00]);
+    assert_eq!(read_nvidia(&b).unwrap_err(), "12: unknown section ID: 127");
+    let mut b = good[..12].to_vec();
+    b.extend_from_slice(&[0x00, 0xff]);
+    assert_eq!(
+        read_nvidia(&b).unwrap_err(),
+        "12: end section is not the last section"
+    );
+}

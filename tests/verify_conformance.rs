@@ -29,7 +29,13 @@ fn diagnose(text: &str, range: std::ops::Range<usize>, p: Personality) -> Vec<Di
         ..Default::default()
     };
     match tilec_parse::parse_range(text, range.start, range.end, FileId(0), &opts) {
-        Ok(m) => tilec_verify::verify(&m, &VerifyOptions { personality: p }),
+        Ok(m) => tilec_verify::verify(
+            &m,
+            &VerifyOptions {
+                personality: p,
+                ..Default::default()
+            },
+        ),
         Err(d) => d,
     }
 }

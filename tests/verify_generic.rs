@@ -4,6 +4,7 @@
 
 use tilec_tests::{
     assert_both as both, assert_clean as clean, test_func as func, verify_both, verify_diags,
+    verify_diags_with,
 };
 
 /// Asserts the diagnostics of the cuda-tile-opt personality (where the spec mode reports a
@@ -243,42 +244,96 @@ fn one_run_reports_every_broken_op() {
 
 #[test]
 fn optimization_hints() {
+    use tilec_verify::{HintChecks, Personality, VerifyOptions};
+    // Spec mode: each problem is an error. cuda-tile-opt (13.3): none by default; with
+    // -Wunsupported-hints a warning in NVIDIA's words; with -Werr-hints too, the warning
+    // and then an error.
+    let check = |src: &str, at: &str, op: &str, spec_msg: &str, nvidia_msg: &str| {
+        let (spec, compat) = verify_both(src);
+        assert_eq!(spec, [format!("error {at}: '{op}' op {spec_msg}")], "{src}");
+        assert!(compat.is_empty(), "{src}: {compat:?}");
+        let nvidia = |hints| {
+            verify_diags_with(
+                src,
+                &VerifyOptions {
+                    personality: Personality::CudaTileOpt,
+                    hints,
+                },
+            )
+        };
+        let warning = format!("warning {at}: '{op}' op {nvidia_msg}");
+        assert_eq!(
+            nvidia(HintChecks::Warn),
+            std::slice::from_ref(&warning),
+            "{src}"
+        );
+        assert_eq!(
+            nvidia(HintChecks::WarnError),
+            [
+                warning,
+                format!("error {at}: '{op}' op Optimization hints verification failed")
+            ],
+            "{src}"
+        );
+    };
     let entry = |hints: &str| {
         format!(
             "cuda_tile.module @m {{\n  cuda_tile.entry @k() optimization_hints=<{hints}> {{\n  }}\n}}\n"
         )
     };
-    let err = |msg: &str| vec![format!("error 2:3: 'cuda_tile.entry' op {msg}")];
     let cases = [
-        ("sm_75 = {num_cta_in_cga = 2}", "unallowed key sm_75"),
+        (
+            "sm_75 = {num_cta_in_cga = 2}",
+            "unallowed key sm_75",
+            "unknown hint key sm_75",
+        ),
         (
             "sm_90 = {latency = 2}",
             "latency is not allowed for current Operation",
+            "latency is not known hint for current Operation",
         ),
         (
             "sm_90 = {num_cta_in_cga = 3}",
+            "expected power-of-two ≤ 16 for sm_90.num_cta_in_cga",
             "expected power-of-two ≤ 16 for sm_90.num_cta_in_cga",
         ),
         (
             "sm_100 = {num_cta_in_cga = 32}",
             "expected power-of-two ≤ 16 for sm_100.num_cta_in_cga",
+            "expected power-of-two ≤ 16 for sm_100.num_cta_in_cga",
         ),
         (
             "sm_90 = {num_cta_in_cga = \"two\"}",
+            "integer value expected for sm_90.num_cta_in_cga",
             "integer value expected for sm_90.num_cta_in_cga",
         ),
         (
             "sm_90 = {occupancy = 33}",
             "integer value in the range [1, 32] is expected for sm_90.occupancy",
+            "integer value in the range [1, 32] is expected for sm_90.occupancy",
+        ),
+        (
+            "sm_100 = {num_worker_warps_per_cta = 9}",
+            "expected power-of-two ≤ 32 for sm_100.num_worker_warps_per_cta",
+            "expected power-of-two ≤ 32 for sm_100.num_worker_warps_per_cta",
+        ),
+        (
+            "sm_100 = {num_worker_warps_per_cta = 64}",
+            "expected power-of-two ≤ 32 for sm_100.num_worker_warps_per_cta",
+            "expected power-of-two ≤ 32 for sm_100.num_worker_warps_per_cta",
         ),
     ];
-    for (hints, msg) in cases {
-        let (spec, compat) = verify_both(&entry(hints));
-        assert_eq!(spec, err(msg), "{hints}");
-        assert_eq!(compat, err(msg), "{hints}");
+    for (hints, spec_msg, nvidia_msg) in cases {
+        check(
+            &entry(hints),
+            "2:3",
+            "cuda_tile.entry",
+            spec_msg,
+            nvidia_msg,
+        );
     }
     clean(&entry(
-        "sm_90 = {num_cta_in_cga = 2, occupancy = 4}, sm_120 = {num_cta_in_cga = 16}",
+        "sm_90 = {num_cta_in_cga = 2, occupancy = 4}, sm_89 = {num_worker_warps_per_cta = 8}, sm_120 = {num_cta_in_cga = 16}",
     ));
 
     let load = |hints: &str| {
@@ -289,29 +344,36 @@ fn optimization_hints() {
             ),
         )
     };
-    let err = |msg: &str| vec![format!("error 3:16: 'cuda_tile.load_view_tko' op {msg}")];
     let cases = [
         (
             "sm_90 = {latency = 11}",
+            "integer value in the range [1, 10] is expected for sm_90.latency",
             "integer value in the range [1, 10] is expected for sm_90.latency",
         ),
         (
             "sm_90 = {latency = true}",
             "integer value expected for sm_90.latency",
+            "integer value expected for sm_90.latency",
         ),
         (
             "sm_90 = {allow_tma = 1}",
+            "boolean value expected for sm_90.allow_tma",
             "boolean value expected for sm_90.allow_tma",
         ),
         (
             "sm_90 = {occupancy = 2}",
             "occupancy is not allowed for current Operation",
+            "occupancy is not known hint for current Operation",
         ),
     ];
-    for (hints, msg) in cases {
-        let (spec, compat) = verify_both(&load(hints));
-        assert_eq!(spec, err(msg), "{hints}");
-        assert_eq!(compat, err(msg), "{hints}");
+    for (hints, spec_msg, nvidia_msg) in cases {
+        check(
+            &load(hints),
+            "3:16",
+            "cuda_tile.load_view_tko",
+            spec_msg,
+            nvidia_msg,
+        );
     }
     clean(&load("sm_90 = {latency = 3, allow_tma = false}"));
     // An unknown hint on an op tilec does not restrict.

@@ -252,11 +252,17 @@ fn functions(m: &Module) -> Vec<Op> {
 }
 
 fn verify_errors(m: &Module, personality: Personality) -> Vec<String> {
-    tilec_verify::verify(m, &tilec_verify::VerifyOptions { personality })
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| d.message.clone())
-        .collect()
+    tilec_verify::verify(
+        m,
+        &tilec_verify::VerifyOptions {
+            personality,
+            ..Default::default()
+        },
+    )
+    .iter()
+    .filter(|d| d.is_error())
+    .map(|d| d.message.clone())
+    .collect()
 }
 
 fn print(m: &Module) -> String {

@@ -366,6 +366,7 @@ pub fn load(text: &str) -> Result<Module, String> {
         &m,
         &tilec_verify::VerifyOptions {
             personality: tilec_verify::Personality::Spec,
+            ..Default::default()
         },
     );
     if let Some(d) = diags.iter().find(|d| d.is_error()) {

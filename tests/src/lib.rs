@@ -177,6 +177,22 @@ pub fn round_trip(path: &Path) -> Result<(), String> {
 /// (as `note LINE:COL: ...`), in the order they were reported. `compat` selects NVIDIA's
 /// wording (`--compat=cuda-tile-opt`). Parse errors are returned the same way.
 pub fn verify_diags(src: &str, compat: bool) -> Vec<String> {
+    let personality = if compat {
+        tilec_verify::Personality::CudaTileOpt
+    } else {
+        tilec_verify::Personality::Spec
+    };
+    verify_diags_with(
+        src,
+        &tilec_verify::VerifyOptions {
+            personality,
+            ..Default::default()
+        },
+    )
+}
+
+/// [`verify_diags`] with any verifier options.
+pub fn verify_diags_with(src: &str, vopts: &tilec_verify::VerifyOptions) -> Vec<String> {
     let mut sm = tilec_diag::SourceMap::new();
     let file = sm.add("t.tile", src.to_string());
     let opts = tilec_parse::ParseOptions {
@@ -184,16 +200,7 @@ pub fn verify_diags(src: &str, compat: bool) -> Vec<String> {
         ..Default::default()
     };
     let diags = match tilec_parse::parse(src, file, &opts) {
-        Ok(m) => tilec_verify::verify(
-            &m,
-            &tilec_verify::VerifyOptions {
-                personality: if compat {
-                    tilec_verify::Personality::CudaTileOpt
-                } else {
-                    tilec_verify::Personality::Spec
-                },
-            },
-        ),
+        Ok(m) => tilec_verify::verify(&m, vopts),
         Err(d) => d,
     };
     let f = sm.get(file);

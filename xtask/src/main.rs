@@ -364,7 +364,13 @@ fn time(path: Option<PathBuf>) -> i32 {
     ] {
         for _ in 0..runs {
             let t = Instant::now();
-            let d = tilec_verify::verify(&m, &tilec_verify::VerifyOptions { personality });
+            let d = tilec_verify::verify(
+                &m,
+                &tilec_verify::VerifyOptions {
+                    personality,
+                    ..Default::default()
+                },
+            );
             best_verify = best_verify.min(t.elapsed());
             if !d.is_empty() {
                 eprintln!("verification failed: {}", d[0].message);

@@ -22,7 +22,7 @@ mod read;
 pub mod schema;
 mod write;
 
-pub use read::read;
+pub use read::{ReadOptions, read, read_with};
 pub use write::write;
 
 /// The first eight bytes of every bytecode file.
@@ -167,10 +167,16 @@ pub mod dbg_tag {
 }
 
 /// The lowest version that can encode `m`, which the most readers take (13.3 when none
-/// can, so that the error names what the newest version lacks).
+/// can, so that the error names what the newest version lacks). A module with a
+/// `producer` gets 13.3, the first version that keeps it (an explicit older version drops
+/// it, as NVIDIA's writer does).
 pub fn lowest_version(m: &tilec_ir::Module) -> Version {
+    let producer = m
+        .block_ops(m.body())
+        .any(|o| m.opcode(o) == tilec_ir::Opcode::Module && m.attr(o, 1).is_some());
     Version::SUPPORTED
         .into_iter()
+        .filter(|v| !producer || *v >= Version::V13_3)
         .find(|v| write(m, *v).is_ok())
         .unwrap_or(Version::V13_3)
 }

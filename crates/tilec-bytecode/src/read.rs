@@ -18,7 +18,22 @@ const MAX_DEPTH: usize = 64;
 /// Reads a bytecode file. Ops get the byte offset of their encoding as their span in
 /// `file`, so later diagnostics point into the binary.
 pub fn read(bytes: &[u8], file: FileId) -> Result<Module, Diagnostic> {
+    read_with(bytes, file, ReadOptions::default())
+}
+
+/// How [`read_with`] reads.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct ReadOptions {
+    /// Read as NVIDIA's 13.3 reader does (`cuda-tile-translate`, `cuda-tile-opt`): its
+    /// wording for the errors it also reports, and 13.1's `print` read as `print_tko` with
+    /// a token result.
+    pub nvidia: bool,
+}
+
+/// [`read`] with options.
+pub fn read_with(bytes: &[u8], file: FileId, opts: ReadOptions) -> Result<Module, Diagnostic> {
     let mut r = Reader {
+        nvidia: opts.nvidia,
         m: Module::new(),
         strings: Vec::new(),
         types: Vec::new(),
@@ -54,8 +69,12 @@ struct Debug<'a> {
 }
 
 struct Reader<'a> {
+    /// NVIDIA's wording for the errors its reader shares.
+    nvidia: bool,
     m: Module,
-    strings: Vec<(usize, &'a str)>,
+    /// The string table; an entry that is out of range or not UTF-8 is an error only when
+    /// something uses it, as in NVIDIA's reader.
+    strings: Vec<Res<(usize, &'a str)>>,
     /// Type table entries.
     types: Vec<Cursor<'a>>,
     type_cache: HashMap<u64, Option<Type>>,
@@ -69,6 +88,11 @@ struct Reader<'a> {
 
 /// Splits a table section: count, padding, `width`-byte offsets, data.
 fn table<'a>(c: &mut Cursor<'a>, width: usize, what: &str) -> Res<Vec<Cursor<'a>>> {
+    table_entries(c, width, what)?.into_iter().collect()
+}
+
+/// [`table`], with each entry's range checked separately.
+fn table_entries<'a>(c: &mut Cursor<'a>, width: usize, what: &str) -> Res<Vec<Res<Cursor<'a>>>> {
     let n = c.count(width, &format!("number of {what}"))?;
     c.align(width, &format!("{what} table padding"))?;
     let mut offs = Vec::with_capacity(n);
@@ -88,16 +112,17 @@ fn table<'a>(c: &mut Cursor<'a>, width: usize, what: &str) -> Res<Vec<Cursor<'a>
         let (at, o) = offs[i];
         let end = offs.get(i + 1).map_or(data_len as u64, |x| x.1);
         if o > end || end > data_len as u64 {
-            return Err(Error {
+            out.push(Err(Error {
                 offset: at,
                 message: format!(
                     "{what} {i}: offset {o} is out of range (the data is {data_len} bytes)"
                 ),
-            });
+            }));
+            continue;
         }
         out.push(
             c.slice(data_start + o as usize, data_start + end as usize)
-                .ok_or_else(|| c.error("internal: bad slice"))?,
+                .ok_or_else(|| c.error("internal: bad slice")),
         );
     }
     Ok(out)
@@ -123,11 +148,17 @@ impl<'a> Reader<'a> {
             tag: u16::from_le_bytes([tb[0], tb[1]]),
         };
         if !version.is_supported() {
+            let message = if self.nvidia {
+                format!(
+                    "unsupported Tile version {}.{}.{}, this reader supports versions [13.1 - 13.3]",
+                    version.major, version.minor, version.tag
+                )
+            } else {
+                format!("unsupported bytecode version {version} (tilec reads 13.1 to 13.3)")
+            };
             return Err(Error {
                 offset: at,
-                message: format!(
-                    "unsupported bytecode version {version} (tilec reads 13.1 to 13.3)"
-                ),
+                message,
             });
         }
         self.version = version;
@@ -139,6 +170,12 @@ impl<'a> Reader<'a> {
             let id = id_byte & 0x7f;
             if id == Section::End as u8 {
                 if !c.at_end() {
+                    if self.nvidia {
+                        return Err(Error {
+                            offset: at,
+                            message: "end section is not the last section".into(),
+                        });
+                    }
                     return c.err(format!(
                         "{} after the end-of-bytecode marker",
                         count_of(c.remaining() as u64, "byte")
@@ -149,7 +186,11 @@ impl<'a> Reader<'a> {
             if id as usize >= sections.len() {
                 return Err(Error {
                     offset: at,
-                    message: format!("unknown section id {id}"),
+                    message: if self.nvidia {
+                        format!("unknown section ID: {id}")
+                    } else {
+                        format!("unknown section id {id}")
+                    },
                 });
             }
             let len_at = c.offset();
@@ -188,12 +229,15 @@ impl<'a> Reader<'a> {
         let Some(mut s) = sections[Section::String as usize] else {
             return c.err("the string section is missing");
         };
-        for (i, item) in table(&mut s, 4, "strings")?.into_iter().enumerate() {
-            let text = std::str::from_utf8(item.data()).map_err(|_| Error {
-                offset: item.offset(),
-                message: format!("string {i} is not valid UTF-8"),
-            })?;
-            self.strings.push((item.offset(), text));
+        for (i, item) in table_entries(&mut s, 4, "strings")?.into_iter().enumerate() {
+            let entry = item.and_then(|item| {
+                let text = std::str::from_utf8(item.data()).map_err(|_| Error {
+                    offset: item.offset(),
+                    message: format!("string {i} is not valid UTF-8"),
+                })?;
+                Ok((item.offset(), text))
+            });
+            self.strings.push(entry);
         }
         if let Some(mut s) = sections[Section::Type as usize] {
             self.types = table(&mut s, 4, "types")?;
@@ -204,10 +248,15 @@ impl<'a> Reader<'a> {
         if let Some(mut s) = sections[Section::Debug as usize] {
             self.debug_section(&mut s)?;
         }
-        if let Some(mut s) = sections[Section::Producer as usize] {
-            self.string(&mut s, "the producer")?;
+        let producer = match sections[Section::Producer as usize] {
+            Some(mut s) => Some(self.string(&mut s, "the producer")?),
+            None => None,
+        };
+        let (module, body) = Builder::new(&mut self.m).module("kernels");
+        if let Some(p) = producer {
+            let a = self.m.ctx.attrs.string(p);
+            self.m.set_attr(module, 1, Some(a));
         }
-        let (_, body) = Builder::new(&mut self.m).module("kernels");
         if let Some(mut s) = sections[Section::Global as usize] {
             self.globals(&mut s, body)?;
         }
@@ -225,7 +274,8 @@ impl<'a> Reader<'a> {
         let at = *c;
         let i = c.varint(what)?;
         match self.strings.get(i as usize) {
-            Some(&(_, s)) => Ok(s),
+            Some(Ok((_, s))) => Ok(s),
+            Some(Err(e)) => Err(e.clone()),
             None => at.err(format!(
                 "{what}: string index {i} is out of range ({})",
                 count_of(self.strings.len() as u64, "string")
@@ -702,7 +752,10 @@ impl<'a> Reader<'a> {
 
     fn function(&mut self, c: &mut Cursor<'a>, body: Block) -> Res<()> {
         let at = c.offset();
-        let name = self.string(c, "the function name")?.to_string();
+        // The name is looked up after the header is read, as NVIDIA's reader does (which
+        // decides which error a damaged file reports first).
+        let mut name_at = *c;
+        c.varint("the function name")?;
         let sig_at = *c;
         let sig = self.ty(c, "the function signature")?;
         let TypeData::Function { inputs, results } = self.m.ctx.types.get(sig).clone() else {
@@ -720,9 +773,6 @@ impl<'a> Reader<'a> {
         } else {
             Opcode::TestingFunc
         };
-        if opcode == Opcode::Entry && !results.is_empty() {
-            return sig_at.err(format!("entry '{name}' has results"));
-        }
         let loc_at = *c;
         let loc_index = c.varint("the function location index")?;
         let hints = if flags & 0x04 != 0 {
@@ -730,6 +780,10 @@ impl<'a> Reader<'a> {
         } else {
             None
         };
+        let name = self.string(&mut name_at, "the function name")?.to_string();
+        if opcode == Opcode::Entry && !results.is_empty() {
+            return sig_at.err(format!("entry '{name}' has results"));
+        }
         let len = c.count(1, "the function body length")?;
         let mut b = c.sub(len, "the function body")?;
 
@@ -872,6 +926,13 @@ impl<'a> Reader<'a> {
                         attrs.push((n, a));
                     }
                 }
+                Field::EnumSince(n, since) => {
+                    if self.version >= since
+                        && let Some(a) = self.enum_attr(c, def, n)?
+                    {
+                        attrs.push((n, a));
+                    }
+                }
                 Field::FixedEnum(_, since) => {
                     if self.version >= since {
                         c.varint("an enum attribute")?;
@@ -940,8 +1001,14 @@ impl<'a> Reader<'a> {
                     attrs.push((n, a));
                 }
                 Field::I32Array(n) => {
+                    let list_at = *c;
                     let v = c.int_list(4, "an i32 array")?;
                     let v: Box<[i32]> = v.iter().map(|&x| x as i32).collect();
+                    // i32::MIN is the "dynamic" marker of MLIR's integer arrays, never a
+                    // value; NVIDIA's reader refuses it with these words.
+                    if let Some(x) = v.iter().find(|&&x| x == i32::MIN) {
+                        return list_at.err(format!("array contains unsupported value {x}"));
+                    }
                     attrs.push((n, self.m.ctx.attrs.intern(AttrData::DenseI32Array(v))));
                 }
                 Field::Operand(n) => {
@@ -996,6 +1063,16 @@ impl<'a> Reader<'a> {
                     }
                 }
             }
+        }
+        // 13.1's `print` has no result; NVIDIA's reader turns it into 13.2's `print_tko`,
+        // whose token nothing in a 13.1 file can use (so it takes no value number). The
+        // spec's `print` has no token, so tilec's own reading keeps the op as written.
+        let legacy_print = self.nvidia
+            && enc.op == Opcode::Print
+            && results.is_empty()
+            && self.version < Version::V13_2;
+        if legacy_print {
+            results.push(Type::TOKEN);
         }
         let loc = self.next_loc(dbg, &at)?;
         let num_regions = def.regions.len();
@@ -1056,7 +1133,9 @@ impl<'a> Reader<'a> {
             }
             self.depth -= 1;
         }
-        self.values.extend(self.m.results(op));
+        if !legacy_print {
+            self.values.extend(self.m.results(op));
+        }
         Ok(op)
     }
 
@@ -1090,8 +1169,14 @@ impl<'a> Reader<'a> {
     fn dict(&mut self, c: &mut Cursor<'a>, what: &str) -> Res<Attr> {
         let n = c.count(2, &format!("number of entries of {what}"))?;
         let mut items: Vec<(Box<str>, Attr)> = Vec::with_capacity(n);
-        for _ in 0..n {
+        for i in 0..n {
+            let k_at = *c;
             let k = self.string(c, "a dictionary key")?;
+            if k.is_empty() {
+                return k_at.err(format!(
+                    "invalid empty attribute name for DictionaryAttr element {i}"
+                ));
+            }
             let v = self.tagged(c, "a dictionary value")?;
             items.push((k.into(), v));
         }
@@ -1241,6 +1326,7 @@ mod tests {
     fn an_unknown_location_entry_may_be_referenced_twice() {
         let unknown = [dbg_tag::UNKNOWN];
         let mut r = Reader {
+            nvidia: false,
             m: Module::new(),
             strings: Vec::new(),
             types: Vec::new(),

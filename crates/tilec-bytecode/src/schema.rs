@@ -36,6 +36,10 @@ pub enum Field {
     /// An enum attribute that tilec's op does not have, written from the given version on
     /// with the fixed case; any case is accepted when reading and dropped.
     FixedEnum(u64, Version),
+    /// An enum attribute with a default that a later version added: written from the
+    /// given version on; older versions have no field (reading gives the default, and
+    /// writing a non-default value is an error naming the version it needs).
+    EnumSince(&'static str, Version),
     /// An optional enum attribute, present when its flag bit is set.
     OptEnum(&'static str),
     /// Optional optimization hints, present when the flag bit is set.
@@ -373,7 +377,7 @@ pub static ENCODINGS: &[Encoding] = &[
     enc!(
         NegSI,
         0x50,
-        &[Results, FixedEnum(0, V13_2), Operand("source")]
+        &[Results, EnumSince("overflow", V13_2), Operand("source")]
     ),
     enc!(Offset, 0x51, &[Results, Operand("ptr"), Operand("offset")]),
     enc!(OrI, 0x52, BINARY),

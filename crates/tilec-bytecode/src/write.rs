@@ -58,15 +58,74 @@ pub fn write(m: &Module, version: Version) -> Result<Vec<u8>, Vec<Diagnostic>> {
         values: HashMap::new(),
         next_value: 0,
     };
-    w.run().map_err(|Fail(msg, op)| {
-        let mut d = Diagnostic::error(codes::BYTECODE_WRITE, msg);
+    let located = |mut d: Diagnostic, op: Option<Op>| {
         if let (Some(op), Some(file)) = (op, m.file())
             && let Some(span) = m.op_span(op)
         {
             d = d.at(Location::new(file, span));
         }
-        vec![d]
-    })
+        d
+    };
+    if let Some((msg, container, culprit)) = not_self_contained(m) {
+        return Err(vec![
+            located(
+                Diagnostic::error(codes::BYTECODE_WRITE, msg),
+                container.or(Some(culprit)),
+            ),
+            located(
+                Diagnostic::remark(codes::BYTECODE_WRITE, "invalid op"),
+                Some(culprit),
+            ),
+        ]);
+    }
+    w.run()
+        .map_err(|Fail(msg, op)| vec![located(Diagnostic::error(codes::BYTECODE_WRITE, msg), op)])
+}
+
+/// A module is encodable only if it holds nothing but `cuda_tile` ops and its body holds
+/// only functions and globals. Returns NVIDIA's message, the module (the container the
+/// error is reported on) and the offending op, which gets a remark.
+fn not_self_contained(m: &Module) -> Option<(&'static str, Option<Op>, Op)> {
+    let top: Vec<Op> = m.block_ops(m.body()).collect();
+    let module = top.iter().copied().find(|&o| m.opcode(o) == Opcode::Module);
+    let mut foreign = None;
+    m.walk(|op| {
+        if foreign.is_none() && m.unregistered_name(op).is_some() {
+            foreign = Some(op);
+        }
+    });
+    if let Some(op) = foreign {
+        return Some((
+            "only ops from the 'cuda_tile' dialect are allowed",
+            module,
+            op,
+        ));
+    }
+    let items: Vec<Op> = match module {
+        Some(md) if top.len() == 1 => m
+            .region_blocks(m.region(md, 0))
+            .first()
+            .map(|&b| m.block_ops(b).collect())
+            .unwrap_or_default(),
+        _ => top,
+    };
+    let stray = items.into_iter().find(|&op| {
+        !matches!(
+            m.opcode(op),
+            Opcode::Global | Opcode::Entry | Opcode::TestingFunc | Opcode::Module
+        )
+    })?;
+    Some((
+        "only function and global ops are allowed in the body",
+        module,
+        stray,
+    ))
+}
+
+/// NVIDIA's message for a field that the target version cannot encode.
+fn requires(name: &str, since: Version, operand: bool) -> String {
+    let what = if operand { "operand" } else { "attribute" };
+    format!("{what} '{name}' requires bytecode version {since}+")
 }
 
 impl<'m> Writer<'m> {
@@ -115,6 +174,16 @@ impl<'m> Writer<'m> {
             let body = self.debug_section();
             section(&mut out, Section::Debug, &body, 8);
         }
+        // The producer (13.3 on; older versions have no place for it and drop it, as
+        // NVIDIA's writer does).
+        if self.version >= Version::V13_3
+            && let Some(p) = self.producer()
+        {
+            let mut body = Vec::new();
+            let i = self.string(&p);
+            put_varint(&mut body, i);
+            section(&mut out, Section::Producer, &body, 1);
+        }
         let body = table_body(&self.types.items, 4, 0);
         section(&mut out, Section::Type, &body, 4);
         let body = table_body(&self.strings.items, 4, 0);
@@ -149,6 +218,18 @@ impl<'m> Writer<'m> {
         }
     }
 
+    /// The module's `producer` attribute.
+    fn producer(&self) -> Option<String> {
+        let m = self.m;
+        let module = m
+            .block_ops(m.body())
+            .find(|&o| m.opcode(o) == Opcode::Module)?;
+        match m.ctx.attrs.get(m.attr(module, 1)?) {
+            AttrData::String(s) => Some(s.to_string()),
+            _ => None,
+        }
+    }
+
     fn string(&mut self, s: &str) -> u64 {
         if let Some(&i) = self.strings.map.get(s) {
             return i;
@@ -172,7 +253,12 @@ impl<'m> Writer<'m> {
                 16 => type_tag::I16,
                 32 => type_tag::I32,
                 64 => type_tag::I64,
-                _ => return Err(Fail(format!("type 'i{w}' has no bytecode encoding"), op)),
+                _ => {
+                    return Err(Fail(
+                        format!("unsupported type in bytecode writer: 'i{w}'"),
+                        op,
+                    ));
+                }
             }),
             TypeData::Float(k) => b.push(match k {
                 FloatKind::F16 => type_tag::F16,
@@ -247,7 +333,7 @@ impl<'m> Writer<'m> {
             _ => {
                 return Err(Fail(
                     format!(
-                        "type '{}' has no bytecode encoding",
+                        "unsupported type in bytecode writer: '{}'",
                         self.m.ctx.types.to_string(t, false)
                     ),
                     op,
@@ -694,15 +780,27 @@ impl<'m> Writer<'m> {
                     if self.version >= since {
                         put_varint(out, v);
                     } else if v != 0 {
-                        return Err(Fail(
-                            format!(
-                                "'cuda_tile.{}' uses a feature that bytecode version {} cannot encode (it needs {})",
-                                m.op_mnemonic(op),
-                                self.version,
-                                since
-                            ),
-                            Some(op),
-                        ));
+                        let first = bits[v.trailing_zeros() as usize];
+                        let (name, operand) = match first {
+                            Bit::Unit(n) | Bit::Unmodelled(n) => (n, false),
+                            Bit::Present(n) => (n, def.operands.iter().any(|s| s.name == n)),
+                        };
+                        return Err(Fail(requires(name, since, operand), Some(op)));
+                    }
+                }
+                Field::EnumSince(n, since) => {
+                    let default = match def.attrs.iter().find(|a| a.name == n).map(|a| a.presence) {
+                        Some(tilec_ir::ops::Presence::DefaultEnum(d)) => d as u64,
+                        _ => 0,
+                    };
+                    let v = match attr(n).map(|a| m.ctx.attrs.get(a)) {
+                        Some(AttrData::Enum(_, v)) => *v as u64,
+                        _ => default,
+                    };
+                    if self.version >= since {
+                        put_varint(out, v);
+                    } else if v != default {
+                        return Err(Fail(requires(n, since, false), Some(op)));
                     }
                 }
                 Field::Enum(n) => {

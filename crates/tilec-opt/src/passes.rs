@@ -77,6 +77,7 @@ pub fn run_pipeline(
         if opts.verify_each {
             let vopts = tilec_verify::VerifyOptions {
                 personality: opts.canon.personality,
+                ..Default::default()
             };
             let found = tilec_verify::verify(m, &vopts);
             if found.iter().any(Diagnostic::is_error) {

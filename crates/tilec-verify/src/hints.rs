@@ -2,7 +2,8 @@
 //! (tile-ir-operations.md, the `optimization_hints` paragraphs of `entry` and the load and
 //! store ops; ranges as NVIDIA's tools enforce them).
 
-use crate::{VResult, Verifier};
+use crate::{HintChecks, VResult, Verifier};
+use tilec_diag::Severity;
 use tilec_diag::catalog::generic as cat;
 use tilec_ir::attrs::AttrData;
 use tilec_ir::module::Op;
@@ -11,21 +12,46 @@ use tilec_ir::ops::{AttrKind, Opcode};
 /// The architectures hints may name; `default` applies to every architecture (cuTile
 /// Python emits it).
 const ARCHS: &[&str] = &[
-    "default", "sm_80", "sm_90", "sm_100", "sm_103", "sm_110", "sm_120", "sm_121",
+    "default", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90", "sm_100", "sm_103", "sm_110",
+    "sm_120", "sm_121",
 ];
 
 /// The hints an op takes (`None`: any known hint, for ops tilec does not restrict).
 fn allowed(op: Opcode) -> Option<&'static [&'static str]> {
     match op {
-        Opcode::Entry => Some(&["num_cta_in_cga", "occupancy"]),
+        Opcode::Entry => Some(&["num_cta_in_cga", "num_worker_warps_per_cta", "occupancy"]),
         Opcode::LoadViewTko | Opcode::StoreViewTko => Some(&["latency", "allow_tma"]),
         Opcode::LoadPtrTko | Opcode::StorePtrTko => Some(&["latency"]),
         _ => None,
     }
 }
 
-/// Checks the op's `optimization_hints`, if it has any.
+/// Checks the op's `optimization_hints`, if it has any, and reports a problem as the
+/// options ask.
 pub(crate) fn verify(v: &mut Verifier<'_>, op: Op) -> VResult {
+    match v.hints {
+        HintChecks::Ignore => Ok(()),
+        HintChecks::Error | HintChecks::Default => check(v, op),
+        HintChecks::Warn | HintChecks::WarnError => {
+            let before = v.diags.len();
+            if check(v, op).is_ok() {
+                return Ok(());
+            }
+            for d in &mut v.diags[before..] {
+                if d.severity == Severity::Error {
+                    d.severity = Severity::Warning;
+                }
+            }
+            if v.hints == HintChecks::WarnError {
+                return Err(v.error(op, &cat::HINTS_FAILED, &[]));
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The checks; the first problem is an error.
+fn check(v: &mut Verifier<'_>, op: Op) -> VResult {
     // Most ops have no hints slot: find it by kind, without comparing names.
     let Some(slot) =
         v.m.def(op)
@@ -67,6 +93,13 @@ pub(crate) fn verify(v: &mut Verifier<'_>, op: Op) -> VResult {
                     None => Some(&cat::HINT_INTEGER),
                     Some(n) if !(1..=16).contains(&n) || n & (n - 1) != 0 => {
                         Some(&cat::HINT_NUM_CTA)
+                    }
+                    Some(_) => None,
+                },
+                "num_worker_warps_per_cta" => match int {
+                    None => Some(&cat::HINT_INTEGER),
+                    Some(n) if !(1..=32).contains(&n) || n & (n - 1) != 0 => {
+                        Some(&cat::HINT_WORKER_WARPS)
                     }
                     Some(_) => None,
                 },

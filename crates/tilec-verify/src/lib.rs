@@ -53,11 +53,30 @@ pub enum Personality {
     CudaTileOpt,
 }
 
+/// How problems in `optimization_hints` are reported.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum HintChecks {
+    /// The personality's own: errors for the spec; nothing for cuda-tile-opt, whose 13.3
+    /// release checks hints only when asked (`-Wunsupported-hints`).
+    #[default]
+    Default,
+    /// Not checked.
+    Ignore,
+    /// Each problem is a warning (`-Wunsupported-hints`).
+    Warn,
+    /// Each problem is a warning, then the op fails (`-Wunsupported-hints -Werr-hints`).
+    WarnError,
+    /// Each problem is an error.
+    Error,
+}
+
 /// Verifier options.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct VerifyOptions {
     /// Whose wording to use.
     pub personality: Personality,
+    /// How hint problems are reported.
+    pub hints: HintChecks,
 }
 
 /// Verifies a module; returns the diagnostics (errors and any remarks attached to them) in
@@ -95,6 +114,8 @@ pub(crate) struct Verifier<'m> {
     pub(crate) order_end: cranelift_entity::SecondaryMap<Op, u32>,
     /// Symbol tables, built on first use.
     pub(crate) symbols: Option<symbols::Tables<'m>>,
+    /// How hint problems are reported (never `Default`).
+    pub(crate) hints: HintChecks,
 }
 
 impl<'m> Verifier<'m> {
@@ -102,6 +123,11 @@ impl<'m> Verifier<'m> {
         Verifier {
             m,
             upstream: opts.personality == Personality::CudaTileOpt,
+            hints: match (opts.hints, opts.personality) {
+                (HintChecks::Default, Personality::Spec) => HintChecks::Error,
+                (HintChecks::Default, Personality::CudaTileOpt) => HintChecks::Ignore,
+                (h, _) => h,
+            },
             file: m.file().unwrap_or(FileId(0)),
             diags: Vec::new(),
             order: Default::default(),

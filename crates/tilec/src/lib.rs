@@ -104,6 +104,23 @@ struct CommonArgs {
     /// module.
     #[arg(long = "no-implicit-module", hide = true)]
     no_implicit_module: bool,
+    /// `-Wunsupported-hints`: report problems in `optimization_hints` as warnings (tilec's
+    /// default reports them as errors, cuda-tile-opt's not at all); `-Werr-hints` with it:
+    /// warnings, then the op fails.
+    #[arg(short = 'W', value_name = "WARNING", action = clap::ArgAction::Append,
+          value_parser = ["unsupported-hints", "err-hints"])]
+    warnings: Vec<String>,
+}
+
+/// How the verifier reports hint problems, from `-W` flags.
+fn hint_checks(c: &CommonArgs) -> tilec_verify::HintChecks {
+    let has = |w: &str| c.warnings.iter().any(|x| x == w);
+    match (has("unsupported-hints"), has("err-hints")) {
+        (true, true) => tilec_verify::HintChecks::WarnError,
+        (true, false) => tilec_verify::HintChecks::Warn,
+        (false, true) => tilec_verify::HintChecks::Error,
+        (false, false) => tilec_verify::HintChecks::Default,
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -591,18 +608,34 @@ impl<'a, 'b> Driver<'a, 'b> {
     /// `--verify-diagnostics`, each chunk's diagnostics are compared with its `expected-*`
     /// comments instead, and only the differences are emitted.
     fn parse(&mut self, input: &Input, common: &CommonArgs) -> Vec<Option<Module>> {
+        self.parse_then(input, common, &|_| Vec::new())
+    }
+
+    /// [`Self::parse`], then `after` on each valid chunk (text input): its diagnostics
+    /// join the chunk's, so that `--verify-diagnostics` checks those too (the bytecode
+    /// writer's, for `cuda-tile-translate -mlir-to-cudatilebc -verify-diagnostics`).
+    fn parse_then(
+        &mut self,
+        input: &Input,
+        common: &CommonArgs,
+        after: &dyn Fn(&Module) -> Vec<tilec_diag::Diagnostic>,
+    ) -> Vec<Option<Module>> {
         let opts = ParseOptions {
             allow_unregistered: common.allow_unregistered_dialect,
             keep_trivia: self.keep_trivia,
         };
         let vopts = tilec_verify::VerifyOptions {
             personality: personality(common),
+            hints: hint_checks(common),
         };
         let mut out = Vec::new();
         let mut diags = Vec::new();
         if let Some(bytes) = &input.bytecode {
             // A bytecode file is one module; located diagnostics give byte offsets.
-            match tilec_bytecode::read(bytes, input.file) {
+            let ropts = tilec_bytecode::ReadOptions {
+                nvidia: common.compat == CompatArg::CudaTileOpt,
+            };
+            match tilec_bytecode::read_with(bytes, input.file, ropts) {
                 Ok(m) => {
                     let (m, d) = verified(m, &vopts);
                     diags.extend(d);
@@ -628,11 +661,14 @@ impl<'a, 'b> Driver<'a, 'b> {
                 std::iter::once(0..text.len()).collect()
             };
             for c in chunks {
-                let (module, chunk_diags) =
+                let (module, mut chunk_diags) =
                     match tilec_parse::parse_range(text, c.start, c.end, input.file, &opts) {
                         Ok(m) => verified(m, &vopts),
                         Err(d) => (None, d),
                     };
+                if let Some(m) = &module {
+                    chunk_diags.extend(after(m));
+                }
                 if common.verify_diagnostics {
                     diags.extend(tilec_diag::expect::verify(
                         file,

@@ -57,6 +57,7 @@ fn parse_args(args: &[OsString]) -> Result<Args, String> {
             compat: CompatArg::CudaTileOpt,
             verify_diagnostics: false,
             no_implicit_module: true,
+            warnings: Vec::new(),
         },
         debuginfo: false,
         generic: false,
@@ -199,11 +200,20 @@ impl Driver<'_, '_> {
             self.emit(&d);
             return EXIT_DIAGNOSTICS;
         }
+        if a.common.verify_diagnostics && mode == Mode::MlirToBytecode {
+            // The writer's diagnostics are checked against the expectations too.
+            let write_check = |m: &tilec_ir::Module| {
+                let v = version.unwrap_or_else(|| tilec_bytecode::lowest_version(m));
+                tilec_bytecode::write(m, v).err().unwrap_or_default()
+            };
+            self.parse_then(&input, &a.common, &write_check);
+            return self.status();
+        }
         let modules = self.parse(&input, &a.common);
         if self.errors > 0 {
             return EXIT_DIAGNOSTICS;
         }
-        if a.common.verify_diagnostics && mode != Mode::MlirToBytecode {
+        if a.common.verify_diagnostics {
             return EXIT_OK;
         }
         let print = PrintOptions {

@@ -1380,3 +1380,45 @@ fn readme_commands_write_under_target_and_name_every_crate() {
         );
     }
 }
+
+#[test]
+fn w_flags_choose_how_hint_problems_are_reported() {
+    let src = b"cuda_tile.module @m {\n  entry @k() optimization_hints=<sm_75 = {num_cta_in_cga = 2}> {\n    return\n  }\n}\n";
+    let run = |extra: &[&str]| {
+        let mut args = vec!["check", "-", "--diagnostic-format=mlir"];
+        args.extend_from_slice(extra);
+        let o = tilec(&args, src);
+        (o.status.code(), text(&o.stderr))
+    };
+    // tilec's own mode: an error.
+    let (code, err) = run(&[]);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("<stdin>:2:3: error: 'cuda_tile.entry' op unallowed key sm_75\n"),
+        "{err}"
+    );
+    // cuda-tile-opt (13.3): silent unless asked.
+    let (code, err) = run(&["--compat=cuda-tile-opt"]);
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    let (code, err) = run(&["--compat=cuda-tile-opt", "-Wunsupported-hints"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        err.contains("<stdin>:2:3: warning: 'cuda_tile.entry' op unknown hint key sm_75\n"),
+        "{err}"
+    );
+    let (code, err) = run(&[
+        "--compat=cuda-tile-opt",
+        "-Wunsupported-hints",
+        "-Werr-hints",
+    ]);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains(
+            "<stdin>:2:3: error: 'cuda_tile.entry' op Optimization hints verification failed\n"
+        ),
+        "{err}"
+    );
+    // An unknown -W name is a usage error.
+    let (code, _) = run(&["-Wbogus"]);
+    assert_eq!(code, Some(2));
+}

@@ -115,12 +115,14 @@ catalog! {
     /// An optimization-hints entry for an unknown architecture.
     HINT_ARCH = CodeInfo::rule("E0230", "optimization hints: unknown architecture",
         "unallowed key {key}")
+        .upstream("unknown hint key {key}")
         .explain("`optimization_hints` maps architectures to hints. The keys are sm_80, sm_90, sm_100, sm_103, sm_110, sm_120 and sm_121, and `default` for hints that apply to every architecture (cuTile Python writes `optimization_hints=<default = {}>`).")
         .example("cuda_tile.entry @k(%p: !cuda_tile.tile<!cuda_tile.ptr<f32>>) optimization_hints=<sm_90 = {num_cta_in_cga = 2, occupancy = 4}, sm_100 = {num_cta_in_cga = 8}> {\n}");
     /// A hint the op does not take.
     HINT_NOT_ALLOWED = CodeInfo::rule("E0231", "optimization hint not allowed on this op",
         "{key} is not allowed for current Operation")
-        .explain("Each op takes some hints only: `entry` takes `num_cta_in_cga` and `occupancy`; `load_view_tko` and `store_view_tko` take `latency` and `allow_tma`; `load_ptr_tko` and `store_ptr_tko` take `latency`.")
+        .upstream("{key} is not known hint for current Operation")
+        .explain("Each op takes some hints only: `entry` takes `num_cta_in_cga`, `num_worker_warps_per_cta` and `occupancy`; `load_view_tko` and `store_view_tko` take `latency` and `allow_tma`; `load_ptr_tko` and `store_ptr_tko` take `latency`.")
         .example("cuda_tile.entry @k(%p: !cuda_tile.tile<!cuda_tile.ptr<f32>>) optimization_hints=<sm_90 = {num_cta_in_cga = 2, occupancy = 4}, sm_100 = {num_cta_in_cga = 8}> {\n}");
     /// `num_cta_in_cga` that is not a power of two up to 16.
     HINT_NUM_CTA = CodeInfo::rule("E0232", "num_cta_in_cga out of range",
@@ -147,6 +149,16 @@ catalog! {
         "integer value in the range [1, 32] is expected for {arch}.{key}")
         .explain("`occupancy`, the number of CTAs the kernel should fit on one SM, is 1 to 32.")
         .example("cuda_tile.entry @k(%p: !cuda_tile.tile<!cuda_tile.ptr<f32>>) optimization_hints=<sm_90 = {num_cta_in_cga = 2, occupancy = 4}, sm_100 = {num_cta_in_cga = 8}> {\n}");
+    /// `num_worker_warps_per_cta` that is not a power of two up to 32.
+    HINT_WORKER_WARPS = CodeInfo::rule("E0238", "num_worker_warps_per_cta out of range",
+        "expected power-of-two ≤ 32 for {arch}.{key}")
+        .explain("`num_worker_warps_per_cta`, the number of warps per CTA that do the kernel's work, must be a power of two up to 32 (NVIDIA's compiler uses 4 or 8 today).")
+        .example("cuda_tile.entry @k(%p: !cuda_tile.tile<!cuda_tile.ptr<f32>>) optimization_hints=<sm_100 = {num_cta_in_cga = 2, num_worker_warps_per_cta = 8}> {\n}");
+    /// Hint problems reported as errors after their warnings (`-Werr-hints`).
+    HINTS_FAILED = CodeInfo::rule("E0239", "optimization hints rejected",
+        "Optimization hints verification failed")
+        .explain("With `-Wunsupported-hints -Werr-hints` (cuda-tile-opt's flags), each problem in an op's `optimization_hints` is a warning, and the op then fails verification with this error.")
+        .example("cuda_tile.entry @k(%p: !cuda_tile.tile<!cuda_tile.ptr<f32>>) optimization_hints=<sm_100 = {num_cta_in_cga = 2}> {\n}");
     /// A hint tilec does not know.
     HINT_UNKNOWN = CodeInfo::rule("E0237", "unknown optimization hint",
         "unknown param {key} for {arch}")

@@ -264,6 +264,8 @@ struct Written {
     result_types: u64,
     splat: u64,
     attrs: u64,
+    /// The format has an `attr-dict`, where the attributes it does not place go.
+    dict: bool,
     /// The attribute slot of a dense constant printed with the result's type.
     dense_of_result: Option<usize>,
 }
@@ -354,6 +356,7 @@ fn collect_written(
                 let p = present && anchor_present(m, op, operands, results, *anchor);
                 collect_written(m, op, operands, results, elems, p, w);
             }
+            Elem::AttrDict { .. } => w.dict = true,
             _ => {}
         }
     }
@@ -372,7 +375,11 @@ fn check_format(
 
     // Attributes the format has no place for would be lost.
     for (i, a) in def.attrs.iter().enumerate() {
-        if a.kind != AttrKind::OperandSegments && w.attrs & bit(i) == 0 && m.attr(op, i).is_some() {
+        if a.kind != AttrKind::OperandSegments
+            && w.attrs & bit(i) == 0
+            && !w.dict
+            && m.attr(op, i).is_some()
+        {
             return Err(Misfit::Attribute(i));
         }
     }

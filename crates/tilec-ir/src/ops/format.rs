@@ -126,6 +126,44 @@ pub enum Custom {
     IfRegion(usize),
 }
 
+impl Format {
+    /// True if some element of the format writes attribute slot `i` itself; the others
+    /// that are set are written in the `attr-dict`, as MLIR's generated printers do.
+    pub fn references_attr(&self, i: usize) -> bool {
+        fn custom_uses(c: &Custom, i: usize) -> bool {
+            match *c {
+                Custom::Rounding(a)
+                | Custom::DivFRounding(a)
+                | Custom::SqrtRounding(a)
+                | Custom::IntRounding(a)
+                | Custom::Signedness(a)
+                | Custom::Predicate(a)
+                | Custom::Ordering(a) => a == i,
+                Custom::Dense { value, .. } => value == i,
+                Custom::Memory { ordering, scope } => ordering == i || scope == i,
+                Custom::ArgRegion(_) | Custom::IfRegion(_) => false,
+            }
+        }
+        fn uses(elems: &[Elem], i: usize) -> bool {
+            elems.iter().any(|e| match e {
+                Elem::Attr(a) => *a == i,
+                Elem::Custom(c) => custom_uses(c, i),
+                Elem::Optional { elems, anchor } => *anchor == Anchor::Attr(i) || uses(elems, i),
+                Elem::OIList(clauses) => clauses.iter().any(|(_, a)| *a == i),
+                Elem::Lit(_)
+                | Elem::Space
+                | Elem::NoSpace
+                | Elem::Operand(_)
+                | Elem::Region(_)
+                | Elem::AttrDict { .. }
+                | Elem::Type(_)
+                | Elem::SplatType(_) => false,
+            })
+        }
+        uses(&self.elems, i)
+    }
+}
+
 /// A format string that does not compile.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]

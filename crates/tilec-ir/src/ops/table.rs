@@ -599,7 +599,14 @@ table! {
         ..DEFAULT
     },
     MulI => int_overflow!(Opcode::MulI, "muli", "Element-wise integer multiplication", true),
-    NegSI => OpDef { aliases: &["negi"], ..int_unary!(Opcode::NegSI, "negsi", "Element-wise integer negation") },
+    NegSI => OpDef {
+        aliases: &["negi"],
+        // NVIDIA's 13.2 `negi` has an overflow flag (`no_signed_wrap` makes negating the
+        // minimum value undefined); the spec's `negsi` has none, so it is optional.
+        attrs: &[OVERFLOW],
+        syntax: Syntax::Format("$source (`overflow` `` $overflow^)? attr-dict `:` type($result)"),
+        ..int_unary!(Opcode::NegSI, "negsi", "Element-wise integer negation")
+    },
     NotI => OpDef { since: "spec", ..int_unary!(Opcode::NotI, "noti", "Element-wise bitwise not") },
     OrI => bitwise!(Opcode::OrI, "ori", "Element-wise bitwise or"),
     PopCnt => bit_unary!(Opcode::PopCnt, "popcnt", "Element-wise population count"),
@@ -1205,7 +1212,7 @@ table! {
         name: "module",
         summary: "A compilation unit",
         family: Family::Misc,
-        attrs: &[req("sym_name", AttrKind::SymbolName)],
+        attrs: &[req("sym_name", AttrKind::SymbolName), optional("producer", AttrKind::String)],
         regions: &[RegionDef { name: "body", implicit_terminator: None, optional: true }],
         traits: Traits::ISOLATED_FROM_ABOVE
             .or(Traits::SYMBOL_TABLE)

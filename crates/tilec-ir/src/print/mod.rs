@@ -433,14 +433,27 @@ impl<'m> Printer<'m> {
 
     /// Prints ` {k = v, ...}` for discardable attributes (after `attributes` with `with_keyword`).
     pub(crate) fn print_extra_attrs(&mut self, op: Op, with_keyword: bool) {
-        let extras = self.m.extra_attrs(op);
-        if extras.is_empty() {
+        let def = self.m.def(op);
+        // Declared attributes that the format does not write itself come first (the
+        // module's `producer`), then the undeclared ones, as written.
+        let mut entries: Vec<(Box<str>, crate::attrs::Attr)> = Vec::new();
+        if let Some(f) = def.format() {
+            for (i, a) in def.attrs.iter().enumerate() {
+                if a.kind == crate::ops::AttrKind::OperandSegments || f.references_attr(i) {
+                    continue;
+                }
+                if let Some(v) = self.m.attr(op, i) {
+                    entries.push((a.name.into(), v));
+                }
+            }
+        }
+        entries.extend(self.m.extra_attrs(op).iter().cloned());
+        if entries.is_empty() {
             return;
         }
         if with_keyword {
             self.out.push_str(" attributes");
         }
-        let entries: Vec<(Box<str>, crate::attrs::Attr)> = extras.to_vec();
         self.out.push(' ');
         let mut s = std::mem::take(&mut self.out);
         self.attr_printer().write_dict(&mut s, &entries, false);
