@@ -672,6 +672,29 @@ fn versions_producer_and_nvidia_reading() {
     let b = tilec_bytecode::write(&m, Version::V13_2).unwrap();
     assert!(print(&b).contains("overflow<no_signed_wrap> : tile<2xi32>"));
 
+    // 13.3 globals: visibility and `constant`, printed with NVIDIA's spacing (its custom
+    // directive leaves a double space), encoded from 13.3 on and refused before.
+    let text = "cuda_tile.module @kernels {\n  global private constant @g <i32: [7]> : tile<1xi32>\n  global public @h <f32: [1.0]> : tile<1xf32>\n}\n";
+    let m = parse_verified(text, 0, text.len()).unwrap();
+    assert_eq!(tilec_bytecode::lowest_version(&m), Version::V13_3);
+    let b = tilec_bytecode::write(&m, Version::V13_3).unwrap();
+    assert_eq!(
+        print(&b),
+        "cuda_tile.module @kernels {\n  global private  constant @g <i32: 7> : tile<1xi32>\n  global  @h <f32: 1.000000e+00> : tile<1xf32>\n}\n"
+    );
+    assert_eq!(
+        write_err(text, Version::V13_2),
+        [
+            "error global `g` uses non-public symbol visibility, which cannot be encoded in bytecode version 13.2 (requires bytecode 13.3+)"
+        ]
+    );
+    assert_eq!(
+        write_err(&text.replace("private ", ""), Version::V13_1),
+        [
+            "error constant global `g` cannot be encoded in bytecode version 13.1 (the `constant` attribute requires bytecode 13.3+)"
+        ]
+    );
+
     // Only cuda_tile ops, and only functions and globals at the top.
     assert_eq!(
         write_err(

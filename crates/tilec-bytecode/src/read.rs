@@ -725,22 +725,36 @@ impl<'a> Reader<'a> {
             let ty = self.ty(c, "the global's type")?;
             let value = self.constant(c, ty)?;
             let align = c.varint("the global's alignment")?;
+            let (mut private, mut constant) = (false, false);
             if self.version >= Version::V13_3 {
                 let vis_at = *c;
                 let vis = c.varint("the global's visibility")?;
                 if vis > 1 {
                     return vis_at.err(format!("invalid symbol visibility {vis}"));
                 }
-                c.varint("the global's constant flag")?;
+                private = vis == 1;
+                let k_at = *c;
+                let k = c.varint("the global's constant flag")?;
+                if k > 1 {
+                    return k_at.err(format!("invalid constant flag {k}"));
+                }
+                constant = k == 1;
             }
             let sym = self.m.ctx.attrs.string(&name);
             let align = (align != 0).then(|| self.m.ctx.attrs.int(align as i64, Type::I64));
+            let constant = constant.then_some(Attr::UNIT);
+            let vis = private.then(|| {
+                self.m.ctx.attrs.intern(AttrData::Enum(
+                    tilec_ir::attrs::EnumKind::SymbolVisibility,
+                    1,
+                ))
+            });
             let op = self.m.create_op(
                 &tilec_ir::OpSpec {
                     opcode: Opcode::Global,
                     operands: &[],
                     results: &[],
-                    attrs: &[Some(sym), Some(value), align],
+                    attrs: &[Some(sym), Some(value), align, constant, vis],
                     regions: 0,
                 },
                 InsertPoint::End(body),

@@ -572,9 +572,35 @@ impl<'m> Writer<'m> {
             let c = self.constant(&d, Some(g))?;
             put_varint(&mut out, c);
             put_varint(&mut out, align as u64);
+            let private = matches!(
+                def.attr_index("symbol_visibility")
+                    .and_then(|i| m.attr(g, i))
+                    .map(|a| m.ctx.attrs.get(a)),
+                Some(AttrData::Enum(_, 1))
+            );
+            let constant = def
+                .attr_index("constant")
+                .and_then(|i| m.attr(g, i))
+                .is_some();
             if self.version >= Version::V13_3 {
-                put_varint(&mut out, 0); // public
-                put_varint(&mut out, 0); // not constant
+                put_varint(&mut out, private as u64);
+                put_varint(&mut out, constant as u64);
+            } else if private {
+                return Err(Fail(
+                    format!(
+                        "global `{name}` uses non-public symbol visibility, which cannot be encoded in bytecode version {} (requires bytecode 13.3+)",
+                        self.version
+                    ),
+                    Some(g),
+                ));
+            } else if constant {
+                return Err(Fail(
+                    format!(
+                        "constant global `{name}` cannot be encoded in bytecode version {} (the `constant` attribute requires bytecode 13.3+)",
+                        self.version
+                    ),
+                    Some(g),
+                ));
             }
         }
         Ok(out)

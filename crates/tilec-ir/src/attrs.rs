@@ -202,6 +202,13 @@ enums! {
         /// A thread block cluster.
         Cluster = "cluster",
     }
+    /// Who may access a global (13.3).
+    SymbolVisibility / SymbolVisibility, mnemonic Some("symbol_visibility"), {
+        /// Accessible from the host (the default).
+        Public = "public",
+        /// Device-only.
+        Private = "private",
+    }
     /// The address spaces a GPU-level `ttg.barrier` makes visible (tritongpu-ops.md; only
     /// single spaces: tilec never emits a combination).
     AddrSpace / AddrSpace, mnemonic None, {

@@ -384,6 +384,7 @@ impl<'s> Parser<'s> {
             "memory_scope" => Some(EnumKind::MemoryScope),
             "atomic_rmw_mode" => Some(EnumKind::AtomicRmwMode),
             "barrier_scope" => Some(EnumKind::BarrierScope),
+            "symbol_visibility" => Some(EnumKind::SymbolVisibility),
             _ => None,
         };
         if let Some(k) = enum_kind {
@@ -976,6 +977,7 @@ fn enum_name(k: EnumKind) -> &'static str {
         EnumKind::AtomicRmwMode => "::mlir::cuda_tile::AtomicRMWMode",
         EnumKind::PaddingValue => "::mlir::cuda_tile::PaddingValue",
         EnumKind::BarrierScope => "::mlir::cuda_tile::BarrierScope",
+        EnumKind::SymbolVisibility => "::mlir::cuda_tile::SymbolVisibility",
         EnumKind::AddrSpace => "::mlir::triton::gpu::AddrSpace",
     }
 }

@@ -478,6 +478,24 @@ impl<'s> Parser<'s> {
                 )?;
                 set(self, st, i, a);
             }
+            Custom::Visibility(i) => {
+                if self.at(Tok::BareId) {
+                    let word = self.text();
+                    if let Some(v) = EnumKind::SymbolVisibility
+                        .cases()
+                        .iter()
+                        .position(|c| *c == word)
+                    {
+                        self.bump();
+                        let a = self
+                            .m
+                            .ctx
+                            .attrs
+                            .intern(AttrData::Enum(EnumKind::SymbolVisibility, v as u8));
+                        set(self, st, i, a);
+                    }
+                }
+            }
             Custom::Dense { value, result } => {
                 let (a, ty) = self.parse_dense_constant()?;
                 set(self, st, value, a);

@@ -337,7 +337,8 @@ fn collect_written(
                 | Custom::IntRounding(i)
                 | Custom::Signedness(i)
                 | Custom::Predicate(i)
-                | Custom::Ordering(i) => w.attrs |= bit(i),
+                | Custom::Ordering(i)
+                | Custom::Visibility(i) => w.attrs |= bit(i),
                 Custom::Dense { value, result } => {
                     w.attrs |= bit(value);
                     if result.is_some() {

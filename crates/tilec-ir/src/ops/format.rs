@@ -105,6 +105,9 @@ pub enum Custom {
     Predicate(usize),
     /// `ordered` / `unordered`.
     Ordering(usize),
+    /// A global's `public` / `private`: nothing for the default (`public`), and
+    /// `private ` with the trailing space NVIDIA's printer writes.
+    Visibility(usize),
     /// A dense constant `<elem: values> : type`, or `dense<values> : type`; with `result`,
     /// the type is the result's type.
     Dense {
@@ -138,7 +141,8 @@ impl Format {
                 | Custom::IntRounding(a)
                 | Custom::Signedness(a)
                 | Custom::Predicate(a)
-                | Custom::Ordering(a) => a == i,
+                | Custom::Ordering(a)
+                | Custom::Visibility(a) => a == i,
                 Custom::Dense { value, .. } => value == i,
                 Custom::Memory { ordering, scope } => ordering == i || scope == i,
                 Custom::ArgRegion(_) | Custom::IfRegion(_) => false,
@@ -384,6 +388,7 @@ impl Compiler<'_> {
             "SqrtRounding" => Custom::SqrtRounding(attr(0)?),
             "IntRounding" => Custom::IntRounding(attr(0)?),
             "Signedness" => Custom::Signedness(attr(0)?),
+            "SymbolVisibility" => Custom::Visibility(attr(0)?),
             "Predicate" => Custom::Predicate(attr(0)?),
             "Ordering" => Custom::Ordering(attr(0)?),
             "Dense" => Custom::Dense {

@@ -1202,9 +1202,17 @@ table! {
             req("sym_name", AttrKind::SymbolName),
             req("value", AttrKind::Dense),
             AttrDef { name: "alignment", kind: AttrKind::I64, presence: Presence::DefaultInt(0) },
+            optional("constant", AttrKind::Unit),
+            AttrDef {
+                name: "symbol_visibility",
+                kind: AttrKind::Enum(EnumKind::SymbolVisibility),
+                presence: Presence::DefaultEnum(0),
+            },
         ],
         traits: Traits::SYMBOL,
-        syntax: Syntax::Format("$sym_name (`alignment` `=` $alignment^)? attr-dict custom<Dense>($value)"),
+        syntax: Syntax::Format(
+            "custom<SymbolVisibility>($symbol_visibility) (`constant` $constant^)? $sym_name (`alignment` `=` $alignment^)? attr-dict custom<Dense>($value)",
+        ),
         ..DEFAULT
     },
     Module => OpDef {

@@ -260,6 +260,14 @@ fn custom(p: &mut Printer<'_>, op: Op, c: Custom) {
         Custom::Signedness(s) | Custom::Predicate(s) | Custom::Ordering(s) => {
             enum_keyword(p, op, s)
         }
+        Custom::Visibility(s) => {
+            if let Some(AttrData::Enum(_, v)) = m.attr(op, s).map(|a| m.ctx.attrs.get(a))
+                && *v != 0
+            {
+                enum_keyword(p, op, s);
+                p.out.push(' ');
+            }
+        }
         Custom::Dense { value, result } => {
             let Some(a) = m.attr(op, value) else { return };
             let AttrData::Dense(d) = m.ctx.attrs.get(a) else {
