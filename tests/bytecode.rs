@@ -695,6 +695,33 @@ fn versions_producer_and_nvidia_reading() {
         ]
     );
 
+    // Types a version cannot hold: NVIDIA's words, without a location (as its writer
+    // reports them), and on reading a file that claims an older version.
+    let e8m0 = "cuda_tile.module @m {\n  entry @k(%a: tile<f8E8M0FNU>) {\n    return\n  }\n}\n";
+    assert_eq!(
+        write_err(e8m0, Version::V13_1),
+        ["error type 'Float8E8M0FNU' requires bytecode version 13.2+, targeting 13.1"]
+    );
+    let f4 = "cuda_tile.module @m {\n  entry @k() {\n    %c = constant <f4E2M1FN: [1.0, -6.0]> : tile<2xf4E2M1FN>\n    return\n  }\n}\n";
+    assert_eq!(
+        write_err(f4, Version::V13_2),
+        ["error type 'Float4E2M1FN' requires bytecode version 13.3+, targeting 13.2"]
+    );
+    let m = parse_verified(f4, 0, f4.len()).unwrap();
+    assert_eq!(tilec_bytecode::lowest_version(&m), Version::V13_3);
+    let mut b = tilec_bytecode::write(&m, Version::V13_3).unwrap();
+    assert!(
+        print(&b).contains("constant <f4E2M1FN: [1.000000e+00, -6.000000e+00]> : tile<2xf4E2M1FN>")
+    );
+    b[9] = 1; // claim 13.1
+    let err = read_err(&b);
+    assert!(
+        err.ends_with(
+            ": type 'Float4E2M1FN' requires bytecode version 13.3+, file version is 13.1"
+        ),
+        "{err}"
+    );
+
     // Only cuda_tile ops, and only functions and globals at the top.
     assert_eq!(
         write_err(

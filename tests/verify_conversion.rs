@@ -105,6 +105,33 @@ fn ftof_rounding() {
 }
 
 #[test]
+fn ftof_to_e8m0_rounds_down_or_up() {
+    // f8E8M0FNU holds powers of two: only rounding<zero> and rounding<positive_inf>, and
+    // the default (nearest_even) is refused too.
+    for r in ["", " rounding<nearest_even>", " rounding<negative_inf>"] {
+        let src = func(
+            ARGS,
+            &format!(
+                "    %0 = ftof %f{r} : !cuda_tile.tile<4xf32> -> !cuda_tile.tile<4xf8E8M0FNU>"
+            ),
+        );
+        modes(
+            &src,
+            &[
+                "error 3:10: 'cuda_tile.ftof' op ftof to f8E8M0FNU requires rounding<zero> or rounding<positive_inf>",
+            ],
+            &[
+                "error 3:10: 'cuda_tile.ftof' op invalid rounding mode specified for conversion to f8E8M0FNU. Only 'zero' and 'positive_inf' are supported",
+            ],
+        );
+    }
+    clean(&func(
+        ARGS,
+        "    %0 = ftof %f rounding<zero> : !cuda_tile.tile<4xf32> -> !cuda_tile.tile<4xf8E8M0FNU>\n    %1 = ftof %h rounding<positive_inf> : !cuda_tile.tile<4xf16> -> !cuda_tile.tile<4xf8E8M0FNU>\n    %2 = ftof %0 : !cuda_tile.tile<4xf8E8M0FNU> -> !cuda_tile.tile<4xf32>\n    %3 = ftof %f : !cuda_tile.tile<4xf32> -> !cuda_tile.tile<4xf4E2M1FN>",
+    ));
+}
+
+#[test]
 fn itof_rounding() {
     let src = func(
         ARGS,

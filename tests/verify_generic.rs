@@ -258,6 +258,7 @@ fn optimization_hints() {
                 &VerifyOptions {
                     personality: Personality::CudaTileOpt,
                     hints,
+                    ..Default::default()
                 },
             )
         };

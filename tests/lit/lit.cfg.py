@@ -8,6 +8,8 @@
 #                    the tilec binary) and FileCheck (PyPI's filecheck)
 #   TILEC_LIT_OUT    where lit may write the tests' temporary files
 #   TILEC_LIT_ROUND_TRIP  NVIDIA's round_trip_test.sh, when the suite lacks it
+#   TILEC_LIT_RELEASE  the release the suite was written against (13.1 or 13.3; by
+#                    default read from a `cuda-tile-13.N` folder in the suite's path)
 
 import os
 
@@ -26,6 +28,17 @@ config.environment["PATH"] = os.pathsep.join([bin_dir, os.environ.get("PATH", ""
 for var in ("HOME", "TMPDIR", "LANG"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+
+# The release the tests were written against: NVIDIA's wording lists the element types
+# of that release (tilec's cuda-tile-opt personality reads TILEC_CUDA_TILE_RELEASE).
+release = os.environ.get("TILEC_LIT_RELEASE")
+if not release:
+    for part in reversed(os.path.abspath(config.test_source_root).split(os.sep)):
+        if part.startswith("cuda-tile-13."):
+            release = part[len("cuda-tile-"):]
+            break
+if release:
+    config.environment["TILEC_CUDA_TILE_RELEASE"] = release
 
 # NVIDIA's round-trip script (bash): bytecode out and back in, compared with the text.
 # TILEC_LIT_ROUND_TRIP names it for suites that do not ship it (13.1).

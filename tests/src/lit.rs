@@ -59,6 +59,12 @@ pub fn translate(cmd: &str, path: &str) -> Result<Vec<Step>, String> {
                 // tilec takes cuda-tile-opt's command line as it is (one-dash options
                 // included) in its cuda-tile-opt personality.
                 let mut t = vec!["opt".to_string(), "--compat=cuda-tile-opt".to_string()];
+                // NVIDIA's wording of the release the file was written against (as
+                // tests/lit/lit.cfg.py infers it from the folder).
+                if let Some(i) = path.find("cuda-tile-13.") {
+                    let minor = &path[i + "cuda-tile-13.".len()..][..1];
+                    t.push(format!("--cuda-tile-release=13.{minor}"));
+                }
                 let mut has_input = false;
                 for a in args {
                     if *a == "%s" {

@@ -270,6 +270,17 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    /// A type that a file of an older version cannot hold (NVIDIA's wording).
+    fn type_since(&self, at: &Cursor<'a>, name: &str, v: Version) -> Res<()> {
+        if self.version < v {
+            return at.err(format!(
+                "type '{name}' requires bytecode version {v}+, file version is {}",
+                self.version
+            ));
+        }
+        Ok(())
+    }
+
     fn string(&mut self, c: &mut Cursor<'a>, what: &str) -> Res<&'a str> {
         let at = *c;
         let i = c.varint(what)?;
@@ -398,9 +409,18 @@ impl<'a> Reader<'a> {
                     results: results.into(),
                 }
             }
-            type_tag::F8E8M0FNU => return at.err("type f8E8M0FNU is not supported by tilec"),
-            type_tag::F4E2M1FN => return at.err("type f4E2M1FN is not supported by tilec"),
-            type_tag::I4 => return at.err("type i4 is not supported by tilec"),
+            type_tag::F8E8M0FNU => {
+                self.type_since(&at, "Float8E8M0FNU", Version::V13_2)?;
+                TypeData::Float(FloatKind::F8E8M0FNU)
+            }
+            type_tag::F4E2M1FN => {
+                self.type_since(&at, "Float4E2M1FN", Version::V13_3)?;
+                TypeData::Float(FloatKind::F4E2M1FN)
+            }
+            type_tag::I4 => {
+                self.type_since(&at, "Int4", Version::V13_3)?;
+                TypeData::Int(4)
+            }
             type_tag::GATHER_SCATTER_VIEW => {
                 return at.err("gather/scatter views are not supported by tilec");
             }
@@ -420,12 +440,8 @@ impl<'a> Reader<'a> {
     /// be written as text is an error here too.
     fn check_type(&self, data: &TypeData) -> Result<(), String> {
         let types = &self.m.ctx.types;
-        let number = |t: Type| {
-            matches!(
-                types.get(t),
-                TypeData::Int(1 | 8 | 16 | 32 | 64) | TypeData::Float(_)
-            )
-        };
+        use tilec_ir::ops::Elems;
+        let number = |t: Type| Elems::of(types.get(t)).is_some_and(|e| Elems::NUMBERS.contains(e));
         let tile_shape = |shape: &[i64]| match tilec_ir::types::tile_shape_error(shape) {
             Some(msg) => Err(msg),
             None => Ok(()),
@@ -433,8 +449,11 @@ impl<'a> Reader<'a> {
         match data {
             TypeData::Ptr(p) if !number(*p) => Err("the pointee type is not a number type".into()),
             TypeData::Tile { shape, elem, .. } => {
-                if !number(*elem) && !matches!(types.get(*elem), TypeData::Ptr(_)) {
+                if !Elems::of(types.get(*elem)).is_some_and(|e| Elems::ALL.contains(e)) {
                     return Err("the tile element type is not a number or pointer type".into());
+                }
+                if let Some(msg) = tilec_ir::types::tile_element_error(shape, types.get(*elem)) {
+                    return Err(msg.into());
                 }
                 tile_shape(shape)
             }

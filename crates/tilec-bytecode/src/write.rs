@@ -246,9 +246,26 @@ impl<'m> Writer<'m> {
         }
         let mut b = Vec::new();
         let data = self.m.ctx.types.get(t).clone();
+        // Types a later version added: NVIDIA's writer reports them without a location.
+        let since = |name: &str, v: Version| -> W<()> {
+            if self.version < v {
+                return Err(Fail(
+                    format!(
+                        "type '{name}' requires bytecode version {v}+, targeting {}",
+                        self.version
+                    ),
+                    None,
+                ));
+            }
+            Ok(())
+        };
         match data {
             TypeData::Int(w) => b.push(match w {
                 1 => type_tag::I1,
+                4 => {
+                    since("Int4", Version::V13_3)?;
+                    type_tag::I4
+                }
                 8 => type_tag::I8,
                 16 => type_tag::I16,
                 32 => type_tag::I32,
@@ -268,6 +285,14 @@ impl<'m> Writer<'m> {
                 FloatKind::F64 => type_tag::F64,
                 FloatKind::F8E4M3FN => type_tag::F8E4M3FN,
                 FloatKind::F8E5M2 => type_tag::F8E5M2,
+                FloatKind::F8E8M0FNU => {
+                    since("Float8E8M0FNU", Version::V13_2)?;
+                    type_tag::F8E8M0FNU
+                }
+                FloatKind::F4E2M1FN => {
+                    since("Float4E2M1FN", Version::V13_3)?;
+                    type_tag::F4E2M1FN
+                }
             }),
             TypeData::Token => b.push(type_tag::TOKEN),
             TypeData::Ptr(e) => {

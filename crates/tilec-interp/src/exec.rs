@@ -474,11 +474,58 @@ impl<'a, 'm> Ctx<'a, 'm> {
 pub fn int_width(t: Type) -> u32 {
     match t {
         Type::I1 => 1,
+        Type::I4 => 4,
         Type::I8 => 8,
         Type::I16 => 16,
         Type::I32 => 32,
         _ => 64,
     }
+}
+
+/// The first op that uses a pointer to, or a view of, a 4-bit element type (whose memory
+/// layout, two elements to a byte, the interpreter does not model yet).
+fn sub_byte_memory(m: &Module) -> Option<(Op, &'static str)> {
+    let types = &m.ctx.types;
+    let sub_byte = |elem: Type| match elem {
+        Type::F4E2M1FN => Some("f4E2M1FN"),
+        Type::I4 => Some("i4"),
+        _ => None,
+    };
+    let in_memory = |t: Type| -> Option<&'static str> {
+        let t = match types.get(t) {
+            TypeData::PartitionView { tensor_view, .. } => *tensor_view,
+            _ => t,
+        };
+        match types.get(t) {
+            TypeData::TensorView { elem, .. } => sub_byte(*elem),
+            TypeData::Tile { elem, .. } => match types.get(*elem) {
+                TypeData::Ptr(p) => sub_byte(*p),
+                _ => None,
+            },
+            TypeData::Ptr(p) => sub_byte(*p),
+            _ => None,
+        }
+    };
+    let mut found = None;
+    m.walk(|op| {
+        if found.is_some() {
+            return;
+        }
+        let args = m
+            .regions(op)
+            .iter()
+            .flat_map(|&r| m.region_blocks(r).iter())
+            .flat_map(|&b| m.block_args(b).iter().copied());
+        if let Some(name) = m
+            .operands(op)
+            .chain(m.results(op))
+            .chain(args)
+            .find_map(|v| in_memory(m.value_type(v)))
+        {
+            found = Some((op, name));
+        }
+    });
+    found
 }
 
 /// The mask of the low `w` bits.
@@ -572,14 +619,22 @@ pub fn run_with_progress(
     opts: &Options,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Outcome, RunError> {
-    let globals = crate::memory::alloc_globals(m, mem);
-    let mem: &Memory = mem;
     let err0 = |message: String| RunError {
         op: Some(entry),
         block: [0; 3],
         message,
         printed: String::new(),
     };
+    if let Some((op, name)) = sub_byte_memory(m) {
+        return Err(RunError {
+            op: Some(op),
+            ..err0(format!(
+                "'tilec run' does not model memory of the element type '{name}' yet (two elements to a byte); tiles of it in registers are supported"
+            ))
+        });
+    }
+    let globals = crate::memory::alloc_globals(m, mem);
+    let mem: &Memory = mem;
     let Some(block) = m.entry_block(m.region(entry, 0)) else {
         return Err(err0("the entry has no body".into()));
     };

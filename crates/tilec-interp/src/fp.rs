@@ -77,23 +77,36 @@ fn mask(k: FloatKind) -> u64 {
     if w >= 64 { u64::MAX } else { (1u64 << w) - 1 }
 }
 
+/// The sign bit (0 for the unsigned F8E8M0FNU).
 fn sign_bit(k: FloatKind) -> u64 {
-    1u64 << (k.bit_width() - 1)
+    if k.is_signed() {
+        1u64 << (k.bit_width() - 1)
+    } else {
+        0
+    }
 }
 
-/// A zero of `k` with the given sign.
+/// A zero of `k` with the given sign; for F8E8M0FNU, which has no zero, its smallest
+/// value 2^-127 (LLVM's rule).
 fn zero(k: FloatKind, neg: bool) -> u64 {
+    if !k.has_zero() {
+        return 0;
+    }
     if neg { sign_bit(k) } else { 0 }
 }
 
-/// An infinity of `k` with the given sign, or the canonical NaN for
-/// F8E4M3FN, which has none.
+/// An infinity of `k` with the given sign; the canonical NaN for F8E4M3FN and F8E8M0FNU,
+/// which have none, and the largest finite value of that sign for F4E2M1FN, which has
+/// neither (it saturates).
 fn infinity(k: FloatKind, neg: bool) -> u64 {
     if k.has_infinity() {
         // The pattern just above the largest finite value: the biased exponent
         // field all ones with a zero fraction.
         float::max_finite(k, neg) + 1
+    } else if !k.has_nan() {
+        float::max_finite(k, neg)
     } else {
+        // For F8E8M0FNU a negative value has no representation either: NaN too.
         canonical_nan(k)
     }
 }
@@ -246,9 +259,12 @@ fn zero_sum(k: FloatKind, a: bool, b: bool, mode: Round) -> u64 {
 /// canonicalizing (and CUDA's own constant `CUDART_NAN` is
 /// `0xFFF8000000000000`); the interpreter does not model payloads and uses the
 /// all-ones pattern for uniformity.
+///
+/// F8E8M0FNU's only NaN is `0xFF`; F4E2M1FN has no NaN, and tilec converts a NaN to its
+/// largest value, `+6` (`0x7`), which the same expression gives.
 #[must_use]
 pub fn canonical_nan(k: FloatKind) -> u64 {
-    mask(k) >> 1
+    if k.is_signed() { mask(k) >> 1 } else { mask(k) }
 }
 
 /// Replace a subnormal `bits` by a zero of the same sign (other values are

@@ -1849,15 +1849,7 @@ fn matrix_products(ran: &mut Ran) {
         (FloatKind::F32, FloatKind::F32, 1),
         (FloatKind::F64, FloatKind::F64, 1),
     ];
-    let name = |k: FloatKind| match k {
-        FloatKind::F8E4M3FN => "f8E4M3FN",
-        FloatKind::F8E5M2 => "f8E5M2",
-        FloatKind::F16 => "f16",
-        FloatKind::BF16 => "bf16",
-        FloatKind::TF32 => "tf32",
-        FloatKind::F32 => "f32",
-        FloatKind::F64 => "f64",
-    };
+    let name = |k: FloatKind| k.name();
     let (mm, kk, nn) = (4, 16, 8);
     for (ki, ka, batch) in cases {
         let dims = |r: usize, c: usize| {

@@ -3,7 +3,8 @@
 //! This module implements, bit-exactly and with `std` only:
 //!
 //! * the encodings of the element types (`f16`, `bf16`, `f32`, `f64`, `tf32`,
-//!   `f8E4M3FN`, `f8E5M2`) as LLVM's `APFloat` defines them;
+//!   `f8E4M3FN`, `f8E5M2`, and 13.3's `f8E8M0FNU` and `f4E2M1FN`) as LLVM's `APFloat`
+//!   defines them;
 //! * rounding an `f64` into each format (LLVM `APFloat::convert`), with all
 //!   four IEEE rounding directions;
 //! * correctly rounded decimal-literal parsing into each format (LLVM
@@ -40,6 +41,27 @@ pub enum FloatKind {
     F8E4M3FN,
     /// 8-bit IEEE-like float with 5 exponent and 2 fraction bits, bias 15.
     F8E5M2,
+    /// The OCP MX scale format: 8 exponent bits, no sign and no fraction, bias 127. Every
+    /// pattern but `0xFF` (NaN) is the power of two `2^(bits - 127)`; there is no zero and
+    /// no infinity (13.2).
+    F8E8M0FNU,
+    /// The OCP FP4 format: 1 sign, 2 exponent and 1 fraction bits, bias 1, finite only
+    /// (no infinity, no NaN): the values are 0, 0.5, 1, 1.5, 2, 3, 4 and 6 of either sign
+    /// (13.3).
+    F4E2M1FN,
+}
+
+/// How a format encodes values that are not finite (LLVM's `fltNonfiniteBehavior`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum NonFinite {
+    /// Infinities (all-ones exponent, zero fraction) and NaNs (all-ones exponent, nonzero
+    /// fraction).
+    Ieee,
+    /// No infinities; the only NaN is the all-ones exponent and fraction (so the rest of
+    /// the top binade is finite).
+    NanOnly,
+    /// Neither infinities nor NaNs: every pattern is finite.
+    FiniteOnly,
 }
 
 /// Static description of a format's encoding.
@@ -51,9 +73,25 @@ struct Sem {
     ebits: u32,
     /// Exponent bias.
     bias: i32,
-    /// `true` for formats without infinities whose only NaN encoding is the
-    /// all-ones exponent and fraction (F8E4M3FN).
-    nan_only: bool,
+    /// Infinities and NaNs.
+    nonfinite: NonFinite,
+    /// Whether the format has a sign bit (false for F8E8M0FNU).
+    signed: bool,
+    /// Whether the format has a zero (false for F8E8M0FNU, whose all-zero pattern is its
+    /// smallest value, a normal number: it has no subnormals either).
+    has_zero: bool,
+}
+
+/// An IEEE-style format: sign, zero, subnormals.
+const fn ieee(prec: u32, ebits: u32, bias: i32, nonfinite: NonFinite) -> Sem {
+    Sem {
+        prec,
+        ebits,
+        bias,
+        nonfinite,
+        signed: true,
+        has_zero: true,
+    }
 }
 
 impl Sem {
@@ -61,7 +99,7 @@ impl Sem {
         self.prec - 1
     }
     const fn width(self) -> u32 {
-        1 + self.ebits + self.prec - 1
+        self.signed as u32 + self.ebits + self.prec - 1
     }
     const fn mask(self) -> u64 {
         if self.width() >= 64 {
@@ -70,8 +108,13 @@ impl Sem {
             (1u64 << self.width()) - 1
         }
     }
+    /// The sign bit (0 for an unsigned format).
     const fn sign_bit(self) -> u64 {
-        1u64 << (self.width() - 1)
+        if self.signed {
+            1u64 << (self.width() - 1)
+        } else {
+            0
+        }
     }
     const fn exp_all(self) -> u64 {
         (1u64 << self.ebits) - 1
@@ -81,59 +124,83 @@ impl Sem {
     }
     /// Smallest unbiased exponent of a normal number.
     const fn emin(self) -> i32 {
-        1 - self.bias
+        if self.has_zero {
+            1 - self.bias
+        } else {
+            -self.bias
+        }
     }
     /// Largest unbiased exponent of a finite number.
     const fn emax(self) -> i32 {
-        if self.nan_only {
-            self.exp_all() as i32 - self.bias
-        } else {
-            self.bias
+        match self.nonfinite {
+            NonFinite::Ieee => self.bias,
+            NonFinite::NanOnly | NonFinite::FiniteOnly => self.exp_all() as i32 - self.bias,
         }
     }
     const fn sign(self, neg: bool) -> u64 {
         if neg { self.sign_bit() } else { 0 }
     }
-    /// The default quiet NaN (LLVM `makeNaN(false, neg)`).
+    /// The default quiet NaN (LLVM `makeNaN(false, neg)`). A format without NaN
+    /// (F4E2M1FN) has none: tilec converts NaN to its largest value (see
+    /// [`round_from_f64_with`]).
     const fn default_nan(self, neg: bool) -> u64 {
-        if self.nan_only {
-            self.sign(neg) | (self.exp_all() << self.frac_bits()) | self.frac_mask()
-        } else {
-            self.sign(neg) | (self.exp_all() << self.frac_bits()) | (1u64 << (self.frac_bits() - 1))
+        match self.nonfinite {
+            NonFinite::NanOnly => {
+                self.sign(neg) | (self.exp_all() << self.frac_bits()) | self.frac_mask()
+            }
+            NonFinite::Ieee => {
+                self.sign(neg)
+                    | (self.exp_all() << self.frac_bits())
+                    | (1u64 << (self.frac_bits() - 1))
+            }
+            NonFinite::FiniteOnly => self.max_finite(false),
         }
     }
-    /// Infinity, or NaN for formats without infinities.
+    /// Infinity; NaN for formats without infinities, the largest finite value for formats
+    /// without either (LLVM's overflow handling).
     const fn infinity(self, neg: bool) -> u64 {
-        if self.nan_only {
-            self.default_nan(neg)
-        } else {
-            self.sign(neg) | (self.exp_all() << self.frac_bits())
+        match self.nonfinite {
+            NonFinite::Ieee => self.sign(neg) | (self.exp_all() << self.frac_bits()),
+            NonFinite::NanOnly => self.default_nan(neg),
+            NonFinite::FiniteOnly => self.max_finite(neg),
         }
     }
     /// The largest finite value.
     const fn max_finite(self, neg: bool) -> u64 {
-        if self.nan_only {
-            self.sign(neg) | (self.exp_all() << self.frac_bits()) | (self.frac_mask() - 1)
-        } else {
-            self.sign(neg) | ((self.exp_all() - 1) << self.frac_bits()) | self.frac_mask()
+        match self.nonfinite {
+            NonFinite::NanOnly if self.frac_bits() == 0 => self.sign(neg) | (self.exp_all() - 1),
+            NonFinite::NanOnly => {
+                self.sign(neg) | (self.exp_all() << self.frac_bits()) | (self.frac_mask() - 1)
+            }
+            NonFinite::FiniteOnly => {
+                self.sign(neg) | (self.exp_all() << self.frac_bits()) | self.frac_mask()
+            }
+            NonFinite::Ieee => {
+                self.sign(neg) | ((self.exp_all() - 1) << self.frac_bits()) | self.frac_mask()
+            }
         }
+    }
+    /// The smallest positive value (the pattern 1; 0 in a format without zero).
+    const fn min_positive(self) -> u64 {
+        if self.has_zero { 1 } else { 0 }
     }
     fn is_nan(self, bits: u64) -> bool {
         let e = (bits >> self.frac_bits()) & self.exp_all();
         let f = bits & self.frac_mask();
-        e == self.exp_all()
-            && if self.nan_only {
-                f == self.frac_mask()
-            } else {
-                f != 0
-            }
+        match self.nonfinite {
+            NonFinite::Ieee => e == self.exp_all() && f != 0,
+            NonFinite::NanOnly => e == self.exp_all() && f == self.frac_mask(),
+            NonFinite::FiniteOnly => false,
+        }
     }
     /// Whether `bits` is a nonzero value with the minimum exponent field.
     fn is_subnormal(self, bits: u64) -> bool {
-        (bits >> self.frac_bits()) & self.exp_all() == 0 && bits & self.frac_mask() != 0
+        self.has_zero
+            && (bits >> self.frac_bits()) & self.exp_all() == 0
+            && bits & self.frac_mask() != 0
     }
     fn is_infinite(self, bits: u64) -> bool {
-        !self.nan_only
+        self.nonfinite == NonFinite::Ieee
             && (bits >> self.frac_bits()) & self.exp_all() == self.exp_all()
             && bits & self.frac_mask() == 0
     }
@@ -144,7 +211,7 @@ impl Sem {
         let e = (bits >> self.frac_bits()) & self.exp_all();
         let f = bits & self.frac_mask();
         let shift = self.frac_bits() as i32;
-        if e == 0 {
+        if e == 0 && self.has_zero {
             (neg, f, self.emin() - shift)
         } else {
             (
@@ -158,59 +225,35 @@ impl Sem {
 
 impl FloatKind {
     const fn sem(self) -> Sem {
+        use NonFinite::*;
         match self {
-            FloatKind::F16 => Sem {
-                prec: 11,
-                ebits: 5,
-                bias: 15,
-                nan_only: false,
-            },
-            FloatKind::BF16 => Sem {
-                prec: 8,
+            FloatKind::F16 => ieee(11, 5, 15, Ieee),
+            FloatKind::BF16 => ieee(8, 8, 127, Ieee),
+            FloatKind::F32 => ieee(24, 8, 127, Ieee),
+            FloatKind::F64 => ieee(53, 11, 1023, Ieee),
+            FloatKind::TF32 => ieee(11, 8, 127, Ieee),
+            FloatKind::F8E4M3FN => ieee(4, 4, 7, NanOnly),
+            FloatKind::F8E5M2 => ieee(3, 5, 15, Ieee),
+            FloatKind::F8E8M0FNU => Sem {
+                prec: 1,
                 ebits: 8,
                 bias: 127,
-                nan_only: false,
+                nonfinite: NanOnly,
+                signed: false,
+                has_zero: false,
             },
-            FloatKind::F32 => Sem {
-                prec: 24,
-                ebits: 8,
-                bias: 127,
-                nan_only: false,
-            },
-            FloatKind::F64 => Sem {
-                prec: 53,
-                ebits: 11,
-                bias: 1023,
-                nan_only: false,
-            },
-            FloatKind::TF32 => Sem {
-                prec: 11,
-                ebits: 8,
-                bias: 127,
-                nan_only: false,
-            },
-            FloatKind::F8E4M3FN => Sem {
-                prec: 4,
-                ebits: 4,
-                bias: 7,
-                nan_only: true,
-            },
-            FloatKind::F8E5M2 => Sem {
-                prec: 3,
-                ebits: 5,
-                bias: 15,
-                nan_only: false,
-            },
+            FloatKind::F4E2M1FN => ieee(2, 2, 1, FiniteOnly),
         }
     }
 
-    /// Width in bits of the value encoding as LLVM APFloat defines it: 16, 16, 32, 64, 19 (tf32), 8, 8.
+    /// Width in bits of the value encoding as LLVM APFloat defines it: 16, 16, 32, 64, 19 (tf32), 8, 8,
+    /// 8 (f8E8M0FNU), 4 (f4E2M1FN).
     #[must_use]
     pub fn bit_width(self) -> u32 {
         self.sem().width()
     }
 
-    /// Significand precision in bits including the implicit bit: 11, 8, 24, 53, 11, 4, 3.
+    /// Significand precision in bits including the implicit bit: 11, 8, 24, 53, 11, 4, 3, 1, 2.
     #[must_use]
     pub fn precision(self) -> u32 {
         self.sem().prec
@@ -227,6 +270,8 @@ impl FloatKind {
             FloatKind::TF32 => "tf32",
             FloatKind::F8E4M3FN => "f8E4M3FN",
             FloatKind::F8E5M2 => "f8E5M2",
+            FloatKind::F8E8M0FNU => "f8E8M0FNU",
+            FloatKind::F4E2M1FN => "f4E2M1FN",
         }
     }
 
@@ -241,15 +286,35 @@ impl FloatKind {
             "tf32" => FloatKind::TF32,
             "f8E4M3FN" | "fp8e4m3fn" => FloatKind::F8E4M3FN,
             "f8E5M2" | "fp8e5m2" => FloatKind::F8E5M2,
+            "f8E8M0FNU" => FloatKind::F8E8M0FNU,
+            "f4E2M1FN" => FloatKind::F4E2M1FN,
             _ => return None,
         })
     }
 
-    /// Whether the format has infinities (false only for F8E4M3FN, whose
-    /// overflows produce NaN).
+    /// Whether the format has infinities (false for F8E4M3FN and F8E8M0FNU, whose
+    /// overflows produce NaN, and for F4E2M1FN, whose overflows saturate).
     #[must_use]
     pub fn has_infinity(self) -> bool {
-        !self.sem().nan_only
+        self.sem().nonfinite == NonFinite::Ieee
+    }
+
+    /// Whether the format has a NaN (false only for F4E2M1FN).
+    #[must_use]
+    pub fn has_nan(self) -> bool {
+        self.sem().nonfinite != NonFinite::FiniteOnly
+    }
+
+    /// Whether the format has a sign bit (false only for F8E8M0FNU).
+    #[must_use]
+    pub fn is_signed(self) -> bool {
+        self.sem().signed
+    }
+
+    /// Whether the format has a zero (false only for F8E8M0FNU).
+    #[must_use]
+    pub fn has_zero(self) -> bool {
+        self.sem().has_zero
     }
 }
 
@@ -336,6 +401,11 @@ fn round_magnitude(sem: Sem, neg: bool, m: u64, e: i32, dir: Dir) -> (u64, bool)
         r + up as u64
     };
     if r == 0 {
+        if !sem.has_zero {
+            // No zero to underflow to: the smallest value (LLVM's
+            // `makeSmallestNormalized`).
+            return (sem.min_positive(), tie);
+        }
         return (sem.sign(neg), tie);
     }
     if r == 1u64 << p {
@@ -357,7 +427,7 @@ fn round_magnitude(sem: Sem, neg: bool, m: u64, e: i32, dir: Dir) -> (u64, bool)
     }
     let biased = (unbiased + sem.bias) as u64;
     let frac = r & sem.frac_mask();
-    if sem.nan_only && biased == sem.exp_all() && frac == sem.frac_mask() {
+    if sem.nonfinite == NonFinite::NanOnly && biased == sem.exp_all() && frac == sem.frac_mask() {
         return (overflow(dir), tie);
     }
     (sign | (biased << sem.frac_bits()) | frac, tie)
@@ -398,11 +468,19 @@ pub fn round_from_f64_with(kind: FloatKind, v: f64, mode: Round) -> u64 {
     if v.is_nan() {
         return sem.default_nan(neg);
     }
+    if !sem.signed && neg && v != 0.0 {
+        // An unsigned format has no negative values and none is nearest: NaN.
+        return sem.default_nan(false);
+    }
     if v.is_infinite() {
         return sem.infinity(neg);
     }
     if v == 0.0 {
-        return sem.sign(neg);
+        return if sem.has_zero {
+            sem.sign(neg)
+        } else {
+            sem.min_positive()
+        };
     }
     if kind == FloatKind::F64 {
         return v.to_bits();
@@ -493,7 +571,14 @@ pub fn round_exact(kind: FloatKind, neg: bool, m: u128, e: i32, sticky: bool, mo
     let sem = kind.sem();
     if m == 0 {
         debug_assert!(!sticky, "round_exact: a sticky bit needs a significand");
-        return sem.sign(neg);
+        return if sem.has_zero {
+            sem.sign(neg)
+        } else {
+            sem.min_positive()
+        };
+    }
+    if !sem.signed && neg {
+        return sem.default_nan(false);
     }
     debug_assert!(
         !sticky || m >> (sem.prec + 1) != 0,
@@ -1079,7 +1164,7 @@ fn llvm_to_string(
     truncate_zero: bool,
 ) {
     let neg = bits & sem.sign_bit() != 0;
-    if bits & !sem.sign_bit() == 0 {
+    if sem.has_zero && bits & !sem.sign_bit() == 0 {
         if neg {
             out.push(b'-');
         }
@@ -1462,6 +1547,62 @@ mod tests {
         assert_eq!(to_f64(FloatKind::F16, 0xFFFF_3C00), 1.0);
     }
 
+    #[test]
+    fn thirteen_three_formats() {
+        use FloatKind::{F4E2M1FN as E2M1, F8E8M0FNU as E8M0};
+        assert_eq!((E2M1.bit_width(), E2M1.precision()), (4, 2));
+        assert_eq!((E8M0.bit_width(), E8M0.precision()), (8, 1));
+        assert_eq!(FloatKind::from_name("f4E2M1FN"), Some(E2M1));
+        assert_eq!(FloatKind::from_name("f8E8M0FNU"), Some(E8M0));
+        assert!(!E2M1.has_infinity() && !E2M1.has_nan() && E2M1.is_signed());
+        assert!(!E8M0.has_infinity() && E8M0.has_nan() && !E8M0.is_signed() && !E8M0.has_zero());
+        // Every f4E2M1FN pattern, and back.
+        let values = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0];
+        for (c, v) in values.iter().enumerate() {
+            assert_eq!(to_f64(E2M1, c as u64), *v);
+            assert_eq!(to_f64(E2M1, c as u64 | 8), -v);
+            assert_eq!(round_from_f64(E2M1, *v), c as u64);
+            assert!(!is_nan(E2M1, c as u64) && !is_infinite(E2M1, c as u64));
+        }
+        assert!(is_subnormal(E2M1, 1) && !is_subnormal(E2M1, 2));
+        // Saturation (no infinity), NaN to +6, ties to even.
+        assert_eq!(round_from_f64(E2M1, 100.0), 0x7);
+        assert_eq!(round_from_f64(E2M1, f64::NEG_INFINITY), 0xF);
+        assert_eq!(round_from_f64(E2M1, f64::NAN), 0x7);
+        assert_eq!(round_from_f64(E2M1, 5.0), 0x6);
+        assert_eq!(round_from_f64(E2M1, 2.5), 0x4);
+        assert_eq!(round_from_f64(E2M1, 0.25), 0x0);
+        assert_eq!(round_from_f64_with(E2M1, 7.0, Round::TowardZero), 0x7);
+        // f8E8M0FNU: 2^(e - 127), 0xFF NaN, no zero, no sign.
+        for e in 0..255u64 {
+            assert_eq!(to_f64(E8M0, e), 2f64.powi(e as i32 - 127));
+            assert_eq!(round_from_f64(E8M0, 2f64.powi(e as i32 - 127)), e);
+            assert!(!is_subnormal(E8M0, e) && !is_nan(E8M0, e));
+        }
+        assert!(is_nan(E8M0, 0xFF) && to_f64(E8M0, 0xFF).is_nan());
+        assert_eq!(round_from_f64(E8M0, 0.0), 0x00);
+        assert_eq!(round_from_f64(E8M0, -0.0), 0x00);
+        assert_eq!(round_from_f64(E8M0, -2.0), 0xFF);
+        assert_eq!(round_from_f64(E8M0, f64::INFINITY), 0xFF);
+        assert_eq!(round_from_f64(E8M0, 3.0), 0x81);
+        assert_eq!(round_from_f64_with(E8M0, 3.0, Round::TowardZero), 0x80);
+        assert_eq!(round_from_f64_with(E8M0, 3.0, Round::TowardPositive), 0x81);
+        assert_eq!(round_from_f64_with(E8M0, 1e-50, Round::TowardZero), 0x00);
+        assert_eq!(
+            round_from_f64_with(E8M0, 1e-50, Round::TowardPositive),
+            0x00
+        );
+        assert_eq!(round_from_f64_with(E8M0, 1e60, Round::TowardZero), 0xFE);
+        assert_eq!(round_from_f64_with(E8M0, 1e60, Round::TowardPositive), 0xFF);
+        // MLIR's printing: the smallest value is 2^-127, not a zero.
+        assert_eq!(format_mlir(E8M0, 0), "5.877470e-39");
+        assert_eq!(format_mlir(E8M0, 0xFF), "0xFF");
+        assert_eq!(format_mlir(E2M1, 0xF), "-6.000000e+00");
+        assert_eq!(format_mlir(E2M1, 0x8), "-0.000000e+00");
+        assert_eq!(parse_decimal_exact(E8M0, "4.0"), Some(0x81));
+        assert_eq!(parse_decimal_exact(E2M1, "1.5"), Some(0x3));
+    }
+
     // ---- rounding ------------------------------------------------------
 
     #[test]
@@ -1596,7 +1737,7 @@ mod tests {
                 let ulp = lo - table[idx - 2].0;
                 // Overflow value: 2^(emax+1) for IEEE formats (even significand),
                 // or the NaN slot for F8E4M3FN (odd significand).
-                (lo + ulp, None, !sem.nan_only)
+                (lo + ulp, None, sem.nonfinite != NonFinite::NanOnly)
             }
         };
         let pick_hi = match dir {
@@ -1760,7 +1901,11 @@ mod tests {
                     assert_eq!(v.is_infinite(), is_infinite(kind, b));
                 }
             }
-            let expected_nans = if sem.nan_only { 2 } else { 2 * sem.frac_mask() };
+            let expected_nans = if sem.nonfinite == NonFinite::NanOnly {
+                2
+            } else {
+                2 * sem.frac_mask()
+            };
             assert_eq!(nans, expected_nans, "{kind:?}");
         }
         // f16 agrees with the known encoding of a few values.

@@ -8,7 +8,8 @@
 //! The structure of a type lives in [`TypeData`]:
 //!
 //! * element types: signless integers `i1 i8 i16 i32 i64` and the floats of
-//!   [`FloatKind`] (`f16 bf16 f32 f64 tf32 f8E4M3FN f8E5M2`), and `ptr<elem>`;
+//!   [`FloatKind`] (`f16 bf16 f32 f64 tf32 f8E4M3FN f8E5M2`, 13.3's `f8E8M0FNU
+//!   f4E2M1FN`), 13.3's `i4`, and `ptr<elem>`;
 //! * `tile<SHAPE x ELEM>` of any rank, including rank 0 (`tile<f32>`);
 //! * `token`;
 //! * `tensor_view<SHAPE x ELEM, strides=[...]>` with static or dynamic (`?`) dimensions
@@ -67,6 +68,14 @@ pub fn tile_shape_error(shape: &[i64]) -> Option<String> {
         n *= d;
     }
     None
+}
+
+/// Why a tile of `shape` cannot hold `elem`, or `None`: 13.3's four-bit float is stored two
+/// to a byte, so its tiles have an even number of elements (NVIDIA's words).
+pub fn tile_element_error(shape: &[i64], elem: &TypeData) -> Option<&'static str> {
+    let n = shape.iter().try_fold(1i64, |n, &d| n.checked_mul(d));
+    (matches!(elem, TypeData::Float(FloatKind::F4E2M1FN)) && n.is_some_and(|n| n % 2 != 0))
+        .then_some("F4E2M1FN tiles must have an even number of elements")
 }
 
 /// The structure of a type.
@@ -178,6 +187,12 @@ impl Type {
     pub const TILE_I1: Type = Type(13);
     /// `tile<i32>`: the type of indices and tile block ids.
     pub const TILE_I32: Type = Type(14);
+    /// `f8E8M0FNU` (13.2).
+    pub const F8E8M0FNU: Type = Type(15);
+    /// `f4E2M1FN` (13.3).
+    pub const F4E2M1FN: Type = Type(16);
+    /// `i4` (13.3).
+    pub const I4: Type = Type(17);
 
     /// The fixed handle of a float element type.
     pub const fn float(kind: FloatKind) -> Type {
@@ -189,6 +204,8 @@ impl Type {
             FloatKind::TF32 => Type::TF32,
             FloatKind::F8E4M3FN => Type::F8E4M3FN,
             FloatKind::F8E5M2 => Type::F8E5M2,
+            FloatKind::F8E8M0FNU => Type::F8E8M0FNU,
+            FloatKind::F4E2M1FN => Type::F4E2M1FN,
         }
     }
 }
@@ -237,6 +254,13 @@ impl TypeStore {
         debug_assert_eq!(s.intern(TypeData::Token), Type::TOKEN);
         debug_assert_eq!(s.scalar(Type::I1), Type::TILE_I1);
         debug_assert_eq!(s.scalar(Type::I32), Type::TILE_I32);
+        let e8m0 = s.intern(TypeData::Float(FloatKind::F8E8M0FNU));
+        let e2m1 = s.intern(TypeData::Float(FloatKind::F4E2M1FN));
+        let i4 = s.intern(TypeData::Int(4));
+        debug_assert_eq!(
+            (e8m0, e2m1, i4),
+            (Type::F8E8M0FNU, Type::F4E2M1FN, Type::I4)
+        );
         s
     }
 

@@ -860,6 +860,17 @@ impl<'s> Parser<'s> {
                 }
                 TypeData::Float(k) => {
                     let k = *k;
+                    if l.neg && !k.is_signed() {
+                        // LLVM aborts here; cuTile refuses too.
+                        return Err(self.err(
+                            codes::DENSE,
+                            l.span,
+                            format!(
+                                "negative values cannot be represented in the unsigned float type '{}'",
+                                k.name()
+                            ),
+                        ));
+                    }
                     match (l.kind, text) {
                         (Tok::BareId, "inf") => float::round_from_f64(
                             k,

@@ -620,10 +620,12 @@ impl<'s> Parser<'s> {
         let valid = crate::types::is_number_type(self.m.ctx.types.get(elem));
         if !valid {
             let t = self.m.ctx.types.to_string(elem, true);
-            return Err(self.err_op(codes::DENSE,
+            return Err(self.err_op(
+                codes::DENSE,
                 et_span,
                 format!(
-                    "expect element type to be one of i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 values, but got '{t}'"
+                    "expect element type to be one of {} values, but got '{t}'",
+                    tilec_ir::ops::Elems::NUMBERS.describe_in(self.opts.minor())
                 ),
             ));
         }
@@ -636,10 +638,12 @@ impl<'s> Parser<'s> {
         let ty = self.parse_type()?;
         if !self.m.ctx.types.is_tile(ty) {
             let t = self.m.ctx.types.to_string(ty, true);
-            return Err(self.err_op(codes::DENSE,
+            return Err(self.err_op(
+                codes::DENSE,
                 type_span,
                 format!(
-                    "result #0 must be tile of i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 values, but got '{t}'"
+                    "result #0 must be tile of {} values, but got '{t}'",
+                    tilec_ir::ops::Elems::NUMBERS.describe_in(self.opts.minor())
                 ),
             ));
         }

@@ -16,6 +16,16 @@ pub struct ParseOptions {
     /// Keep the names values were written with and the `//` comments, in
     /// [`Module::trivia`] (for `tilec fmt`).
     pub keep_trivia: bool,
+    /// Word type constraints as NVIDIA's release `13.N` does (its lists lack the element
+    /// types added later); `None`: the newest release, 13.3.
+    pub release_minor: Option<u8>,
+}
+
+impl ParseOptions {
+    /// The release whose wording type constraints use.
+    pub fn minor(&self) -> u8 {
+        self.release_minor.unwrap_or(tilec_ir::ops::LATEST_MINOR)
+    }
 }
 
 /// The result of a failed parse step; the diagnostic has already been recorded.

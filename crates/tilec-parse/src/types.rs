@@ -8,6 +8,7 @@ use crate::parser::{Failed, PResult, Parser};
 use tilec_diag::{Span, codes};
 use tilec_ir::attrs::PaddingValue;
 use tilec_ir::float::FloatKind;
+use tilec_ir::ops::Elems;
 use tilec_ir::types::{DYNAMIC, Type, TypeData};
 
 /// The type keywords, for `did you mean` suggestions.
@@ -268,7 +269,10 @@ impl<'s> Parser<'s> {
                     return Err(self.err(
                         codes::INVALID_TYPE,
                         at,
-                        "failed to verify 'pointeeType': f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or i1 or i8 or i16 or i32 or i64",
+                        format!(
+                            "failed to verify 'pointeeType': {}",
+                            Elems::describe_number_type(self.opts.minor())
+                        ),
                     ));
                 }
                 Ok(self.m.ctx.types.ptr(elem))
@@ -286,12 +290,18 @@ impl<'s> Parser<'s> {
                 };
                 self.expect(Tok::Greater, "expected '>'")?;
                 let ed = self.m.ctx.types.get(elem);
-                if !(is_number_type(ed) || matches!(ed, TypeData::Ptr(_))) {
+                if !Elems::of(ed).is_some_and(|e| Elems::ALL.contains(e)) {
                     return Err(self.err(
                         codes::INVALID_TYPE,
                         at,
-                        "failed to verify 'elementType': f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or i1 or i8 or i16 or i32 or i64 or Pointer type",
+                        format!(
+                            "failed to verify 'elementType': {}",
+                            Elems::describe_tile_element_type(self.opts.minor())
+                        ),
                     ));
+                }
+                if let Some(msg) = tilec_ir::types::tile_element_error(&shape, ed) {
+                    return Err(self.err(codes::INVALID_TYPE, at, msg));
                 }
                 self.check_tile_shape(&shape, at)?;
                 let t = self.m.ctx.types.tile(&shape, elem);
@@ -446,7 +456,10 @@ impl<'s> Parser<'s> {
             return Err(self.err(
                 codes::INVALID_TYPE,
                 at,
-                "failed to verify 'elementType': f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or i1 or i8 or i16 or i32 or i64",
+                format!(
+                    "failed to verify 'elementType': {}",
+                    Elems::describe_number_type(self.opts.minor())
+                ),
             ));
         }
         if shape.len() != strides.len() {
@@ -678,8 +691,9 @@ fn builtin_scalar(text: &str) -> Option<Builtin> {
 }
 
 /// The element types a tile may hold besides pointers.
+/// NVIDIA's `NumberType`: the integer types of arithmetic and every float type.
 pub(crate) fn is_number_type(d: &TypeData) -> bool {
-    matches!(d, TypeData::Int(1 | 8 | 16 | 32 | 64) | TypeData::Float(_))
+    Elems::of(d).is_some_and(|e| Elems::NUMBERS.contains(e))
 }
 
 impl Parser<'_> {

@@ -9,8 +9,10 @@ use crate::arith::{IEEE, rounding_mode, syntax_rounding};
 use crate::{VResult, Verifier};
 use tilec_diag::catalog::conversion as cat;
 use tilec_ir::attrs::RoundingMode;
+use tilec_ir::float::FloatKind;
 use tilec_ir::module::Op;
 use tilec_ir::ops::Opcode;
+use tilec_ir::types::TypeData;
 
 /// Checks one op of this family.
 pub(crate) fn verify(v: &mut Verifier<'_>, op: Op) -> VResult {
@@ -34,6 +36,13 @@ pub(crate) fn verify(v: &mut Verifier<'_>, op: Op) -> VResult {
             }
             if from_elem == to_elem {
                 return Err(v.error(op, &cat::FTOF_IDENTITY, &[]));
+            }
+            if matches!(v.data(to_elem), TypeData::Float(FloatKind::F8E8M0FNU)) {
+                let r = rounding.unwrap_or(RoundingMode::NearestEven);
+                if !matches!(r, RoundingMode::Zero | RoundingMode::PositiveInf) {
+                    return Err(v.error(op, &cat::FTOF_E8M0_ROUNDING, &[]));
+                }
+                return Ok(());
             }
             if rounding.is_some_and(|r| r != RoundingMode::NearestEven) {
                 return Err(v.error(op, &cat::FTOF_ROUNDING, &[]));

@@ -162,7 +162,7 @@ fn check_value(
     if fits(v, slot.ty, t) {
         return Ok(());
     }
-    let constraint = describe(v.m.opcode(op), slot);
+    let constraint = describe(v.m.opcode(op), slot, v.minor);
     let ty = v.ty(t);
     let e = if result {
         &cat::RESULT_TYPE
@@ -188,23 +188,7 @@ fn check_value(
 
 /// The element class of an element type.
 pub(crate) fn elem_class(v: &Verifier<'_>, elem: Type) -> Option<Elems> {
-    use tilec_ir::float::FloatKind as K;
-    Some(match v.data(elem) {
-        TypeData::Int(1) => Elems::I1,
-        TypeData::Int(8) => Elems::I8,
-        TypeData::Int(16) => Elems::I16,
-        TypeData::Int(32) => Elems::I32,
-        TypeData::Int(64) => Elems::I64,
-        TypeData::Float(K::F16) => Elems::F16,
-        TypeData::Float(K::BF16) => Elems::BF16,
-        TypeData::Float(K::F32) => Elems::F32,
-        TypeData::Float(K::F64) => Elems::F64,
-        TypeData::Float(K::TF32) => Elems::TF32,
-        TypeData::Float(K::F8E4M3FN) => Elems::F8E4M3FN,
-        TypeData::Float(K::F8E5M2) => Elems::F8E5M2,
-        TypeData::Ptr(_) => Elems::PTR,
-        _ => return None,
-    })
+    Elems::of(v.data(elem))
 }
 
 /// True if type `t` satisfies constraint `c`.
@@ -226,7 +210,8 @@ pub(crate) fn fits(v: &Verifier<'_>, c: TyC, t: Type) -> bool {
 
 /// NVIDIA's description of a slot's constraint (`tile of f16 or bf16 or f32 or f64
 /// values`).
-pub(crate) fn describe(opcode: Opcode, slot: &Slot) -> String {
+pub(crate) fn describe(opcode: Opcode, slot: &Slot, minor: u8) -> String {
+    let elems_list = |e: Elems| e.describe_in(minor);
     let base = match (opcode, slot.name, slot.ty) {
         (Opcode::MmaF, "lhs" | "rhs", TyC::Tile(e)) => {
             format!("mmaf operand tile type of {} values", elems_list(e))
@@ -255,31 +240,6 @@ pub(crate) fn describe(opcode: Opcode, slot: &Slot) -> String {
     } else {
         base
     }
-}
-
-/// `i1 or i8 or ...` in ODS order.
-pub(crate) fn elems_list(e: Elems) -> String {
-    const NAMES: [(Elems, &str); 13] = [
-        (Elems::I1, "i1"),
-        (Elems::I8, "i8"),
-        (Elems::I16, "i16"),
-        (Elems::I32, "i32"),
-        (Elems::I64, "i64"),
-        (Elems::F16, "f16"),
-        (Elems::BF16, "bf16"),
-        (Elems::F32, "f32"),
-        (Elems::F64, "f64"),
-        (Elems::TF32, "tf32"),
-        (Elems::F8E4M3FN, "f8E4M3FN"),
-        (Elems::F8E5M2, "f8E5M2"),
-        (Elems::PTR, "Pointer type"),
-    ];
-    let parts: Vec<&str> = NAMES
-        .iter()
-        .filter(|(b, _)| e.contains(*b))
-        .map(|(_, n)| *n)
-        .collect();
-    parts.join(" or ")
 }
 
 fn regions(v: &mut Verifier<'_>, op: Op) -> VResult {

@@ -77,6 +77,8 @@ pub struct VerifyOptions {
     pub personality: Personality,
     /// How hint problems are reported.
     pub hints: HintChecks,
+    /// Word type constraints as NVIDIA's release `13.N` does; `None`: 13.3.
+    pub release_minor: Option<u8>,
 }
 
 /// Verifies a module; returns the diagnostics (errors and any remarks attached to them) in
@@ -116,6 +118,8 @@ pub(crate) struct Verifier<'m> {
     pub(crate) symbols: Option<symbols::Tables<'m>>,
     /// How hint problems are reported (never `Default`).
     pub(crate) hints: HintChecks,
+    /// The release whose wording type constraints use.
+    pub(crate) minor: u8,
 }
 
 impl<'m> Verifier<'m> {
@@ -128,6 +132,7 @@ impl<'m> Verifier<'m> {
                 (HintChecks::Default, Personality::CudaTileOpt) => HintChecks::Ignore,
                 (h, _) => h,
             },
+            minor: opts.release_minor.unwrap_or(tilec_ir::ops::LATEST_MINOR),
             file: m.file().unwrap_or(FileId(0)),
             diags: Vec::new(),
             order: Default::default(),

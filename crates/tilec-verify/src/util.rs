@@ -163,6 +163,7 @@ pub(crate) fn float_bits(k: tilec_ir::float::FloatKind) -> u32 {
         K::F32 => 32,
         K::F64 => 64,
         K::TF32 => 19,
-        K::F8E4M3FN | K::F8E5M2 => 8,
+        K::F8E4M3FN | K::F8E5M2 | K::F8E8M0FNU => 8,
+        K::F4E2M1FN => 4,
     }
 }

@@ -110,6 +110,30 @@ struct CommonArgs {
     #[arg(short = 'W', value_name = "WARNING", action = clap::ArgAction::Append,
           value_parser = ["unsupported-hints", "err-hints"])]
     warnings: Vec<String>,
+    /// With --compat=cuda-tile-opt: word messages as NVIDIA's release 13.1, 13.2 or 13.3
+    /// (default 13.3) does.
+    #[arg(long = "cuda-tile-release", value_name = "13.N", hide = true,
+          value_parser = ["13.1", "13.2", "13.3"])]
+    cuda_tile_release: Option<String>,
+}
+
+/// The 13.x release whose wording the cuda-tile-opt personality follows:
+/// `--cuda-tile-release=13.N`, else `TILEC_CUDA_TILE_RELEASE` (set by tests/lit/lit.cfg.py
+/// for NVIDIA's 13.1 suite), else 13.3. Its type-constraint messages list only the element
+/// types that release had.
+fn release_minor(c: &CommonArgs) -> Option<u8> {
+    if c.compat != CompatArg::CudaTileOpt {
+        return None;
+    }
+    let r = c
+        .cuda_tile_release
+        .clone()
+        .or_else(|| std::env::var("TILEC_CUDA_TILE_RELEASE").ok())?;
+    match r.as_str() {
+        "13.1" => Some(1),
+        "13.2" => Some(2),
+        _ => None,
+    }
 }
 
 /// How the verifier reports hint problems, from `-W` flags.
@@ -623,10 +647,12 @@ impl<'a, 'b> Driver<'a, 'b> {
         let opts = ParseOptions {
             allow_unregistered: common.allow_unregistered_dialect,
             keep_trivia: self.keep_trivia,
+            release_minor: release_minor(common),
         };
         let vopts = tilec_verify::VerifyOptions {
             personality: personality(common),
             hints: hint_checks(common),
+            release_minor: release_minor(common),
         };
         let mut out = Vec::new();
         let mut diags = Vec::new();

@@ -58,6 +58,7 @@ fn parse_args(args: &[OsString]) -> Result<Args, String> {
             verify_diagnostics: false,
             no_implicit_module: true,
             warnings: Vec::new(),
+            cuda_tile_release: None,
         },
         debuginfo: false,
         generic: false,

@@ -1422,3 +1422,53 @@ fn w_flags_choose_how_hint_problems_are_reported() {
     let (code, _) = run(&["-Wbogus"]);
     assert_eq!(code, Some(2));
 }
+
+#[test]
+fn thirteen_three_element_types_run_and_are_refused_by_the_ptx_backend_by_name() {
+    let src = b"cuda_tile.module @m {\n  entry @k() {\n    %c = constant <f32: [0.3, 1.7, -2.6, 100.0]> : tile<4xf32>\n    %a = ftof %c : tile<4xf32> -> tile<4xf4E2M1FN>\n    %b = ftof %a : tile<4xf4E2M1FN> -> tile<4xf32>\n    %e = ftof %c rounding<zero> : tile<4xf32> -> tile<4xf8E8M0FNU>\n    %f = ftof %e : tile<4xf8E8M0FNU> -> tile<4xf32>\n    print \"%f|%f\\n\", %b, %f : tile<4xf32>, tile<4xf32>\n    return\n  }\n}\n";
+    let r = tilec(&["run", "-"], src);
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
+    assert_eq!(
+        text(&r.stdout),
+        "[0.500000, 1.500000, -3.000000, 6.000000]|[0.250000, 1.000000, nan, 64.000000]\n"
+    );
+    let r = tilec(&["-", "-o", "-", "--diagnostic-format=mlir"], src);
+    assert_eq!(r.status.code(), Some(1));
+    let err = text(&r.stderr);
+    assert!(
+        err.starts_with("<stdin>:4:10: error: tilec's PTX backend does not lower the element type 'f4E2M1FN' yet ('tilec run' interprets it and the bytecode writer encodes it)\n"),
+        "{err}"
+    );
+}
+
+#[test]
+fn cuda_tile_opt_words_type_constraints_as_the_release_asked_for() {
+    let src = b"cuda_tile.module @m {\n  testing$func @f(%a: !cuda_tile.tile<ptr<tile<2xf32>>>) {\n  }\n}\n";
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "check",
+            "-",
+            "--diagnostic-format=mlir",
+            "--compat=cuda-tile-opt",
+        ];
+        args.extend_from_slice(extra);
+        let o = tilec(&args, src);
+        text(&o.stderr)
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(
+        run(&[]),
+        "<stdin>:2:43: error: failed to verify 'pointeeType': f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or i1 or i8 or i16 or i32 or i64"
+    );
+    assert_eq!(
+        run(&["--cuda-tile-release=13.2"]),
+        "<stdin>:2:43: error: failed to verify 'pointeeType': f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or f8E8M0FNU or i1 or i8 or i16 or i32 or i64"
+    );
+    assert_eq!(
+        run(&["--cuda-tile-release=13.1"]),
+        "<stdin>:2:43: error: failed to verify 'pointeeType': f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or i1 or i8 or i16 or i32 or i64"
+    );
+}

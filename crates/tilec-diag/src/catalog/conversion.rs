@@ -27,6 +27,12 @@ catalog! {
         .upstream("invalid rounding mode specified for ftof. Only 'nearest_even' is supported")
         .explain("Float-to-float conversions round to nearest, ties to even; other rounding modes are not supported. Drop the `rounding<...>` modifier.")
         .example("%n = cuda_tile.ftof %x : !cuda_tile.tile<4xf32> -> !cuda_tile.tile<4xf16>");
+    /// `ftof` to `f8E8M0FNU` rounding to nearest (it has no nearest for most values).
+    FTOF_E8M0_ROUNDING = CodeInfo::rule("E0408", "ftof to f8E8M0FNU rounding mode",
+        "ftof to f8E8M0FNU requires rounding<zero> or rounding<positive_inf>")
+        .upstream("invalid rounding mode specified for conversion to f8E8M0FNU. Only 'zero' and 'positive_inf' are supported")
+        .explain("`f8E8M0FNU` holds only powers of two (block scales). A conversion to it rounds down (`rounding<zero>`) or up (`rounding<positive_inf>`) to a power of two; the default, `nearest_even`, is not supported, so the rounding must be written.")
+        .example("%s = cuda_tile.ftof %x rounding<positive_inf> : !cuda_tile.tile<4xf32> -> !cuda_tile.tile<4xf8E8M0FNU>");
     /// `itof` with a rounding mode other than `nearest_even`.
     ITOF_ROUNDING = CodeInfo::rule("E0405", "itof rounding mode",
         "itof requires nearest-even rounding")

@@ -39,6 +39,9 @@ pub enum Arity {
     Variadic,
 }
 
+/// The minor version of the newest 13.x release tilec implements.
+pub const LATEST_MINOR: u8 = 3;
+
 /// Element-type classes, as a bit set.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Elems(pub u16);
@@ -70,18 +73,132 @@ impl Elems {
     pub const F8E5M2: Elems = Elems(1 << 11);
     /// `ptr<...>`.
     pub const PTR: Elems = Elems(1 << 12);
-    /// All integer types.
+    /// `f8E8M0FNU` (13.2).
+    pub const F8E8M0FNU: Elems = Elems(1 << 13);
+    /// `f4E2M1FN` (13.3).
+    pub const F4E2M1FN: Elems = Elems(1 << 14);
+    /// `i4` (13.3): only data movement, `exti`/`trunci` and `pack`/`unpack` take it.
+    pub const I4: Elems = Elems(1 << 15);
+    /// The integer types of arithmetic (ODS `IntTileType`: `i1 i8 i16 i32 i64`).
     pub const INTS: Elems = Elems(0b11111);
     /// Integers of at least 8 bits.
     pub const INTS8: Elems = Elems(0b11110);
     /// `f16 bf16 f32 f64`: the types of float arithmetic.
     pub const BASE_FLOATS: Elems = Elems(0b1111 << 5);
-    /// All float types.
-    pub const FLOATS: Elems = Elems(0b1111111 << 5);
-    /// All integer and float types.
+    /// The float types of 13.1 (`mmaf`'s operand types).
+    pub const FLOATS_13_1: Elems = Elems(0b1111111 << 5);
+    /// All float types (ODS `FloatTileType`).
+    pub const FLOATS: Elems = Elems(Elems::FLOATS_13_1.0 | Elems::F8E8M0FNU.0 | Elems::F4E2M1FN.0);
+    /// All integer and float types (ODS `NumberTileType`; no `i4`).
     pub const NUMBERS: Elems = Elems(Elems::INTS.0 | Elems::FLOATS.0);
-    /// Every element type.
-    pub const ALL: Elems = Elems(Elems::NUMBERS.0 | Elems::PTR.0);
+    /// Every element type (ODS `TileElementType`).
+    pub const ALL: Elems = Elems(Elems::NUMBERS.0 | Elems::PTR.0 | Elems::I4.0);
+
+    /// The element class of an element type (`None` for anything else: `i28`, a tile).
+    pub fn of(d: &crate::types::TypeData) -> Option<Elems> {
+        use crate::float::FloatKind as K;
+        use crate::types::TypeData;
+        Some(match d {
+            TypeData::Int(1) => Elems::I1,
+            TypeData::Int(4) => Elems::I4,
+            TypeData::Int(8) => Elems::I8,
+            TypeData::Int(16) => Elems::I16,
+            TypeData::Int(32) => Elems::I32,
+            TypeData::Int(64) => Elems::I64,
+            TypeData::Float(k) => match k {
+                K::F16 => Elems::F16,
+                K::BF16 => Elems::BF16,
+                K::F32 => Elems::F32,
+                K::F64 => Elems::F64,
+                K::TF32 => Elems::TF32,
+                K::F8E4M3FN => Elems::F8E4M3FN,
+                K::F8E5M2 => Elems::F8E5M2,
+                K::F8E8M0FNU => Elems::F8E8M0FNU,
+                K::F4E2M1FN => Elems::F4E2M1FN,
+            },
+            TypeData::Ptr(_) => Elems::PTR,
+            _ => return None,
+        })
+    }
+
+    /// The element types of NVIDIA's release `13.minor`: 13.1 has none of `f8E8M0FNU`,
+    /// `f4E2M1FN` and `i4`; 13.2 adds `f8E8M0FNU`; 13.3 the other two.
+    pub const fn of_release(minor: u8) -> Elems {
+        match minor {
+            0 | 1 => Elems(Elems::ALL.0 & !(Elems::F8E8M0FNU.0 | Elems::F4E2M1FN.0 | Elems::I4.0)),
+            2 => Elems(Elems::ALL.0 & !(Elems::F4E2M1FN.0 | Elems::I4.0)),
+            _ => Elems::ALL,
+        }
+    }
+
+    /// The names of the types in the set, joined with ` or ` in the order of NVIDIA's
+    /// `TileOf` constraints (integers, floats, then `i4` and pointers): `i1 or i8 or ...`.
+    pub fn describe(self) -> String {
+        self.describe_in(LATEST_MINOR)
+    }
+
+    /// [`Elems::describe`] as NVIDIA's release `13.minor` words it: the types it did not
+    /// have yet are left out.
+    pub fn describe_in(self, minor: u8) -> String {
+        let self_ = Elems(self.0 & Elems::of_release(minor).0);
+        const NAMES: [(Elems, &str); 16] = [
+            (Elems::I1, "i1"),
+            (Elems::I8, "i8"),
+            (Elems::I16, "i16"),
+            (Elems::I32, "i32"),
+            (Elems::I64, "i64"),
+            (Elems::F16, "f16"),
+            (Elems::BF16, "bf16"),
+            (Elems::F32, "f32"),
+            (Elems::F64, "f64"),
+            (Elems::TF32, "tf32"),
+            (Elems::F8E4M3FN, "f8E4M3FN"),
+            (Elems::F8E5M2, "f8E5M2"),
+            (Elems::F8E8M0FNU, "f8E8M0FNU"),
+            (Elems::F4E2M1FN, "f4E2M1FN"),
+            (Elems::I4, "i4"),
+            (Elems::PTR, "Pointer type"),
+        ];
+        let parts: Vec<&str> = NAMES
+            .iter()
+            .filter(|(b, _)| self_.contains(*b))
+            .map(|(_, n)| *n)
+            .collect();
+        parts.join(" or ")
+    }
+
+    /// The description of NVIDIA's `NumberType` (`AnyTypeOf<[AnyFloat, AnyInt]>`: floats
+    /// first), as its type parameters' verifiers print it.
+    pub fn describe_number_type(minor: u8) -> String {
+        // `AnyFloat` lists tf32 before f64, unlike the `TileOf` constraints.
+        let floats = [
+            Elems::F16,
+            Elems::BF16,
+            Elems::F32,
+            Elems::TF32,
+            Elems::F64,
+            Elems::F8E4M3FN,
+            Elems::F8E5M2,
+            Elems::F8E8M0FNU,
+            Elems::F4E2M1FN,
+        ]
+        .map(|e| e.describe_in(minor))
+        .into_iter()
+        .filter(|n| !n.is_empty())
+        .collect::<Vec<_>>()
+        .join(" or ");
+        format!("{floats} or {}", Elems::INTS.describe_in(minor))
+    }
+
+    /// The description of NVIDIA's `TileElementType` (numbers, pointers, `i4`).
+    pub fn describe_tile_element_type(minor: u8) -> String {
+        let i4 = if Elems::of_release(minor).contains(Elems::I4) {
+            " or i4"
+        } else {
+            ""
+        };
+        format!("{} or Pointer type{i4}", Elems::describe_number_type(minor))
+    }
 
     /// Union.
     pub const fn or(self, o: Elems) -> Elems {

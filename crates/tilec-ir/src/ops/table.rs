@@ -52,6 +52,8 @@ const FT: TyC = TyC::Tile(Elems::BASE_FLOATS);
 const ANY_FT: TyC = TyC::Tile(Elems::FLOATS);
 const IT: TyC = TyC::Tile(Elems::INTS);
 const IT8: TyC = TyC::Tile(Elems::INTS8);
+/// Integers and 13.3's `i4` (`exti`, `trunci`).
+const IT4: TyC = TyC::Tile(Elems::INTS.or(Elems::I4));
 const NT: TyC = TyC::Tile(Elems::NUMBERS);
 const TILE: TyC = TyC::Tile(Elems::ALL);
 const PT: TyC = TyC::Tile(Elems::PTR);
@@ -622,7 +624,7 @@ table! {
         &[Check::SameShape(&["source", "result"])]
     ),
     ExtI => conversion!(
-        Opcode::ExtI, "exti", "Extend the width of an integer tile", IT, IT, &[SIGNEDNESS],
+        Opcode::ExtI, "exti", "Extend the width of an integer tile", IT4, IT4, &[SIGNEDNESS],
         "$from custom<Signedness>($signedness) attr-dict `:` type($from) `->` type($to)",
     ),
     FToF => conversion!(
@@ -641,7 +643,7 @@ table! {
     PtrToInt => cast!(Opcode::PtrToInt, "ptr_to_int", "Convert a tile of pointers to a tile of i64", PT, TyC::Tile(Elems::I64)),
     PtrToPtr => cast!(Opcode::PtrToPtr, "ptr_to_ptr", "Reinterpret a tile of pointers as another pointer type", PT, PT),
     TruncI => conversion!(
-        Opcode::TruncI, "trunci", "Truncate the width of an integer tile", IT, IT, &[OVERFLOW],
+        Opcode::TruncI, "trunci", "Truncate the width of an integer tile", IT4, IT4, &[OVERFLOW],
         "$from (`overflow` `` $overflow^)? attr-dict `:` type($from) `->` type($to)",
     ),
 
@@ -1063,7 +1065,11 @@ table! {
         name: "mmaf",
         summary: "Floating-point matrix multiply-accumulate",
         family: Family::Mma,
-        operands: &[one("lhs", ANY_FT), one("rhs", ANY_FT), one("acc", TyC::Tile(Elems::F16.or(Elems::F32).or(Elems::F64)))],
+        operands: &[
+            one("lhs", TyC::Tile(Elems::FLOATS_13_1)),
+            one("rhs", TyC::Tile(Elems::FLOATS_13_1)),
+            one("acc", TyC::Tile(Elems::F16.or(Elems::F32).or(Elems::F64))),
+        ],
         results: &[one("result", TyC::Tile(Elems::F16.or(Elems::F32).or(Elems::F64)))],
         traits: PURE,
         checks: &[

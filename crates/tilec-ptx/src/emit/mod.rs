@@ -230,6 +230,36 @@ pub const REGISTER_FILE_BYTES: u64 = 65_536 * 4;
 pub fn check_limits(m: &Module) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let file = m.file().unwrap_or(tilec_diag::FileId(0));
+    // The element types of 13.3 have no lowering yet: refuse them by name rather than
+    // emit code that treats them as another type.
+    m.walk(|op| {
+        let types = m
+            .operands(op)
+            .chain(m.results(op))
+            .chain(
+                m.regions(op)
+                    .iter()
+                    .flat_map(|&r| m.region_blocks(r).iter())
+                    .flat_map(|&b| m.block_args(b).iter().copied()),
+            )
+            .map(|v| m.value_type(v));
+        let unsupported = types.into_iter().find_map(|t| unlowered_element(m, t));
+        if let Some(name) = unsupported {
+            let span = m.op_span(op).unwrap_or_default();
+            out.push(
+                Diagnostic::error(
+                    codes::PTX_LOWERING,
+                    format!(
+                        "tilec's PTX backend does not lower the element type '{name}' yet ('tilec run' interprets it and the bytecode writer encodes it)"
+                    ),
+                )
+                .at(tilec_diag::Location::new(file, span)),
+            );
+        }
+    });
+    if !out.is_empty() {
+        return out;
+    }
     m.walk(|op| {
         if !matches!(m.opcode(op), Opcode::MmaF | Opcode::MmaI) {
             return;
@@ -264,6 +294,29 @@ pub fn check_limits(m: &Module) -> Vec<Diagnostic> {
         }
     });
     out
+}
+
+/// The 13.3 element type that `t` holds (as a tile, pointer or view element) and that the
+/// backend cannot lower yet.
+fn unlowered_element(m: &Module, t: Type) -> Option<&'static str> {
+    use tilec_ir::float::FloatKind;
+    let types = &m.ctx.types;
+    let elem = match types.get(t) {
+        TypeData::Tile { elem, .. } | TypeData::TensorView { elem, .. } => *elem,
+        TypeData::PartitionView { tensor_view, .. } => return unlowered_element(m, *tensor_view),
+        TypeData::Ptr(_) | TypeData::Int(_) | TypeData::Float(_) => t,
+        _ => return None,
+    };
+    let elem = match types.get(elem) {
+        TypeData::Ptr(p) => *p,
+        _ => elem,
+    };
+    match types.get(elem) {
+        TypeData::Int(4) => Some("i4"),
+        TypeData::Float(FloatKind::F4E2M1FN) => Some("f4E2M1FN"),
+        TypeData::Float(FloatKind::F8E8M0FNU) => Some("f8E8M0FNU"),
+        _ => None,
+    }
 }
 
 /// Compiles modules already in the GPU-level IR (the output of
