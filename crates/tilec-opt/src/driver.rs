@@ -139,7 +139,7 @@ fn process(rw: &mut Rewriter<'_>, op: Op, opts: &CanonOptions) {
                 // Constants created by rewrites are uniqued here.
                 !rw.insert_known_constant(op)
             }
-            _ => fold::apply(rw, f, op),
+            _ => apply_rule(rw, f, op, opts),
         };
         if fired {
             rw.rewrites += 1;
@@ -150,7 +150,7 @@ fn process(rw: &mut Rewriter<'_>, op: Op, opts: &CanonOptions) {
         }
     }
     for &p in def.canon.patterns {
-        if opts.runs(p) && apply_pattern(rw, p, op, opts) {
+        if opts.runs(p) && apply_rule(rw, p, op, opts) {
             rw.rewrites += 1;
             rw.stats.bump(p.name());
             return;
@@ -158,12 +158,22 @@ fn process(rw: &mut Rewriter<'_>, op: Op, opts: &CanonOptions) {
     }
 }
 
-fn apply_pattern(rw: &mut Rewriter<'_>, p: Rule, op: Op, opts: &CanonOptions) -> bool {
+/// Applies fold or pattern `p` to `op`; true if it changed something. Every rule of the op
+/// table is matched here, so a new rule is a compile error until it is implemented.
+fn apply_rule(rw: &mut Rewriter<'_>, p: Rule, op: Op, opts: &CanonOptions) -> bool {
     match p {
+        Rule::FoldAddF => fold::fold_addf(rw, op),
+        Rule::FoldIfInversion => fold::fold_if_negated_condition(rw, op),
+        Rule::FoldSelect => fold::fold_select(rw, op),
         Rule::RemoveUnusedResults => ifs::remove_unused_results(rw, op),
         Rule::ReplaceYieldWithValue => ifs::replace_yield_with_value(rw, op),
         Rule::RemoveStaticCondition => ifs::remove_static_condition(rw, op),
-        Rule::ConvertToSelect => ifs::convert_to_select(rw, op, opts.personality),
+        Rule::ConvertToSelect => ifs::convert_to_select(
+            rw,
+            op,
+            opts.personality,
+            opts.release_minor.unwrap_or(tilec_ir::ops::LATEST_MINOR),
+        ),
         Rule::RemoveEmptyElseBranch => ifs::remove_empty_else_branch(rw, op),
         Rule::CombineIfs => ifs::combine_ifs(rw, op),
         Rule::CombineNestedIfs => ifs::combine_nested_ifs(rw, op),
@@ -171,8 +181,17 @@ fn apply_pattern(rw: &mut Rewriter<'_>, p: Rule, op: Op, opts: &CanonOptions) ->
         Rule::ReplaceConstantSelect => select::replace_constant_select(rw, op),
         Rule::ReplaceIdenticalSelect => select::replace_identical_select(rw, op),
         Rule::InverseConditionSelect => select::inverse_condition_select(rw, op),
+        Rule::FoldRepeatedAssume => {
+            opts.release_minor.unwrap_or(tilec_ir::ops::LATEST_MINOR) >= 3
+                && fold::fold_repeated_assume(rw, op)
+        }
+        Rule::SelectToExtI => {
+            opts.release_minor.unwrap_or(tilec_ir::ops::LATEST_MINOR) >= 3
+                && select::select_to_exti(rw, op)
+        }
         Rule::AddFMulLhs => fold::addf_mul_lhs(rw, op),
         Rule::SelectI1ToNot => select::select_i1_to_not(rw, op),
-        Rule::FoldConstant | Rule::FoldAddF | Rule::FoldIfInversion | Rule::FoldSelect => false,
+        // Uniqued by the driver itself (`insert_known_constant`).
+        Rule::FoldConstant => false,
     }
 }

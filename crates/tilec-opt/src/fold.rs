@@ -6,18 +6,8 @@ use crate::rewriter::Rewriter;
 use crate::select;
 use tilec_ir::attrs::RoundingMode;
 use tilec_ir::float::{self, Round};
-use tilec_ir::ops::Rule;
 use tilec_ir::{EnumKind, Op, Opcode, TypeData};
 
-/// Applies fold `rule` to `op`; true if it changed something.
-pub fn apply(rw: &mut Rewriter<'_>, rule: Rule, op: Op) -> bool {
-    match rule {
-        Rule::FoldAddF => fold_addf(rw, op),
-        Rule::FoldIfInversion => fold_if_negated_condition(rw, op),
-        Rule::FoldSelect => fold_select(rw, op),
-        _ => false,
-    }
-}
 
 /// Largest constant (in elements) that folds produce; bigger ones stay as computations.
 const MAX_FOLD_ELEMENTS: usize = 1 << 16;
@@ -26,7 +16,7 @@ const MAX_FOLD_ELEMENTS: usize = 1 << 16;
 /// rounding mode and flush-to-zero, computed exactly and rounded once. Nothing is folded
 /// when an element is NaN or infinite, when a sum overflows, or for rounding modes other
 /// than the four IEEE directions.
-fn fold_addf(rw: &mut Rewriter<'_>, op: Op) -> bool {
+pub(crate) fn fold_addf(rw: &mut Rewriter<'_>, op: Op) -> bool {
     let m = &*rw.m;
     let (Some(a), Some(b)) = (
         ir::dense(m, m.operand(op, 0)),
@@ -79,8 +69,53 @@ fn fold_addf(rw: &mut Rewriter<'_>, op: Op) -> bool {
     true
 }
 
+/// `select` of a constant condition (a mask) between two constants: the constant taking
+/// each element from one side or the other.
+fn fold_select_of_constants(rw: &mut Rewriter<'_>, op: Op) -> bool {
+    let m = &*rw.m;
+    let (Some(c), Some(t), Some(f)) = (
+        ir::dense(m, m.operand(op, 0)),
+        ir::dense(m, m.operand(op, 1)),
+        ir::dense(m, m.operand(op, 2)),
+    ) else {
+        return false;
+    };
+    let ty = m.value_type(m.result(op, 0));
+    let n: i64 = m.ctx.types.shape(ty).iter().product();
+    if n <= 0 || n as usize > MAX_FOLD_ELEMENTS {
+        return false;
+    }
+    let get = |d: &tilec_ir::attrs::DenseElements, i: usize| {
+        if d.splat { d.values[0] } else { d.values[i] }
+    };
+    let out: Vec<u64> = (0..n as usize)
+        .map(|i| if get(c, i) & 1 != 0 { get(t, i) } else { get(f, i) })
+        .collect();
+    let v = rw.constant_bits(ty, out, op);
+    rw.replace_op(op, &[v]);
+    true
+}
+
+/// `assume P, x` where `x` is `assume P, y` already: `x`.
+pub(crate) fn fold_repeated_assume(rw: &mut Rewriter<'_>, op: Op) -> bool {
+    let m = &*rw.m;
+    if m.num_results(op) != 1 {
+        return false;
+    }
+    let v = m.operand(op, 0);
+    let Some(inner) = ir::def_with(m, v, Opcode::Assume) else {
+        return false;
+    };
+    let (p, q) = (m.attr(op, 0), m.attr(inner, 0));
+    if p.is_none() || p != q {
+        return false;
+    }
+    rw.replace_op(op, &[v]);
+    true
+}
+
 /// `if (xori(c, true)) A else B` becomes `if (c) B else A` when the else region exists.
-fn fold_if_negated_condition(rw: &mut Rewriter<'_>, op: Op) -> bool {
+pub(crate) fn fold_if_negated_condition(rw: &mut Rewriter<'_>, op: Op) -> bool {
     let m = &*rw.m;
     let Some(c) = ir::negated(m, m.operand(op, 0)) else {
         return false;
@@ -97,8 +132,11 @@ fn fold_if_negated_condition(rw: &mut Rewriter<'_>, op: Op) -> bool {
 /// The select folds, in the spec's order: same arms, constant condition, `i1` identity,
 /// compare, inverted condition (in place), nested select on the same condition (in place).
 /// The steps the select patterns also do are those patterns' code.
-fn fold_select(rw: &mut Rewriter<'_>, op: Op) -> bool {
+pub(crate) fn fold_select(rw: &mut Rewriter<'_>, op: Op) -> bool {
     if select::replace_identical_select(rw, op) || select::replace_constant_select(rw, op) {
+        return true;
+    }
+    if fold_select_of_constants(rw, op) {
         return true;
     }
     let m = &*rw.m;

@@ -144,11 +144,19 @@ pub fn remove_static_condition(rw: &mut Rewriter<'_>, op: Op) -> bool {
 }
 
 /// ConvertToSelect: results whose yielded values are both defined above the `if` become
-/// `select`s on the condition. Only rank-0 tiles are converted (as NVIDIA does; tokens and
-/// bigger tiles stay branches). In the spec's personality both branches must consist of the
-/// yield alone and every result converts; the cuda-tile-opt personality converts the
-/// results it can and keeps an `if` for the others.
-pub fn convert_to_select(rw: &mut Rewriter<'_>, op: Op, personality: Personality) -> bool {
+/// `select`s on the condition. Rank-0 tiles are converted; tokens stay branches, and so do
+/// bigger tiles except in NVIDIA's 13.3 (`minor` >= 3 in the cuda-tile-opt personality),
+/// which reshapes the condition to rank 1s and broadcasts it to the tile's shape first. In
+/// the spec's personality both branches must consist of the yield alone and every result
+/// converts; the cuda-tile-opt personality converts the results it can and keeps an `if`
+/// for the others.
+pub fn convert_to_select(
+    rw: &mut Rewriter<'_>,
+    op: Op,
+    personality: Personality,
+    minor: u8,
+) -> bool {
+    let any_tile = personality == Personality::CudaTileOpt && minor >= 3;
     let m = &*rw.m;
     let n = m.num_results(op);
     if n == 0 {
@@ -164,7 +172,7 @@ pub fn convert_to_select(rw: &mut Rewriter<'_>, op: Op, personality: Personality
         .map(|i| {
             !ir::defined_inside(m, ty[i], op)
                 && !ir::defined_inside(m, ey[i], op)
-                && ir::is_rank0_tile(m, ty[i])
+                && (ir::is_rank0_tile(m, ty[i]) || (any_tile && ir::is_tile(m, ty[i])))
         })
         .collect();
     match personality {
@@ -200,7 +208,18 @@ pub fn convert_to_select(rw: &mut Rewriter<'_>, op: Op, personality: Personality
             results.push(ty[i]);
         } else {
             let t = rw.m.value_type(ty[i]);
-            results.push(rw.create_simple(Opcode::Select, &[cond, ty[i], ey[i]], t, new));
+            let shape = rw.m.ctx.types.shape(t).to_vec();
+            // A tile condition of the values' shape: reshape to 1x...x1, then broadcast.
+            let c = if shape.is_empty() {
+                cond
+            } else {
+                let ones = vec![1; shape.len()];
+                let t1 = rw.m.ctx.types.tile(&ones, Type::I1);
+                let tn = rw.m.ctx.types.tile(&shape, Type::I1);
+                let r = rw.create_simple(Opcode::Reshape, &[cond], t1, new);
+                rw.create_simple(Opcode::Broadcast, &[r], tn, new)
+            };
+            results.push(rw.create_simple(Opcode::Select, &[c, ty[i], ey[i]], t, new));
         }
     }
     for b in [tb, eb] {

@@ -52,6 +52,11 @@ pub fn is_rank0_tile(m: &Module, v: Value) -> bool {
     matches!(m.ctx.types.get(m.value_type(v)), TypeData::Tile { shape, .. } if shape.is_empty())
 }
 
+/// True if `v` is a tile (of any rank).
+pub fn is_tile(m: &Module, v: Value) -> bool {
+    matches!(m.ctx.types.get(m.value_type(v)), TypeData::Tile { .. })
+}
+
 /// The op defining `v`, if it has the given opcode.
 pub fn def_with(m: &Module, v: Value, opcode: Opcode) -> Option<Op> {
     m.defining_op(v).filter(|op| m.opcode(*op) == opcode)

@@ -45,6 +45,9 @@ pub struct CanonOptions {
     /// personality only: in NVIDIA's tools it is private to lowering, and `cuda-tile-opt
     /// --canonicalize` does not run it).
     pub simplify: bool,
+    /// In the cuda-tile-opt personality, follow NVIDIA's release `13.N` where its
+    /// canonicalizations changed; `None`: 13.3.
+    pub release_minor: Option<u8>,
 }
 
 impl Default for CanonOptions {
@@ -55,6 +58,7 @@ impl Default for CanonOptions {
             enabled: None,
             disabled: Vec::new(),
             simplify: true,
+            release_minor: None,
         }
     }
 }

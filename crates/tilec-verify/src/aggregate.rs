@@ -316,7 +316,13 @@ fn purity(v: &mut Verifier<'_>, op: Op, body: Block) -> VResult {
     };
     let name = v.op_name(bad);
     let registered = v.m.unregistered_name(bad).is_none();
-    let e = if registered && has_memory_effects(v, bad) {
+    let impure = registered && has_memory_effects(v, bad);
+    if impure && v.upstream && v.minor >= 3 {
+        // NVIDIA's 13.3 verifier reports it at the op, without a remark.
+        let parent = v.op_name(op);
+        return Err(v.error(bad, &cat::IMPURE_AT_OP, &[("parent", &parent)]));
+    }
+    let e = if impure {
         &cat::IMPURE
     } else {
         &cat::INVALID_OP

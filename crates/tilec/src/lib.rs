@@ -791,6 +791,7 @@ impl<'a, 'b> Driver<'a, 'b> {
                 enabled,
                 disabled,
                 simplify: !a.no_simplify,
+                release_minor: release_minor(common),
             },
             verify_each: a.verify_each,
         };

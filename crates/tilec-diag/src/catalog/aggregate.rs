@@ -94,6 +94,12 @@ catalog! {
         "only pure operations allowed")
         .explain("The body of `reduce` and `scan` may run any number of times, in any order: it can only hold pure ops (no loads, stores, prints or assertions). A remark points at the offending op.")
         .example(reduce_example!());
+    /// An op with memory effects in the body, reported at that op (NVIDIA's 13.3 form).
+    IMPURE_AT_OP = CodeInfo::rule("E0820", "impure op in a reduce/scan body (at the op)",
+        "")
+        .upstream("only pure operations are allowed inside '{parent}'")
+        .explain("NVIDIA's 13.3 verifier reports an op with memory effects in the body of `reduce` or `scan` at that op; tilec's own wording reports it at the `reduce` or `scan` (E0814). The body may run any number of times, in any order: it can only hold pure ops.")
+        .example(reduce_example!());
     /// An op the body of reduce and scan does not accept.
     INVALID_OP = CodeInfo::rule("E0815", "invalid op in a reduce/scan body",
         "invalid op: {name}")

@@ -531,6 +531,12 @@ pub enum Rule {
     /// `select(c, false, true)` on `i1` becomes `xori(c, true)` (NVIDIA's; `cuda-tile-opt`
     /// personality only: the spec's expression simplifier does it in the default one).
     SelectI1ToNot,
+    /// `select(c, 1, 0)` on integers becomes `exti c unsigned`, and `select(c, 0, 1)`
+    /// `exti (xori c, true) unsigned` (NVIDIA's 13.3; `cuda-tile-opt` personality only).
+    SelectToExtI,
+    /// `assume P, (assume P, x)` is `assume P, x`: a repeated predicate adds nothing
+    /// (NVIDIA's 13.3; `cuda-tile-opt` personality only).
+    FoldRepeatedAssume,
 }
 
 impl Rule {
@@ -553,6 +559,8 @@ impl Rule {
         Rule::InverseConditionSelect,
         Rule::AddFMulLhs,
         Rule::SelectI1ToNot,
+        Rule::SelectToExtI,
+        Rule::FoldRepeatedAssume,
     ];
 
     /// The rule's name (as `--stats` prints it and `--enable-patterns` takes it).
@@ -575,6 +583,8 @@ impl Rule {
             Rule::InverseConditionSelect => "InverseConditionSelect",
             Rule::AddFMulLhs => "AddFMulLhs",
             Rule::SelectI1ToNot => "SelectI1ToNot",
+            Rule::SelectToExtI => "SelectToExtI",
+            Rule::FoldRepeatedAssume => "FoldRepeatedAssume",
         }
     }
 
@@ -587,14 +597,21 @@ impl Rule {
     pub fn is_fold(self) -> bool {
         matches!(
             self,
-            Rule::FoldConstant | Rule::FoldAddF | Rule::FoldIfInversion | Rule::FoldSelect
+            Rule::FoldConstant
+                | Rule::FoldAddF
+                | Rule::FoldIfInversion
+                | Rule::FoldSelect
+                | Rule::FoldRepeatedAssume
         )
     }
 
     /// True for rules only the `cuda-tile-opt` personality runs (NVIDIA behaviour the spec
     /// does not describe).
     pub fn compat_only(self) -> bool {
-        matches!(self, Rule::AddFMulLhs | Rule::SelectI1ToNot)
+        matches!(
+            self,
+            Rule::AddFMulLhs | Rule::SelectI1ToNot | Rule::SelectToExtI | Rule::FoldRepeatedAssume
+        )
     }
 }
 

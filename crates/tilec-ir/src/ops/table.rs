@@ -1002,6 +1002,7 @@ table! {
                 Rule::ReplaceIdenticalSelect,
                 Rule::InverseConditionSelect,
                 Rule::SelectI1ToNot,
+                Rule::SelectToExtI,
             ],
         },
         ..DEFAULT
@@ -1112,6 +1113,10 @@ table! {
         same_type: &[&["value", "result"]],
         syntax: Syntax::Custom(CustomSyntax::Assume),
         names: NameHint::Assume,
+        canon: Canon {
+            fold: Some(Rule::FoldRepeatedAssume),
+            patterns: &[],
+        },
         ..DEFAULT
     },
 
