@@ -845,7 +845,7 @@ cuda_tile.module @m {
 }
 
 /// ConvertToSelect in the cuda-tile-opt personality converts the convertible results and keeps an
-/// `if` for the others (NVIDIA's `test_if_select_many`); tokens and vectors still stay.
+/// `if` for the others (NVIDIA's `test_if_select_many`); in 13.1 tokens and vectors still stay.
 #[test]
 fn convert_to_select_compat_converts_what_it_can() {
     let src = r#"
@@ -881,6 +881,7 @@ cuda_tile.module @m {
     let out = canon(
         &[
             "--compat=cuda-tile-opt",
+            "--cuda-tile-release=13.1",
             "--enable-patterns=ConvertToSelect,RemoveEmptyElseBranch",
         ],
         src,
@@ -918,6 +919,106 @@ cuda_tile.module @m {
     );
     out.assert_stat("ConvertToSelect", 3);
     out.assert_stat("RemoveEmptyElseBranch", 1);
+}
+
+/// NVIDIA's 13.3 converts tile results of any rank too: the condition is reshaped to
+/// 1x...x1 and broadcast to the values' shape.
+#[test]
+fn convert_to_select_13_3_converts_tiles_of_any_rank() {
+    let src = r#"
+cuda_tile.module @m {
+  testing$func @mixed(%a: tile<i32>, %v: tile<4x2xi32>, %w: tile<4x2xi32>, %c: tile<i1>) -> (tile<i32>, tile<4x2xi32>) {
+    %r, %s = if %c -> (tile<i32>, tile<4x2xi32>) {
+      yield %a, %v : tile<i32>, tile<4x2xi32>
+    } else {
+      yield %a, %w : tile<i32>, tile<4x2xi32>
+    }
+    return %r, %s : tile<i32>, tile<4x2xi32>
+  }
+}
+"#;
+    let out = canon(
+        &[
+            "--compat=cuda-tile-opt",
+            "--enable-patterns=ConvertToSelect",
+        ],
+        src,
+    );
+    out.assert_output(
+        r#"
+cuda_tile.module @m {
+  testing$func @mixed(%arg0: tile<i32>, %arg1: tile<4x2xi32>, %arg2: tile<4x2xi32>, %arg3: tile<i1>) -> (tile<i32>, tile<4x2xi32>) {
+    %reshape = reshape %arg3 : tile<i1> -> tile<1x1xi1>
+    %bcast = broadcast %reshape : tile<1x1xi1> -> tile<4x2xi1>
+    %0 = select %bcast, %arg1, %arg2 : tile<4x2xi1>, tile<4x2xi32>
+    return %arg0, %0 : tile<i32>, tile<4x2xi32>
+  }
+}
+"#,
+    );
+    out.assert_stat("ConvertToSelect", 1);
+}
+
+/// SelectToExtI (NVIDIA's 13.3): `select(c, 1, 0)` is `exti c unsigned` and
+/// `select(c, 0, 1)` `exti (xori c, true) unsigned`; not in 13.1 nor in the spec's
+/// personality.
+#[test]
+fn select_to_exti_fires_in_13_3() {
+    let src = r#"
+cuda_tile.module @m {
+  testing$func @f(%c: tile<4xi1>) -> (tile<4xi32>, tile<4xi8>) {
+    %one = constant <i32: 1> : tile<4xi32>
+    %zero = constant <i32: 0> : tile<4xi32>
+    %a = select %c, %one, %zero : tile<4xi1>, tile<4xi32>
+    %one8 = constant <i8: 1> : tile<4xi8>
+    %zero8 = constant <i8: 0> : tile<4xi8>
+    %b = select %c, %zero8, %one8 : tile<4xi1>, tile<4xi8>
+    return %a, %b : tile<4xi32>, tile<4xi8>
+  }
+}
+"#;
+    let out = canon(&["--compat=cuda-tile-opt"], src);
+    out.assert_output(
+        r#"
+cuda_tile.module @m {
+  testing$func @f(%arg0: tile<4xi1>) -> (tile<4xi32>, tile<4xi8>) {
+    %true = constant <i1: true> : tile<4xi1>
+    %0 = exti %arg0 unsigned : tile<4xi1> -> tile<4xi32>
+    %1 = xori %arg0, %true : tile<4xi1>
+    %2 = exti %1 unsigned : tile<4xi1> -> tile<4xi8>
+    return %0, %2 : tile<4xi32>, tile<4xi8>
+  }
+}
+"#,
+    );
+    out.assert_stat("SelectToExtI", 2);
+    canon(&["--compat=cuda-tile-opt", "--cuda-tile-release=13.1"], src)
+        .assert_no_stat("SelectToExtI");
+    canon(&[], src).assert_no_stat("SelectToExtI");
+}
+
+/// FoldRepeatedAssume (NVIDIA's 13.3): the second of two identical assumptions goes.
+#[test]
+fn repeated_assumptions_fold_in_13_3() {
+    let src = r#"
+cuda_tile.module @m {
+  testing$func @f(%p: tile<ptr<f32>>, %i: tile<i32>) -> (tile<ptr<f32>>, tile<i32>) {
+    %a = assume div_by<16>, %p : tile<ptr<f32>>
+    %b = assume div_by<16>, %a : tile<ptr<f32>>
+    %c = assume div_by<8>, %b : tile<ptr<f32>>
+    %d = assume bounded<0, 42>, %i : tile<i32>
+    %e = assume bounded<0, 42>, %d : tile<i32>
+    return %c, %e : tile<ptr<f32>>, tile<i32>
+  }
+}
+"#;
+    let out = canon(&["--compat=cuda-tile-opt"], src);
+    out.assert_stat("FoldRepeatedAssume", 2);
+    let text = &out.stdout;
+    assert_eq!(text.matches("div_by<16>").count(), 1, "{text}");
+    assert_eq!(text.matches("bounded<0, 42>").count(), 1, "{text}");
+    assert!(text.contains("div_by<8>"), "{text}");
+    canon(&[], src).assert_no_stat("FoldRepeatedAssume");
 }
 
 /// RemoveEmptyElseBranch: an else branch that only yields nothing goes.

@@ -217,7 +217,9 @@ fn impure_op() {
     check(
         &src,
         &old,
-        &["error 5:7: 'cuda_tile.print' op only pure operations are allowed inside 'cuda_tile.reduce'"],
+        &[
+            "error 5:7: 'cuda_tile.print' op only pure operations are allowed inside 'cuda_tile.reduce'",
+        ],
     );
     let release_13_1 = tilec_verify::VerifyOptions {
         personality: tilec_verify::Personality::CudaTileOpt,
@@ -238,7 +240,9 @@ fn impure_op() {
             "error 3:10: 'cuda_tile.reduce' op only pure operations allowed",
             "remark 6:9: invalid op: cuda_tile.assert",
         ],
-        &["error 6:9: 'cuda_tile.assert' op only pure operations are allowed inside 'cuda_tile.reduce'"],
+        &[
+            "error 6:9: 'cuda_tile.assert' op only pure operations are allowed inside 'cuda_tile.reduce'",
+        ],
     );
 }
 

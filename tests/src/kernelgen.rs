@@ -2340,7 +2340,7 @@ impl Gen<'_> {
     /// A shape the canonicalizer rewrites.
     fn recipe(&mut self, ctx: &Ctx) {
         let regions_ok = self.depth < 3 && !self.in_body;
-        let n = 26;
+        let n = 28;
         let k = self.rng.below(n);
         match k {
             // select with equal arms
@@ -2690,6 +2690,27 @@ impl Gen<'_> {
                     };
                     acc = self.emit(&ty, &format!("{op} {acc}, {leaf} : {t}"));
                 }
+            }
+            // select between the integers 1 and 0 (NVIDIA's 13.3 turns it into exti)
+            26 => {
+                let ty = self.pick_ty(INTS8);
+                let c = self.operand(&ty.with_elem(I1));
+                let one = self.int_const(ty.elem, &ty.shape, 1);
+                let zero = self.int_const(ty.elem, &ty.shape, 0);
+                if self.rng.percent(50) {
+                    self.select(&c, &one, &zero, &ty);
+                } else {
+                    self.select(&c, &zero, &one, &ty);
+                }
+            }
+            // the same (always true) assumption twice (not in a reduce or scan body,
+            // which holds arithmetic only)
+            27 if !self.in_body => {
+                let ty = self.pick_ty(INTS8);
+                let x = self.operand(&ty);
+                let t = ty.text();
+                let a = self.emit(&ty, &format!("assume div_by<1>, {x} : {t}"));
+                self.emit(&ty, &format!("assume div_by<1>, {a} : {t}"));
             }
             // comparisons of a value with itself or of two constants
             _ => {

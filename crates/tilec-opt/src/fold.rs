@@ -8,7 +8,6 @@ use tilec_ir::attrs::RoundingMode;
 use tilec_ir::float::{self, Round};
 use tilec_ir::{EnumKind, Op, Opcode, TypeData};
 
-
 /// Largest constant (in elements) that folds produce; bigger ones stay as computations.
 const MAX_FOLD_ELEMENTS: usize = 1 << 16;
 
@@ -89,7 +88,13 @@ fn fold_select_of_constants(rw: &mut Rewriter<'_>, op: Op) -> bool {
         if d.splat { d.values[0] } else { d.values[i] }
     };
     let out: Vec<u64> = (0..n as usize)
-        .map(|i| if get(c, i) & 1 != 0 { get(t, i) } else { get(f, i) })
+        .map(|i| {
+            if get(c, i) & 1 != 0 {
+                get(t, i)
+            } else {
+                get(f, i)
+            }
+        })
         .collect();
     let v = rw.constant_bits(ty, out, op);
     rw.replace_op(op, &[v]);

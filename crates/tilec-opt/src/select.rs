@@ -54,11 +54,10 @@ pub fn select_to_exti(rw: &mut Rewriter<'_>, op: Op) -> bool {
     let e = rw.create_simple(tilec_ir::Opcode::ExtI, &[c], ty, op);
     let ext = rw.m.defining_op(e).expect("just created");
     // `unsigned`: the signedness attribute's case 0.
-    let unsigned = rw
-        .m
-        .ctx
-        .attrs
-        .intern(tilec_ir::attrs::AttrData::Enum(tilec_ir::EnumKind::Signedness, 0));
+    let unsigned = rw.m.ctx.attrs.intern(tilec_ir::attrs::AttrData::Enum(
+        tilec_ir::EnumKind::Signedness,
+        0,
+    ));
     rw.m.set_attr(ext, 0, Some(unsigned));
     rw.replace_op(op, &[e]);
     true
