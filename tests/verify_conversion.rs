@@ -76,7 +76,7 @@ fn ftof_rounding() {
         &src,
         &["error 3:10: 'cuda_tile.ftof' op ftof requires nearest-even rounding"],
         &[
-            "error 3:10: 'cuda_tile.ftof' op invalid rounding mode specified for ftof. Only 'nearest_even' is supported",
+            "error 3:10: 'cuda_tile.ftof' op invalid rounding mode specified. Only 'nearest_even' is supported",
         ],
     );
     // Not an IEEE mode: a syntax error for NVIDIA's parser, before the identity check.
@@ -99,7 +99,7 @@ fn ftof_rounding() {
         &src,
         &["error 3:10: 'cuda_tile.ftof' op ftof requires nearest-even rounding"],
         &[
-            "error 3:10: 'cuda_tile.ftof' op invalid rounding mode specified for ftof. Only 'nearest_even' is supported",
+            "error 3:10: 'cuda_tile.ftof' op invalid rounding mode specified. Only 'nearest_even' is supported",
         ],
     );
 }
@@ -141,7 +141,7 @@ fn itof_rounding() {
         &src,
         &["error 3:10: 'cuda_tile.itof' op itof requires nearest-even rounding"],
         &[
-            "error 3:10: 'cuda_tile.itof' op invalid rounding error specified. Only 'nearest_even' is supported",
+            "error 3:10: 'cuda_tile.itof' op invalid rounding mode specified. Only 'nearest_even' is supported",
         ],
     );
     let src = func(
@@ -232,4 +232,25 @@ fn pointer_casts_verify_clean() {
         "%p: !cuda_tile.tile<4x!cuda_tile.ptr<f32>>",
         "    %0 = ptr_to_int %p : !cuda_tile.tile<4x!cuda_tile.ptr<f32>> -> !cuda_tile.tile<4xi64>\n    %1 = int_to_ptr %0 : !cuda_tile.tile<4xi64> -> !cuda_tile.tile<4x!cuda_tile.ptr<f16>>\n    %2 = ptr_to_ptr %p : !cuda_tile.tile<4x!cuda_tile.ptr<f32>> -> !cuda_tile.tile<4x!cuda_tile.ptr<i8>>",
     ));
+}
+
+/// NVIDIA's 13.1 worded the ftof and itof rounding errors differently.
+#[test]
+fn rounding_wording_of_13_1() {
+    let release_13_1 = tilec_verify::VerifyOptions {
+        personality: tilec_verify::Personality::CudaTileOpt,
+        release_minor: Some(1),
+        ..Default::default()
+    };
+    let src = func(
+        ARGS,
+        "    %0 = ftof %f rounding<zero> : !cuda_tile.tile<4xf32> -> !cuda_tile.tile<4xf64>\n    %1 = itof %i signed rounding<zero> : !cuda_tile.tile<4xi32> -> !cuda_tile.tile<4xf32>",
+    );
+    assert_eq!(
+        tilec_tests::verify_diags_with(&src, &release_13_1),
+        [
+            "error 3:10: 'cuda_tile.ftof' op invalid rounding mode specified for ftof. Only 'nearest_even' is supported",
+            "error 4:10: 'cuda_tile.itof' op invalid rounding error specified. Only 'nearest_even' is supported",
+        ]
+    );
 }

@@ -1,7 +1,7 @@
 //! Verifier diagnostics of the view family: every catalog entry produced exactly, in both
 //! personalities, and valid near-misses that verify clean.
 
-use tilec_tests::{assert_clean, test_func_lines as func, verify_diags};
+use tilec_tests::{assert_clean, test_func_lines as func, verify_diags, verify_diags_with};
 
 /// `reshape` to another element type: the spec's wording wins over the generic check; NVIDIA reports the generic one.
 #[test]
@@ -143,6 +143,12 @@ fn extract_slice_does_not_divide() {
     );
     assert_eq!(
         verify_diags(&src, true),
+        [
+            "error 3:10: 'cuda_tile.extract' op source dimension 0 size (8) must be evenly divisible by result dimension 0 size (16)",
+        ]
+    );
+    assert_eq!(
+        verify_diags_with(&src, &release_13_1()),
         ["error 3:10: 'cuda_tile.extract' op result dim size must divide source dim size evenly",]
     );
 }
@@ -162,6 +168,10 @@ fn extract_index_count() {
     );
     assert_eq!(
         verify_diags(&src, true),
+        ["error 3:10: 'cuda_tile.extract' op expected 1 indices, but got 2",]
+    );
+    assert_eq!(
+        verify_diags_with(&src, &release_13_1()),
         ["error 3:10: 'cuda_tile.extract' op incorrect number of indices, expected 1, but found 2",]
     );
 }
@@ -242,10 +252,18 @@ fn cat_other_size() {
         ]
     );
     assert_eq!(
-        verify_diags(&src, true),
+        verify_diags_with(&src, &release_13_1()),
         [
             "error 3:10: 'cuda_tile.cat' op expect {lhs, rhs, and result} shape to match at non-concat position 0, expected: 2 but got: 4",
             "error 4:10: 'cuda_tile.cat' op expect {lhs, rhs, and result} shape to match at non-concat position 0, expected: 2 but got: 2",
+        ]
+    );
+    // NVIDIA's 13.3 names the operand.
+    assert_eq!(
+        verify_diags(&src, true),
+        [
+            "error 3:10: 'cuda_tile.cat' op expect lhs and result shapes to match at non-concat position 0, expected: 2 but got: 4",
+            "error 4:10: 'cuda_tile.cat' op expect rhs and result shapes to match at non-concat position 0, expected: 4 but got: 2",
         ]
     );
 }
@@ -663,4 +681,13 @@ fn get_shape_valid() {
         ],
     );
     assert_clean(&src);
+}
+
+/// NVIDIA's wording as of its 13.1 release.
+fn release_13_1() -> tilec_verify::VerifyOptions {
+    tilec_verify::VerifyOptions {
+        personality: tilec_verify::Personality::CudaTileOpt,
+        release_minor: Some(1),
+        ..Default::default()
+    }
 }

@@ -28,8 +28,10 @@ pub struct CodeInfo {
     pub explanation: &'static str,
     /// The message in the spec's wording (empty for parse-level classes).
     pub spec: &'static str,
-    /// The message in NVIDIA's wording (empty: same as `spec`).
+    /// The message in NVIDIA's wording (empty: same as `spec`), as of its 13.3 release.
     pub upstream: &'static str,
+    /// NVIDIA's wording before 13.3, where it changed (empty: the same as `upstream`).
+    pub upstream_13_1: &'static str,
     /// Whether NVIDIA's tool puts `'cuda_tile.OP' op ` before the upstream message (false
     /// where it reports the problem as a parse error or an attribute error).
     pub upstream_prefix: bool,
@@ -50,6 +52,7 @@ impl CodeInfo {
             explanation,
             spec: "",
             upstream: "",
+            upstream_13_1: "",
             upstream_prefix: true,
             example: "",
         }
@@ -64,6 +67,7 @@ impl CodeInfo {
             explanation: "",
             spec,
             upstream: "",
+            upstream_13_1: "",
             upstream_prefix: true,
             example: "",
         }
@@ -72,6 +76,12 @@ impl CodeInfo {
     /// NVIDIA's wording of the message.
     pub const fn upstream(mut self, upstream: &'static str) -> CodeInfo {
         self.upstream = upstream;
+        self
+    }
+
+    /// NVIDIA's wording in its releases before 13.3, where 13.3 changed it.
+    pub const fn upstream_13_1(mut self, upstream: &'static str) -> CodeInfo {
+        self.upstream_13_1 = upstream;
         self
     }
 
@@ -91,6 +101,14 @@ impl CodeInfo {
     pub const fn example(mut self, example: &'static str) -> CodeInfo {
         self.example = example;
         self
+    }
+
+    /// The template of NVIDIA's release `13.minor` (`upstream` true) or the spec's.
+    pub fn template_in(&self, upstream: bool, minor: u8) -> &'static str {
+        if upstream && minor < 3 && !self.upstream_13_1.is_empty() {
+            return self.upstream_13_1;
+        }
+        self.template(upstream)
     }
 
     /// The template for a personality (`upstream` true: NVIDIA's wording).
@@ -317,6 +335,9 @@ pub fn catalog_markdown() -> String {
                 " (without the op prefix)"
             };
             let _ = writeln!(s, "- cuda-tile-opt wording: `{}`{bare}", c.template(true));
+            if !c.upstream_13_1.is_empty() {
+                let _ = writeln!(s, "- cuda-tile-opt 13.1 wording: `{}`", c.upstream_13_1);
+            }
         }
         if !c.example.is_empty() {
             let _ = write!(s, "\nCorrected example:\n\n```mlir\n{}\n```\n", c.example);

@@ -62,9 +62,11 @@ impl<'s> Parser<'s> {
         let args = match self.parse_region_arg_list() {
             Ok(a) => a,
             Err(f) => {
-                // MLIR's function signature parser follows a type that parsed but failed
-                // to verify with a second error, "expected valid keyword", on that line.
-                if self.diags.len() > before
+                // NVIDIA's 13.1 function signature parser followed a type that parsed but
+                // failed to verify with a second error, "expected valid keyword", on that
+                // line; 13.3 (and tilec) report the type's error alone.
+                if self.opts.minor() < 3
+                    && self.diags.len() > before
                     && let Some(d) = self.diags.last()
                     && d.code == codes::INVALID_TYPE
                 {

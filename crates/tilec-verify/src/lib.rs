@@ -188,7 +188,7 @@ impl<'m> Verifier<'m> {
 
     /// The message of a catalog entry in the current personality, with the op prefix.
     pub fn message(&self, op: Op, e: &CodeInfo, args: Args<'_>) -> String {
-        let body = codes::fill(e.template(self.upstream), args);
+        let body = codes::fill(e.template_in(self.upstream, self.minor), args);
         if self.upstream && !e.upstream_prefix {
             body
         } else {

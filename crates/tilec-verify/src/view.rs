@@ -90,8 +90,17 @@ fn extract(v: &mut Verifier<'_>, op: Op) -> VResult {
         return Err(v.error(op, &cat::EXTRACT_ELEMENT_TYPE, &[]));
     }
     let (s, r) = (v.shape(src), v.shape(res));
-    if s.iter().zip(r).any(|(&a, &b)| b == 0 || a % b != 0) {
-        return Err(v.error(op, &cat::EXTRACT_DIVISIBILITY, &[]));
+    if let Some((d, (&a, &b))) = s
+        .iter()
+        .zip(r)
+        .enumerate()
+        .find(|(_, (a, b))| **b == 0 || **a % **b != 0)
+    {
+        return Err(v.error(
+            op,
+            &cat::EXTRACT_DIVISIBILITY,
+            &[("dim", &d), ("source", &a), ("result", &b)],
+        ));
     }
     let found = v.operands_of(op, "indices").len();
     if found != s.len() {
@@ -127,10 +136,22 @@ fn cat(v: &mut Verifier<'_>, op: Op) -> VResult {
     }
     for i in (0..rank).filter(|&i| i != d) {
         if lhs[i] != res[i] || rhs[i] != res[i] {
+            // NVIDIA's 13.3 names the operand that differs (lhs first); the spec's and
+            // NVIDIA's 13.1 wording give the lhs size as the expected one.
+            let (which, expected) = if lhs[i] != res[i] || !(v.upstream && v.minor >= 3) {
+                ("lhs", lhs[i])
+            } else {
+                ("rhs", rhs[i])
+            };
             return Err(v.error(
                 op,
                 &cat::CAT_OTHER_SIZE,
-                &[("index", &i), ("expected", &lhs[i]), ("found", &res[i])],
+                &[
+                    ("index", &i),
+                    ("expected", &expected),
+                    ("found", &res[i]),
+                    ("which", &which),
+                ],
             ));
         }
     }

@@ -24,7 +24,8 @@ catalog! {
     /// `ftof` with a rounding mode other than `nearest_even`.
     FTOF_ROUNDING = CodeInfo::rule("E0404", "ftof rounding mode",
         "ftof requires nearest-even rounding")
-        .upstream("invalid rounding mode specified for ftof. Only 'nearest_even' is supported")
+        .upstream("invalid rounding mode specified. Only 'nearest_even' is supported")
+        .upstream_13_1("invalid rounding mode specified for ftof. Only 'nearest_even' is supported")
         .explain("Float-to-float conversions round to nearest, ties to even; other rounding modes are not supported. Drop the `rounding<...>` modifier.")
         .example("%n = cuda_tile.ftof %x : !cuda_tile.tile<4xf32> -> !cuda_tile.tile<4xf16>");
     /// `ftof` to `f8E8M0FNU` rounding to nearest (it has no nearest for most values).
@@ -36,7 +37,8 @@ catalog! {
     /// `itof` with a rounding mode other than `nearest_even`.
     ITOF_ROUNDING = CodeInfo::rule("E0405", "itof rounding mode",
         "itof requires nearest-even rounding")
-        .upstream("invalid rounding error specified. Only 'nearest_even' is supported")
+        .upstream("invalid rounding mode specified. Only 'nearest_even' is supported")
+        .upstream_13_1("invalid rounding error specified. Only 'nearest_even' is supported")
         .explain("Integer-to-float conversions round to nearest, ties to even; other rounding modes are not supported. Drop the `rounding<...>` modifier.")
         .example("%f = cuda_tile.itof %i signed : !cuda_tile.tile<4xi32> -> !cuda_tile.tile<4xf32>");
     /// `ftoi` with a rounding mode other than `nearest_int_to_zero`.

@@ -28,11 +28,15 @@ catalog! {
     /// `extract` whose result dimensions do not divide the source's.
     EXTRACT_DIVISIBILITY = CodeInfo::rule("E0705", "extract slice shape",
         "result dim size must divide source dim size evenly")
+        .upstream("source dimension {dim} size ({source}) must be evenly divisible by result dimension {dim} size ({result})")
+        .upstream_13_1("result dim size must divide source dim size evenly")
         .explain("`extract` selects one of the equally sized slices of the source, so every result dimension must divide the corresponding source dimension (a `tile<4xf32>` slice of a `tile<8xf32>`, but not a `tile<3xf32>` one).")
         .example("%r = cuda_tile.extract %t[%i, %j] : !cuda_tile.tile<32x8xf32> -> !cuda_tile.tile<4x2xf32>");
     /// `extract` with a slice index per dimension missing or extra.
     EXTRACT_INDEX_COUNT = CodeInfo::rule("E0706", "extract index count",
         "incorrect number of indices, expected {expected}, but found {found}")
+        .upstream("expected {expected} indices, but got {found}")
+        .upstream_13_1("incorrect number of indices, expected {expected}, but found {found}")
         .explain("`extract` takes one slice index per dimension of the source tile.")
         .example("%r = cuda_tile.extract %t[%i, %j] : !cuda_tile.tile<32x8xf32> -> !cuda_tile.tile<4x2xf32>");
     /// `cat` along a dimension the operands do not have.
@@ -48,6 +52,8 @@ catalog! {
     /// `cat` whose operands and result differ outside the concatenation dimension.
     CAT_OTHER_SIZE = CodeInfo::rule("E0709", "cat shapes outside the concatenation dimension",
         "expect {lhs, rhs, and result} shape to match at non-concat position {index}, expected: {expected} but got: {found}")
+        .upstream("expect {which} and result shapes to match at non-concat position {index}, expected: {expected} but got: {found}")
+        .upstream_13_1("expect {lhs, rhs, and result} shape to match at non-concat position {index}, expected: {expected} but got: {found}")
         .explain("Both operands and the result have the same size in every dimension other than the concatenation dimension.")
         .example("%r = cuda_tile.cat %a, %b dim = 1 : !cuda_tile.tile<2x4xf32>, !cuda_tile.tile<2x4xf32> -> !cuda_tile.tile<2x8xf32>");
     /// `permute` of a tile of rank below 2.
