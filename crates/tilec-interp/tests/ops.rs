@@ -5,38 +5,17 @@
 //! runs all of them and checks that together they executed every op of the op table
 //! that is not GPU-level.
 
+mod common;
+use common::{func, module};
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
 use tilec_interp::value::Tile;
 use tilec_interp::{Arg, Memory, RunError, call, run};
-use tilec_ir::attrs::AttrData;
 use tilec_ir::float::{self, FloatKind, Round};
 use tilec_ir::{Module, Op, Opcode};
 
 /// The opcodes a group of kernels ran.
 type Ran = BTreeSet<Opcode>;
-
-fn module(src: &str) -> Module {
-    let m = tilec_parse::parse(src, tilec_diag::FileId(0), &Default::default())
-        .unwrap_or_else(|e| panic!("does not parse: {e:?}\n{src}"));
-    let errors = tilec_verify::verify(&m, &Default::default());
-    assert!(errors.is_empty(), "does not verify: {errors:?}\n{src}");
-    m
-}
-
-/// The `entry` or `testing$func` named `name`.
-fn func(m: &Module, name: &str) -> Op {
-    let mut found = None;
-    m.walk(|op| {
-        if matches!(m.opcode(op), Opcode::Entry | Opcode::TestingFunc)
-            && m.attr_named(op, "sym_name")
-                .is_some_and(|a| matches!(m.ctx.attrs.get(a), AttrData::String(s) if &**s == name))
-        {
-            found = Some(op);
-        }
-    });
-    found.unwrap_or_else(|| panic!("no function @{name}"))
-}
 
 /// Tiles for the parameters of `f`, with the parameters' types and shapes and the
 /// elements `args` gives (bit patterns, row-major).

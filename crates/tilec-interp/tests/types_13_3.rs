@@ -3,31 +3,11 @@
 //! references written here from the formats' definitions (the value lists, not tilec's
 //! rounding code), over edge values and a few thousand pseudo-random f32s.
 
+mod common;
+use common::{func, module};
 use tilec_interp::value::Tile;
 use tilec_interp::{Memory, call};
-use tilec_ir::attrs::AttrData;
-use tilec_ir::{Module, Op, Opcode, Type};
-
-fn module(src: &str) -> Module {
-    let m = tilec_parse::parse(src, tilec_diag::FileId(0), &Default::default())
-        .unwrap_or_else(|e| panic!("does not parse: {e:?}\n{src}"));
-    let errors = tilec_verify::verify(&m, &Default::default());
-    assert!(errors.is_empty(), "does not verify: {errors:?}\n{src}");
-    m
-}
-
-fn func(m: &Module, name: &str) -> Op {
-    let mut found = None;
-    m.walk(|op| {
-        if m.opcode(op) == Opcode::TestingFunc
-            && m.attr_named(op, "sym_name")
-                .is_some_and(|a| matches!(m.ctx.attrs.get(a), AttrData::String(s) if &**s == name))
-        {
-            found = Some(op);
-        }
-    });
-    found.unwrap_or_else(|| panic!("no function @{name}"))
-}
+use tilec_ir::{Module, Opcode, Type};
 
 /// Calls `@name(x: tile<Nxf32>)` and returns the bits of its results.
 fn run_f32(m: &Module, name: &str, x: &[f32]) -> Vec<Vec<u64>> {
