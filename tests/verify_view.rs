@@ -691,3 +691,58 @@ fn release_13_1() -> tilec_verify::VerifyOptions {
         ..Default::default()
     }
 }
+
+/// `pack`/`unpack` (13.3): same rank, rank 1, not between 8-bit types, the same bytes.
+#[test]
+fn pack_and_unpack_rules() {
+    let case = |args: &str, line: &str| func(args, &[line]);
+    let both = |src: &str, msg: &str| {
+        let want = [format!("error 3:10: {msg}")];
+        assert_eq!(verify_diags(src, false), want, "{src}");
+        assert_eq!(verify_diags(src, true), want, "{src}");
+    };
+    both(
+        &case(
+            "%x: !cuda_tile.tile<32xf16>",
+            "%r = cuda_tile.pack %x : !cuda_tile.tile<32xf16> -> !cuda_tile.tile<32x2xi8>",
+        ),
+        "'cuda_tile.pack' op failed to verify that all of {source, result} have same rank",
+    );
+    both(
+        &case(
+            "%x: !cuda_tile.tile<32x32xf16>",
+            "%r = cuda_tile.pack %x : !cuda_tile.tile<32x32xf16> -> !cuda_tile.tile<32x64xi8>",
+        ),
+        "'cuda_tile.pack' op expects source and result to be rank-1 tiles",
+    );
+    both(
+        &case(
+            "%x: !cuda_tile.tile<32xf16>",
+            "%r = cuda_tile.pack %x : !cuda_tile.tile<32xf16> -> !cuda_tile.tile<32xi8>",
+        ),
+        "'cuda_tile.pack' op expects source and result to have the same size in bytes, but got source tile size 64 bytes and result tile size 32 bytes",
+    );
+    both(
+        &case(
+            "%x: !cuda_tile.tile<32xi8>",
+            "%r = cuda_tile.unpack %x : !cuda_tile.tile<32xi8> -> !cuda_tile.tile<32xf8E4M3FN>",
+        ),
+        "'cuda_tile.unpack' op expects source and result to have different element type widths",
+    );
+    both(
+        &case(
+            "%x: !cuda_tile.tile<64xi8>",
+            "%r = cuda_tile.unpack %x : !cuda_tile.tile<64xi8> -> !cuda_tile.tile<64xf16>",
+        ),
+        "'cuda_tile.unpack' op expects source and result to have the same size in bytes, but got source tile size 64 bytes and result tile size 128 bytes",
+    );
+    assert_clean(&func(
+        "%x: !cuda_tile.tile<64xi8>, %b: !cuda_tile.tile<16xi1>, %t: !cuda_tile.tile<4xtf32>",
+        &[
+            "%r = cuda_tile.unpack %x : !cuda_tile.tile<64xi8> -> !cuda_tile.tile<128xf4E2M1FN>",
+            "%s = cuda_tile.unpack %x : !cuda_tile.tile<64xi8> -> !cuda_tile.tile<512xi1>",
+            "%p = cuda_tile.pack %b : !cuda_tile.tile<16xi1> -> !cuda_tile.tile<2xi8>",
+            "%q = cuda_tile.pack %t : !cuda_tile.tile<4xtf32> -> !cuda_tile.tile<16xi8>",
+        ],
+    ));
+}

@@ -506,6 +506,8 @@ pub static ENCODINGS: &[Encoding] = &[
     enc!(XOrI, 0x6C, BINARY),
     enc!(Yield, 0x6D, TERMINATOR),
     enc!(Atan2, 0x6E, &[Results, Operand("x"), Operand("y")], V13_2),
+    enc!(Pack, 0x6F, UNARY, V13_3),
+    enc!(Unpack, 0x70, UNARY, V13_3),
 ];
 
 /// Bytecode opcodes of the ops that live outside function bodies.

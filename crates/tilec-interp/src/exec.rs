@@ -414,16 +414,98 @@ impl<'a, 'm> Ctx<'a, 'm> {
             | O::MmaF
             | O::MmaI
             | O::Offset => self.shape_op(op)?,
+            O::Pack | O::Unpack => self.pack(op)?,
             O::UnrealizedConversionCast | O::Unregistered => {
                 return Err(format!("'{}' is not a tile IR operation", m.def(op).name));
             }
-            _ if m.def(op).family == tilec_ir::ops::Family::Gpu => {
+            O::ConvertLayout
+            | O::LocalAlloc
+            | O::LocalLoad
+            | O::LocalDealloc
+            | O::MemDescIndex
+            | O::LocalStore
+            | O::AsyncCopyGlobalToLocal
+            | O::AsyncCommitGroup
+            | O::AsyncWait
+            | O::PredicateStage
+            | O::Mask
+            | O::MaskReturn
+            | O::MemDescTrans
+            | O::MemDescSubslice
+            | O::MemDescReshape
+            | O::MemDescReinterpret
+            | O::WarpId
+            | O::GpuBarrier => {
                 return Err(format!(
                     "'{}' belongs to the GPU-level IR, which the interpreter does not run",
                     m.def(op).name
                 ));
             }
-            _ => self.elementwise(op)?,
+            // Element by element (every op listed, so that a new op is a compile error here).
+            O::AbsF
+            | O::AddF
+            | O::Atan2
+            | O::Ceil
+            | O::CmpF
+            | O::CosH
+            | O::Cos
+            | O::DivF
+            | O::Exp2
+            | O::Exp
+            | O::Floor
+            | O::Fma
+            | O::Log10
+            | O::Log1p
+            | O::Log2
+            | O::Log
+            | O::MaxF
+            | O::MaximumF
+            | O::MinF
+            | O::MinimumF
+            | O::MulF
+            | O::NegF
+            | O::PowF
+            | O::RecipF
+            | O::RemF
+            | O::Rsqrt
+            | O::Sigmoid
+            | O::SinH
+            | O::Sin
+            | O::Sqrt
+            | O::SubF
+            | O::Tan
+            | O::TanHF
+            | O::TanH
+            | O::AbsI
+            | O::AddI
+            | O::AndI
+            | O::Brev
+            | O::Clz
+            | O::CmpI
+            | O::Ctz
+            | O::DivI
+            | O::MaxI
+            | O::MinI
+            | O::MulHI
+            | O::MulI
+            | O::NegSI
+            | O::NotI
+            | O::OrI
+            | O::PopCnt
+            | O::RemI
+            | O::ShLI
+            | O::ShRI
+            | O::SubI
+            | O::XOrI
+            | O::Bitcast
+            | O::ExtI
+            | O::FToF
+            | O::FToI
+            | O::IToF
+            | O::IntToPtr
+            | O::PtrToInt
+            | O::PtrToPtr
+            | O::TruncI => self.elementwise(op)?,
         }
         Ok(None)
     }

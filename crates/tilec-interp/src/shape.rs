@@ -322,3 +322,80 @@ impl Ctx<'_, '_> {
         Ok(out)
     }
 }
+
+/// The width in bits an element of `elem` takes in a packed byte array (`pack`/`unpack`,
+/// and memory): `i1` a bit, `i4` and `f4E2M1FN` four bits, `tf32` the 32 bits of its f32
+/// pattern, every other type its own width.
+pub(crate) fn packed_bits(m: &tilec_ir::Module, elem: tilec_ir::Type) -> u32 {
+    use tilec_ir::TypeData;
+    use tilec_ir::float::FloatKind;
+    match m.ctx.types.get(elem) {
+        TypeData::Int(w) => *w,
+        TypeData::Float(FloatKind::TF32) => 32,
+        TypeData::Float(k) => k.bit_width(),
+        _ => 64,
+    }
+}
+
+impl Ctx<'_, '_> {
+    /// `pack` and `unpack`: the tile's elements as a little-endian bit stream (element 0 in
+    /// the lowest bits of byte 0), read back as bytes or as elements of another type.
+    pub(crate) fn pack(&mut self, op: Op) -> R<()> {
+        let m = self.m;
+        let src = self.tile(m.operand(op, 0))?.clone();
+        let r = m.result(op, 0);
+        let (rshape, relem) = (self.shape_of(r), self.elem_of(r));
+        let rn = rshape.iter().product::<i64>() as usize;
+        let (sw, rw) = (packed_bits(m, src.elem), packed_bits(m, relem));
+        let enc = |e: tilec_ir::Type, b: u64| crate::mem::encode(&m.ctx.types, e, b);
+        let dec = |e: tilec_ir::Type, b: u64| match tilec_ir::attrs::float_kind(&m.ctx.types, e) {
+            Some(k) => crate::mem::from_memory(k, b),
+            None => b,
+        };
+        let total = src.bits.len() as u64 * u64::from(sw);
+        if total != rn as u64 * u64::from(rw) {
+            return Err(format!(
+                "internal error: '{}' of {total} bits into {} bits",
+                m.def(op).name,
+                rn as u64 * u64::from(rw)
+            ));
+        }
+        // Gather the bit stream one element at a time, then cut it into results.
+        let mut stream = vec![0u64; (total as usize).div_ceil(64)];
+        for (i, &b) in src.bits.iter().enumerate() {
+            let v = enc(src.elem, b) & mask(sw);
+            put_bits(&mut stream, i as u64 * u64::from(sw), sw, v);
+        }
+        let bits = (0..rn)
+            .map(|i| dec(relem, get_bits(&stream, i as u64 * u64::from(rw), rw)))
+            .collect();
+        self.set_tile(
+            r,
+            Tile {
+                elem: relem,
+                shape: rshape,
+                bits,
+            },
+        );
+        Ok(())
+    }
+}
+
+/// Writes the `w` low bits of `v` at bit `at` of `stream`.
+fn put_bits(stream: &mut [u64], at: u64, w: u32, v: u64) {
+    let (word, off) = ((at / 64) as usize, (at % 64) as u32);
+    stream[word] |= v << off;
+    if off + w > 64 {
+        stream[word + 1] |= v >> (64 - off);
+    }
+}
+
+/// Reads `w` bits at bit `at` of `stream`.
+fn get_bits(stream: &[u64], at: u64, w: u32) -> u64 {
+    let (word, off) = ((at / 64) as usize, (at % 64) as u32);
+    let mut v = stream[word] >> off;
+    if off + w > 64 {
+        v |= stream[word + 1] << (64 - off);
+    }
+    v & mask(w)
+}

@@ -2857,7 +2857,65 @@ groups!(
     pointers,
     atomics,
     grid_and_globals,
+    pack_and_unpack,
 );
+
+/// `pack`/`unpack` (13.3): the elements as a little-endian bit stream, compared with the
+/// bytes Rust's `to_le_bytes` gives and with bit and nibble orders written out here.
+fn pack_and_unpack(ran: &mut Ran) {
+    let src = "cuda_tile.module @m {
+  testing$func @f(%h: tile<4xf16>, %w: tile<2xi32>, %b: tile<16xi1>, %y: tile<8xi8>) -> (tile<8xi8>, tile<8xi8>, tile<2xi8>, tile<16xf4E2M1FN>, tile<4xf16>, tile<64xi1>, tile<16xi4>) {
+    %0 = pack %h : tile<4xf16> -> tile<8xi8>
+    %1 = pack %w : tile<2xi32> -> tile<8xi8>
+    %2 = pack %b : tile<16xi1> -> tile<2xi8>
+    %3 = unpack %y : tile<8xi8> -> tile<16xf4E2M1FN>
+    %4 = unpack %y : tile<8xi8> -> tile<4xf16>
+    %5 = unpack %y : tile<8xi8> -> tile<64xi1>
+    %6 = unpack %y : tile<8xi8> -> tile<16xi4>
+    return %0, %1, %2, %3, %4, %5, %6 : tile<8xi8>, tile<8xi8>, tile<2xi8>, tile<16xf4E2M1FN>, tile<4xf16>, tile<64xi1>, tile<16xi4>
+  }
+}
+";
+    let m = module(src);
+    let h: [u16; 4] = [0x3C00, 0xC000, 0x3800, 0x7E00];
+    let w: [u32; 2] = [0x1234_5678, 0x9ABC_DEF0];
+    let b: Vec<u64> = (0..16).map(|i| u64::from((0xA5C3u32 >> i) & 1)).collect();
+    let y: Vec<u8> = vec![0x00, 0x3C, 0x21, 0xF7, 0x80, 0x7F, 0x5A, 0xE1];
+    let got = call_bits(
+        &m,
+        "f",
+        &[
+            h.iter().map(|&x| u64::from(x)).collect(),
+            w.iter().map(|&x| u64::from(x)).collect(),
+            b.clone(),
+            y.iter().map(|&x| u64::from(x)).collect(),
+        ],
+        ran,
+    );
+    let bytes = |v: Vec<u8>| -> Vec<u64> { v.into_iter().map(u64::from).collect() };
+    let hb: Vec<u8> = h.iter().flat_map(|x| x.to_le_bytes()).collect();
+    check("pack f16", &got[0], &bytes(hb));
+    let wb: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+    check("pack i32", &got[1], &bytes(wb));
+    check("pack i1 (bit i of byte i/8)", &got[2], &[0xC3, 0xA5]);
+    // Element 2k is the low nibble of byte k.
+    let nibbles: Vec<u64> = y
+        .iter()
+        .flat_map(|&x| [u64::from(x & 0xF), u64::from(x >> 4)])
+        .collect();
+    check("unpack f4E2M1FN", &got[3], &nibbles);
+    check("unpack i4", &got[6], &nibbles);
+    let halves: Vec<u64> = y
+        .chunks(2)
+        .map(|c| u64::from(u16::from_le_bytes([c[0], c[1]])))
+        .collect();
+    check("unpack f16", &got[4], &halves);
+    let bits: Vec<u64> = y
+        .iter()
+        .flat_map(|&x| (0..8).map(move |i| u64::from((x >> i) & 1)))
+        .collect();
+    check("unpack i1", &got[5], &bits);
+}
 
 /// Ops of the table that no kernel executes, and why.
 const NOT_EXECUTED: &[(Opcode, &str)] = &[

@@ -26,8 +26,36 @@ pub(crate) fn verify(v: &mut Verifier<'_>, op: Op) -> VResult {
         Opcode::MakePartitionView => make_partition_view(v, op),
         Opcode::GetTensorShape => get_tensor_shape(v, op),
         Opcode::GetIndexSpaceShape => get_index_space_shape(v, op),
+        Opcode::Pack | Opcode::Unpack => pack(v, op),
         _ => Ok(()),
     }
+}
+
+/// `pack`/`unpack`: rank-1 tiles, not between 8-bit types, the same number of bytes.
+fn pack(v: &mut Verifier<'_>, op: Op) -> VResult {
+    let (src, res) = source_result(v, op);
+    if v.shape(src).len() != 1 || v.shape(res).len() != 1 {
+        return Err(v.error(op, &cat::PACK_RANK, &[]));
+    }
+    let bits = |v: &Verifier<'_>, t| -> u64 {
+        let elem = v.elem_of(t);
+        match v.data(elem) {
+            TypeData::Int(w) => u64::from(*w),
+            TypeData::Float(tilec_ir::float::FloatKind::TF32) => 32,
+            TypeData::Float(k) => u64::from(k.bit_width()),
+            _ => 64,
+        }
+    };
+    let (sw, rw) = (bits(v, src), bits(v, res));
+    if sw == rw {
+        return Err(v.error(op, &cat::PACK_WIDTHS, &[]));
+    }
+    let count = |v: &Verifier<'_>, t| v.shape(t).iter().product::<i64>().max(0) as u64;
+    let (sb, rb) = (count(v, src) * sw / 8, count(v, res) * rw / 8);
+    if count(v, src) * sw != count(v, res) * rw {
+        return Err(v.error(op, &cat::PACK_BYTES, &[("source", &sb), ("result", &rb)]));
+    }
+    Ok(())
 }
 
 /// Spec-personality checks that run before the declarative op-table checks, so that the

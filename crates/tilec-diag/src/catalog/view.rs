@@ -131,4 +131,19 @@ catalog! {
         "expected {expected} results due to view index space rank, but got {found}")
         .explain("`get_index_space_shape` returns one rank-0 integer tile per dimension of the view's index space (for a partition view, the rank of its tiles).")
         .example("%m, %n = cuda_tile.get_index_space_shape %p : !cuda_tile.partition_view<tile=(4x4), tensor_view<?x?xf32, strides=[?,1]>> -> !cuda_tile.tile<i32>");
+    /// `pack`/`unpack` of a tile that is not rank 1.
+    PACK_RANK = CodeInfo::rule("E0725", "pack/unpack rank",
+        "expects source and result to be rank-1 tiles")
+        .explain("`pack` reinterprets a rank-1 tile as its bytes and `unpack` the bytes of a rank-1 `i8` tile as another element type; both sides are rank 1, so that the byte order is not ambiguous. Reshape to rank 1 first.")
+        .example("%b = cuda_tile.pack %x : !cuda_tile.tile<64xf16> -> !cuda_tile.tile<128xi8>");
+    /// `pack`/`unpack` between 8-bit element types.
+    PACK_WIDTHS = CodeInfo::rule("E0726", "pack/unpack of 8-bit elements",
+        "expects source and result to have different element type widths")
+        .explain("Between two 8-bit element types `pack` and `unpack` would only rename the elements: use `bitcast`.")
+        .example("%b = cuda_tile.bitcast %x : !cuda_tile.tile<32xf8E4M3FN> -> !cuda_tile.tile<32xi8>");
+    /// `pack`/`unpack` whose two sides hold different numbers of bytes.
+    PACK_BYTES = CodeInfo::rule("E0727", "pack/unpack size",
+        "expects source and result to have the same size in bytes, but got source tile size {source} bytes and result tile size {result} bytes")
+        .explain("`pack` and `unpack` keep every bit: the `i8` side has one element per byte of the other side (`i1` takes a bit, `i4` and `f4E2M1FN` half a byte, `tf32` four bytes).")
+        .example("%x = cuda_tile.unpack %b : !cuda_tile.tile<128xi8> -> !cuda_tile.tile<64xf16>");
 }

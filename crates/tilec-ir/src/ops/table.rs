@@ -980,6 +980,32 @@ table! {
         syntax: Syntax::Format("$source $permutation attr-dict `:` type($source) `->` type($result)"),
         ..DEFAULT
     },
+    Pack => OpDef {
+        opcode: Opcode::Pack,
+        name: "pack",
+        summary: "Reinterpret a rank-1 tile as its bytes",
+        family: Family::ViewAndShape,
+        since: "13.3",
+        operands: &[one("source", TyC::Tile(Elems::NUMBERS.or(Elems::I4)))],
+        results: &[one("result", TyC::Tile(Elems::I8))],
+        traits: PURE,
+        checks: &[Check::SameRank(&["source", "result"])],
+        syntax: FMT_CAST,
+        ..DEFAULT
+    },
+    Unpack => OpDef {
+        opcode: Opcode::Unpack,
+        name: "unpack",
+        summary: "Reinterpret the bytes of a rank-1 i8 tile as another element type",
+        family: Family::ViewAndShape,
+        since: "13.3",
+        operands: &[one("source", TyC::Tile(Elems::I8))],
+        results: &[one("result", TyC::Tile(Elems::NUMBERS.or(Elems::I4)))],
+        traits: PURE,
+        checks: &[Check::SameRank(&["source", "result"])],
+        syntax: FMT_CAST,
+        ..DEFAULT
+    },
     Reshape => shape_cast!(
         Opcode::Reshape, "reshape", "Change the shape of a tile", "reshape",
         &[Check::SameOperandsAndResultElementType]

@@ -244,13 +244,18 @@ pub fn check_limits(m: &Module) -> Vec<Diagnostic> {
             )
             .map(|v| m.value_type(v));
         let unsupported = types.into_iter().find_map(|t| unlowered_element(m, t));
-        if let Some(name) = unsupported {
+        let what = match (unsupported, m.opcode(op)) {
+            (Some(name), _) => Some(format!("the element type '{name}'")),
+            (None, Opcode::Pack | Opcode::Unpack) => Some(format!("'{}'", m.def(op).name)),
+            _ => None,
+        };
+        if let Some(what) = what {
             let span = m.op_span(op).unwrap_or_default();
             out.push(
                 Diagnostic::error(
                     codes::PTX_LOWERING,
                     format!(
-                        "tilec's PTX backend does not lower the element type '{name}' yet ('tilec run' interprets it and the bytecode writer encodes it)"
+                        "tilec's PTX backend does not lower {what} yet ('tilec run' interprets it and the bytecode writer encodes it)"
                     ),
                 )
                 .at(tilec_diag::Location::new(file, span)),
