@@ -293,3 +293,44 @@ fn integer_ops_verify_clean() {
         "    %0 = addi %a, %a overflow<no_signed_wrap> : !cuda_tile.tile<4xi32>\n    %1 = muli %a, %a : !cuda_tile.tile<4xi32>\n    %2 = maxi %a, %a unsigned : !cuda_tile.tile<4xi32>\n    %3 = remi %a, %a signed : !cuda_tile.tile<4xi32>\n    %4 = xori %a, %a : !cuda_tile.tile<4xi32>\n    %5 = shri %a, %a unsigned : !cuda_tile.tile<4xi32>",
     ));
 }
+
+#[test]
+fn exp_and_tanh_rounding() {
+    // 13.3's exp and 13.2's tanh: `approx` (f32 only) or the default `full` (any type).
+    for op in ["exp", "tanh"] {
+        clean(&func(
+            F32,
+            &format!("    %0 = {op} %a rounding<approx> : !cuda_tile.tile<4xf32>"),
+        ));
+        clean(&func(
+            F64,
+            &format!("    %0 = {op} %a rounding<full> : !cuda_tile.tile<4xf64>"),
+        ));
+        let src = func(
+            F64,
+            &format!("    %0 = {op} %a rounding<approx> : !cuda_tile.tile<4xf64>"),
+        );
+        modes(
+            &src,
+            &[&format!(
+                "error 3:10: 'cuda_tile.{op}' op approx and full rounding modes require f32"
+            )],
+            &[&format!(
+                "error 3:10: 'cuda_tile.{op}' op approx modifier only supported for f32 data type, but got: 'f64'"
+            )],
+        );
+        let src = func(
+            F32,
+            &format!("    %0 = {op} %a rounding<zero> : !cuda_tile.tile<4xf32>"),
+        );
+        modes(
+            &src,
+            &[&format!(
+                "error 3:10: 'cuda_tile.{op}' op rounding mode not allowed outside divf"
+            )],
+            &[&format!(
+                "error 3:10: 'cuda_tile.{op}' op invalid rounding error specified, expect one of [approx, full]"
+            )],
+        );
+    }
+}

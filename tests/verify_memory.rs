@@ -656,3 +656,42 @@ fn cas_mask_shape() {
         ]
     );
 }
+
+#[test]
+fn alloca_rules() {
+    let f = |line: &str| {
+        format!("cuda_tile.module @m {{\n  entry @k() {{\n    {line}\n    return\n  }}\n}}\n")
+    };
+    tilec_tests::assert_clean(&f(
+        "%0 = alloca num_elem = 64, alignment = 16 global : tile<ptr<f32>>",
+    ));
+    tilec_tests::assert_clean(&f(
+        "%0 = alloca num_elem = 0, alignment = 1 : tile<ptr<i8>>",
+    ));
+    let both = |line: &str, msg: &str| {
+        let want = format!("error 3:10: 'cuda_tile.alloca' op {msg}");
+        tilec_tests::assert_both(&f(line), &[&want]);
+    };
+    both(
+        "%0 = alloca num_elem = 32, alignment = -10 : tile<ptr<f32>>",
+        "attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 0",
+    );
+    both(
+        "%0 = alloca num_elem = -1, alignment = 8 : tile<ptr<f32>>",
+        "attribute 'num_elem' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 0",
+    );
+    for align in [0, 3, 24] {
+        both(
+            &format!("%0 = alloca num_elem = 64, alignment = {align} : tile<ptr<f32>>"),
+            "'alignment' must be power of two",
+        );
+    }
+    both(
+        "%0 = alloca num_elem = 64, alignment = 2 : tile<ptr<f32>>",
+        "'alignment' (2) must be at least the natural size (4 bytes) for element type 'f32'",
+    );
+    both(
+        "%0 = alloca num_elem = 64, alignment = 4 : tile<ptr<i64>>",
+        "'alignment' (4) must be at least the natural size (8 bytes) for element type 'i64'",
+    );
+}

@@ -305,3 +305,145 @@ fn legal_mma_configurations_verify_clean() {
         "%0 = cuda_tile.mmai %a, %b, %c unsigned signed : !cuda_tile.tile<4x8xi8>, !cuda_tile.tile<8x2xi8>, !cuda_tile.tile<4x2xi32>",
     ));
 }
+
+/// `mmaf_scaled %a, %b, %c, %sa, %sb` (13.3) with the given types.
+fn scaled(lhs: &str, rhs: &str, acc: &str, sa: &str, sb: &str) -> String {
+    format!(
+        "cuda_tile.module @m {{\n  testing$func @f(%a: !cuda_tile.tile<{lhs}>, %b: !cuda_tile.tile<{rhs}>, %c: !cuda_tile.tile<{acc}>, %sa: !cuda_tile.tile<{sa}>, %sb: !cuda_tile.tile<{sb}>) {{\n    %0 = cuda_tile.mmaf_scaled %a, %b, %c, %sa, %sb : !cuda_tile.tile<{lhs}>, !cuda_tile.tile<{rhs}>, !cuda_tile.tile<{acc}>, !cuda_tile.tile<{sa}>, !cuda_tile.tile<{sb}>\n  }}\n}}\n"
+    )
+}
+
+#[test]
+fn mmaf_scaled_rules() {
+    let both = |src: String, msg: &str| {
+        let want = one(&format!("'cuda_tile.mmaf_scaled' op {msg}"));
+        assert_eq!(verify_both(&src), (want.clone(), want), "{src}");
+    };
+    // MXFP8, MXFP4 (blocks of 16 and 32), NVFP4, batched.
+    clean(&scaled(
+        "16x64xf8E5M2",
+        "64x8xf8E5M2",
+        "16x8xf32",
+        "16x2xf8E8M0FNU",
+        "2x8xf8E8M0FNU",
+    ));
+    clean(&scaled(
+        "16x64xf4E2M1FN",
+        "64x8xf4E2M1FN",
+        "16x8xf32",
+        "16x4xf8E8M0FNU",
+        "4x8xf8E8M0FNU",
+    ));
+    clean(&scaled(
+        "16x64xf4E2M1FN",
+        "64x8xf4E2M1FN",
+        "16x8xf32",
+        "16x2xf8E8M0FNU",
+        "2x8xf8E8M0FNU",
+    ));
+    clean(&scaled(
+        "16x64xf4E2M1FN",
+        "64x8xf4E2M1FN",
+        "16x8xf32",
+        "16x4xf8E4M3FN",
+        "4x8xf8E4M3FN",
+    ));
+    clean(&scaled(
+        "2x16x64xf8E4M3FN",
+        "2x64x8xf8E4M3FN",
+        "2x16x8xf32",
+        "2x16x2xf8E8M0FNU",
+        "2x2x8xf8E8M0FNU",
+    ));
+    both(
+        scaled(
+            "16x64xf8E5M2",
+            "64x8xf8E5M2",
+            "16x8xf32",
+            "16x2xf8E4M3FN",
+            "2x8xf8E4M3FN",
+        ),
+        "unsupported combination of element types. Scale type 'f8E4M3FN' expects lhs and rhs element types to be 'f4E2M1FN', but got 'f8E5M2'",
+    );
+    both(
+        scaled(
+            "16x64xf8E5M2",
+            "64x8xf8E5M2",
+            "16x8xf32",
+            "8x2xf8E8M0FNU",
+            "2x8xf8E8M0FNU",
+        ),
+        "shape error: dim 0 of lhs (16) and dim 0 of lhs_scale (8) must match, but got lhs shape (16, 64) and lhs_scale shape (8, 2)",
+    );
+    both(
+        scaled(
+            "16x64xf8E5M2",
+            "64x8xf8E5M2",
+            "16x8xf32",
+            "16x2xf8E8M0FNU",
+            "2x4xf8E8M0FNU",
+        ),
+        "shape error: dim 1 of rhs (8) and dim 1 of rhs_scale (4) must match, but got rhs shape (64, 8) and rhs_scale shape (2, 4)",
+    );
+    both(
+        scaled(
+            "16x64xf8E5M2",
+            "64x8xf8E5M2",
+            "16x8xf32",
+            "16x2xf8E8M0FNU",
+            "4x8xf8E8M0FNU",
+        ),
+        "shape error: dim 1 of lhs_scale (2) and dim 0 of rhs_scale (4) must match, but got lhs_scale shape (16, 2) and rhs_scale shape (4, 8)",
+    );
+    both(
+        scaled(
+            "16x64xf8E5M2",
+            "64x8xf8E5M2",
+            "16x8xf32",
+            "16x4xf8E8M0FNU",
+            "4x8xf8E8M0FNU",
+        ),
+        "shape error: f8 element type requires block scale factor of lhs_scale and rhs_scale to be 32, but got 16",
+    );
+    both(
+        scaled(
+            "16x64xf4E2M1FN",
+            "64x8xf4E2M1FN",
+            "16x8xf32",
+            "16x2xf8E4M3FN",
+            "2x8xf8E4M3FN",
+        ),
+        "shape error: f4E2M1FN element type with f8E4M3FN scales requires block scale factor of lhs_scale and rhs_scale to be 16, but got 32",
+    );
+    // K = 64 in 8 blocks of 8; K = 64 in 128 blocks: a fraction.
+    both(
+        scaled(
+            "16x64xf4E2M1FN",
+            "64x8xf4E2M1FN",
+            "16x8xf32",
+            "16x8xf8E8M0FNU",
+            "8x8xf8E8M0FNU",
+        ),
+        "shape error: f4E2M1FN element type with f8E8M0FNU scales requires block scale factor of lhs_scale and rhs_scale to be 16 or 32, but got 8",
+    );
+    both(
+        scaled(
+            "16x64xf4E2M1FN",
+            "64x8xf4E2M1FN",
+            "16x8xf32",
+            "16x128xf8E8M0FNU",
+            "128x8xf8E8M0FNU",
+        ),
+        "shape error: f4E2M1FN element type with f8E8M0FNU scales requires block scale factor of lhs_scale and rhs_scale to be 16 or 32, but got 64/128",
+    );
+    both(
+        scaled(
+            "16x64xf16",
+            "64x8xf16",
+            "16x8xf32",
+            "16x2xf8E8M0FNU",
+            "2x8xf8E8M0FNU",
+        ),
+        "operand #0 must be mmaf_scaled operand tile type of f8E4M3FN or f8E5M2 or f4E2M1FN values, but got '!cuda_tile.tile<16x64xf16>'",
+    );
+}

@@ -966,11 +966,6 @@ impl<'a> Reader<'a> {
                         attrs.push((n, a));
                     }
                 }
-                Field::FixedEnum(_, since) => {
-                    if self.version >= since {
-                        c.varint("an enum attribute")?;
-                    }
-                }
                 Field::OptEnum(n) => {
                     if flag(flags, flag_bits, n)
                         && let Some(a) = self.enum_attr(c, def, n)?

@@ -16,9 +16,6 @@ pub enum Bit {
     Unit(&'static str),
     /// An optional attribute or operand is present (its value follows later).
     Present(&'static str),
-    /// A flag of NVIDIA's op that tilec does not model (`fast_acc`, `constant`, ...):
-    /// written as 0; a set bit is read and dropped.
-    Unmodelled(&'static str),
 }
 
 /// One field of an op's encoding, in stream order.
@@ -33,9 +30,6 @@ pub enum Field {
     Flags(&'static [Bit], Version),
     /// A required enum attribute, as a varint.
     Enum(&'static str),
-    /// An enum attribute that tilec's op does not have, written from the given version on
-    /// with the fixed case; any case is accepted when reading and dropped.
-    FixedEnum(u64, Version),
     /// An enum attribute with a default that a later version added: written from the
     /// given version on; older versions have no field (reading gives the default, and
     /// writing a non-default value is an error naming the version it needs).
@@ -111,9 +105,6 @@ const FLOAT_MINMAX: &[Field] = &[
 const FTZ_UNARY: &[Field] = &[Results, Flags(FTZ, V13_1), Operand("source")];
 const CAST: &[Field] = &[Results, Operand("source")];
 const TERMINATOR: &[Field] = &[SizedResults, AllOperands];
-/// Round to nearest even / full precision: the fixed modes of ops whose rounding tilec
-/// does not model.
-const FULL: u64 = 5;
 
 macro_rules! enc {
     ($op:ident, $code:expr, $fields:expr) => {
@@ -222,7 +213,11 @@ pub static ENCODINGS: &[Encoding] = &[
     enc!(
         Exp,
         0x17,
-        &[Results, FixedEnum(FULL, V13_3), Operand("source")]
+        &[
+            Results,
+            EnumSince("rounding_mode", V13_3),
+            Operand("source")
+        ]
     ),
     enc!(Exp2, 0x18, FTZ_UNARY),
     enc!(ExtI, 0x25, &[Results, Enum("signedness"), Operand("from")]),
@@ -352,7 +347,7 @@ pub static ENCODINGS: &[Encoding] = &[
         0x49,
         &[
             Results,
-            Flags(&[Unmodelled("fast_acc")], V13_3),
+            Flags(&[Unit("fast_acc")], V13_3),
             Operand("lhs"),
             Operand("rhs"),
             Operand("acc"),
@@ -500,7 +495,11 @@ pub static ENCODINGS: &[Encoding] = &[
     enc!(
         TanH,
         0x6A,
-        &[Results, FixedEnum(FULL, V13_2), Operand("source")]
+        &[
+            Results,
+            EnumSince("rounding_mode", V13_2),
+            Operand("source")
+        ]
     ),
     enc!(TruncI, 0x6B, &[Results, Enum("overflow"), Operand("from")]),
     enc!(XOrI, 0x6C, BINARY),
@@ -508,6 +507,30 @@ pub static ENCODINGS: &[Encoding] = &[
     enc!(Atan2, 0x6E, &[Results, Operand("x"), Operand("y")], V13_2),
     enc!(Pack, 0x6F, UNARY, V13_3),
     enc!(Unpack, 0x70, UNARY, V13_3),
+    enc!(
+        Alloca,
+        0x71,
+        &[
+            Results,
+            Flags(&[Unit("global")], V13_3),
+            Int("num_elem"),
+            Int("alignment"),
+        ],
+        V13_3
+    ),
+    enc!(
+        MmaFScaled,
+        0x72,
+        &[
+            Results,
+            Operand("lhs"),
+            Operand("rhs"),
+            Operand("acc"),
+            Operand("lhs_scale"),
+            Operand("rhs_scale"),
+        ],
+        V13_3
+    ),
 ];
 
 /// Bytecode opcodes of the ops that live outside function bodies.

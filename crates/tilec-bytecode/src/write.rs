@@ -824,7 +824,6 @@ impl<'m> Writer<'m> {
                                     None => attr(n).is_some(),
                                 }
                             }
-                            Bit::Unmodelled(_) => false,
                         };
                         v |= (set as u64) << i;
                     }
@@ -833,7 +832,7 @@ impl<'m> Writer<'m> {
                     } else if v != 0 {
                         let first = bits[v.trailing_zeros() as usize];
                         let (name, operand) = match first {
-                            Bit::Unit(n) | Bit::Unmodelled(n) => (n, false),
+                            Bit::Unit(n) => (n, false),
                             Bit::Present(n) => (n, def.operands.iter().any(|s| s.name == n)),
                         };
                         return Err(Fail(requires(name, since, operand), Some(op)));
@@ -868,11 +867,6 @@ impl<'m> Writer<'m> {
                         },
                     };
                     put_varint(out, v);
-                }
-                Field::FixedEnum(v, since) => {
-                    if self.version >= since {
-                        put_varint(out, v);
-                    }
                 }
                 Field::OptEnum(n) => {
                     if let Some(AttrData::Enum(_, v)) = attr(n).map(|a| m.ctx.attrs.get(a)) {

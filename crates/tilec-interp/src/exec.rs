@@ -51,6 +51,10 @@ pub(crate) struct Ctx<'a, 'm> {
     pub cur: Option<Op>,
     /// Values that die after each op ([`last_uses`]).
     pub dead: &'a FxHashMap<Op, Vec<Value>>,
+    /// The block's `alloca` buffers, one per `alloca` op: an op that runs again (in a
+    /// loop) reuses its buffer, since the previous allocation's lifetime has ended.
+    pub local: Memory,
+    pub allocas: FxHashMap<Op, u64>,
 }
 
 /// For each op, the values defined in its block that are not used after it: their last
@@ -132,6 +136,8 @@ impl<'a, 'm> Ctx<'a, 'm> {
             bid,
             grid,
             vals: FxHashMap::default(),
+            local: Memory::local(),
+            allocas: FxHashMap::default(),
             cur: None,
             dead,
         }
@@ -390,6 +396,7 @@ impl<'a, 'm> Ctx<'a, 'm> {
                 }
             }
             O::Print => self.print(op)?,
+            O::Alloca => self.alloca(op)?,
             O::MakeTensorView
             | O::MakePartitionView
             | O::GetTensorShape
@@ -412,6 +419,7 @@ impl<'a, 'm> Ctx<'a, 'm> {
             | O::Reduce
             | O::Scan
             | O::MmaF
+            | O::MmaFScaled
             | O::MmaI
             | O::Offset => self.shape_op(op)?,
             O::Pack | O::Unpack => self.pack(op)?,

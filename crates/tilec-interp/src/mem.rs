@@ -16,6 +16,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// so that running past one buffer cannot reach the next.
 const FIRST_BASE: u64 = 1 << 32;
 const SPACING: u64 = 1 << 32;
+/// Where a tile block's `alloca` buffers start (its own [`Memory`], see [`Memory::local`]):
+/// above every buffer the run's memory can hold.
+pub(crate) const LOCAL_BASE: u64 = 1 << 62;
 
 /// One allocation: `len` bytes, held in little-endian 64-bit words.
 #[derive(Debug)]
@@ -77,6 +80,9 @@ impl Clone for Buffer {
 #[derive(Clone, Debug, Default)]
 pub struct Memory {
     pub buffers: Vec<Buffer>,
+    /// Where the first buffer starts: 0 for [`FIRST_BASE`], [`LOCAL_BASE`] for a tile
+    /// block's allocas.
+    origin: u64,
 }
 
 /// The bit mask of the low `size` bytes.
@@ -91,9 +97,25 @@ fn byte_mask(size: usize) -> u64 {
 impl Memory {
     /// Allocates a buffer holding `data`; returns its base address (256-byte aligned).
     pub fn alloc(&mut self, data: Vec<u8>) -> u64 {
-        let base = FIRST_BASE + SPACING * self.buffers.len() as u64;
+        let base = self.first_base() + SPACING * self.buffers.len() as u64;
         self.buffers.push(Buffer::new(base, &data));
         base
+    }
+
+    /// The memory of one tile block's `alloca`s, at addresses no run buffer has.
+    pub(crate) fn local() -> Memory {
+        Memory {
+            buffers: Vec::new(),
+            origin: LOCAL_BASE,
+        }
+    }
+
+    fn first_base(&self) -> u64 {
+        if self.origin == 0 {
+            FIRST_BASE
+        } else {
+            self.origin
+        }
     }
 
     /// Allocates a buffer holding `data`; returns its index (for [`crate::Arg::Buffer`]).
@@ -120,7 +142,7 @@ impl Memory {
             return Err(format!("misaligned access of {size} bytes at {addr:#x}"));
         }
         let i = addr
-            .checked_sub(FIRST_BASE)
+            .checked_sub(self.first_base())
             .map(|o| (o / SPACING) as usize)
             .filter(|i| *i < self.buffers.len())
             .ok_or_else(|| format!("address {addr:#x} is outside every buffer"))?;

@@ -72,13 +72,68 @@ fn padding_bits(m: &Module, elem: Type, p: Option<PaddingValue>) -> u64 {
 /// view's padding.
 type ViewElements = (Vec<(u64, bool)>, Option<PaddingValue>);
 
+/// The most bytes one tile block's `alloca`s may hold in the interpreter.
+pub(crate) const ALLOCA_LIMIT: u64 = 1 << 30;
+
 impl Ctx<'_, '_> {
+    /// The memory holding `addr`: the block's allocas, or the run's buffers.
+    fn mem_at(&self, addr: u64) -> &Memory {
+        if addr >= crate::mem::LOCAL_BASE {
+            &self.local
+        } else {
+            self.mem
+        }
+    }
+
+    /// `alloca`: a zero-filled buffer of `num_elem` elements of the pointee type, private
+    /// to this tile block (every buffer starts 4 GiB-aligned, so any alignment up to that
+    /// holds). `global` makes no difference here: one tile block is one tile thread.
+    pub(crate) fn alloca(&mut self, op: Op) -> R<()> {
+        let m = self.m;
+        let r = m.result(op, 0);
+        let addr = match self.allocas.get(&op) {
+            Some(a) => *a,
+            None => {
+                let (n, align) = (
+                    self.int_attr(op, "num_elem"),
+                    self.int_attr(op, "alignment"),
+                );
+                let TypeData::Ptr(pointee) = m.ctx.types.get(self.elem_of(r)) else {
+                    return Err("alloca: the result is not a pointer tile".to_string());
+                };
+                let size = elem_bytes(&m.ctx.types, *pointee) as u64;
+                let bytes = u64::try_from(n)
+                    .ok()
+                    .and_then(|n| n.checked_mul(size))
+                    .filter(|b| {
+                        let used: u64 = self.local.buffers.iter().map(|b| b.len() as u64).sum();
+                        used + b <= ALLOCA_LIMIT
+                    })
+                    .ok_or_else(|| {
+                        format!(
+                            "alloca of {n} elements of {size} bytes exceeds the interpreter's limit of {ALLOCA_LIMIT} bytes of allocas per tile block"
+                        )
+                    })?;
+                if align > 1 << 32 {
+                    return Err(format!(
+                        "alloca alignment {align} is more than the interpreter's 4 GiB"
+                    ));
+                }
+                let a = self.local.alloc(vec![0; bytes as usize]);
+                self.allocas.insert(op, a);
+                a
+            }
+        };
+        self.set_tile(r, Tile::scalar(self.elem_of(r), addr));
+        Ok(())
+    }
+
     fn load_elem(&self, elem: Type, addr: u64) -> R<u64> {
         let size = elem_bytes(&self.m.ctx.types, elem);
         Ok(crate::mem::decode(
             &self.m.ctx.types,
             elem,
-            self.mem.read(addr, size)?,
+            self.mem_at(addr).read(addr, size)?,
         ))
     }
 
@@ -86,7 +141,7 @@ impl Ctx<'_, '_> {
     fn update_elem(&self, elem: Type, addr: u64, f: impl Fn(u64) -> u64) -> R<u64> {
         let types = &self.m.ctx.types;
         let size = elem_bytes(types, elem);
-        let old = self.mem.update(addr, size, |b| {
+        let old = self.mem_at(addr).update(addr, size, |b| {
             crate::mem::encode(types, elem, f(crate::mem::decode(types, elem, b)))
         })?;
         Ok(crate::mem::decode(types, elem, old))
@@ -95,7 +150,7 @@ impl Ctx<'_, '_> {
     fn store_elem(&self, elem: Type, addr: u64, bits: u64) -> R<()> {
         let size = elem_bytes(&self.m.ctx.types, elem);
         let b = crate::mem::encode(&self.m.ctx.types, elem, bits);
-        self.mem.write(addr, size, b)
+        self.mem_at(addr).write(addr, size, b)
     }
 
     /// Resolves the tensor coordinates of every element of a tile loaded or stored at

@@ -139,7 +139,7 @@ impl Ctx<'_, '_> {
                     .collect()
             }
             O::Reduce | O::Scan => return self.reduce_or_scan(op),
-            O::MmaF | O::MmaI => self.mma(op)?,
+            O::MmaF | O::MmaFScaled | O::MmaI => self.mma(op)?,
             _ => return Err(format!("the interpreter cannot run '{}'", m.def(op).name)),
         };
         self.set_tile(
@@ -291,6 +291,9 @@ impl Ctx<'_, '_> {
             }
             return Ok(out);
         }
+        if m.opcode(op) == Opcode::MmaFScaled {
+            return self.mma_scaled(op, [a, b, c], [batch, mm, nn, kk]);
+        }
         let kc = crate::elementwise::kind_of(m, c.elem)?;
         let ka = crate::elementwise::kind_of(m, a.elem)?;
         let kb = crate::elementwise::kind_of(m, b.elem)?;
@@ -316,6 +319,56 @@ impl Ctx<'_, '_> {
                         acc = crate::fp::fma(kc, x, y, acc, near, false);
                     }
                     out[o] = acc;
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl Ctx<'_, '_> {
+    /// `mmaf_scaled`: `acc + sum_k (lhs[i,k] * lhs_scale[i,k/V]) * (rhs[k,j] *
+    /// rhs_scale[k/V,j])`. Every scaled product is exact in binary64 (the inputs have at
+    /// most 4 significant bits and the scales are powers of two or `f8E4M3FN`), the sum runs
+    /// in binary64 in increasing k and is rounded once to the `f32` result.
+    fn mma_scaled(&self, op: Op, [a, b, c]: [&Tile; 3], dims: [usize; 4]) -> R<Vec<u64>> {
+        use tilec_ir::float::{FloatKind, Round};
+        let [batch, mm, nn, kk] = dims;
+        let m = self.m;
+        let (sa, sb) = (self.tile(m.operand(op, 3))?, self.tile(m.operand(op, 4))?);
+        let rank = c.shape.len();
+        let blocks = sa.shape[rank - 1] as usize;
+        let v = kk / blocks.max(1);
+        let near = Round::NearestEven;
+        let wide = |t: &Tile| -> R<Vec<f64>> {
+            let k = crate::elementwise::kind_of(m, t.elem)?;
+            Ok(t.bits
+                .iter()
+                .map(|x| f64::from_bits(crate::fp::convert(k, FloatKind::F64, *x, near, false)))
+                .collect())
+        };
+        let (a, b, sa, sb) = (wide(a)?, wide(b)?, wide(sa)?, wide(sb)?);
+        let acc = wide(c)?;
+        let mut out = vec![0; acc.len()];
+        for bt in 0..batch {
+            for i in 0..mm {
+                for j in 0..nn {
+                    let o = bt * mm * nn + i * nn + j;
+                    let mut sum = acc[o];
+                    for k in 0..kk {
+                        let x = a[bt * mm * kk + i * kk + k]
+                            * sa[bt * mm * blocks + i * blocks + k / v];
+                        let y =
+                            b[bt * kk * nn + k * nn + j] * sb[bt * blocks * nn + (k / v) * nn + j];
+                        sum += x * y;
+                    }
+                    out[o] = crate::fp::convert(
+                        FloatKind::F64,
+                        FloatKind::F32,
+                        sum.to_bits(),
+                        near,
+                        false,
+                    );
                 }
             }
         }

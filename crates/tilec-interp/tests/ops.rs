@@ -2858,6 +2858,8 @@ groups!(
     atomics,
     grid_and_globals,
     pack_and_unpack,
+    scaled_mma,
+    alloca,
 );
 
 /// `pack`/`unpack` (13.3): the elements as a little-endian bit stream, compared with the
@@ -2915,6 +2917,129 @@ fn pack_and_unpack(ran: &mut Ran) {
         .flat_map(|&x| (0..8).map(move |i| u64::from((x >> i) & 1)))
         .collect();
     check("unpack i1", &got[5], &bits);
+}
+
+/// `mmaf_scaled` (13.3): MXFP8 (f8E4M3FN with f8E8M0FNU scales, blocks of 32) and NVFP4
+/// (f4E2M1FN with f8E4M3FN scales, blocks of 16), against sums computed here from the
+/// values the bit patterns stand for (all products and these sums are exact in f64).
+fn scaled_mma(ran: &mut Ran) {
+    use tilec_ir::float::{FloatKind, round_from_f64};
+    let src = "cuda_tile.module @m {
+  testing$func @mx(%a: tile<2x64xf8E4M3FN>, %b: tile<64x4xf8E4M3FN>, %c: tile<2x4xf32>, %sa: tile<2x2xf8E8M0FNU>, %sb: tile<2x4xf8E8M0FNU>) -> tile<2x4xf32> {
+    %0 = mmaf_scaled %a, %b, %c, %sa, %sb : tile<2x64xf8E4M3FN>, tile<64x4xf8E4M3FN>, tile<2x4xf32>, tile<2x2xf8E8M0FNU>, tile<2x4xf8E8M0FNU>
+    return %0 : tile<2x4xf32>
+  }
+  testing$func @nv(%a: tile<2x32xf4E2M1FN>, %b: tile<32x2xf4E2M1FN>, %c: tile<2x2xf32>, %sa: tile<2x2xf8E4M3FN>, %sb: tile<2x2xf8E4M3FN>) -> tile<2x2xf32> {
+    %0 = mmaf_scaled %a, %b, %c, %sa, %sb : tile<2x32xf4E2M1FN>, tile<32x2xf4E2M1FN>, tile<2x2xf32>, tile<2x2xf8E4M3FN>, tile<2x2xf8E4M3FN>
+    return %0 : tile<2x2xf32>
+  }
+}
+";
+    let m = module(src);
+    // Values each format holds exactly.
+    let f8 = [0.5, -1.0, 1.5, 2.0, -0.25, 3.0, 448.0, -0.125];
+    let f4 = [0.5, -1.0, 1.5, 2.0, -3.0, 4.0, 6.0, -0.5];
+    let e8m0 = [1.0, 0.5, 4.0, 2f64.powi(-20), 2f64.powi(20), 0.25];
+    let nvs = [1.0, 0.5, 3.0, 0.875];
+    // (value, bits) tiles filled cyclically from a value list, stepping by `stride`.
+    let fill = |vals: &[f64], k: FloatKind, n: usize, stride: usize| -> (Vec<f64>, Vec<u64>) {
+        let v: Vec<f64> = (0..n).map(|i| vals[(i * stride) % vals.len()]).collect();
+        let b = v.iter().map(|&x| round_from_f64(k, x)).collect();
+        (v, b)
+    };
+    #[allow(clippy::too_many_arguments)]
+    fn reference(
+        a: &[f64],
+        b: &[f64],
+        c: &[f64],
+        sa: &[f64],
+        sb: &[f64],
+        (mm, nn, kk, blocks): (usize, usize, usize, usize),
+    ) -> Vec<u64> {
+        let v = kk / blocks;
+        let mut out = Vec::new();
+        for i in 0..mm {
+            for j in 0..nn {
+                let mut s = c[i * nn + j];
+                for k in 0..kk {
+                    s += a[i * kk + k]
+                        * sa[i * blocks + k / v]
+                        * b[k * nn + j]
+                        * sb[(k / v) * nn + j];
+                }
+                out.push(u64::from((s as f32).to_bits()));
+            }
+        }
+        out
+    }
+    let (a, ab) = fill(&f8, FloatKind::F8E4M3FN, 2 * 64, 3);
+    let (b, bb) = fill(&f8, FloatKind::F8E4M3FN, 64 * 4, 5);
+    let (c, cb) = fill(&[1.0, -2.5, 0.0], FloatKind::F32, 8, 1);
+    let (sa, sab) = fill(&e8m0, FloatKind::F8E8M0FNU, 4, 1);
+    let (sb, sbb) = fill(&e8m0, FloatKind::F8E8M0FNU, 8, 5);
+    let got = call_bits(&m, "mx", &[ab, bb, cb, sab, sbb], ran);
+    check(
+        "mmaf_scaled MXFP8",
+        &got[0],
+        &reference(&a, &b, &c, &sa, &sb, (2, 4, 64, 2)),
+    );
+    let (a, ab) = fill(&f4, FloatKind::F4E2M1FN, 2 * 32, 3);
+    let (b, bb) = fill(&f4, FloatKind::F4E2M1FN, 32 * 2, 5);
+    let (c, cb) = fill(&[0.25, 7.0], FloatKind::F32, 4, 1);
+    let (sa, sab) = fill(&nvs, FloatKind::F8E4M3FN, 4, 1);
+    let (sb, sbb) = fill(&nvs, FloatKind::F8E4M3FN, 4, 3);
+    let got = call_bits(&m, "nv", &[ab, bb, cb, sab, sbb], ran);
+    check(
+        "mmaf_scaled NVFP4",
+        &got[0],
+        &reference(&a, &b, &c, &sa, &sb, (2, 2, 32, 2)),
+    );
+}
+
+/// `alloca` (13.3): a block-private buffer that a loop writes and reads back (each
+/// iteration's allocation reuses the op's buffer), and an allocation over the
+/// interpreter's limit refused with a message.
+fn alloca(ran: &mut Ran) {
+    let src = "cuda_tile.module @m {
+  testing$func @f(%x: tile<4xi32>) -> tile<4xi32> {
+    %lo = constant <i32: 0> : tile<i32>
+    %hi = constant <i32: 3> : tile<i32>
+    %one = constant <i32: 1> : tile<i32>
+    %init = constant <i32: 0> : tile<4xi32>
+    %i = iota : tile<4xi32>
+    %r = for %k in (%lo to %hi, step %one) : tile<i32> iter_values(%acc = %init) -> (tile<4xi32>) {
+      %p = alloca num_elem = 4, alignment = 16 : tile<ptr<i32>>
+      %p1 = reshape %p : tile<ptr<i32>> -> tile<1xptr<i32>>
+      %pb = broadcast %p1 : tile<1xptr<i32>> -> tile<4xptr<i32>>
+      %q = offset %pb, %i : tile<4xptr<i32>>, tile<4xi32> -> tile<4xptr<i32>>
+      %k1 = reshape %k : tile<i32> -> tile<1xi32>
+      %kb = broadcast %k1 : tile<1xi32> -> tile<4xi32>
+      %v = muli %x, %kb : tile<4xi32>
+      %t = store_ptr_tko weak %q, %v : tile<4xptr<i32>>, tile<4xi32> -> token
+      %w, %t2 = load_ptr_tko weak %q token = %t : tile<4xptr<i32>> -> tile<4xi32>, token
+      %s = addi %acc, %w : tile<4xi32>
+      continue %s : tile<4xi32>
+    }
+    return %r : tile<4xi32>
+  }
+  testing$func @big() {
+    %p = alloca num_elem = 4611686018427387904, alignment = 8 : tile<ptr<i64>>
+    return
+  }
+}
+";
+    let m = module(src);
+    let x = [5u64, 7, 11, 13];
+    let got = call_bits(&m, "f", &[x.to_vec()], ran);
+    // sum over k = 0, 1, 2 of x * k = 3x.
+    let want: Vec<u64> = x.iter().map(|v| v * 3).collect();
+    check("alloca store/load", &got[0], &want);
+    let e = try_call(&m, "big", &[], &mut Memory::default()).expect_err("refused");
+    assert!(
+        e.message.contains("exceeds the interpreter's limit"),
+        "{}",
+        e.message
+    );
 }
 
 /// Ops of the table that no kernel executes, and why.

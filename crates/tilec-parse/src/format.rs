@@ -452,6 +452,23 @@ impl<'s> Parser<'s> {
                 )?;
                 set(self, st, i, a);
             }
+            Custom::ApproxRounding(i) => {
+                // Any known mode parses; the verifier reports the ones exp/tanh refuse.
+                let a = self.parse_rounding(
+                    &[
+                        R::NearestEven,
+                        R::Zero,
+                        R::NegativeInf,
+                        R::PositiveInf,
+                        R::Approx,
+                        R::Full,
+                    ],
+                    R::Full,
+                    false,
+                    false,
+                )?;
+                set(self, st, i, a);
+            }
             Custom::IntRounding(i) => {
                 let a =
                     self.parse_rounding(&[R::NearestIntToZero], R::NearestIntToZero, true, false)?;

@@ -39,11 +39,25 @@ const DIVF_MODES: &[RoundingMode] = &[
     RoundingMode::Full,
 ];
 
+/// `exp` (13.3) and `tanh` (13.2): the default `full`, or `approx` (f32 only).
+const APPROX_FULL: &[RoundingMode] = &[RoundingMode::Approx, RoundingMode::Full];
+
 /// Checks one float op.
 pub(crate) fn verify_float(v: &mut Verifier<'_>, op: Op) -> VResult {
     let opcode = v.m.opcode(op);
     let rounding = rounding_mode(v, op, "rounding_mode");
     let elem = result_elem(v, op);
+    if matches!(opcode, Opcode::Exp | Opcode::TanH) {
+        let Some(r) = rounding else { return Ok(()) };
+        if !APPROX_FULL.contains(&r) {
+            let modes = mode_list(APPROX_FULL, false);
+            return Err(v.error(op, &cat::ROUNDING_OUTSIDE_DIVF, &[("modes", &modes)]));
+        }
+        if r == RoundingMode::Approx {
+            check_approx_full(v, op, r, elem)?;
+        }
+        return Ok(());
+    }
     let ftz = v.flag(op, "flush_to_zero");
     if v.upstream {
         if let Some(r) = rounding {

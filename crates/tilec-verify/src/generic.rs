@@ -50,6 +50,21 @@ pub(crate) fn verify(v: &mut Verifier<'_>, op: Op) -> VResult {
             v.label(span, format!("'{name}' is negative"));
             return Err(failed);
         }
+        if let Check::MinValue(name, min) = *c
+            && let Some(x) = v.int_attr(op, name)
+            && x < min
+        {
+            let span = v.attr_span(op, name);
+            let constraint =
+                format!("64-bit signless integer attribute whose minimum value is {min}");
+            let failed = v.error(
+                op,
+                &cat::ATTRIBUTE_CONSTRAINT,
+                &[("name", &name), ("constraint", &constraint)],
+            );
+            v.label(span, format!("'{name}' is {x}"));
+            return Err(failed);
+        }
     }
     slot_types(v, op)?;
     regions(v, op)?;
@@ -219,6 +234,15 @@ pub(crate) fn describe(opcode: Opcode, slot: &Slot, minor: u8) -> String {
         (Opcode::MmaF, _, TyC::Tile(e)) => {
             format!("mmaf acc/result tile type of {} values", elems_list(e))
         }
+        (Opcode::MmaFScaled, "lhs" | "rhs", TyC::Tile(e)) => {
+            format!("mmaf_scaled operand tile type of {} values", elems_list(e))
+        }
+        (Opcode::MmaFScaled, "lhs_scale" | "rhs_scale", TyC::Tile(e)) => {
+            format!("mmaf_scaled scale tile type of {} values", elems_list(e))
+        }
+        (Opcode::MmaFScaled, _, TyC::Tile(e)) => {
+            format!("mmaf_scaled result tile type of {} values", elems_list(e))
+        }
         (Opcode::MmaI, "lhs" | "rhs", TyC::Tile(e)) => {
             format!("mmai operand tile type of {} values", elems_list(e))
         }
@@ -291,7 +315,7 @@ fn declared_checks(v: &mut Verifier<'_>, op: Op) -> VResult {
                     v.shape(t).to_vec()
                 })?
             }
-            Check::NonNegative(_) => {}
+            Check::NonNegative(_) | Check::MinValue(..) => {}
         }
     }
     for group in def.same_type {

@@ -70,6 +70,7 @@ pub(crate) fn verify(v: &mut Verifier<'_>, op: Op) -> VResult {
             view_access(v, op, tile)?;
             ordering(v, op, Kind::Store)
         }
+        Opcode::Alloca => alloca(v, op),
         Opcode::JoinTokens => {
             if v.m.num_operands(op) < 2 {
                 return Err(v.error(op, &cat::JOIN_TOKENS_COUNT, &[]));
@@ -78,6 +79,40 @@ pub(crate) fn verify(v: &mut Verifier<'_>, op: Op) -> VResult {
         }
         _ => Ok(()),
     }
+}
+
+/// `alloca` (13.3): a power-of-two alignment of at least one element.
+fn alloca(v: &mut Verifier<'_>, op: Op) -> VResult {
+    let Some(alignment) = v.int_attr(op, "alignment") else {
+        return Ok(());
+    };
+    if alignment <= 0 || alignment & (alignment - 1) != 0 {
+        return Err(v.error(op, &cat::ALLOCA_ALIGN_POW2, &[]));
+    }
+    let res = result(v, op, "result");
+    let TypeData::Tile { elem, .. } = v.data(res) else {
+        return Ok(());
+    };
+    let TypeData::Ptr(pointee) = v.data(*elem) else {
+        return Ok(());
+    };
+    let pointee = *pointee;
+    let bits: i64 = match v.data(pointee) {
+        TypeData::Int(w) => i64::from(*w),
+        TypeData::Float(tilec_ir::float::FloatKind::TF32) => 32,
+        TypeData::Float(k) => i64::from(k.bit_width()),
+        _ => 64,
+    };
+    let size = (bits + 7) / 8;
+    if alignment < size {
+        let ty = v.elem(pointee);
+        return Err(v.error(
+            op,
+            &cat::ALLOCA_ALIGN_NATURAL,
+            &[("alignment", &alignment), ("size", &size), ("type", &ty)],
+        ));
+    }
+    Ok(())
 }
 
 /// Checks one op of this family.

@@ -157,6 +157,9 @@ pub(crate) fn verify(v: &mut Verifier<'_>, op: Op) -> VResult {
             ));
         }
     }
+    if v.m.opcode(op) == Opcode::MmaFScaled {
+        scaled(v, op, t)?;
+    }
     if v.m.opcode(op) == Opcode::MmaF {
         let (input, acc) = (v.elem_of(t.lhs), v.elem_of(t.acc));
         if let Some(allowed) = mmaf_accumulators(input)
@@ -178,6 +181,126 @@ pub(crate) fn verify(v: &mut Verifier<'_>, op: Op) -> VResult {
                 &["lhs", "acc"],
             ));
         }
+    }
+    Ok(())
+}
+
+/// `mmaf_scaled` (13.3), after the mma shape checks: the input/scale type pairs, the scale
+/// tiles' shapes against their operands (every dimension but K), the number of K blocks,
+/// and the block size the formats fix.
+fn scaled(v: &mut Verifier<'_>, op: Op, t: Mma) -> VResult {
+    let scale_of = |v: &Verifier<'_>, slot: &str| {
+        let t = v.vty(*v.operands_of(op, slot).first()?);
+        v.is_tile(t).then_some(t)
+    };
+    let (Some(ls), Some(rs)) = (scale_of(v, "lhs_scale"), scale_of(v, "rhs_scale")) else {
+        return Ok(());
+    };
+    let (input, scale) = (v.elem_of(t.lhs), v.elem_of(ls));
+    if scale == Type::F8E4M3FN && input != Type::F4E2M1FN {
+        return Err(fail(
+            v,
+            op,
+            &cat::MMAF_SCALED_TYPES,
+            &[
+                ("scale", &v.elem(scale)),
+                ("want", &v.elem(Type::F4E2M1FN)),
+                ("got", &v.elem(input)),
+            ],
+            &["lhs", "lhs_scale"],
+        ));
+    }
+    let (lhs, rhs) = (v.shape(t.lhs), v.shape(t.rhs));
+    let (lsh, rsh) = (v.shape(ls), v.shape(rs));
+    let rank = lhs.len();
+    if lsh.len() != rank || rsh.len() != rank {
+        // The declarative same-rank check reports this.
+        return Ok(());
+    }
+    let (m, k) = (rank - 2, rank - 1);
+    // lhs: every dimension but the last (K); rhs: every dimension but K (rank - 2).
+    let pairs = (0..rank)
+        .filter(|&d| d != k)
+        .map(|d| ("lhs", "lhs_scale", d, lhs, lsh))
+        .chain(
+            (0..rank)
+                .filter(|&d| d != m)
+                .map(|d| ("rhs", "rhs_scale", d, rhs, rsh)),
+        );
+    for (operand, scale_name, d, shape, sshape) in pairs {
+        if shape[d] != sshape[d] {
+            return Err(fail(
+                v,
+                op,
+                &cat::MMAF_SCALED_DIM,
+                &[
+                    ("dim", &d),
+                    ("operand", &operand),
+                    ("size", &shape[d]),
+                    ("scale", &scale_name),
+                    ("scale_size", &sshape[d]),
+                    ("shape", &paren_shape(shape)),
+                    ("scale_shape", &paren_shape(sshape)),
+                ],
+                &[operand, scale_name],
+            ));
+        }
+    }
+    if lsh[k] != rsh[m] {
+        return Err(fail(
+            v,
+            op,
+            &cat::MMAF_SCALED_K,
+            &[
+                ("lhs_dim", &k),
+                ("lhs_size", &lsh[k]),
+                ("rhs_dim", &m),
+                ("rhs_size", &rsh[m]),
+                ("lhs_shape", &paren_shape(lsh)),
+                ("rhs_shape", &paren_shape(rsh)),
+            ],
+            &["lhs_scale", "rhs_scale"],
+        ));
+    }
+    let (kk, blocks) = (lhs[k], lsh[k]);
+    let (what, allowed): (String, &[i64]) = match (input, scale) {
+        (Type::F4E2M1FN, Type::F8E4M3FN) => (
+            format!(
+                "{} element type with {} scales",
+                v.elem(input),
+                v.elem(scale)
+            ),
+            &[16],
+        ),
+        (Type::F4E2M1FN, _) => (
+            format!(
+                "{} element type with {} scales",
+                v.elem(input),
+                v.elem(scale)
+            ),
+            &[16, 32],
+        ),
+        _ => ("f8 element type".to_string(), &[32]),
+    };
+    let exact = blocks > 0 && kk % blocks == 0;
+    if !exact || !allowed.contains(&(kk / blocks)) {
+        let got = if exact {
+            (kk / blocks).to_string()
+        } else {
+            format!("{kk}/{blocks}")
+        };
+        let allowed: Vec<String> = allowed.iter().map(i64::to_string).collect();
+        return Err(fail(
+            v,
+            op,
+            &cat::MMAF_SCALED_BLOCK,
+            &[
+                ("what", &what),
+                ("allowed", &allowed.join(" or ")),
+                ("got", &got),
+            ],
+            &["lhs", "lhs_scale"],
+        ));
     }
     Ok(())
 }
@@ -251,6 +374,10 @@ pub(crate) fn precheck(v: &mut Verifier<'_>, op: Op) -> VResult {
                 &["lhs", "rhs"],
             ));
         }
+    }
+    if v.m.opcode(op) == Opcode::MmaFScaled {
+        // The spec has no mmaf_scaled: NVIDIA's rules and wording in both personalities.
+        scaled(v, op, t)?;
     }
     if v.m.opcode(op) == Opcode::MmaF {
         let (input, acc) = (v.elem_of(t.lhs), v.elem_of(t.acc));

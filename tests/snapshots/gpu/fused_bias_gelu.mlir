@@ -32,7 +32,7 @@ cuda_tile.module @examples {
     %3 = mulf %2, %1  : tile<16x128xf32, #linear1>
     %4 = fma %cst_f32_1, %3, %1  : tile<16x128xf32, #linear1>
     %5 = mulf %cst_f32_0, %4  : tile<16x128xf32, #linear1>
-    %6 = tanh %5 : tile<16x128xf32, #linear1>
+    %6 = tanh %5  : tile<16x128xf32, #linear1>
     %7 = addf %cst_1_f32, %6  : tile<16x128xf32, #linear1>
     %8 = mulf %cst_f32, %1  : tile<16x128xf32, #linear1>
     %9 = mulf %8, %7  : tile<16x128xf32, #linear1>

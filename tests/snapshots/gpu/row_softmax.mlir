@@ -26,7 +26,7 @@ cuda_tile.module @examples {
     %reshape = reshape %reduce : tile<1xf32, #linear2> -> tile<1x1xf32, #linear3>
     %bcast = broadcast %reshape : tile<1x1xf32, #linear3> -> tile<1x1024xf32, #linear1>
     %1 = subf %tile, %bcast  : tile<1x1024xf32, #linear1>
-    %2 = exp %1 : tile<1x1024xf32, #linear1>
+    %2 = exp %1  : tile<1x1024xf32, #linear1>
     %reduce_7 = reduce %2 dim=1 identities=[0.000000e+00 : f32] : tile<1x1024xf32, #linear1> -> tile<1xf32, #linear2> 
     (%reduce_lhs: tile<f32, #linear>, %reduce_rhs: tile<f32, #linear>) {
       %5 = addf %reduce_lhs, %reduce_rhs  : tile<f32, #linear>

@@ -30,7 +30,7 @@ catalog! {
     ROUNDING_OUTSIDE_DIVF = CodeInfo::rule("E0305", "rounding mode not allowed on this op",
         "rounding mode not allowed outside divf")
         .upstream("invalid rounding error specified, expect one of [{modes}]")
-        .explain("`addf`, `subf`, `mulf` and `fma` accept the IEEE rounding modes (`nearest_even`, `zero`, `negative_inf`, `positive_inf`); `sqrt` also accepts `approx`. The `full` mode is for `divf` only and `nearest_int_to_zero` for `ftoi`.")
+        .explain("`addf`, `subf`, `mulf` and `fma` accept the IEEE rounding modes (`nearest_even`, `zero`, `negative_inf`, `positive_inf`); `sqrt` also accepts `approx`; `exp` and `tanh` take only `approx` (f32) and their default `full`. The `full` mode is otherwise for `divf` only and `nearest_int_to_zero` for `ftoi`.")
         .example("%r = cuda_tile.addf %a, %b rounding<zero> : !cuda_tile.tile<4xf32>");
     /// A rounding mode the op's custom syntax does not accept (a parse error in NVIDIA's tool).
     ROUNDING_SYNTAX = CodeInfo::rule("E0306", "rounding mode not accepted by the op's syntax",

@@ -117,4 +117,14 @@ catalog! {
         .upstream("failed to verify that all of {pointers, val, cmp and mask} have same shape")
         .explain("The mask of `atomic_cas_tko` selects elements: it has the shape of the pointer tile and of the compared and swapped values.")
         .example("%r, %t = cuda_tile.atomic_cas_tko relaxed device %p, %c, %x, %m : !cuda_tile.tile<2x!cuda_tile.ptr<i32>>, !cuda_tile.tile<2xi32>, !cuda_tile.tile<2xi1> -> !cuda_tile.tile<2xi32>, !cuda_tile.token");
+    /// `alloca` (13.3) whose alignment is not a power of two.
+    ALLOCA_ALIGN_POW2 = CodeInfo::rule("E0527", "alloca alignment",
+        "'alignment' must be power of two")
+        .explain("`alloca` returns an address aligned to `alignment` bytes, which must be a non-zero power of two.")
+        .example("%p = cuda_tile.alloca num_elem = 64, alignment = 16 : !cuda_tile.tile<!cuda_tile.ptr<f32>>");
+    /// `alloca` (13.3) aligned to less than its element's size.
+    ALLOCA_ALIGN_NATURAL = CodeInfo::rule("E0528", "alloca alignment below the element size",
+        "'alignment' ({alignment}) must be at least the natural size ({size} bytes) for element type '{type}'")
+        .explain("The allocation holds elements of the pointee type, so its alignment is at least one element's size in bytes (a pointer's is 8).")
+        .example("%p = cuda_tile.alloca num_elem = 64, alignment = 4 : !cuda_tile.tile<!cuda_tile.ptr<f32>>");
 }

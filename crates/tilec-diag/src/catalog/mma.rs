@@ -82,4 +82,24 @@ catalog! {
         "integer mma inputs must share a legal integer element type")
         .explain("Integer mma takes `i8` operands (both the same type); wider integers are not supported by the hardware's integer tensor-core paths.")
         .example("%r = cuda_tile.mmai %a, %b, %c signed unsigned : !cuda_tile.tile<4x8xi8>, !cuda_tile.tile<8x2xi8>, !cuda_tile.tile<4x2xi32>");
+    /// `mmaf_scaled` (13.3) with `f8E4M3FN` scales on inputs other than `f4E2M1FN`.
+    MMAF_SCALED_TYPES = CodeInfo::rule("E1012", "mmaf_scaled element types",
+        "unsupported combination of element types. Scale type '{scale}' expects lhs and rhs element types to be '{want}', but got '{got}'")
+        .explain("`mmaf_scaled` takes `f8E4M3FN`, `f8E5M2` or `f4E2M1FN` inputs with `f8E8M0FNU` (power-of-two) scales, or `f4E2M1FN` inputs with `f8E4M3FN` scales (NVFP4); it accumulates in `f32`.")
+        .example("%r = cuda_tile.mmaf_scaled %a, %b, %c, %sa, %sb : !cuda_tile.tile<16x64xf4E2M1FN>, !cuda_tile.tile<64x8xf4E2M1FN>, !cuda_tile.tile<16x8xf32>, !cuda_tile.tile<16x4xf8E4M3FN>, !cuda_tile.tile<4x8xf8E4M3FN>");
+    /// A scale tile whose M (or N, or batch) dimension differs from its operand's.
+    MMAF_SCALED_DIM = CodeInfo::rule("E1013", "mmaf_scaled scale shape",
+        "shape error: dim {dim} of {operand} ({size}) and dim {dim} of {scale} ({scale_size}) must match, but got {operand} shape {shape} and {scale} shape {scale_shape}")
+        .explain("Each scale scales a block of consecutive elements along K: `lhs_scale` is `M x K/V` for an `M x K` `lhs`, and `rhs_scale` is `K/V x N` for a `K x N` `rhs` (with the batch dimension first when batched). Every dimension but K must equal the operand's.")
+        .example("%r = cuda_tile.mmaf_scaled %a, %b, %c, %sa, %sb : !cuda_tile.tile<16x64xf8E4M3FN>, !cuda_tile.tile<64x8xf8E4M3FN>, !cuda_tile.tile<16x8xf32>, !cuda_tile.tile<16x2xf8E8M0FNU>, !cuda_tile.tile<2x8xf8E8M0FNU>");
+    /// `lhs_scale` and `rhs_scale` disagree on the number of K blocks.
+    MMAF_SCALED_K = CodeInfo::rule("E1014", "mmaf_scaled scale blocks",
+        "shape error: dim {lhs_dim} of lhs_scale ({lhs_size}) and dim {rhs_dim} of rhs_scale ({rhs_size}) must match, but got lhs_scale shape {lhs_shape} and rhs_scale shape {rhs_shape}")
+        .explain("Both scale tiles divide K into the same number of blocks: the last dimension of `lhs_scale` equals the K dimension of `rhs_scale`.")
+        .example("%r = cuda_tile.mmaf_scaled %a, %b, %c, %sa, %sb : !cuda_tile.tile<16x64xf8E4M3FN>, !cuda_tile.tile<64x8xf8E4M3FN>, !cuda_tile.tile<16x8xf32>, !cuda_tile.tile<16x2xf8E8M0FNU>, !cuda_tile.tile<2x8xf8E8M0FNU>");
+    /// A block size (K over the scale tile's K blocks) the input type does not support.
+    MMAF_SCALED_BLOCK = CodeInfo::rule("E1015", "mmaf_scaled block size",
+        "shape error: {what} requires block scale factor of lhs_scale and rhs_scale to be {allowed}, but got {got}")
+        .explain("The block size V = K / (K blocks of the scales) is fixed by the formats: 32 for f8 inputs (MXFP8), 16 or 32 for `f4E2M1FN` with `f8E8M0FNU` scales (MXFP4), 16 for `f4E2M1FN` with `f8E4M3FN` scales (NVFP4). A K that is not a multiple of the block count is reported as the fraction `K/blocks`.")
+        .example("%r = cuda_tile.mmaf_scaled %a, %b, %c, %sa, %sb : !cuda_tile.tile<16x64xf4E2M1FN>, !cuda_tile.tile<64x8xf4E2M1FN>, !cuda_tile.tile<16x8xf32>, !cuda_tile.tile<16x2xf8E8M0FNU>, !cuda_tile.tile<2x8xf8E8M0FNU>");
 }

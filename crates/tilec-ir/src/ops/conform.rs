@@ -334,6 +334,7 @@ fn collect_written(
                 Custom::Rounding(i)
                 | Custom::DivFRounding(i)
                 | Custom::SqrtRounding(i)
+                | Custom::ApproxRounding(i)
                 | Custom::IntRounding(i)
                 | Custom::Signedness(i)
                 | Custom::Predicate(i)

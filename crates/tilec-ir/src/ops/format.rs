@@ -97,6 +97,8 @@ pub enum Custom {
     DivFRounding(usize),
     /// `rounding<m>` for `sqrt` (also `approx`).
     SqrtRounding(usize),
+    /// `rounding<approx>` for `exp` and `tanh`; absent means `full`.
+    ApproxRounding(usize),
     /// `rounding<m>` for float-to-int conversions; absent means `nearest_int_to_zero`.
     IntRounding(usize),
     /// `signed` / `unsigned`.
@@ -138,6 +140,7 @@ impl Format {
                 Custom::Rounding(a)
                 | Custom::DivFRounding(a)
                 | Custom::SqrtRounding(a)
+                | Custom::ApproxRounding(a)
                 | Custom::IntRounding(a)
                 | Custom::Signedness(a)
                 | Custom::Predicate(a)
@@ -386,6 +389,7 @@ impl Compiler<'_> {
             "Rounding" => Custom::Rounding(attr(0)?),
             "DivFRounding" => Custom::DivFRounding(attr(0)?),
             "SqrtRounding" => Custom::SqrtRounding(attr(0)?),
+            "ApproxRounding" => Custom::ApproxRounding(attr(0)?),
             "IntRounding" => Custom::IntRounding(attr(0)?),
             "Signedness" => Custom::Signedness(attr(0)?),
             "SymbolVisibility" => Custom::Visibility(attr(0)?),

@@ -489,6 +489,8 @@ pub enum Check {
     SameOperandsShape,
     /// An integer attribute that must not be negative.
     NonNegative(&'static str),
+    /// An integer attribute with a minimum value (ODS `IntMinValue<n>` on an `I64Attr`).
+    MinValue(&'static str, i64),
 }
 
 /// A canonicalization rule: a fold or a named rewrite pattern. The op table says which

@@ -72,6 +72,12 @@ const ROUNDING_DEFAULT: AttrDef = AttrDef {
     kind: AttrKind::Enum(EnumKind::RoundingMode),
     presence: Presence::DefaultEnum(0),
 };
+/// `exp` (13.3) and `tanh` (13.2): `rounding<approx>` or the default `full`.
+const ROUNDING_FULL: AttrDef = AttrDef {
+    name: "rounding_mode",
+    kind: AttrKind::Enum(EnumKind::RoundingMode),
+    presence: Presence::DefaultEnum(crate::attrs::RoundingMode::Full as u8),
+};
 const FTZ: AttrDef = optional("flush_to_zero", AttrKind::Unit);
 const OVERFLOW: AttrDef = AttrDef {
     name: "overflow",
@@ -475,7 +481,11 @@ table! {
         syntax: Syntax::Format("$source (`flush_to_zero` $flush_to_zero^)? attr-dict `:` type($result)"),
         ..float_unary!(Opcode::Exp2, "exp2", "Element-wise power of two")
     },
-    Exp => float_unary!(Opcode::Exp, "exp", "Element-wise exponential"),
+    Exp => OpDef {
+        attrs: &[ROUNDING_FULL],
+        syntax: Syntax::Format("$source custom<ApproxRounding>($rounding_mode) attr-dict `:` type($result)"),
+        ..float_unary!(Opcode::Exp, "exp", "Element-wise exponential")
+    },
     Floor => float_unary!(Opcode::Floor, "floor", "Element-wise floor"),
     Fma => OpDef {
         opcode: Opcode::Fma,
@@ -549,7 +559,11 @@ table! {
     SubF => float_rounded!(Opcode::SubF, "subf", "Element-wise floating-point subtraction"),
     Tan => float_unary!(Opcode::Tan, "tan", "Element-wise tangent"),
     TanHF => OpDef { since: "spec", ..float_unary!(Opcode::TanHF, "tanhf", "Element-wise hyperbolic tangent (alternative name)") },
-    TanH => float_unary!(Opcode::TanH, "tanh", "Element-wise hyperbolic tangent"),
+    TanH => OpDef {
+        attrs: &[ROUNDING_FULL],
+        syntax: Syntax::Format("$source custom<ApproxRounding>($rounding_mode) attr-dict `:` type($result)"),
+        ..float_unary!(Opcode::TanH, "tanh", "Element-wise hyperbolic tangent")
+    },
 
     // ---------------------------------------------------------------- integer and bitwise
     AbsI => int_unary!(Opcode::AbsI, "absi", "Element-wise integer absolute value"),
@@ -739,6 +753,25 @@ table! {
         results: &[one("result", TOKEN)],
         traits: PURE,
         syntax: Syntax::Format("$tokens attr-dict `:` type($result)"),
+        ..DEFAULT
+    },
+    Alloca => OpDef {
+        opcode: Opcode::Alloca,
+        name: "alloca",
+        summary: "Allocate memory for the lifetime of the enclosing block",
+        family: Family::TokenMemory,
+        since: "13.3",
+        results: &[one("result", TyC::Scalar(Elems::PTR))],
+        attrs: &[
+            req("num_elem", AttrKind::I64),
+            req("alignment", AttrKind::I64),
+            optional("global", AttrKind::Unit),
+        ],
+        checks: &[Check::MinValue("num_elem", 0), Check::MinValue("alignment", 0)],
+        effects: Effects::SideEffect,
+        syntax: Syntax::Format(
+            "`num_elem` `=` $num_elem `,` `alignment` `=` $alignment (`global` $global^)? attr-dict `:` type($result)",
+        ),
         ..DEFAULT
     },
     LoadPtrTko => OpDef {
@@ -1098,13 +1131,40 @@ table! {
             one("acc", TyC::Tile(Elems::F16.or(Elems::F32).or(Elems::F64))),
         ],
         results: &[one("result", TyC::Tile(Elems::F16.or(Elems::F32).or(Elems::F64)))],
+        attrs: &[optional("fast_acc", AttrKind::Unit)],
         traits: PURE,
         checks: &[
             Check::SameElementType(&["lhs", "rhs"]),
             Check::SameRank(&["lhs", "rhs", "acc"]),
         ],
         same_type: &[&["acc", "result"]],
-        syntax: Syntax::Format("$lhs `,` $rhs `,` $acc attr-dict `:` type($lhs) `,` type($rhs) `,` type($acc)"),
+        syntax: Syntax::Format("$lhs `,` $rhs `,` $acc (`fast_acc` $fast_acc^)? attr-dict `:` type($lhs) `,` type($rhs) `,` type($acc)"),
+        ..DEFAULT
+    },
+    MmaFScaled => OpDef {
+        opcode: Opcode::MmaFScaled,
+        name: "mmaf_scaled",
+        summary: "Floating-point matrix multiply-accumulate with block-scaled inputs",
+        family: Family::Mma,
+        since: "13.3",
+        operands: &[
+            one("lhs", TyC::Tile(Elems::F8E4M3FN.or(Elems::F8E5M2).or(Elems::F4E2M1FN))),
+            one("rhs", TyC::Tile(Elems::F8E4M3FN.or(Elems::F8E5M2).or(Elems::F4E2M1FN))),
+            one("acc", TyC::Tile(Elems::F32)),
+            one("lhs_scale", TyC::Tile(Elems::F8E4M3FN.or(Elems::F8E8M0FNU))),
+            one("rhs_scale", TyC::Tile(Elems::F8E4M3FN.or(Elems::F8E8M0FNU))),
+        ],
+        results: &[one("result", TyC::Tile(Elems::F32))],
+        traits: PURE,
+        checks: &[
+            Check::SameElementType(&["lhs", "rhs"]),
+            Check::SameElementType(&["lhs_scale", "rhs_scale"]),
+            Check::SameRank(&["lhs", "rhs", "acc", "lhs_scale", "rhs_scale"]),
+        ],
+        same_type: &[&["acc", "result"]],
+        syntax: Syntax::Format(
+            "$lhs `,` $rhs `,` $acc `,` $lhs_scale `,` $rhs_scale attr-dict `:` type($lhs) `,` type($rhs) `,` type($acc) `,` type($lhs_scale) `,` type($rhs_scale)",
+        ),
         ..DEFAULT
     },
     MmaI => OpDef {

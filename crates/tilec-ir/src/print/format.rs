@@ -257,6 +257,7 @@ fn custom(p: &mut Printer<'_>, op: Op, c: Custom) {
             rounding(p, op, s, RoundingMode::NearestEven)
         }
         Custom::IntRounding(s) => rounding(p, op, s, RoundingMode::NearestIntToZero),
+        Custom::ApproxRounding(s) => rounding(p, op, s, RoundingMode::Full),
         Custom::Signedness(s) | Custom::Predicate(s) | Custom::Ordering(s) => {
             enum_keyword(p, op, s)
         }

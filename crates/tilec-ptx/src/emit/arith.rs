@@ -406,8 +406,9 @@ impl Kernel<'_> {
 
     fn math1(&mut self, op: Op, f: MathFn, t: Type, a: &[String]) -> String {
         let ftz = !self.ftz(op, t).is_empty();
+        // `exp`/`tanh ... rounding<approx>` (f32, verified) ask for the SFU sequence.
         let opts = MathOpts {
-            fast: self.opts.fast_math,
+            fast: self.opts.fast_math || self.rounding(op) == Some(RoundingMode::Approx),
             ftz,
         };
         let args: Vec<&str> = a.iter().map(String::as_str).collect();

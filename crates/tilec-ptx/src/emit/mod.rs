@@ -246,7 +246,7 @@ pub fn check_limits(m: &Module) -> Vec<Diagnostic> {
         let unsupported = types.into_iter().find_map(|t| unlowered_element(m, t));
         let what = match (unsupported, m.opcode(op)) {
             (Some(name), _) => Some(format!("the element type '{name}'")),
-            (None, Opcode::Pack | Opcode::Unpack) => Some(format!("'{}'", m.def(op).name)),
+            (None, Opcode::Pack | Opcode::Unpack | Opcode::MmaFScaled | Opcode::Alloca) => Some(format!("'{}'", m.def(op).name)),
             _ => None,
         };
         if let Some(what) = what {
