@@ -673,8 +673,13 @@ impl<'a> Reader<'a> {
                 let f = self.dbg_ref(&mut c, "the block's file")?;
                 let line = c.varint("the line")?;
                 let col = c.varint("the column")?;
-                let line = self.m.ctx.attrs.int(line as i64, Type::I32);
-                let col = self.m.ctx.attrs.int(col as i64, Type::I32);
+                // Untyped, as the text form writes them (`line = 8`).
+                let untyped = |v: u64| AttrData::Int {
+                    value: v as i64,
+                    ty: None,
+                };
+                let line = self.m.ctx.attrs.intern(untyped(line));
+                let col = self.m.ctx.attrs.intern(untyped(col));
                 AttrData::DiStruct {
                     mnemonic: "di_lexical_block".into(),
                     fields: vec![
@@ -694,13 +699,21 @@ impl<'a> Reader<'a> {
                 let cu = self.dbg_ref(&mut c, "the compile unit")?;
                 let sl = c.varint("the scope line")?;
                 let attrs = &mut self.m.ctx.attrs;
+                let line = attrs.intern(AttrData::Int {
+                    value: line as i64,
+                    ty: None,
+                });
+                let sl = attrs.intern(AttrData::Int {
+                    value: sl as i64,
+                    ty: None,
+                });
                 let fields = vec![
                     ("file".into(), need(f, "the subprogram's file")?),
-                    ("line".into(), attrs.int(line as i64, Type::I32)),
+                    ("line".into(), line),
                     ("name".into(), attrs.string(name)),
                     ("linkageName".into(), attrs.string(link)),
                     ("compileUnit".into(), need(cu, "the compile unit")?),
-                    ("scopeLine".into(), attrs.int(sl as i64, Type::I32)),
+                    ("scopeLine".into(), sl),
                 ];
                 AttrData::DiStruct {
                     mnemonic: "di_subprogram".into(),

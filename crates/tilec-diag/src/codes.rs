@@ -225,6 +225,10 @@ codes! {
     /// A pass produced IR that does not verify (`--verify-each`).
     OPT_INVALID_IR = "E1302", "pass produced invalid IR",
         "With `--verify-each`, the verifier runs after every pass; this error names the pass after which the IR stopped verifying, followed by the verifier's diagnostics. It is a bug in tilec: please report it with the input.";
+    /// A pass whose options do not fit the input (a symbol to rename that does not exist,
+    /// a scope that does not enclose it).
+    OPT_PASS_PRECONDITION = "E1310", "a pass's options do not fit the input",
+        "A pass that takes options naming parts of the input (cuda-tile-opt's `--test-debuginfo-update-symbol-name`: the symbol to rename and the scope whose uses are updated) found that they do not fit: the symbol does not exist, or the scope does not enclose it. The pass changes nothing.";
     /// `tilec run`: the kernel did something undefined (an access outside every buffer,
     /// a division by zero, a violated `assume` or overflow flag) or an `assert` failed.
     RUN_UB = "E1401", "undefined behaviour at run time",

@@ -14,6 +14,7 @@
 
 #![warn(missing_docs)]
 
+pub mod debuginfo;
 mod driver;
 mod fold;
 mod ifs;

@@ -140,7 +140,7 @@ impl<'s> Parser<'s> {
                 }
                 Ok(())
             }
-            Elem::Type(t) => {
+            Elem::Type(t) | Elem::QualifiedType(t) => {
                 let (arity, n) = match t {
                     TypeRef::Operand(i) => (st.def.operands[*i].arity, st.operands[*i].len()),
                     TypeRef::Result(i) => (st.def.results[*i].arity, 0),

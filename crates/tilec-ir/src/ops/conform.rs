@@ -316,8 +316,14 @@ fn collect_written(
 ) {
     for e in elems {
         match e {
-            Elem::Type(TypeRef::Operand(i)) if present => w.operand_types |= bit(*i),
-            Elem::Type(TypeRef::Result(i)) if present => w.result_types |= bit(*i),
+            Elem::Type(TypeRef::Operand(i)) | Elem::QualifiedType(TypeRef::Operand(i))
+                if present =>
+            {
+                w.operand_types |= bit(*i)
+            }
+            Elem::Type(TypeRef::Result(i)) | Elem::QualifiedType(TypeRef::Result(i)) if present => {
+                w.result_types |= bit(*i)
+            }
             Elem::SplatType(i) if present => {
                 w.operand_types |= bit(*i);
                 w.splat |= bit(*i);

@@ -11,6 +11,7 @@
 //! | `$name` | an operand slot (one, optional or a comma list), an attribute or a region |
 //! | `type($x)` | the type(s) of an operand or result slot, written short (`tile<f32>`) |
 //! | `splat-type($x)` | one type written for all values of a variadic operand slot |
+//! | `qualified(type($x))` | the type(s) written in full (`!cuda_tile.tile<f32>`) |
 //! | `attr-dict`, `attr-dict-with-keyword` | extra attributes in `{...}` |
 //! | `custom<Name>($a, ...)` | a hand-written piece (rounding modes, enums, dense constants ...) |
 //! | `( ... )?` | an optional group, present when its anchor (the element marked `^`) is |
@@ -51,6 +52,9 @@ pub enum Elem {
     },
     /// The type(s) of a slot.
     Type(TypeRef),
+    /// The type(s) of a slot, written in full (`!cuda_tile.tile<f32>`): a plain
+    /// `type($x)` of NVIDIA's formats, where most of theirs are `custom<CudaTileType>`.
+    QualifiedType(TypeRef),
     /// One type shared by all values of an operand slot.
     SplatType(usize),
     /// A hand-written piece.
@@ -164,6 +168,7 @@ impl Format {
                 | Elem::Region(_)
                 | Elem::AttrDict { .. }
                 | Elem::Type(_)
+                | Elem::QualifiedType(_)
                 | Elem::SplatType(_) => false,
             })
         }
@@ -232,10 +237,11 @@ impl Compiler<'_> {
                     (_, None) => return Err(self.err("anchor outside an optional group")),
                     (Elem::Attr(i), _) => Anchor::Attr(*i),
                     (Elem::Operand(i), _) => Anchor::Operand(*i),
-                    (Elem::Type(TypeRef::Operand(i)), _) | (Elem::SplatType(i), _) => {
-                        Anchor::Operand(*i)
-                    }
-                    (Elem::Type(TypeRef::Result(i)), _) => Anchor::Result(*i),
+                    (Elem::Type(TypeRef::Operand(i)), _)
+                    | (Elem::QualifiedType(TypeRef::Operand(i)), _)
+                    | (Elem::SplatType(i), _) => Anchor::Operand(*i),
+                    (Elem::Type(TypeRef::Result(i)), _)
+                    | (Elem::QualifiedType(TypeRef::Result(i)), _) => Anchor::Result(*i),
                     (Elem::Custom(Custom::IfRegion(i) | Custom::ArgRegion(i)), _)
                     | (Elem::Region(i), _) => Anchor::Region(*i),
                     _ => return Err(self.err("unsupported anchor")),
@@ -302,6 +308,17 @@ impl Compiler<'_> {
                 SlotRef::Operand(i) => Elem::Type(TypeRef::Operand(i)),
                 SlotRef::Result(i) => Elem::Type(TypeRef::Result(i)),
                 _ => return Err(self.err("type() of a non-value")),
+            }
+        } else if rest.starts_with("qualified(type(") {
+            self.pos += "qualified(type(".len();
+            let r = self.name_ref()?;
+            if !self.eat("))") {
+                return Err(self.err("expected `))`"));
+            }
+            match r {
+                SlotRef::Operand(i) => Elem::QualifiedType(TypeRef::Operand(i)),
+                SlotRef::Result(i) => Elem::QualifiedType(TypeRef::Result(i)),
+                _ => return Err(self.err("qualified(type()) of a non-value")),
             }
         } else if rest.starts_with("splat-type(") {
             self.pos += "splat-type(".len();

@@ -165,6 +165,21 @@ fn elem(p: &mut Printer<'_>, op: Op, slots: &Slots, e: &Elem, f: &mut Flags, emi
                 p.write_types(vs.iter().map(|v| m.value_type(*v)));
             }
         }
+        Elem::QualifiedType(t) => {
+            lead(p, f, emit);
+            if emit {
+                let vs = match t {
+                    TypeRef::Operand(i) => slots.operand_slot(*i),
+                    TypeRef::Result(i) => slots.result_slot(*i),
+                };
+                for (k, v) in vs.iter().enumerate() {
+                    if k > 0 {
+                        p.out.push_str(", ");
+                    }
+                    p.write_qualified_type(m.value_type(*v));
+                }
+            }
+        }
         Elem::SplatType(i) => {
             lead(p, f, emit);
             if emit && let Some(v) = slots.operand_slot(*i).first() {
