@@ -392,6 +392,9 @@ impl<'a, 'm> Ctx<'a, 'm> {
             O::Print => self.print(op)?,
             O::MakeTensorView
             | O::MakePartitionView
+            | O::MakeStridedView
+            | O::MakeGatherScatterView
+            | O::AtomicRedViewTko
             | O::GetTensorShape
             | O::GetIndexSpaceShape
             | O::LoadViewTko
@@ -575,7 +578,9 @@ fn sub_byte_memory(m: &Module) -> Option<(Op, &'static str)> {
     };
     let in_memory = |t: Type| -> Option<&'static str> {
         let t = match types.get(t) {
-            TypeData::PartitionView { tensor_view, .. } => *tensor_view,
+            TypeData::PartitionView { tensor_view, .. }
+            | TypeData::StridedView { tensor_view, .. }
+            | TypeData::GatherScatterView { tensor_view, .. } => *tensor_view,
             _ => t,
         };
         match types.get(t) {
