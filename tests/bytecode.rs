@@ -765,3 +765,77 @@ fn versions_producer_and_nvidia_reading() {
         "12: end section is not the last section"
     );
 }
+
+/// 13.3's strided and gather/scatter views and `atomic_red_view_tko`: written at 13.3
+/// (tags 21 and 20, opcodes 0x73-0x75), read back to the same text, refused at 13.2 with
+/// NVIDIA's words, and read by tileirdisasm to what tilec prints.
+#[test]
+fn views_13_3_round_trip() {
+    let text = r#"cuda_tile.module @kernels {
+  entry @k(%src: tile<ptr<f32>>, %dst: tile<ptr<i32>>) {
+    %rows = constant <i32: [5, 0, 7, 2]> : tile<4xi32>
+    %tv = make_tensor_view %src, shape = [6, 8], strides = [8, 1] : tensor_view<6x8xf32, strides=[8,1]>
+    %s = make_strided_view %tv : strided_view<tile=(4x4), traversal_strides=[2,3], padding_value = nan, tensor_view<6x8xf32, strides=[8,1]>>
+    %st = make_strided_view %tv : strided_view<tile=(2x4), traversal_strides=[3,1], tensor_view<6x8xf32, strides=[8,1]>, dim_map=[1, 0]>
+    %g = make_gather_scatter_view %tv : gather_scatter_view<tile=(4x4), padding_value = zero, tensor_view<6x8xf32, strides=[8,1]>, sparse_dim=0>
+    %c1 = constant <i32: 1> : tile<i32>
+    %x0, %k0 = load_view_tko weak %s[%c1, %c1] : strided_view<tile=(4x4), traversal_strides=[2,3], padding_value = nan, tensor_view<6x8xf32, strides=[8,1]>>, tile<i32> -> tile<4x4xf32>, token
+    %x1, %k1 = load_view_tko weak %st[%c1, %c1] : strided_view<tile=(2x4), traversal_strides=[3,1], tensor_view<6x8xf32, strides=[8,1]>, dim_map=[1, 0]>, tile<i32> -> tile<2x4xf32>, token
+    %x2, %k2 = load_view_tko weak %g[%rows, %c1] : gather_scatter_view<tile=(4x4), padding_value = zero, tensor_view<6x8xf32, strides=[8,1]>, sparse_dim=0>, tile<4xi32>, tile<i32> -> tile<4x4xf32>, token
+    %k3 = store_view_tko weak %x2, %g[%rows, %c1] : tile<4x4xf32>, gather_scatter_view<tile=(4x4), padding_value = zero, tensor_view<6x8xf32, strides=[8,1]>, sparse_dim=0>, tile<4xi32>, tile<i32> -> token
+    %tvi = make_tensor_view %dst, shape = [4, 4], strides = [4, 1] : tensor_view<4x4xi32, strides=[4,1]>
+    %pv = make_partition_view %tvi : partition_view<tile=(2x2), tensor_view<4x4xi32, strides=[4,1]>>
+    %sv = make_strided_view %tvi : strided_view<tile=(2x2), traversal_strides=[1,1], tensor_view<4x4xi32, strides=[4,1]>>
+    %v = constant <i32: 3> : tile<2x2xi32>
+    %t0 = atomic_red_view_tko relaxed device %pv[%c1, %c1], add, %v : tile<2x2xi32>, partition_view<tile=(2x2), tensor_view<4x4xi32, strides=[4,1]>>, tile<i32> -> token
+    %t1 = atomic_red_view_tko relaxed tl_blk %sv[%c1, %c1], umax, %v token = %t0 : tile<2x2xi32>, strided_view<tile=(2x2), traversal_strides=[1,1], tensor_view<4x4xi32, strides=[4,1]>>, tile<i32> -> token
+  }
+}
+"#;
+    let m = parse_verified(text, 0, text.len()).unwrap();
+    assert_eq!(tilec_bytecode::lowest_version(&m), Version::V13_3);
+    let printed = tilec_ir::print_module(&m, &Default::default());
+    let b = tilec_bytecode::write(&m, Version::V13_3).unwrap();
+    let back = tilec_bytecode::read(&b, FileId(0)).unwrap();
+    assert_eq!(tilec_ir::print_module(&back, &Default::default()), printed);
+    assert!(printed.contains("strided_view<tile=(4x4), traversal_strides=[2,3], padding_value = nan, tensor_view<6x8xf32, strides=[8,1]>>"));
+    assert!(printed.contains("gather_scatter_view<tile=(4x4), padding_value = zero, tensor_view<6x8xf32, strides=[8,1]>, sparse_dim=0>, tile<4xi32>, tile<i32> -> tile<4x4xf32>, token"));
+    let tf = "cuda_tile.module @m {\n  testing$func @f(%v: !cuda_tile.strided_view<tile=(2x2), traversal_strides=[1,1], tensor_view<4x4xi32, strides=[4,1]>>) {\n    return\n  }\n}\n";
+    assert_eq!(
+        write_err(tf, Version::V13_2),
+        ["error type 'StridedViewType' requires bytecode version 13.3+, targeting 13.2"]
+    );
+    let gf = tf.replace(
+        "strided_view<tile=(2x2), traversal_strides=[1,1], tensor_view<4x4xi32, strides=[4,1]>>",
+        "gather_scatter_view<tile=(2x2), tensor_view<4x4xi32, strides=[4,1]>, sparse_dim=1>",
+    );
+    assert_eq!(
+        write_err(&gf, Version::V13_1),
+        ["error type 'GatherScatterViewType' requires bytecode version 13.3+, targeting 13.1"]
+    );
+    let Some(disasm) = nvidia_tool("tileirdisasm") else {
+        skipped("tileirdisasm of 13.3 views", "tileirdisasm not found");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("tilec-bc-views-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("views.tileirbc");
+    std::fs::write(&path, &b).unwrap();
+    let (ok, out, err) = run_tool(&disasm, &[path.to_str().unwrap()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(ok, "tileirdisasm failed: {err}");
+    let ours: Vec<&str> = printed
+        .lines()
+        .skip(1)
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let theirs: Vec<&str> = out
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    for l in &ours[..ours.len() - 1] {
+        assert!(theirs.contains(l), "tileirdisasm lacks {l:?}:\n{out}");
+    }
+}

@@ -1539,3 +1539,83 @@ fn shuffles_and_atomics() {
     assert_eq!(words[128], (0..64).sum::<u32>());
     assert_eq!(words[129], 63);
 }
+
+/// `atomic_rmw_tko ... addf` on bf16 for sm_80, which has no `atom.add.bf16`: a
+/// compare-and-swap loop on the 16-bit element. Four tile blocks add their tiles into one
+/// buffer (the simulator runs them one after another); every step must be the correctly
+/// rounded bf16 sum, and masked-out elements stay untouched.
+#[test]
+fn bf16_atomic_add_before_sm90_is_a_cas_loop() {
+    let src = r#"cuda_tile.module @m {
+  entry @acc(%dst: !cuda_tile.tile<ptr<bf16>>, %src: !cuda_tile.tile<ptr<bf16>>) {
+    %bid, %by, %bz = get_tile_block_id : tile<i32>
+    %i = iota : tile<8xi32>
+    %c8 = constant <i32: 8> : tile<8xi32>
+    %b1 = reshape %bid : tile<i32> -> tile<1xi32>
+    %bb = broadcast %b1 : tile<1xi32> -> tile<8xi32>
+    %row = muli %bb, %c8 : tile<8xi32>
+    %j = addi %row, %i : tile<8xi32>
+    %s1 = reshape %src : tile<ptr<bf16>> -> tile<1xptr<bf16>>
+    %sb = broadcast %s1 : tile<1xptr<bf16>> -> tile<8xptr<bf16>>
+    %sp = offset %sb, %j : tile<8xptr<bf16>>, tile<8xi32> -> tile<8xptr<bf16>>
+    %v, %t0 = load_ptr_tko weak %sp : tile<8xptr<bf16>> -> tile<8xbf16>, token
+    %d1 = reshape %dst : tile<ptr<bf16>> -> tile<1xptr<bf16>>
+    %db = broadcast %d1 : tile<1xptr<bf16>> -> tile<8xptr<bf16>>
+    %dp = offset %db, %i : tile<8xptr<bf16>>, tile<8xi32> -> tile<8xptr<bf16>>
+    %c7 = constant <i32: 7> : tile<8xi32>
+    %m = cmpi less_than %i, %c7, signed : tile<8xi32> -> tile<8xi1>
+    %r, %t1 = atomic_rmw_tko relaxed device %dp, addf, %v, %m : tile<8xptr<bf16>>, tile<8xbf16>, tile<8xi1> -> tile<8xbf16>, token
+    return
+  }
+}
+"#;
+    let out = run_tilec(&["-", "--arch", "sm_80", "-o", "-"], src);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("atom.relaxed.gpu.global.cas.b16"),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("add.noftz.bf16"), "{}", out.stdout);
+    let ks = ptxsim::parse(&out.stdout);
+    let start: Vec<f32> = vec![1.0, -3.5, 1.0e30, 0.0078125, 256.0, -0.0, 7.0, 99.0];
+    // Addends that need rounding: halfway cases, cancellations, tiny against large.
+    let adds: Vec<f32> = (0..32)
+        .map(|i| match i % 8 {
+            0 => 0.00390625,
+            1 => 3.5 + i as f32,
+            2 => 1.0e28,
+            3 => -0.0078125 * (i as f32),
+            4 => 1.0,
+            5 => 0.0,
+            6 => -7.0 + i as f32 * 0.25,
+            _ => 1.0,
+        })
+        .collect();
+    let bf = |v: &[f32]| -> Vec<u8> {
+        v.iter()
+            .flat_map(|&x| f32_to_bf16(x).to_le_bytes())
+            .collect()
+    };
+    let mut mem = Memory::default();
+    let pd = mem.alloc(&bf(&start));
+    let ps = mem.alloc(&bf(&adds));
+    ptxsim::run(kernel(&ks, "acc"), [4, 1, 1], &[pd, ps], &mut mem).expect("runs");
+    let got: Vec<u16> = mem
+        .read(pd, 16)
+        .chunks(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    for e in 0..8 {
+        let mut want = f32_to_bf16(start[e]);
+        if e < 7 {
+            for blk in 0..4 {
+                // The exact sum of two bf16 values, rounded once to bf16 (f64 holds it).
+                let sum = f64::from(bf16_to_f32(want))
+                    + f64::from(bf16_to_f32(f32_to_bf16(adds[blk * 8 + e])));
+                want = f32_to_bf16(sum as f32);
+            }
+        }
+        assert_eq!(got[e], want, "element {e}");
+    }
+}

@@ -746,3 +746,287 @@ fn pack_and_unpack_rules() {
         ],
     ));
 }
+
+// ---------------------------------------------------------------- 13.3 views
+
+const SV: &str = "!cuda_tile.strided_view<tile=(2x2), traversal_strides=[1,3], tensor_view<4x4xi32, strides=[4,1]>>";
+const GV: &str = "!cuda_tile.gather_scatter_view<tile=(4x2), tensor_view<16x4xf32, strides=[4,1]>, sparse_dim=0>";
+const PV: &str = "!cuda_tile.partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>";
+
+/// Both personalities report the same (NVIDIA's) words for the 13.3 views.
+fn both(src: &str, want: &str) {
+    assert_eq!(verify_diags(src, false), [want], "spec personality");
+    assert_eq!(verify_diags(src, true), [want], "cuda-tile-opt personality");
+}
+
+/// Loads and stores through strided and gather/scatter views, with index types mixed
+/// (the row tile and the scalars), verify clean.
+#[test]
+fn strided_and_gather_scatter_accesses_verify() {
+    assert_clean(&func(
+        &format!(
+            "%s: {SV}, %g: {GV}, %i: !cuda_tile.tile<i32>, %r: !cuda_tile.tile<4xi64>, %j: !cuda_tile.tile<i16>"
+        ),
+        &[
+            &format!(
+                "%x, %t = cuda_tile.load_view_tko weak %s[%i, %i] : {SV}, !cuda_tile.tile<i32> -> !cuda_tile.tile<2x2xi32>, !cuda_tile.token"
+            ),
+            &format!(
+                "%y, %u = cuda_tile.load_view_tko weak %g[%r, %j] : {GV}, !cuda_tile.tile<4xi64>, !cuda_tile.tile<i16> -> !cuda_tile.tile<4x2xf32>, !cuda_tile.token"
+            ),
+            &format!(
+                "%v = cuda_tile.store_view_tko weak %y, %g[%r, %j] : !cuda_tile.tile<4x2xf32>, {GV}, !cuda_tile.tile<4xi64>, !cuda_tile.tile<i16> -> !cuda_tile.token"
+            ),
+        ],
+    ));
+}
+
+/// A rank-1 index of a strided view (E0740).
+#[test]
+fn strided_view_index_must_be_scalar() {
+    let src = func(
+        &format!("%s: {SV}, %i: !cuda_tile.tile<1xi32>"),
+        &[&format!(
+            "%x, %t = cuda_tile.load_view_tko weak %s[%i, %i] : {SV}, !cuda_tile.tile<1xi32> -> !cuda_tile.tile<2x2xi32>, !cuda_tile.token"
+        )],
+    );
+    both(
+        &src,
+        "error 3:14: 'cuda_tile.load_view_tko' op expected index type to be a scalar tile, got '!cuda_tile.tile<1xi32>'",
+    );
+}
+
+/// The gather/scatter index rules (E0741-E0744), in NVIDIA's order.
+#[test]
+fn gather_scatter_index_rules() {
+    let load = |types: &str| {
+        func(
+            &format!(
+                "%g: {GV}, %r: !cuda_tile.tile<4xi32>, %r8: !cuda_tile.tile<8xi32>, %i: !cuda_tile.tile<i32>, %k: !cuda_tile.tile<i64>"
+            ),
+            &[&format!(
+                "%x, %t = cuda_tile.load_view_tko weak %g[{types} -> !cuda_tile.tile<4x2xf32>, !cuda_tile.token"
+            )],
+        )
+    };
+    both(
+        &load(&format!("%i, %i] : {GV}, !cuda_tile.tile<i32>")),
+        "error 3:14: 'cuda_tile.load_view_tko' op expected index at sparse_dim position 0 to be a 1D tensor for GatherScatterView, got rank 0",
+    );
+    both(
+        &load(&format!(
+            "%r8, %i] : {GV}, !cuda_tile.tile<8xi32>, !cuda_tile.tile<i32>"
+        )),
+        "error 3:14: 'cuda_tile.load_view_tko' op expected gather/scatter index size (8) to match tile shape at gather/scatter dimension 0 (4)",
+    );
+    both(
+        &load(&format!("%r, %r] : {GV}, !cuda_tile.tile<4xi32>")),
+        "error 3:14: 'cuda_tile.load_view_tko' op expected index 1 to be a scalar tile for GatherScatterView",
+    );
+    let gv3 = "!cuda_tile.gather_scatter_view<tile=(2x4x2), tensor_view<8x8x8xf32, strides=[64,8,1]>, sparse_dim=1>";
+    let src = func(
+        &format!(
+            "%g: {gv3}, %r: !cuda_tile.tile<4xi32>, %i: !cuda_tile.tile<i32>, %k: !cuda_tile.tile<i64>"
+        ),
+        &[&format!(
+            "%x, %t = cuda_tile.load_view_tko weak %g[%i, %r, %k] : {gv3}, !cuda_tile.tile<i32>, !cuda_tile.tile<4xi32>, !cuda_tile.tile<i64> -> !cuda_tile.tile<2x4x2xf32>, !cuda_tile.token"
+        )],
+    );
+    both(
+        &src,
+        "error 3:14: 'cuda_tile.load_view_tko' op expected scalar index 2 to have the same type as other scalar indices ('!cuda_tile.tile<i32>'), got '!cuda_tile.tile<i64>'",
+    );
+}
+
+/// `make_strided_view` of another tensor view type (E0745), and of a partition view type
+/// written in the generic form (E0746).
+#[test]
+fn make_strided_view_types() {
+    let src = func(
+        "%v: !cuda_tile.tensor_view<4x8xi32, strides=[8,1]>",
+        &[&format!(
+            r#"%s = "cuda_tile.make_strided_view"(%v) : (!cuda_tile.tensor_view<4x8xi32, strides=[8,1]>) -> {SV}"#
+        )],
+    );
+    both(
+        &src,
+        "error 3:10: 'cuda_tile.make_strided_view' op expected the type of the provided tensor_view value ('!cuda_tile.tensor_view<4x8xi32, strides=[8,1]>') to be the same as the view's tensor_view type ('!cuda_tile.tensor_view<4x4xi32, strides=[4,1]>')",
+    );
+    let pv = "!cuda_tile.partition_view<tile=(2x2), tensor_view<4x4xi32, strides=[4,1]>>";
+    let src = func(
+        "%v: !cuda_tile.tensor_view<4x4xi32, strides=[4,1]>",
+        &[&format!(
+            r#"%s = "cuda_tile.make_gather_scatter_view"(%v) : (!cuda_tile.tensor_view<4x4xi32, strides=[4,1]>) -> {pv}"#
+        )],
+    );
+    both(
+        &src,
+        &format!(
+            "error 3:10: 'cuda_tile.make_gather_scatter_view' op result #0 must be gather/scatter view type, but got '{pv}'"
+        ),
+    );
+}
+
+/// Every `atomic_red_view_tko` rule (E0750-E0760) with NVIDIA's words.
+#[test]
+fn atomic_red_view_rules() {
+    let red = |view: &str, ord: &str, mode: &str, value: &str, index: &str, itype: &str| {
+        func(
+            &format!(
+                "%v: {view}, %x: !cuda_tile.tile<{value}>, %c: !cuda_tile.tile<i32>, %r: !cuda_tile.tile<1xi32>"
+            ),
+            &[&format!(
+                "%t = cuda_tile.atomic_red_view_tko {ord} %v[{index}], {mode}, %x : !cuda_tile.tile<{value}>, {view}, {itype} -> !cuda_tile.token"
+            )],
+        )
+    };
+    let it = "!cuda_tile.tile<i32>";
+    let op = "error 3:10: 'cuda_tile.atomic_red_view_tko' op";
+    assert_clean(&red(PV, "relaxed device", "add", "2x2xi32", "%c, %c", it));
+    assert_clean(&red(SV, "relaxed tl_blk", "umin", "2x2xi32", "%c, %c", it));
+    let fpv = "!cuda_tile.partition_view<tile=(2x2), tensor_view<2x2xbf16, strides=[2,1]>>";
+    assert_clean(&red(
+        fpv,
+        "relaxed device",
+        "addf",
+        "2x2xbf16",
+        "%c, %c",
+        it,
+    ));
+    both(
+        &red(GV, "relaxed device", "addf", "4x2xf32", "%c, %c", it),
+        &format!("{op} gather_scatter_view is not supported; use partition_view instead"),
+    );
+    let padded = "!cuda_tile.strided_view<tile=(2x2), traversal_strides=[2, 2], padding_value = zero, tensor_view<2x2xi32, strides=[2, 1]>>";
+    both(
+        &red(padded, "relaxed device", "add", "2x2xi32", "%c, %c", it),
+        &format!("{op} views with padding_value are not supported for atomic reductions"),
+    );
+    both(
+        &red(PV, "relaxed device", "addf", "2x2xf32", "%c, %c", it),
+        &format!("{op} view element type ('i32') must match value element type ('f32')"),
+    );
+    let pv4 = "!cuda_tile.partition_view<tile=(4x4), tensor_view<4x4xi32, strides=[4, 1]>>";
+    both(
+        &red(pv4, "relaxed device", "add", "2x2xi32", "%c, %c", it),
+        &format!(
+            "{op} view tile shape 4, 4 must match value shape 2, 2 for element-wise atomic operations"
+        ),
+    );
+    both(
+        &red(PV, "relaxed device", "xchg", "2x2xi32", "%c, %c", it),
+        &format!("{op} atomic_red_view_tko op cannot use xchg operation"),
+    );
+    let pvf = "!cuda_tile.partition_view<tile=(2x2), tensor_view<2x2xf32, strides=[2, 1]>>";
+    both(
+        &red(pvf, "relaxed device", "max", "2x2xf32", "%c, %c", it),
+        &format!("{op} 'max' works only with integers i32 and i64"),
+    );
+    both(
+        &red(PV, "relaxed device", "addf", "2x2xi32", "%c, %c", it),
+        &format!("{op} 'addf' works only with floats f16, bf16, f32, and f64"),
+    );
+    both(
+        &red(PV, "weak device", "add", "2x2xi32", "%c, %c", it),
+        &format!(
+            "{op} only 'relaxed' memory ordering is supported for view-based atomic reductions"
+        ),
+    );
+    both(
+        &red(PV, "relaxed sys", "add", "2x2xi32", "%c, %c", it),
+        &format!(
+            "{op} memory scope 'sys' is not supported for view-based atomic reductions; use 'tl_blk' or 'device' for TMA compatibility"
+        ),
+    );
+    both(
+        &red(PV, "relaxed device", "add", "2x2xi32", "%c", it),
+        &format!("{op} expected 2 index operand(s) for view with tile rank 2, got 1"),
+    );
+    both(
+        &red(
+            PV,
+            "relaxed device",
+            "add",
+            "2x2xi32",
+            "%r, %r",
+            "!cuda_tile.tile<1xi32>",
+        ),
+        &format!("{op} index operand 0 must be a scalar tile (rank 0), got shape 1"),
+    );
+}
+
+/// The type rules of the 13.3 views, checked as the types are read (NVIDIA's type
+/// verifiers' words).
+#[test]
+fn view_type_rules() {
+    let parse_err = |ty: &str| -> String {
+        let src = func(&format!("%v: {ty}"), &[]);
+        match tilec_parse::parse(&src, tilec_diag::FileId(0), &Default::default()) {
+            Ok(_) => "parsed".into(),
+            Err(ds) => ds
+                .iter()
+                .map(|d| d.message.clone())
+                .collect::<Vec<_>>()
+                .join("; "),
+        }
+    };
+    let tv = "tensor_view<16x16xf32, strides=[16,1]>";
+    assert_eq!(
+        parse_err(&format!(
+            "!cuda_tile.strided_view<tile=(4x4), traversal_strides=[4], {tv}>"
+        )),
+        "expected 2 traversal strides, got 1"
+    );
+    assert_eq!(
+        parse_err(&format!(
+            "!cuda_tile.strided_view<tile=(4x4), traversal_strides=[4, 0], {tv}>"
+        )),
+        "traversal strides must be strictly positive but got [4, 0]"
+    );
+    assert_eq!(
+        parse_err(&format!(
+            "!cuda_tile.strided_view<tile=(4x3), traversal_strides=[4, 1], {tv}>"
+        )),
+        "tile shape dimensions must have power of two length but got [4, 3]"
+    );
+    assert_eq!(
+        parse_err(&format!(
+            "!cuda_tile.strided_view<tile=(4x4), traversal_strides=[4, 1], {tv}, dim_map=[0, 0]>"
+        )),
+        "target dimension 0 mapped at least twice (for tile dimensions 0 and 1)"
+    );
+    assert_eq!(
+        parse_err(&format!(
+            "!cuda_tile.gather_scatter_view<tile=(4x4), {tv}, sparse_dim=2>"
+        )),
+        "gather dimension is outside of tensor view dimensions, expected strictly less than 2, got 2"
+    );
+    assert_eq!(
+        parse_err(
+            "!cuda_tile.gather_scatter_view<tile=(4x4), padding_value = nan, tensor_view<16x16xi32, strides=[16,1]>, sparse_dim=0>"
+        ),
+        "padding_value nan can only be used with floating point element types, got 'i32'"
+    );
+    assert_eq!(
+        parse_err(&format!(
+            "!cuda_tile.strided_view<tile=(4x4), traversal_strides=[4,4], !cuda_tile.partition_view<tile=(4x4), {tv}>>"
+        )),
+        format!(
+            "expected 'tensor_view' type, but got '!cuda_tile.partition_view<tile=(4x4), {tv}>'"
+        )
+    );
+    // NVIDIA's printer: traversal strides without spaces, identity dim_map and absent
+    // padding left out.
+    let ty = format!(
+        "!cuda_tile.strided_view<tile=(4x4), traversal_strides=[4, 1], padding_value = neg_inf, {tv}, dim_map=[0, 1]>"
+    );
+    let src = func(&format!("%v: {ty}"), &[]);
+    let m = tilec_parse::parse(&src, tilec_diag::FileId(0), &Default::default()).unwrap();
+    let printed = tilec_ir::print_module(&m, &Default::default());
+    assert!(
+        printed.contains(&format!(
+            "strided_view<tile=(4x4), traversal_strides=[4,1], padding_value = neg_inf, {tv}>"
+        )),
+        "{printed}"
+    );
+}

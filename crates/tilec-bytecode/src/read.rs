@@ -393,6 +393,61 @@ impl<'a> Reader<'a> {
                     dim_map: dims.iter().map(|&d| d as i32).collect(),
                 }
             }
+            type_tag::STRIDED_VIEW | type_tag::GATHER_SCATTER_VIEW => {
+                let strided = tag as u8 == type_tag::STRIDED_VIEW;
+                let name = if strided {
+                    "StridedViewType"
+                } else {
+                    "GatherScatterViewType"
+                };
+                self.type_since(&at, name, Version::V13_3)?;
+                let flags = c.varint("the view flags")?;
+                let tile = c.int_list(4, "the view tile shape")?;
+                let traversal = if strided {
+                    c.int_list(4, "the traversal strides")?
+                } else {
+                    Vec::new()
+                };
+                let tensor_view = self.ty(&mut c, "the viewed tensor view")?;
+                let (dims, sparse_dim) = if strided {
+                    (c.int_list(4, "the view dim_map")?, 0)
+                } else {
+                    let s_at = c;
+                    let s = c.varint("the sparse dimension")?;
+                    let s = u32::try_from(s).or_else(|_| {
+                        s_at.err(format!("sparse_dim value {s} exceeds uint32_t range"))
+                    })?;
+                    (Vec::new(), s)
+                };
+                let padding = if flags & 1 != 0 {
+                    let p_at = c;
+                    let p = c.varint("the padding value")?;
+                    Some(
+                        u8::try_from(p)
+                            .ok()
+                            .and_then(tilec_ir::attrs::PaddingValue::from_index)
+                            .ok_or_else(|| p_at.error(format!("invalid padding value {p}")))?,
+                    )
+                } else {
+                    None
+                };
+                if strided {
+                    TypeData::StridedView {
+                        tile: tile.into(),
+                        traversal_strides: traversal.into(),
+                        padding,
+                        tensor_view,
+                        dim_map: dims.iter().map(|&d| d as i32).collect(),
+                    }
+                } else {
+                    TypeData::GatherScatterView {
+                        tile: tile.into(),
+                        padding,
+                        tensor_view,
+                        sparse_dim,
+                    }
+                }
+            }
             type_tag::FUNCTION => {
                 let n = c.count(1, "number of parameters")?;
                 let mut inputs = Vec::with_capacity(n);
@@ -421,10 +476,6 @@ impl<'a> Reader<'a> {
                 self.type_since(&at, "Int4", Version::V13_3)?;
                 TypeData::Int(4)
             }
-            type_tag::GATHER_SCATTER_VIEW => {
-                return at.err("gather/scatter views are not supported by tilec");
-            }
-            type_tag::STRIDED_VIEW => return at.err("strided views are not supported by tilec"),
             t => return at.err(format!("unknown type tag {t}")),
         };
         if !c.at_end() {
@@ -520,6 +571,50 @@ impl<'a> Reader<'a> {
                     && !matches!(types.get(*tv_elem), TypeData::Float(_))
                 {
                     return Err("a non-zero padding value for an integer tensor view".into());
+                }
+                Ok(())
+            }
+            TypeData::StridedView {
+                tile,
+                traversal_strides,
+                padding,
+                tensor_view,
+                dim_map,
+            } => {
+                self.check_type(&TypeData::PartitionView {
+                    tile: tile.clone(),
+                    padding: *padding,
+                    tensor_view: *tensor_view,
+                    dim_map: dim_map.clone(),
+                })?;
+                if traversal_strides.len() != tile.len()
+                    || traversal_strides.iter().any(|&s| s <= 0)
+                {
+                    return Err(format!(
+                        "invalid strided view traversal strides {traversal_strides:?} for a tile of rank {}",
+                        tile.len()
+                    ));
+                }
+                Ok(())
+            }
+            TypeData::GatherScatterView {
+                tile,
+                padding,
+                tensor_view,
+                sparse_dim,
+            } => {
+                let identity: Box<[i32]> = (0..tile.len() as i32).collect();
+                self.check_type(&TypeData::PartitionView {
+                    tile: tile.clone(),
+                    padding: *padding,
+                    tensor_view: *tensor_view,
+                    dim_map: identity,
+                })?;
+                if *sparse_dim as usize >= tile.len() {
+                    return Err(format!(
+                        "gather/scatter view sparse_dim {sparse_dim} for a tile of rank {}",
+                        tile.len()
+                    ));
                 }
                 Ok(())
             }

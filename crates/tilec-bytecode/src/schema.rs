@@ -531,6 +531,34 @@ pub static ENCODINGS: &[Encoding] = &[
         ],
         V13_3
     ),
+    enc!(
+        MakeGatherScatterView,
+        0x73,
+        &[Results, Operand("tensor_view")],
+        V13_3
+    ),
+    enc!(
+        MakeStridedView,
+        0x74,
+        &[Results, Operand("tensor_view")],
+        V13_3
+    ),
+    enc!(
+        AtomicRedViewTko,
+        0x75,
+        &[
+            SizedResults,
+            Flags(&[Present("token")], V13_3),
+            Enum("memory_ordering_semantics"),
+            Enum("memory_scope"),
+            Enum("mode"),
+            Operand("view"),
+            Sized("index"),
+            Operand("value"),
+            OptOperand("token"),
+        ],
+        V13_3
+    ),
 ];
 
 /// Bytecode opcodes of the ops that live outside function bodies.
@@ -554,9 +582,6 @@ pub fn unsupported_name(code: u64) -> Option<&'static str> {
         0x70 => "unpack",
         0x71 => "alloca",
         0x72 => "mmaf_scaled",
-        0x73 => "make_gather_scatter_view",
-        0x74 => "make_strided_view",
-        0x75 => "atomic_red_view_tko",
         _ => return None,
     })
 }

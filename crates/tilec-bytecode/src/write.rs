@@ -346,6 +346,46 @@ impl<'m> Writer<'m> {
                     put_varint(&mut b, p as u64);
                 }
             }
+            // 13.3's views: the tag, a bit set of the optional parameters present (bit 0:
+            // the padding value), then the parameters in NVIDIA's declaration order, the
+            // padding value last and only when present.
+            TypeData::StridedView {
+                tile,
+                traversal_strides,
+                padding,
+                tensor_view,
+                dim_map,
+            } => {
+                since("StridedViewType", Version::V13_3)?;
+                let tv = self.ty(tensor_view, op)?;
+                let dims: Vec<i64> = dim_map.iter().map(|&d| d as i64).collect();
+                b.push(type_tag::STRIDED_VIEW);
+                put_varint(&mut b, padding.is_some() as u64);
+                put_int_list(&mut b, &tile, 4);
+                put_int_list(&mut b, &traversal_strides, 4);
+                put_varint(&mut b, tv);
+                put_int_list(&mut b, &dims, 4);
+                if let Some(p) = padding {
+                    put_varint(&mut b, p as u64);
+                }
+            }
+            TypeData::GatherScatterView {
+                tile,
+                padding,
+                tensor_view,
+                sparse_dim,
+            } => {
+                since("GatherScatterViewType", Version::V13_3)?;
+                let tv = self.ty(tensor_view, op)?;
+                b.push(type_tag::GATHER_SCATTER_VIEW);
+                put_varint(&mut b, padding.is_some() as u64);
+                put_int_list(&mut b, &tile, 4);
+                put_varint(&mut b, tv);
+                put_varint(&mut b, u64::from(sparse_dim));
+                if let Some(p) = padding {
+                    put_varint(&mut b, p as u64);
+                }
+            }
             TypeData::Function { inputs, results } => {
                 let ins: Vec<u64> = inputs.iter().map(|&t| self.ty(t, op)).collect::<W<_>>()?;
                 let outs: Vec<u64> = results.iter().map(|&t| self.ty(t, op)).collect::<W<_>>()?;

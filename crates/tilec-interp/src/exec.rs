@@ -399,6 +399,9 @@ impl<'a, 'm> Ctx<'a, 'm> {
             O::Alloca => self.alloca(op)?,
             O::MakeTensorView
             | O::MakePartitionView
+            | O::MakeStridedView
+            | O::MakeGatherScatterView
+            | O::AtomicRedViewTko
             | O::GetTensorShape
             | O::GetIndexSpaceShape
             | O::LoadViewTko
@@ -583,7 +586,9 @@ fn sub_byte_memory(m: &Module) -> Option<(Op, &'static str)> {
     };
     let in_memory = |t: Type| -> Option<&'static str> {
         let t = match types.get(t) {
-            TypeData::PartitionView { tensor_view, .. } => *tensor_view,
+            TypeData::PartitionView { tensor_view, .. }
+            | TypeData::StridedView { tensor_view, .. }
+            | TypeData::GatherScatterView { tensor_view, .. } => *tensor_view,
             _ => t,
         };
         match types.get(t) {

@@ -154,22 +154,39 @@ impl Ctx<'_, '_> {
     }
 
     /// Resolves the tensor coordinates of every element of a tile loaded or stored at
-    /// `index` of `view`: `(address, in bounds)` per element, and the padding.
-    fn view_elements(&self, view: &Val, index: &[i64], tile_shape: &[i64]) -> R<ViewElements> {
-        let (tv, tile, pad, dim_map): (&TensorView, Vec<i64>, _, Vec<usize>) = match view {
-            Val::PartitionView(p) => (&p.tensor, p.tile.clone(), p.padding, p.dim_map.clone()),
-            Val::TensorView(t) => (t, t.shape.clone(), None, (0..t.shape.len()).collect()),
+    /// `index` of `view`: `(address, in bounds)` per element, and the padding. `rows` are
+    /// the row indices of a gather/scatter view's sparse dimension (a row outside the
+    /// tensor is an out-of-bounds element, padded on loads and masked on stores).
+    fn view_elements(
+        &self,
+        view: &Val,
+        index: &[i64],
+        rows: Option<&[i64]>,
+        tile_shape: &[i64],
+    ) -> R<ViewElements> {
+        let tensor_view;
+        let (tv, tile, pad, dim_map, traversal, sparse) = match view {
+            Val::PartitionView(p) => (
+                &p.tensor,
+                &p.tile[..],
+                p.padding,
+                &p.dim_map[..],
+                &p.traversal[..],
+                p.sparse_dim,
+            ),
+            Val::TensorView(t) => {
+                tensor_view = (0..t.shape.len()).collect::<Vec<usize>>();
+                (t, &t.shape[..], None, &tensor_view[..], &t.shape[..], None)
+            }
             _ => return Err("internal error: expected a view".into()),
         };
-        if let Val::PartitionView(_) = view {
-            // The index space: ceil(tensor size / tile size) tiles per dimension. Padding
-            // covers the ragged last tile; an index outside the space is out of bounds.
-            let space: Vec<i64> = (0..tile.len())
-                .map(|d| (tv.shape[dim_map[d]].max(0) + tile[d] - 1) / tile[d].max(1))
-                .collect();
+        if let Val::PartitionView(p) = view {
+            // An index outside the index space is an out-of-bounds view access (the
+            // spec leaves it undefined). Padding covers the ragged last tiles.
+            let space = p.index_space();
             if (0..tile.len()).any(|d| {
                 let i = index.get(d).copied().unwrap_or(0);
-                i < 0 || i >= space[d]
+                sparse != Some(d) && (i < 0 || i >= space[d])
             }) {
                 let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
                 return Err(format!(
@@ -189,22 +206,47 @@ impl Ctx<'_, '_> {
             let mut inside = true;
             for d in 0..tile.len() {
                 let td = dim_map[d];
-                let x = index.get(d).copied().unwrap_or(0) * tile[d] + c[d];
+                let x = match (sparse, rows) {
+                    (Some(s), Some(rows)) if s == d => {
+                        rows.get(c[d] as usize).copied().unwrap_or(-1)
+                    }
+                    _ => index
+                        .get(d)
+                        .copied()
+                        .unwrap_or(0)
+                        .wrapping_mul(traversal[d])
+                        .wrapping_add(c[d]),
+                };
                 if x < 0 || x >= tv.shape[td] {
                     inside = false;
                 }
-                off += x * tv.strides[td];
+                off = off.wrapping_add(x.wrapping_mul(tv.strides[td]));
             }
-            out.push((tv.base.wrapping_add((off * size) as u64), inside));
+            out.push((tv.base.wrapping_add(off.wrapping_mul(size) as u64), inside));
         }
         Ok((out, pad))
     }
 
-    fn index_operands(&self, op: Op) -> R<Vec<i64>> {
-        operand_group(self.m, op, "index")
-            .into_iter()
-            .map(|v| self.int(v))
-            .collect()
+    /// The index operands of a view access: the scalar indices, and the row indices of a
+    /// gather/scatter view's sparse dimension (whose entry in the scalars is 0).
+    fn view_index(&self, op: Op, view: &Val) -> R<(Vec<i64>, Option<Vec<i64>>)> {
+        let sparse = match view {
+            Val::PartitionView(p) => p.sparse_dim,
+            _ => None,
+        };
+        let mut index = Vec::new();
+        let mut rows = None;
+        for (d, v) in operand_group(self.m, op, "index").into_iter().enumerate() {
+            if sparse == Some(d) {
+                let t = self.tile(v)?;
+                let w = int_width(t.elem);
+                rows = Some(t.bits.iter().map(|b| sign_extend(*b, w)).collect());
+                index.push(0);
+            } else {
+                index.push(self.int(v)?);
+            }
+        }
+        Ok((index, rows))
     }
 
     pub(crate) fn memory_op(&mut self, op: Op) -> R<()> {
@@ -260,17 +302,40 @@ impl Ctx<'_, '_> {
                     })),
                 );
             }
-            O::MakePartitionView => {
+            O::MakePartitionView | O::MakeStridedView | O::MakeGatherScatterView => {
                 let r = m.result(op, 0);
-                let TypeData::PartitionView {
-                    tile,
-                    padding,
-                    dim_map,
-                    ..
-                } = m.ctx.types.get(m.value_type(r)).clone()
-                else {
-                    return Err("internal error: partition view type".into());
-                };
+                let (tile, padding, dim_map, traversal, sparse_dim) =
+                    match m.ctx.types.get(m.value_type(r)).clone() {
+                        TypeData::PartitionView {
+                            tile,
+                            padding,
+                            dim_map,
+                            ..
+                        } => (tile.clone(), padding, dim_map, tile, None),
+                        TypeData::StridedView {
+                            tile,
+                            traversal_strides,
+                            padding,
+                            dim_map,
+                            ..
+                        } => (tile, padding, dim_map, traversal_strides, None),
+                        TypeData::GatherScatterView {
+                            tile,
+                            padding,
+                            sparse_dim,
+                            ..
+                        } => {
+                            let identity = (0..tile.len() as i32).collect();
+                            (
+                                tile.clone(),
+                                padding,
+                                identity,
+                                tile,
+                                Some(sparse_dim as usize),
+                            )
+                        }
+                        _ => return Err("internal error: tile view type".into()),
+                    };
                 let Val::TensorView(tensor) = self.val(m.operand(op, 0))? else {
                     return Err("internal error: expected a tensor view".into());
                 };
@@ -286,22 +351,15 @@ impl Ctx<'_, '_> {
                         tile: tile.to_vec(),
                         padding,
                         dim_map,
+                        traversal: traversal.to_vec(),
+                        sparse_dim,
                     })),
                 );
             }
             O::GetTensorShape | O::GetIndexSpaceShape => {
                 let dims: Vec<i64> = match self.val(m.operand(op, 0))? {
                     Val::TensorView(t) => t.shape.clone(),
-                    Val::PartitionView(p) => (0..p.tile.len())
-                        .map(|d| {
-                            let n = p.tensor.shape[p.dim_map[d]];
-                            if m.opcode(op) == O::GetTensorShape {
-                                n
-                            } else {
-                                (n + p.tile[d] - 1) / p.tile[d]
-                            }
-                        })
-                        .collect(),
+                    Val::PartitionView(p) => p.index_space(),
                     _ => return Err("internal error: expected a view".into()),
                 };
                 let results: Vec<_> = m.results(op).collect();
@@ -312,10 +370,10 @@ impl Ctx<'_, '_> {
             }
             O::LoadViewTko => {
                 let view = self.val(m.operand(op, 0))?.clone();
-                let index = self.index_operands(op)?;
+                let (index, rows) = self.view_index(op, &view)?;
                 let r = m.result(op, 0);
                 let (shape, elem) = (self.shape_of(r), self.elem_of(r));
-                let (els, pad) = self.view_elements(&view, &index, &shape)?;
+                let (els, pad) = self.view_elements(&view, &index, rows.as_deref(), &shape)?;
                 let padv = padding_bits(m, elem, pad);
                 let bits = els
                     .iter()
@@ -332,12 +390,37 @@ impl Ctx<'_, '_> {
             }
             O::StoreViewTko => {
                 let t = self.tile(m.operand(op, 0))?.clone();
-                let view = self.val(m.operand(op, 1))?;
-                let index = self.index_operands(op)?;
-                let (els, _) = self.view_elements(view, &index, &t.shape)?;
+                let view = self.val(m.operand(op, 1))?.clone();
+                let (index, rows) = self.view_index(op, &view)?;
+                let (els, _) = self.view_elements(&view, &index, rows.as_deref(), &t.shape)?;
                 for ((a, inside), b) in els.iter().zip(&t.bits) {
                     if *inside {
                         self.store_elem(t.elem, *a, *b)?;
+                    }
+                }
+                self.set(m.result(op, 0), Val::Token);
+            }
+            O::AtomicRedViewTko => {
+                // Elements outside the tensor are masked, as for stores.
+                let view = self.val(m.operand(op, 0))?.clone();
+                let (index, rows) = self.view_index(op, &view)?;
+                let value = operand_group(m, op, "value");
+                let Some(&value) = value.first() else {
+                    return Err("internal error: atomic_red_view_tko without a value".into());
+                };
+                let t = self.tile(value)?.clone();
+                let mode = self
+                    .enum_attr(op, "mode", EnumKind::AtomicRmwMode)
+                    .and_then(AtomicRmwMode::from_index);
+                let kind = tilec_ir::attrs::float_kind(&m.ctx.types, t.elem);
+                if mode == Some(AtomicRmwMode::AddF) && kind.is_none() {
+                    return Err("atomic addf on a non-float".into());
+                }
+                let w = int_width(t.elem);
+                let (els, _) = self.view_elements(&view, &index, rows.as_deref(), &t.shape)?;
+                for ((a, inside), x) in els.iter().zip(&t.bits) {
+                    if *inside {
+                        self.update_elem(t.elem, *a, |old| rmw(mode, kind, w, old, *x))?;
                     }
                 }
                 self.set(m.result(op, 0), Val::Token);
@@ -406,39 +489,7 @@ impl Ctx<'_, '_> {
                                 old
                             }
                         }
-                        None => match mode {
-                            Some(AtomicRmwMode::And) => old & x,
-                            Some(AtomicRmwMode::Or) => old | x,
-                            Some(AtomicRmwMode::Xor) => old ^ x,
-                            Some(AtomicRmwMode::Add) => old.wrapping_add(x) & mask(w),
-                            Some(AtomicRmwMode::AddF) => match kind {
-                                Some(k) => crate::fp::add(
-                                    k,
-                                    old,
-                                    x,
-                                    tilec_ir::float::Round::NearestEven,
-                                    false,
-                                ),
-                                None => old,
-                            },
-                            Some(AtomicRmwMode::Max) => {
-                                if sign_extend(x, w) > sign_extend(old, w) {
-                                    x
-                                } else {
-                                    old
-                                }
-                            }
-                            Some(AtomicRmwMode::Min) => {
-                                if sign_extend(x, w) < sign_extend(old, w) {
-                                    x
-                                } else {
-                                    old
-                                }
-                            }
-                            Some(AtomicRmwMode::UMax) => old.max(x),
-                            Some(AtomicRmwMode::UMin) => old.min(x),
-                            Some(AtomicRmwMode::Xchg) | None => x,
-                        },
+                        None => rmw(mode, kind, w, old, x),
                     };
                     let old = self.update_elem(elem, *a, apply)?;
                     old_bits.push(old);
@@ -465,5 +516,43 @@ impl Ctx<'_, '_> {
             Some(v) => Ok(Some(self.tile(*v)?.clone())),
             None => Ok(None),
         }
+    }
+}
+
+/// The new value of an element `old` after the atomic `mode` with operand `x` (`w`: the
+/// integer width; `kind`: the float kind of `addf`).
+fn rmw(
+    mode: Option<AtomicRmwMode>,
+    kind: Option<tilec_ir::float::FloatKind>,
+    w: u32,
+    old: u64,
+    x: u64,
+) -> u64 {
+    match mode {
+        Some(AtomicRmwMode::And) => old & x,
+        Some(AtomicRmwMode::Or) => old | x,
+        Some(AtomicRmwMode::Xor) => old ^ x,
+        Some(AtomicRmwMode::Add) => old.wrapping_add(x) & mask(w),
+        Some(AtomicRmwMode::AddF) => match kind {
+            Some(k) => crate::fp::add(k, old, x, tilec_ir::float::Round::NearestEven, false),
+            None => old,
+        },
+        Some(AtomicRmwMode::Max) => {
+            if sign_extend(x, w) > sign_extend(old, w) {
+                x
+            } else {
+                old
+            }
+        }
+        Some(AtomicRmwMode::Min) => {
+            if sign_extend(x, w) < sign_extend(old, w) {
+                x
+            } else {
+                old
+            }
+        }
+        Some(AtomicRmwMode::UMax) => old.max(x),
+        Some(AtomicRmwMode::UMin) => old.min(x),
+        Some(AtomicRmwMode::Xchg) | None => x,
     }
 }

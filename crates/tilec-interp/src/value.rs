@@ -45,14 +45,39 @@ pub struct TensorView {
     pub strides: Vec<i64>,
 }
 
-/// A partition view: a tensor view cut into tiles of `tile` (tile dimension `d` runs along
-/// tensor dimension `dim_map[d]`).
+/// A tile view: a tensor view cut into tiles of `tile` (tile dimension `d` runs along
+/// tensor dimension `dim_map[d]`). A partition view's tiles lie `tile` elements apart, a
+/// strided view's (13.3) `traversal` elements apart; a gather/scatter view (13.3) picks the
+/// rows of dimension `sparse_dim` one by one.
 #[derive(Clone, Debug)]
 pub struct PartitionView {
     pub tensor: Rc<TensorView>,
     pub tile: Vec<i64>,
     pub padding: Option<PaddingValue>,
     pub dim_map: Vec<usize>,
+    /// Distance between the origins of neighbouring tiles, per tile dimension.
+    pub traversal: Vec<i64>,
+    /// The gathered/scattered tile dimension of a gather/scatter view.
+    pub sparse_dim: Option<usize>,
+}
+
+impl PartitionView {
+    /// The shape of the index space: per tile dimension, the number of tile origins that
+    /// lie inside the tensor (partial tiles at the edges included); for the sparse
+    /// dimension of a gather/scatter view, the number of rows.
+    pub fn index_space(&self) -> Vec<i64> {
+        (0..self.tile.len())
+            .map(|d| {
+                let n = self.tensor.shape[self.dim_map[d]].max(0);
+                if self.sparse_dim == Some(d) {
+                    n
+                } else {
+                    let s = self.traversal[d].max(1);
+                    (n + s - 1) / s
+                }
+            })
+            .collect()
+    }
 }
 
 /// Any value an op can produce.

@@ -2860,6 +2860,8 @@ groups!(
     pack_and_unpack,
     scaled_mma,
     alloca,
+    views_13_3,
+    atomic_reductions_through_views,
 );
 
 /// `pack`/`unpack` (13.3): the elements as a little-endian bit stream, compared with the
@@ -3039,6 +3041,257 @@ fn alloca(ran: &mut Ran) {
         e.message.contains("exceeds the interpreter's limit"),
         "{}",
         e.message
+    );
+}
+
+fn i32_mem(v: &[i32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn i32s_of(mem: &Memory, i: usize) -> Vec<i32> {
+    mem.bytes(i)
+        .chunks(4)
+        .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+const VIEWS_13_3: &str = "cuda_tile.module @m {
+  testing$func @load(%src: tile<ptr<f32>>, %rows: tile<4xi32>) -> (tile<4x4xf32>, tile<2x4xf32>, tile<4x4xf32>, tile<i32>, tile<i32>, tile<i32>, tile<i32>, tile<i32>, tile<i32>) {
+    %tv = make_tensor_view %src, shape = [6, 8], strides = [8, 1] : tensor_view<6x8xf32, strides=[8,1]>
+    %s = make_strided_view %tv : strided_view<tile=(4x4), traversal_strides=[2,3], padding_value = nan, tensor_view<6x8xf32, strides=[8,1]>>
+    %st = make_strided_view %tv : strided_view<tile=(2x4), traversal_strides=[3,1], tensor_view<6x8xf32, strides=[8,1]>, dim_map=[1, 0]>
+    %g = make_gather_scatter_view %tv : gather_scatter_view<tile=(4x4), padding_value = zero, tensor_view<6x8xf32, strides=[8,1]>, sparse_dim=0>
+    %c1 = constant <i32: 1> : tile<i32>
+    %c2 = constant <i32: 2> : tile<i32>
+    %x0, %k0 = load_view_tko weak %s[%c2, %c2] : strided_view<tile=(4x4), traversal_strides=[2,3], padding_value = nan, tensor_view<6x8xf32, strides=[8,1]>>, tile<i32> -> tile<4x4xf32>, token
+    %x1, %k1 = load_view_tko weak %st[%c1, %c2] : strided_view<tile=(2x4), traversal_strides=[3,1], tensor_view<6x8xf32, strides=[8,1]>, dim_map=[1, 0]>, tile<i32> -> tile<2x4xf32>, token
+    %x2, %k2 = load_view_tko relaxed device %g[%rows, %c1] : gather_scatter_view<tile=(4x4), padding_value = zero, tensor_view<6x8xf32, strides=[8,1]>, sparse_dim=0>, tile<4xi32>, tile<i32> -> tile<4x4xf32>, token
+    %n0, %n1 = get_index_space_shape %s : strided_view<tile=(4x4), traversal_strides=[2,3], padding_value = nan, tensor_view<6x8xf32, strides=[8,1]>> -> tile<i32>
+    %m0, %m1 = get_index_space_shape %st : strided_view<tile=(2x4), traversal_strides=[3,1], tensor_view<6x8xf32, strides=[8,1]>, dim_map=[1, 0]> -> tile<i32>
+    %g0, %g1 = get_index_space_shape %g : gather_scatter_view<tile=(4x4), padding_value = zero, tensor_view<6x8xf32, strides=[8,1]>, sparse_dim=0> -> tile<i32>
+    return %x0, %x1, %x2, %n0, %n1, %m0, %m1, %g0, %g1 : tile<4x4xf32>, tile<2x4xf32>, tile<4x4xf32>, tile<i32>, tile<i32>, tile<i32>, tile<i32>, tile<i32>, tile<i32>
+  }
+
+  testing$func @store(%dst: tile<ptr<f32>>, %scatter: tile<ptr<f32>>, %rows: tile<4xi64>, %a: tile<4x4xf32>, %b: tile<4x4xf32>) {
+    %tv = make_tensor_view %dst, shape = [6, 8], strides = [8, 1] : tensor_view<6x8xf32, strides=[8,1]>
+    %s = make_strided_view %tv : strided_view<tile=(4x4), traversal_strides=[2,3], tensor_view<6x8xf32, strides=[8,1]>>
+    %c0 = constant <i64: 0> : tile<i64>
+    %c1 = constant <i64: 1> : tile<i64>
+    %c2 = constant <i64: 2> : tile<i64>
+    %k0 = store_view_tko weak %a, %s[%c0, %c0] : tile<4x4xf32>, strides_placeholder
+    %k1 = store_view_tko weak %b, %s[%c0, %c1] token = %k0 : tile<4x4xf32>, strides_placeholder
+    %k2 = store_view_tko weak %a, %s[%c2, %c2] token = %k1 : tile<4x4xf32>, strides_placeholder
+    %tg = make_tensor_view %scatter, shape = [6, 8], strides = [8, 1] : tensor_view<6x8xf32, strides=[8,1]>
+    %g = make_gather_scatter_view %tg : gather_scatter_view<tile=(4x4), tensor_view<6x8xf32, strides=[8,1]>, sparse_dim=0>
+    %k3 = store_view_tko weak %b, %g[%rows, %c1] : tile<4x4xf32>, gather_scatter_view<tile=(4x4), tensor_view<6x8xf32, strides=[8,1]>, sparse_dim=0>, tile<4xi64>, tile<i64> -> token
+    return
+  }
+}";
+
+/// 13.3's strided and gather/scatter views: loads with padding, a transposing dim_map,
+/// overlapping strided tiles, stores masking out-of-bounds elements, gathered and
+/// scattered rows (one out of bounds), index spaces with partial tiles.
+fn views_13_3(ran: &mut Ran) {
+    let src = VIEWS_13_3.replace(
+        "strides_placeholder",
+        "strided_view<tile=(4x4), traversal_strides=[2,3], tensor_view<6x8xf32, strides=[8,1]>>, tile<i64> -> token",
+    );
+    let m = module(&src);
+    let (rows, cols) = (6usize, 8usize);
+    let data: Vec<f32> = (0..rows * cols).map(|i| i as f32 + 0.5).collect();
+    let d = |r: i64, c: i64| -> Option<f32> {
+        (r >= 0 && (r as usize) < rows && c >= 0 && (c as usize) < cols)
+            .then(|| data[r as usize * cols + c as usize])
+    };
+    let mut mem = Memory::default();
+    let src_buf = mem.add(f32_mem(&data));
+    let base = mem.buffers[src_buf].base;
+    let gather_rows: [i32; 4] = [5, 0, 7, 2];
+    let got = call_with(
+        &m,
+        "load",
+        &[
+            vec![base],
+            gather_rows.iter().map(|&r| r as u32 as u64).collect(),
+        ],
+        &mut mem,
+        ran,
+    );
+    let f = |bits: &[u64]| -> Vec<f32> { bits.iter().map(|b| f32::from_bits(*b as u32)).collect() };
+    // Strided tile (2, 2): rows 4..8, columns 6..10; rows 6, 7 and columns 8, 9 are padding.
+    let x0 = f(&got[0]);
+    for a in 0..4 {
+        for b in 0..4 {
+            let got = x0[a * 4 + b];
+            match d(4 + a as i64, 6 + b as i64) {
+                Some(w) => assert_eq!(got, w, "strided load ({a}, {b})"),
+                None => assert!(got.is_nan(), "strided padding ({a}, {b}) is {got}"),
+            }
+        }
+    }
+    // dim_map=[1, 0]: tile dimension 0 runs along the columns from 1*3, dimension 1 along
+    // the rows from 2*1; neighbouring tiles overlap (traversal 1 < tile 4).
+    let want1: Vec<f32> = (0..2)
+        .flat_map(|a| (0..4).map(move |b| (a, b)))
+        .map(|(a, b)| d(2 + b, 3 + a).unwrap())
+        .collect();
+    assert_eq!(f(&got[1]), want1, "strided load with dim_map");
+    // Gathered rows 5, 0, 7 (outside: zero padding), 2; columns 4..8.
+    let want2: Vec<f32> = gather_rows
+        .iter()
+        .flat_map(|&r| (0..4).map(move |b| d(r as i64, 4 + b).unwrap_or(0.0)))
+        .collect();
+    assert_eq!(f(&got[2]), want2, "gather load");
+    // Index spaces: ceil(6/2) x ceil(8/3); ceil(8/3) x ceil(6/1); 6 rows x ceil(8/4).
+    let shapes: Vec<u64> = got[3..].iter().map(|t| t[0]).collect();
+    assert_eq!(shapes, [3, 3, 3, 6, 6, 2], "index space shapes");
+
+    let mut mem = Memory::default();
+    let dst = mem.add(vec![0u8; rows * cols * 4]);
+    let scatter = mem.add(vec![0u8; rows * cols * 4]);
+    let (dst_base, scatter_base) = (mem.buffers[dst].base, mem.buffers[scatter].base);
+    let a: Vec<f32> = (0..16).map(|i| 100.0 + i as f32).collect();
+    let b: Vec<f32> = (0..16).map(|i| 200.0 + i as f32).collect();
+    let scatter_rows: [i64; 4] = [1, 3, -1, 4];
+    let bits = |v: &[f32]| -> Vec<u64> { v.iter().map(|x| x.to_bits() as u64).collect() };
+    call_with(
+        &m,
+        "store",
+        &[
+            vec![dst_base],
+            vec![scatter_base],
+            scatter_rows.iter().map(|&r| r as u64).collect(),
+            bits(&a),
+            bits(&b),
+        ],
+        &mut mem,
+        ran,
+    );
+    // Tile (0, 0) covers rows 0..4, columns 0..4; tile (0, 1), stored after it, columns
+    // 3..7 (column 3 is overwritten); tile (2, 2) rows 4..8, columns 6..10, masked
+    // outside the tensor.
+    let mut want = vec![0.0f32; rows * cols];
+    let mut put = |t: &[f32], r0: usize, c0: usize| {
+        for i in 0..4 {
+            for j in 0..4 {
+                if r0 + i < rows && c0 + j < cols {
+                    want[(r0 + i) * cols + c0 + j] = t[i * 4 + j];
+                }
+            }
+        }
+    };
+    put(&a, 0, 0);
+    put(&b, 0, 3);
+    put(&a, 4, 6);
+    assert_eq!(f32s_of(&mem, dst), want, "strided stores");
+    // Rows 1, 3, (outside: masked), 4 of columns 4..8.
+    let mut want = vec![0.0f32; rows * cols];
+    for (i, &r) in scatter_rows.iter().enumerate() {
+        if r >= 0 {
+            for j in 0..4 {
+                want[r as usize * cols + 4 + j] = b[i * 4 + j];
+            }
+        }
+    }
+    assert_eq!(f32s_of(&mem, scatter), want, "scatter store");
+}
+
+/// `atomic_red_view_tko` (13.3): every integer mode on the tiles of a partition view,
+/// `addf`, and overlapping tiles of a strided view, with the out-of-bounds elements of a
+/// partial tile masked.
+fn atomic_reductions_through_views(ran: &mut Ran) {
+    let pv = "partition_view<tile=(2x2), tensor_view<4x4xi32, strides=[4,1]>>";
+    let modes = ["add", "and", "or", "xor", "max", "min", "umax", "umin"];
+    let mut body = String::new();
+    body += "    %tv0 = make_tensor_view %p0, shape = [4, 4], strides = [4, 1] : tensor_view<4x4xi32, strides=[4,1]>\n";
+    body += "    %tv1 = make_tensor_view %p1, shape = [4, 4], strides = [4, 1] : tensor_view<4x4xi32, strides=[4,1]>\n";
+    body += &format!("    %v0 = make_partition_view %tv0 : {pv}\n");
+    body += &format!("    %v1 = make_partition_view %tv1 : {pv}\n");
+    body += "    %c0 = constant <i32: 0> : tile<i32>\n    %c1 = constant <i32: 1> : tile<i32>\n    %c2 = constant <i32: 2> : tile<i32>\n";
+    for (k, mode) in modes.iter().enumerate() {
+        let (i, j) = ((k / 2) % 2, k % 2);
+        let v = if k < 4 { 0 } else { 1 };
+        body += &format!(
+            "    %t{k} = atomic_red_view_tko relaxed device %v{v}[%c{i}, %c{j}], {mode}, %x : tile<2x2xi32>, {pv}, tile<i32> -> token\n"
+        );
+    }
+    body += "    %tf = make_tensor_view %pf, shape = [2, 4], strides = [4, 1] : tensor_view<2x4xf32, strides=[4,1]>\n";
+    body += "    %vf = make_partition_view %tf : partition_view<tile=(2x2), tensor_view<2x4xf32, strides=[4,1]>>\n";
+    body += "    %kf = atomic_red_view_tko relaxed tl_blk %vf[%c0, %c1], addf, %y : tile<2x2xf32>, partition_view<tile=(2x2), tensor_view<2x4xf32, strides=[4,1]>>, tile<i32> -> token\n";
+    let sv =
+        "strided_view<tile=(2x2), traversal_strides=[1,1], tensor_view<3x3xi32, strides=[3,1]>>";
+    body += "    %ts = make_tensor_view %ps, shape = [3, 3], strides = [3, 1] : tensor_view<3x3xi32, strides=[3,1]>\n";
+    body += &format!("    %vs = make_strided_view %ts : {sv}\n");
+    body += "    %one = constant <i32: 1> : tile<2x2xi32>\n";
+    let mut tok = String::new();
+    for (i, j) in [(0, 0), (0, 1), (1, 0), (1, 1), (2, 2)] {
+        body += &format!(
+            "    %s{i}{j} = atomic_red_view_tko relaxed device %vs[%c{i}, %c{j}], add, %one{tok} : tile<2x2xi32>, {sv}, tile<i32> -> token\n"
+        );
+        tok = format!(" token = %s{i}{j}");
+    }
+    let src = format!(
+        "cuda_tile.module @m {{\n  testing$func @red(%p0: tile<ptr<i32>>, %p1: tile<ptr<i32>>, %pf: tile<ptr<f32>>, %ps: tile<ptr<i32>>, %x: tile<2x2xi32>, %y: tile<2x2xf32>) {{\n{body}    return\n  }}\n}}\n"
+    );
+    let m = module(&src);
+    let init: Vec<i32> = (0..16).map(|i| i * 7 - 50).collect();
+    let x: [i32; 4] = [5, -3, 0x0F0F, -1];
+    let finit: Vec<f32> = (0..8).map(|i| i as f32 * 0.5).collect();
+    let y: [f32; 4] = [1.5, 2.25, -1.0, 0.5];
+    let mut mem = Memory::default();
+    let b0 = mem.add(i32_mem(&init));
+    let b1 = mem.add(i32_mem(&init));
+    let bf = mem.add(f32_mem(&finit));
+    let bs = mem.add(vec![0u8; 36]);
+    let base = |i: usize| mem.buffers[i].base;
+    let args = [
+        vec![base(b0)],
+        vec![base(b1)],
+        vec![base(bf)],
+        vec![base(bs)],
+        x.iter().map(|&v| v as u32 as u64).collect(),
+        y.iter().map(|&v| v.to_bits() as u64).collect(),
+    ];
+    call_with(&m, "red", &args, &mut mem, ran);
+    let apply = |mode: &str, old: i32, x: i32| -> i32 {
+        match mode {
+            "add" => old.wrapping_add(x),
+            "and" => old & x,
+            "or" => old | x,
+            "xor" => old ^ x,
+            "max" => old.max(x),
+            "min" => old.min(x),
+            "umax" => (old as u32).max(x as u32) as i32,
+            "umin" => (old as u32).min(x as u32) as i32,
+            _ => unreachable!(),
+        }
+    };
+    let mut want = [init.clone(), init.clone()];
+    for (k, mode) in modes.iter().enumerate() {
+        let (i, j) = ((k / 2) % 2, k % 2);
+        let w = &mut want[k / 4];
+        for a in 0..2 {
+            for b in 0..2 {
+                let e = (2 * i + a) * 4 + 2 * j + b;
+                w[e] = apply(mode, w[e], x[a * 2 + b]);
+            }
+        }
+    }
+    assert_eq!(i32s_of(&mem, b0), want[0], "add, and, or, xor");
+    assert_eq!(i32s_of(&mem, b1), want[1], "max, min, umax, umin");
+    let mut fwant = finit.clone();
+    for a in 0..2 {
+        for b in 0..2 {
+            fwant[a * 4 + 2 + b] += y[a * 2 + b];
+        }
+    }
+    assert_eq!(f32s_of(&mem, bf), fwant, "addf");
+    // Tiles at (0,0), (0,1), (1,0), (1,1) overlap in the middle; tile (2,2) has one
+    // element inside the tensor.
+    assert_eq!(
+        i32s_of(&mem, bs),
+        [1, 2, 1, 2, 4, 2, 1, 2, 2],
+        "overlapping strided reductions"
     );
 }
 

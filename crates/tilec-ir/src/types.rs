@@ -15,6 +15,9 @@
 //! * `tensor_view<SHAPE x ELEM, strides=[...]>` with static or dynamic (`?`) dimensions
 //!   and strides;
 //! * `partition_view<tile=(...), [padding_value = P,] tensor_view<...>[, dim_map=[...]]>`;
+//! * 13.3's `strided_view<tile=(...), traversal_strides=[...], [padding_value = P,]
+//!   tensor_view<...>[, dim_map=[...]]>` and `gather_scatter_view<tile=(...), [padding_value
+//!   = P,] tensor_view<...>, sparse_dim=N>`;
 //! * function types (the `function_type` of entries and functions);
 //! * opaque types: anything else written in the input (`tensor<f32>`, `!foo.bar<...>`),
 //!   kept verbatim so that the verifier can reject it with a precise message.
@@ -144,6 +147,33 @@ pub enum TypeData {
         tensor_view: Type,
         /// Which tensor-view dimension each tile dimension maps to (identity by default).
         dim_map: Box<[i32]>,
+    },
+    /// 13.3's `strided_view<tile=(...), traversal_strides=[...], ..., tensor_view<...>,
+    /// dim_map=[...]>`: tiles whose origins lie `traversal_strides` elements apart.
+    StridedView {
+        /// Shape of one tile.
+        tile: Box<[i64]>,
+        /// Distance in elements between the origins of neighbouring tiles, per tile
+        /// dimension.
+        traversal_strides: Box<[i64]>,
+        /// Padding for out-of-bounds elements, if any.
+        padding: Option<PaddingValue>,
+        /// The viewed tensor view type.
+        tensor_view: Type,
+        /// Which tensor-view dimension each tile dimension maps to (identity by default).
+        dim_map: Box<[i32]>,
+    },
+    /// 13.3's `gather_scatter_view<tile=(...), ..., tensor_view<...>, sparse_dim=N>`: tiles
+    /// whose rows along `sparse_dim` are chosen one by one.
+    GatherScatterView {
+        /// Shape of one tile.
+        tile: Box<[i64]>,
+        /// Padding for out-of-bounds elements, if any.
+        padding: Option<PaddingValue>,
+        /// The viewed tensor view type.
+        tensor_view: Type,
+        /// The gathered/scattered dimension.
+        sparse_dim: u32,
     },
     /// A function type `(inputs) -> (results)`.
     Function {
@@ -334,7 +364,9 @@ impl TypeStore {
             TypeData::Tile { elem, .. }
             | TypeData::TensorView { elem, .. }
             | TypeData::MemDesc { elem, .. } => *elem,
-            TypeData::PartitionView { tensor_view, .. } => self.element_type(*tensor_view),
+            TypeData::PartitionView { tensor_view, .. }
+            | TypeData::StridedView { tensor_view, .. }
+            | TypeData::GatherScatterView { tensor_view, .. } => self.element_type(*tensor_view),
             _ => t,
         }
     }
@@ -345,7 +377,9 @@ impl TypeStore {
             TypeData::Tile { shape, .. }
             | TypeData::TensorView { shape, .. }
             | TypeData::MemDesc { shape, .. } => shape,
-            TypeData::PartitionView { tile, .. } => tile,
+            TypeData::PartitionView { tile, .. }
+            | TypeData::StridedView { tile, .. }
+            | TypeData::GatherScatterView { tile, .. } => tile,
             _ => &[],
         }
     }
@@ -355,12 +389,45 @@ impl TypeStore {
         matches!(self.get(t), TypeData::Tile { .. })
     }
 
-    /// True for tensor views and partition views.
+    /// True for tensor views and tile views.
     pub fn is_view(&self, t: Type) -> bool {
+        matches!(self.get(t), TypeData::TensorView { .. }) || self.is_tile_view(t)
+    }
+
+    /// True for the tile views: `partition_view`, `strided_view`, `gather_scatter_view`.
+    pub fn is_tile_view(&self, t: Type) -> bool {
         matches!(
             self.get(t),
-            TypeData::TensorView { .. } | TypeData::PartitionView { .. }
+            TypeData::PartitionView { .. }
+                | TypeData::StridedView { .. }
+                | TypeData::GatherScatterView { .. }
         )
+    }
+
+    /// The tile shape and the tensor view of a tile view (`None` for other types).
+    pub fn tile_view_parts(&self, t: Type) -> Option<(&[i64], Type)> {
+        match self.get(t) {
+            TypeData::PartitionView {
+                tile, tensor_view, ..
+            }
+            | TypeData::StridedView {
+                tile, tensor_view, ..
+            }
+            | TypeData::GatherScatterView {
+                tile, tensor_view, ..
+            } => Some((tile, *tensor_view)),
+            _ => None,
+        }
+    }
+
+    /// The padding value of a tile view.
+    pub fn tile_view_padding(&self, t: Type) -> Option<PaddingValue> {
+        match self.get(t) {
+            TypeData::PartitionView { padding, .. }
+            | TypeData::StridedView { padding, .. }
+            | TypeData::GatherScatterView { padding, .. } => *padding,
+            _ => None,
+        }
     }
 
     /// The tile type with the same shape as `like` and element type `elem`. For non-tile
@@ -586,17 +653,43 @@ impl TypeStore {
                     out.push_str(", ");
                 }
                 self.write(out, *tensor_view, false);
-                let identity = dim_map.iter().enumerate().all(|(i, &d)| d as usize == i);
-                if !identity {
-                    out.push_str(", dim_map=[");
-                    for (i, d) in dim_map.iter().enumerate() {
-                        if i > 0 {
-                            out.push_str(", ");
-                        }
-                        crate::util::push_i64(out, *d as i64);
+                write_dim_map(out, dim_map);
+                out.push('>');
+            }
+            TypeData::StridedView {
+                tile,
+                traversal_strides,
+                padding,
+                tensor_view,
+                dim_map,
+            } => {
+                out.push_str("strided_view<");
+                write_view_tile(out, tile);
+                out.push_str("traversal_strides=[");
+                for (i, d) in traversal_strides.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
                     }
-                    out.push(']');
+                    crate::util::push_i64(out, *d);
                 }
+                out.push_str("], ");
+                write_padding(out, *padding);
+                self.write(out, *tensor_view, false);
+                write_dim_map(out, dim_map);
+                out.push('>');
+            }
+            TypeData::GatherScatterView {
+                tile,
+                padding,
+                tensor_view,
+                sparse_dim,
+            } => {
+                out.push_str("gather_scatter_view<");
+                write_view_tile(out, tile);
+                write_padding(out, *padding);
+                self.write(out, *tensor_view, false);
+                out.push_str(", sparse_dim=");
+                crate::util::push_u64(out, *sparse_dim as u64);
                 out.push('>');
             }
             _ => self.write(out, t, false),
@@ -608,6 +701,42 @@ impl TypeStore {
         let mut s = String::new();
         self.write(&mut s, t, qualified);
         s
+    }
+}
+
+/// `tile=(AxB), `.
+fn write_view_tile(out: &mut String, tile: &[i64]) {
+    out.push_str("tile=(");
+    for (i, d) in tile.iter().enumerate() {
+        if i > 0 {
+            out.push('x');
+        }
+        crate::util::push_i64(out, *d);
+    }
+    out.push_str("), ");
+}
+
+/// `padding_value = P, ` when there is one.
+fn write_padding(out: &mut String, padding: Option<PaddingValue>) {
+    if let Some(p) = padding {
+        out.push_str("padding_value = ");
+        out.push_str(p.name());
+        out.push_str(", ");
+    }
+}
+
+/// `, dim_map=[...]` unless it is the identity (which NVIDIA's printer leaves out).
+fn write_dim_map(out: &mut String, dim_map: &[i32]) {
+    let identity = dim_map.iter().enumerate().all(|(i, &d)| d as usize == i);
+    if !identity {
+        out.push_str(", dim_map=[");
+        for (i, d) in dim_map.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            crate::util::push_i64(out, *d as i64);
+        }
+        out.push(']');
     }
 }
 

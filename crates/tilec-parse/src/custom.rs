@@ -359,14 +359,23 @@ impl<'s> Parser<'s> {
         self.expect(Tok::Colon, "expected ':'")?;
         let loc = Span::at(self.tok.start);
         let pv = self.parse_type()?;
-        let tv_ty = match self.m.ctx.types.get(pv) {
-            TypeData::PartitionView { tensor_view, .. } => *tensor_view,
-            _ => {
+        let tv_ty = match (self.m.ctx.types.get(pv), st.def.opcode) {
+            (TypeData::PartitionView { tensor_view, .. }, Opcode::MakePartitionView)
+            | (TypeData::StridedView { tensor_view, .. }, Opcode::MakeStridedView)
+            | (TypeData::GatherScatterView { tensor_view, .. }, Opcode::MakeGatherScatterView) => {
+                *tensor_view
+            }
+            (_, opcode) => {
                 let t = self.m.ctx.types.to_string(pv, true);
+                let kind = match opcode {
+                    Opcode::MakeStridedView => "strided_view",
+                    Opcode::MakeGatherScatterView => "gather_scatter_view",
+                    _ => "partition_view",
+                };
                 return Err(self.err_op(
                     codes::INVALID_TYPE,
                     loc,
-                    format!("expected 'partition_view' type, but got '{t}'"),
+                    format!("expected '{kind}' type, but got '{t}'"),
                 ));
             }
         };
@@ -386,7 +395,12 @@ impl<'s> Parser<'s> {
         let tensor_shape = st.def.opcode == Opcode::GetTensorShape;
         let rank = match (self.m.ctx.types.get(src_ty), tensor_shape) {
             (TypeData::TensorView { shape, .. }, true) => shape.len(),
-            (TypeData::PartitionView { tile, .. }, false) => tile.len(),
+            (
+                TypeData::PartitionView { tile, .. }
+                | TypeData::StridedView { tile, .. }
+                | TypeData::GatherScatterView { tile, .. },
+                false,
+            ) => tile.len(),
             _ => {
                 let t = self.m.ctx.types.to_string(src_ty, true);
                 let msg = if tensor_shape {

@@ -162,9 +162,18 @@ impl<'s> Parser<'s> {
                 Ok(())
             }
             Elem::SplatType(i) => {
+                // One type for all values, or (NVIDIA's view index types) one per value.
                 let t = self.parse_type()?;
                 let n = st.operands[*i].len();
-                st.operand_types[*i] = Some(TypeList::repeat(t, n));
+                if self.at(Tok::Comma) {
+                    let mut types = vec![t];
+                    while self.eat(Tok::Comma) {
+                        types.push(self.parse_type()?);
+                    }
+                    st.operand_types[*i] = Some(types.into());
+                } else {
+                    st.operand_types[*i] = Some(TypeList::repeat(t, n));
+                }
                 Ok(())
             }
             Elem::Custom(c) => self.parse_custom_directive(st, *c),

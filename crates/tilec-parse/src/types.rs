@@ -30,10 +30,28 @@ const TYPE_KEYWORDS: &[&str] = &[
     "tile",
     "tensor_view",
     "partition_view",
+    "strided_view",
+    "gather_scatter_view",
 ];
 
 /// The `cuda_tile` dialect's type mnemonics.
-const DIALECT_TYPES: &[&str] = &["token", "ptr", "tile", "tensor_view", "partition_view"];
+const DIALECT_TYPES: &[&str] = &[
+    "token",
+    "ptr",
+    "tile",
+    "tensor_view",
+    "partition_view",
+    "strided_view",
+    "gather_scatter_view",
+];
+
+/// Which tile view a view body describes.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum ViewKind {
+    Partition,
+    Strided,
+    GatherScatter,
+}
 
 fn join(v: &[i64]) -> String {
     v.iter()
@@ -170,7 +188,13 @@ impl<'s> Parser<'s> {
         let text = self.text();
         let span = self.span();
         match text {
-            "tile" | "ptr" | "tensor_view" | "partition_view" | "token" => {
+            "tile"
+            | "ptr"
+            | "tensor_view"
+            | "partition_view"
+            | "strided_view"
+            | "gather_scatter_view"
+            | "token" => {
                 if let Some((t, end)) = self.cached_type(self.tok.end as usize) {
                     self.reset_to(end);
                     self.prev_end = end as u32;
@@ -311,7 +335,9 @@ impl<'s> Parser<'s> {
                 })
             }
             "tensor_view" => self.parse_tensor_view_body(),
-            "partition_view" => self.parse_partition_view_body(),
+            "partition_view" => self.parse_view_body(ViewKind::Partition),
+            "strided_view" => self.parse_view_body(ViewKind::Strided),
+            "gather_scatter_view" => self.parse_view_body(ViewKind::GatherScatter),
             other => {
                 let near = tilec_diag::closest(other, DIALECT_TYPES.iter().copied());
                 Err(self.err_suggest(
@@ -490,7 +516,12 @@ impl<'s> Parser<'s> {
         }))
     }
 
-    fn parse_partition_view_body(&mut self) -> PResult<Type> {
+    /// The body of a tile view type: `partition_view<tile=(...), [padding_value = P,]
+    /// tensor_view<...>[, dim_map=[...]]>`, 13.3's `strided_view<tile=(...),
+    /// traversal_strides=[...], ...>` (the same with traversal strides after the tile) and
+    /// `gather_scatter_view<tile=(...), [padding_value = P,] tensor_view<...>, sparse_dim=N>`.
+    /// Checks what NVIDIA's type verifiers check, with their wording.
+    fn parse_view_body(&mut self, kind: ViewKind) -> PResult<Type> {
         let at = Span::at(self.tok.start);
         self.expect(Tok::Less, "expected '<'")?;
         self.expect_keyword("tile")?;
@@ -500,6 +531,43 @@ impl<'s> Parser<'s> {
         let tile = self.parse_dimension_list(false, false)?;
         self.expect(Tok::RParen, "expected ')'")?;
         self.expect(Tok::Comma, "expected ','")?;
+        let tile_dims_ok = |p: &mut Self, tile: &[i64]| -> PResult<()> {
+            for (i, &v) in tile.iter().enumerate() {
+                if v <= 0 || v > i32::MAX as i64 {
+                    return Err(p.err(
+                        codes::INVALID_TYPE,
+                        dims_at,
+                        format!(
+                            "tile dimension {i} exceeds i32 limitations (got {v}, expected strictly positive and less than or equal to 2147483647)"
+                        ),
+                    ));
+                }
+            }
+            Ok(())
+        };
+        let mut traversal_strides = Vec::new();
+        if kind == ViewKind::Strided {
+            // NVIDIA checks the tile dimensions as soon as it has read them here.
+            tile_dims_ok(self, &tile)?;
+            self.expect_keyword("traversal_strides")?;
+            self.expect(Tok::Equal, "expected '='")?;
+            self.expect(Tok::LSquare, "expected '['")?;
+            if !self.eat(Tok::RSquare) {
+                loop {
+                    let span = self.span();
+                    let v = self.parse_i64()?;
+                    if v < i32::MIN as i64 || v > i32::MAX as i64 {
+                        return Err(self.err(codes::INVALID_TYPE, span, "integer value too large"));
+                    }
+                    traversal_strides.push(v);
+                    if self.eat(Tok::RSquare) {
+                        break;
+                    }
+                    self.expect(Tok::Comma, "expected ']'")?;
+                }
+            }
+            self.expect(Tok::Comma, "expected ','")?;
+        }
         let mut padding = None;
         if self.eat_keyword("padding_value") {
             self.expect(Tok::Equal, "expected '='")?;
@@ -524,15 +592,34 @@ impl<'s> Parser<'s> {
             TypeData::TensorView { shape, elem, .. } => (shape.to_vec(), *elem),
             _ => {
                 let t = self.m.ctx.types.to_string(tensor_view, true);
-                return Err(self.err(
-                    codes::INVALID_TYPE,
-                    tv_at,
-                    format!("expected tensor_view, got '{t}'"),
-                ));
+                // 13.3 reads any type here and reports after it; 13.1 and 13.2 asked
+                // for a tensor_view.
+                let (span, msg) = if self.opts.minor() >= 3 || kind != ViewKind::Partition {
+                    (
+                        Span::at(self.prev_end),
+                        format!("expected 'tensor_view' type, but got '{t}'"),
+                    )
+                } else {
+                    (tv_at, format!("expected tensor_view, got '{t}'"))
+                };
+                return Err(self.err(codes::INVALID_TYPE, span, msg));
             }
         };
         let mut dim_map = Vec::new();
-        if self.eat(Tok::Comma) {
+        let mut sparse_dim = 0u32;
+        if kind == ViewKind::GatherScatter {
+            self.expect(Tok::Comma, "expected ','")?;
+            self.expect_keyword("sparse_dim")?;
+            self.expect(Tok::Equal, "expected '='")?;
+            let span = self.span();
+            let v = self.parse_i64()?;
+            sparse_dim = match u32::try_from(v) {
+                Ok(v) => v,
+                Err(_) => {
+                    return Err(self.err(codes::INVALID_TYPE, span, "integer value too large"));
+                }
+            };
+        } else if self.eat(Tok::Comma) {
             self.expect_keyword("dim_map")?;
             self.expect(Tok::Equal, "expected '='")?;
             self.expect(Tok::LSquare, "expected '['")?;
@@ -550,16 +637,8 @@ impl<'s> Parser<'s> {
             dim_map = (0..tile.len() as i32).collect();
         }
         self.expect(Tok::Greater, "expected '>'")?;
-        for (i, &v) in tile.iter().enumerate() {
-            if v <= 0 || v > i32::MAX as i64 {
-                return Err(self.err(
-                    codes::INVALID_TYPE,
-                    dims_at,
-                    format!(
-                        "tile dimension {i} exceeds i32 limitations (got {v}, expected strictly positive and less than or equal to 2147483647)"
-                    ),
-                ));
-            }
+        if kind != ViewKind::Strided {
+            tile_dims_ok(self, &tile)?;
         }
         let e = |p: &mut Self, msg: String| p.err(codes::INVALID_TYPE, at, msg);
         if tile.is_empty() {
@@ -575,7 +654,7 @@ impl<'s> Parser<'s> {
                 ),
             ));
         }
-        if dim_map.len() != tile.len() {
+        if kind != ViewKind::GatherScatter && dim_map.len() != tile.len() {
             return Err(e(
                 self,
                 format!(
@@ -591,6 +670,15 @@ impl<'s> Parser<'s> {
                 format!(
                     "tile shape dimensions must have power of two length but got [{}]",
                     join(&tile)
+                ),
+            ));
+        }
+        if kind == ViewKind::GatherScatter && sparse_dim as usize >= tv_shape.len() {
+            return Err(e(
+                self,
+                format!(
+                    "gather dimension is outside of tensor view dimensions, expected strictly less than {}, got {sparse_dim}",
+                    tv_shape.len()
                 ),
             ));
         }
@@ -635,12 +723,49 @@ impl<'s> Parser<'s> {
                 ),
             ));
         }
-        Ok(self.m.ctx.types.intern(TypeData::PartitionView {
-            tile: tile.into(),
-            padding,
-            tensor_view,
-            dim_map: dim_map.into(),
-        }))
+        if kind == ViewKind::Strided {
+            if traversal_strides.len() != tile.len() {
+                return Err(e(
+                    self,
+                    format!(
+                        "expected {} traversal strides, got {}",
+                        tile.len(),
+                        traversal_strides.len()
+                    ),
+                ));
+            }
+            if traversal_strides.iter().any(|s| *s <= 0) {
+                return Err(e(
+                    self,
+                    format!(
+                        "traversal strides must be strictly positive but got [{}]",
+                        join(&traversal_strides)
+                    ),
+                ));
+            }
+        }
+        let data = match kind {
+            ViewKind::Partition => TypeData::PartitionView {
+                tile: tile.into(),
+                padding,
+                tensor_view,
+                dim_map: dim_map.into(),
+            },
+            ViewKind::Strided => TypeData::StridedView {
+                tile: tile.into(),
+                traversal_strides: traversal_strides.into(),
+                padding,
+                tensor_view,
+                dim_map: dim_map.into(),
+            },
+            ViewKind::GatherScatter => TypeData::GatherScatterView {
+                tile: tile.into(),
+                padding,
+                tensor_view,
+                sparse_dim,
+            },
+        };
+        Ok(self.m.ctx.types.intern(data))
     }
 
     /// Parses a possibly negative 64-bit integer (MLIR's `parseInteger`).

@@ -10,7 +10,7 @@
 
 use crate::{VResult, Verifier};
 use tilec_diag::catalog::arith as cat;
-use tilec_ir::attrs::{RoundingMode, Signedness};
+use tilec_ir::attrs::{Overflow, RoundingMode, Signedness};
 use tilec_ir::float::FloatKind;
 use tilec_ir::module::Op;
 use tilec_ir::ops::{Family, Opcode};
@@ -112,6 +112,15 @@ pub(crate) fn verify_float(v: &mut Verifier<'_>, op: Op) -> VResult {
 
 /// Checks one integer op: the rounding mode of `divi`.
 pub(crate) fn verify_integer(v: &mut Verifier<'_>, op: Op) -> VResult {
+    if v.m.opcode(op) == Opcode::NegSI {
+        let flag = v
+            .enum_attr(op, "overflow")
+            .and_then(|(_, i)| Overflow::from_index(i));
+        if let Some(f @ (Overflow::NoUnsignedWrap | Overflow::NoWrap)) = flag {
+            return Err(v.error(op, &cat::NEGI_OVERFLOW, &[("flag", &f.name())]));
+        }
+        return Ok(());
+    }
     if v.m.opcode(op) != Opcode::DivI {
         return Ok(());
     }

@@ -72,7 +72,9 @@ pub(crate) fn quoted_list(v: &Verifier<'_>, types: &[Type]) -> String {
 fn view_kind(v: &Verifier<'_>, t: Type) -> Option<&'static str> {
     match v.data(t) {
         TypeData::TensorView { .. } => Some("tensor_view"),
-        TypeData::PartitionView { .. } => Some("tile view"),
+        TypeData::PartitionView { .. }
+        | TypeData::StridedView { .. }
+        | TypeData::GatherScatterView { .. } => Some("tile view"),
         _ => None,
     }
 }

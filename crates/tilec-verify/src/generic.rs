@@ -212,7 +212,7 @@ pub(crate) fn fits(v: &Verifier<'_>, c: TyC, t: Type) -> bool {
         TyC::Any => true,
         TyC::Token => t == Type::TOKEN,
         TyC::TensorView => matches!(v.data(t), TypeData::TensorView { .. }),
-        TyC::View => matches!(v.data(t), TypeData::PartitionView { .. }),
+        TyC::View => v.m.ctx.types.is_tile_view(t),
         TyC::Tile(set) | TyC::Scalar(set) => match v.data(t) {
             TypeData::Tile { shape, elem, .. } => {
                 (matches!(c, TyC::Tile(_)) || shape.is_empty())

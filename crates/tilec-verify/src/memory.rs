@@ -163,6 +163,7 @@ pub(crate) fn verify_atomic(v: &mut Verifier<'_>, op: Op) -> VResult {
             }
             ordering(v, op, Kind::Load)
         }
+        Opcode::AtomicRedViewTko => crate::view::atomic_red_view(v, op),
         Opcode::AtomicStoreTko => {
             let ptr = slot(v, op, "ptr");
             let val = slot(v, op, "value");
@@ -283,14 +284,15 @@ fn atomic_pointee(v: &mut Verifier<'_>, op: Op, slot_name: &str, val: Type) -> V
 /// one type.
 fn view_access(v: &mut Verifier<'_>, op: Op, tile: Type) -> VResult {
     let view = slot(v, op, "view");
-    let TypeData::PartitionView {
-        tile: tile_shape,
-        tensor_view,
-        ..
-    } = v.data(view)
+    let Some((tile_shape, tensor_view)) =
+        v.m.ctx
+            .types
+            .tile_view_parts(view)
+            .map(|(t, tv)| (t.to_vec(), tv))
     else {
         return Ok(());
     };
+    let tensor_view = &tensor_view;
     let index = v.operands_of(op, "index");
     if index.len() != tile_shape.len() {
         return Err(v.error(
@@ -316,6 +318,10 @@ fn view_access(v: &mut Verifier<'_>, op: Op, tile: Type) -> VResult {
             &cat::VIEW_ELEMENT_TYPE
         };
         return Err(v.error(op, e, &[("expected", &expected), ("found", &found)]));
+    }
+    crate::view::view_indices(v, op, view, &index)?;
+    if matches!(v.data(view), TypeData::GatherScatterView { .. }) {
+        return Ok(());
     }
     if let Some((&first, rest)) = index.split_first() {
         let base = v.vty(first);
@@ -398,7 +404,11 @@ fn rmw_mode(v: &mut Verifier<'_>, op: Op, elem: Type) -> VResult {
                         | tilec_ir::float::FloatKind::F32
                         | tilec_ir::float::FloatKind::F64
                 )
-            ),
+            ) || (v.minor >= 3
+                && matches!(
+                    v.data(elem),
+                    TypeData::Float(tilec_ir::float::FloatKind::BF16)
+                )),
             &cat::RMW_ADDF,
         ),
         M::Xchg => (

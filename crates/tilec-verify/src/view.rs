@@ -14,6 +14,20 @@ use tilec_ir::ops::Opcode;
 use tilec_ir::types::{DYNAMIC, TypeData};
 
 /// Checks one op of this family.
+/// `select` (13.3): no 4-bit element types.
+fn select(v: &mut Verifier<'_>, op: Op) -> VResult {
+    let Some(r) = v.m.results(op).next() else {
+        return Ok(());
+    };
+    let elem = v.elem_of(v.vty(r));
+    let name = match v.data(elem) {
+        TypeData::Float(tilec_ir::float::FloatKind::F4E2M1FN) => "F4E2M1FN",
+        TypeData::Int(4) => "I4",
+        _ => return Ok(()),
+    };
+    Err(v.error(op, &cat::SELECT_SUB_BYTE, &[("type", &name)]))
+}
+
 pub(crate) fn verify(v: &mut Verifier<'_>, op: Op) -> VResult {
     match v.m.opcode(op) {
         Opcode::Reshape => reshape(v, op),
@@ -23,10 +37,13 @@ pub(crate) fn verify(v: &mut Verifier<'_>, op: Op) -> VResult {
         Opcode::Permute => permute(v, op),
         Opcode::Iota => iota(v, op),
         Opcode::MakeTensorView => make_tensor_view(v, op),
-        Opcode::MakePartitionView => make_partition_view(v, op),
+        Opcode::MakePartitionView | Opcode::MakeStridedView | Opcode::MakeGatherScatterView => {
+            make_partition_view(v, op)
+        }
         Opcode::GetTensorShape => get_tensor_shape(v, op),
         Opcode::GetIndexSpaceShape => get_index_space_shape(v, op),
         Opcode::Pack | Opcode::Unpack => pack(v, op),
+        Opcode::Select => select(v, op),
         _ => Ok(()),
     }
 }
@@ -319,20 +336,207 @@ fn make_tensor_view(v: &mut Verifier<'_>, op: Op) -> VResult {
     Ok(())
 }
 
-/// The operand's type is the tensor view type named in the partition view type.
+/// The result is the op's kind of view (`make_strided_view` makes a strided view...), and
+/// the operand's type is the tensor view type named in the view type.
 fn make_partition_view(v: &mut Verifier<'_>, op: Op) -> VResult {
     let m = v.m;
+    let opcode = m.opcode(op);
     let tv = m.value_type(m.operand(op, 0));
     let pv = m.value_type(m.result(op, 0));
-    if let TypeData::PartitionView { tensor_view, .. } = v.data(pv)
-        && *tensor_view != tv
-    {
-        let (found, expected) = (v.ty(tv), v.ty(*tensor_view));
+    let (tensor_view, code) = match (v.data(pv), opcode) {
+        (TypeData::PartitionView { tensor_view, .. }, Opcode::MakePartitionView) => {
+            (*tensor_view, &cat::PARTITION_VIEW_TENSOR_VIEW)
+        }
+        (TypeData::StridedView { tensor_view, .. }, Opcode::MakeStridedView)
+        | (TypeData::GatherScatterView { tensor_view, .. }, Opcode::MakeGatherScatterView) => {
+            (*tensor_view, &cat::VIEW_TENSOR_VIEW)
+        }
+        _ => {
+            let kind = match opcode {
+                Opcode::MakeStridedView => "strided view type",
+                Opcode::MakeGatherScatterView => "gather/scatter view type",
+                _ => "partition view type",
+            };
+            let found = v.ty(pv);
+            return Err(v.error(
+                op,
+                &cat::VIEW_RESULT_KIND,
+                &[("kind", &kind), ("found", &found)],
+            ));
+        }
+    };
+    if tensor_view != tv {
+        let (found, expected) = (v.ty(tv), v.ty(tensor_view));
+        return Err(v.error(op, code, &[("found", &found), ("expected", &expected)]));
+    }
+    Ok(())
+}
+
+/// The index rules of a tile view (NVIDIA's `verifyIndices`): a partition or strided view
+/// takes rank-0 indices of one type; a gather/scatter view a 1-d tile of rows, as long as
+/// the tile along `sparse_dim`, at that position and rank-0 indices of one type elsewhere.
+/// Returns `None` for a view that is not a tile view (the generic checks report it).
+pub(crate) fn view_indices(
+    v: &mut Verifier<'_>,
+    op: Op,
+    view: tilec_ir::Type,
+    index: &[tilec_ir::Value],
+) -> VResult {
+    if index.is_empty() {
+        return Ok(());
+    }
+    let (tile, sparse) = match v.data(view) {
+        TypeData::PartitionView { tile, .. } | TypeData::StridedView { tile, .. } => {
+            (tile.clone(), None)
+        }
+        TypeData::GatherScatterView {
+            tile, sparse_dim, ..
+        } => (tile.clone(), Some(*sparse_dim as usize)),
+        _ => return Ok(()),
+    };
+    let Some(sparse) = sparse else {
+        for &x in index {
+            let t = v.vty(x);
+            if !v.shape(t).is_empty() {
+                let found = v.ty(t);
+                return Err(v.error(op, &cat::VIEW_INDEX_SCALAR, &[("found", &found)]));
+            }
+        }
+        return Ok(());
+    };
+    if sparse >= index.len() {
+        return Ok(());
+    }
+    let rows = v.vty(index[sparse]);
+    let rank = v.shape(rows).len();
+    if rank != 1 {
         return Err(v.error(
             op,
-            &cat::PARTITION_VIEW_TENSOR_VIEW,
-            &[("found", &found), ("expected", &expected)],
+            &cat::GATHER_INDEX_RANK,
+            &[("dim", &sparse), ("rank", &rank)],
         ));
+    }
+    let size = v.shape(rows)[0];
+    let along = tile.get(sparse).copied().unwrap_or(0);
+    if size != along {
+        return Err(v.error(
+            op,
+            &cat::GATHER_INDEX_SIZE,
+            &[("size", &size), ("dim", &sparse), ("tile", &along)],
+        ));
+    }
+    let mut base = None;
+    for (i, &x) in index.iter().enumerate() {
+        if i == sparse {
+            continue;
+        }
+        let t = v.vty(x);
+        if !v.shape(t).is_empty() {
+            return Err(v.error(op, &cat::GATHER_INDEX_SCALAR, &[("index", &i)]));
+        }
+        match base {
+            None => base = Some(t),
+            Some(b) if b != t => {
+                let (expected, found) = (v.ty(b), v.ty(t));
+                return Err(v.error(
+                    op,
+                    &cat::GATHER_INDEX_TYPE,
+                    &[("index", &i), ("expected", &expected), ("found", &found)],
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(())
+}
+
+/// `atomic_red_view_tko`, in NVIDIA's order: the view's kind and padding, the value's
+/// element type and shape, the mode, the ordering and scope, the indices.
+pub(crate) fn atomic_red_view(v: &mut Verifier<'_>, op: Op) -> VResult {
+    use tilec_ir::attrs::{AtomicRmwMode, MemoryOrdering, MemoryScope};
+    let Some(view) = v.operand_of(op, "view").map(|x| v.vty(x)) else {
+        return Ok(());
+    };
+    let Some(value) = v.operand_of(op, "value").map(|x| v.vty(x)) else {
+        return Ok(());
+    };
+    if matches!(v.data(view), TypeData::GatherScatterView { .. }) {
+        return Err(v.error(op, &cat::RED_VIEW_GATHER, &[]));
+    }
+    let Some((tile, tensor_view)) =
+        v.m.ctx
+            .types
+            .tile_view_parts(view)
+            .map(|(t, tv)| (t.to_vec(), tv))
+    else {
+        return Ok(());
+    };
+    if v.m.ctx.types.tile_view_padding(view).is_some() {
+        return Err(v.error(op, &cat::RED_VIEW_PADDING, &[]));
+    }
+    let view_elem = v.elem_of(tensor_view);
+    let value_elem = v.elem_of(value);
+    if view_elem != value_elem {
+        let (a, b) = (v.ty(view_elem), v.ty(value_elem));
+        return Err(v.error(op, &cat::RED_VIEW_ELEMENT, &[("view", &a), ("value", &b)]));
+    }
+    if v.shape(value) != &tile[..] {
+        let (a, b) = (comma_shape(&tile), comma_shape(v.shape(value)));
+        return Err(v.error(op, &cat::RED_VIEW_SHAPE, &[("view", &a), ("value", &b)]));
+    }
+    let mode = v
+        .enum_attr(op, "mode")
+        .and_then(|(_, i)| AtomicRmwMode::from_index(i));
+    if let Some(mode) = mode {
+        use tilec_ir::float::FloatKind as K;
+        let name = mode.name();
+        match mode {
+            AtomicRmwMode::Xchg => return Err(v.error(op, &cat::RED_VIEW_XCHG, &[])),
+            AtomicRmwMode::AddF => {
+                if !matches!(
+                    v.data(value_elem),
+                    TypeData::Float(K::F16 | K::BF16 | K::F32 | K::F64)
+                ) {
+                    return Err(v.error(op, &cat::RED_VIEW_ADDF, &[("mode", &name)]));
+                }
+            }
+            _ => {
+                if !matches!(v.data(value_elem), TypeData::Int(32 | 64)) {
+                    return Err(v.error(op, &cat::RED_VIEW_INTEGER_MODE, &[("mode", &name)]));
+                }
+            }
+        }
+    }
+    let ordering = v
+        .enum_attr(op, "memory_ordering_semantics")
+        .and_then(|(_, i)| MemoryOrdering::from_index(i));
+    if ordering.is_some_and(|o| o != MemoryOrdering::Relaxed) {
+        return Err(v.error(op, &cat::RED_VIEW_ORDERING, &[]));
+    }
+    let scope = v
+        .enum_attr(op, "memory_scope")
+        .and_then(|(_, i)| MemoryScope::from_index(i));
+    if scope == Some(MemoryScope::Sys) {
+        return Err(v.error(op, &cat::RED_VIEW_SCOPE, &[]));
+    }
+    let index = v.operands_of(op, "index");
+    if index.len() != tile.len() {
+        return Err(v.error(
+            op,
+            &cat::RED_VIEW_INDEX_COUNT,
+            &[("expected", &tile.len()), ("found", &index.len())],
+        ));
+    }
+    for (i, &x) in index.iter().enumerate() {
+        let t = v.vty(x);
+        if !v.shape(t).is_empty() {
+            let shape = comma_shape(v.shape(t));
+            return Err(v.error(
+                op,
+                &cat::RED_VIEW_INDEX_SCALAR,
+                &[("index", &i), ("shape", &shape)],
+            ));
+        }
     }
     Ok(())
 }

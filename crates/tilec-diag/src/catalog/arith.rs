@@ -48,4 +48,9 @@ catalog! {
         "rounding mode 'negative_inf' is not allowed with 'unsigned' flag")
         .explain("For unsigned operands the quotient is never negative, so floor division is the same as the default truncating division; `divi` rejects the combination. Drop the rounding modifier.")
         .example("%q = cuda_tile.divi %a, %b unsigned : !cuda_tile.tile<4xi32>");
+    /// `negi` with an unsigned overflow flag (13.2).
+    NEGI_OVERFLOW = CodeInfo::rule("E0309", "negi overflow flag",
+        "'{flag}' overflow flag is not supported")
+        .explain("`negi` treats its operand as signed, so only `no_signed_wrap` (negating the minimum value is undefined) has a meaning; `no_unsigned_wrap` and `no_wrap` are refused.")
+        .example("%n = cuda_tile.negi %x overflow<no_signed_wrap> : !cuda_tile.tile<4xi32>");
 }

@@ -92,8 +92,9 @@ catalog! {
     /// `addf` on an unsupported element type.
     RMW_ADDF = CodeInfo::rule("E0522", "addf atomic element type",
         "floating-add rmw requires a target-supported floating width")
-        .upstream("'{mode}' works only with floats f16, f32, and f64")
-        .explain("Atomic floating-point addition is available for `f16`, `f32` and `f64` elements only.")
+        .upstream("'{mode}' works only with floats f16, bf16, f32, and f64")
+        .upstream_13_1("'{mode}' works only with floats f16, f32, and f64")
+        .explain("Atomic floating-point addition is available for `f16`, `bf16` (from release 13.3) `f32` and `f64` elements only.")
         .example("%r, %t = cuda_tile.atomic_rmw_tko relaxed device %p, addf, %x : !cuda_tile.tile<2x!cuda_tile.ptr<f32>>, !cuda_tile.tile<2xf32> -> !cuda_tile.tile<2xf32>, !cuda_tile.token");
     /// `xchg` on an unsupported element width.
     RMW_XCHG = CodeInfo::rule("E0523", "xchg atomic element type",

@@ -146,4 +146,99 @@ catalog! {
         "expects source and result to have the same size in bytes, but got source tile size {source} bytes and result tile size {result} bytes")
         .explain("`pack` and `unpack` keep every bit: the `i8` side has one element per byte of the other side (`i1` takes a bit, `i4` and `f4E2M1FN` half a byte, `tf32` four bytes).")
         .example("%x = cuda_tile.unpack %b : !cuda_tile.tile<128xi8> -> !cuda_tile.tile<64xf16>");
+    /// `select` on a sub-byte element type (13.3).
+    SELECT_SUB_BYTE = CodeInfo::rule("E0728", "select on a sub-byte type",
+        "cannot operate on sub-byte type {type}")
+        .explain("`select` chooses whole elements; the 4-bit types of 13.3 (`f4E2M1FN`, `i4`) are packed two to a byte, so NVIDIA's `select` refuses them. Select on the bytes (`pack`/`unpack`) or on a wider type.")
+        .example("%r = cuda_tile.select %c, %a, %b : !cuda_tile.tile<4xi1>, !cuda_tile.tile<4xf8E4M3FN>");
+    /// A view index that is not a rank-0 tile (partition and strided views).
+    VIEW_INDEX_SCALAR = CodeInfo::rule("E0740", "view index rank",
+        "expected index type to be a scalar tile, got '{found}'")
+        .explain("A partition view or strided view is indexed by one rank-0 integer tile per dimension of its index space (only a gather/scatter view takes a 1-d tile, for its sparse dimension).")
+        .example("%r, %t = cuda_tile.load_view_tko weak %v[%i, %j] : !cuda_tile.strided_view<tile=(2x2), traversal_strides=[1,1], tensor_view<4x4xf32, strides=[4,1]>>, !cuda_tile.tile<i32> -> !cuda_tile.tile<2x2xf32>, !cuda_tile.token");
+    /// A gather/scatter view's sparse-dimension index that is not a 1-d tile.
+    GATHER_INDEX_RANK = CodeInfo::rule("E0741", "gather/scatter row index rank",
+        "expected index at sparse_dim position {dim} to be a 1D tensor for GatherScatterView, got rank {rank}")
+        .explain("The index of a gather/scatter view's sparse dimension is a 1-d tile holding the row of the tensor view for each row of the tile.")
+        .example("%r, %t = cuda_tile.load_view_tko weak %v[%rows, %j] : !cuda_tile.gather_scatter_view<tile=(4x8), tensor_view<64x8xf32, strides=[8,1]>, sparse_dim=0>, !cuda_tile.tile<4xi32>, !cuda_tile.tile<i32> -> !cuda_tile.tile<4x8xf32>, !cuda_tile.token");
+    /// A gather/scatter view's row-index tile of the wrong length.
+    GATHER_INDEX_SIZE = CodeInfo::rule("E0742", "gather/scatter row index length",
+        "expected gather/scatter index size ({size}) to match tile shape at gather/scatter dimension {dim} ({tile})")
+        .explain("The row-index tile of a gather/scatter view names one row per row of the tile: its length is the tile's size along `sparse_dim`.")
+        .example("%r, %t = cuda_tile.load_view_tko weak %v[%rows, %j] : !cuda_tile.gather_scatter_view<tile=(4x8), tensor_view<64x8xf32, strides=[8,1]>, sparse_dim=0>, !cuda_tile.tile<4xi32>, !cuda_tile.tile<i32> -> !cuda_tile.tile<4x8xf32>, !cuda_tile.token");
+    /// A gather/scatter view's index, other than the sparse dimension's, that is not rank 0.
+    GATHER_INDEX_SCALAR = CodeInfo::rule("E0743", "gather/scatter dense index rank",
+        "expected index {index} to be a scalar tile for GatherScatterView")
+        .explain("Every index of a gather/scatter view but the sparse dimension's is a rank-0 integer tile, the tile's position along that dimension.")
+        .example("%r, %t = cuda_tile.load_view_tko weak %v[%rows, %j] : !cuda_tile.gather_scatter_view<tile=(4x8), tensor_view<64x8xf32, strides=[8,1]>, sparse_dim=0>, !cuda_tile.tile<4xi32>, !cuda_tile.tile<i32> -> !cuda_tile.tile<4x8xf32>, !cuda_tile.token");
+    /// Dense indices of a gather/scatter view of different types.
+    GATHER_INDEX_TYPE = CodeInfo::rule("E0744", "gather/scatter dense index types",
+        "expected scalar index {index} to have the same type as other scalar indices ('{expected}'), got '{found}'")
+        .explain("The rank-0 indices of one gather/scatter view access all have the same integer type (the row-index tile may differ).")
+        .example("%r, %t = cuda_tile.load_view_tko weak %v[%rows, %j] : !cuda_tile.gather_scatter_view<tile=(4x8), tensor_view<64x8xf32, strides=[8,1]>, sparse_dim=0>, !cuda_tile.tile<4xi32>, !cuda_tile.tile<i32> -> !cuda_tile.tile<4x8xf32>, !cuda_tile.token");
+    /// `make_strided_view`/`make_gather_scatter_view` of a tensor view other than the view type's.
+    VIEW_TENSOR_VIEW = CodeInfo::rule("E0745", "make_strided_view/make_gather_scatter_view tensor view type",
+        "expected the type of the provided tensor_view value ('{found}') to be the same as the view's tensor_view type ('{expected}')")
+        .explain("A `strided_view` or `gather_scatter_view` type names the `tensor_view` type it looks into; the operand of `make_strided_view` or `make_gather_scatter_view` must have exactly that type.")
+        .example("%s = cuda_tile.make_strided_view %v : !cuda_tile.strided_view<tile=(2x2), traversal_strides=[1,1], tensor_view<4x4xf32, strides=[4,1]>>");
+    /// A view-making op whose result is another kind of view.
+    VIEW_RESULT_KIND = CodeInfo::rule("E0746", "view kind of a view-making op",
+        "result #0 must be {kind}, but got '{found}'")
+        .explain("`make_partition_view` makes a `partition_view`, `make_strided_view` a `strided_view` and `make_gather_scatter_view` a `gather_scatter_view`.")
+        .example("%s = cuda_tile.make_gather_scatter_view %v : !cuda_tile.gather_scatter_view<tile=(4x8), tensor_view<64x8xf32, strides=[8,1]>, sparse_dim=0>");
+    /// `atomic_red_view_tko` on a gather/scatter view.
+    RED_VIEW_GATHER = CodeInfo::rule("E0750", "atomic_red_view_tko on a gather/scatter view",
+        "gather_scatter_view is not supported; use partition_view instead")
+        .explain("`atomic_red_view_tko` reduces into a tile of a `partition_view` or a `strided_view`; gather/scatter views are not supported.")
+        .example("%t = cuda_tile.atomic_red_view_tko relaxed device %v[%i, %j], add, %x : !cuda_tile.tile<2x2xi32>, !cuda_tile.partition_view<tile=(2x2), tensor_view<4x4xi32, strides=[4,1]>>, !cuda_tile.tile<i32> -> !cuda_tile.token");
+    /// `atomic_red_view_tko` on a view with a padding value.
+    RED_VIEW_PADDING = CodeInfo::rule("E0751", "atomic_red_view_tko on a padded view",
+        "views with padding_value are not supported for atomic reductions")
+        .explain("Out-of-bounds elements of an atomic reduction are masked; a padding value, which only loads read, is not allowed on its view.")
+        .example("%t = cuda_tile.atomic_red_view_tko relaxed device %v[%i, %j], add, %x : !cuda_tile.tile<2x2xi32>, !cuda_tile.partition_view<tile=(2x2), tensor_view<4x4xi32, strides=[4,1]>>, !cuda_tile.tile<i32> -> !cuda_tile.token");
+    /// `atomic_red_view_tko` whose value has another element type than the view.
+    RED_VIEW_ELEMENT = CodeInfo::rule("E0752", "atomic_red_view_tko element type",
+        "view element type ('{view}') must match value element type ('{value}')")
+        .explain("The value reduced into a view has the element type of the view's tensor view.")
+        .example("%t = cuda_tile.atomic_red_view_tko relaxed device %v[%i, %j], add, %x : !cuda_tile.tile<2x2xi32>, !cuda_tile.partition_view<tile=(2x2), tensor_view<4x4xi32, strides=[4,1]>>, !cuda_tile.tile<i32> -> !cuda_tile.token");
+    /// `atomic_red_view_tko` whose value has another shape than the view's tiles.
+    RED_VIEW_SHAPE = CodeInfo::rule("E0753", "atomic_red_view_tko value shape",
+        "view tile shape {view} must match value shape {value} for element-wise atomic operations")
+        .explain("`atomic_red_view_tko` updates each element of one tile of the view with the matching element of the value: the value has the view's tile shape.")
+        .example("%t = cuda_tile.atomic_red_view_tko relaxed device %v[%i, %j], add, %x : !cuda_tile.tile<2x2xi32>, !cuda_tile.partition_view<tile=(2x2), tensor_view<4x4xi32, strides=[4,1]>>, !cuda_tile.tile<i32> -> !cuda_tile.token");
+    /// `atomic_red_view_tko` with the `xchg` mode.
+    RED_VIEW_XCHG = CodeInfo::rule("E0754", "atomic_red_view_tko xchg",
+        "atomic_red_view_tko op cannot use xchg operation")
+        .explain("A reduction does not return the old values, so an exchange would only be a store: use `store_view_tko` (or `atomic_rmw_tko` to get the old values).")
+        .example("%t = cuda_tile.atomic_red_view_tko relaxed device %v[%i, %j], add, %x : !cuda_tile.tile<2x2xi32>, !cuda_tile.partition_view<tile=(2x2), tensor_view<4x4xi32, strides=[4,1]>>, !cuda_tile.tile<i32> -> !cuda_tile.token");
+    /// An integer mode of `atomic_red_view_tko` on another element type.
+    RED_VIEW_INTEGER_MODE = CodeInfo::rule("E0755", "atomic_red_view_tko integer mode element type",
+        "'{mode}' works only with integers i32 and i64")
+        .explain("The integer modes of `atomic_red_view_tko` (`and`, `or`, `xor`, `add`, `max`, `min`, `umax`, `umin`) update 32- or 64-bit integers only.")
+        .example("%t = cuda_tile.atomic_red_view_tko relaxed device %v[%i, %j], add, %x : !cuda_tile.tile<2x2xi32>, !cuda_tile.partition_view<tile=(2x2), tensor_view<4x4xi32, strides=[4,1]>>, !cuda_tile.tile<i32> -> !cuda_tile.token");
+    /// `addf` reduction on an unsupported element type.
+    RED_VIEW_ADDF = CodeInfo::rule("E0756", "atomic_red_view_tko addf element type",
+        "'{mode}' works only with floats f16, bf16, f32, and f64")
+        .explain("Atomic floating-point addition into a view is available for `f16`, `bf16` (sm_90 and later), `f32` and `f64` elements.")
+        .example("%t = cuda_tile.atomic_red_view_tko relaxed device %v[%i, %j], addf, %x : !cuda_tile.tile<2x2xf32>, !cuda_tile.partition_view<tile=(2x2), tensor_view<4x4xf32, strides=[4,1]>>, !cuda_tile.tile<i32> -> !cuda_tile.token");
+    /// `atomic_red_view_tko` with an ordering other than `relaxed`.
+    RED_VIEW_ORDERING = CodeInfo::rule("E0757", "atomic_red_view_tko memory ordering",
+        "only 'relaxed' memory ordering is supported for view-based atomic reductions")
+        .explain("View-based atomic reductions are `relaxed` (which lets them use the bulk reductions of Hopper and later GPUs).")
+        .example("%t = cuda_tile.atomic_red_view_tko relaxed device %v[%i, %j], add, %x : !cuda_tile.tile<2x2xi32>, !cuda_tile.partition_view<tile=(2x2), tensor_view<4x4xi32, strides=[4,1]>>, !cuda_tile.tile<i32> -> !cuda_tile.token");
+    /// `atomic_red_view_tko` with the system scope.
+    RED_VIEW_SCOPE = CodeInfo::rule("E0758", "atomic_red_view_tko memory scope",
+        "memory scope 'sys' is not supported for view-based atomic reductions; use 'tl_blk' or 'device' for TMA compatibility")
+        .explain("View-based atomic reductions take the `tl_blk` or `device` scope.")
+        .example("%t = cuda_tile.atomic_red_view_tko relaxed device %v[%i, %j], add, %x : !cuda_tile.tile<2x2xi32>, !cuda_tile.partition_view<tile=(2x2), tensor_view<4x4xi32, strides=[4,1]>>, !cuda_tile.tile<i32> -> !cuda_tile.token");
+    /// `atomic_red_view_tko` with an index per view dimension missing or extra.
+    RED_VIEW_INDEX_COUNT = CodeInfo::rule("E0759", "atomic_red_view_tko index count",
+        "expected {expected} index operand(s) for view with tile rank {expected}, got {found}")
+        .explain("`atomic_red_view_tko` takes one index per dimension of the view's tiles.")
+        .example("%t = cuda_tile.atomic_red_view_tko relaxed device %v[%i, %j], add, %x : !cuda_tile.tile<2x2xi32>, !cuda_tile.partition_view<tile=(2x2), tensor_view<4x4xi32, strides=[4,1]>>, !cuda_tile.tile<i32> -> !cuda_tile.token");
+    /// `atomic_red_view_tko` with an index that is not rank 0.
+    RED_VIEW_INDEX_SCALAR = CodeInfo::rule("E0760", "atomic_red_view_tko index rank",
+        "index operand {index} must be a scalar tile (rank 0), got shape {shape}")
+        .explain("Each index of `atomic_red_view_tko` is a rank-0 integer tile.")
+        .example("%t = cuda_tile.atomic_red_view_tko relaxed device %v[%i, %j], add, %x : !cuda_tile.tile<2x2xi32>, !cuda_tile.partition_view<tile=(2x2), tensor_view<4x4xi32, strides=[4,1]>>, !cuda_tile.tile<i32> -> !cuda_tile.token");
 }

@@ -262,7 +262,6 @@ pub fn attr_fits(kind: AttrKind, d: &AttrData) -> bool {
 struct Written {
     operand_types: u64,
     result_types: u64,
-    splat: u64,
     attrs: u64,
     /// The format has an `attr-dict`, where the attributes it does not place go.
     dict: bool,
@@ -324,10 +323,7 @@ fn collect_written(
             Elem::Type(TypeRef::Result(i)) | Elem::QualifiedType(TypeRef::Result(i)) if present => {
                 w.result_types |= bit(*i)
             }
-            Elem::SplatType(i) if present => {
-                w.operand_types |= bit(*i);
-                w.splat |= bit(*i);
-            }
+            Elem::SplatType(i) if present => w.operand_types |= bit(*i),
             // Attributes count as written wherever they appear: an absent optional group
             // stands for an absent (or default) attribute, which the parser restores.
             Elem::Attr(i) => w.attrs |= bit(*i),
@@ -411,11 +407,8 @@ fn check_format(
         .iter()
         .map(|r| types(m, all_results[r.clone()].iter().copied()))
         .collect();
-    for (i, tys) in actual_operands.iter().enumerate() {
-        if w.splat & bit(i) != 0 && tys.windows(2).any(|p| p[0] != p[1]) {
-            return Err(Misfit::OperandType(i));
-        }
-    }
+    // A splat type list (`splat-type`) writes one type when all are equal and every type
+    // otherwise (NVIDIA's view index types), so any list of types prints.
     let mut t = SlotTypes {
         operands: actual_operands
             .iter()
@@ -571,10 +564,15 @@ fn check_custom(m: &Module, op: Op, def: &OpDef, c: CustomSyntax) -> Result<(), 
                 && base == Some(operand_types[0]))
         }
         CustomSyntax::MakePartitionView => match (&operand_types[..], &result_types[..]) {
-            ([tv], [pv]) => ok(matches!(
-                m.ctx.types.get(*pv),
-                TypeData::PartitionView { tensor_view, .. } if tensor_view == tv
-            )),
+            ([tv], [pv]) => ok(match (m.ctx.types.get(*pv), def.opcode) {
+                (TypeData::PartitionView { tensor_view, .. }, Opcode::MakePartitionView)
+                | (TypeData::StridedView { tensor_view, .. }, Opcode::MakeStridedView)
+                | (
+                    TypeData::GatherScatterView { tensor_view, .. },
+                    Opcode::MakeGatherScatterView,
+                ) => tensor_view == tv,
+                _ => false,
+            }),
             _ => Err(Misfit::Custom),
         },
         CustomSyntax::GetShape => {
@@ -583,7 +581,12 @@ fn check_custom(m: &Module, op: Op, def: &OpDef, c: CustomSyntax) -> Result<(), 
             };
             let rank = match (m.ctx.types.get(src), def.opcode) {
                 (TypeData::TensorView { shape, .. }, Opcode::GetTensorShape) => shape.len(),
-                (TypeData::PartitionView { tile, .. }, Opcode::GetIndexSpaceShape) => tile.len(),
+                (
+                    TypeData::PartitionView { tile, .. }
+                    | TypeData::StridedView { tile, .. }
+                    | TypeData::GatherScatterView { tile, .. },
+                    Opcode::GetIndexSpaceShape,
+                ) => tile.len(),
                 _ => return Err(Misfit::Custom),
             };
             ok(result_types.len() == rank && result_types.windows(2).all(|p| p[0] == p[1]))

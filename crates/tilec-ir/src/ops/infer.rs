@@ -174,7 +174,9 @@ pub fn infer_types(
             }
             let k = known_type(def, t, slot.name)
                 .or_else(|| buildable(slot.ty))
-                .or_else(|| (slot.ty == TyC::INDEX).then_some(Type::TILE_I32));
+                .or_else(|| {
+                    (slot.ty == TyC::INDEX || slot.ty == TyC::VIEW_INDEX).then_some(Type::TILE_I32)
+                });
             if let Some(k) = k {
                 t.operands[i] = Some(TypeList::repeat(k, n));
             }

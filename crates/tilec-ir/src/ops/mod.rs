@@ -232,6 +232,10 @@ impl TyC {
     /// A rank-0 `i32` tile constraint that defaults to `tile<i32>` when the text gives no
     /// type (view indices).
     pub const INDEX: TyC = TyC::Scalar(Elems::INTS);
+    /// The indices of view loads, stores and reductions (ODS `Variadic<IntTileType>`): the
+    /// view checks their ranks (a gather/scatter view takes a 1-d tile of rows); defaults
+    /// to `tile<i32>` when the text gives no type.
+    pub const VIEW_INDEX: TyC = TyC::Tile(Elems::INTS);
 }
 
 /// A named operand or result slot.
@@ -423,7 +427,8 @@ pub enum CustomSyntax {
     Loop,
     /// `make_tensor_view %base, shape = [...], strides = [...] : [type ->] tensor_view<...>`.
     MakeTensorView,
-    /// `make_partition_view %tv : partition_view<...>`.
+    /// `make_partition_view %tv : partition_view<...>`, and 13.3's `make_strided_view` and
+    /// `make_gather_scatter_view` (the same with their view types).
     MakePartitionView,
     /// `get_tensor_shape` / `get_index_space_shape`: `%v : view-type -> result-type`,
     /// one result per dimension.

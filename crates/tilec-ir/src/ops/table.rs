@@ -875,6 +875,22 @@ table! {
         names: NameHint::Slots,
         ..DEFAULT
     },
+    AtomicRedViewTko => OpDef {
+        opcode: Opcode::AtomicRedViewTko,
+        name: "atomic_red_view_tko",
+        summary: "View-based atomic reduction on global memory",
+        family: Family::Atomics,
+        since: "13.3",
+        operands: &[one("view", TyC::View), var("index", TyC::VIEW_INDEX), one("value", TILE), opt("token", TOKEN)],
+        results: RESULT_TOKEN,
+        attrs: &[ORDERING, SCOPE, req("mode", AttrKind::Enum(EnumKind::AtomicRmwMode)), SEGMENTS],
+        traits: Traits::ATTR_SIZED_OPERANDS,
+        effects: Effects::ReadWrite,
+        syntax: Syntax::Format(
+            "$memory_ordering_semantics ($memory_scope^)? $view `[` $index `]` `,` $mode `,` $value (`token` `=` $token^)? attr-dict-with-keyword `:` type($value) `,` type($view) (`,` splat-type($index)^)? `->` type($result_token)",
+        ),
+        ..DEFAULT
+    },
     AtomicStoreTko => OpDef {
         opcode: Opcode::AtomicStoreTko,
         name: "atomic_store_tko",
@@ -944,7 +960,7 @@ table! {
         name: "load_view_tko",
         summary: "Load a tile from a view",
         family: Family::TokenMemory,
-        operands: &[one("view", TyC::View), var("index", TyC::INDEX), opt("token", TOKEN)],
+        operands: &[one("view", TyC::View), var("index", TyC::VIEW_INDEX), opt("token", TOKEN)],
         results: &[one("tile", TILE), one("result_token", TOKEN)],
         attrs: &[ORDERING, OPT_SCOPE, HINTS, SEGMENTS],
         traits: Traits::ATTR_SIZED_OPERANDS,
@@ -965,6 +981,32 @@ table! {
         traits: PURE,
         syntax: Syntax::Custom(CustomSyntax::MakePartitionView),
         names: NameHint::Fixed("pview"),
+        ..DEFAULT
+    },
+    MakeStridedView => OpDef {
+        opcode: Opcode::MakeStridedView,
+        name: "make_strided_view",
+        summary: "Create a strided view from a tensor view",
+        family: Family::ViewAndShape,
+        since: "13.3",
+        operands: &[one("tensor_view", TyC::TensorView)],
+        results: &[one("result", TyC::View)],
+        traits: PURE,
+        syntax: Syntax::Custom(CustomSyntax::MakePartitionView),
+        names: NameHint::Fixed("sview"),
+        ..DEFAULT
+    },
+    MakeGatherScatterView => OpDef {
+        opcode: Opcode::MakeGatherScatterView,
+        name: "make_gather_scatter_view",
+        summary: "Create a gather/scatter view from a tensor view",
+        family: Family::ViewAndShape,
+        since: "13.3",
+        operands: &[one("tensor_view", TyC::TensorView)],
+        results: &[one("result", TyC::View)],
+        traits: PURE,
+        syntax: Syntax::Custom(CustomSyntax::MakePartitionView),
+        names: NameHint::Fixed("gsview"),
         ..DEFAULT
     },
     MakeTensorView => OpDef {
@@ -1071,7 +1113,7 @@ table! {
         name: "store_view_tko",
         summary: "Store a tile into a view",
         family: Family::TokenMemory,
-        operands: &[one("tile", TILE), one("view", TyC::View), var("index", TyC::INDEX), opt("token", TOKEN)],
+        operands: &[one("tile", TILE), one("view", TyC::View), var("index", TyC::VIEW_INDEX), opt("token", TOKEN)],
         results: RESULT_TOKEN,
         attrs: &[ORDERING, OPT_SCOPE, HINTS, SEGMENTS],
         traits: Traits::ATTR_SIZED_OPERANDS,

@@ -182,8 +182,14 @@ fn elem(p: &mut Printer<'_>, op: Op, slots: &Slots, e: &Elem, f: &mut Flags, emi
         }
         Elem::SplatType(i) => {
             lead(p, f, emit);
-            if emit && let Some(v) = slots.operand_slot(*i).first() {
-                p.write_type(m.value_type(*v));
+            let vs = slots.operand_slot(*i);
+            if emit && let Some(v) = vs.first() {
+                let first = m.value_type(*v);
+                if vs.iter().all(|x| m.value_type(*x) == first) {
+                    p.write_type(first);
+                } else {
+                    p.write_types(vs.iter().map(|x| m.value_type(*x)));
+                }
             }
         }
         Elem::Custom(c) => {

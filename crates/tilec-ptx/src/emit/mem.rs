@@ -851,8 +851,40 @@ impl Kernel<'_> {
                     AtomicRmwMode::Min | AtomicRmwMode::UMin => "min",
                     AtomicRmwMode::Xchg => "exch",
                 };
+                // `atom.add.bf16` needs sm_90: before it, a compare-and-swap loop on the
+                // 16-bit element. The sum is formed in f32 and rounded once to bf16,
+                // which equals the correctly rounded bf16 sum (24 >= 2 * 8 + 2 bits, so
+                // rounding twice cannot differ), as `atom.add.noftz.bf16` computes it.
+                let bf16_cas =
+                    mode == AtomicRmwMode::AddF && elem == Type::BF16 && self.opts.arch.sm() < 90;
                 for s in 0..layout.slots() {
                     let pred = self.slot_preds(mask.as_ref(), owner.as_ref(), s);
+                    if bf16_cas {
+                        // Predicated rather than branched around, so that masked-out
+                        // lanes leave the loop with the others.
+                        let head = self.label();
+                        let addr = ptrs.regs[s].clone();
+                        let guard = pred.as_ref().map(|p| format!("@{p} ")).unwrap_or_default();
+                        let old = self.zero(elem);
+                        self.ins(format!("{guard}ld.global.b16 {old}, [{addr}];"));
+                        self.ins(format!("{head}:"));
+                        let a = self.half_to_f32(Type::BF16, &old);
+                        let x = self.half_to_f32(Type::BF16, &arg.regs[s]);
+                        let sum = self.reg(RegClass::F32);
+                        self.ins(format!("add.rn.f32 {sum}, {a}, {x};"));
+                        let new = self.f32_to_half(Type::BF16, &sum, None);
+                        let prev = self.reg(RegClass::B16);
+                        self.ins(format!("mov.b16 {prev}, {old};"));
+                        self.ins(format!(
+                            "{guard}atom{sem}.global.cas.b16 {prev}, [{addr}], {old}, {new};"
+                        ));
+                        let again = self.reg(RegClass::Pred);
+                        self.ins(format!("setp.ne.b16 {again}, {prev}, {old};"));
+                        self.ins(format!("mov.b16 {old}, {prev};"));
+                        self.ins(format!("@{again} bra {head};"));
+                        regs.push(old);
+                        continue;
+                    }
                     let guard = pred.map(|p| format!("@{p} ")).unwrap_or_default();
                     let r = if float {
                         self.zero(elem)

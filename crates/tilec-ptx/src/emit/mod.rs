@@ -230,8 +230,8 @@ pub const REGISTER_FILE_BYTES: u64 = 65_536 * 4;
 pub fn check_limits(m: &Module) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let file = m.file().unwrap_or(tilec_diag::FileId(0));
-    // The element types of 13.3 have no lowering yet: refuse them by name rather than
-    // emit code that treats them as another type.
+    // The element types and views of 13.3 have no lowering yet: refuse them by name rather
+    // than emit code that treats them as another type.
     m.walk(|op| {
         let types = m
             .operands(op)
@@ -243,10 +243,27 @@ pub fn check_limits(m: &Module) -> Vec<Diagnostic> {
                     .flat_map(|&b| m.block_args(b).iter().copied()),
             )
             .map(|v| m.value_type(v));
-        let unsupported = types.into_iter().find_map(|t| unlowered_element(m, t));
-        let what = match (unsupported, m.opcode(op)) {
-            (Some(name), _) => Some(format!("the element type '{name}'")),
-            (None, Opcode::Pack | Opcode::Unpack | Opcode::MmaFScaled | Opcode::Alloca) => Some(format!("'{}'", m.def(op).name)),
+        let types: Vec<Type> = types.collect();
+        let unsupported = types.iter().find_map(|&t| unlowered_element(m, t));
+        let view = types.iter().find_map(|&t| match m.ctx.types.get(t) {
+            TypeData::StridedView { .. } => Some("strided_view"),
+            TypeData::GatherScatterView { .. } => Some("gather_scatter_view"),
+            _ => None,
+        });
+        let what = match (unsupported, view, m.opcode(op)) {
+            (Some(name), _, _) => Some(format!("the element type '{name}'")),
+            (
+                None,
+                _,
+                Opcode::Pack
+                | Opcode::Unpack
+                | Opcode::AtomicRedViewTko
+                | Opcode::MakeStridedView
+                | Opcode::MakeGatherScatterView
+                | Opcode::MmaFScaled
+                | Opcode::Alloca,
+            ) => Some(format!("'{}'", m.def(op).name)),
+            (None, Some(view), _) => Some(format!("the view type '{view}'")),
             _ => None,
         };
         if let Some(what) = what {
@@ -308,7 +325,11 @@ fn unlowered_element(m: &Module, t: Type) -> Option<&'static str> {
     let types = &m.ctx.types;
     let elem = match types.get(t) {
         TypeData::Tile { elem, .. } | TypeData::TensorView { elem, .. } => *elem,
-        TypeData::PartitionView { tensor_view, .. } => return unlowered_element(m, *tensor_view),
+        TypeData::PartitionView { tensor_view, .. }
+        | TypeData::StridedView { tensor_view, .. }
+        | TypeData::GatherScatterView { tensor_view, .. } => {
+            return unlowered_element(m, *tensor_view);
+        }
         TypeData::Ptr(_) | TypeData::Int(_) | TypeData::Float(_) => t,
         _ => return None,
     };
