@@ -4,7 +4,7 @@
 //! that each keep only the branch taken in their range.
 //!
 //! ```text
-//! for %i in (%lb to %ub, step %s) {          %split = [addi %n, 1 for > and <=]
+//! for %i in (%lb to %ub, step %s) {          %split = [n + 1 for > and <=]
 //!   %c = cmpi greater_than %i, %n, signed      (aligned to lb + k*step when step != 1)
 //!   if %c { A } else { B }              ==>  %hi = mini %split, %ub signed
 //!   ...                                      %lo = maxi %split, %lb signed
@@ -30,15 +30,20 @@
 //!   contains a load, store, `mma`, `reduce`, `if` or `for`.
 //!
 //! tilec differs from NVIDIA's pass only where NVIDIA's would change the meaning or
-//! produce invalid IR: a block argument defined inside the loop (the induction variable
-//! itself, a loop-carried value) is not loop-invariant here (NVIDIA's treats every block
-//! argument as invariant), and an `if` whose branch ends in `return` or `break` is not
-//! split (NVIDIA's would put that terminator into the loop body).
+//! produce invalid IR:
 //!
-//! The split point computation can overflow: for `>` and `<=` against the largest value of
-//! the type, `n + 1` wraps (as in NVIDIA's pass), and so can `split - lb` for a non-unit
-//! step. Kernels comparing an induction variable with such bounds should not be split
-//! (`cuda_tile.loop_split = 0`).
+//! * A block argument defined inside the loop (the induction variable itself, a
+//!   loop-carried value) is not loop-invariant here (NVIDIA's treats every block argument
+//!   as invariant).
+//! * An `if` whose branch ends in `return` or `break` is not split (NVIDIA's would put that
+//!   terminator into the loop body).
+//! * For `>` and `<=` the split point is `n + (n == MAX ? 0 : 1)` (a `cmpi`, a `select`,
+//!   then the `addi`), where NVIDIA's `n + 1` wraps around for the type's largest value
+//!   and sends every iteration to the wrong loop (`cargo xtask diff-canon` found it).
+//!
+//! What remains: with a step other than 1 the alignment `lb + ceil((split - lb) / step) *
+//! step` can overflow when `split - lb` does not fit the type (bounds near both ends of
+//! its range); such loops should not be split (`cuda_tile.loop_split = 0`).
 
 use crate::ir;
 use tilec_ir::attrs::{ComparisonPredicate, RoundingMode, Signedness};
@@ -261,8 +266,24 @@ fn split(m: &mut Module, l: Op, plan: &Plan) {
         plan.pred,
         ComparisonPredicate::GreaterThan | ComparisonPredicate::LessThanOrEqual
     ) {
+        // `n + 1`, except `n` itself when `n` is the type's largest value (then the
+        // condition `iv > n` is never true and `iv <= n` always: the split point `n` puts
+        // every iteration in the right loop; NVIDIA's `n + 1` wraps around to the smallest
+        // value and puts every iteration in the wrong one).
+        let bits = match b.module.ctx.types.get(b.module.ctx.types.element_type(ty)) {
+            tilec_ir::TypeData::Int(w) => *w,
+            _ => 64,
+        };
+        let max = match signedness {
+            Signedness::Signed => (1u64 << (bits.clamp(1, 64) - 1)) - 1,
+            Signedness::Unsigned => u64::MAX >> (64 - bits.clamp(1, 64)),
+        };
+        let largest = b.constant_bits(ty, vec![max]);
+        let at_max = b.cmpi(ComparisonPredicate::Equal, at, largest, signedness);
+        let zero = b.constant_int(ty, 0);
         let one = b.constant_int(ty, 1);
-        at = b.binary(Opcode::AddI, at, one);
+        let inc = b.select(at_max, zero, one);
+        at = b.binary(Opcode::AddI, at, inc);
     }
     if !step_is_one {
         // Align the split point to the iteration space: lb + ceil((split - lb) / step) * step.
