@@ -42,8 +42,9 @@
 //!   and sends every iteration to the wrong loop (`cargo xtask diff-canon` found it).
 //!
 //! What remains: with a step other than 1 the alignment `lb + ceil((split - lb) / step) *
-//! step` can overflow when `split - lb` does not fit the type (bounds near both ends of
-//! its range); such loops should not be split (`cuda_tile.loop_split = 0`).
+//! step` can wrap around when `split - lb` does not fit the type (bounds near both ends of
+//! its range, or, in a `for unsigned`, a split point below the lower bound), as in
+//! NVIDIA's pass; such loops should not be split (`cuda_tile.loop_split = 0`).
 
 use crate::ir;
 use tilec_ir::attrs::{ComparisonPredicate, RoundingMode, Signedness};
