@@ -40,6 +40,18 @@ if not release:
 if release:
     config.environment["TILEC_CUDA_TILE_RELEASE"] = release
 
+# FileCheck: PyPI's filecheck with LLVM's CHECK-NOT range (see filecheck_llvm.py), run by
+# the Python that runs lit (which has filecheck: crates/tilec/tests/lit.rs checks).
+import sys
+
+config.substitutions.append(
+    (
+        r"\bFileCheck\b",
+        '"%s" "%s"'
+        % (sys.executable, os.path.join(os.path.dirname(__file__), "filecheck_llvm.py")),
+    )
+)
+
 # NVIDIA's round-trip script (bash): bytecode out and back in, compared with the text.
 # TILEC_LIT_ROUND_TRIP names it for suites that do not ship it (13.1).
 round_trip = os.environ.get("TILEC_LIT_ROUND_TRIP") or os.path.join(

@@ -13,9 +13,11 @@
 //!
 //! Each input runs on the original module, then on each [`Variant`]: the module
 //! canonicalized in the spec personality, in the cuda-tile-opt personality (when the input
-//! verifies there), canonicalized then `cse` and `dce`, and canonicalized with the
-//! FoldSelect fold disabled (so that the select patterns it shadows fire). Every
-//! variant's output must verify. If the original run reports undefined behaviour (or a
+//! verifies there), canonicalized then `cse` and `dce`, canonicalized with the
+//! FoldSelect fold disabled (so that the select patterns it shadows fire), NVIDIA's
+//! `loop-split`, and NVIDIA's `fuse-fma`, which is not numeric-preserving and so is
+//! compared modulo contraction ([`unfuse`]: both sides with every `fma` written back as
+//! `mulf` + `addf`, then bit for bit). Every variant's output must verify. If the original run reports undefined behaviour (or a
 //! failed `assert`), the input is skipped: the canonicalizer may assume it does not
 //! happen; so is an input on which it runs more than 100,000 ops (a `loop` that may not
 //! end). Otherwise each variant must run cleanly too and give the same results, the same
@@ -36,7 +38,7 @@ use tilec_interp::value::Tile;
 use tilec_interp::{Memory, RunError};
 use tilec_ir::float::FloatKind;
 use tilec_ir::ops::Traits;
-use tilec_ir::{Module, Op, Type, TypeData};
+use tilec_ir::{InsertPoint, Module, Op, OpSpec, Opcode, Type, TypeData};
 use tilec_opt::{CanonOptions, Pass, PassOptions, Personality, Stats};
 
 /// How much to run.
@@ -72,6 +74,10 @@ pub enum Variant {
     /// `canonicalize --disable-patterns=FoldSelect` in the spec personality: the select
     /// patterns do the fold's work (they only fire where the fold does not).
     CanonicalizeNoFoldSelect,
+    /// NVIDIA's `loop-split` (compared exactly: splitting a loop changes no value).
+    LoopSplit,
+    /// NVIDIA's `fuse-fma`, compared modulo contraction: see [`unfuse`].
+    FuseFma,
 }
 
 impl Variant {
@@ -81,6 +87,8 @@ impl Variant {
         Variant::CanonicalizeCompat,
         Variant::CanonicalizeCseDce,
         Variant::CanonicalizeNoFoldSelect,
+        Variant::LoopSplit,
+        Variant::FuseFma,
     ];
 
     /// A short name.
@@ -90,21 +98,84 @@ impl Variant {
             Variant::CanonicalizeCompat => "canonicalize (cuda-tile-opt)",
             Variant::CanonicalizeCseDce => "canonicalize,cse,dce",
             Variant::CanonicalizeNoFoldSelect => "canonicalize without FoldSelect",
+            Variant::LoopSplit => "loop-split",
+            Variant::FuseFma => "fuse-fma (modulo contraction)",
         }
     }
 
     fn personality(self) -> Personality {
         match self {
             Variant::CanonicalizeCompat => Personality::CudaTileOpt,
-            _ => Personality::Spec,
+            Variant::Canonicalize
+            | Variant::CanonicalizeCseDce
+            | Variant::CanonicalizeNoFoldSelect
+            | Variant::LoopSplit
+            | Variant::FuseFma => Personality::Spec,
         }
     }
 
     fn passes(self) -> &'static [Pass] {
         match self {
             Variant::CanonicalizeCseDce => &[Pass::Canonicalize, Pass::Cse, Pass::Dce],
-            _ => &[Pass::Canonicalize],
+            Variant::LoopSplit => &[Pass::LoopSplit { split_threshold: 1 }],
+            Variant::FuseFma => &[Pass::FuseFma],
+            Variant::Canonicalize
+            | Variant::CanonicalizeCompat
+            | Variant::CanonicalizeNoFoldSelect => &[Pass::Canonicalize],
         }
+    }
+}
+
+/// Replaces every `fma(a, b, c)` of `m` by `addf(mulf(a, b), c)`, both with the `fma`'s
+/// rounding mode and flush-to-zero.
+///
+/// `fuse-fma` is not numeric-preserving (one rounding instead of two), so its output is not
+/// compared with its input directly; a tolerance would not do either, since a last-bit
+/// difference can grow without bound through later ops (a comparison, a conversion to
+/// integer, a product that overflows in one and not the other). Instead both sides are
+/// un-fused and compared **bit for bit**: `unfuse(fuse-fma(M))` must compute what
+/// `unfuse(M)` computes. For each pair the pass fused, un-fusing gives back
+/// `addf(mulf(a, b), c)` with the modes both ops had (the pass requires them equal), the
+/// original's `addf(c, mulf(a, b))` up to commutation (IEEE addition commutes, and the
+/// interpreter's NaN is canonical), and for `subf(mulf(a, b), c)` the sum with `negf(c)`,
+/// which IEEE defines `x - c` to be. So exactly the contraction itself is abstracted away,
+/// and everything else the pass does (which ops it pairs, operands, modes, the negation,
+/// the folds and erasures of its greedy driver) is checked exactly.
+pub fn unfuse(m: &mut Module) {
+    let mut fmas = Vec::new();
+    m.walk(|op| {
+        if m.opcode(op) == Opcode::Fma {
+            fmas.push(op);
+        }
+    });
+    for f in fmas {
+        let (a, b, c) = (m.operand(f, 0), m.operand(f, 1), m.operand(f, 2));
+        let ty = m.value_type(m.result(f, 0));
+        let attrs = [m.attr(f, 0), m.attr(f, 1)];
+        let mul = m.create_op(
+            &OpSpec {
+                opcode: Opcode::MulF,
+                operands: &[a, b],
+                results: &[ty],
+                attrs: &attrs,
+                regions: 0,
+            },
+            InsertPoint::Before(f),
+        );
+        let prod = m.result(mul, 0);
+        let add = m.create_op(
+            &OpSpec {
+                opcode: Opcode::AddF,
+                operands: &[prod, c],
+                results: &[ty],
+                attrs: &attrs,
+                regions: 0,
+            },
+            InsertPoint::Before(f),
+        );
+        let (from, to) = (m.result(f, 0), m.result(add, 0));
+        m.replace_all_uses(from, to);
+        m.erase_op(f);
     }
 }
 
@@ -554,6 +625,7 @@ pub fn check_text(name: &str, text: &str, cfg: &Config, report: &mut Report) {
     }
     // The pipelines' outputs.
     let mut outputs: Vec<(&'static str, Module)> = Vec::new();
+    let mut fused: Option<Module> = None;
     for &v in Variant::ALL {
         let personality = v.personality();
         if personality != Personality::Spec && !verify_errors(&m, personality).is_empty() {
@@ -567,7 +639,11 @@ pub fn check_text(name: &str, text: &str, cfg: &Config, report: &mut Report) {
         let mut stats = Stats::default();
         let disabled = match v {
             Variant::CanonicalizeNoFoldSelect => vec![tilec_opt::Rule::FoldSelect],
-            _ => Vec::new(),
+            Variant::Canonicalize
+            | Variant::CanonicalizeCompat
+            | Variant::CanonicalizeCseDce
+            | Variant::LoopSplit
+            | Variant::FuseFma => Vec::new(),
         };
         let opts = PassOptions {
             canon: CanonOptions {
@@ -596,9 +672,28 @@ pub fn check_text(name: &str, text: &str, cfg: &Config, report: &mut Report) {
             });
             continue;
         }
+        if v == Variant::FuseFma {
+            fused = Some(c);
+            continue;
+        }
         outputs.push((v.name(), c));
     }
-    compare(name, text, &m, runnable, &outputs, cfg, report);
+    compare(name, text, &m, runnable.clone(), &outputs, cfg, report);
+    // fuse-fma: both sides un-fused (see `unfuse`).
+    if let Some(mut c) = fused {
+        unfuse(&mut c);
+        let mut reference = m.clone();
+        unfuse(&mut reference);
+        compare(
+            name,
+            text,
+            &reference,
+            runnable,
+            &[(Variant::FuseFma.name(), c)],
+            cfg,
+            report,
+        );
+    }
 }
 
 /// Checks that `rewritten` (a module with the same functions, in the same order, as
@@ -786,9 +881,10 @@ pub fn canonicalize_cases() -> (Vec<Case>, Vec<String>) {
         .map(|rd| rd.flatten().map(|e| e.path()).collect())
         .unwrap_or_default();
     rust.retain(|p: &std::path::PathBuf| {
-        p.file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.starts_with("canon_") && n.ends_with(".rs") && n != "canon_diff.rs")
+        p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+            (n.starts_with("canon_") && n.ends_with(".rs") && n != "canon_diff.rs")
+                || n == "transforms.rs"
+        })
     });
     rust.sort();
     for p in &rust {
@@ -812,7 +908,11 @@ pub fn canonicalize_cases() -> (Vec<Case>, Vec<String>) {
     files.extend(corpus);
     match crate::shared_dir() {
         Some(shared) => {
-            for dir in ["conformance/cuda-tile-13.1", "conformance/cutile-samples"] {
+            for dir in [
+                "conformance/cuda-tile-13.1",
+                "conformance/cutile-samples",
+                "conformance/cuda-tile-13.3/test/Transforms",
+            ] {
                 let mut v: Vec<_> = std::fs::read_dir(shared.join(dir))
                     .map(|rd| rd.flatten().map(|e| e.path()).collect())
                     .unwrap_or_default();

@@ -5,8 +5,11 @@
 //! `tilec_tests::kernelgen` (default 10,000; kernel `i` has seed `S * 2^32 + i`), through
 //! `tilec_tests::diffcanon`: each function is run by the interpreter on K random inputs
 //! (default 8; 3 for kernels with pointers) before and after canonicalization in both
-//! personalities, after canonicalize + cse + dce, and with FoldSelect disabled, and the
-//! results must agree bit for bit. Prints the figures (kernels generated and verified,
+//! personalities, after canonicalize + cse + dce, with FoldSelect disabled, and after
+//! NVIDIA's `loop-split`, and the results must agree bit for bit; after `fuse-fma` (not
+//! numeric-preserving) they must agree bit for bit modulo contraction (both sides with
+//! every `fma` written back as `mulf` + `addf`: `tilec_tests::diffcanon::unfuse`). The
+//! Transforms lit files and tests/transforms.rs are among the test cases. Prints the figures (kernels generated and verified,
 //! functions and inputs run, inputs skipped for undefined behaviour, rules fired,
 //! mismatches, time) and the first mismatches; exits 1 on any mismatch or on a generated
 //! kernel that does not verify.

@@ -213,6 +213,11 @@ pub struct Module {
     file: Option<FileId>,
     /// Value names and comments of the source text, when the parser kept them.
     pub trivia: crate::trivia::Trivia,
+    /// The attributes of MLIR's builtin `module attributes {...} { ... }` wrapper written
+    /// around the top-level ops (empty: no wrapper, or one without attributes, which is
+    /// not printed back). tilec has no builtin dialect: they are kept only to be printed
+    /// back around the ops, as cuda-tile-opt prints them.
+    pub wrapper_attrs: Vec<(Box<str>, Attr)>,
 }
 
 impl std::fmt::Debug for Module {
@@ -286,6 +291,7 @@ impl Module {
             body,
             file: None,
             trivia: crate::trivia::Trivia::default(),
+            wrapper_attrs: Vec::new(),
         }
     }
 

@@ -19,8 +19,24 @@ use tilec_ir::{Module, Op, Opcode};
 
 /// Canonicalizes `m` in place. Returns warnings (non-convergence), never errors.
 pub fn canonicalize(m: &mut Module, opts: &CanonOptions, stats: &mut Stats) -> Vec<Diagnostic> {
-    let mut diags = Vec::new();
     let funcs = functions(m);
+    run_greedy(m, &funcs, opts, stats, None)
+}
+
+/// Extra patterns a pass adds to the greedy driver (tried after the op table's rules).
+pub(crate) type ExtraPatterns<'a> = &'a dyn Fn(&mut Rewriter<'_>, Op) -> bool;
+
+/// The greedy driver over the functions `funcs` of `m`, with the op table's rules that
+/// `opts` runs and `extra` patterns.
+pub(crate) fn run_greedy(
+    m: &mut Module,
+    funcs: &[Op],
+    opts: &CanonOptions,
+    stats: &mut Stats,
+    extra: Option<ExtraPatterns<'_>>,
+) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    let funcs = funcs.to_vec();
     let mut rw = Rewriter::new(m, opts.personality, stats);
     let mut iterations = 0;
     let mut converged = false;
@@ -37,14 +53,14 @@ pub fn canonicalize(m: &mut Module, opts: &CanonOptions, stats: &mut Stats) -> V
         }
         let populated_changes = rw.changed;
         rw.changed = false;
-        let exhausted = drain(&mut rw, opts, budget);
+        let exhausted = drain(&mut rw, opts, budget, extra);
         let mut changed = rw.changed || populated_changes || exhausted;
         // The greedy phase is at its fixed point (the worklist is empty): the expression
         // simplifier runs over the residual IR, and what it enables (dead ops, constant
         // conditions) is processed in the same round.
         if opts.runs_simplifier() && simplify::simplify_module(&mut rw, &funcs) {
             changed = true;
-            drain(&mut rw, opts, budget);
+            drain(&mut rw, opts, budget, extra);
         }
         if !changed {
             converged = true;
@@ -73,13 +89,18 @@ pub fn canonicalize(m: &mut Module, opts: &CanonOptions, stats: &mut Stats) -> V
 }
 
 /// Processes the worklist until it is empty; true if the rewrite budget ran out.
-fn drain(rw: &mut Rewriter<'_>, opts: &CanonOptions, budget: u64) -> bool {
+fn drain(
+    rw: &mut Rewriter<'_>,
+    opts: &CanonOptions,
+    budget: u64,
+    extra: Option<ExtraPatterns<'_>>,
+) -> bool {
     while let Some(op) = rw.pop() {
         if rw.rewrites > budget {
             rw.clear_worklist();
             return true;
         }
-        process(rw, op, opts);
+        process(rw, op, opts, extra);
     }
     false
 }
@@ -120,7 +141,7 @@ fn post_order(m: &Module, op: Op, out: &mut Vec<Op>) {
 }
 
 /// Processes one op: dead-op erasure, then the fold, then the patterns.
-fn process(rw: &mut Rewriter<'_>, op: Op, opts: &CanonOptions) {
+fn process(rw: &mut Rewriter<'_>, op: Op, opts: &CanonOptions, extra: Option<ExtraPatterns<'_>>) {
     if !rw.m.is_attached(op) {
         return;
     }
@@ -155,6 +176,11 @@ fn process(rw: &mut Rewriter<'_>, op: Op, opts: &CanonOptions) {
             rw.stats.bump(p.name());
             return;
         }
+    }
+    if let Some(extra) = extra
+        && extra(rw, op)
+    {
+        rw.rewrites += 1;
     }
 }
 

@@ -217,3 +217,62 @@ pub fn block_owner_name(m: &Module, b: Block) -> Option<&'static str> {
 pub fn terminator_allowed_in(m: &Module, term: Op, b: Block) -> bool {
     block_owner_name(m, b).is_some_and(|n| m.def(term).parents.contains(&n))
 }
+
+/// A deep copy of `op` (with its regions) at `at`: operands are looked up in `map` (values
+/// not in it are kept), and the copy's results and block arguments are added to it.
+/// Attributes, discardable attributes, spelling, span and `loc` are kept (MLIR's
+/// `Operation::clone` with an `IRMapping`).
+pub fn clone_op(
+    m: &mut Module,
+    op: Op,
+    map: &mut tilec_ir::util::FxHashMap<Value, Value>,
+    at: tilec_ir::InsertPoint,
+) -> Op {
+    let operands: Vec<Value> = m
+        .operands(op)
+        .map(|v| map.get(&v).copied().unwrap_or(v))
+        .collect();
+    let results: Vec<tilec_ir::Type> = m.results(op).map(|r| m.value_type(r)).collect();
+    let attrs: Vec<Option<tilec_ir::Attr>> =
+        (0..m.def(op).attrs.len()).map(|i| m.attr(op, i)).collect();
+    let regions = m.regions(op).to_vec();
+    let copy = m.create_op(
+        &tilec_ir::OpSpec {
+            opcode: m.opcode(op),
+            operands: &operands,
+            results: &results,
+            attrs: &attrs,
+            regions: regions.len(),
+        },
+        at,
+    );
+    for (k, a) in m.extra_attrs(op).to_vec() {
+        m.push_extra_attr(copy, &k, a);
+    }
+    if let Some(name) = m.unregistered_name(op).map(str::to_owned) {
+        m.set_unregistered_name(copy, &name);
+    }
+    m.set_spelling(copy, m.spelling(op));
+    m.set_written_generic(copy, m.written_generic(op));
+    m.set_op_span(copy, m.op_span(op));
+    m.set_op_loc(copy, m.op_loc(op));
+    for (r, c) in m.results(op).zip(m.results(copy)) {
+        map.insert(r, c);
+    }
+    for (i, r) in regions.into_iter().enumerate() {
+        let to = m.region(copy, i);
+        for b in m.region_blocks(r).to_vec() {
+            let nb = m.append_block(to);
+            for a in m.block_args(b).to_vec() {
+                let na = m.append_block_arg(nb, m.value_type(a));
+                m.set_value_loc(na, m.value_loc(a));
+                map.insert(a, na);
+            }
+            let ops: Vec<Op> = m.block_ops(b).collect();
+            for o in ops {
+                clone_op(m, o, map, tilec_ir::InsertPoint::End(nb));
+            }
+        }
+    }
+    copy
+}

@@ -5,7 +5,10 @@
 //!   attached to ops through [`tilec_ir::OpDef::canon`]) with a greedy worklist driver to a
 //!   fixed point (with an iteration cap), then the recursive expression simplifier
 //!   ([`simplify`]), repeating both until neither changes anything.
-//! * [`passes`] has `cse` and `dce` and the pass pipeline (`-p canonicalize,cse,dce`).
+//! * [`passes`] has `cse` and `dce` and the pass pipeline (`-p canonicalize,cse,dce`, or
+//!   MLIR's `--pass-pipeline=` spelling with anchors).
+//! * [`fuse_fma`] and [`loop_split`] are NVIDIA's 13.3 `Transforms/` passes `fuse-fma`
+//!   (not numeric-preserving) and `loop-split`.
 //!
 //! Every rewrite keeps the three contracts of the spec: token-ordered memory operations are
 //! never reordered, duplicated or erased; float folds keep the declared rounding and
@@ -17,15 +20,20 @@
 pub mod debuginfo;
 mod driver;
 mod fold;
+pub mod fuse_fma;
 mod ifs;
 pub mod ir;
+pub mod loop_split;
 pub mod passes;
 pub mod rewriter;
 mod select;
 pub mod simplify;
 
 pub use driver::canonicalize;
-pub use passes::{Pass, PassOptions, parse_pipeline, run_pipeline};
+pub use passes::{
+    Anchor, Pass, PassOptions, PipelineItem, Step, parse_pipeline, parse_pipeline_items,
+    parse_pipeline_steps, run_pipeline, run_steps,
+};
 pub use tilec_ir::ops::Rule;
 pub use tilec_verify::Personality;
 

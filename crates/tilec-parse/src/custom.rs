@@ -107,6 +107,11 @@ impl<'s> Parser<'s> {
         let r = self.parse_region(&args)?;
         self.ensure_terminator(r, Opcode::Return, st.name_span);
         st.regions[0] = Some(r);
+        // NVIDIA's `entry` parser takes its discardable attributes after the body
+        // (`entry @k() { ... } {cuda_tile.loop_split = 0}`) and prints them there.
+        if st.def.opcode == Opcode::Entry {
+            self.parse_opt_attr_dict(st)?;
+        }
         Ok(())
     }
 

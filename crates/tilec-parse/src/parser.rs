@@ -735,11 +735,16 @@ impl<'s> Parser<'s> {
     }
 
     /// Parses a builtin `module`: its ops join the top level (tilec has no builtin
-    /// dialect; the wrapper is not printed back).
+    /// dialect; the wrapper is printed back only when it has attributes, see
+    /// [`tilec_ir::Module::wrapper_attrs`]).
     fn parse_builtin_module(&mut self, body: tilec_ir::Block) -> PResult<()> {
         self.bump();
         if self.eat_keyword("attributes") {
-            self.parse_attr_dict_entries()?;
+            let attrs = self.parse_attr_dict_entries()?;
+            // Kept to be printed back (the first wrapper with attributes).
+            if self.m.wrapper_attrs.is_empty() {
+                self.m.wrapper_attrs = attrs;
+            }
         }
         self.expect(Tok::LBrace, "expected '{'")?;
         loop {

@@ -240,10 +240,18 @@ struct FmtArgs {
 /// Pass selection and options (`tilec opt`).
 #[derive(Args, Debug, Clone)]
 struct PassArgs {
-    /// Passes to run, in order, comma-separated: canonicalize, cse, dce, and last
+    /// Passes to run, in order, comma-separated: canonicalize, cse, dce, fuse-fma (not
+    /// numeric-preserving), loop-split (option: `loop-split{split-threshold=N}`), and last
     /// convert-to-gpu (the PTX backend's GPU-level IR).
     #[arg(short = 'p', long = "passes", value_name = "PIPELINE")]
     pipeline: Vec<String>,
+    /// A pass pipeline in MLIR's spelling, as cuda-tile-opt takes it:
+    /// `builtin.module(cuda_tile.module(cuda_tile.entry(loop-split{split-threshold=2})))`.
+    /// A pass nested in `cuda_tile.entry(...)` runs on entries only, in
+    /// `cuda_tile.testing$func(...)` on testing functions only, elsewhere on every function.
+    /// Passes: canonicalize, cse, dce, fuse-fma, loop-split (run after the `-p` ones).
+    #[arg(long = "pass-pipeline", value_name = "PIPELINE")]
+    pass_pipeline: Vec<String>,
     /// Warps per tile block for convert-to-gpu (1, 2, 4, 8 or 16).
     #[arg(long = "num-warps", default_value_t = 4)]
     num_warps: u32,
@@ -313,6 +321,7 @@ const SINGLE_DASH: &[&str] = &[
     "canonicalize",
     "cse",
     "no-implicit-module",
+    "pass-pipeline",
 ];
 
 /// Rewrites a command line into tilec's own: one-dash MLIR options get two dashes, and a
@@ -344,6 +353,7 @@ fn normalize_args(args: Vec<OsString>) -> Vec<OsString> {
             "--output",
             "-p",
             "--passes",
+            "--pass-pipeline",
             "--num-warps",
             "--num-stages",
             "--max-iterations",
@@ -722,45 +732,59 @@ impl<'a, 'b> Driver<'a, 'b> {
         }
     }
 
-    /// The passes and options a command line asks for (`-p` pipelines first, then the
-    /// `--canonicalize`/`--cse`/`--dce` flags in command-line order).
+    /// The passes and options a command line asks for (`-p` pipelines first, then
+    /// `--pass-pipeline`s, then the `--canonicalize`/`--cse`/`--dce` flags in command-line
+    /// order), and whether convert-to-gpu ends them.
     fn pass_setup(
         &mut self,
         a: &PassArgs,
         flags: &[tilec_opt::Pass],
         common: &CommonArgs,
-    ) -> Result<(Vec<tilec_opt::Pass>, tilec_opt::PassOptions), i32> {
+    ) -> Result<(Vec<tilec_opt::Step>, tilec_opt::PassOptions, bool), i32> {
+        let mut items = Vec::new();
+        for text in a.pipeline.iter().chain(&a.pass_pipeline) {
+            match tilec_opt::parse_pipeline_items(text) {
+                Ok(i) => items.extend(i),
+                Err(e) => return Err(self.usage_error(&e)),
+            }
+        }
         let mut passes = Vec::new();
-        let names: Vec<&str> = a
-            .pipeline
-            .iter()
-            .flat_map(|p| p.split(','))
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .collect();
-        for (i, name) in names.iter().enumerate() {
-            if *name == GPU_PASS {
-                if i + 1 != names.len() || !flags.is_empty() {
+        let mut gpu = false;
+        let n = items.len();
+        for (i, item) in items.into_iter().enumerate() {
+            if item.name == GPU_PASS {
+                if i + 1 != n || !flags.is_empty() {
                     return Err(self.usage_error(&format!(
                         "{GPU_PASS} must be the last pass (its output is the GPU-level IR)"
                     )));
                 }
+                if item.anchor != tilec_opt::Anchor::Functions || !item.options.is_empty() {
+                    return Err(self.usage_error(&format!(
+                        "{GPU_PASS} runs on the whole module and takes no options"
+                    )));
+                }
+                gpu = true;
                 continue;
             }
-            match tilec_opt::Pass::ALL.iter().find(|p| p.name() == *name) {
-                Some(p) => passes.push(*p),
-                None => {
-                    let mut known: Vec<&str> =
-                        tilec_opt::Pass::ALL.iter().map(|p| p.name()).collect();
-                    known.push(GPU_PASS);
-                    return Err(self.usage_error(&format!(
-                        "unknown pass '{name}' (known passes: {})",
-                        known.join(", ")
-                    )));
+            match tilec_opt::Pass::from_name(&item.name, &item.options) {
+                Ok(pass) => passes.push(tilec_opt::Step {
+                    pass,
+                    anchor: item.anchor,
+                }),
+                Err(e) => {
+                    let e = if e.starts_with("unknown pass") {
+                        format!("{}, {GPU_PASS})", e.trim_end_matches(')'))
+                    } else {
+                        e
+                    };
+                    return Err(self.usage_error(&e));
                 }
             }
         }
-        passes.extend_from_slice(flags);
+        passes.extend(flags.iter().map(|&pass| tilec_opt::Step {
+            pass,
+            anchor: tilec_opt::Anchor::Functions,
+        }));
         let rules = |names: &[String]| -> Result<Vec<tilec_opt::Rule>, String> {
             names
                 .iter()
@@ -795,20 +819,20 @@ impl<'a, 'b> Driver<'a, 'b> {
             },
             verify_each: a.verify_each,
         };
-        Ok((passes, opts))
+        Ok((passes, opts, gpu))
     }
 
     /// Runs passes over the valid modules; returns false if a pass failed (internal error).
     fn run_passes(
         &mut self,
         modules: &mut [Option<Module>],
-        passes: &[tilec_opt::Pass],
+        passes: &[tilec_opt::Step],
         opts: &tilec_opt::PassOptions,
         stats: &mut tilec_opt::Stats,
     ) -> bool {
         let mut ok = true;
         for m in modules.iter_mut().flatten() {
-            let diags = tilec_opt::run_pipeline(m, passes, opts, stats);
+            let diags = tilec_opt::run_steps(m, passes, opts, stats);
             for d in &diags {
                 self.emit(d);
                 if d.is_error() {
@@ -824,7 +848,7 @@ impl<'a, 'b> Driver<'a, 'b> {
     fn fmt(&mut self, a: FmtArgs, flags: &[tilec_opt::Pass], as_written: bool) -> i32 {
         self.keep_trivia = as_written;
         self.configure(&a.common);
-        let (passes, pass_opts) = match self.pass_setup(&a.passes, flags, &a.common) {
+        let (passes, pass_opts, gpu) = match self.pass_setup(&a.passes, flags, &a.common) {
             Ok(x) => x,
             Err(code) => return code,
         };
@@ -838,11 +862,6 @@ impl<'a, 'b> Driver<'a, 'b> {
         let mut modules = self.parse(&input, &a.common);
         // GPU-level IR read back: printed as it stands; the passes work on tile IR.
         let gpu_input = modules.iter().flatten().any(tilec_ptx::is_gpu_level);
-        let gpu = a
-            .passes
-            .pipeline
-            .iter()
-            .any(|p| p.split(',').any(|s| s.trim() == GPU_PASS));
         if gpu_input && (!passes.is_empty() || gpu) {
             return self.usage_error(
                 "the input is GPU-level IR (the output of convert-to-gpu): passes run on tile IR",
@@ -859,7 +878,7 @@ impl<'a, 'b> Driver<'a, 'b> {
                     "tilec: pass statistics ({}; canonicalizer rounds: {}):\n{}",
                     passes
                         .iter()
-                        .map(|p| p.name())
+                        .map(|p| p.pass.name())
                         .collect::<Vec<_>>()
                         .join(","),
                     stats.iterations,
@@ -1050,7 +1069,10 @@ impl<'a, 'b> Driver<'a, 'b> {
             let mut stats = tilec_opt::Stats::default();
             if !self.run_passes(
                 &mut modules,
-                &[tilec_opt::Pass::Canonicalize],
+                &[tilec_opt::Step {
+                    pass: tilec_opt::Pass::Canonicalize,
+                    anchor: tilec_opt::Anchor::Functions,
+                }],
                 &opts,
                 &mut stats,
             ) {

@@ -784,7 +784,7 @@ fn opt_usage_errors_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         text(&out.stderr),
-        "tilec: error: unknown pass 'inline' (known passes: canonicalize, cse, dce, convert-to-gpu)\n"
+        "tilec: error: unknown pass 'inline' (known passes: canonicalize, cse, dce, fuse-fma, loop-split, convert-to-gpu)\n"
     );
     let out = tilec(
         &[

@@ -99,11 +99,17 @@ fn function(p: &mut Printer<'_>, op: Op) {
         }
     }
     // Discardable attributes come before the body, after `attributes`, as MLIR's
-    // function printer puts them.
-    p.print_extra_attrs(op, true);
+    // function printer puts them; NVIDIA's `entry` printer puts them after the body.
+    let trailing = m.opcode(op) == crate::ops::Opcode::Entry;
+    if !trailing {
+        p.print_extra_attrs(op, true);
+    }
     p.out.push(' ');
     if let Some(r) = body {
         p.print_region(r, false, true, false, false);
+    }
+    if trailing {
+        p.print_extra_attrs(op, false);
     }
 }
 

@@ -157,9 +157,24 @@ impl<'m> Printer<'m> {
         self.names = Names::compute(self.m, self.opts.generic, self.opts.as_written);
         let body = self.m.body();
         let ops: Vec<Op> = self.m.block_ops(body).collect();
+        // MLIR's builtin `module attributes {...} {` wrapper, as cuda-tile-opt prints it.
+        let wrapped = !self.m.wrapper_attrs.is_empty();
+        if wrapped {
+            self.out.push_str("module attributes ");
+            let mut s = std::mem::take(&mut self.out);
+            self.attr_printer()
+                .write_dict(&mut s, &self.m.wrapper_attrs, false);
+            self.out = s;
+            self.out.push_str(" {\n");
+            self.indent += 2;
+        }
         for op in ops {
             self.print_leading_comments(op);
             self.print_op(op, false);
+        }
+        if wrapped {
+            self.indent -= 2;
+            self.out.push_str("}\n");
         }
         if self.opts.as_written {
             for c in &self.m.trivia.file_end {
