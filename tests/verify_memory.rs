@@ -1,7 +1,7 @@
 //! Verifier diagnostics of the memory family (token-ordered memory and atomics): every catalog entry produced exactly, in both
 //! personalities, and valid near-misses that verify clean.
 
-use tilec_tests::{assert_clean, test_func_lines as func, verify_diags};
+use tilec_tests::{assert_clean, test_func_lines as func, verify_diags, verify_diags_with};
 
 /// The pointers point to the loaded element type.
 #[test]
@@ -458,7 +458,7 @@ fn rmw_integer_mode() {
     );
 }
 
-/// `addf` needs f16, f32 or f64 elements.
+/// `addf` needs f16, bf16 (from release 13.3), f32 or f64 elements.
 #[test]
 fn rmw_addf() {
     let src = func(
@@ -471,12 +471,35 @@ fn rmw_addf() {
     assert_eq!(
         verify_diags(&src, false),
         [
-            "error 3:14: 'cuda_tile.atomic_rmw_tko' op floating-add rmw requires a target-supported floating width",
             "error 4:14: 'cuda_tile.atomic_rmw_tko' op floating-add rmw requires a target-supported floating width",
         ]
     );
     assert_eq!(
         verify_diags(&src, true),
+        [
+            "error 4:14: 'cuda_tile.atomic_rmw_tko' op 'addf' works only with floats f16, bf16, f32, and f64",
+        ]
+    );
+    // Release 13.1: no bf16, and its wording.
+    let in_13_1 = |personality| {
+        verify_diags_with(
+            &src,
+            &tilec_verify::VerifyOptions {
+                personality,
+                release_minor: Some(1),
+                ..Default::default()
+            },
+        )
+    };
+    assert_eq!(
+        in_13_1(tilec_verify::Personality::Spec),
+        [
+            "error 3:14: 'cuda_tile.atomic_rmw_tko' op floating-add rmw requires a target-supported floating width",
+            "error 4:14: 'cuda_tile.atomic_rmw_tko' op floating-add rmw requires a target-supported floating width",
+        ]
+    );
+    assert_eq!(
+        in_13_1(tilec_verify::Personality::CudaTileOpt),
         [
             "error 3:14: 'cuda_tile.atomic_rmw_tko' op 'addf' works only with floats f16, f32, and f64",
             "error 4:14: 'cuda_tile.atomic_rmw_tko' op 'addf' works only with floats f16, f32, and f64",

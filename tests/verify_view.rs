@@ -1030,3 +1030,25 @@ fn view_type_rules() {
         "{printed}"
     );
 }
+
+/// `select` (13.3) refuses the 4-bit element types; 8-bit floats are fine.
+#[test]
+fn select_on_sub_byte_types() {
+    for (ty, name) in [("f4E2M1FN", "F4E2M1FN"), ("i4", "I4")] {
+        let src = func(
+            &format!("%c: !cuda_tile.tile<4xi1>, %a: !cuda_tile.tile<4x{ty}>"),
+            &[&format!(
+                "%r = cuda_tile.select %c, %a, %a : !cuda_tile.tile<4xi1>, !cuda_tile.tile<4x{ty}>"
+            )],
+        );
+        let want = [format!(
+            "error 3:10: 'cuda_tile.select' op cannot operate on sub-byte type {name}"
+        )];
+        assert_eq!(verify_diags(&src, false), want, "{src}");
+        assert_eq!(verify_diags(&src, true), want, "{src}");
+    }
+    assert_clean(&func(
+        "%c: !cuda_tile.tile<4xi1>, %a: !cuda_tile.tile<4xf8E8M0FNU>",
+        &["%r = cuda_tile.select %c, %a, %a : !cuda_tile.tile<4xi1>, !cuda_tile.tile<4xf8E8M0FNU>"],
+    ));
+}

@@ -1090,14 +1090,22 @@ impl<'a> Reader<'a> {
                 }
                 Field::Int(n) => {
                     let v = c.varint("an integer attribute")?;
-                    let kind = def.attrs.iter().find(|a| a.name == n).map(|a| a.kind);
-                    let ty = if kind == Some(AttrKind::I32) {
-                        Type::I32
-                    } else {
-                        Type::I64
-                    };
-                    let a = self.m.ctx.attrs.int(v as i64, ty);
+                    let a = self.int_attr(def, n, v);
                     attrs.push((n, a));
+                }
+                Field::IntSince(n, since) => {
+                    if self.version >= since {
+                        let v = c.varint("an integer attribute")?;
+                        let a = self.int_attr(def, n, v);
+                        attrs.push((n, a));
+                    }
+                }
+                Field::OptInt(n) => {
+                    if flag(flags, flag_bits, n) {
+                        let v = c.varint("an integer attribute")?;
+                        let a = self.int_attr(def, n, v);
+                        attrs.push((n, a));
+                    }
                 }
                 Field::Bool(n) => {
                     let b_at = *c;
@@ -1273,6 +1281,17 @@ impl<'a> Reader<'a> {
             self.values.extend(self.m.results(op));
         }
         Ok(op)
+    }
+    /// An integer attribute of `def`'s slot `n`, typed as the slot declares (`i32` or
+    /// `i64`).
+    fn int_attr(&mut self, def: &tilec_ir::ops::OpDef, n: &str, v: u64) -> Attr {
+        let kind = def.attrs.iter().find(|a| a.name == n).map(|a| a.kind);
+        let ty = if kind == Some(AttrKind::I32) {
+            Type::I32
+        } else {
+            Type::I64
+        };
+        self.m.ctx.attrs.int(v as i64, ty)
     }
 
     fn enum_attr(

@@ -40,6 +40,12 @@ pub enum Field {
     OptHints(&'static str),
     /// An integer attribute as a varint.
     Int(&'static str),
+    /// An integer attribute with a default that a later version added: a varint from the
+    /// given version on (older versions have none: reading gives no attribute, the
+    /// default; writing a non-default value is an error naming the version it needs).
+    IntSince(&'static str, Version),
+    /// An optional integer attribute, a varint present when its flag bit is set.
+    OptInt(&'static str),
     /// A boolean attribute as one byte.
     Bool(&'static str),
     /// A string attribute (or symbol reference) as a string-table index.
@@ -81,6 +87,8 @@ use Field::*;
 const V13_1: Version = Version::V13_1;
 const V13_2: Version = Version::V13_2;
 const V13_3: Version = Version::V13_3;
+const V250_0: Version = Version::V250_0;
+const V250_1: Version = Version::V250_1;
 
 /// `result = op source`.
 const UNARY: &[Field] = &[Results, Operand("source")];
@@ -530,6 +538,28 @@ pub static ENCODINGS: &[Encoding] = &[
             Operand("rhs_scale"),
         ],
         V13_3
+    ),
+    // NVIDIA's testing ops (0x3000 on), for the testing versions 250.x only.
+    enc!(
+        TestingBytecodeNewAttribute,
+        0x3000,
+        &[
+            Flags(&[Unit("new_flag")], V250_1),
+            IntSince("new_param", V250_1)
+        ],
+        V250_0
+    ),
+    enc!(
+        TestingBytecodeEvolution,
+        0x3002,
+        &[
+            Results,
+            Flags(&[Present("new_attr"), Present("optional_token")], V250_1),
+            Sized("inputs"),
+            OptInt("new_attr"),
+            OptOperand("optional_token"),
+        ],
+        V250_0
     ),
     enc!(
         MakeGatherScatterView,

@@ -922,6 +922,25 @@ impl<'m> Writer<'m> {
                     let v = attr(n).and_then(|a| m.ctx.attrs.get_int(a)).unwrap_or(0);
                     put_varint(out, v as u64);
                 }
+                Field::IntSince(n, since) => {
+                    let default = match def.attrs.iter().find(|a| a.name == n).map(|a| a.presence) {
+                        Some(tilec_ir::ops::Presence::DefaultInt(d)) => d,
+                        _ => 0,
+                    };
+                    let v = attr(n)
+                        .and_then(|a| m.ctx.attrs.get_int(a))
+                        .unwrap_or(default);
+                    if self.version >= since {
+                        put_varint(out, v as u64);
+                    } else if v != default {
+                        return Err(Fail(requires(n, since, false), Some(op)));
+                    }
+                }
+                Field::OptInt(n) => {
+                    if let Some(v) = attr(n).and_then(|a| m.ctx.attrs.get_int(a)) {
+                        put_varint(out, v as u64);
+                    }
+                }
                 Field::Bool(n) => {
                     let v = matches!(
                         attr(n).map(|a| m.ctx.attrs.get(a)),

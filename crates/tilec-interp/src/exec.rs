@@ -429,6 +429,12 @@ impl<'a, 'm> Ctx<'a, 'm> {
             O::UnrealizedConversionCast | O::Unregistered => {
                 return Err(format!("'{}' is not a tile IR operation", m.def(op).name));
             }
+            O::TestingBytecodeNewAttribute | O::TestingBytecodeEvolution => {
+                return Err(format!(
+                    "'{}' tests bytecode versioning and has no behaviour to run",
+                    m.def(op).name
+                ));
+            }
             O::ConvertLayout
             | O::LocalAlloc
             | O::LocalLoad

@@ -3312,6 +3312,15 @@ const NOT_EXECUTED: &[(Opcode, &str)] = &[
         "a compiler-internal placeholder",
     ),
     (Opcode::Unregistered, "an op of another dialect"),
+    // NVIDIA's bytecode-versioning test ops: no behaviour (refused, see the error tests).
+    (
+        Opcode::TestingBytecodeNewAttribute,
+        "a bytecode-versioning test op",
+    ),
+    (
+        Opcode::TestingBytecodeEvolution,
+        "a bytecode-versioning test op",
+    ),
 ];
 
 #[test]
@@ -4002,5 +4011,18 @@ fn non_tile_ir_ops_are_refused() {
         Some(Opcode::Unregistered),
         "{}",
         e.message
+    );
+    let m = module(
+        "cuda_tile.module @m {
+  testing$func @f() {
+    testing$bytecode_test_new_attribute new_flag
+    return
+  }
+}",
+    );
+    let e = try_call(&m, "f", &[], &mut Memory::default()).expect_err("refused");
+    assert_eq!(
+        e.message,
+        "'testing$bytecode_test_new_attribute' tests bytecode versioning and has no behaviour to run"
     );
 }

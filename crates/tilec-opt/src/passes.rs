@@ -26,6 +26,9 @@ pub enum Pass {
         /// The `split-threshold` option (default 1: split whatever the branches hold).
         split_threshold: i32,
     },
+    /// NVIDIA's `synthesize-debug-info-scopes` (a module pass): a debug-info subprogram for
+    /// every function and a `di_loc` for every op. See [`crate::debuginfo`].
+    SynthesizeDebugInfoScopes,
 }
 
 impl Pass {
@@ -36,6 +39,7 @@ impl Pass {
         Pass::Dce,
         Pass::FuseFma,
         Pass::LoopSplit { split_threshold: 1 },
+        Pass::SynthesizeDebugInfoScopes,
     ];
 
     /// The pass's name in pipelines.
@@ -46,6 +50,7 @@ impl Pass {
             Pass::Dce => "dce",
             Pass::FuseFma => "fuse-fma",
             Pass::LoopSplit { .. } => "loop-split",
+            Pass::SynthesizeDebugInfoScopes => "synthesize-debug-info-scopes",
         }
     }
 
@@ -350,6 +355,7 @@ pub fn run_steps(
                     stats.bump("LoopSplit");
                 }
             }
+            Pass::SynthesizeDebugInfoScopes => crate::debuginfo::synthesize_scopes(m),
         }
         if opts.verify_each {
             let vopts = tilec_verify::VerifyOptions {

@@ -21,6 +21,7 @@ use std::path::PathBuf;
 use tilec_diag::render::{Format as DiagFormat, RenderOptions};
 use tilec_diag::{Diagnostic, FileId, Location, SourceMap, Span, codes};
 use tilec_ir::{Module, PrintOptions};
+use tilec_opt::debuginfo::RenameOptions;
 use tilec_parse::ParseOptions;
 
 /// Exit status for success.
@@ -252,6 +253,15 @@ struct PassArgs {
     /// Passes: canonicalize, cse, dce, fuse-fma, loop-split (run after the `-p` ones).
     #[arg(long = "pass-pipeline", value_name = "PIPELINE")]
     pass_pipeline: Vec<String>,
+    /// cuda-tile-opt's test pass: rename a symbol, its uses and its debug-info linkage
+    /// name, after the other passes: `symbol-to-rename=MODULE::NAME scope=MODULE
+    /// new-name=NEW update-uses=true`.
+    #[arg(
+        long = "test-debuginfo-update-symbol-name",
+        value_name = "OPTIONS",
+        hide = true
+    )]
+    rename_symbol: Option<String>,
     /// Warps per tile block for convert-to-gpu (1, 2, 4, 8 or 16).
     #[arg(long = "num-warps", default_value_t = 4)]
     num_warps: u32,
@@ -322,6 +332,7 @@ const SINGLE_DASH: &[&str] = &[
     "cse",
     "no-implicit-module",
     "pass-pipeline",
+    "test-debuginfo-update-symbol-name",
 ];
 
 /// Rewrites a command line into tilec's own: one-dash MLIR options get two dashes, and a
@@ -855,11 +866,25 @@ impl<'a, 'b> Driver<'a, 'b> {
         if let Err(code) = self.not_over_input(&a.input, a.output.as_deref()) {
             return code;
         }
+        let rename = match a.passes.rename_symbol.as_deref().map(RenameOptions::parse) {
+            None => None,
+            Some(Ok(o)) => Some(o),
+            Some(Err(e)) => {
+                return self.usage_error(&format!("--test-debuginfo-update-symbol-name: {e}"));
+            }
+        };
         let input = match self.load(&a.input) {
             Ok(i) => i,
             Err(code) => return code,
         };
-        let mut modules = self.parse(&input, &a.common);
+        // The rename's diagnostics join each chunk's (for --verify-diagnostics); it is
+        // applied to the modules after the other passes.
+        let mut modules = match &rename {
+            Some(o) => self.parse_then(&input, &a.common, &|m| {
+                tilec_opt::debuginfo::update_symbol_name(&mut m.clone(), o)
+            }),
+            None => self.parse(&input, &a.common),
+        };
         // GPU-level IR read back: printed as it stands; the passes work on tile IR.
         let gpu_input = modules.iter().flatten().any(tilec_ptx::is_gpu_level);
         if gpu_input && (!passes.is_empty() || gpu) {
@@ -884,6 +909,19 @@ impl<'a, 'b> Driver<'a, 'b> {
                     stats.iterations,
                     stats.render()
                 );
+            }
+        }
+        if let Some(o) = &rename {
+            // Reported when parsing; a module whose rename failed is not printed (as a
+            // failed pass prints nothing).
+            for slot in modules.iter_mut() {
+                if let Some(m) = slot
+                    && tilec_opt::debuginfo::update_symbol_name(m, o)
+                        .iter()
+                        .any(tilec_diag::Diagnostic::is_error)
+                {
+                    *slot = None;
+                }
             }
         }
         if self.errors > 0 {

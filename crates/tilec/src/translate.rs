@@ -41,7 +41,7 @@ struct Args {
     generic: bool,
 }
 
-const USAGE: &str = "OVERVIEW: CUDA Tile IR translation (tilec)\n\nUSAGE: cuda-tile-translate [options] <input file>\n\nOPTIONS:\n  -mlir-to-cudatilebc        Translate MLIR to Tile IR bytecode\n  -cudatilebc-to-mlir        Translate Tile IR bytecode to MLIR\n  -test-cudatile-roundtrip   Translate MLIR to bytecode and back\n  -bytecode-version=<ver>    Bytecode version to write (13.1, 13.2, 13.3)\n  --list-versions            List the supported bytecode versions\n  -no-implicit-module        Do not wrap the input in a module\n  -split-input-file          Split the input at '// -----' lines\n  -verify-diagnostics        Check diagnostics against expected-* comments\n  -allow-unregistered-dialect  Accept operations of unregistered dialects\n  -mlir-print-debuginfo      Print locations\n  -mlir-print-op-generic     Print operations in the generic form\n  -o <filename>              Output file (default: stdout)\n";
+const USAGE: &str = "OVERVIEW: CUDA Tile IR translation (tilec)\n\nUSAGE: cuda-tile-translate [options] <input file>\n\nOPTIONS:\n  -mlir-to-cudatilebc        Translate MLIR to Tile IR bytecode\n  -cudatilebc-to-mlir        Translate Tile IR bytecode to MLIR\n  -test-cudatile-roundtrip   Translate MLIR to bytecode and back\n  -bytecode-version=<ver>    Bytecode version to write (13.1, 13.2, 13.3; testing: 250.0, 250.1)\n  --list-versions            List the supported bytecode versions\n  -no-implicit-module        Do not wrap the input in a module\n  -split-input-file          Split the input at '// -----' lines\n  -verify-diagnostics        Check diagnostics against expected-* comments\n  -allow-unregistered-dialect  Accept operations of unregistered dialects\n  -mlir-print-debuginfo      Print locations\n  -mlir-print-op-generic     Print operations in the generic form\n  -o <filename>              Output file (default: stdout)\n";
 
 fn parse_args(args: &[OsString]) -> Result<Args, String> {
     let mut a = Args {
@@ -162,14 +162,19 @@ impl Driver<'_, '_> {
             return EXIT_DIAGNOSTICS;
         };
         if mode == Mode::ListVersions {
-            for v in tilec_bytecode::Version::SUPPORTED {
+            // The releases, then the testing versions (NVIDIA's tools list those when
+            // built with their tests, as tilec always is).
+            for v in tilec_bytecode::Version::SUPPORTED
+                .into_iter()
+                .chain(tilec_bytecode::Version::TESTING)
+            {
                 let _ = writeln!(self.io.stdout, "{v}");
             }
             return EXIT_OK;
         }
         let version = match &a.version {
             None => None,
-            Some(v) => match tilec_bytecode::Version::parse(v) {
+            Some(v) => match tilec_bytecode::Version::parse_with_testing(v) {
                 Some(v) => Some(v),
                 None => {
                     let _ = writeln!(

@@ -479,6 +479,42 @@ fn compile_line_info_maps_back_to_the_source() {
     );
 }
 
+/// Debug-info locations (`di_loc`, as cuTile writes them into bytecode) name their own
+/// source file: `-g` gives it a `.file` of its own (under its `di_file`'s directory) and
+/// the `.loc` lines point there, for text and bytecode input alike.
+#[test]
+fn compile_line_info_follows_debug_info_locations() {
+    let src = r#"#di_file = #cuda_tile.di_file<"kernel.py" in "/src">
+#di_compile_unit = #cuda_tile.di_compile_unit<file = #di_file>
+#di_subprogram = #cuda_tile.di_subprogram<file = #di_file, line = 3, name = "k", linkageName = "k", compileUnit = #di_compile_unit, scopeLine = 3>
+cuda_tile.module @m {
+  entry @k(%p: !cuda_tile.tile<ptr<f32>>) {
+    %c = constant <f32: 1.0> : tile<f32> loc(#cuda_tile.di_loc<loc("kernel.py":7:9) in #di_subprogram>)
+    %t = store_ptr_tko weak %p, %c : tile<ptr<f32>>, tile<f32> -> token loc(#cuda_tile.di_loc<loc("kernel.py":8:5) in #di_subprogram>)
+    return loc(#cuda_tile.di_loc<loc("other.py":2:1) in #di_subprogram>)
+  } loc(#cuda_tile.di_loc<loc("kernel.py":3:1) in #di_subprogram>)
+}
+"#;
+    let dir = std::env::temp_dir().join(format!("tilec-cli-dbg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bc = dir.join("k.tileirbc");
+    let bc = bc.to_str().unwrap();
+    let out = tilec(&["-", "--emit=bytecode", "-o", bc], src.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    for input in ["-", bc] {
+        let out = tilec(&[input, "-g", "-O0", "-o", "-"], src.as_bytes());
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let ptx = text(&out.stdout);
+        assert!(
+            ptx.contains(".file 2 \"/src/kernel.py\"\n"),
+            "{input}: {ptx}"
+        );
+        assert!(ptx.contains(".file 3 \"other.py\"\n"), "{input}: {ptx}");
+        assert!(ptx.contains(".loc 2 8 5\n"), "{input}: {ptx}");
+        assert!(ptx.contains(".loc 3 2 1\n"), "{input}: {ptx}");
+    }
+}
+
 #[test]
 fn usage_errors_exit_2() {
     for args in [
@@ -784,7 +820,7 @@ fn opt_usage_errors_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         text(&out.stderr),
-        "tilec: error: unknown pass 'inline' (known passes: canonicalize, cse, dce, fuse-fma, loop-split, convert-to-gpu)\n"
+        "tilec: error: unknown pass 'inline' (known passes: canonicalize, cse, dce, fuse-fma, loop-split, synthesize-debug-info-scopes, convert-to-gpu)\n"
     );
     let out = tilec(
         &[

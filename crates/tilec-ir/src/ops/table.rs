@@ -1399,6 +1399,42 @@ table! {
         syntax: Syntax::Custom(CustomSyntax::Function),
         ..DEFAULT
     },
+    // NVIDIA's bytecode-versioning test ops (TestingOps.td; testing versions 250.0/250.1):
+    // text and bytecode only, to run NVIDIA's versioning tests.
+    TestingBytecodeNewAttribute => OpDef {
+        opcode: Opcode::TestingBytecodeNewAttribute,
+        name: "testing$bytecode_test_new_attribute",
+        summary: "A bytecode-versioning test op: attributes added in testing version 250.1",
+        family: Family::Misc,
+        since: "250.0",
+        attrs: &[
+            optional("new_flag", AttrKind::Unit),
+            AttrDef {
+                name: "new_param",
+                kind: AttrKind::I32,
+                presence: Presence::DefaultInt(42),
+            },
+        ],
+        effects: Effects::SideEffect,
+        syntax: Syntax::Format("(`new_flag` $new_flag^)? (`new_param` `=` $new_param^)? attr-dict"),
+        ..DEFAULT
+    },
+    TestingBytecodeEvolution => OpDef {
+        opcode: Opcode::TestingBytecodeEvolution,
+        name: "testing$bytecode_test_evolution",
+        summary: "A bytecode-versioning test op: an operand and an attribute added in testing version 250.1",
+        family: Family::Misc,
+        since: "250.0",
+        operands: &[var("inputs", TILE), opt("optional_token", TOKEN)],
+        results: RESULT_TOKEN,
+        attrs: &[optional("new_attr", AttrKind::I32), SEGMENTS],
+        traits: Traits::ATTR_SIZED_OPERANDS,
+        effects: Effects::SideEffect,
+        syntax: Syntax::Format(
+            "`(` $inputs `:` qualified(type($inputs)) `)` (`new_attr` `=` $new_attr^)? (`token` `=` $optional_token^ `:` type($optional_token))? `->` type($result_token) attr-dict",
+        ),
+        ..DEFAULT
+    },
     Unregistered => OpDef {
         opcode: Opcode::Unregistered,
         name: "<unregistered>",

@@ -98,7 +98,7 @@ pub(crate) struct Kernel<'a> {
     pub tid: String,
     pub module_data: &'a mut ModuleData,
     pub diags: Vec<Diagnostic>,
-    pub last_loc: Option<(u32, u32)>,
+    pub last_loc: Option<(u32, u32, u32)>,
     /// What is provable about the kernel's integer and pointer tiles and its views.
     pub axis: crate::axis::Axis,
     /// The streaming loop being written, if any.
@@ -127,6 +127,26 @@ pub(crate) struct ModuleData {
     /// 10,000 chunks with one entry name take linear time (they took minutes).
     pub next_suffix: FxHashMap<String, u32>,
     pub source: Option<tilec_diag::SourceFile>,
+    /// Files named by `loc("file":line:col)` locations (with `-g`): `.file 2` on, in
+    /// order of first use (`.file 1` is the input).
+    pub files: Vec<String>,
+}
+
+impl ModuleData {
+    /// The `.file` number of `name`: 1 for the input file, else its own entry.
+    fn file_index(&mut self, name: &str, input: &str) -> u32 {
+        if name == input {
+            return 1;
+        }
+        let i = match self.files.iter().position(|f| f == name) {
+            Some(i) => i,
+            None => {
+                self.files.push(name.to_string());
+                self.files.len() - 1
+            }
+        };
+        i as u32 + 2
+    }
 }
 
 impl Sink for Kernel<'_> {
@@ -261,7 +281,9 @@ pub fn check_limits(m: &Module) -> Vec<Diagnostic> {
                 | Opcode::MakeStridedView
                 | Opcode::MakeGatherScatterView
                 | Opcode::MmaFScaled
-                | Opcode::Alloca,
+                | Opcode::Alloca
+                | Opcode::TestingBytecodeNewAttribute
+                | Opcode::TestingBytecodeEvolution,
             ) => Some(format!("'{}'", m.def(op).name)),
             (None, Some(view), _) => Some(format!("the view type '{view}'")),
             _ => None,
@@ -420,6 +442,9 @@ pub fn compile_gpu(
     let _ = writeln!(out, ".address_size 64\n");
     if opts.line_info {
         let _ = writeln!(out, ".file 1 \"{}\"", opts.file_name.replace('"', "\\\""));
+        for (i, f) in data.files.iter().enumerate() {
+            let _ = writeln!(out, ".file {} \"{}\"", i + 2, f.replace('"', "\\\""));
+        }
     }
     if data.uses_vprintf {
         out.push_str(".extern .func (.param .b32 func_retval0) vprintf\n(\n\t.param .b64 vprintf_param_0,\n\t.param .b64 vprintf_param_1\n)\n;\n");
@@ -1051,23 +1076,29 @@ impl<'a> Kernel<'a> {
             return;
         }
         let pos = self.op_position(op);
-        if let Some((line, col)) = pos
-            && self.last_loc != Some((line, col))
+        if let Some((file, line, col)) = pos
+            && self.last_loc != Some((file, line, col))
         {
-            self.last_loc = Some((line, col));
-            self.ins(format!(".loc 1 {line} {col}"));
+            self.last_loc = Some((file, line, col));
+            self.ins(format!(".loc {file} {line} {col}"));
         }
     }
 
-    fn op_position(&self, op: Op) -> Option<(u32, u32)> {
+    /// The `.file` number, line and column of `op`: its location (a `loc("f":l:c)`, or
+    /// the one inside a `di_loc`, whose file is joined to its `di_file`'s directory when
+    /// that names the same file), else its place in the input.
+    fn op_position(&mut self, op: Op) -> Option<(u32, u32, u32)> {
         if let Some(loc) = self.m.op_loc(op)
-            && let Some(p) = loc_position(self.m, loc)
+            && let Some((file, line, col)) = loc_position(self.m, loc)
         {
-            return Some(p);
+            let input = self.opts.file_name.clone();
+            let index = self.module_data.file_index(&file, &input);
+            return Some((index, line, col));
         }
         let span = self.m.op_span(op)?;
         let src = self.module_data.source.as_ref()?;
-        Some(src.line_col(span.start))
+        let (line, col) = src.line_col(span.start);
+        Some((1, line, col))
     }
 
     fn emit_op(&mut self, op: Op) {
@@ -1234,15 +1265,38 @@ impl<'a> Kernel<'a> {
     }
 }
 
-/// The line and column of a `loc(...)` attribute, if it names one.
-fn loc_position(m: &Module, loc: tilec_ir::Attr) -> Option<(u32, u32)> {
+/// The file, line and column of a `loc(...)` attribute, if it names one.
+fn loc_position(m: &Module, loc: tilec_ir::Attr) -> Option<(String, u32, u32)> {
     match m.ctx.attrs.get(loc) {
-        AttrData::LocFile { line, col, .. } => Some((*line, *col)),
+        AttrData::LocFile { file, line, col } => Some((file.to_string(), *line, *col)),
         AttrData::LocName { child: Some(c), .. } => loc_position(m, *c),
         AttrData::LocCallSite { callee, .. } => loc_position(m, *callee),
         AttrData::LocFused { locs, .. } => locs.iter().find_map(|l| loc_position(m, *l)),
-        AttrData::DiLoc { loc, .. } => loc_position(m, *loc),
+        AttrData::DiLoc { loc, scope } => {
+            let (file, line, col) = loc_position(m, *loc)?;
+            Some((with_directory(m, *scope, file), line, col))
+        }
         _ => None,
+    }
+}
+
+/// `file` under the directory of the `di_file` of debug-info scope `scope` (a subprogram
+/// or lexical block, through its `file` field) when that `di_file` names `file` and has
+/// a directory; `file` itself otherwise.
+fn with_directory(m: &Module, scope: tilec_ir::Attr, file: String) -> String {
+    let AttrData::DiStruct { fields, .. } = m.ctx.attrs.get(scope) else {
+        return file;
+    };
+    let Some((_, f)) = fields.iter().find(|(k, _)| &**k == "file") else {
+        return file;
+    };
+    match m.ctx.attrs.get(*f) {
+        AttrData::DiFile { name, directory }
+            if **name == *file && !directory.is_empty() && !file.starts_with('/') =>
+        {
+            format!("{}/{file}", directory.trim_end_matches('/'))
+        }
+        _ => file,
     }
 }
 
