@@ -825,6 +825,19 @@ impl<'m> Writer<'m> {
         let phantom = usize::from(
             opcode == Opcode::Print && m.num_results(op) == 0 && self.version >= Version::V13_2,
         );
+        // Before 13.2 `print` has no result: its token is not written (NVIDIA's rule for
+        // versioned results), which only works when nothing uses it.
+        let dropped =
+            opcode == Opcode::Print && m.num_results(op) == 1 && self.version < Version::V13_2;
+        if dropped && m.has_uses(m.result(op, 0)) {
+            return Err(Fail(
+                format!(
+                    "the token result of 'cuda_tile.print_tko' requires bytecode version 13.2+, targeting {}",
+                    self.version
+                ),
+                Some(op),
+            ));
+        }
         let groups = tilec_ir::segments::operand_groups(m, op);
         let slot = |name: &str| -> W<&Vec<Value>> {
             def.operands
@@ -842,6 +855,7 @@ impl<'m> Writer<'m> {
                         put_varint(out, t);
                     }
                 }
+                Field::SizedResults if dropped => put_varint(out, 0),
                 Field::SizedResults => {
                     put_varint(out, (m.num_results(op) + phantom) as u64);
                     for r in m.results(op) {
@@ -1024,9 +1038,11 @@ impl<'m> Writer<'m> {
                 }
             }
         }
-        for r in m.results(op) {
-            self.values.insert(r, self.next_value);
-            self.next_value += 1;
+        if !dropped {
+            for r in m.results(op) {
+                self.values.insert(r, self.next_value);
+                self.next_value += 1;
+            }
         }
         self.next_value += phantom as u64;
         Ok(())
