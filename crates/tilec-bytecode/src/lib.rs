@@ -33,76 +33,7 @@ pub fn is_bytecode(bytes: &[u8]) -> bool {
     bytes.starts_with(&MAGIC)
 }
 
-/// A bytecode version.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Version {
-    /// Major version.
-    pub major: u8,
-    /// Minor version.
-    pub minor: u8,
-    /// Tag (0 for releases).
-    pub tag: u16,
-}
-
-impl Version {
-    /// 13.1, the oldest version tilec reads and writes.
-    pub const V13_1: Version = Version::new(13, 1);
-    /// 13.2.
-    pub const V13_2: Version = Version::new(13, 2);
-    /// 13.3, the newest version tilec reads and writes.
-    pub const V13_3: Version = Version::new(13, 3);
-    /// The versions tilec supports, oldest first.
-    pub const SUPPORTED: [Version; 3] = [Version::V13_1, Version::V13_2, Version::V13_3];
-    /// 250.0, the first of NVIDIA's testing versions (`TILE_IR_INCLUDE_TESTS` builds): it
-    /// has every 13.x feature plus the `testing$bytecode_test_*` ops.
-    pub const V250_0: Version = Version::new(250, 0);
-    /// 250.1: the testing version that adds fields to the testing ops.
-    pub const V250_1: Version = Version::new(250, 1);
-    /// The testing versions, which only cuda-tile-translate's `-bytecode-version=` and
-    /// `--list-versions` offer (NVIDIA's release tools do not read them).
-    pub const TESTING: [Version; 2] = [Version::V250_0, Version::V250_1];
-    /// The version written by default: 13.1, which every 13.x tileiras reads.
-    pub const DEFAULT: Version = Version::V13_1;
-
-    const fn new(major: u8, minor: u8) -> Version {
-        Version {
-            major,
-            minor,
-            tag: 0,
-        }
-    }
-
-    /// Parses `13.1`, `13.2` or `13.3`.
-    pub fn parse(s: &str) -> Option<Version> {
-        Version::SUPPORTED.into_iter().find(|v| v.to_string() == s)
-    }
-
-    /// Parses a release or a testing version (`13.3`, `250.1`).
-    pub fn parse_with_testing(s: &str) -> Option<Version> {
-        Version::SUPPORTED
-            .into_iter()
-            .chain(Version::TESTING)
-            .find(|v| v.to_string() == s)
-    }
-
-    /// True for the versions tilec reads (13.1 to 13.3 and the testing versions, any tag).
-    pub fn is_supported(self) -> bool {
-        Version::SUPPORTED
-            .iter()
-            .chain(&Version::TESTING)
-            .any(|v| v.major == self.major && v.minor == self.minor)
-    }
-}
-
-impl std::fmt::Display for Version {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.tag == 0 {
-            write!(f, "{}.{}", self.major, self.minor)
-        } else {
-            write!(f, "{}.{}.{}", self.major, self.minor, self.tag)
-        }
-    }
-}
+pub use tilec_ir::ops::bytecode::Version;
 
 /// Section ids.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

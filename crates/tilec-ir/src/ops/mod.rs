@@ -18,6 +18,7 @@
 //! (`negsi`/`negi`, `mulhi`/`mulhii`, `powf`/`pow`, `print`/`print_tko`); the printer
 //! keeps the spelling the input used.
 
+pub mod bytecode;
 pub mod conform;
 pub mod format;
 pub mod infer;
@@ -680,6 +681,9 @@ pub struct OpDef {
     pub checks: &'static [Check],
     /// Canonicalization rules (folds and rewrite patterns).
     pub canon: Canon,
+    /// The bytecode encoding (`None`: an op with no bytecode form, such as the spec's
+    /// ops NVIDIA's format lacks and the GPU-level ops).
+    pub bytecode: Option<bytecode::Bytecode>,
 }
 
 /// Where a named slot lives.
@@ -822,6 +826,41 @@ fn compiled_format(d: &'static OpDef, src: &'static str) -> Option<&'static form
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every op of NVIDIA's releases and testing versions has its bytecode encoding in its
+    /// table entry (except the three the format keeps outside function bodies: `module`,
+    /// `entry`, `global`, and `testing$func`, written in the function table); the spec's own
+    /// ops and the GPU-level ops have none. Opcodes are unique, and no op is encoded
+    /// before the release that introduced it.
+    #[test]
+    fn bytecode_encodings_live_in_the_table() {
+        let structural = [
+            Opcode::Module,
+            Opcode::Entry,
+            Opcode::Global,
+            Opcode::TestingFunc,
+        ];
+        let mut codes = std::collections::HashMap::new();
+        for d in all() {
+            let nvidia = d.since.starts_with("13.") || d.since.starts_with("250.");
+            match d.bytecode {
+                Some(b) => {
+                    assert!(nvidia, "{} ({}) has a bytecode encoding", d.name, d.since);
+                    assert_eq!(b.since.to_string(), d.since, "{}: encoded since", d.name);
+                    if let Some(other) = codes.insert(b.code, d.name) {
+                        panic!("{} and {other} share opcode {:#x}", d.name, b.code);
+                    }
+                }
+                None => assert!(
+                    !nvidia || structural.contains(&d.opcode),
+                    "{} ({}) has no bytecode encoding",
+                    d.name,
+                    d.since
+                ),
+            }
+        }
+        assert!(codes.len() >= 99, "{} encodings", codes.len());
+    }
 
     #[test]
     fn table_is_indexed_by_opcode() {

@@ -6,6 +6,7 @@
 //! print (see the conformance files), extended where the spec's own examples differ (for
 //! example `dense<...>` constants and view loads without an index type).
 
+use super::bytecode::{Bit, Bit as B, Bytecode, Field, Field as F, Version as V};
 use super::{
     Arity, AttrDef, AttrKind, Canon, Check, CustomSyntax, Effects, Elems, Family, Infer, NameHint,
     OpDef, Presence, RegionDef, Rule, Slot, Syntax, Traits, TyC,
@@ -133,7 +134,47 @@ const DEFAULT: OpDef = OpDef {
     infer: Infer::None,
     checks: &[],
     canon: Canon::NONE,
+    bytecode: None,
 };
+
+// ---------------------------------------------------------------- bytecode field lists
+
+/// `result = op source`.
+const BC_UNARY: &[Field] = &[F::Results, F::Operand("source")];
+/// `result = op lhs, rhs`.
+const BC_BINARY: &[Field] = &[F::Results, F::Operand("lhs"), F::Operand("rhs")];
+const BC_FTZ: &[Bit] = &[B::Unit("flush_to_zero")];
+const BC_FLOAT_ROUNDED: &[Field] = &[
+    F::Results,
+    F::Flags(BC_FTZ, V::V13_1),
+    F::Enum("rounding_mode"),
+    F::Operand("lhs"),
+    F::Operand("rhs"),
+];
+const BC_INT_OVERFLOW: &[Field] = &[
+    F::Results,
+    F::Enum("overflow"),
+    F::Operand("lhs"),
+    F::Operand("rhs"),
+];
+const BC_INT_SIGNED: &[Field] = &[
+    F::Results,
+    F::Enum("signedness"),
+    F::Operand("lhs"),
+    F::Operand("rhs"),
+];
+const BC_FLOAT_MINMAX: &[Field] = &[
+    F::Results,
+    F::Flags(
+        &[B::Unit("propagate_nan"), B::Unit("flush_to_zero")],
+        V::V13_1,
+    ),
+    F::Operand("lhs"),
+    F::Operand("rhs"),
+];
+const BC_FTZ_UNARY: &[Field] = &[F::Results, F::Flags(BC_FTZ, V::V13_1), F::Operand("source")];
+const BC_CAST: &[Field] = &[F::Results, F::Operand("source")];
+const BC_TERMINATOR: &[Field] = &[F::SizedResults, F::AllOperands];
 
 /// A float unary math op (`exp`, `sin`, ...).
 macro_rules! float_unary {
@@ -364,8 +405,8 @@ macro_rules! shape_cast {
             name: $name,
             summary: $summary,
             family: Family::ViewAndShape,
-            operands: &[one("source", TILE)],
-            results: &[one("result", TILE)],
+            operands: const { &[one("source", TILE)] },
+            results: const { &[one("result", TILE)] },
             traits: PURE,
             syntax: FMT_CAST,
             names: NameHint::Fixed($hint),
@@ -382,7 +423,7 @@ macro_rules! terminator {
             name: $name,
             summary: $summary,
             family: Family::ControlFlow,
-            operands: &[var("operands", ANY)],
+            operands: const { &[var("operands", ANY)] },
             traits: if $pure { TERM.or(Traits::PURE) } else { TERM },
             parents: $parents,
             syntax: FMT_TERMINATOR,
@@ -399,8 +440,8 @@ macro_rules! get_shape {
             name: $name,
             summary: $summary,
             family: Family::ViewAndShape,
-            operands: &[one("src", $src)],
-            results: &[var("result", TyC::Scalar(Elems::INTS))],
+            operands: const { &[one("src", $src)] },
+            results: const { &[var("result", TyC::Scalar(Elems::INTS))] },
             traits: PURE,
             syntax: Syntax::Custom(CustomSyntax::GetShape),
             ..DEFAULT
@@ -429,12 +470,14 @@ macro_rules! table {
 
 table! {
     // ---------------------------------------------------------------- float arithmetic
-    AbsF => float_unary!(Opcode::AbsF, "absf", "Element-wise floating-point absolute value"),
+    AbsF => OpDef { bytecode: Some(Bytecode { code: 0x00, since: V::V13_1, fields: BC_UNARY }), ..float_unary!(Opcode::AbsF, "absf", "Element-wise floating-point absolute value") },
     AddF => OpDef {
+        bytecode: Some(Bytecode { code: 0x02, since: V::V13_1, fields: BC_FLOAT_ROUNDED }),
         canon: Canon { fold: Some(Rule::FoldAddF), patterns: &[Rule::AddFMulLhs] },
         ..float_rounded!(Opcode::AddF, "addf", "Element-wise floating-point addition")
     },
     Atan2 => OpDef {
+        bytecode: Some(Bytecode { code: 0x6E, since: V::V13_2, fields: &[F::Results, F::Operand("x"), F::Operand("y")] }),
         opcode: Opcode::Atan2,
         name: "atan2",
         summary: "Element-wise two-argument arctangent",
@@ -447,8 +490,15 @@ table! {
         since: "13.2",
         ..DEFAULT
     },
-    Ceil => float_unary!(Opcode::Ceil, "ceil", "Element-wise ceiling"),
+    Ceil => OpDef { bytecode: Some(Bytecode { code: 0x0D, since: V::V13_1, fields: BC_UNARY }), ..float_unary!(Opcode::Ceil, "ceil", "Element-wise ceiling") },
     CmpF => OpDef {
+        bytecode: Some(Bytecode { code: 0x0E, since: V::V13_1, fields: &[
+            F::Results,
+            F::Enum("comparison_predicate"),
+            F::Enum("comparison_ordering"),
+            F::Operand("lhs"),
+            F::Operand("rhs"),
+        ] }),
         opcode: Opcode::CmpF,
         name: "cmpf",
         summary: "Element-wise floating-point comparison",
@@ -467,9 +517,10 @@ table! {
         infer: Infer::Comparison,
         ..DEFAULT
     },
-    CosH => float_unary!(Opcode::CosH, "cosh", "Element-wise hyperbolic cosine"),
-    Cos => float_unary!(Opcode::Cos, "cos", "Element-wise cosine"),
+    CosH => OpDef { bytecode: Some(Bytecode { code: 0x13, since: V::V13_1, fields: BC_UNARY }), ..float_unary!(Opcode::CosH, "cosh", "Element-wise hyperbolic cosine") },
+    Cos => OpDef { bytecode: Some(Bytecode { code: 0x12, since: V::V13_1, fields: BC_UNARY }), ..float_unary!(Opcode::Cos, "cos", "Element-wise cosine") },
     DivF => OpDef {
+        bytecode: Some(Bytecode { code: 0x14, since: V::V13_1, fields: BC_FLOAT_ROUNDED }),
         attrs: &[ROUNDING, FTZ],
         syntax: Syntax::Format(
             "$lhs `,` $rhs custom<DivFRounding>($rounding_mode) (`flush_to_zero` $flush_to_zero^)? attr-dict `:` type($result)",
@@ -477,17 +528,31 @@ table! {
         ..float_rounded!(Opcode::DivF, "divf", "Element-wise floating-point division")
     },
     Exp2 => OpDef {
+        bytecode: Some(Bytecode { code: 0x18, since: V::V13_1, fields: BC_FTZ_UNARY }),
         attrs: &[FTZ],
         syntax: Syntax::Format("$source (`flush_to_zero` $flush_to_zero^)? attr-dict `:` type($result)"),
         ..float_unary!(Opcode::Exp2, "exp2", "Element-wise power of two")
     },
     Exp => OpDef {
+        bytecode: Some(Bytecode { code: 0x17, since: V::V13_1, fields: &[
+            F::Results,
+            F::EnumSince("rounding_mode", V::V13_3),
+            F::Operand("source")
+        ] }),
         attrs: &[ROUNDING_FULL],
         syntax: Syntax::Format("$source custom<ApproxRounding>($rounding_mode) attr-dict `:` type($result)"),
         ..float_unary!(Opcode::Exp, "exp", "Element-wise exponential")
     },
-    Floor => float_unary!(Opcode::Floor, "floor", "Element-wise floor"),
+    Floor => OpDef { bytecode: Some(Bytecode { code: 0x27, since: V::V13_1, fields: BC_UNARY }), ..float_unary!(Opcode::Floor, "floor", "Element-wise floor") },
     Fma => OpDef {
+        bytecode: Some(Bytecode { code: 0x28, since: V::V13_1, fields: &[
+            F::Results,
+            F::Flags(BC_FTZ, V::V13_1),
+            F::Enum("rounding_mode"),
+            F::Operand("lhs"),
+            F::Operand("rhs"),
+            F::Operand("acc"),
+        ] }),
         opcode: Opcode::Fma,
         name: "fma",
         summary: "Floating-point fused multiply-add",
@@ -504,18 +569,20 @@ table! {
     },
     Log10 => OpDef { since: "spec", ..float_unary!(Opcode::Log10, "log10", "Element-wise base-10 logarithm") },
     Log1p => OpDef { since: "spec", ..float_unary!(Opcode::Log1p, "log1p", "Element-wise logarithm of (1 + x)") },
-    Log2 => float_unary!(Opcode::Log2, "log2", "Element-wise base-2 logarithm"),
-    Log => float_unary!(Opcode::Log, "log", "Element-wise natural logarithm"),
-    MaxF => float_minmax!(Opcode::MaxF, "maxf", "Element-wise floating-point maximum", true),
+    Log2 => OpDef { bytecode: Some(Bytecode { code: 0x40, since: V::V13_1, fields: BC_UNARY }), ..float_unary!(Opcode::Log2, "log2", "Element-wise base-2 logarithm") },
+    Log => OpDef { bytecode: Some(Bytecode { code: 0x3F, since: V::V13_1, fields: BC_UNARY }), ..float_unary!(Opcode::Log, "log", "Element-wise natural logarithm") },
+    MaxF => OpDef { bytecode: Some(Bytecode { code: 0x45, since: V::V13_1, fields: BC_FLOAT_MINMAX }), ..float_minmax!(Opcode::MaxF, "maxf", "Element-wise floating-point maximum", true) },
     MaximumF => float_minmax!(Opcode::MaximumF, "maximumf", "Element-wise floating-point maximum (propagates NaN)", false),
-    MinF => float_minmax!(Opcode::MinF, "minf", "Element-wise floating-point minimum", true),
+    MinF => OpDef { bytecode: Some(Bytecode { code: 0x47, since: V::V13_1, fields: BC_FLOAT_MINMAX }), ..float_minmax!(Opcode::MinF, "minf", "Element-wise floating-point minimum", true) },
     MinimumF => float_minmax!(Opcode::MinimumF, "minimumf", "Element-wise floating-point minimum (propagates NaN)", false),
     MulF => OpDef {
+        bytecode: Some(Bytecode { code: 0x4C, since: V::V13_1, fields: BC_FLOAT_ROUNDED }),
         traits: PURE_EW_C,
         ..float_rounded!(Opcode::MulF, "mulf", "Element-wise floating-point multiplication")
     },
-    NegF => float_unary!(Opcode::NegF, "negf", "Element-wise floating-point negation"),
+    NegF => OpDef { bytecode: Some(Bytecode { code: 0x4F, since: V::V13_1, fields: BC_UNARY }), ..float_unary!(Opcode::NegF, "negf", "Element-wise floating-point negation") },
     PowF => OpDef {
+        bytecode: Some(Bytecode { code: 0x54, since: V::V13_1, fields: &[F::Results, F::Operand("source"), F::Operand("exponent")] }),
         opcode: Opcode::PowF,
         name: "powf",
         aliases: &["pow", "fpowf"],
@@ -530,6 +597,7 @@ table! {
     },
     RecipF => OpDef { since: "spec", ..float_unary!(Opcode::RecipF, "recipf", "Element-wise reciprocal") },
     RemF => OpDef {
+        bytecode: Some(Bytecode { code: 0x59, since: V::V13_1, fields: BC_BINARY }),
         opcode: Opcode::RemF,
         name: "remf",
         summary: "Element-wise floating-point remainder",
@@ -542,36 +610,55 @@ table! {
         ..DEFAULT
     },
     Rsqrt => OpDef {
+        bytecode: Some(Bytecode { code: 0x5D, since: V::V13_1, fields: BC_FTZ_UNARY }),
         attrs: &[FTZ],
         syntax: Syntax::Format("$source (`flush_to_zero` $flush_to_zero^)? attr-dict `:` type($result)"),
         ..float_unary!(Opcode::Rsqrt, "rsqrt", "Element-wise reciprocal square root")
     },
     Sigmoid => OpDef { since: "spec", ..float_unary!(Opcode::Sigmoid, "sigmoid", "Element-wise sigmoid") },
-    SinH => float_unary!(Opcode::SinH, "sinh", "Element-wise hyperbolic sine"),
-    Sin => float_unary!(Opcode::Sin, "sin", "Element-wise sine"),
+    SinH => OpDef { bytecode: Some(Bytecode { code: 0x63, since: V::V13_1, fields: BC_UNARY }), ..float_unary!(Opcode::SinH, "sinh", "Element-wise hyperbolic sine") },
+    Sin => OpDef { bytecode: Some(Bytecode { code: 0x62, since: V::V13_1, fields: BC_UNARY }), ..float_unary!(Opcode::Sin, "sin", "Element-wise sine") },
     Sqrt => OpDef {
+        bytecode: Some(Bytecode { code: 0x64, since: V::V13_1, fields: &[
+            F::Results,
+            F::Flags(BC_FTZ, V::V13_1),
+            F::Enum("rounding_mode"),
+            F::Operand("source"),
+        ] }),
         attrs: &[ROUNDING, FTZ],
         syntax: Syntax::Format(
             "$source custom<SqrtRounding>($rounding_mode) (`flush_to_zero` $flush_to_zero^)? attr-dict `:` type($result)",
         ),
         ..float_unary!(Opcode::Sqrt, "sqrt", "Element-wise square root")
     },
-    SubF => float_rounded!(Opcode::SubF, "subf", "Element-wise floating-point subtraction"),
-    Tan => float_unary!(Opcode::Tan, "tan", "Element-wise tangent"),
+    SubF => OpDef { bytecode: Some(Bytecode { code: 0x67, since: V::V13_1, fields: BC_FLOAT_ROUNDED }), ..float_rounded!(Opcode::SubF, "subf", "Element-wise floating-point subtraction") },
+    Tan => OpDef { bytecode: Some(Bytecode { code: 0x69, since: V::V13_1, fields: BC_UNARY }), ..float_unary!(Opcode::Tan, "tan", "Element-wise tangent") },
     TanHF => OpDef { since: "spec", ..float_unary!(Opcode::TanHF, "tanhf", "Element-wise hyperbolic tangent (alternative name)") },
     TanH => OpDef {
+        bytecode: Some(Bytecode { code: 0x6A, since: V::V13_1, fields: &[
+            F::Results,
+            F::EnumSince("rounding_mode", V::V13_2),
+            F::Operand("source")
+        ] }),
         attrs: &[ROUNDING_FULL],
         syntax: Syntax::Format("$source custom<ApproxRounding>($rounding_mode) attr-dict `:` type($result)"),
         ..float_unary!(Opcode::TanH, "tanh", "Element-wise hyperbolic tangent")
     },
 
     // ---------------------------------------------------------------- integer and bitwise
-    AbsI => int_unary!(Opcode::AbsI, "absi", "Element-wise integer absolute value"),
-    AddI => int_overflow!(Opcode::AddI, "addi", "Element-wise integer addition", true),
-    AndI => bitwise!(Opcode::AndI, "andi", "Element-wise bitwise and"),
+    AbsI => OpDef { bytecode: Some(Bytecode { code: 0x01, since: V::V13_1, fields: BC_UNARY }), ..int_unary!(Opcode::AbsI, "absi", "Element-wise integer absolute value") },
+    AddI => OpDef { bytecode: Some(Bytecode { code: 0x03, since: V::V13_1, fields: BC_INT_OVERFLOW }), ..int_overflow!(Opcode::AddI, "addi", "Element-wise integer addition", true) },
+    AndI => OpDef { bytecode: Some(Bytecode { code: 0x04, since: V::V13_1, fields: BC_BINARY }), ..bitwise!(Opcode::AndI, "andi", "Element-wise bitwise and") },
     Brev => bit_unary!(Opcode::Brev, "brev", "Element-wise bit reversal"),
     Clz => bit_unary!(Opcode::Clz, "clz", "Element-wise count of leading zeros"),
     CmpI => OpDef {
+        bytecode: Some(Bytecode { code: 0x0F, since: V::V13_1, fields: &[
+            F::Results,
+            F::Enum("comparison_predicate"),
+            F::Enum("signedness"),
+            F::Operand("lhs"),
+            F::Operand("rhs"),
+        ] }),
         opcode: Opcode::CmpI,
         name: "cmpi",
         summary: "Element-wise integer comparison",
@@ -589,6 +676,13 @@ table! {
     },
     Ctz => bit_unary!(Opcode::Ctz, "ctz", "Element-wise count of trailing zeros"),
     DivI => OpDef {
+        bytecode: Some(Bytecode { code: 0x15, since: V::V13_1, fields: &[
+            F::Results,
+            F::Enum("signedness"),
+            F::Enum("rounding"),
+            F::Operand("lhs"),
+            F::Operand("rhs"),
+        ] }),
         attrs: &[
             SIGNEDNESS,
             AttrDef { name: "rounding", kind: AttrKind::Enum(EnumKind::RoundingMode), presence: Presence::DefaultEnum(1) },
@@ -599,9 +693,10 @@ table! {
         ),
         ..int_signed!(Opcode::DivI, "divi", "Element-wise integer division", false)
     },
-    MaxI => int_signed!(Opcode::MaxI, "maxi", "Element-wise integer maximum", true),
-    MinI => int_signed!(Opcode::MinI, "mini", "Element-wise integer minimum", true),
+    MaxI => OpDef { bytecode: Some(Bytecode { code: 0x46, since: V::V13_1, fields: BC_INT_SIGNED }), ..int_signed!(Opcode::MaxI, "maxi", "Element-wise integer maximum", true) },
+    MinI => OpDef { bytecode: Some(Bytecode { code: 0x48, since: V::V13_1, fields: BC_INT_SIGNED }), ..int_signed!(Opcode::MinI, "mini", "Element-wise integer minimum", true) },
     MulHI => OpDef {
+        bytecode: Some(Bytecode { code: 0x4D, since: V::V13_1, fields: &[F::Results, F::Operand("x"), F::Operand("y")] }),
         opcode: Opcode::MulHI,
         name: "mulhi",
         aliases: &["mulhii"],
@@ -614,8 +709,9 @@ table! {
         syntax: Syntax::Format("$x `,` $y attr-dict `:` type($result)"),
         ..DEFAULT
     },
-    MulI => int_overflow!(Opcode::MulI, "muli", "Element-wise integer multiplication", true),
+    MulI => OpDef { bytecode: Some(Bytecode { code: 0x4E, since: V::V13_1, fields: BC_INT_OVERFLOW }), ..int_overflow!(Opcode::MulI, "muli", "Element-wise integer multiplication", true) },
     NegSI => OpDef {
+        bytecode: Some(Bytecode { code: 0x50, since: V::V13_1, fields: &[F::Results, F::EnumSince("overflow", V::V13_2), F::Operand("source")] }),
         aliases: &["negi"],
         // NVIDIA's 13.2 `negi` has an overflow flag (`no_signed_wrap` makes negating the
         // minimum value undefined); the spec's `negsi` has none, so it is optional.
@@ -624,45 +720,56 @@ table! {
         ..int_unary!(Opcode::NegSI, "negsi", "Element-wise integer negation")
     },
     NotI => OpDef { since: "spec", ..int_unary!(Opcode::NotI, "noti", "Element-wise bitwise not") },
-    OrI => bitwise!(Opcode::OrI, "ori", "Element-wise bitwise or"),
+    OrI => OpDef { bytecode: Some(Bytecode { code: 0x52, since: V::V13_1, fields: BC_BINARY }), ..bitwise!(Opcode::OrI, "ori", "Element-wise bitwise or") },
     PopCnt => bit_unary!(Opcode::PopCnt, "popcnt", "Element-wise population count"),
-    RemI => int_signed!(Opcode::RemI, "remi", "Element-wise integer remainder", false),
-    ShLI => int_overflow!(Opcode::ShLI, "shli", "Element-wise left shift", false),
-    ShRI => int_signed!(Opcode::ShRI, "shri", "Element-wise right shift", false),
-    SubI => int_overflow!(Opcode::SubI, "subi", "Element-wise integer subtraction", false),
-    XOrI => bitwise!(Opcode::XOrI, "xori", "Element-wise bitwise xor"),
+    RemI => OpDef { bytecode: Some(Bytecode { code: 0x5A, since: V::V13_1, fields: BC_INT_SIGNED }), ..int_signed!(Opcode::RemI, "remi", "Element-wise integer remainder", false) },
+    ShLI => OpDef { bytecode: Some(Bytecode { code: 0x60, since: V::V13_1, fields: BC_INT_OVERFLOW }), ..int_overflow!(Opcode::ShLI, "shli", "Element-wise left shift", false) },
+    ShRI => OpDef { bytecode: Some(Bytecode { code: 0x61, since: V::V13_1, fields: BC_INT_SIGNED }), ..int_signed!(Opcode::ShRI, "shri", "Element-wise right shift", false) },
+    SubI => OpDef { bytecode: Some(Bytecode { code: 0x68, since: V::V13_1, fields: BC_INT_OVERFLOW }), ..int_overflow!(Opcode::SubI, "subi", "Element-wise integer subtraction", false) },
+    XOrI => OpDef { bytecode: Some(Bytecode { code: 0x6C, since: V::V13_1, fields: BC_BINARY }), ..bitwise!(Opcode::XOrI, "xori", "Element-wise bitwise xor") },
 
     // ---------------------------------------------------------------- conversions
-    Bitcast => cast!(
+    Bitcast => OpDef { bytecode: Some(Bytecode { code: 0x09, since: V::V13_1, fields: BC_CAST }), ..cast!(
         Opcode::Bitcast, "bitcast", "Reinterpret the bits of a tile as another element type", NT, NT,
         &[Check::SameShape(&["source", "result"])]
-    ),
-    ExtI => conversion!(
+    ) },
+    ExtI => OpDef { bytecode: Some(Bytecode { code: 0x25, since: V::V13_1, fields: &[F::Results, F::Enum("signedness"), F::Operand("from")] }), ..conversion!(
         Opcode::ExtI, "exti", "Extend the width of an integer tile", IT4, IT4, &[SIGNEDNESS],
         "$from custom<Signedness>($signedness) attr-dict `:` type($from) `->` type($to)",
-    ),
-    FToF => conversion!(
+    ) },
+    FToF => OpDef { bytecode: Some(Bytecode { code: 0x2A, since: V::V13_1, fields: &[F::Results, F::Enum("rounding_mode"), F::Operand("from")] }), ..conversion!(
         Opcode::FToF, "ftof", "Convert between floating-point types", ANY_FT, ANY_FT, &[ROUNDING_DEFAULT],
         "$from custom<Rounding>($rounding_mode) attr-dict `:` type($from) `->` type($to)",
-    ),
-    FToI => conversion!(
+    ) },
+    FToI => OpDef { bytecode: Some(Bytecode { code: 0x2B, since: V::V13_1, fields: &[
+            F::Results,
+            F::Enum("signedness"),
+            F::Enum("rounding_mode"),
+            F::Operand("from")
+        ] }), ..conversion!(
         Opcode::FToI, "ftoi", "Convert floating-point values to integers", ANY_FT, IT, &[SIGNEDNESS, ROUNDING],
         "$from custom<Signedness>($signedness) custom<IntRounding>($rounding_mode) attr-dict `:` type($from) `->` type($to)",
-    ),
-    IToF => conversion!(
+    ) },
+    IToF => OpDef { bytecode: Some(Bytecode { code: 0x3B, since: V::V13_1, fields: &[
+            F::Results,
+            F::Enum("signedness"),
+            F::Enum("rounding_mode"),
+            F::Operand("from")
+        ] }), ..conversion!(
         Opcode::IToF, "itof", "Convert integers to floating-point values", IT, ANY_FT, &[SIGNEDNESS, ROUNDING],
         "$from custom<Signedness>($signedness) custom<Rounding>($rounding_mode) attr-dict `:` type($from) `->` type($to)",
-    ),
-    IntToPtr => cast!(Opcode::IntToPtr, "int_to_ptr", "Convert a tile of i64 to a tile of pointers", TyC::Tile(Elems::I64), PT),
-    PtrToInt => cast!(Opcode::PtrToInt, "ptr_to_int", "Convert a tile of pointers to a tile of i64", PT, TyC::Tile(Elems::I64)),
-    PtrToPtr => cast!(Opcode::PtrToPtr, "ptr_to_ptr", "Reinterpret a tile of pointers as another pointer type", PT, PT),
-    TruncI => conversion!(
+    ) },
+    IntToPtr => OpDef { bytecode: Some(Bytecode { code: 0x33, since: V::V13_1, fields: BC_CAST }), ..cast!(Opcode::IntToPtr, "int_to_ptr", "Convert a tile of i64 to a tile of pointers", TyC::Tile(Elems::I64), PT) },
+    PtrToInt => OpDef { bytecode: Some(Bytecode { code: 0x56, since: V::V13_1, fields: BC_CAST }), ..cast!(Opcode::PtrToInt, "ptr_to_int", "Convert a tile of pointers to a tile of i64", PT, TyC::Tile(Elems::I64)) },
+    PtrToPtr => OpDef { bytecode: Some(Bytecode { code: 0x57, since: V::V13_1, fields: BC_CAST }), ..cast!(Opcode::PtrToPtr, "ptr_to_ptr", "Reinterpret a tile of pointers as another pointer type", PT, PT) },
+    TruncI => OpDef { bytecode: Some(Bytecode { code: 0x6B, since: V::V13_1, fields: &[F::Results, F::Enum("overflow"), F::Operand("from")] }), ..conversion!(
         Opcode::TruncI, "trunci", "Truncate the width of an integer tile", IT4, IT4, &[OVERFLOW],
         "$from (`overflow` `` $overflow^)? attr-dict `:` type($from) `->` type($to)",
-    ),
+    ) },
 
     // ---------------------------------------------------------------- control flow
     Assert => OpDef {
+        bytecode: Some(Bytecode { code: 0x05, since: V::V13_1, fields: &[F::Str("message"), F::Operand("condition")] }),
         opcode: Opcode::Assert,
         name: "assert",
         summary: "Report an error if any element of the condition is false",
@@ -673,9 +780,14 @@ table! {
         syntax: Syntax::Format("$condition `,` $message attr-dict `:` type($condition)"),
         ..DEFAULT
     },
-    Break => terminator!(Opcode::Break, "break", "Break from the innermost loop", &["if", "loop"], false),
-    Continue => terminator!(Opcode::Continue, "continue", "Continue with the next loop iteration", &["for", "if", "loop"], false),
+    Break => OpDef { bytecode: Some(Bytecode { code: 0x0A, since: V::V13_1, fields: BC_TERMINATOR }), ..terminator!(Opcode::Break, "break", "Break from the innermost loop", &["if", "loop"], false) },
+    Continue => OpDef { bytecode: Some(Bytecode { code: 0x11, since: V::V13_1, fields: BC_TERMINATOR }), ..terminator!(Opcode::Continue, "continue", "Continue with the next loop iteration", &["for", "if", "loop"], false) },
     For => OpDef {
+        bytecode: Some(Bytecode { code: 0x29, since: V::V13_1, fields: &[
+            F::SizedResults,
+            F::Flags(&[B::Unit("unsignedCmp")], V::V13_2),
+            F::AllOperands
+        ] }),
         opcode: Opcode::For,
         name: "for",
         summary: "Loop over an integer range",
@@ -697,6 +809,7 @@ table! {
         ..DEFAULT
     },
     If => OpDef {
+        bytecode: Some(Bytecode { code: 0x32, since: V::V13_1, fields: &[F::SizedResults, F::Operand("condition")] }),
         opcode: Opcode::If,
         name: "if",
         summary: "Conditional execution",
@@ -728,6 +841,7 @@ table! {
         ..DEFAULT
     },
     Loop => OpDef {
+        bytecode: Some(Bytecode { code: 0x41, since: V::V13_1, fields: &[F::SizedResults, F::AllOperands] }),
         opcode: Opcode::Loop,
         name: "loop",
         summary: "Loop until a break",
@@ -740,11 +854,12 @@ table! {
         syntax: Syntax::Custom(CustomSyntax::Loop),
         ..DEFAULT
     },
-    Return => terminator!(Opcode::Return, "return", "Return from a function or kernel", &["entry", "if", "testing$func"], false),
-    Yield => terminator!(Opcode::Yield, "yield", "Yield values to the parent operation", &["if", "reduce", "scan"], true),
+    Return => OpDef { bytecode: Some(Bytecode { code: 0x5C, since: V::V13_1, fields: BC_TERMINATOR }), ..terminator!(Opcode::Return, "return", "Return from a function or kernel", &["entry", "if", "testing$func"], false) },
+    Yield => OpDef { bytecode: Some(Bytecode { code: 0x6D, since: V::V13_1, fields: BC_TERMINATOR }), ..terminator!(Opcode::Yield, "yield", "Yield values to the parent operation", &["if", "reduce", "scan"], true) },
 
     // ---------------------------------------------------------------- token-ordered memory
     JoinTokens => OpDef {
+        bytecode: Some(Bytecode { code: 0x3C, since: V::V13_1, fields: &[F::SizedResults, F::AllOperands] }),
         opcode: Opcode::JoinTokens,
         name: "join_tokens",
         summary: "Produce a token that depends on all input tokens",
@@ -756,6 +871,12 @@ table! {
         ..DEFAULT
     },
     Alloca => OpDef {
+        bytecode: Some(Bytecode { code: 0x71, since: V::V13_3, fields: &[
+            F::Results,
+            F::Flags(&[B::Unit("global")], V::V13_3),
+            F::Int("num_elem"),
+            F::Int("alignment"),
+        ] }),
         opcode: Opcode::Alloca,
         name: "alloca",
         summary: "Allocate memory for the lifetime of the enclosing block",
@@ -775,6 +896,26 @@ table! {
         ..DEFAULT
     },
     LoadPtrTko => OpDef {
+        bytecode: Some(Bytecode { code: 0x3D, since: V::V13_1, fields: &[
+            F::Results,
+            F::Flags(
+                &[
+                    B::Present("memory_scope"),
+                    B::Present("optimization_hints"),
+                    B::Present("mask"),
+                    B::Present("paddingValue"),
+                    B::Present("token"),
+                ],
+                V::V13_1
+            ),
+            F::Enum("memory_ordering_semantics"),
+            F::OptEnum("memory_scope"),
+            F::OptHints("optimization_hints"),
+            F::Operand("source"),
+            F::OptOperand("mask"),
+            F::OptOperand("paddingValue"),
+            F::OptOperand("token"),
+        ] }),
         opcode: Opcode::LoadPtrTko,
         name: "load_ptr_tko",
         summary: "Gather a tile from global memory through a tile of pointers",
@@ -791,6 +932,7 @@ table! {
         ..DEFAULT
     },
     MakeToken => OpDef {
+        bytecode: Some(Bytecode { code: 0x44, since: V::V13_1, fields: &[F::Results] }),
         opcode: Opcode::MakeToken,
         name: "make_token",
         summary: "Create a fresh token",
@@ -801,6 +943,25 @@ table! {
         ..DEFAULT
     },
     StorePtrTko => OpDef {
+        bytecode: Some(Bytecode { code: 0x65, since: V::V13_1, fields: &[
+            F::Results,
+            F::Flags(
+                &[
+                    B::Present("memory_scope"),
+                    B::Present("optimization_hints"),
+                    B::Present("mask"),
+                    B::Present("token"),
+                ],
+                V::V13_1
+            ),
+            F::Enum("memory_ordering_semantics"),
+            F::OptEnum("memory_scope"),
+            F::OptHints("optimization_hints"),
+            F::Operand("destination"),
+            F::Operand("value"),
+            F::OptOperand("mask"),
+            F::OptOperand("token"),
+        ] }),
         opcode: Opcode::StorePtrTko,
         name: "store_ptr_tko",
         summary: "Scatter a tile to global memory through a tile of pointers",
@@ -818,6 +979,17 @@ table! {
 
     // ---------------------------------------------------------------- atomics
     AtomicCasTko => OpDef {
+        bytecode: Some(Bytecode { code: 0x07, since: V::V13_1, fields: &[
+            F::Results,
+            F::Flags(&[B::Present("mask"), B::Present("token")], V::V13_1),
+            F::Enum("memory_ordering_semantics"),
+            F::Enum("memory_scope"),
+            F::Operand("pointers"),
+            F::Operand("cmp"),
+            F::Operand("val"),
+            F::OptOperand("mask"),
+            F::OptOperand("token"),
+        ] }),
         opcode: Opcode::AtomicCasTko,
         name: "atomic_cas_tko",
         summary: "Atomic compare-and-swap",
@@ -855,6 +1027,17 @@ table! {
         ..DEFAULT
     },
     AtomicRmwTko => OpDef {
+        bytecode: Some(Bytecode { code: 0x08, since: V::V13_1, fields: &[
+            F::Results,
+            F::Flags(&[B::Present("mask"), B::Present("token")], V::V13_1),
+            F::Enum("memory_ordering_semantics"),
+            F::Enum("memory_scope"),
+            F::Enum("mode"),
+            F::Operand("pointers"),
+            F::Operand("arg"),
+            F::OptOperand("mask"),
+            F::OptOperand("token"),
+        ] }),
         opcode: Opcode::AtomicRmwTko,
         name: "atomic_rmw_tko",
         summary: "Atomic read-modify-write",
@@ -876,6 +1059,17 @@ table! {
         ..DEFAULT
     },
     AtomicRedViewTko => OpDef {
+        bytecode: Some(Bytecode { code: 0x75, since: V::V13_3, fields: &[
+            F::SizedResults,
+            F::Flags(&[B::Present("token")], V::V13_3),
+            F::Enum("memory_ordering_semantics"),
+            F::Enum("memory_scope"),
+            F::Enum("mode"),
+            F::Operand("view"),
+            F::Sized("index"),
+            F::Operand("value"),
+            F::OptOperand("token"),
+        ] }),
         opcode: Opcode::AtomicRedViewTko,
         name: "atomic_red_view_tko",
         summary: "View-based atomic reduction on global memory",
@@ -909,11 +1103,12 @@ table! {
     },
 
     // ---------------------------------------------------------------- views and shapes
-    Broadcast => shape_cast!(
+    Broadcast => OpDef { bytecode: Some(Bytecode { code: 0x0B, since: V::V13_1, fields: BC_CAST }), ..shape_cast!(
         Opcode::Broadcast, "broadcast", "Broadcast size-1 dimensions of a tile", "bcast",
         &[Check::SameOperandsAndResultElementType, Check::SameRank(&["source", "result"])]
-    ),
+    ) },
     Cat => OpDef {
+        bytecode: Some(Bytecode { code: 0x0C, since: V::V13_1, fields: &[F::Results, F::Int("dim"), F::Operand("lhs"), F::Operand("rhs")] }),
         opcode: Opcode::Cat,
         name: "cat",
         summary: "Concatenate two tiles along a dimension",
@@ -932,6 +1127,7 @@ table! {
         ..DEFAULT
     },
     Extract => OpDef {
+        bytecode: Some(Bytecode { code: 0x26, since: V::V13_1, fields: &[F::SizedResults, F::AllOperands] }),
         opcode: Opcode::Extract,
         name: "extract",
         summary: "Extract a subtile",
@@ -943,9 +1139,10 @@ table! {
         syntax: Syntax::Format("$source `[` $indices `]` attr-dict `:` type($source) `->` type($result)"),
         ..DEFAULT
     },
-    GetIndexSpaceShape => get_shape!(Opcode::GetIndexSpaceShape, "get_index_space_shape", "Shape of the index space of a view", TyC::View),
-    GetTensorShape => get_shape!(Opcode::GetTensorShape, "get_tensor_shape", "Shape of the tensor behind a tensor view", TyC::TensorView),
+    GetIndexSpaceShape => OpDef { bytecode: Some(Bytecode { code: 0x2D, since: V::V13_1, fields: &[F::SizedResults, F::Operand("src")] }), ..get_shape!(Opcode::GetIndexSpaceShape, "get_index_space_shape", "Shape of the index space of a view", TyC::View) },
+    GetTensorShape => OpDef { bytecode: Some(Bytecode { code: 0x2F, since: V::V13_1, fields: &[F::SizedResults, F::Operand("src")] }), ..get_shape!(Opcode::GetTensorShape, "get_tensor_shape", "Shape of the tensor behind a tensor view", TyC::TensorView) },
     Iota => OpDef {
+        bytecode: Some(Bytecode { code: 0x3A, since: V::V13_1, fields: &[F::Results] }),
         opcode: Opcode::Iota,
         name: "iota",
         summary: "A 1-d tile holding 0, 1, ..., n-1",
@@ -956,6 +1153,23 @@ table! {
         ..DEFAULT
     },
     LoadViewTko => OpDef {
+        bytecode: Some(Bytecode { code: 0x3E, since: V::V13_1, fields: &[
+            F::SizedResults,
+            F::Flags(
+                &[
+                    B::Present("memory_scope"),
+                    B::Present("optimization_hints"),
+                    B::Present("token"),
+                ],
+                V::V13_1
+            ),
+            F::Enum("memory_ordering_semantics"),
+            F::OptEnum("memory_scope"),
+            F::OptHints("optimization_hints"),
+            F::Operand("view"),
+            F::Sized("index"),
+            F::OptOperand("token"),
+        ] }),
         opcode: Opcode::LoadViewTko,
         name: "load_view_tko",
         summary: "Load a tile from a view",
@@ -972,6 +1186,7 @@ table! {
         ..DEFAULT
     },
     MakePartitionView => OpDef {
+        bytecode: Some(Bytecode { code: 0x42, since: V::V13_1, fields: &[F::Results, F::Operand("tensor_view")] }),
         opcode: Opcode::MakePartitionView,
         name: "make_partition_view",
         summary: "Partition a tensor view into tiles",
@@ -984,6 +1199,7 @@ table! {
         ..DEFAULT
     },
     MakeStridedView => OpDef {
+        bytecode: Some(Bytecode { code: 0x74, since: V::V13_3, fields: &[F::Results, F::Operand("tensor_view")] }),
         opcode: Opcode::MakeStridedView,
         name: "make_strided_view",
         summary: "Create a strided view from a tensor view",
@@ -997,6 +1213,7 @@ table! {
         ..DEFAULT
     },
     MakeGatherScatterView => OpDef {
+        bytecode: Some(Bytecode { code: 0x73, since: V::V13_3, fields: &[F::Results, F::Operand("tensor_view")] }),
         opcode: Opcode::MakeGatherScatterView,
         name: "make_gather_scatter_view",
         summary: "Create a gather/scatter view from a tensor view",
@@ -1010,6 +1227,12 @@ table! {
         ..DEFAULT
     },
     MakeTensorView => OpDef {
+        bytecode: Some(Bytecode { code: 0x43, since: V::V13_1, fields: &[
+            F::SizedResults,
+            F::Operand("base"),
+            F::Sized("dynamicShape"),
+            F::Sized("dynamicStrides"),
+        ] }),
         opcode: Opcode::MakeTensorView,
         name: "make_tensor_view",
         summary: "Create a tensor view from a pointer, shape and strides",
@@ -1027,6 +1250,7 @@ table! {
         ..DEFAULT
     },
     Offset => OpDef {
+        bytecode: Some(Bytecode { code: 0x51, since: V::V13_1, fields: &[F::Results, F::Operand("ptr"), F::Operand("offset")] }),
         opcode: Opcode::Offset,
         name: "offset",
         summary: "Advance a tile of pointers by a tile of offsets",
@@ -1040,6 +1264,7 @@ table! {
         ..DEFAULT
     },
     Permute => OpDef {
+        bytecode: Some(Bytecode { code: 0x53, since: V::V13_1, fields: &[F::Results, F::I32Array("permutation"), F::Operand("source")] }),
         opcode: Opcode::Permute,
         name: "permute",
         summary: "Permute the dimensions of a tile",
@@ -1056,6 +1281,7 @@ table! {
         ..DEFAULT
     },
     Pack => OpDef {
+        bytecode: Some(Bytecode { code: 0x6F, since: V::V13_3, fields: BC_UNARY }),
         opcode: Opcode::Pack,
         name: "pack",
         summary: "Reinterpret a rank-1 tile as its bytes",
@@ -1069,6 +1295,7 @@ table! {
         ..DEFAULT
     },
     Unpack => OpDef {
+        bytecode: Some(Bytecode { code: 0x70, since: V::V13_3, fields: BC_UNARY }),
         opcode: Opcode::Unpack,
         name: "unpack",
         summary: "Reinterpret the bytes of a rank-1 i8 tile as another element type",
@@ -1081,11 +1308,17 @@ table! {
         syntax: FMT_CAST,
         ..DEFAULT
     },
-    Reshape => shape_cast!(
+    Reshape => OpDef { bytecode: Some(Bytecode { code: 0x5B, since: V::V13_1, fields: BC_CAST }), ..shape_cast!(
         Opcode::Reshape, "reshape", "Change the shape of a tile", "reshape",
         &[Check::SameOperandsAndResultElementType]
-    ),
+    ) },
     Select => OpDef {
+        bytecode: Some(Bytecode { code: 0x5F, since: V::V13_1, fields: &[
+            F::Results,
+            F::Operand("cond"),
+            F::Operand("val_if_true"),
+            F::Operand("val_if_false"),
+        ] }),
         opcode: Opcode::Select,
         name: "select",
         summary: "Element-wise choice between two tiles",
@@ -1109,6 +1342,24 @@ table! {
         ..DEFAULT
     },
     StoreViewTko => OpDef {
+        bytecode: Some(Bytecode { code: 0x66, since: V::V13_1, fields: &[
+            F::SizedResults,
+            F::Flags(
+                &[
+                    B::Present("memory_scope"),
+                    B::Present("optimization_hints"),
+                    B::Present("token"),
+                ],
+                V::V13_1
+            ),
+            F::Enum("memory_ordering_semantics"),
+            F::OptEnum("memory_scope"),
+            F::OptHints("optimization_hints"),
+            F::Operand("tile"),
+            F::Operand("view"),
+            F::Sized("index"),
+            F::OptOperand("token"),
+        ] }),
         opcode: Opcode::StoreViewTko,
         name: "store_view_tko",
         summary: "Store a tile into a view",
@@ -1126,6 +1377,7 @@ table! {
 
     // ---------------------------------------------------------------- aggregates
     Reduce => OpDef {
+        bytecode: Some(Bytecode { code: 0x58, since: V::V13_1, fields: &[F::SizedResults, F::Int("dim"), F::Array("identities"), F::AllOperands] }),
         opcode: Opcode::Reduce,
         name: "reduce",
         summary: "Reduce tiles along a dimension",
@@ -1144,6 +1396,13 @@ table! {
         ..DEFAULT
     },
     Scan => OpDef {
+        bytecode: Some(Bytecode { code: 0x5E, since: V::V13_1, fields: &[
+            F::SizedResults,
+            F::Int("dim"),
+            F::Bool("reverse"),
+            F::Array("identities"),
+            F::AllOperands,
+        ] }),
         opcode: Opcode::Scan,
         name: "scan",
         summary: "Prefix scan of tiles along a dimension",
@@ -1163,6 +1422,13 @@ table! {
 
     // ---------------------------------------------------------------- mma
     MmaF => OpDef {
+        bytecode: Some(Bytecode { code: 0x49, since: V::V13_1, fields: &[
+            F::Results,
+            F::Flags(&[B::Unit("fast_acc")], V::V13_3),
+            F::Operand("lhs"),
+            F::Operand("rhs"),
+            F::Operand("acc"),
+        ] }),
         opcode: Opcode::MmaF,
         name: "mmaf",
         summary: "Floating-point matrix multiply-accumulate",
@@ -1184,6 +1450,14 @@ table! {
         ..DEFAULT
     },
     MmaFScaled => OpDef {
+        bytecode: Some(Bytecode { code: 0x72, since: V::V13_3, fields: &[
+            F::Results,
+            F::Operand("lhs"),
+            F::Operand("rhs"),
+            F::Operand("acc"),
+            F::Operand("lhs_scale"),
+            F::Operand("rhs_scale"),
+        ] }),
         opcode: Opcode::MmaFScaled,
         name: "mmaf_scaled",
         summary: "Floating-point matrix multiply-accumulate with block-scaled inputs",
@@ -1210,6 +1484,14 @@ table! {
         ..DEFAULT
     },
     MmaI => OpDef {
+        bytecode: Some(Bytecode { code: 0x4A, since: V::V13_1, fields: &[
+            F::Results,
+            F::Enum("signedness_lhs"),
+            F::Enum("signedness_rhs"),
+            F::Operand("lhs"),
+            F::Operand("rhs"),
+            F::Operand("acc"),
+        ] }),
         opcode: Opcode::MmaI,
         name: "mmai",
         summary: "Integer matrix multiply-accumulate",
@@ -1231,6 +1513,7 @@ table! {
 
     // ---------------------------------------------------------------- assumptions
     Assume => OpDef {
+        bytecode: Some(Bytecode { code: 0x06, since: V::V13_1, fields: &[F::Results, F::Tagged("predicate"), F::Operand("value")] }),
         opcode: Opcode::Assume,
         name: "assume",
         summary: "Tell the compiler a fact about a value",
@@ -1263,6 +1546,7 @@ table! {
         ..DEFAULT
     },
     Constant => OpDef {
+        bytecode: Some(Bytecode { code: 0x10, since: V::V13_1, fields: &[F::Results, F::Dense("value")] }),
         opcode: Opcode::Constant,
         name: "constant",
         summary: "A constant tile",
@@ -1289,6 +1573,7 @@ table! {
         ..DEFAULT
     },
     GetGlobal => OpDef {
+        bytecode: Some(Bytecode { code: 0x2C, since: V::V13_1, fields: &[F::Results, F::Str("name")] }),
         opcode: Opcode::GetGlobal,
         name: "get_global",
         summary: "Pointer to a global variable",
@@ -1300,6 +1585,7 @@ table! {
         ..DEFAULT
     },
     GetNumTileBlocks => OpDef {
+        bytecode: Some(Bytecode { code: 0x2E, since: V::V13_1, fields: &[F::Results] }),
         opcode: Opcode::GetNumTileBlocks,
         name: "get_num_tile_blocks",
         summary: "Number of tile blocks in each grid dimension",
@@ -1316,6 +1602,7 @@ table! {
         ..DEFAULT
     },
     GetTileBlockId => OpDef {
+        bytecode: Some(Bytecode { code: 0x30, since: V::V13_1, fields: &[F::Results] }),
         opcode: Opcode::GetTileBlockId,
         name: "get_tile_block_id",
         summary: "Coordinates of the executing tile block",
@@ -1371,6 +1658,13 @@ table! {
         ..DEFAULT
     },
     Print => OpDef {
+        bytecode: Some(Bytecode { code: 0x55, since: V::V13_1, fields: &[
+            F::SizedResults,
+            F::Flags(&[B::Present("token")], V::V13_2),
+            F::Str("str"),
+            F::Sized("args"),
+            F::OptOperand("token"),
+        ] }),
         opcode: Opcode::Print,
         name: "print",
         aliases: &["print_tko"],
@@ -1402,6 +1696,10 @@ table! {
     // NVIDIA's bytecode-versioning test ops (TestingOps.td; testing versions 250.0/250.1):
     // text and bytecode only, to run NVIDIA's versioning tests.
     TestingBytecodeNewAttribute => OpDef {
+        bytecode: Some(Bytecode { code: 0x3000, since: V::V250_0, fields: &[
+            F::Flags(&[B::Unit("new_flag")], V::V250_1),
+            F::IntSince("new_param", V::V250_1)
+        ] }),
         opcode: Opcode::TestingBytecodeNewAttribute,
         name: "testing$bytecode_test_new_attribute",
         summary: "A bytecode-versioning test op: attributes added in testing version 250.1",
@@ -1420,6 +1718,13 @@ table! {
         ..DEFAULT
     },
     TestingBytecodeEvolution => OpDef {
+        bytecode: Some(Bytecode { code: 0x3002, since: V::V250_0, fields: &[
+            F::Results,
+            F::Flags(&[B::Present("new_attr"), B::Present("optional_token")], V::V250_1),
+            F::Sized("inputs"),
+            F::OptInt("new_attr"),
+            F::OptOperand("optional_token"),
+        ] }),
         opcode: Opcode::TestingBytecodeEvolution,
         name: "testing$bytecode_test_evolution",
         summary: "A bytecode-versioning test op: an operand and an attribute added in testing version 250.1",
