@@ -122,8 +122,10 @@ pub fn lowest_version(m: &tilec_ir::Module) -> Version {
     let producer = m
         .block_ops(m.body())
         .any(|o| m.opcode(o) == tilec_ir::Opcode::Module && m.attr(o, 1).is_some());
+    // The testing versions come last: only a module with testing ops needs them.
     Version::SUPPORTED
         .into_iter()
+        .chain(Version::TESTING)
         .filter(|v| !producer || *v >= Version::V13_3)
         .find(|v| write(m, *v).is_ok())
         .unwrap_or(Version::V13_3)
