@@ -428,6 +428,21 @@ fn check_canonicalize(run: &Runner<'_>, bytes: &[u8]) -> Result<(), String> {
             ));
         }
     }
+    // 13.3's Transforms passes keep a valid module valid.
+    let transforms = [
+        "opt",
+        "-",
+        "-p",
+        "fuse-fma,loop-split,synthesize-debug-info-scopes",
+        "--verify-each",
+    ];
+    let t = run(&transforms, bytes)?;
+    if t.status != 0 {
+        return Err(format!(
+            "opt -p fuse-fma,loop-split,synthesize-debug-info-scopes: exit status {}: {}",
+            t.status, t.stderr
+        ));
+    }
     Ok(())
 }
 
@@ -740,6 +755,10 @@ pub fn bytecode_seeds() -> Vec<(String, Vec<u8>)> {
     let mut dirs = vec![root.join("tests/corpus/cutile")];
     if let Some(shared) = crate::shared_dir() {
         dirs.push(shared.join("conformance/cutile-samples"));
+        // NVIDIA's binary inputs: 13.1 files and deliberately broken ones.
+        let t = shared.join("conformance/cuda-tile-13.3/test/Bytecode");
+        dirs.push(t.join("invalid"));
+        dirs.push(t.join("versioning/Inputs/13.1"));
     }
     for d in dirs {
         let Ok(rd) = std::fs::read_dir(&d) else {
@@ -748,17 +767,18 @@ pub fn bytecode_seeds() -> Vec<(String, Vec<u8>)> {
         let mut files: Vec<_> = rd.flatten().map(|e| e.path()).collect();
         files.sort();
         for p in files {
-            if p.extension().is_some_and(|e| e == "tileirbc")
+            if p.extension().is_some_and(|e| e == "tileirbc" || e == "bc")
                 && let Ok(b) = std::fs::read(&p)
             {
                 out.push((p.display().to_string(), b));
             }
         }
     }
-    let Ok(rd) = std::fs::read_dir(root.join("examples")) else {
-        return out;
-    };
-    let mut files: Vec<_> = rd.flatten().map(|e| e.path()).collect();
+    let mut files: Vec<_> = ["examples", "tests/op_samples"]
+        .iter()
+        .filter_map(|d| std::fs::read_dir(root.join(d)).ok())
+        .flat_map(|rd| rd.flatten().map(|e| e.path()))
+        .collect();
     files.sort();
     for p in files {
         if p.extension().is_none_or(|e| e != "tile") {
@@ -770,7 +790,10 @@ pub fn bytecode_seeds() -> Vec<(String, Vec<u8>)> {
         let Ok(m) = tilec_parse::parse(&text, tilec_diag::FileId(0), &Default::default()) else {
             continue;
         };
-        for v in tilec_bytecode::Version::SUPPORTED {
+        for v in tilec_bytecode::Version::SUPPORTED
+            .into_iter()
+            .chain(tilec_bytecode::Version::TESTING)
+        {
             if let Ok(b) = tilec_bytecode::write(&m, v) {
                 out.push((format!("{} (bytecode {v})", p.display()), b));
             }

@@ -497,10 +497,24 @@ fn fuzz(mutants: usize, seed: u64) -> i32 {
     use tilec_tests::mutate::{KINDS, Outcome, Rng, check_mutant, mutate, token_ranges};
 
     let mut seeds: Vec<(String, String)> = Vec::new();
-    let mut dirs = vec![root().join("examples")];
+    let mut dirs = vec![
+        root().join("examples"),
+        root().join("tests/op_samples"),
+        root().join("tests/corpus/cutile"),
+    ];
     if let Some(shared) = tilec_tests::shared_dir() {
         dirs.push(shared.join("conformance/cuda-tile-13.1"));
         dirs.push(shared.join("conformance/cutile-samples"));
+        let t = shared.join("conformance/cuda-tile-13.3/test");
+        for d in [
+            "Dialect/CudaTile",
+            "Bytecode",
+            "Bytecode/versioning",
+            "Bytecode/invalid",
+            "Transforms",
+        ] {
+            dirs.push(t.join(d));
+        }
     }
     for d in &dirs {
         let Ok(rd) = std::fs::read_dir(d) else {
