@@ -31,6 +31,17 @@ const CASES: &[(&str, &[&str])] = &[
             "2:38: failed to verify 'elementType': f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or i1 or i8 or i16 or i32 or i64 or Pointer type or i4",
         ],
     ),
+    // Dense arrays: an element type that is not an integer, a value the width cannot hold.
+    (
+        "%0 = \"cuda_tile.iota\"() {x = array<unit: 1, 0>} : () -> !cuda_tile.tile<2xi32>\n",
+        &[
+            "1:36: expected integer element type (i1, i8, i16, i32 or i64) for a dense array, got 'unit'",
+        ],
+    ),
+    (
+        "%0 = \"cuda_tile.iota\"() {x = array<i32: 1, 4294967296>} : () -> !cuda_tile.tile<2xi32>\n",
+        &["1:44: integer constant out of range for a dense array of i32"],
+    ),
     (
         "%0 = cuda_tile.constant \"foo\" : !cuda_tile.tile<i8>\n",
         &["1:24: expected '<'"],

@@ -385,3 +385,15 @@ fn optimization_hints() {
         ["error 2:3: 'cuda_tile.testing$func' op unknown param speed for sm_90"]
     );
 }
+
+/// An attribute of the wrong kind (the generic form lets one through the parser) is
+/// refused by the verifier before anything reads it.
+#[test]
+fn attribute_of_the_wrong_kind() {
+    let src = "cuda_tile.module @m {\n  testing$func @f(%x: !cuda_tile.tile<2x4xf32>) {\n    %r = \"cuda_tile.permute\"(%x) <{permutation = array<i64: 1, 0>}> : (!cuda_tile.tile<2x4xf32>) -> !cuda_tile.tile<4x2xf32>\n  }\n}\n";
+    let want = [
+        "error 3:10: 'cuda_tile.permute' op attribute 'permutation' failed to satisfy constraint: i32 dense array attribute",
+    ];
+    assert_eq!(tilec_tests::verify_diags(src, false), want);
+    assert_eq!(tilec_tests::verify_diags(src, true), want);
+}

@@ -64,7 +64,7 @@ pub enum ArgSpec {
 /// inputs are tested under (2^28 took over 4 GB).
 pub const MAX_ELEMENTS: usize = 1 << 26;
 
-const ELEMS: [(&str, Type); 12] = [
+const ELEMS: [(&str, Type); 15] = [
     ("i1", Type::I1),
     ("i8", Type::I8),
     ("i16", Type::I16),
@@ -77,16 +77,21 @@ const ELEMS: [(&str, Type); 12] = [
     ("tf32", Type::TF32),
     ("f8E4M3FN", Type::F8E4M3FN),
     ("f8E5M2", Type::F8E5M2),
+    ("f8E8M0FNU", Type::F8E8M0FNU),
+    ("f4E2M1FN", Type::F4E2M1FN),
+    ("i4", Type::I4),
 ];
 
 /// The element type of an MLIR element-type name: "i1", "i8", "i16", "i32", "i64",
-/// "f16", "bf16", "f32", "f64", "tf32", "f8E4M3FN", "f8E5M2".
+/// "f16", "bf16", "f32", "f64", "tf32", "f8E4M3FN", "f8E5M2", and 13.3's "f8E8M0FNU",
+/// "f4E2M1FN", "i4" (scalars only for the 4-bit types: the interpreter has no 4-bit
+/// memory).
 #[must_use]
 pub fn elem_from_name(s: &str) -> Option<Type> {
     ELEMS.iter().find(|(n, _)| *n == s).map(|&(_, t)| t)
 }
 
-/// The MLIR name of one of the twelve element types (the inverse of [`elem_from_name`]).
+/// The MLIR name of one of the fifteen element types (the inverse of [`elem_from_name`]).
 #[must_use]
 pub fn elem_name(t: Type) -> Option<&'static str> {
     ELEMS.iter().find(|(_, e)| *e == t).map(|&(n, _)| n)
@@ -102,6 +107,8 @@ fn float_kind(t: Type) -> Option<FloatKind> {
         Type::TF32 => FloatKind::TF32,
         Type::F8E4M3FN => FloatKind::F8E4M3FN,
         Type::F8E5M2 => FloatKind::F8E5M2,
+        Type::F8E8M0FNU => FloatKind::F8E8M0FNU,
+        Type::F4E2M1FN => FloatKind::F4E2M1FN,
         _ => return None,
     })
 }
@@ -114,6 +121,7 @@ fn int_width(t: Type) -> Option<u32> {
         Type::I16 => 16,
         Type::I32 => 32,
         Type::I64 => 64,
+        Type::I4 => 4,
         _ => return None,
     })
 }
@@ -179,6 +187,11 @@ fn parse_inner(
     let mut parts = rest.splitn(3, ':');
     let ty = parts.next().unwrap_or("");
     let elem = parse_elem(ty)?;
+    if matches!(elem, Type::F4E2M1FN | Type::I4) {
+        return Err(format!(
+            "buffers of '{ty}' are not supported: the interpreter has no 4-bit memory (pass a scalar {ty}:VALUE, or an i8 buffer to unpack)"
+        ));
+    }
     let Some(shape_text) = parts.next() else {
         return Err(format!("{generator} needs a shape: {generator}:{ty}:SHAPE"));
     };

@@ -165,7 +165,7 @@ impl Storage {
             Type::F32 => ("<f4", 4, StoreKind::Plain),
             Type::F64 => ("<f8", 8, StoreKind::Plain),
             Type::TF32 => ("<u4", 4, StoreKind::Tf32),
-            Type::F8E4M3FN | Type::F8E5M2 => ("|u1", 1, StoreKind::Plain),
+            Type::F8E4M3FN | Type::F8E5M2 | Type::F8E8M0FNU => ("|u1", 1, StoreKind::Plain),
             _ => return None,
         };
         Some(Storage { descr, size, kind })

@@ -323,11 +323,37 @@ impl<'s> Parser<'s> {
     fn parse_dense_array(&mut self) -> PResult<Attr> {
         self.bump();
         self.expect(Tok::Less, "expected '<' after 'array'")?;
+        let ety_span = self.span();
         let (ety, _) = self.keyword()?;
+        let bits = match ety {
+            "i1" => 1,
+            "i8" => 8,
+            "i16" => 16,
+            "i32" => 32,
+            "i64" => 64,
+            _ => {
+                return Err(self.err(
+                    codes::INVALID_ATTRIBUTE,
+                    ety_span,
+                    format!("expected integer element type (i1, i8, i16, i32 or i64) for a dense array, got '{ety}'"),
+                ));
+            }
+        };
         let mut v = Vec::new();
         if self.eat(Tok::Colon) {
             loop {
-                v.push(self.parse_i64()?);
+                let at = self.span();
+                let x = self.parse_i64()?;
+                // Signed or unsigned readings of the width, as MLIR takes them.
+                let fits = bits == 64 || (x >= -(1i64 << (bits - 1)) && x < (1i64 << bits));
+                if !fits {
+                    return Err(self.err(
+                        codes::INVALID_ATTRIBUTE,
+                        at,
+                        format!("integer constant out of range for a dense array of {ety}"),
+                    ));
+                }
+                v.push(x);
                 if !self.eat(Tok::Comma) {
                     break;
                 }

@@ -27,6 +27,22 @@ pub(crate) fn verify(v: &mut Verifier<'_>, op: Op) -> VResult {
             return Err(v.error(op, &cat::MISSING_ATTRIBUTE, &[("name", &a.name)]));
         }
     }
+    // An attribute of the wrong kind (possible in the generic form: `permutation =
+    // array<i64: ...>`) is refused before anything reads it.
+    for (i, a) in def.attrs.iter().enumerate() {
+        if let Some(x) = m.attr(op, i)
+            && !tilec_ir::ops::conform::attr_fits(a.kind, m.ctx.attrs.get(x))
+        {
+            let span = v.attr_span(op, a.name);
+            let failed = v.error(
+                op,
+                &cat::ATTRIBUTE_CONSTRAINT,
+                &[("name", &a.name), ("constraint", &kind_description(a.kind))],
+            );
+            v.label(span, format!("'{}' has the wrong kind", a.name));
+            return Err(failed);
+        }
+    }
     for c in def.checks {
         // The spec words a negative reduce/scan dimension as out of range (aggregate.rs).
         let spec_range = !v.upstream && def.family == tilec_ir::ops::Family::Aggregate;
@@ -204,6 +220,27 @@ fn check_value(
 /// The element class of an element type.
 pub(crate) fn elem_class(v: &Verifier<'_>, elem: Type) -> Option<Elems> {
     Elems::of(v.data(elem))
+}
+
+/// MLIR's description of an attribute constraint, for attributes of the wrong kind.
+fn kind_description(k: tilec_ir::ops::AttrKind) -> String {
+    use tilec_ir::ops::AttrKind as K;
+    match k {
+        K::Enum(e) => format!("one of {}", e.cases().join(", ")),
+        K::Unit => "unit attribute".into(),
+        K::Bool => "bool attribute".into(),
+        K::I64 => "64-bit signless integer attribute".into(),
+        K::I32 => "32-bit signless integer attribute".into(),
+        K::String | K::SymbolName => "string attribute".into(),
+        K::SymbolRef => "flat symbol reference attribute".into(),
+        K::Dense => "dense constant attribute".into(),
+        K::TypeAttr => "type attribute of function type".into(),
+        K::DictArray => "Array of dictionary attributes".into(),
+        K::OptHints => "optimization hints attribute".into(),
+        K::AssumePredicate => "assume predicate attribute".into(),
+        K::DenseI32Array | K::OperandSegments => "i32 dense array attribute".into(),
+        K::Array => "array attribute".into(),
+    }
 }
 
 /// True if type `t` satisfies constraint `c`.

@@ -41,14 +41,28 @@ fn err(s: &str) -> String {
 #[test]
 fn element_names() {
     let names = [
-        "i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "tf32", "f8E4M3FN", "f8E5M2",
+        "i1",
+        "i8",
+        "i16",
+        "i32",
+        "i64",
+        "f16",
+        "bf16",
+        "f32",
+        "f64",
+        "tf32",
+        "f8E4M3FN",
+        "f8E5M2",
+        "f8E8M0FNU",
+        "f4E2M1FN",
+        "i4",
     ];
     for (i, n) in names.iter().enumerate() {
         let t = elem_from_name(n).unwrap();
         assert_eq!(elem_name(t), Some(*n));
         assert_eq!(t, ELEMS[i].1);
     }
-    for bad in ["", "I32", "i4", "f12", "f8e4m3fn", "index", "ptr"] {
+    for bad in ["", "I32", "i2", "f12", "f8e4m3fn", "index", "ptr"] {
         assert_eq!(elem_from_name(bad), None, "{bad}");
     }
     assert_eq!(elem_name(Type::TOKEN), None);
@@ -535,5 +549,34 @@ fn randint_buffers_hold_small_integers_in_every_type() {
     assert_eq!(
         parse("randint:f32:4", &mut |_| unreachable!()).unwrap_err(),
         "bad --arg 'randint:f32:4': randint needs a seed: randint:f32:4:SEED"
+    );
+}
+
+/// 13.3's element types: scalars of all three (rounded as `ftof` rounds), buffers of
+/// f8E8M0FNU, and 4-bit buffers refused by name.
+#[test]
+fn types_of_release_13_3() {
+    let mut no_files = |_: &Path| -> std::io::Result<Vec<u8>> { unreachable!() };
+    let scalar = |s: &str, no_files: &mut dyn FnMut(&Path) -> std::io::Result<Vec<u8>>| match parse(
+        s, no_files,
+    ) {
+        Ok(ArgSpec::Scalar { bits, .. }) => bits,
+        other => panic!("{s}: {other:?}"),
+    };
+    // 2^0 is 127; 1.5 is halfway between 1 and 2 and rounds to even (2: 128).
+    assert_eq!(scalar("f8E8M0FNU:1", &mut no_files), 127);
+    assert_eq!(scalar("f8E8M0FNU:1.5", &mut no_files), 128);
+    assert_eq!(scalar("f4E2M1FN:-6", &mut no_files), 0xF);
+    assert_eq!(scalar("f4E2M1FN:0.5", &mut no_files), 0x1);
+    assert_eq!(scalar("i4:-8", &mut no_files), 0x8);
+    let e = parse("i4:16", &mut no_files).unwrap_err();
+    assert!(e.starts_with("bad --arg 'i4:16': "), "{e}");
+    match parse("ones:f8E8M0FNU:4", &mut no_files) {
+        Ok(ArgSpec::Buffer(a)) => assert_eq!(a.bits, vec![127; 4]),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        parse("zeros:f4E2M1FN:8", &mut no_files).unwrap_err(),
+        "bad --arg 'zeros:f4E2M1FN:8': buffers of 'f4E2M1FN' are not supported: the interpreter has no 4-bit memory (pass a scalar f4E2M1FN:VALUE, or an i8 buffer to unpack)"
     );
 }
