@@ -170,6 +170,11 @@ fn fuzz_findings_stay_fixed() {
         "%c0 = cuda_tile.constant <i32: 0> : !cuda_tile.tile<i32>\n\"cuda_tile.for\"(%c0, %c0, %c0) ({\n  ^bb0(%i : !cuda_tile.tile<f32>):\n    cuda_tile.continue\n}) : (!cuda_tile.tile<i32>, !cuda_tile.tile<i32>, !cuda_tile.tile<i32>) -> ()\n",
         // Discardable attributes on a function.
         "\"cuda_tile.module\"() <{sym_name = \"m\"}> ({\n  \"cuda_tile.entry\"() <{function_type = () -> (), sym_name = \"k\"}> ({\n    \"cuda_tile.return\"() : () -> ()\n  }) {foo = 1 : i32} : () -> ()\n}) : () -> ()\n",
+        // An i64 (or `unit`) dense array where an i32 one belongs: convert-to-gpu broke.
+        "cuda_tile.module @m {\n  entry @k(%p: !cuda_tile.tile<ptr<f32>>) {\n    %x = constant <f32: 1.0> : tile<32x128xf32>\n    %y = \"cuda_tile.permute\"(%x) <{permutation = array<i64: 1, 0>}> : (!cuda_tile.tile<32x128xf32>) -> !cuda_tile.tile<128x32xf32>\n    return\n  }\n}\n",
+        "cuda_tile.module @m {\n  entry @k(%p: !cuda_tile.tile<ptr<f32>>) {\n    %x = constant <f32: 1.0> : tile<32x128xf32>\n    %y = \"cuda_tile.permute\"(%x) <{permutation = array<unit: 1, 0>}> : (!cuda_tile.tile<32x128xf32>) -> !cuda_tile.tile<128x32xf32>\n    return\n  }\n}\n",
+        // A 13.3 element type as a kernel argument: `tilec run` had no --arg for it.
+        "cuda_tile.module @m {\n  entry @k(%s: !cuda_tile.tile<f8E8M0FNU>) {\n    %f = ftof %s : tile<f8E8M0FNU> -> tile<f32>\n    return\n  }\n}\n",
     ];
     for (i, f) in findings.iter().enumerate() {
         if let Err(e) = check_mutant(f.as_bytes()) {
