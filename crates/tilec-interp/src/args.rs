@@ -6,13 +6,15 @@
 //!     with `0x` (also with a sign); the value must fit the width as a signed or as an
 //!     unsigned number (`i8` takes -128..=255) and is stored as its low `width` bits.
 //!     `i1` also takes `true` and `false`.
-//!   - Floats (`f16 bf16 f32 f64 tf32 f8E4M3FN f8E5M2`): a decimal literal (`1`, `-2.5`,
+//!   - Floats (`f16 bf16 f32 f64 tf32 f8E4M3FN f8E5M2 f8E8M0FNU`): a decimal literal (`1`, `-2.5`,
 //!     `.5`, `1e-3`) correctly rounded to the nearest value of the type, ties to even,
 //!     without double rounding ([`tilec_ir::float::parse_decimal_exact`]); values beyond
 //!     the largest finite one round to infinity (to NaN for `f8E4M3FN`, which has no
 //!     infinity), as LLVM rounds float constants. `inf`, `infinity` and `nan` (any case,
 //!     optional sign) give infinity and the default quiet NaN (`f8E4M3FN:inf` is an
-//!     error). As in MLIR's float attributes, `0x...` is the bit pattern itself, which
+//!     error). `f8E8M0FNU` (the MX scale format: powers of two only, unsigned, no zero)
+//!     rounds 0 to its smallest value 2^-127 and negative values to NaN, as LLVM does.
+//!     As in MLIR's float attributes, `0x...` is the bit pattern itself, which
 //!     must fit the type's width (19 bits for `tf32`).
 //! * `@PATH`: a buffer read from a `.npy` file (see [`crate::npy`]).
 //! * Generated buffers, with `SHAPE` written `N` or `AxBxC` (e.g. `64x64`; dimensions
@@ -64,7 +66,7 @@ pub enum ArgSpec {
 /// inputs are tested under (2^28 took over 4 GB).
 pub const MAX_ELEMENTS: usize = 1 << 26;
 
-const ELEMS: [(&str, Type); 12] = [
+const ELEMS: [(&str, Type); 13] = [
     ("i1", Type::I1),
     ("i8", Type::I8),
     ("i16", Type::I16),
@@ -77,16 +79,17 @@ const ELEMS: [(&str, Type); 12] = [
     ("tf32", Type::TF32),
     ("f8E4M3FN", Type::F8E4M3FN),
     ("f8E5M2", Type::F8E5M2),
+    ("f8E8M0FNU", Type::F8E8M0FNU),
 ];
 
 /// The element type of an MLIR element-type name: "i1", "i8", "i16", "i32", "i64",
-/// "f16", "bf16", "f32", "f64", "tf32", "f8E4M3FN", "f8E5M2".
+/// "f16", "bf16", "f32", "f64", "tf32", "f8E4M3FN", "f8E5M2", "f8E8M0FNU".
 #[must_use]
 pub fn elem_from_name(s: &str) -> Option<Type> {
     ELEMS.iter().find(|(n, _)| *n == s).map(|&(_, t)| t)
 }
 
-/// The MLIR name of one of the twelve element types (the inverse of [`elem_from_name`]).
+/// The MLIR name of one of the thirteen element types (the inverse of [`elem_from_name`]).
 #[must_use]
 pub fn elem_name(t: Type) -> Option<&'static str> {
     ELEMS.iter().find(|(_, e)| *e == t).map(|&(n, _)| n)
@@ -102,6 +105,7 @@ fn float_kind(t: Type) -> Option<FloatKind> {
         Type::TF32 => FloatKind::TF32,
         Type::F8E4M3FN => FloatKind::F8E4M3FN,
         Type::F8E5M2 => FloatKind::F8E5M2,
+        Type::F8E8M0FNU => FloatKind::F8E8M0FNU,
         _ => return None,
     })
 }

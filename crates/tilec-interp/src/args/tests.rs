@@ -41,7 +41,19 @@ fn err(s: &str) -> String {
 #[test]
 fn element_names() {
     let names = [
-        "i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "tf32", "f8E4M3FN", "f8E5M2",
+        "i1",
+        "i8",
+        "i16",
+        "i32",
+        "i64",
+        "f16",
+        "bf16",
+        "f32",
+        "f64",
+        "tf32",
+        "f8E4M3FN",
+        "f8E5M2",
+        "f8E8M0FNU",
     ];
     for (i, n) in names.iter().enumerate() {
         let t = elem_from_name(n).unwrap();
@@ -536,4 +548,31 @@ fn randint_buffers_hold_small_integers_in_every_type() {
         parse("randint:f32:4", &mut |_| unreachable!()).unwrap_err(),
         "bad --arg 'randint:f32:4': randint needs a seed: randint:f32:4:SEED"
     );
+}
+
+/// f8E8M0FNU (the MX scale type of `mmaf_scaled`): scalars are powers of two, 0 rounds to
+/// the smallest value 2^-127 and negatives to NaN (LLVM's rules); a `|u1` .npy buffer
+/// reinterprets to it byte for byte.
+#[test]
+fn e8m0_scalars_and_buffers() {
+    let bits = |t: &str| match parse(t, &mut |_| unreachable!()).unwrap() {
+        ArgSpec::Scalar { elem, bits } => {
+            assert_eq!(elem, Type::F8E8M0FNU);
+            bits
+        }
+        ArgSpec::Buffer(_) => panic!("{t}: a buffer"),
+    };
+    assert_eq!(bits("f8E8M0FNU:1"), 127);
+    assert_eq!(bits("f8E8M0FNU:0.25"), 125);
+    assert_eq!(bits("f8E8M0FNU:0"), 0);
+    assert_eq!(bits("f8E8M0FNU:-2"), 0xff);
+    assert_eq!(bits("f8E8M0FNU:0x80"), 0x80);
+    let a = npy::Array {
+        elem: Type::I8,
+        shape: vec![3],
+        bits: vec![0, 127, 0xff],
+    };
+    let e = a.reinterpret(Type::F8E8M0FNU).unwrap();
+    assert_eq!((e.elem, e.bits), (Type::F8E8M0FNU, vec![0, 127, 0xff]));
+    assert_eq!(npy::dtype_of(Type::F8E8M0FNU), "|u1");
 }
