@@ -94,7 +94,21 @@ fn gpu_level_ir_parses_back_and_compiles_the_same() {
             .join("\n")
     };
     let mut checked = 0;
+    let mut refused = Vec::new();
     for path in &inputs {
+        let stem = path.file_stem().unwrap().to_str().unwrap();
+        if path.starts_with(&corpus) && tilec_tests::ptx_refusal(stem).is_some() {
+            // Not lowered yet: the GPU-level IR is refused as the PTX is.
+            let p = path.to_str().unwrap();
+            let out = run_tilec(&["opt", p, "-p", "convert-to-gpu"], "");
+            tilec_tests::check_ptx_refusal(stem, out.status, &out.stderr)
+                .unwrap_or_else(|e| panic!("convert-to-gpu: {e}"));
+            refused.push(format!(
+                "{stem}: {}",
+                tilec_tests::ptx_refusal(stem).unwrap_or_default()
+            ));
+            continue;
+        }
         for warps in ["4", "1"] {
             let gpu = gpu_ir(path, warps);
             let again = run_tilec(&["opt", "-"], &gpu);
@@ -120,6 +134,8 @@ fn gpu_level_ir_parses_back_and_compiles_the_same() {
         }
     }
     println!("{checked} GPU-level modules parsed back and compiled to the same PTX");
+    tilec_tests::print_ptx_refusals("GPU-level IR", &refused);
+    assert_eq!(refused.len(), tilec_tests::PTX_REFUSED_CORPUS.len());
     // Passes run on tile IR, not on GPU-level IR; and invalid GPU-level IR is located.
     let gpu = gpu_ir(&repo_root().join("examples/vector_add.tile"), "4");
     let out = run_tilec(&["opt", "-", "-p", "canonicalize"], &gpu);

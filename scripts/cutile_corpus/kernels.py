@@ -394,6 +394,154 @@ def power_iterate(x, out, n_iters, TILE: ConstInt):
 
 
 # --------------------------------------------------------------------------
+# Tile IR 13.3 features (cuTile 1.7 with bytecode_version="13.3")
+# --------------------------------------------------------------------------
+
+@ct.kernel
+def tile_atomic_accumulate(x, acc, TILE: ConstInt):
+    # acc[j] += x[b*TILE + j] for every block b: a tiled view's atomic_store_add
+    # (13.3 atomic_red_view_tko, f32 add, relaxed, device scope) sums all tiles into one.
+    pid = ct.bid(0)
+    v = ct.load(x, index=(pid,), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
+    acc.tiled_view((TILE,)).atomic_store_add((0,), v)
+
+
+@ct.kernel
+def array_atomic_add_unused(x, bins, NBINS: ConstInt, TILE: ConstInt):
+    # bins[x[i] & (NBINS-1)] += x[i] (i32, relaxed) with the atomic_add result unused:
+    # cuTile 1.7 still emits the pointer form atomic_rmw_tko, not atomic_red_view_tko.
+    pid = ct.bid(0)
+    v = ct.load(x, index=(pid,), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
+    ct.atomic_add(bins, v & (NBINS - 1), v, memory_order=ct.MemoryOrder.RELAXED)
+
+
+@ct.kernel
+def sliding_window_sum(x, out, TILE: ConstInt, STEP: ConstInt):
+    # out[b, :] = x[b*STEP : b*STEP + TILE] + 1 (zero padded): overlapping windows
+    # read through a tiled view with traversal_steps (13.3 strided view).
+    pid = ct.bid(0)
+    tv = x.tiled_view((TILE,), padding_mode=ct.PaddingMode.ZERO, traversal_steps=(STEP,))
+    w = tv.load((pid,))
+    ct.store(out, index=(pid, 0), tile=ct.reshape(w + 1.0, (1, TILE)))
+
+
+@ct.kernel
+def advanced_index_rows(x, rows, out, TR: ConstInt, TD: ConstInt):
+    # out[rows[r], c] = 2 * x[rows[r], c] + c for TR selected rows, columns c in
+    # [bid(1)*TD, +TD): load/store_advanced_indexing (13.3 gather/scatter views).
+    pid = ct.bid(0)
+    col0 = ct.bid(1) * TD
+    r = ct.load(rows, index=(pid,), shape=(TR,))
+    t = ct.load_advanced_indexing(x, (r, ct.Slice(col0, TD)),
+                                  padding_mode=ct.PaddingMode.ZERO)
+    c = ct.astype(ct.arange(TD, dtype=ct.int32) + col0, ct.float32)
+    ct.store_advanced_indexing(out, (r, ct.Slice(col0, TD)), t * 2.0 + ct.reshape(c, (1, TD)))
+
+
+@ct.kernel
+def gather_scatter_u32(src, idx, dst, TILE: ConstInt):
+    # dst[idx[i]] = src[(idx[i] * 3) % n] + i over uint32 data (gather + scatter with
+    # masks, unsigned index arithmetic).
+    pid = ct.bid(0)
+    n = ct.astype(src.shape[0], ct.uint32)
+    ind = ct.load(idx, index=(pid,), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
+    g = ct.gather(src, (ind * 3) % n)
+    i = ct.astype(ct.arange(TILE, dtype=ct.int32) + pid * TILE, ct.uint32)
+    ct.scatter(dst, ind, g + i, mask=ind < n)
+
+
+@ct.kernel
+def pack_unpack_bytes(x, raw, swapped, TILE: ConstInt):
+    # raw = the bytes of the f32 tile x (pack_to_bytes), and swapped = those bytes
+    # reversed within each word, read back as int32 (unpack_from_bytes): a byte swap.
+    pid = ct.bid(0)
+    v = ct.load(x, index=(pid,), shape=(TILE,))
+    b = ct.pack_to_bytes(v)
+    ct.store(raw, index=(pid,), tile=b)
+    r = ct.reshape(ct.permute(ct.reshape(b, (TILE, 4)), (1, 0)), (4, TILE))
+    r = ct.reshape(ct.permute(ct.cat((ct.cat((ct.extract(r, (3, 0), (1, TILE)),
+                                              ct.extract(r, (2, 0), (1, TILE))), axis=0),
+                                      ct.cat((ct.extract(r, (1, 0), (1, TILE)),
+                                              ct.extract(r, (0, 0), (1, TILE))), axis=0)),
+                                     axis=0), (1, 0)), (TILE * 4,))
+    ct.store(swapped, index=(pid,), tile=ct.unpack_from_bytes(r, ct.int32))
+
+
+@ct.kernel
+def unsigned_arith_u32(a, b, out, cmp, small, TILE: ConstInt):
+    # uint32: out = ceil((a * b + a) / (b | 1)) + (a >> 3) + (b << 2) - a % 7 (wrapping),
+    # cmp = a > b (unsigned compare), small (uint8) = a8 * 3 + ceil(b8 / 5) on the low
+    # bytes.  (cuTile 1.7's `//` on unsigned ints emits divi unsigned rounding<negative_inf>,
+    # which NVIDIA's verifier rejects; ct.cdiv gives rounding<positive_inf>.)
+    pid = ct.bid(0)
+    x = ct.load(a, index=(pid,), shape=(TILE,))
+    y = ct.load(b, index=(pid,), shape=(TILE,))
+    r = ct.cdiv(x * y + x, y | 1) + (x >> 3) + (y << 2) - x % 7
+    ct.store(out, index=(pid,), tile=r)
+    ct.store(cmp, index=(pid,), tile=ct.astype(x > y, ct.int32))
+    x8 = ct.astype(x & 0xFF, ct.uint8)
+    y8 = ct.astype(y & 0xFF, ct.uint8)
+    ct.store(small, index=(pid,), tile=x8 * 3 + ct.cdiv(y8, 5))
+
+
+@ct.kernel
+def atan2_cumprod(y, x, angle, prod, TILE: ConstInt):
+    # angle = atan2(y, x) elementwise; prod = running product (cumprod) of
+    # 1 + y/8 along each TILE-element chunk.
+    pid = ct.bid(0)
+    a = ct.load(y, index=(pid,), shape=(TILE,))
+    b = ct.load(x, index=(pid,), shape=(TILE,))
+    ct.store(angle, index=(pid,), tile=ct.atan2(a, b))
+    ct.store(prod, index=(pid,), tile=ct.cumprod(1.0 + a * 0.125, axis=0))
+
+
+@ct.kernel
+def argmax_argmin_cols(x, imax, imin, TM: ConstInt, TN: ConstInt):
+    # For each column of a (TM, TN) block of rows: the row index of its maximum and
+    # of its minimum (argmax/argmin along axis 0), offset by the block's first row.
+    i = ct.bid(0)
+    j = ct.bid(1)
+    v = ct.load(x, index=(i, j), shape=(TM, TN))
+    ct.store(imax, index=(i, j), tile=ct.reshape(ct.argmax(v, axis=0) + i * TM, (1, TN)))
+    ct.store(imin, index=(i, j), tile=ct.reshape(ct.argmin(v, axis=0) + i * TM, (1, TN)))
+
+
+@ct.kernel
+def mma_scaled_f8(a, sa, b, sb, c, TM: ConstInt, TN: ConstInt, TK: ConstInt):
+    # C (f32) = sum over K tiles of (A * 2^sa) @ (B * 2^sb): float8_e4m3fn inputs,
+    # float8_e8m0fnu block scales (one per 32 K elements), ct.mma_scaled.
+    bm = ct.bid(0)
+    bn = ct.bid(1)
+    acc = ct.zeros((TM, TN), ct.float32)
+    for k in range(ct.num_tiles(a, axis=1, shape=(TM, TK))):
+        ta = ct.load(a, index=(bm, k), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
+        ts = ct.load(sa, index=(bm, k), shape=(TM, TK // 32))
+        tb = ct.load(b, index=(k, bn), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
+        tt = ct.load(sb, index=(k, bn), shape=(TK // 32, TN))
+        acc = ct.mma_scaled(ta, ts, tb, tt, acc)
+    ct.store(c, index=(bm, bn), tile=acc)
+
+
+@ct.kernel
+def mma_scaled_f4(a, sa, b, sb, c, TM: ConstInt, TN: ConstInt, TK: ConstInt):
+    # C (f32) = (A * 2^sa) @ (B * 2^sb) with float4_e2m1fn inputs unpacked from
+    # bytes (two values per uint8, unpack_from_bytes) and float8_e8m0fnu scales
+    # per 16 K elements; one K tile.
+    bm = ct.bid(0)
+    bn = ct.bid(1)
+    pa = ct.load(a, index=(bm, 0), shape=(TM, TK // 2))
+    pb = ct.load(b, index=(bn, 0), shape=(TN, TK // 2))
+    ta = ct.reshape(ct.unpack_from_bytes(ct.reshape(pa, (TM * TK // 2,)), ct.float4_e2m1fn),
+                    (TM, TK))
+    tb = ct.reshape(ct.unpack_from_bytes(ct.reshape(pb, (TN * TK // 2,)), ct.float4_e2m1fn),
+                    (TN, TK))
+    ts = ct.load(sa, index=(bm, 0), shape=(TM, TK // 16))
+    tt = ct.load(sb, index=(0, bn), shape=(TK // 16, TN))
+    acc = ct.mma_scaled(ta, ts, ct.transpose(tb), tt, ct.zeros((TM, TN), ct.float32))
+    ct.store(c, index=(bm, bn), tile=acc)
+
+
+# --------------------------------------------------------------------------
 # Signatures
 # --------------------------------------------------------------------------
 
@@ -420,6 +568,7 @@ def sig(*params):
 
 f16, f32, bf16, i32, i64, u8 = (ct.float16, ct.float32, ct.bfloat16, ct.int32, ct.int64,
                                 ct.uint8)
+u32, f8e4m3, e8m0 = ct.uint32, ct.float8_e4m3fn, ct.float8_e8m0fnu
 
 # name -> (kernel, [signatures]).  File names are the corpus names.
 CORPUS = {
@@ -520,5 +669,39 @@ CORPUS = {
     ]),
     "power_iterate": (power_iterate, [
         sig(arr(f32, 1), arr(f32, 1), scalar(i32), 256),
+    ]),
+    "tile_atomic_accumulate": (tile_atomic_accumulate, [
+        sig(arr(f32, 1), arr(f32, 1), 256),
+    ]),
+    "array_atomic_add_unused": (array_atomic_add_unused, [
+        sig(arr(i32, 1), arr(i32, 1), 64, 512),
+    ]),
+    "sliding_window_sum": (sliding_window_sum, [
+        sig(arr(f32, 1), arr(f32, 2), 128, 32),
+    ]),
+    "advanced_index_rows": (advanced_index_rows, [
+        sig(arr(f32, 2), arr(i32, 1), arr(f32, 2), 16, 64),
+    ]),
+    "gather_scatter_u32": (gather_scatter_u32, [
+        sig(arr(u32, 1), arr(u32, 1), arr(u32, 1), 256),
+    ]),
+    "pack_unpack_bytes": (pack_unpack_bytes, [
+        sig(arr(f32, 1), arr(u8, 1), arr(i32, 1), 128),
+    ]),
+    "unsigned_arith_u32": (unsigned_arith_u32, [
+        sig(arr(u32, 1), arr(u32, 1), arr(u32, 1), arr(i32, 1), arr(u8, 1), 256),
+    ]),
+    "atan2_cumprod": (atan2_cumprod, [
+        sig(arr(f32, 1), arr(f32, 1), arr(f32, 1), arr(f32, 1), 256),
+    ]),
+    "argmax_argmin_cols": (argmax_argmin_cols, [
+        sig(arr(f32, 2), arr(i32, 2), arr(i32, 2), 16, 64),
+    ]),
+    "mma_scaled_f8": (mma_scaled_f8, [
+        sig(arr(f8e4m3, 2), arr(e8m0, 2), arr(f8e4m3, 2), arr(e8m0, 2), arr(f32, 2),
+            64, 64, 64),
+    ]),
+    "mma_scaled_f4": (mma_scaled_f4, [
+        sig(arr(u8, 2), arr(e8m0, 2), arr(u8, 2), arr(e8m0, 2), arr(f32, 2), 64, 64, 64),
     ]),
 }

@@ -55,6 +55,61 @@ pub fn example_files() -> Vec<PathBuf> {
     v
 }
 
+/// cuTile corpus kernels (tests/corpus/cutile) that tilec's PTX backend refuses for now,
+/// each with what its E0901 message names ("does not lower ... yet"). The PTX tests check
+/// that each one is refused with exactly that message, print the list, and fail once a
+/// kernel compiles: when the lowering lands, its kernel must leave this list (and then
+/// go through ptxas like every other corpus kernel).
+pub const PTX_REFUSED_CORPUS: &[(&str, &str)] = &[
+    ("advanced_index_rows", "'make_gather_scatter_view'"),
+    ("mma_scaled_f4", "the element type 'f8E8M0FNU'"),
+    ("mma_scaled_f8", "the element type 'f8E8M0FNU'"),
+    ("pack_unpack_bytes", "'pack'"),
+    ("sliding_window_sum", "'make_strided_view'"),
+    ("tile_atomic_accumulate", "'atomic_red_view_tko'"),
+];
+
+/// The expected E0901 refusal of a corpus file by the PTX backend (see
+/// [`PTX_REFUSED_CORPUS`]), by file stem: the text its message must contain.
+pub fn ptx_refusal(stem: &str) -> Option<String> {
+    PTX_REFUSED_CORPUS
+        .iter()
+        .find(|(k, _)| *k == stem)
+        .map(|(_, what)| format!("tilec's PTX backend does not lower {what} yet"))
+}
+
+/// Checks that a PTX compilation (exit status and stderr) of the corpus file `stem`
+/// is refused as [`PTX_REFUSED_CORPUS`] says: `Ok(true)` refused as expected,
+/// `Ok(false)` not on the list, `Err` refused otherwise or compiled though listed.
+pub fn check_ptx_refusal(stem: &str, status: i32, stderr: &str) -> Result<bool, String> {
+    let Some(want) = ptx_refusal(stem) else {
+        return Ok(false);
+    };
+    if status == 0 {
+        return Err(format!(
+            "{stem}: compiles to PTX now: remove it from tilec_tests::PTX_REFUSED_CORPUS"
+        ));
+    }
+    if stderr.contains("E0901") && stderr.contains(&want) {
+        Ok(true)
+    } else {
+        Err(format!(
+            "{stem}: expected E0901 \"{want}\", got exit {status}:\n{stderr}"
+        ))
+    }
+}
+
+/// Prints the expected PTX refusals (so that they are visible in every PTX test's output).
+pub fn print_ptx_refusals(context: &str, refused: &[String]) {
+    println!(
+        "{context}: {} cuTile corpus kernels refused by the PTX backend as expected (tilec_tests::PTX_REFUSED_CORPUS):",
+        refused.len()
+    );
+    for r in refused {
+        println!("  EXPECTED REFUSAL: {r}");
+    }
+}
+
 /// Prints a loud SKIPPED line (tests that need data or tools that are missing).
 pub fn skipped(what: &str, why: &str) {
     eprintln!("\n*** SKIPPED: {what}: {why} ***\n");

@@ -6,13 +6,15 @@
 //!     with `0x` (also with a sign); the value must fit the width as a signed or as an
 //!     unsigned number (`i8` takes -128..=255) and is stored as its low `width` bits.
 //!     `i1` also takes `true` and `false`.
-//!   - Floats (`f16 bf16 f32 f64 tf32 f8E4M3FN f8E5M2`): a decimal literal (`1`, `-2.5`,
+//!   - Floats (`f16 bf16 f32 f64 tf32 f8E4M3FN f8E5M2 f8E8M0FNU`): a decimal literal (`1`, `-2.5`,
 //!     `.5`, `1e-3`) correctly rounded to the nearest value of the type, ties to even,
 //!     without double rounding ([`tilec_ir::float::parse_decimal_exact`]); values beyond
 //!     the largest finite one round to infinity (to NaN for `f8E4M3FN`, which has no
 //!     infinity), as LLVM rounds float constants. `inf`, `infinity` and `nan` (any case,
 //!     optional sign) give infinity and the default quiet NaN (`f8E4M3FN:inf` is an
-//!     error). As in MLIR's float attributes, `0x...` is the bit pattern itself, which
+//!     error). `f8E8M0FNU` (the MX scale format: powers of two only, unsigned, no zero)
+//!     rounds 0 to its smallest value 2^-127 and negative values to NaN, as LLVM does.
+//!     As in MLIR's float attributes, `0x...` is the bit pattern itself, which
 //!     must fit the type's width (19 bits for `tf32`).
 //! * `@PATH`: a buffer read from a `.npy` file (see [`crate::npy`]).
 //! * Generated buffers, with `SHAPE` written `N` or `AxBxC` (e.g. `64x64`; dimensions

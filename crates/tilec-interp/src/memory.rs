@@ -325,14 +325,16 @@ impl Ctx<'_, '_> {
                             sparse_dim,
                             ..
                         } => {
+                            // The indices of a gather/scatter view are element offsets in
+                            // every dimension: the rows of the sparse one, and the first
+                            // element of the tile in the dense ones (cuTile's
+                            // `ct.Slice(start, length)` passes `start`, "an element-space
+                            // start offset", as the index; its documented example loads
+                            // columns 2..6 with index 2 and a tile of 4). So tiles start
+                            // one element apart: a traversal of 1.
                             let identity = (0..tile.len() as i32).collect();
-                            (
-                                tile.clone(),
-                                padding,
-                                identity,
-                                tile,
-                                Some(sparse_dim as usize),
-                            )
+                            let ones: Box<[i64]> = vec![1; tile.len()].into();
+                            (tile, padding, identity, ones, Some(sparse_dim as usize))
                         }
                         _ => return Err("internal error: tile view type".into()),
                     };

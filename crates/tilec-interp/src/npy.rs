@@ -32,6 +32,7 @@
 //! | `tf32` | `<u4` (the 19-bit pattern in the top bits: f32 bits) | |
 //! | `f8E4M3FN` | `\|u1` (raw bits) | `float8_e4m3fn` |
 //! | `f8E5M2` | `\|u1` (raw bits) | `<f1`, `float8_e5m2` |
+//! | `f8E8M0FNU` | `\|u1` (raw bits) | `float8_e8m0fnu` |
 //!
 //! One-byte dtypes are read with any of the byte-order characters `|`, `<` and `>`.
 //!
@@ -58,7 +59,7 @@ use tilec_ir::Type;
 /// An array of elements in row-major (C) order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Array {
-    /// The element type: one of the twelve scalar element types ([`Type::I1`] ..
+    /// The element type: one of the thirteen scalar element types ([`Type::I1`] ..
     /// [`Type::F8E5M2`]).
     pub elem: Type,
     /// The dimensions; empty for a 0-d array (one element).
@@ -202,7 +203,7 @@ impl Storage {
 ///
 /// # Panics
 ///
-/// If `elem` is not one of the twelve scalar element types.
+/// If `elem` is not one of the thirteen scalar element types.
 #[must_use]
 pub fn dtype_of(elem: Type) -> &'static str {
     match Storage::of(elem) {
@@ -790,6 +791,7 @@ fn parse_descr(s: &[u8]) -> Option<(Type, usize, bool)> {
         b"bfloat16" => return Some((Type::BF16, 2, false)),
         b"float8_e4m3fn" => return Some((Type::F8E4M3FN, 1, false)),
         b"float8_e5m2" => return Some((Type::F8E5M2, 1, false)),
+        b"float8_e8m0fnu" => return Some((Type::F8E8M0FNU, 1, false)),
         _ => {}
     }
     let [order, kind, size @ ..] = s else {

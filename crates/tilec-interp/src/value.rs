@@ -48,7 +48,8 @@ pub struct TensorView {
 /// A tile view: a tensor view cut into tiles of `tile` (tile dimension `d` runs along
 /// tensor dimension `dim_map[d]`). A partition view's tiles lie `tile` elements apart, a
 /// strided view's (13.3) `traversal` elements apart; a gather/scatter view (13.3) picks the
-/// rows of dimension `sparse_dim` one by one.
+/// rows of dimension `sparse_dim` one by one, and its other indices are element offsets
+/// (a traversal of 1).
 #[derive(Clone, Debug)]
 pub struct PartitionView {
     pub tensor: Rc<TensorView>,
@@ -63,8 +64,8 @@ pub struct PartitionView {
 
 impl PartitionView {
     /// The shape of the index space: per tile dimension, the number of tile origins that
-    /// lie inside the tensor (partial tiles at the edges included); for the sparse
-    /// dimension of a gather/scatter view, the number of rows.
+    /// lie inside the tensor (partial tiles at the edges included); for a gather/scatter
+    /// view, whose indices are element offsets, the tensor's shape.
     pub fn index_space(&self) -> Vec<i64> {
         (0..self.tile.len())
             .map(|d| {

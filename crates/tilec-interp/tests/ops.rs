@@ -3136,15 +3136,17 @@ fn views_13_3(ran: &mut Ran) {
         .map(|(a, b)| d(2 + b, 3 + a).unwrap())
         .collect();
     assert_eq!(f(&got[1]), want1, "strided load with dim_map");
-    // Gathered rows 5, 0, 7 (outside: zero padding), 2; columns 4..8.
+    // Gathered rows 5, 0, 7 (outside: zero padding), 2; columns 1..5: the dense index of
+    // a gather/scatter view is an element offset, not a tile index.
     let want2: Vec<f32> = gather_rows
         .iter()
-        .flat_map(|&r| (0..4).map(move |b| d(r as i64, 4 + b).unwrap_or(0.0)))
+        .flat_map(|&r| (0..4).map(move |b| d(r as i64, 1 + b).unwrap_or(0.0)))
         .collect();
     assert_eq!(f(&got[2]), want2, "gather load");
-    // Index spaces: ceil(6/2) x ceil(8/3); ceil(8/3) x ceil(6/1); 6 rows x ceil(8/4).
+    // Index spaces: ceil(6/2) x ceil(8/3); ceil(8/3) x ceil(6/1); 6 rows x 8 columns (a
+    // gather/scatter view is indexed by elements).
     let shapes: Vec<u64> = got[3..].iter().map(|t| t[0]).collect();
-    assert_eq!(shapes, [3, 3, 3, 6, 6, 2], "index space shapes");
+    assert_eq!(shapes, [3, 3, 3, 6, 6, 8], "index space shapes");
 
     let mut mem = Memory::default();
     let dst = mem.add(vec![0u8; rows * cols * 4]);
@@ -3184,12 +3186,12 @@ fn views_13_3(ran: &mut Ran) {
     put(&b, 0, 3);
     put(&a, 4, 6);
     assert_eq!(f32s_of(&mem, dst), want, "strided stores");
-    // Rows 1, 3, (outside: masked), 4 of columns 4..8.
+    // Rows 1, 3, (outside: masked), 4 of columns 1..5.
     let mut want = vec![0.0f32; rows * cols];
     for (i, &r) in scatter_rows.iter().enumerate() {
         if r >= 0 {
             for j in 0..4 {
-                want[r as usize * cols + 4 + j] = b[i * 4 + j];
+                want[r as usize * cols + 1 + j] = b[i * 4 + j];
             }
         }
     }

@@ -882,8 +882,17 @@ pub fn parse_decimal_exact(kind: FloatKind, s: &str) -> Option<u64> {
     }
     let sem = kind.sem();
     let neg = scan.neg;
+    if !sem.signed && neg && v != 0.0 {
+        // An unsigned format (F8E8M0FNU) has no negative values: NaN, as
+        // `round_from_f64_with` (the sign bit would otherwise land in the exponent).
+        return Some(sem.default_nan(false));
+    }
     if v == 0.0 {
-        return Some(sem.sign(neg));
+        return Some(if sem.has_zero {
+            sem.sign(neg)
+        } else {
+            sem.min_positive()
+        });
     }
     if v.is_infinite() {
         return Some(sem.infinity(neg));
@@ -1431,6 +1440,22 @@ pub fn write_mlir(out: &mut String, kind: FloatKind, bits: u64) {
 #[allow(clippy::approx_constant)] // literals from MLIR test expectations
 mod tests {
     use super::*;
+
+    /// F8E8M0FNU has no sign: a negative decimal is NaN and 0 its smallest value, as
+    /// `round_from_f64` (the sign bit used to land in the exponent: "-2" read as 2).
+    #[test]
+    fn unsigned_decimal_parse() {
+        let k = FloatKind::F8E8M0FNU;
+        assert_eq!(parse_decimal_exact(k, "2"), Some(128));
+        assert_eq!(parse_decimal_exact(k, "-2"), Some(0xff));
+        assert_eq!(parse_decimal_exact(k, "-1e999"), Some(0xff));
+        assert_eq!(parse_decimal_exact(k, "0"), Some(0));
+        assert_eq!(parse_decimal_exact(k, "-0"), Some(0));
+        for v in ["2", "-2", "0", "0.25", "3"] {
+            let f: f64 = v.parse().unwrap();
+            assert_eq!(parse_decimal_exact(k, v), Some(round_from_f64(k, f)), "{v}");
+        }
+    }
 
     const ALL: [FloatKind; 7] = [
         FloatKind::F16,

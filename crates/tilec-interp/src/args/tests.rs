@@ -580,3 +580,30 @@ fn types_of_release_13_3() {
         "bad --arg 'zeros:f4E2M1FN:8': buffers of 'f4E2M1FN' are not supported: the interpreter has no 4-bit memory (pass a scalar f4E2M1FN:VALUE, or an i8 buffer to unpack)"
     );
 }
+
+/// f8E8M0FNU (the MX scale type of `mmaf_scaled`): scalars are powers of two, 0 rounds to
+/// the smallest value 2^-127 and negatives to NaN (LLVM's rules); a `|u1` .npy buffer
+/// reinterprets to it byte for byte.
+#[test]
+fn e8m0_scalars_and_buffers() {
+    let bits = |t: &str| match parse(t, &mut |_| unreachable!()).unwrap() {
+        ArgSpec::Scalar { elem, bits } => {
+            assert_eq!(elem, Type::F8E8M0FNU);
+            bits
+        }
+        ArgSpec::Buffer(_) => panic!("{t}: a buffer"),
+    };
+    assert_eq!(bits("f8E8M0FNU:1"), 127);
+    assert_eq!(bits("f8E8M0FNU:0.25"), 125);
+    assert_eq!(bits("f8E8M0FNU:0"), 0);
+    assert_eq!(bits("f8E8M0FNU:-2"), 0xff);
+    assert_eq!(bits("f8E8M0FNU:0x80"), 0x80);
+    let a = npy::Array {
+        elem: Type::I8,
+        shape: vec![3],
+        bits: vec![0, 127, 0xff],
+    };
+    let e = a.reinterpret(Type::F8E8M0FNU).unwrap();
+    assert_eq!((e.elem, e.bits), (Type::F8E8M0FNU, vec![0, 127, 0xff]));
+    assert_eq!(npy::dtype_of(Type::F8E8M0FNU), "|u1");
+}
