@@ -374,18 +374,7 @@ impl<'a> Reader<'a> {
                 if !unified {
                     flags = c.varint("the padding flag")?;
                 }
-                let padding = if flags & 1 != 0 {
-                    let p_at = c;
-                    let p = c.varint("the padding value")?;
-                    Some(
-                        u8::try_from(p)
-                            .ok()
-                            .and_then(tilec_ir::attrs::PaddingValue::from_index)
-                            .ok_or_else(|| p_at.error(format!("invalid padding value {p}")))?,
-                    )
-                } else {
-                    None
-                };
+                let padding = padding_value(&mut c, flags)?;
                 TypeData::PartitionView {
                     tile: tile.into(),
                     padding,
@@ -419,18 +408,7 @@ impl<'a> Reader<'a> {
                     })?;
                     (Vec::new(), s)
                 };
-                let padding = if flags & 1 != 0 {
-                    let p_at = c;
-                    let p = c.varint("the padding value")?;
-                    Some(
-                        u8::try_from(p)
-                            .ok()
-                            .and_then(tilec_ir::attrs::PaddingValue::from_index)
-                            .ok_or_else(|| p_at.error(format!("invalid padding value {p}")))?,
-                    )
-                } else {
-                    None
-                };
+                let padding = padding_value(&mut c, flags)?;
                 if strided {
                     TypeData::StridedView {
                         tile: tile.into(),
@@ -1501,4 +1479,18 @@ mod tests {
             "debug info index 2 is out of range (1 attribute)"
         );
     }
+}
+
+/// A view type's padding value, present when bit 0 of its flags is set.
+fn padding_value(c: &mut Cursor<'_>, flags: u64) -> Res<Option<tilec_ir::attrs::PaddingValue>> {
+    if flags & 1 == 0 {
+        return Ok(None);
+    }
+    let p_at = *c;
+    let p = c.varint("the padding value")?;
+    u8::try_from(p)
+        .ok()
+        .and_then(tilec_ir::attrs::PaddingValue::from_index)
+        .map(Some)
+        .ok_or_else(|| p_at.error(format!("invalid padding value {p}")))
 }
