@@ -12,6 +12,7 @@ use tilec_ir::{EnumKind, Op, Opcode, Type};
 pub(crate) fn int_width(t: Type) -> u32 {
     match t {
         Type::I1 => 1,
+        Type::I4 => 4,
         Type::I8 => 8,
         Type::I16 => 16,
         Type::I32 => 32,
@@ -473,9 +474,9 @@ impl Kernel<'_> {
         match w {
             8 => self.ins(format!("cvt.s32.s8 {r}, {r};")),
             16 => self.ins(format!("cvt.s32.s16 {r}, {r};")),
-            1 => {
-                self.ins(format!("shl.b32 {r}, {r}, 31;"));
-                self.ins(format!("shr.s32 {r}, {r}, 31;"));
+            1 | 4 => {
+                self.ins(format!("shl.b32 {r}, {r}, {};", 32 - w));
+                self.ins(format!("shr.s32 {r}, {r}, {};", 32 - w));
             }
             _ => {}
         }

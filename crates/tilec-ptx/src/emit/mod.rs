@@ -12,6 +12,7 @@ mod control;
 mod mem;
 mod memdesc;
 pub(crate) mod mma;
+mod pack;
 mod shape;
 mod stream;
 mod vector;
@@ -27,6 +28,7 @@ use tilec_ir::util::FxHashMap;
 use tilec_ir::{Module, Op, Opcode, Type, TypeData, Value};
 
 pub(crate) use control::print_driver;
+pub(crate) use pack::packed_bits;
 pub(crate) use shape::STAGE_BYTES;
 
 /// The registers of one tile value: one per slot of its layout.
@@ -170,19 +172,31 @@ impl Sink for Kernel<'_> {
 pub(crate) fn class_of(elem: Type) -> RegClass {
     match elem {
         Type::I1 => RegClass::Pred,
-        Type::I8 | Type::I16 | Type::I32 => RegClass::B32,
+        Type::I4 | Type::I8 | Type::I16 | Type::I32 => RegClass::B32,
         Type::I64 => RegClass::B64,
-        Type::F16 | Type::BF16 | Type::F8E4M3FN | Type::F8E5M2 => RegClass::B16,
+        Type::F16
+        | Type::BF16
+        | Type::F8E4M3FN
+        | Type::F8E5M2
+        | Type::F8E8M0FNU
+        | Type::F4E2M1FN => RegClass::B16,
         Type::F32 | Type::TF32 => RegClass::F32,
         Type::F64 => RegClass::F64,
         _ => RegClass::B64, // pointers
     }
 }
 
-/// Bytes of one element in memory.
+/// Bytes of one element in memory. The 4-bit types take a byte each in shared memory (the
+/// only memory they reach: global memory of them is refused, see [`check_limits`]).
 pub(crate) fn elem_bytes(elem: Type) -> u32 {
     match elem {
-        Type::I1 | Type::I8 | Type::F8E4M3FN | Type::F8E5M2 => 1,
+        Type::I1
+        | Type::I4
+        | Type::I8
+        | Type::F8E4M3FN
+        | Type::F8E5M2
+        | Type::F8E8M0FNU
+        | Type::F4E2M1FN => 1,
         Type::I16 | Type::F16 | Type::BF16 => 2,
         Type::I32 | Type::F32 | Type::TF32 => 4,
         _ => 8,
@@ -192,8 +206,8 @@ pub(crate) fn elem_bytes(elem: Type) -> u32 {
 /// The PTX type suffix for moving one element to or from memory.
 pub(crate) fn mem_type(elem: Type) -> &'static str {
     match elem {
-        Type::I1 | Type::F8E4M3FN | Type::F8E5M2 => ".u8",
-        Type::I8 => ".s8",
+        Type::I1 | Type::F8E4M3FN | Type::F8E5M2 | Type::F8E8M0FNU | Type::F4E2M1FN => ".u8",
+        Type::I4 | Type::I8 => ".s8",
         Type::I16 => ".s16",
         Type::I32 => ".u32",
         Type::F16 | Type::BF16 => ".b16",
@@ -275,9 +289,7 @@ pub fn check_limits(m: &Module) -> Vec<Diagnostic> {
             (
                 None,
                 _,
-                Opcode::Pack
-                | Opcode::Unpack
-                | Opcode::AtomicRedViewTko
+                Opcode::AtomicRedViewTko
                 | Opcode::MakeStridedView
                 | Opcode::MakeGatherScatterView
                 | Opcode::MmaFScaled
@@ -538,6 +550,8 @@ fn emit_global(m: &Module, op: Op, data: &mut ModuleData) {
 pub(crate) fn machine_bits(elem: Type, bits: u64) -> u64 {
     match elem {
         Type::TF32 => (bits & 0x7_FFFF) << 13,
+        // Held sign-extended, like every narrow integer.
+        Type::I4 => tilec_ir::util::sign_extend(bits, 4) as u64,
         _ => bits,
     }
 }
@@ -578,7 +592,7 @@ fn param_type(m: &Module, ty: Type) -> Option<(Type, &'static str)> {
         Type::I32 => ".u32",
         Type::F32 | Type::TF32 => ".f32",
         Type::F64 => ".f64",
-        Type::F8E4M3FN | Type::F8E5M2 => ".u8",
+        Type::F8E4M3FN | Type::F8E5M2 | Type::F8E8M0FNU => ".u8",
         _ => ".u64",
     };
     Some((*elem, p))
@@ -641,7 +655,9 @@ fn emit_entry(
             }
             Type::I8 => k.ins(format!("ld.param.s8 {r}, [{pname}];")),
             Type::I16 => k.ins(format!("ld.param.s16 {r}, [{pname}];")),
-            Type::F8E4M3FN | Type::F8E5M2 => k.ins(format!("ld.param.u8 {r}, [{pname}];")),
+            Type::F8E4M3FN | Type::F8E5M2 | Type::F8E8M0FNU => {
+                k.ins(format!("ld.param.u8 {r}, [{pname}];"))
+            }
             _ => k.ins(format!("ld.param{pty} {r}, [{pname}];")),
         }
         k.set_scalar(*arg, elem, r);
@@ -946,10 +962,7 @@ impl<'a> Kernel<'a> {
             }
             return;
         }
-        let ty = match elem {
-            Type::F8E4M3FN | Type::F8E5M2 => ".u8",
-            _ => mem_type(elem),
-        };
+        let ty = mem_type(elem);
         self.ins(format!("{guard}{ld}{ty} {dst}, {addr};"));
     }
 
@@ -962,9 +975,12 @@ impl<'a> Kernel<'a> {
                 self.ins(format!("selp.u16 {t}, 1, 0, {src};"));
                 self.ins(format!("{guard}{st}.u8 {addr}, {t};"));
             }
-            Type::I8 | Type::F8E4M3FN | Type::F8E5M2 => {
-                self.ins(format!("{guard}{st}.u8 {addr}, {src};"))
-            }
+            Type::I4
+            | Type::I8
+            | Type::F8E4M3FN
+            | Type::F8E5M2
+            | Type::F8E8M0FNU
+            | Type::F4E2M1FN => self.ins(format!("{guard}{st}.u8 {addr}, {src};")),
             Type::I16 => self.ins(format!("{guard}{st}.u16 {addr}, {src};")),
             _ => self.ins(format!("{guard}{st}{} {addr}, {src};", mem_type(elem))),
         }
@@ -1194,6 +1210,7 @@ impl<'a> Kernel<'a> {
                 self.set_tile(m.result(op, 0), t);
             }
             O::Permute => self.emit_permute(op),
+            O::Pack | O::Unpack => self.emit_pack(op),
             O::Cat => self.emit_cat(op),
             O::Extract => self.emit_extract(op),
             O::Iota => self.emit_iota(op),
