@@ -12,6 +12,7 @@ mod control;
 mod mem;
 mod memdesc;
 pub(crate) mod mma;
+mod narrow;
 mod pack;
 mod shape;
 mod stream;
@@ -264,8 +265,9 @@ pub const REGISTER_FILE_BYTES: u64 = 65_536 * 4;
 pub fn check_limits(m: &Module) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let file = m.file().unwrap_or(tilec_diag::FileId(0));
-    // The element types and views of 13.3 have no lowering yet: refuse them by name rather
-    // than emit code that treats them as another type.
+    // The 13.3 ops and views that have no lowering yet, and memory of the 4-bit types
+    // (which the interpreter refuses too): refused by name rather than emitted as
+    // something else.
     m.walk(|op| {
         let types = m
             .operands(op)
@@ -278,14 +280,25 @@ pub fn check_limits(m: &Module) -> Vec<Diagnostic> {
             )
             .map(|v| m.value_type(v));
         let types: Vec<Type> = types.collect();
-        let unsupported = types.iter().find_map(|&t| unlowered_element(m, t));
+        let unsupported = types.iter().find_map(|&t| four_bit_memory(m, t)).or_else(|| {
+            // A kernel argument is a scalar in memory (the parameter space).
+            if m.opcode(op) != Opcode::Entry {
+                return None;
+            }
+            let body = m.entry_block(m.region(op, 0))?;
+            m.block_args(body).iter().find_map(|&a| {
+                four_bit(m.ctx.types.element_type(m.value_type(a)))
+            })
+        });
         let view = types.iter().find_map(|&t| match m.ctx.types.get(t) {
             TypeData::StridedView { .. } => Some("strided_view"),
             TypeData::GatherScatterView { .. } => Some("gather_scatter_view"),
             _ => None,
         });
         let what = match (unsupported, view, m.opcode(op)) {
-            (Some(name), _, _) => Some(format!("the element type '{name}'")),
+            (Some(name), _, _) => Some(format!(
+                "tilec's PTX backend does not lower memory of the 4-bit element type '{name}' (two elements to a byte; 'tilec run' refuses it too): keep such tiles in registers and move them as bytes with 'pack'/'unpack'"
+            )),
             (
                 None,
                 _,
@@ -296,19 +309,14 @@ pub fn check_limits(m: &Module) -> Vec<Diagnostic> {
                 | Opcode::Alloca
                 | Opcode::TestingBytecodeNewAttribute
                 | Opcode::TestingBytecodeEvolution,
-            ) => Some(format!("'{}'", m.def(op).name)),
-            (None, Some(view), _) => Some(format!("the view type '{view}'")),
+            ) => Some(unlowered(&format!("'{}'", m.def(op).name))),
+            (None, Some(view), _) => Some(unlowered(&format!("the view type '{view}'"))),
             _ => None,
         };
         if let Some(what) = what {
             let span = m.op_span(op).unwrap_or_default();
             out.push(
-                Diagnostic::error(
-                    codes::PTX_LOWERING,
-                    format!(
-                        "tilec's PTX backend does not lower {what} yet ('tilec run' interprets it and the bytecode writer encodes it)"
-                    ),
-                )
+                Diagnostic::error(codes::PTX_LOWERING, what)
                 .at(tilec_diag::Location::new(file, span)),
             );
         }
@@ -352,29 +360,37 @@ pub fn check_limits(m: &Module) -> Vec<Diagnostic> {
     out
 }
 
-/// The 13.3 element type that `t` holds (as a tile, pointer or view element) and that the
-/// backend cannot lower yet.
-fn unlowered_element(m: &Module, t: Type) -> Option<&'static str> {
-    use tilec_ir::float::FloatKind;
+/// The message for a 13.3 feature the backend does not lower yet.
+fn unlowered(what: &str) -> String {
+    format!(
+        "tilec's PTX backend does not lower {what} yet ('tilec run' interprets it and the bytecode writer encodes it)"
+    )
+}
+
+/// The 4-bit element type of the memory `t` points to or views (a pointer, a tile of
+/// pointers, a tensor or other view), if it is one: the backend holds `i4` and
+/// `f4E2M1FN` in registers but has no layout for two of them in a byte of global memory.
+fn four_bit_memory(m: &Module, t: Type) -> Option<&'static str> {
     let types = &m.ctx.types;
-    let elem = match types.get(t) {
-        TypeData::Tile { elem, .. } | TypeData::TensorView { elem, .. } => *elem,
+    match types.get(t) {
+        TypeData::Tile { elem, .. } => match types.get(*elem) {
+            TypeData::Ptr(p) => four_bit(*p),
+            _ => None,
+        },
+        TypeData::TensorView { elem, .. } => four_bit(*elem),
         TypeData::PartitionView { tensor_view, .. }
         | TypeData::StridedView { tensor_view, .. }
-        | TypeData::GatherScatterView { tensor_view, .. } => {
-            return unlowered_element(m, *tensor_view);
-        }
-        TypeData::Ptr(_) | TypeData::Int(_) | TypeData::Float(_) => t,
-        _ => return None,
-    };
-    let elem = match types.get(elem) {
-        TypeData::Ptr(p) => *p,
-        _ => elem,
-    };
-    match types.get(elem) {
-        TypeData::Int(4) => Some("i4"),
-        TypeData::Float(FloatKind::F4E2M1FN) => Some("f4E2M1FN"),
-        TypeData::Float(FloatKind::F8E8M0FNU) => Some("f8E8M0FNU"),
+        | TypeData::GatherScatterView { tensor_view, .. } => four_bit_memory(m, *tensor_view),
+        TypeData::Ptr(p) => four_bit(*p),
+        _ => None,
+    }
+}
+
+/// The name of `elem` if it is one of the 4-bit element types.
+fn four_bit(elem: Type) -> Option<&'static str> {
+    match elem {
+        Type::I4 => Some("i4"),
+        Type::F4E2M1FN => Some("f4E2M1FN"),
         _ => None,
     }
 }
