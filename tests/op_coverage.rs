@@ -33,8 +33,6 @@ const NOT_LOWERED: &[(Opcode, &str)] = &[
         Opcode::MakeGatherScatterView,
         "13.3: lowering not written yet",
     ),
-    (Opcode::Pack, "13.3: lowering not written yet"),
-    (Opcode::Unpack, "13.3: lowering not written yet"),
     (
         Opcode::MmaFScaled,
         "13.3: its element types have no lowering yet",

@@ -875,6 +875,12 @@ impl Cta<'_> {
                 self.set(&a[0], t, r as u64);
             }
             "fma" => return self.float_op(inst, p, t),
+            "abs" | "neg" if ty.starts_with('f') => return self.float_op(inst, p, t),
+            "neg" => {
+                let w = width(ty);
+                let r = mask(0u64.wrapping_sub(v(self, 1)), w);
+                self.set(&a[0], t, r);
+            }
             // Asynchronous copies run at once: a wait then has nothing left to wait for.
             "cp" if p.get(1) == Some(&"async") => match p.get(2).copied() {
                 Some("commit_group" | "wait_group" | "wait_all") => {}
@@ -1008,23 +1014,41 @@ impl Cta<'_> {
 
     fn float_op(&mut self, inst: &Inst, p: &[&str], t: usize) -> Result<(), String> {
         let ty = *p.last().unwrap();
-        if ty != "f32" {
-            return Err(format!("line {}: {} on {ty}", inst.line, p[0]));
-        }
-        let f = |k: &Self, i: usize| f32::from_bits(k.get(&inst.args[i], t) as u32);
-        let r = match p[0] {
-            "add" => f(self, 1) + f(self, 2),
-            "sub" => f(self, 1) - f(self, 2),
-            "mul" => f(self, 1) * f(self, 2),
-            "fma" => f(self, 1).mul_add(f(self, 2), f(self, 3)),
-            "max" => f(self, 1).max(f(self, 2)),
-            "min" => f(self, 1).min(f(self, 2)),
-            o => return Err(format!("line {}: {o}.f32", inst.line)),
-        };
-        if p.len() > 2 && !matches!(p[1], "rn" | "f32") {
+        if p.len() > 2 && !matches!(p[1], "rn" | "f32" | "f64") {
             return Err(format!("line {}: rounding {}", inst.line, inst.op));
         }
-        self.set(&inst.args[0], t, r.to_bits() as u64);
+        let r = match ty {
+            "f32" => {
+                let f = |k: &Self, i: usize| f32::from_bits(k.get(&inst.args[i], t) as u32);
+                let r = match p[0] {
+                    "add" => f(self, 1) + f(self, 2),
+                    "sub" => f(self, 1) - f(self, 2),
+                    "mul" => f(self, 1) * f(self, 2),
+                    "fma" => f(self, 1).mul_add(f(self, 2), f(self, 3)),
+                    "max" => f(self, 1).max(f(self, 2)),
+                    "min" => f(self, 1).min(f(self, 2)),
+                    "abs" => f(self, 1).abs(),
+                    "neg" => -f(self, 1),
+                    o => return Err(format!("line {}: {o}.f32", inst.line)),
+                };
+                r.to_bits() as u64
+            }
+            "f64" => {
+                let f = |k: &Self, i: usize| f64::from_bits(k.get(&inst.args[i], t));
+                let r = match p[0] {
+                    "add" => f(self, 1) + f(self, 2),
+                    "sub" => f(self, 1) - f(self, 2),
+                    "mul" => f(self, 1) * f(self, 2),
+                    "fma" => f(self, 1).mul_add(f(self, 2), f(self, 3)),
+                    "abs" => f(self, 1).abs(),
+                    "neg" => -f(self, 1),
+                    o => return Err(format!("line {}: {o}.f64", inst.line)),
+                };
+                r.to_bits()
+            }
+            _ => return Err(format!("line {}: {} on {ty}", inst.line, p[0])),
+        };
+        self.set(&inst.args[0], t, r);
         Ok(())
     }
 
@@ -1043,23 +1067,77 @@ impl Cta<'_> {
                     (b.wrapping_add(0x1000) & !0x1FFF) as u64
                 }
             }
-            ("f16", "f32") if p[1] == "rn" => f32_to_f16(f32::from_bits(x as u32)) as u64,
-            ("bf16", "f32") if p[1] == "rn" => f32_to_bf16(f32::from_bits(x as u32)) as u64,
-            // Integer to f32/f64, round to nearest even (what Rust's `as` does).
-            ("f32" | "f64", _) if p[1] == "rn" && matches!(from.as_bytes()[0], b's' | b'u') => {
-                let wf = width(from);
-                let v = if from.starts_with('s') {
-                    sext(x, wf) as f64
+            // f32 to f16/bf16 in the modifier's direction (bf16 takes rn and rz only).
+            ("f16" | "bf16", "f32")
+                if matches!(p[1], "rn" | "rz") || to == "f16" && matches!(p[1], "rm" | "rp") =>
+            {
+                let v = f32::from_bits(x as u32);
+                if v.is_nan() {
+                    0x7FFF
                 } else {
-                    mask(x, wf) as f64
-                };
-                if to == "f64" {
-                    v.to_bits()
-                } else if from.starts_with('s') {
-                    (sext(x, wf) as f32).to_bits() as u64
-                } else {
-                    (mask(x, wf) as f32).to_bits() as u64
+                    let k = if to == "f16" {
+                        tilec_ir::float::FloatKind::F16
+                    } else {
+                        tilec_ir::float::FloatKind::BF16
+                    };
+                    tilec_ir::float::round_from_f64_with(k, f64::from(v), round_of(p[1]))
                 }
+            }
+            // Integer to f32/f64, correctly rounded in the modifier's direction.
+            ("f32" | "f64", _)
+                if matches!(p[1], "rn" | "rz" | "rm" | "rp")
+                    && matches!(from.as_bytes()[0], b's' | b'u') =>
+            {
+                use tilec_ir::float::{FloatKind, round_exact};
+                let wf = width(from);
+                let (neg, mag) = if from.starts_with('s') {
+                    let v = sext(x, wf);
+                    (v < 0, u128::from(v.unsigned_abs()))
+                } else {
+                    (false, u128::from(mask(x, wf)))
+                };
+                let k = if to == "f64" {
+                    FloatKind::F64
+                } else {
+                    FloatKind::F32
+                };
+                if mag == 0 {
+                    0
+                } else {
+                    round_exact(k, neg, mag, 0, false, round_of(p[1]))
+                }
+            }
+            // f32 to f64 is exact.
+            ("f64", "f32") => {
+                let v = f32::from_bits(x as u32);
+                if v.is_nan() {
+                    0x7FFF_FFFF_FFFF_FFFF
+                } else {
+                    f64::from(v).to_bits()
+                }
+            }
+            ("f32", "f64") if matches!(p[1], "rn" | "rz" | "rm" | "rp") => {
+                let v = f64::from_bits(x);
+                if v.is_nan() {
+                    0x7FFF_FFFF
+                } else {
+                    tilec_ir::float::round_from_f64_with(
+                        tilec_ir::float::FloatKind::F32,
+                        v,
+                        round_of(p[1]),
+                    )
+                }
+            }
+            // Rounding to an integral value, in f32.
+            ("f32", "f32") if matches!(p[1], "rzi" | "rni" | "rmi" | "rpi") => {
+                let v = f32::from_bits(x as u32);
+                let r = match p[1] {
+                    "rzi" => v.trunc(),
+                    "rni" => v.round_ties_even(),
+                    "rmi" => v.floor(),
+                    _ => v.ceil(),
+                };
+                r.to_bits() as u64
             }
             // Float to integer: rounded as the modifier says, then clamped to the
             // destination's range; NaN gives 0 (PTX ISA, cvt: "saturates by default").
@@ -1217,5 +1295,16 @@ impl Cta<'_> {
                 self.set(reg, t0 + lane, x);
             }
         }
+    }
+}
+
+/// The rounding direction of a `cvt` modifier (`rn`, `rz`, `rm`, `rp`).
+fn round_of(m: &str) -> tilec_ir::float::Round {
+    use tilec_ir::float::Round;
+    match m {
+        "rz" => Round::TowardZero,
+        "rm" => Round::TowardNegative,
+        "rp" => Round::TowardPositive,
+        _ => Round::NearestEven,
     }
 }

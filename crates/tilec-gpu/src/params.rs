@@ -77,7 +77,7 @@ pub fn abi_type(types: &TypeStore, ty: Type) -> Option<&'static str> {
             Type::I64 => "u64",
             Type::I32 => "u32",
             Type::I16 | Type::F16 | Type::BF16 => "b16",
-            Type::I8 | Type::I1 | Type::F8E4M3FN | Type::F8E5M2 => "u8",
+            Type::I8 | Type::I1 | Type::F8E4M3FN | Type::F8E5M2 | Type::F8E8M0FNU => "u8",
             Type::F32 | Type::TF32 => "f32",
             Type::F64 => "f64",
             _ => return None,

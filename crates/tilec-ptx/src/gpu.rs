@@ -31,8 +31,8 @@
 
 use crate::emit::mma::MmaPlan;
 use crate::layout::{
-    Layout, broadcast_layout, broadcast_source, cat_layout, permute_layout, reduce_layout,
-    shape_bits,
+    Layout, broadcast_layout, broadcast_source, cat_layout, narrow_low, permute_layout,
+    reduce_layout, shape_bits, widen_low,
 };
 use crate::target::Options;
 use std::rc::Rc;
@@ -466,6 +466,7 @@ impl Assign<'_> {
                 let l = Rc::new(broadcast_layout(&src, &ss, &rs, self.warp_bits));
                 self.set(r, l);
             }
+            O::Pack | O::Unpack => self.pack(op),
             O::Permute => {
                 let src = self.any(op, 0);
                 let ss = self.shape(self.m.operand(op, 0));
@@ -551,6 +552,32 @@ impl Assign<'_> {
             | O::Unregistered => {}
             _ => self.elementwise(op),
         }
+    }
+
+    /// `pack`/`unpack`: the pieces of each wide element stay in its thread, in the register
+    /// slots above its own ([`widen_low`]); when the narrow side is the operand (several
+    /// elements make one result element) it is wanted in a layout whose low element bits
+    /// are register bits, which the blocked layout of the result widened provides.
+    fn pack(&mut self, op: Op) {
+        let (src, res) = (self.m.operand(op, 0), self.m.result(op, 0));
+        let elem = |v: Value| self.m.ctx.types.element_type(self.m.value_type(v));
+        let sw = crate::emit::packed_bits(elem(src));
+        let rw = crate::emit::packed_bits(elem(res));
+        let l = self.any(op, 0);
+        let out = if sw > rw {
+            widen_low(&l, (sw / rw).trailing_zeros())
+        } else {
+            let k = (rw / sw).trailing_zeros();
+            match narrow_low(&l, k) {
+                Some(out) => out,
+                None => {
+                    let out = self.blocked(&self.shape(res));
+                    self.want(op, 0, &Rc::new(widen_low(&out, k)));
+                    (*out).clone()
+                }
+            }
+        };
+        self.set(res, Rc::new(out));
     }
 
     /// The tensor-core plan of an `mmaf`/`mmai`, if it runs on tensor cores.

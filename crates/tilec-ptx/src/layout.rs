@@ -280,6 +280,41 @@ impl Layout {
 
 // ---- layouts of structural ops (shared by layout assignment and emission) -------------
 
+/// The layout of a tile with `k` more low element bits than `src`, held in the first `k`
+/// register bits of each thread: element `i` of `src` becomes elements `i << k ..
+/// (i + 1) << k`, all in the thread that held `i`. Slot `s` of `src` becomes slots
+/// `s << k | j` (`pack` into bytes of wider elements, `unpack` into sub-byte elements).
+pub fn widen_low(src: &Layout, k: u32) -> Layout {
+    let up = |b: u8| b + k as u8;
+    Layout {
+        nbits: src.nbits + k,
+        reg: (0..k as u8).chain(src.reg.iter().map(|b| up(*b))).collect(),
+        lane: src.lane.map(|b| b.map(up)),
+        warp: src.warp.iter().map(|b| b.map(up)).collect(),
+    }
+}
+
+/// The inverse of [`widen_low`]: the layout of a tile with `k` fewer low element bits,
+/// when the `k` low element bits of `src` are its first `k` register bits (so that each
+/// group of `2^k` consecutive elements is in one thread, in slots `s << k | j`).
+pub fn narrow_low(src: &Layout, k: u32) -> Option<Layout> {
+    if src.reg.len() < k as usize
+        || src.reg[..k as usize]
+            .iter()
+            .enumerate()
+            .any(|(i, b)| *b as usize != i)
+    {
+        return None;
+    }
+    let down = |b: u8| b - k as u8;
+    Some(Layout {
+        nbits: src.nbits - k,
+        reg: src.reg[k as usize..].iter().map(|b| down(*b)).collect(),
+        lane: src.lane.map(|b| b.map(down)),
+        warp: src.warp.iter().map(|b| b.map(down)).collect(),
+    })
+}
+
 /// For `broadcast` from `ss` to `rs` (`ss` padded with leading ones to the rank of `rs`):
 /// the result bit of each source bit and the result bits of broadcast dimensions.
 pub fn broadcast_bits(ss: &[i64], rs: &[i64]) -> (Vec<Option<u8>>, Vec<u8>) {

@@ -1460,7 +1460,7 @@ fn w_flags_choose_how_hint_problems_are_reported() {
 }
 
 #[test]
-fn thirteen_three_element_types_run_and_are_refused_by_the_ptx_backend_by_name() {
+fn thirteen_three_element_types_run_and_compile_and_4_bit_memory_is_refused() {
     let src = b"cuda_tile.module @m {\n  entry @k() {\n    %c = constant <f32: [0.3, 1.7, -2.6, 100.0]> : tile<4xf32>\n    %a = ftof %c : tile<4xf32> -> tile<4xf4E2M1FN>\n    %b = ftof %a : tile<4xf4E2M1FN> -> tile<4xf32>\n    %e = ftof %c rounding<zero> : tile<4xf32> -> tile<4xf8E8M0FNU>\n    %f = ftof %e : tile<4xf8E8M0FNU> -> tile<4xf32>\n    print \"%f|%f\\n\", %b, %f : tile<4xf32>, tile<4xf32>\n    return\n  }\n}\n";
     let r = tilec(&["run", "-"], src);
     assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
@@ -1469,10 +1469,15 @@ fn thirteen_three_element_types_run_and_are_refused_by_the_ptx_backend_by_name()
         "[0.500000, 1.500000, -3.000000, 6.000000]|[0.250000, 1.000000, nan, 64.000000]\n"
     );
     let r = tilec(&["-", "-o", "-", "--diagnostic-format=mlir"], src);
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
+    assert!(text(&r.stdout).contains(".entry k("));
+    // Two 4-bit elements to a byte of memory: refused, as `tilec run` does.
+    let src = b"cuda_tile.module @m {\n  entry @k(%p: !cuda_tile.tile<ptr<f4E2M1FN>>) {\n    return\n  }\n}\n";
+    let r = tilec(&["-", "-o", "-", "--diagnostic-format=mlir"], src);
     assert_eq!(r.status.code(), Some(1));
     let err = text(&r.stderr);
     assert!(
-        err.starts_with("<stdin>:4:10: error: tilec's PTX backend does not lower the element type 'f4E2M1FN' yet ('tilec run' interprets it and the bytecode writer encodes it)\n"),
+        err.starts_with("<stdin>:2:3: error: tilec's PTX backend does not lower memory of the 4-bit element type 'f4E2M1FN' (two elements to a byte; 'tilec run' refuses it too)"),
         "{err}"
     );
 }

@@ -12,6 +12,7 @@ use tilec_ir::{EnumKind, Op, Opcode, Type};
 pub(crate) fn int_width(t: Type) -> u32 {
     match t {
         Type::I1 => 1,
+        Type::I4 => 4,
         Type::I8 => 8,
         Type::I16 => 16,
         Type::I32 => 32,
@@ -473,9 +474,9 @@ impl Kernel<'_> {
         match w {
             8 => self.ins(format!("cvt.s32.s8 {r}, {r};")),
             16 => self.ins(format!("cvt.s32.s16 {r}, {r};")),
-            1 => {
-                self.ins(format!("shl.b32 {r}, {r}, 31;"));
-                self.ins(format!("shr.s32 {r}, {r}, 31;"));
+            1 | 4 => {
+                self.ins(format!("shl.b32 {r}, {r}, {};", 32 - w));
+                self.ins(format!("shr.s32 {r}, {r}, {};", 32 - w));
             }
             _ => {}
         }
@@ -808,13 +809,14 @@ impl Kernel<'_> {
             (RegClass::B64, RegClass::F64) | (RegClass::F64, RegClass::B64) => {
                 self.ins(format!("mov.b64 {r}, {x};"))
             }
-            (RegClass::B32, RegClass::B16) => self.ins(format!("cvt.u16.u32 {r}, {x};")),
+            (RegClass::B32, RegClass::B16) => {
+                // A narrow integer is held sign-extended; the float holds its bits only.
+                let z = self.zext(int_width(from), x);
+                self.ins(format!("cvt.u16.u32 {r}, {z};"));
+            }
             (RegClass::B16, RegClass::B32) => {
-                if int_width(to) == 8 {
-                    self.ins(format!("cvt.s32.s8 {r}, {x};"));
-                } else {
-                    self.ins(format!("cvt.s32.s16 {r}, {x};"));
-                }
+                self.ins(format!("cvt.u32.u16 {r}, {x};"));
+                self.norm(int_width(to), &r);
             }
             _ => {
                 let p = self.widen_pred(x);
@@ -864,6 +866,10 @@ impl Kernel<'_> {
                 self.ins(format!("cvt.rn.f64.{ity} {d}, {src};"));
                 self.f64_to_narrow(Type::BF16, mode, &d)
             }
+            Type::F8E8M0FNU | Type::F4E2M1FN => {
+                let f = self.int_to_f32_odd(ity, &src);
+                self.f32_to_narrow(to, &f, mode)
+            }
             _ => {
                 let r = self.reg(RegClass::F32);
                 self.ins(format!("cvt{m}.f32.{ity} {r}, {src};"));
@@ -888,7 +894,10 @@ impl Kernel<'_> {
     ) -> String {
         let src = if is_half(from) {
             self.half_to_f32(from, x)
-        } else if matches!(from, Type::F8E4M3FN | Type::F8E5M2) {
+        } else if matches!(
+            from,
+            Type::F8E4M3FN | Type::F8E5M2 | Type::F8E8M0FNU | Type::F4E2M1FN
+        ) {
             self.f8_to_f32(from, x)
         } else {
             x.to_string()
@@ -943,7 +952,9 @@ impl Kernel<'_> {
         // Widen to f32 or f64 exactly first.
         let wide = match from {
             Type::F16 | Type::BF16 => self.half_to_f32(from, x),
-            Type::F8E4M3FN | Type::F8E5M2 => self.f8_to_f32(from, x),
+            Type::F8E4M3FN | Type::F8E5M2 | Type::F8E8M0FNU | Type::F4E2M1FN => {
+                self.f8_to_f32(from, x)
+            }
             _ => x.to_string(),
         };
         let wide_ty = if from == Type::F64 {
@@ -960,7 +971,7 @@ impl Kernel<'_> {
             }
             (Type::F32, Type::TF32) => self.f32_to_tf32(&wide, mode),
             (Type::F32, Type::F16 | Type::BF16) => self.f32_to_half(to, &wide, mode),
-            (Type::F32, _) => self.f32_to_f8(to, &wide),
+            (Type::F32, _) => self.f32_to_narrow(to, &wide, mode),
             (_, Type::F32 | Type::TF32) => {
                 let r = self.reg(RegClass::F32);
                 self.ins(format!("cvt{}.f32.f64 {r}, {wide};", rnd(mode)));
@@ -988,7 +999,16 @@ impl Kernel<'_> {
         self.ins(format!("mov.b32 {f}, {bits};"));
         match to {
             Type::F16 | Type::BF16 => self.f32_to_half(to, &f, mode),
-            _ => self.f32_to_f8(to, &f),
+            _ => self.f32_to_narrow(to, &f, mode),
+        }
+    }
+
+    /// f32 to one of the 8- and 4-bit float types.
+    fn f32_to_narrow(&mut self, to: Type, x: &str, mode: Option<RoundingMode>) -> String {
+        match to {
+            Type::F8E8M0FNU => self.f32_to_e8m0(x, mode),
+            Type::F4E2M1FN => self.f32_to_e2m1(x, mode),
+            _ => self.f32_to_f8(to, x),
         }
     }
 
@@ -1008,6 +1028,11 @@ impl Kernel<'_> {
     /// An f8 byte (in a `.b16`) widened to f32, exactly, with integer code (no sm_89
     /// instructions needed).
     pub(crate) fn f8_to_f32(&mut self, t: Type, x: &str) -> String {
+        match t {
+            Type::F8E8M0FNU => return self.e8m0_to_f32(x),
+            Type::F4E2M1FN => return self.e2m1_to_f32(x),
+            _ => {}
+        }
         let (mbits, bias) = if t == Type::F8E4M3FN {
             (3u32, 7i32)
         } else {

@@ -284,7 +284,14 @@ impl Kernel<'_> {
         for (i, (r, t)) in args.iter().enumerate() {
             let off = i * 8;
             match *t {
-                Type::F16 | Type::BF16 | Type::F32 | Type::TF32 | Type::F8E4M3FN | Type::F8E5M2 => {
+                Type::F16
+                | Type::BF16
+                | Type::F32
+                | Type::TF32
+                | Type::F8E4M3FN
+                | Type::F8E5M2
+                | Type::F8E8M0FNU
+                | Type::F4E2M1FN => {
                     let d = self.float_to_float(*t, Type::F64, None, r);
                     self.ins(format!("st.local.f64 [{buf}+{off}], {d};"));
                 }
@@ -295,7 +302,7 @@ impl Kernel<'_> {
                     self.ins(format!("selp.u32 {w}, 1, 0, {r};"));
                     self.ins(format!("st.local.u32 [{buf}+{off}], {w};"));
                 }
-                Type::I8 | Type::I16 | Type::I32 => {
+                Type::I4 | Type::I8 | Type::I16 | Type::I32 => {
                     self.ins(format!("st.local.u32 [{buf}+{off}], {r};"))
                 }
                 _ => self.ins(format!("st.local.u64 [{buf}+{off}], {r};")),
@@ -406,7 +413,7 @@ fn c_format(fmt: &str, elems: &[Type]) -> String {
         match chars.next() {
             Some('%') => out.push_str("%%"),
             Some('d') => {
-                let wide = matches!(elems.get(arg), Some(t) if *t == Type::I64 || !matches!(*t, Type::I1 | Type::I8 | Type::I16 | Type::I32 | Type::F16 | Type::BF16 | Type::F32 | Type::F64 | Type::TF32 | Type::F8E4M3FN | Type::F8E5M2));
+                let wide = matches!(elems.get(arg), Some(t) if *t == Type::I64 || !matches!(*t, Type::I1 | Type::I4 | Type::I8 | Type::I16 | Type::I32 | Type::F16 | Type::BF16 | Type::F32 | Type::F64 | Type::TF32 | Type::F8E4M3FN | Type::F8E5M2 | Type::F8E8M0FNU | Type::F4E2M1FN));
                 out.push_str(if wide { "%lld" } else { "%d" });
                 arg += 1;
             }

@@ -12,6 +12,8 @@ mod control;
 mod mem;
 mod memdesc;
 pub(crate) mod mma;
+mod narrow;
+mod pack;
 mod shape;
 mod stream;
 mod vector;
@@ -27,6 +29,7 @@ use tilec_ir::util::FxHashMap;
 use tilec_ir::{Module, Op, Opcode, Type, TypeData, Value};
 
 pub(crate) use control::print_driver;
+pub(crate) use pack::packed_bits;
 pub(crate) use shape::STAGE_BYTES;
 
 /// The registers of one tile value: one per slot of its layout.
@@ -170,19 +173,31 @@ impl Sink for Kernel<'_> {
 pub(crate) fn class_of(elem: Type) -> RegClass {
     match elem {
         Type::I1 => RegClass::Pred,
-        Type::I8 | Type::I16 | Type::I32 => RegClass::B32,
+        Type::I4 | Type::I8 | Type::I16 | Type::I32 => RegClass::B32,
         Type::I64 => RegClass::B64,
-        Type::F16 | Type::BF16 | Type::F8E4M3FN | Type::F8E5M2 => RegClass::B16,
+        Type::F16
+        | Type::BF16
+        | Type::F8E4M3FN
+        | Type::F8E5M2
+        | Type::F8E8M0FNU
+        | Type::F4E2M1FN => RegClass::B16,
         Type::F32 | Type::TF32 => RegClass::F32,
         Type::F64 => RegClass::F64,
         _ => RegClass::B64, // pointers
     }
 }
 
-/// Bytes of one element in memory.
+/// Bytes of one element in memory. The 4-bit types take a byte each in shared memory (the
+/// only memory they reach: global memory of them is refused, see [`check_limits`]).
 pub(crate) fn elem_bytes(elem: Type) -> u32 {
     match elem {
-        Type::I1 | Type::I8 | Type::F8E4M3FN | Type::F8E5M2 => 1,
+        Type::I1
+        | Type::I4
+        | Type::I8
+        | Type::F8E4M3FN
+        | Type::F8E5M2
+        | Type::F8E8M0FNU
+        | Type::F4E2M1FN => 1,
         Type::I16 | Type::F16 | Type::BF16 => 2,
         Type::I32 | Type::F32 | Type::TF32 => 4,
         _ => 8,
@@ -192,8 +207,8 @@ pub(crate) fn elem_bytes(elem: Type) -> u32 {
 /// The PTX type suffix for moving one element to or from memory.
 pub(crate) fn mem_type(elem: Type) -> &'static str {
     match elem {
-        Type::I1 | Type::F8E4M3FN | Type::F8E5M2 => ".u8",
-        Type::I8 => ".s8",
+        Type::I1 | Type::F8E4M3FN | Type::F8E5M2 | Type::F8E8M0FNU | Type::F4E2M1FN => ".u8",
+        Type::I4 | Type::I8 => ".s8",
         Type::I16 => ".s16",
         Type::I32 => ".u32",
         Type::F16 | Type::BF16 => ".b16",
@@ -250,8 +265,9 @@ pub const REGISTER_FILE_BYTES: u64 = 65_536 * 4;
 pub fn check_limits(m: &Module) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let file = m.file().unwrap_or(tilec_diag::FileId(0));
-    // The element types and views of 13.3 have no lowering yet: refuse them by name rather
-    // than emit code that treats them as another type.
+    // The 13.3 ops and views that have no lowering yet, and memory of the 4-bit types
+    // (which the interpreter refuses too): refused by name rather than emitted as
+    // something else.
     m.walk(|op| {
         let types = m
             .operands(op)
@@ -264,39 +280,43 @@ pub fn check_limits(m: &Module) -> Vec<Diagnostic> {
             )
             .map(|v| m.value_type(v));
         let types: Vec<Type> = types.collect();
-        let unsupported = types.iter().find_map(|&t| unlowered_element(m, t));
+        let unsupported = types.iter().find_map(|&t| four_bit_memory(m, t)).or_else(|| {
+            // A kernel argument is a scalar in memory (the parameter space).
+            if m.opcode(op) != Opcode::Entry {
+                return None;
+            }
+            let body = m.entry_block(m.region(op, 0))?;
+            m.block_args(body).iter().find_map(|&a| {
+                four_bit(m.ctx.types.element_type(m.value_type(a)))
+            })
+        });
         let view = types.iter().find_map(|&t| match m.ctx.types.get(t) {
             TypeData::StridedView { .. } => Some("strided_view"),
             TypeData::GatherScatterView { .. } => Some("gather_scatter_view"),
             _ => None,
         });
         let what = match (unsupported, view, m.opcode(op)) {
-            (Some(name), _, _) => Some(format!("the element type '{name}'")),
+            (Some(name), _, _) => Some(format!(
+                "tilec's PTX backend does not lower memory of the 4-bit element type '{name}' (two elements to a byte; 'tilec run' refuses it too): keep such tiles in registers and move them as bytes with 'pack'/'unpack'"
+            )),
             (
                 None,
                 _,
-                Opcode::Pack
-                | Opcode::Unpack
-                | Opcode::AtomicRedViewTko
+                Opcode::AtomicRedViewTko
                 | Opcode::MakeStridedView
                 | Opcode::MakeGatherScatterView
                 | Opcode::MmaFScaled
                 | Opcode::Alloca
                 | Opcode::TestingBytecodeNewAttribute
                 | Opcode::TestingBytecodeEvolution,
-            ) => Some(format!("'{}'", m.def(op).name)),
-            (None, Some(view), _) => Some(format!("the view type '{view}'")),
+            ) => Some(unlowered(&format!("'{}'", m.def(op).name))),
+            (None, Some(view), _) => Some(unlowered(&format!("the view type '{view}'"))),
             _ => None,
         };
         if let Some(what) = what {
             let span = m.op_span(op).unwrap_or_default();
             out.push(
-                Diagnostic::error(
-                    codes::PTX_LOWERING,
-                    format!(
-                        "tilec's PTX backend does not lower {what} yet ('tilec run' interprets it and the bytecode writer encodes it)"
-                    ),
-                )
+                Diagnostic::error(codes::PTX_LOWERING, what)
                 .at(tilec_diag::Location::new(file, span)),
             );
         }
@@ -340,29 +360,37 @@ pub fn check_limits(m: &Module) -> Vec<Diagnostic> {
     out
 }
 
-/// The 13.3 element type that `t` holds (as a tile, pointer or view element) and that the
-/// backend cannot lower yet.
-fn unlowered_element(m: &Module, t: Type) -> Option<&'static str> {
-    use tilec_ir::float::FloatKind;
+/// The message for a 13.3 feature the backend does not lower yet.
+fn unlowered(what: &str) -> String {
+    format!(
+        "tilec's PTX backend does not lower {what} yet ('tilec run' interprets it and the bytecode writer encodes it)"
+    )
+}
+
+/// The 4-bit element type of the memory `t` points to or views (a pointer, a tile of
+/// pointers, a tensor or other view), if it is one: the backend holds `i4` and
+/// `f4E2M1FN` in registers but has no layout for two of them in a byte of global memory.
+fn four_bit_memory(m: &Module, t: Type) -> Option<&'static str> {
     let types = &m.ctx.types;
-    let elem = match types.get(t) {
-        TypeData::Tile { elem, .. } | TypeData::TensorView { elem, .. } => *elem,
+    match types.get(t) {
+        TypeData::Tile { elem, .. } => match types.get(*elem) {
+            TypeData::Ptr(p) => four_bit(*p),
+            _ => None,
+        },
+        TypeData::TensorView { elem, .. } => four_bit(*elem),
         TypeData::PartitionView { tensor_view, .. }
         | TypeData::StridedView { tensor_view, .. }
-        | TypeData::GatherScatterView { tensor_view, .. } => {
-            return unlowered_element(m, *tensor_view);
-        }
-        TypeData::Ptr(_) | TypeData::Int(_) | TypeData::Float(_) => t,
-        _ => return None,
-    };
-    let elem = match types.get(elem) {
-        TypeData::Ptr(p) => *p,
-        _ => elem,
-    };
-    match types.get(elem) {
-        TypeData::Int(4) => Some("i4"),
-        TypeData::Float(FloatKind::F4E2M1FN) => Some("f4E2M1FN"),
-        TypeData::Float(FloatKind::F8E8M0FNU) => Some("f8E8M0FNU"),
+        | TypeData::GatherScatterView { tensor_view, .. } => four_bit_memory(m, *tensor_view),
+        TypeData::Ptr(p) => four_bit(*p),
+        _ => None,
+    }
+}
+
+/// The name of `elem` if it is one of the 4-bit element types.
+fn four_bit(elem: Type) -> Option<&'static str> {
+    match elem {
+        Type::I4 => Some("i4"),
+        Type::F4E2M1FN => Some("f4E2M1FN"),
         _ => None,
     }
 }
@@ -538,6 +566,8 @@ fn emit_global(m: &Module, op: Op, data: &mut ModuleData) {
 pub(crate) fn machine_bits(elem: Type, bits: u64) -> u64 {
     match elem {
         Type::TF32 => (bits & 0x7_FFFF) << 13,
+        // Held sign-extended, like every narrow integer.
+        Type::I4 => tilec_ir::util::sign_extend(bits, 4) as u64,
         _ => bits,
     }
 }
@@ -578,7 +608,7 @@ fn param_type(m: &Module, ty: Type) -> Option<(Type, &'static str)> {
         Type::I32 => ".u32",
         Type::F32 | Type::TF32 => ".f32",
         Type::F64 => ".f64",
-        Type::F8E4M3FN | Type::F8E5M2 => ".u8",
+        Type::F8E4M3FN | Type::F8E5M2 | Type::F8E8M0FNU => ".u8",
         _ => ".u64",
     };
     Some((*elem, p))
@@ -641,7 +671,9 @@ fn emit_entry(
             }
             Type::I8 => k.ins(format!("ld.param.s8 {r}, [{pname}];")),
             Type::I16 => k.ins(format!("ld.param.s16 {r}, [{pname}];")),
-            Type::F8E4M3FN | Type::F8E5M2 => k.ins(format!("ld.param.u8 {r}, [{pname}];")),
+            Type::F8E4M3FN | Type::F8E5M2 | Type::F8E8M0FNU => {
+                k.ins(format!("ld.param.u8 {r}, [{pname}];"))
+            }
             _ => k.ins(format!("ld.param{pty} {r}, [{pname}];")),
         }
         k.set_scalar(*arg, elem, r);
@@ -946,10 +978,7 @@ impl<'a> Kernel<'a> {
             }
             return;
         }
-        let ty = match elem {
-            Type::F8E4M3FN | Type::F8E5M2 => ".u8",
-            _ => mem_type(elem),
-        };
+        let ty = mem_type(elem);
         self.ins(format!("{guard}{ld}{ty} {dst}, {addr};"));
     }
 
@@ -962,9 +991,12 @@ impl<'a> Kernel<'a> {
                 self.ins(format!("selp.u16 {t}, 1, 0, {src};"));
                 self.ins(format!("{guard}{st}.u8 {addr}, {t};"));
             }
-            Type::I8 | Type::F8E4M3FN | Type::F8E5M2 => {
-                self.ins(format!("{guard}{st}.u8 {addr}, {src};"))
-            }
+            Type::I4
+            | Type::I8
+            | Type::F8E4M3FN
+            | Type::F8E5M2
+            | Type::F8E8M0FNU
+            | Type::F4E2M1FN => self.ins(format!("{guard}{st}.u8 {addr}, {src};")),
             Type::I16 => self.ins(format!("{guard}{st}.u16 {addr}, {src};")),
             _ => self.ins(format!("{guard}{st}{} {addr}, {src};", mem_type(elem))),
         }
@@ -1194,6 +1226,7 @@ impl<'a> Kernel<'a> {
                 self.set_tile(m.result(op, 0), t);
             }
             O::Permute => self.emit_permute(op),
+            O::Pack | O::Unpack => self.emit_pack(op),
             O::Cat => self.emit_cat(op),
             O::Extract => self.emit_extract(op),
             O::Iota => self.emit_iota(op),

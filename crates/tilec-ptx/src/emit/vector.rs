@@ -155,10 +155,7 @@ impl Kernel<'_> {
         pred: Option<&str>,
     ) {
         let guard = pred.map(|p| format!("@{p} ")).unwrap_or_default();
-        let ty = match elem {
-            Type::F8E4M3FN | Type::F8E5M2 => ".u8",
-            _ => mem_type(elem),
-        };
+        let ty = mem_type(elem);
         self.ins(format!(
             "{guard}{ld}.v{}{ty} {{{}}}, {addr};",
             dsts.len(),
@@ -177,7 +174,12 @@ impl Kernel<'_> {
     ) {
         let guard = pred.map(|p| format!("@{p} ")).unwrap_or_default();
         let ty = match elem {
-            Type::I8 | Type::F8E4M3FN | Type::F8E5M2 => ".u8",
+            Type::I4
+            | Type::I8
+            | Type::F8E4M3FN
+            | Type::F8E5M2
+            | Type::F8E8M0FNU
+            | Type::F4E2M1FN => ".u8",
             Type::I16 => ".u16",
             _ => mem_type(elem),
         };

@@ -1,0 +1,553 @@
+//! The PTX lowering of Tile IR 13.3's ops and element types (`pack`/`unpack`,
+//! `f8E8M0FNU`, `f4E2M1FN`, `i4`, ...): every kernel here is compiled for sm_80, sm_90 and
+//! sm_100, run on the PTX simulator (tests/src/ptxsim.rs) and compared with the
+//! interpreter bit for bit on the same inputs, and assembled by ptxas (when installed)
+//! with no error, warning or spill.
+
+use tilec_ptx::Arch;
+use tilec_tests::gpusweep::{self, Family, SweepCase, Verdict};
+use tilec_tests::ptxas;
+use tilec_tests::simgpu::SimGpu;
+
+const ARCHS: [Arch; 3] = [Arch::Sm80, Arch::Sm90, Arch::Sm100];
+
+/// Compiles `src` for every target, runs entry `@k` on the simulator with `args` and
+/// compares every buffer with the interpreter, bit for bit; ptxas assembles the PTX.
+/// Returns the PTX of each target.
+fn check(label: &str, src: &str, grid: [u32; 3], args: &[&str]) -> Vec<String> {
+    let case = SweepCase {
+        family: Family::Example,
+        label: label.to_string(),
+        path: None,
+        text: src.to_string(),
+        entry: "k".to_string(),
+        grid,
+        args: args.iter().map(|a| a.to_string()).collect(),
+        exact: true,
+    };
+    let mut out = Vec::new();
+    for arch in ARCHS {
+        let opts = tilec_ptx::Options {
+            arch,
+            ..tilec_ptx::Options::default()
+        };
+        match gpusweep::run_case(&mut SimGpu::default(), &case, &opts) {
+            Verdict::Pass { exact: true, .. } => {}
+            v => panic!("{label} on {}: {} {v:?}", arch.name(), v.word()),
+        }
+        let p = gpusweep::prepare(&case, &opts).expect("prepares");
+        assemble(label, &p.ptx, arch);
+        out.push(p.ptx);
+    }
+    out
+}
+
+fn assemble(label: &str, ptx: &str, arch: Arch) {
+    let Some(tool) = ptxas::find() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("tilec-ptx13-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let name: String = label
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    let file = dir.join(format!("{name}.{}.ptx", arch.name()));
+    std::fs::write(&file, ptx).expect("writes");
+    let r = ptxas::assemble(&tool, &file, arch.name());
+    assert!(
+        r.ok && r.problems.is_empty(),
+        "{label} {}: ptxas rejected {}:\n{}",
+        arch.name(),
+        file.display(),
+        r.problems.join("\n")
+    );
+    for k in &r.kernels {
+        assert_eq!(
+            k.spill_stores + k.spill_loads,
+            0,
+            "{label} {}: spills",
+            arch.name()
+        );
+    }
+}
+
+/// A kernel that loads `n` elements of `ety` from `%src`, applies `body` (which reads
+/// `%v` and defines `%r` of `n2` elements of `rty`), and stores `%r` to `%dst`.
+fn kernel(n: usize, ety: &str, body: &str, n2: usize, rty: &str) -> String {
+    format!(
+        r#"cuda_tile.module @m {{
+  entry @k(%src: !cuda_tile.tile<ptr<{ety}>>, %dst: !cuda_tile.tile<ptr<{rty}>>) {{
+    %i = iota : tile<{n}xi32>
+    %s1 = reshape %src : tile<ptr<{ety}>> -> tile<1xptr<{ety}>>
+    %sb = broadcast %s1 : tile<1xptr<{ety}>> -> tile<{n}xptr<{ety}>>
+    %sp = offset %sb, %i : tile<{n}xptr<{ety}>>, tile<{n}xi32> -> tile<{n}xptr<{ety}>>
+    %v, %t0 = load_ptr_tko weak %sp : tile<{n}xptr<{ety}>> -> tile<{n}x{ety}>, token
+{body}
+    %j = iota : tile<{n2}xi32>
+    %d1 = reshape %dst : tile<ptr<{rty}>> -> tile<1xptr<{rty}>>
+    %db = broadcast %d1 : tile<1xptr<{rty}>> -> tile<{n2}xptr<{rty}>>
+    %dp = offset %db, %j : tile<{n2}xptr<{rty}>>, tile<{n2}xi32> -> tile<{n2}xptr<{rty}>>
+    %t1 = store_ptr_tko weak %dp, %r : tile<{n2}xptr<{rty}>>, tile<{n2}x{rty}> -> token
+    return
+  }}
+}}
+"#
+    )
+}
+
+/// `pack` of every 13.1 element type into bytes and `unpack` back, on tiles smaller and
+/// larger than a CTA (so that the pieces of an element sit in lanes, warps and
+/// registers), with the bytes stored so every bit is compared.
+#[test]
+fn pack_and_unpack_of_wide_types() {
+    for (ty, bits) in [
+        ("i16", 16),
+        ("i32", 32),
+        ("i64", 64),
+        ("f16", 16),
+        ("bf16", 16),
+        ("f32", 32),
+        ("f64", 64),
+    ] {
+        for n in [2usize, 16, 64, 512] {
+            let bytes = n * bits / 8;
+            let pack = format!("    %r = pack %v : tile<{n}x{ty}> -> tile<{bytes}xi8>");
+            let src = kernel(n, ty, &pack, bytes, "i8");
+            check(
+                &format!("pack {n}x{ty}"),
+                &src,
+                [1, 1, 1],
+                &[
+                    &format!("random:{ty}:{n}:{n}"),
+                    &format!("zeros:i8:{bytes}"),
+                ],
+            );
+            let unpack = format!("    %r = unpack %v : tile<{bytes}xi8> -> tile<{n}x{ty}>");
+            let src = kernel(bytes, "i8", &unpack, n, ty);
+            check(
+                &format!("unpack {n}x{ty}"),
+                &src,
+                [1, 1, 1],
+                &[
+                    &format!("random:i8:{bytes}:{n}"),
+                    &format!("zeros:{ty}:{n}"),
+                ],
+            );
+        }
+    }
+}
+
+/// `i1` packs eight to a byte, bit 0 first; `tf32` as the 32 bits of its f32 pattern (and
+/// back, keeping the 19 bits a tf32 holds).
+#[test]
+fn pack_and_unpack_of_i1_and_tf32() {
+    for n in [8usize, 64, 1024] {
+        let b = n / 8;
+        let body = format!(
+            "    %p = pack %v : tile<{n}xi1> -> tile<{b}xi8>\n    %u = unpack %p : tile<{b}xi8> -> tile<{n}xi1>\n    %q = pack %u : tile<{n}xi1> -> tile<{b}xi8>\n    %r = addi %p, %q : tile<{b}xi8>"
+        );
+        check(
+            &format!("pack {n}xi1"),
+            &kernel(n, "i1", &body, b, "i8"),
+            [1, 1, 1],
+            &[&format!("random:i1:{n}:3"), &format!("zeros:i8:{b}")],
+        );
+        let body = format!("    %r = unpack %v : tile<{b}xi8> -> tile<{n}xi1>");
+        check(
+            &format!("unpack {n}xi1"),
+            &kernel(b, "i8", &body, n, "i1"),
+            [1, 1, 1],
+            &[&format!("random:i8:{b}:4"), &format!("zeros:i1:{n}")],
+        );
+    }
+    for n in [4usize, 256] {
+        let b = n * 4;
+        let body = format!(
+            "    %p = pack %v : tile<{n}xtf32> -> tile<{b}xi8>\n    %r = unpack %p : tile<{b}xi8> -> tile<{n}xtf32>"
+        );
+        check(
+            &format!("tf32 {n}"),
+            &kernel(n, "tf32", &body, n, "tf32"),
+            [1, 1, 1],
+            &[&format!("random:tf32:{n}:5"), &format!("zeros:tf32:{n}")],
+        );
+        let body = format!("    %r = unpack %v : tile<{b}xi8> -> tile<{n}xtf32>");
+        check(
+            &format!("unpack tf32 {n}"),
+            &kernel(b, "i8", &body, n, "tf32"),
+            [1, 1, 1],
+            &[&format!("random:i8:{b}:6"), &format!("zeros:tf32:{n}")],
+        );
+    }
+}
+
+/// A kernel `@k(%a0, %a1, ..., %dst)` that loads `n` elements of each input type into
+/// `%v0`, `%v1`, ..., runs `body` (which defines `%r`, `n2` elements of `rty`) and stores
+/// `%r` to `%dst`.
+fn kernel_n(inputs: &[(&str, usize)], body: &str, n2: usize, rty: &str) -> String {
+    let mut params = Vec::new();
+    let mut loads = String::new();
+    for (i, (ety, n)) in inputs.iter().enumerate() {
+        params.push(format!("%a{i}: !cuda_tile.tile<ptr<{ety}>>"));
+        loads.push_str(&format!(
+            r#"    %i{i} = iota : tile<{n}xi32>
+    %s{i} = reshape %a{i} : tile<ptr<{ety}>> -> tile<1xptr<{ety}>>
+    %b{i} = broadcast %s{i} : tile<1xptr<{ety}>> -> tile<{n}xptr<{ety}>>
+    %p{i} = offset %b{i}, %i{i} : tile<{n}xptr<{ety}>>, tile<{n}xi32> -> tile<{n}xptr<{ety}>>
+    %v{i}, %t{i} = load_ptr_tko weak %p{i} : tile<{n}xptr<{ety}>> -> tile<{n}x{ety}>, token
+"#
+        ));
+    }
+    params.push(format!("%dst: !cuda_tile.tile<ptr<{rty}>>"));
+    format!(
+        r#"cuda_tile.module @m {{
+  entry @k({}) {{
+{loads}{body}
+    %j = iota : tile<{n2}xi32>
+    %d1 = reshape %dst : tile<ptr<{rty}>> -> tile<1xptr<{rty}>>
+    %db = broadcast %d1 : tile<1xptr<{rty}>> -> tile<{n2}xptr<{rty}>>
+    %dp = offset %db, %j : tile<{n2}xptr<{rty}>>, tile<{n2}xi32> -> tile<{n2}xptr<{rty}>>
+    %tout = store_ptr_tko weak %dp, %r : tile<{n2}xptr<{rty}>>, tile<{n2}x{rty}> -> token
+    return
+  }}
+}}
+"#,
+        params.join(", ")
+    )
+}
+
+/// f32 bit patterns at the edges of the new formats: zeros, NaNs, infinities, f32's
+/// largest values and 2^127 around its midpoints, subnormals around 2^-127 and its
+/// midpoint, the ties of f4E2M1FN (0.25, 0.75, 1.25, ..., 7), negative values.
+fn edge_f32() -> Vec<u32> {
+    let mut v: Vec<u32> = vec![
+        0,
+        0x8000_0000,
+        0x7FC0_0000,
+        0x7F80_0001,
+        0xFFC0_0000,
+        0x7F80_0000,
+        0xFF80_0000,
+        0x7F7F_FFFF,
+        0x7F00_0000,
+        0x7F40_0000,
+        0x7F3F_FFFF,
+        0x7F40_0001,
+        0x0000_0001,
+        0x003F_FFFF,
+        0x0040_0000,
+        0x0040_0001,
+        0x005F_FFFF,
+        0x0060_0000,
+        0x0060_0001,
+        0x007F_FFFF,
+        0x0080_0000,
+        0x00C0_0000,
+        0x3F80_0000,
+        0x3FC0_0000,
+        0x3FC0_0001,
+        0x3FBF_FFFF,
+        0x4040_0000,
+        0x0080_0001,
+        0x80C0_0000,
+        0xBF80_0000,
+        0x8000_0001,
+    ];
+    for x in [
+        0.25f32, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0, 7.0, 6.5, 5.5, 0.5, 8.0, 1e30, 0.2499, 0.2501,
+        0.7499, 0.7501, 6.0, 6.0001, 12.0, 1e-30, 3.0, 4.0, 2.0, 1.0,
+    ] {
+        v.push(x.to_bits());
+        v.push((-x).to_bits());
+    }
+    v.resize(128, 0x3F80_0000);
+    v
+}
+
+/// Writes `bits` as an `i32` .npy file and returns the `--arg` naming it.
+fn npy_i32(name: &str, bits: &[u32]) -> String {
+    let a = tilec_interp::npy::Array {
+        elem: tilec_ir::Type::I32,
+        shape: vec![bits.len()],
+        bits: bits.iter().map(|b| u64::from(*b)).collect(),
+    };
+    let dir = std::env::temp_dir().join(format!("tilec-ptx13-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(format!("{name}.npy"));
+    std::fs::write(&path, tilec_interp::npy::write(&a)).expect("writes");
+    format!("@{}", path.display())
+}
+
+/// `ftof` from f32 and f64 to f8E8M0FNU and f4E2M1FN in every rounding mode the verifier
+/// takes, on the edge values and on random bit patterns (every exponent, NaNs, negative
+/// values), stored as bytes.
+#[test]
+fn conversions_to_the_new_floats() {
+    let edges = npy_i32("edges", &edge_f32());
+    for (ty, modes) in [
+        ("f8E8M0FNU", &["zero", "positive_inf"][..]),
+        ("f4E2M1FN", &["nearest_even"][..]),
+    ] {
+        for mode in modes {
+            let store = |n: usize, src: &str| {
+                if ty == "f4E2M1FN" {
+                    (
+                        format!(
+                            "    %e = ftof {src} rounding<{mode}> : tile<{n}xf32> -> tile<{n}x{ty}>\n    %r = pack %e : tile<{n}x{ty}> -> tile<{}xi8>",
+                            n / 2
+                        ),
+                        n / 2,
+                    )
+                } else {
+                    (
+                        format!(
+                            "    %e = ftof {src} rounding<{mode}> : tile<{n}xf32> -> tile<{n}x{ty}>\n    %r = bitcast %e : tile<{n}x{ty}> -> tile<{n}xi8>"
+                        ),
+                        n,
+                    )
+                }
+            };
+            // The edge values, as f32 bit patterns.
+            let (conv, nb) = store(128, "%f");
+            let body = format!("    %f = bitcast %v0 : tile<128xi32> -> tile<128xf32>\n{conv}");
+            check(
+                &format!("{ty} {mode} edges"),
+                &kernel_n(&[("i32", 128)], &body, nb, "i8"),
+                [1, 1, 1],
+                &[&edges, &format!("zeros:i8:{nb}")],
+            );
+            // Random f32 bit patterns.
+            let (conv, nb) = store(256, "%f");
+            let body = format!("    %f = unpack %v0 : tile<1024xi8> -> tile<256xf32>\n{conv}");
+            check(
+                &format!("{ty} {mode} random f32"),
+                &kernel_n(&[("i8", 1024)], &body, nb, "i8"),
+                [1, 1, 1],
+                &[
+                    &format!("random:i8:1024:{}", mode.len()),
+                    &format!("zeros:i8:{nb}"),
+                ],
+            );
+            // f64: random bit patterns, and values with long fractions.
+            let f64conv = |n: usize| {
+                let (c, nb) = store(n, "%f");
+                (
+                    c.replace(
+                        &format!("ftof %f rounding<{mode}> : tile<{n}xf32>"),
+                        &format!("ftof %f rounding<{mode}> : tile<{n}xf64>"),
+                    ),
+                    nb,
+                )
+            };
+            let (conv, nb) = f64conv(128);
+            let body = format!("    %f = unpack %v0 : tile<1024xi8> -> tile<128xf64>\n{conv}");
+            check(
+                &format!("{ty} {mode} random f64"),
+                &kernel_n(&[("i8", 1024)], &body, nb, "i8"),
+                [1, 1, 1],
+                &[
+                    &format!("random:i8:1024:{}", mode.len() + 7),
+                    &format!("zeros:i8:{nb}"),
+                ],
+            );
+            let body = format!(
+                "    %g = mulf %v0, %v1 : tile<128xf64>\n{}",
+                conv.replace("ftof %f", "ftof %g")
+            );
+            check(
+                &format!("{ty} {mode} f64 fractions"),
+                &kernel_n(&[("f64", 128), ("f64", 128)], &body, nb, "i8"),
+                [1, 1, 1],
+                &[
+                    "random:f64:128:11",
+                    &format!(
+                        "fill:f64:128:{}",
+                        if ty == "f4E2M1FN" { "6.0" } else { "1e30" }
+                    ),
+                    &format!("zeros:i8:{nb}"),
+                ],
+            );
+            // itof from i32 and i64 (signed and unsigned), which rounds to nearest even.
+            if *mode != modes[0] {
+                continue;
+            }
+            for (ity, sign) in [
+                ("i32", "signed"),
+                ("i32", "unsigned"),
+                ("i64", "signed"),
+                ("i64", "unsigned"),
+            ] {
+                let n = 128;
+                let (c, nb) = store(n, "%f");
+                let conv = c.replace(
+                    &format!("ftof %f rounding<{mode}> : tile<{n}xf32>"),
+                    &format!("itof %f {sign} : tile<{n}x{ity}>"),
+                );
+                let bytes = if ity == "i32" { 512 } else { 1024 };
+                let body =
+                    format!("    %f = unpack %v0 : tile<{bytes}xi8> -> tile<{n}x{ity}>\n{conv}");
+                check(
+                    &format!("{ty} {mode} itof {sign} {ity}"),
+                    &kernel_n(&[("i8", bytes)], &body, nb, "i8"),
+                    [1, 1, 1],
+                    &[&format!("random:i8:{bytes}:21"), &format!("zeros:i8:{nb}")],
+                );
+                let body = format!("    %f = addi %v0, %v0 : tile<{n}x{ity}>\n{conv}");
+                check(
+                    &format!("{ty} {mode} itof {sign} small {ity}"),
+                    &kernel_n(&[(ity, n)], &body, nb, "i8"),
+                    [1, 1, 1],
+                    &[&format!("random:{ity}:{n}:22"), &format!("zeros:i8:{nb}")],
+                );
+                // Every integer below 1024 (the ties 3 * 2^k of f8E8M0FNU, 5, 7, ... of
+                // f4E2M1FN), negated too.
+                for neg in ["", "\n    %f = negi %f0 : tile<1024xITY>"] {
+                    let (c, nb) = store(1024, "%f");
+                    let conv = c
+                        .replace(
+                            "ftof %f rounding<nearest_even> : tile<1024xf32>",
+                            &format!("itof %f {sign} : tile<1024x{ity}>"),
+                        )
+                        .replace(
+                            "ftof %f rounding<zero> : tile<1024xf32>",
+                            &format!("itof %f {sign} : tile<1024x{ity}>"),
+                        );
+                    let def = if neg.is_empty() { "%f" } else { "%f0" };
+                    let body = format!(
+                        "    {def} = iota : tile<1024x{ity}>{}\n{conv}",
+                        neg.replace("ITY", ity)
+                    );
+                    check(
+                        &format!("{ty} itof {sign} iota {ity} {neg}"),
+                        &kernel_n(&[(ity, 4)], &body, nb, "i8"),
+                        [1, 1, 1],
+                        &[&format!("zeros:{ity}:4"), &format!("zeros:i8:{nb}")],
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// `ftof` from the new floats to every float type, and `ftoi` to integers, on every
+/// pattern (256 bytes of f8E8M0FNU; every nibble of f4E2M1FN).
+#[test]
+fn conversions_from_the_new_floats() {
+    for to in [
+        "f32", "f64", "f16", "bf16", "f8E4M3FN", "f8E5M2", "tf32", "f4E2M1FN",
+    ] {
+        let body = format!(
+            "    %e = bitcast %v0 : tile<256xi8> -> tile<256xf8E8M0FNU>\n    %r = ftof %e : tile<256xf8E8M0FNU> -> tile<256x{to}>"
+        );
+        let body = if to == "f4E2M1FN" {
+            body.replace("%r = ftof", "%q = ftof")
+                + "\n    %r = pack %q : tile<256xf4E2M1FN> -> tile<128xi8>"
+        } else {
+            body
+        };
+        let (n, rty) = if to == "f4E2M1FN" {
+            (128, "i8")
+        } else {
+            (256, to)
+        };
+        check(
+            &format!("f8E8M0FNU to {to}"),
+            &kernel_n(&[("i8", 256)], &body, n, rty),
+            [1, 1, 1],
+            &["iota:i8:256", &format!("zeros:{rty}:{n}")],
+        );
+        if to == "f4E2M1FN" {
+            continue;
+        }
+        let body = format!(
+            "    %e = unpack %v0 : tile<128xi8> -> tile<256xf4E2M1FN>\n    %r = ftof %e : tile<256xf4E2M1FN> -> tile<256x{to}>"
+        );
+        check(
+            &format!("f4E2M1FN to {to}"),
+            &kernel_n(&[("i8", 128)], &body, 256, to),
+            [1, 1, 1],
+            &["iota:i8:128", &format!("zeros:{to}:256")],
+        );
+    }
+    for ity in ["i8", "i32", "i64"] {
+        for sign in ["signed", "unsigned"] {
+            let body = format!(
+                "    %e = bitcast %v0 : tile<256xi8> -> tile<256xf8E8M0FNU>\n    %r = ftoi %e {sign} : tile<256xf8E8M0FNU> -> tile<256x{ity}>"
+            );
+            check(
+                &format!("f8E8M0FNU ftoi {sign} {ity}"),
+                &kernel_n(&[("i8", 256)], &body, 256, ity),
+                [1, 1, 1],
+                &["iota:i8:256", &format!("zeros:{ity}:256")],
+            );
+            let body = format!(
+                "    %e = unpack %v0 : tile<128xi8> -> tile<256xf4E2M1FN>\n    %r = ftoi %e {sign} : tile<256xf4E2M1FN> -> tile<256x{ity}>"
+            );
+            check(
+                &format!("f4E2M1FN ftoi {sign} {ity}"),
+                &kernel_n(&[("i8", 128)], &body, 256, ity),
+                [1, 1, 1],
+                &["iota:i8:128", &format!("zeros:{ity}:256")],
+            );
+        }
+    }
+}
+
+/// i4: `unpack` from bytes, `exti` (both signednesses), `trunci`, `pack`; and the 4-bit
+/// types moved between threads (a transpose through shared memory) and between layouts.
+#[test]
+fn i4_and_data_movement_of_the_new_types() {
+    for sign in ["signed", "unsigned"] {
+        let body = format!(
+            "    %e = unpack %v0 : tile<128xi8> -> tile<256xi4>\n    %r = exti %e {sign} : tile<256xi4> -> tile<256xi32>"
+        );
+        check(
+            &format!("i4 exti {sign}"),
+            &kernel_n(&[("i8", 128)], &body, 256, "i32"),
+            [1, 1, 1],
+            &["iota:i8:128", "zeros:i32:256"],
+        );
+    }
+    let body = "    %e = trunci %v0 : tile<256xi32> -> tile<256xi4>\n    %r = pack %e : tile<256xi4> -> tile<128xi8>";
+    check(
+        "i4 trunci",
+        &kernel_n(&[("i32", 256)], body, 128, "i8"),
+        [1, 1, 1],
+        &["random:i32:256:9", "zeros:i8:128"],
+    );
+    for (ty, n) in [
+        ("i4", 64),
+        ("f4E2M1FN", 64),
+        ("i4", 4096),
+        ("f4E2M1FN", 4096),
+    ] {
+        let half = n / 2;
+        let side = (n as f64).sqrt() as usize;
+        let (rows, cols) = if side * side == n {
+            (side, side)
+        } else {
+            (side, side * 2)
+        };
+        let body = format!(
+            "    %e = unpack %v0 : tile<{half}xi8> -> tile<{n}x{ty}>\n    %m = reshape %e : tile<{n}x{ty}> -> tile<{rows}x{cols}x{ty}>\n    %t = permute %m [1, 0] : tile<{rows}x{cols}x{ty}> -> tile<{cols}x{rows}x{ty}>\n    %f = reshape %t : tile<{cols}x{rows}x{ty}> -> tile<{n}x{ty}>\n    %r = pack %f : tile<{n}x{ty}> -> tile<{half}xi8>"
+        );
+        check(
+            &format!("transpose {n}x{ty}"),
+            &kernel_n(&[("i8", half)], &body, half, "i8"),
+            [1, 1, 1],
+            &[
+                &format!("random:i8:{half}:{n}"),
+                &format!("zeros:i8:{half}"),
+            ],
+        );
+    }
+    // f8E8M0FNU through memory (a byte), a constant and select.
+    let body = "    %e = bitcast %v0 : tile<128xi8> -> tile<128xf8E8M0FNU>\n    %c = constant <f8E8M0FNU: 0.5> : tile<128xf8E8M0FNU>\n    %z = constant <i8: 0> : tile<128xi8>\n    %m = cmpi less_than %v0, %z, signed : tile<128xi8> -> tile<128xi1>\n    %s = select %m, %c, %e : tile<128xi1>, tile<128xf8E8M0FNU>\n    %r = bitcast %s : tile<128xf8E8M0FNU> -> tile<128xi8>";
+    check(
+        "f8E8M0FNU select",
+        &kernel_n(&[("i8", 128)], body, 128, "i8"),
+        [1, 1, 1],
+        &["iota:i8:128", "zeros:i8:128"],
+    );
+}
