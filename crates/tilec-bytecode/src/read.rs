@@ -1451,6 +1451,20 @@ fn le(b: &[u8]) -> u64 {
     u64::from_le_bytes(a)
 }
 
+/// A view type's padding value, present when bit 0 of its flags is set.
+fn padding_value(c: &mut Cursor<'_>, flags: u64) -> Res<Option<tilec_ir::attrs::PaddingValue>> {
+    if flags & 1 == 0 {
+        return Ok(None);
+    }
+    let p_at = *c;
+    let p = c.varint("the padding value")?;
+    u8::try_from(p)
+        .ok()
+        .and_then(tilec_ir::attrs::PaddingValue::from_index)
+        .map(Some)
+        .ok_or_else(|| p_at.error(format!("invalid padding value {p}")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1479,18 +1493,4 @@ mod tests {
             "debug info index 2 is out of range (1 attribute)"
         );
     }
-}
-
-/// A view type's padding value, present when bit 0 of its flags is set.
-fn padding_value(c: &mut Cursor<'_>, flags: u64) -> Res<Option<tilec_ir::attrs::PaddingValue>> {
-    if flags & 1 == 0 {
-        return Ok(None);
-    }
-    let p_at = *c;
-    let p = c.varint("the padding value")?;
-    u8::try_from(p)
-        .ok()
-        .and_then(tilec_ir::attrs::PaddingValue::from_index)
-        .map(Some)
-        .ok_or_else(|| p_at.error(format!("invalid padding value {p}")))
 }
