@@ -166,10 +166,16 @@ impl<'s> Parser<'s> {
         Ok(())
     }
 
+    /// The op named `name`, if it exists in the release being parsed for (an op that a
+    /// later release introduced is unknown to an earlier one's tools).
+    fn lookup_in_release(&self, name: &str) -> Option<(tilec_ir::Opcode, u8)> {
+        ops::lookup(name).filter(|(o, _)| in_release(ops::def(*o).since, self.opts.minor()))
+    }
+
     fn parse_custom_op(&mut self, block: Block) -> PResult<Op> {
         let text = self.text();
         let span = self.span();
-        let Some((opcode, spelling)) = ops::lookup(text) else {
+        let Some((opcode, spelling)) = self.lookup_in_release(text) else {
             let msg = if text.contains('.') {
                 format!("custom op '{text}' is unknown")
             } else {
@@ -413,7 +419,9 @@ impl<'s> Parser<'s> {
         if name.is_empty() {
             return Err(self.err(codes::SYNTAX, span, "empty operation name is invalid"));
         }
-        let registered = name.strip_prefix("cuda_tile.").and_then(ops::lookup);
+        let registered = name
+            .strip_prefix("cuda_tile.")
+            .and_then(|n| self.lookup_in_release(n));
         if registered.is_none() {
             if let Some(bare) = name.strip_prefix("cuda_tile.") {
                 let names = tilec_ir::ops::all()
@@ -722,5 +730,14 @@ impl<'s> Parser<'s> {
         if self.opts.keep_trivia {
             self.implicit_ops.push(op);
         }
+    }
+}
+
+/// True if an op introduced in `since` (`"13.3"`) exists in release 13.`minor`; ops that
+/// are not NVIDIA release ops (the spec's, the GPU level's, the testing ones) always do.
+fn in_release(since: &str, minor: u8) -> bool {
+    match since.strip_prefix("13.").and_then(|m| m.parse::<u8>().ok()) {
+        Some(m) => m <= minor,
+        None => true,
     }
 }

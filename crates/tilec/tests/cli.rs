@@ -1515,3 +1515,64 @@ fn cuda_tile_opt_words_type_constraints_as_the_release_asked_for() {
         "<stdin>:2:43: error: failed to verify 'pointeeType': f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or i1 or i8 or i16 or i32 or i64"
     );
 }
+
+/// In NVIDIA's personality, an op a later release introduced is unknown when parsing for
+/// an earlier release, as it is to that release's tools (`pack` is 13.3's; `atan2` 13.2's), in either form.
+#[test]
+fn ops_of_later_releases_are_unknown_to_earlier_ones() {
+    let custom = "cuda_tile.module @m {\n  testing$func @f(%x: !cuda_tile.tile<4xi32>) {\n    %b = pack %x : tile<4xi32> -> tile<16xi8>\n  }\n}\n";
+    let out = tilec(
+        &[
+            "check",
+            "-",
+            "--compat=cuda-tile-opt",
+            "--cuda-tile-release=13.1",
+            "--diagnostic-format=mlir",
+        ],
+        custom.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr)
+            .contains("3:10: error: custom op 'pack' is unknown (tried 'cuda_tile.pack' as well)"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = tilec(
+        &[
+            "check",
+            "-",
+            "--compat=cuda-tile-opt",
+            "--cuda-tile-release=13.3",
+        ],
+        custom.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let generic = "cuda_tile.module @m {\n  testing$func @f(%x: !cuda_tile.tile<4xf32>) {\n    %y = \"cuda_tile.atan2\"(%x, %x) : (!cuda_tile.tile<4xf32>, !cuda_tile.tile<4xf32>) -> !cuda_tile.tile<4xf32>\n  }\n}\n";
+    let out = tilec(
+        &[
+            "check",
+            "-",
+            "--compat=cuda-tile-opt",
+            "--cuda-tile-release=13.1",
+            "--diagnostic-format=mlir",
+        ],
+        generic.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("error: unregistered operation 'cuda_tile.atan2' found in dialect ('cuda_tile') that does not allow unknown operations"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = tilec(
+        &[
+            "check",
+            "-",
+            "--compat=cuda-tile-opt",
+            "--cuda-tile-release=13.2",
+        ],
+        generic.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
