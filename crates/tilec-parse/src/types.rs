@@ -289,7 +289,7 @@ impl<'s> Parser<'s> {
                 let at = Span::at(self.tok.start);
                 let elem = self.parse_type()?;
                 self.expect(Tok::Greater, "expected '>'")?;
-                if !is_number_type(self.m.ctx.types.get(elem)) {
+                if !self.number_in_release(elem) {
                     return Err(self.err(
                         codes::INVALID_TYPE,
                         at,
@@ -314,7 +314,10 @@ impl<'s> Parser<'s> {
                 };
                 self.expect(Tok::Greater, "expected '>'")?;
                 let ed = self.m.ctx.types.get(elem);
-                if !Elems::of(ed).is_some_and(|e| Elems::ALL.contains(e)) {
+                // Only the element types of the release parsed for (13.1 had no 4-bit or
+                // e8m0 types).
+                let release = Elems::of_release(self.opts.minor());
+                if !Elems::of(ed).is_some_and(|e| release.contains(e)) {
                     return Err(self.err(
                         codes::INVALID_TYPE,
                         at,
@@ -478,7 +481,7 @@ impl<'s> Parser<'s> {
             }
         }
         self.expect(Tok::Greater, "expected '>'")?;
-        if !is_number_type(self.m.ctx.types.get(elem)) {
+        if !self.number_in_release(elem) {
             return Err(self.err(
                 codes::INVALID_TYPE,
                 at,
@@ -822,6 +825,13 @@ pub(crate) fn is_number_type(d: &TypeData) -> bool {
 }
 
 impl Parser<'_> {
+    /// True if `t` is a number type of the release parsed for.
+    fn number_in_release(&self, t: tilec_ir::Type) -> bool {
+        let release = Elems::of_release(self.opts.minor());
+        Elems::of(self.m.ctx.types.get(t))
+            .is_some_and(|e| Elems::NUMBERS.contains(e) && release.contains(e))
+    }
+
     /// The text of a GPU-level encoding attribute (`#linear` naming an alias, or the
     /// attribute itself, `#ttg.linear<{...}>`), as the printer writes it.
     fn parse_gpu_attr_text(&mut self, what: &str) -> PResult<(String, Span)> {

@@ -1575,4 +1575,42 @@ fn ops_of_later_releases_are_unknown_to_earlier_ones() {
         generic.as_bytes(),
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // Element types: 13.1 had no f8E8M0FNU, 13.2 no i4.
+    for (release, ty, list) in [
+        (
+            "13.1",
+            "f8E8M0FNU",
+            "f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or i1 or i8 or i16 or i32 or i64 or Pointer type",
+        ),
+        (
+            "13.2",
+            "i4",
+            "f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or f8E8M0FNU or i1 or i8 or i16 or i32 or i64 or Pointer type",
+        ),
+    ] {
+        let src = format!(
+            "cuda_tile.module @m {{\n  testing$func @f(%x: !cuda_tile.tile<4x{ty}>) {{\n  }}\n}}\n"
+        );
+        let rel = format!("--cuda-tile-release={release}");
+        let out = tilec(
+            &[
+                "check",
+                "-",
+                "--compat=cuda-tile-opt",
+                &rel,
+                "--diagnostic-format=mlir",
+            ],
+            src.as_bytes(),
+        );
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            text(&out.stderr).contains(&format!(
+                "2:38: error: failed to verify 'elementType': {list}\n"
+            )),
+            "{release}: {}",
+            text(&out.stderr)
+        );
+        let out = tilec(&["check", "-", "--compat=cuda-tile-opt"], src.as_bytes());
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
 }
