@@ -27,8 +27,6 @@ const SAMPLES: &[&str] = &[
 /// of them lowers, so that the list only shrinks.
 const NOT_LOWERED: &[(Opcode, &str)] = &[
     (Opcode::Alloca, "13.3: lowering not written yet"),
-    (Opcode::AtomicRedViewTko, "13.3: lowering not written yet"),
-    (Opcode::MakeStridedView, "13.3: lowering not written yet"),
     (
         Opcode::MakeGatherScatterView,
         "13.3: lowering not written yet",

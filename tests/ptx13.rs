@@ -551,3 +551,161 @@ fn i4_and_data_movement_of_the_new_types() {
         &["iota:i8:128", "zeros:i8:128"],
     );
 }
+
+/// `atomic_red_view_tko` of a `rows x cols` tile of `%src` into a `20x40` tensor at tile
+/// `(bid.x, bid.y)` of `view` (a partition or strided view type over it): the grids
+/// cover it partly, so edge tiles are masked, and strided views with a traversal smaller
+/// than the tile make blocks reduce into the same elements.
+fn red_kernel(ty: &str, mode: &str, rows: usize, cols: usize, view: &str) -> String {
+    format!(
+        r#"cuda_tile.module @m {{
+  entry @k(%dst: tile<ptr<{ty}>>, %src: tile<ptr<{ty}>>) {{
+    %c0 = constant <i32: 0> : tile<i32>
+    %sv = make_tensor_view %src, shape = [{rows}, {cols}], strides = [{cols}, 1] : tensor_view<{rows}x{cols}x{ty}, strides=[{cols},1]>
+    %sp = make_partition_view %sv : partition_view<tile=({rows}x{cols}), tensor_view<{rows}x{cols}x{ty}, strides=[{cols},1]>>
+    %v, %t0 = load_view_tko weak %sp[%c0, %c0] : partition_view<tile=({rows}x{cols}), tensor_view<{rows}x{cols}x{ty}, strides=[{cols},1]>>, tile<i32> -> tile<{rows}x{cols}x{ty}>, token
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %dv = make_tensor_view %dst, shape = [20, 40], strides = [40, 1] : tensor_view<20x40x{ty}, strides=[40,1]>
+    %dp = {view} %dv : {view_ty}
+    %t1 = atomic_red_view_tko relaxed device %dp[%bx, %by], {mode}, %v : tile<{rows}x{cols}x{ty}>, {view_ty}, tile<i32> -> token
+    return
+  }}
+}}
+"#,
+        view = if view.starts_with("strided") {
+            "make_strided_view"
+        } else {
+            "make_partition_view"
+        },
+        view_ty = view.replace("$T", &format!("tensor_view<20x40x{ty}, strides=[40,1]>")),
+    )
+}
+
+/// Every reduction mode on every element type it takes, on partial tiles (masked), on
+/// tiles smaller than the CTA (replicated: each element is reduced once) and through
+/// strided views whose tiles overlap (several blocks reduce into one element: integers
+/// only, as the interpreter runs blocks in parallel and float sums depend on the order) or
+/// leave gaps.
+#[test]
+fn atomic_red_view() {
+    let modes: &[(&str, &[&str])] = &[
+        (
+            "i32",
+            &["add", "and", "or", "xor", "max", "min", "umax", "umin"],
+        ),
+        ("i64", &["add", "max", "umin", "xor"]),
+        ("f32", &["addf"]),
+        ("f64", &["addf"]),
+        ("f16", &["addf"]),
+        ("bf16", &["addf"]),
+    ];
+    for (ty, ms) in modes {
+        for mode in *ms {
+            let overlap = if ty.starts_with('i') {
+                "strided_view<tile=(8x16), traversal_strides=[4,8], $T>"
+            } else {
+                "strided_view<tile=(8x16), traversal_strides=[14,30], $T>"
+            };
+            for (rows, cols, view, grid) in [
+                (16, 32, "partition_view<tile=(16x32), $T>", [2, 2, 1]),
+                (2, 4, "partition_view<tile=(2x4), $T>", [10, 10, 1]),
+                (8, 16, overlap, [5, 5, 1]),
+            ] {
+                let grid = if view == overlap && !ty.starts_with('i') {
+                    [2, 2, 1]
+                } else {
+                    grid
+                };
+                let src = red_kernel(ty, mode, rows, cols, view);
+                let generator = if ty.starts_with('i') {
+                    "randint"
+                } else {
+                    "random"
+                };
+                check(
+                    &format!("atomic_red_view {ty} {mode} {rows}x{cols} {view}"),
+                    &src,
+                    grid,
+                    &[
+                        &format!("{generator}:{ty}:800:3"),
+                        &format!("{generator}:{ty}:{}:5", rows * cols),
+                    ],
+                );
+            }
+        }
+    }
+}
+
+/// Loads through a strided view (padded, overlapping or gapped traversals, a dim map)
+/// and stores through another (masked at the tensor's edges), per tile block, on a
+/// tensor with a dynamic row stride: block `(x, y)` copies tile `(x, y)` of the source
+/// view into tile `(x, y)` of the destination view (overlapping tiles store the same
+/// values, so the order of the blocks does not matter).
+#[test]
+fn strided_view_loads_and_stores() {
+    for (ty, tile, trav, dmap, pad, grid) in [
+        (
+            "f32",
+            "8x16",
+            "[4,8]",
+            "",
+            ", padding_value = nan",
+            [5, 5, 1],
+        ),
+        (
+            "f32",
+            "4x4",
+            "[6,11]",
+            "",
+            ", padding_value = neg_inf",
+            [4, 4, 1],
+        ),
+        ("i32", "16x8", "[3,5]", ", dim_map=[1, 0]", "", [7, 4, 1]),
+        (
+            "f16",
+            "2x32",
+            "[5,2]",
+            "",
+            ", padding_value = zero",
+            [4, 7, 1],
+        ),
+        ("i64", "4x8", "[4,8]", ", dim_map=[1, 0]", "", [10, 3, 1]),
+    ] {
+        let (r, c) = tile.split_once('x').unwrap();
+        let (r, c): (usize, usize) = (r.parse().unwrap(), c.parse().unwrap());
+        // With a dim map the tile's dimensions run along the tensor's swapped ones.
+        let tv = format!("tensor_view<20x?x{ty}, strides=[?,1]>");
+        let sv = format!("strided_view<tile=({tile}), traversal_strides={trav}{pad}, {tv}{dmap}>");
+        let dv = format!("strided_view<tile=({tile}), traversal_strides={trav}, {tv}{dmap}>");
+        let src = format!(
+            r#"cuda_tile.module @m {{
+  entry @k(%src: tile<ptr<{ty}>>, %dst: tile<ptr<{ty}>>, %n: tile<i32>) {{
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %a = make_tensor_view %src, shape = [20, %n], strides = [%n, 1] : tile<i32> -> {tv}
+    %b = make_tensor_view %dst, shape = [20, %n], strides = [%n, 1] : tile<i32> -> {tv}
+    %sa = make_strided_view %a : {sv}
+    %sb = make_strided_view %b : {dv}
+    %v, %t0 = load_view_tko weak %sa[%bx, %by] : {sv}, tile<i32> -> tile<{r}x{c}x{ty}>, token
+    %t1 = store_view_tko weak %v, %sb[%bx, %by] : tile<{r}x{c}x{ty}>, {dv}, tile<i32> -> token
+    return
+  }}
+}}
+"#
+        );
+        let generator = if ty.starts_with('i') {
+            "randint"
+        } else {
+            "random"
+        };
+        check(
+            &format!("strided {ty} {tile} {trav}{dmap}{pad}"),
+            &src,
+            grid,
+            &[
+                &format!("{generator}:{ty}:800:3"),
+                &format!("zeros:{ty}:800"),
+                "i32:40",
+            ],
+        );
+    }
+}

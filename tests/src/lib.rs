@@ -64,8 +64,6 @@ pub const PTX_REFUSED_CORPUS: &[(&str, &str)] = &[
     ("advanced_index_rows", "'make_gather_scatter_view'"),
     ("mma_scaled_f4", "'mmaf_scaled'"),
     ("mma_scaled_f8", "'mmaf_scaled'"),
-    ("sliding_window_sum", "'make_strided_view'"),
-    ("tile_atomic_accumulate", "'atomic_red_view_tko'"),
 ];
 
 /// The expected E0901 refusal of a corpus file by the PTX backend (see

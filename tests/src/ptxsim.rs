@@ -452,19 +452,26 @@ impl Cta<'_> {
         Ok(())
     }
 
-    /// `atom[.sem][.scope].global.OP.TYPE d, [addr], b[, c]`: one thread's atomic on global
-    /// memory (threads run one after another, so each is atomic).
+    /// `atom[.sem][.scope].global.OP.TYPE d, [addr], b[, c]` (and `red`, the same without
+    /// `d`): one thread's atomic on global memory (threads run one after another, so each
+    /// is atomic).
     fn atom(&mut self, inst: &Inst, p: &[&str], t: usize, mem: &mut Memory) -> Result<(), String> {
         let line = inst.line;
+        let red = p[0] == "red";
         let a = &inst.args;
+        // `red` has no destination: its operands come one earlier.
+        let o = usize::from(!red);
         if !p.contains(&"global") {
             return Err(format!("line {line}: atom outside global memory"));
         }
         let ty = *p.last().unwrap();
-        let op = p[p.len() - 2];
+        let op = match p[p.len() - 2] {
+            "noftz" => p[p.len() - 3],
+            x => x,
+        };
         let w = width(ty);
         let n = (w / 8) as usize;
-        let addr = self.addr(&a[1], t);
+        let addr = self.addr(&a[o], t);
         if !addr.is_multiple_of(n as u64) || addr as usize + n > mem.bytes.len() {
             return Err(format!(
                 "line {line}: atom at {addr}: misaligned or out of memory"
@@ -475,13 +482,18 @@ impl Cta<'_> {
             .iter()
             .rev()
             .fold(0u64, |x, b| x << 8 | *b as u64);
-        let b = mask(self.get(&a[2], t), w);
+        let b = mask(self.get(&a[o + 1], t), w);
         let signed = ty.starts_with('s');
         let new = match (op, ty) {
             ("add", "f32") => {
                 u64::from((f32::from_bits(old as u32) + f32::from_bits(b as u32)).to_bits())
             }
             ("add", "f64") => (f64::from_bits(old) + f64::from_bits(b)).to_bits(),
+            // The f32 sum of two halves rounded once is the correctly rounded sum.
+            ("add", "f16") => u64::from(f32_to_f16(f16_to_f32(old as u16) + f16_to_f32(b as u16))),
+            ("add", "bf16") => {
+                u64::from(f32_to_bf16(bf16_to_f32(old as u16) + bf16_to_f32(b as u16)))
+            }
             ("add", _) => old.wrapping_add(b),
             ("and", _) => old & b,
             ("or", _) => old | b,
@@ -496,7 +508,7 @@ impl Cta<'_> {
                 if (op == "min") == lt { old } else { b }
             }
             ("cas", _) => {
-                let c = mask(self.get(&a[3], t), w);
+                let c = mask(self.get(&a[o + 2], t), w);
                 if old == b { c } else { old }
             }
             (o, ty) => return Err(format!("line {line}: atom.{o}.{ty}")),
@@ -505,7 +517,9 @@ impl Cta<'_> {
         for i in 0..n {
             mem.bytes[addr as usize + i] = (new >> (8 * i)) as u8;
         }
-        self.set(&a[0], t, old);
+        if !red {
+            self.set(&a[0], t, old);
+        }
         Ok(())
     }
 
@@ -908,7 +922,7 @@ impl Cta<'_> {
                 }
                 other => return Err(format!("line {line}: cp.async.{other:?}")),
             },
-            "atom" => return self.atom(inst, p, t, mem),
+            "atom" | "red" => return self.atom(inst, p, t, mem),
             "ld" | "st" => {
                 let Some(space) = p
                     .iter()

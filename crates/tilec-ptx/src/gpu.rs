@@ -301,7 +301,8 @@ impl Assign<'_> {
             | O::GetTensorShape
             | O::GetIndexSpaceShape
             | O::MakeTensorView
-            | O::MakePartitionView => {
+            | O::MakePartitionView
+            | O::MakeStridedView => {
                 for i in 0..n {
                     self.any(op, i);
                 }
@@ -437,6 +438,18 @@ impl Assign<'_> {
                     self.set(r, l);
                 }
             }
+            O::AtomicRedViewTko => {
+                // The value is reduced from the blocked (coalesced) layout, like a store.
+                let vi = operand_index(self.m, op, "value");
+                let l = self.blocked(&self.shape(self.m.operand(op, vi)));
+                for i in 0..n {
+                    if i == vi {
+                        self.want(op, i, &l);
+                    } else {
+                        self.any(op, i);
+                    }
+                }
+            }
             O::LoadPtrTko
             | O::StorePtrTko
             | O::AtomicRmwTko
@@ -553,8 +566,6 @@ impl Assign<'_> {
             // 13.3 ops without a lowering yet and the testing ops: `check_limits` refuses
             // them by name before conversion.
             O::Alloca
-            | O::AtomicRedViewTko
-            | O::MakeStridedView
             | O::MakeGatherScatterView
             | O::MmaFScaled
             | O::TestingBytecodeNewAttribute

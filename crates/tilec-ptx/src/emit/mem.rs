@@ -25,25 +25,37 @@ impl Kernel<'_> {
     pub(crate) fn emit_make_view(&mut self, op: Op) {
         let m = self.m;
         let result = m.result(op, 0);
-        if m.opcode(op) == Opcode::MakePartitionView {
+        if matches!(
+            m.opcode(op),
+            Opcode::MakePartitionView | Opcode::MakeStridedView
+        ) {
             let Some(mut view) = self.views.get(&m.operand(op, 0)).cloned() else {
                 return;
             };
-            if let TypeData::PartitionView {
-                tile,
-                padding,
-                dim_map,
-                ..
-            } = m.ctx.types.get(m.value_type(result))
-            {
-                view.tile = Some(tile.to_vec());
-                view.padding = *padding;
-                view.dim_map = if dim_map.is_empty() {
-                    (0..tile.len()).collect()
-                } else {
-                    dim_map.iter().map(|d| *d as usize).collect()
-                };
-            }
+            let (tile, step, padding, dim_map) = match m.ctx.types.get(m.value_type(result)) {
+                TypeData::PartitionView {
+                    tile,
+                    padding,
+                    dim_map,
+                    ..
+                } => (tile, tile, padding, dim_map),
+                TypeData::StridedView {
+                    tile,
+                    traversal_strides,
+                    padding,
+                    dim_map,
+                    ..
+                } => (tile, traversal_strides, padding, dim_map),
+                _ => return,
+            };
+            view.tile = Some(tile.to_vec());
+            view.step = Some(step.to_vec());
+            view.padding = *padding;
+            view.dim_map = if dim_map.is_empty() {
+                (0..tile.len()).collect()
+            } else {
+                dim_map.iter().map(|d| *d as usize).collect()
+            };
             self.views.insert(result, view);
             return;
         }
@@ -85,6 +97,7 @@ impl Kernel<'_> {
                 shape,
                 strides,
                 tile: None,
+                step: None,
                 padding: None,
                 dim_map: (0..n).collect(),
             },
@@ -109,11 +122,12 @@ impl Kernel<'_> {
         };
         for (i, res) in m.results(op).enumerate() {
             let elem = self.elem(res);
-            let r = match (&view.tile, m.opcode(op)) {
-                (Some(tile), Opcode::GetIndexSpaceShape) => {
-                    // ceil(shape / tile)
+            let r = match (&view.step, m.opcode(op)) {
+                (Some(step), Opcode::GetIndexSpaceShape) => {
+                    // ceil(shape / step): the step is the tile, or a strided view's
+                    // traversal stride.
                     let s = view.shape[view.dim_map[i]].clone();
-                    let t = tile[i];
+                    let t = step[i].max(1);
                     match s {
                         Dim::Static(s) => {
                             let r = self.reg(RegClass::B64);
@@ -340,7 +354,7 @@ impl Kernel<'_> {
         layout: &Layout,
     ) -> (String, Vec<String>, Vec<Dim>) {
         let m = self.m;
-        let tile_shape = view.tile.clone().unwrap_or_else(|| shape.to_vec());
+        let tile_shape = view.step.clone().unwrap_or_else(|| shape.to_vec());
         let size = elem_bytes(view.elem) as i64;
         // Per-thread part: coordinate base of tile dim i = index_i * tile_i + tcoord_i.
         let tb = self.thread_base(layout);
@@ -747,7 +761,6 @@ impl Kernel<'_> {
         let owner = self.owner(&layout);
         let sem = self.atomic_sem(op);
         let bits = elem_bytes(elem) * 8;
-        let b = format!("b{bits}");
         let mut regs = Vec::new();
         let float = matches!(elem, Type::F16 | Type::BF16 | Type::F32 | Type::F64);
         match opcode {
@@ -827,30 +840,7 @@ impl Kernel<'_> {
                     .and_then(|a| m.ctx.attrs.get_enum(a, EnumKind::AtomicRmwMode))
                     .and_then(AtomicRmwMode::from_index)
                     .unwrap_or(AtomicRmwMode::Add);
-                let ty = match mode {
-                    AtomicRmwMode::And
-                    | AtomicRmwMode::Or
-                    | AtomicRmwMode::Xor
-                    | AtomicRmwMode::Xchg => b.clone(),
-                    AtomicRmwMode::AddF => match elem {
-                        Type::F16 => "noftz.f16".into(),
-                        Type::BF16 => "noftz.bf16".into(),
-                        Type::F64 => "f64".into(),
-                        _ => "f32".into(),
-                    },
-                    AtomicRmwMode::UMax | AtomicRmwMode::UMin => format!("u{bits}"),
-                    AtomicRmwMode::Add => format!("u{bits}"),
-                    _ => format!("s{bits}"),
-                };
-                let name = match mode {
-                    AtomicRmwMode::And => "and",
-                    AtomicRmwMode::Or => "or",
-                    AtomicRmwMode::Xor => "xor",
-                    AtomicRmwMode::Add | AtomicRmwMode::AddF => "add",
-                    AtomicRmwMode::Max | AtomicRmwMode::UMax => "max",
-                    AtomicRmwMode::Min | AtomicRmwMode::UMin => "min",
-                    AtomicRmwMode::Xchg => "exch",
-                };
+                let (name, ty) = rmw_names(mode, elem);
                 // `atom.add.bf16` needs sm_90: before it, a compare-and-swap loop on the
                 // 16-bit element. The sum is formed in f32 and rounded once to bf16,
                 // which equals the correctly rounded bf16 sum (24 >= 2 * 8 + 2 bits, so
@@ -942,6 +932,84 @@ impl Kernel<'_> {
         self.dirty.insert(m.result(op, 1), true);
     }
 
+    /// `atomic_red_view_tko`: one `red` per element of the value tile (blocked layout)
+    /// that lies inside the tensor, by the thread that owns it (replicated copies are not
+    /// added twice). `addf` on bf16 before sm_90 is a compare-and-swap loop as for
+    /// `atomic_rmw_tko`.
+    pub(crate) fn emit_atomic_red_view(&mut self, op: Op) {
+        let m = self.m;
+        let view_v = operand_group(m, op, "view")[0];
+        let index = operand_group(m, op, "index");
+        let value_v = operand_group(m, op, "value")[0];
+        let token = operand_group(m, op, "token").first().copied();
+        let Some(view) = self.views.get(&view_v).cloned() else {
+            return self.error_at_op(op, "atomic reduction through an unknown view");
+        };
+        self.order_after(token);
+        let shape = self.shape(value_v);
+        let elem = view.elem;
+        let layout: Rc<Layout> = self.layout_of(value_v);
+        let (addr, limits, stride_regs) = self.view_base(&view, &index, &shape, &layout);
+        let owner = self.owner(&layout);
+        let value = self.tile_in(value_v, &layout);
+        let mode = m
+            .attr_named(op, "mode")
+            .and_then(|a| m.ctx.attrs.get_enum(a, EnumKind::AtomicRmwMode))
+            .and_then(AtomicRmwMode::from_index)
+            .unwrap_or(AtomicRmwMode::Add);
+        let float = matches!(elem, Type::F16 | Type::BF16 | Type::F32 | Type::F64);
+        if !float && elem_bytes(elem) < 4 {
+            return self.error_at_op(op, "atomics on 8- or 16-bit integers have no PTX lowering");
+        }
+        let (_, scope) = self.ordering_scope(op);
+        let sem = format!(".relaxed{scope}");
+        let (name, ty) = rmw_names(mode, elem);
+        let bf16_cas =
+            mode == AtomicRmwMode::AddF && elem == Type::BF16 && self.opts.arch.sm() < 90;
+        let mut cache = AccessCache::default();
+        for s in 0..layout.slots() {
+            let coords = crate::layout::coords(&shape, layout.slot_elem(s));
+            let p = self.bounds_pred(&limits, &coords, None, owner.as_deref(), &mut cache);
+            let (a, off) = self.slot_address(&addr, &stride_regs, &coords, &mut cache);
+            let at = if off == 0 {
+                a.clone()
+            } else {
+                format!("{a}+{off}")
+            };
+            let guard = p.as_ref().map(|p| format!("@{p} ")).unwrap_or_default();
+            if bf16_cas {
+                // Predicated rather than branched around, so that masked-out threads
+                // leave the loop with the others.
+                let head = self.label();
+                let old = self.zero(elem);
+                self.ins(format!("{guard}ld.global.b16 {old}, [{at}];"));
+                self.ins(format!("{head}:"));
+                let x = self.half_to_f32(Type::BF16, &old);
+                let y = self.half_to_f32(Type::BF16, &value.regs[s]);
+                let sum = self.reg(RegClass::F32);
+                self.ins(format!("add.rn.f32 {sum}, {x}, {y};"));
+                let new = self.f32_to_half(Type::BF16, &sum, None);
+                let prev = self.reg(RegClass::B16);
+                self.ins(format!("mov.b16 {prev}, {old};"));
+                self.ins(format!(
+                    "{guard}atom{sem}.global.cas.b16 {prev}, [{at}], {old}, {new};"
+                ));
+                let again = self.reg(RegClass::Pred);
+                self.ins(format!("setp.ne.b16 {again}, {prev}, {old};"));
+                self.ins(format!("mov.b16 {old}, {prev};"));
+                self.ins(format!("@{again} bra {head};"));
+                continue;
+            }
+            let v = if float {
+                value.regs[s].clone()
+            } else {
+                self.as_bits(elem, &value.regs[s])
+            };
+            self.ins(format!("{guard}red{sem}.global.{name}.{ty} [{at}], {v};"));
+        }
+        self.dirty.insert(m.result(op, 0), true);
+    }
+
     /// An element as a `.b32`/`.b64` bit pattern (for atomics).
     fn as_bits(&mut self, elem: Type, r: &str) -> String {
         match class_of(elem) {
@@ -974,6 +1042,34 @@ impl Kernel<'_> {
             _ => r.to_string(),
         }
     }
+}
+
+/// The PTX operation and type of an `atom`/`red` in `mode` on `elem`.
+fn rmw_names(mode: AtomicRmwMode, elem: Type) -> (&'static str, String) {
+    let bits = elem_bytes(elem) * 8;
+    let ty = match mode {
+        AtomicRmwMode::And | AtomicRmwMode::Or | AtomicRmwMode::Xor | AtomicRmwMode::Xchg => {
+            format!("b{bits}")
+        }
+        AtomicRmwMode::AddF => match elem {
+            Type::F16 => "noftz.f16".into(),
+            Type::BF16 => "noftz.bf16".into(),
+            Type::F64 => "f64".into(),
+            _ => "f32".into(),
+        },
+        AtomicRmwMode::UMax | AtomicRmwMode::UMin | AtomicRmwMode::Add => format!("u{bits}"),
+        _ => format!("s{bits}"),
+    };
+    let name = match mode {
+        AtomicRmwMode::And => "and",
+        AtomicRmwMode::Or => "or",
+        AtomicRmwMode::Xor => "xor",
+        AtomicRmwMode::Add | AtomicRmwMode::AddF => "add",
+        AtomicRmwMode::Max | AtomicRmwMode::UMax => "max",
+        AtomicRmwMode::Min | AtomicRmwMode::UMin => "min",
+        AtomicRmwMode::Xchg => "exch",
+    };
+    (name, ty)
 }
 
 /// Predicates and addresses shared between the slots of one view access.

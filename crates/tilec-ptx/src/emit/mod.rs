@@ -56,6 +56,9 @@ pub(crate) struct View {
     pub strides: Vec<Dim>,
     /// Partition views: the tile shape, padding and dim map.
     pub tile: Option<Vec<i64>>,
+    /// The element distance between consecutive tile indices per tile dimension: the
+    /// tile for partition views, the traversal strides for strided views.
+    pub step: Option<Vec<i64>>,
     pub padding: Option<tilec_ir::attrs::PaddingValue>,
     pub dim_map: Vec<usize>,
 }
@@ -291,7 +294,6 @@ pub fn check_limits(m: &Module) -> Vec<Diagnostic> {
             })
         });
         let view = types.iter().find_map(|&t| match m.ctx.types.get(t) {
-            TypeData::StridedView { .. } => Some("strided_view"),
             TypeData::GatherScatterView { .. } => Some("gather_scatter_view"),
             _ => None,
         });
@@ -302,9 +304,7 @@ pub fn check_limits(m: &Module) -> Vec<Diagnostic> {
             (
                 None,
                 _,
-                Opcode::AtomicRedViewTko
-                | Opcode::MakeStridedView
-                | Opcode::MakeGatherScatterView
+                Opcode::MakeGatherScatterView
                 | Opcode::MmaFScaled
                 | Opcode::Alloca
                 | Opcode::TestingBytecodeNewAttribute
@@ -1197,7 +1197,10 @@ impl<'a> Kernel<'a> {
                     self.dirty.insert(m.result(op, 0), false);
                 }
             }
-            O::MakeTensorView | O::MakePartitionView => self.emit_make_view(op),
+            O::MakeTensorView | O::MakePartitionView | O::MakeStridedView => {
+                self.emit_make_view(op)
+            }
+            O::AtomicRedViewTko => self.emit_atomic_red_view(op),
             O::GetTensorShape | O::GetIndexSpaceShape => self.emit_view_shape(op),
             O::LoadViewTko | O::StoreViewTko => self.emit_view_access(op),
             O::LoadPtrTko | O::StorePtrTko => self.emit_ptr_access(op),
@@ -1296,8 +1299,6 @@ impl<'a> Kernel<'a> {
             // Refused by name in `check_limits` before emission; kept apart so that a
             // lowering has its own arm to replace.
             O::Alloca
-            | O::AtomicRedViewTko
-            | O::MakeStridedView
             | O::MakeGatherScatterView
             | O::MmaFScaled
             | O::TestingBytecodeNewAttribute
