@@ -28,10 +28,6 @@ const SAMPLES: &[&str] = &[
 const NOT_LOWERED: &[(Opcode, &str)] = &[
     (Opcode::Alloca, "13.3: lowering not written yet"),
     (
-        Opcode::MakeGatherScatterView,
-        "13.3: lowering not written yet",
-    ),
-    (
         Opcode::MmaFScaled,
         "13.3: its element types have no lowering yet",
     ),

@@ -709,3 +709,78 @@ fn strided_view_loads_and_stores() {
         );
     }
 }
+
+/// Gathers through a `gather_scatter_view` and scatters the tile back through another:
+/// the sparse dimension's indices `3 i - 4 + bid.x` (some negative, some past the end:
+/// padded on the load, masked on the store), the dense dimensions' indices element
+/// offsets (`bid.y`), on a tensor with a dynamic row stride.
+#[test]
+fn gather_scatter_view_loads_and_stores() {
+    for (ty, tile, sd, pad, grid) in [
+        (
+            "f32",
+            &[16usize, 32][..],
+            0usize,
+            ", padding_value = nan",
+            [3, 5, 1],
+        ),
+        ("i32", &[8, 4][..], 1, "", [2, 3, 1]),
+        (
+            "f16",
+            &[4, 64][..],
+            0,
+            ", padding_value = neg_inf",
+            [2, 1, 1],
+        ),
+        ("i64", &[32, 2][..], 1, ", padding_value = zero", [3, 7, 1]),
+    ] {
+        let n = tile[sd];
+        let ts = format!("{}x{}", tile[0], tile[1]);
+        let tv = format!("tensor_view<20x?x{ty}, strides=[?,1]>");
+        let gv = format!("gather_scatter_view<tile=({ts}){pad}, {tv}, sparse_dim={sd}>");
+        let sv = format!("gather_scatter_view<tile=({ts}), {tv}, sparse_dim={sd}>");
+        let (ix, it) = if sd == 0 {
+            ("%rows, %by", format!("tile<{n}xi32>, tile<i32>"))
+        } else {
+            ("%by, %rows", format!("tile<i32>, tile<{n}xi32>"))
+        };
+        let src = format!(
+            r#"cuda_tile.module @m {{
+  entry @k(%src: tile<ptr<{ty}>>, %dst: tile<ptr<{ty}>>, %n: tile<i32>) {{
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %i = iota : tile<{n}xi32>
+    %c3 = constant <i32: 3> : tile<{n}xi32>
+    %c4 = constant <i32: 4> : tile<{n}xi32>
+    %b1 = reshape %bx : tile<i32> -> tile<1xi32>
+    %bb = broadcast %b1 : tile<1xi32> -> tile<{n}xi32>
+    %i3 = muli %i, %c3 : tile<{n}xi32>
+    %i4 = subi %i3, %c4 : tile<{n}xi32>
+    %rows = addi %i4, %bb : tile<{n}xi32>
+    %a = make_tensor_view %src, shape = [20, %n], strides = [%n, 1] : tile<i32> -> {tv}
+    %b = make_tensor_view %dst, shape = [20, %n], strides = [%n, 1] : tile<i32> -> {tv}
+    %ga = make_gather_scatter_view %a : {gv}
+    %sb = make_gather_scatter_view %b : {sv}
+    %v, %t0 = load_view_tko weak %ga[{ix}] : {gv}, {it} -> tile<{ts}x{ty}>, token
+    %t1 = store_view_tko weak %v, %sb[{ix}] : tile<{ts}x{ty}>, {sv}, {it} -> token
+    return
+  }}
+}}
+"#
+        );
+        let generator = if ty.starts_with('i') {
+            "randint"
+        } else {
+            "random"
+        };
+        check(
+            &format!("gather {ty} {ts} sparse {sd}{pad}"),
+            &src,
+            grid,
+            &[
+                &format!("{generator}:{ty}:800:3"),
+                &format!("zeros:{ty}:800"),
+                "i32:40",
+            ],
+        );
+    }
+}

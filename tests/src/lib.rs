@@ -61,7 +61,6 @@ pub fn example_files() -> Vec<PathBuf> {
 /// kernel compiles: when the lowering lands, its kernel must leave this list (and then
 /// go through ptxas like every other corpus kernel).
 pub const PTX_REFUSED_CORPUS: &[(&str, &str)] = &[
-    ("advanced_index_rows", "'make_gather_scatter_view'"),
     ("mma_scaled_f4", "'mmaf_scaled'"),
     ("mma_scaled_f8", "'mmaf_scaled'"),
 ];

@@ -302,7 +302,8 @@ impl Assign<'_> {
             | O::GetIndexSpaceShape
             | O::MakeTensorView
             | O::MakePartitionView
-            | O::MakeStridedView => {
+            | O::MakeStridedView
+            | O::MakeGatherScatterView => {
                 for i in 0..n {
                     self.any(op, i);
                 }
@@ -426,9 +427,27 @@ impl Assign<'_> {
                     }
                     Some(_) => self.blocked(&shape),
                 };
+                // A gather/scatter view's row indices: in the layout that broadcasts in
+                // registers to the tile's along the other dimensions, so that each thread
+                // holds the rows of its own elements.
+                let view_v = operand_group(self.m, op, "view")[0];
+                let rows = match self.m.ctx.types.get(self.m.value_type(view_v)) {
+                    TypeData::GatherScatterView { sparse_dim, .. } => {
+                        let sd = *sparse_dim as usize;
+                        let mut ss = vec![1; shape.len()];
+                        if let Some(x) = ss.get_mut(sd) {
+                            *x = shape[sd];
+                        }
+                        let at = operand_index(self.m, op, "index") + sd;
+                        Some((at, Rc::new(broadcast_source(&l, &ss, &shape))))
+                    }
+                    _ => None,
+                };
                 for i in 0..n {
                     if Some(i) == tile_i {
                         self.want(op, i, &l);
+                    } else if let Some((_, rl)) = rows.as_ref().filter(|(at, _)| *at == i) {
+                        self.want(op, i, rl);
                     } else {
                         self.any(op, i);
                     }
@@ -566,7 +585,6 @@ impl Assign<'_> {
             // 13.3 ops without a lowering yet and the testing ops: `check_limits` refuses
             // them by name before conversion.
             O::Alloca
-            | O::MakeGatherScatterView
             | O::MmaFScaled
             | O::TestingBytecodeNewAttribute
             | O::TestingBytecodeEvolution => {}

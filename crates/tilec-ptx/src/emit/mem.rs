@@ -27,7 +27,7 @@ impl Kernel<'_> {
         let result = m.result(op, 0);
         if matches!(
             m.opcode(op),
-            Opcode::MakePartitionView | Opcode::MakeStridedView
+            Opcode::MakePartitionView | Opcode::MakeStridedView | Opcode::MakeGatherScatterView
         ) {
             let Some(mut view) = self.views.get(&m.operand(op, 0)).cloned() else {
                 return;
@@ -46,6 +46,22 @@ impl Kernel<'_> {
                     dim_map,
                     ..
                 } => (tile, traversal_strides, padding, dim_map),
+                TypeData::GatherScatterView {
+                    tile,
+                    padding,
+                    sparse_dim,
+                    ..
+                } => {
+                    // Every index is an element offset (the sparse one a tile of them):
+                    // a step of 1 (see tilec-interp's `view_elements`).
+                    view.tile = Some(tile.to_vec());
+                    view.step = Some(vec![1; tile.len()]);
+                    view.padding = *padding;
+                    view.dim_map = (0..tile.len()).collect();
+                    view.sparse = Some(*sparse_dim as usize);
+                    self.views.insert(result, view);
+                    return;
+                }
                 _ => return,
             };
             view.tile = Some(tile.to_vec());
@@ -98,6 +114,7 @@ impl Kernel<'_> {
                 strides,
                 tile: None,
                 step: None,
+                sparse: None,
                 padding: None,
                 dim_map: (0..n).collect(),
             },
@@ -246,7 +263,15 @@ impl Kernel<'_> {
         let layout: Rc<Layout> = self.layout_of(tile_v);
         let size = elem_bytes(elem) as i64;
         let (addr, limits, stride_regs) = self.view_base(&view, &index, &shape, &layout);
-        let (vw, bounds) = self.view_vector(view_v, &view, &index, &shape, &layout);
+        let (vw, bounds) = if view.sparse.is_some() {
+            (1, Bounds::Uniform)
+        } else {
+            self.view_vector(view_v, &view, &index, &shape, &layout)
+        };
+        // A gather/scatter view: per slot, the row and the address it adds.
+        let rows = view
+            .sparse
+            .map(|sd| self.gather_rows(&view, sd, index[sd], &shape, &layout));
         let qual = self.qualifiers(op, !load);
         let (ld, st) = (format!("ld{qual}.global"), format!("st{qual}.global"));
         let owner = if load { None } else { self.owner(&layout) };
@@ -263,9 +288,23 @@ impl Kernel<'_> {
             let coords = crate::layout::coords(&shape, layout.slot_elem(s0));
             // In-bounds predicate over every dimension (over all but the innermost one for
             // a vector), and the owner predicate of stores.
-            let skip = (vw > 1).then_some(inner);
-            let p = self.bounds_pred(&limits, &coords, skip, owner.as_deref(), &mut cache);
-            let (a, off) = self.slot_address(&addr, &stride_regs, &coords, &mut cache);
+            let skip = (vw > 1).then_some(inner).or(view.sparse);
+            let mut p = self.bounds_pred(&limits, &coords, skip, owner.as_deref(), &mut cache);
+            let (mut a, off) = self.slot_address(&addr, &stride_regs, &coords, &mut cache);
+            if let (Some(rows), Some(sd)) = (&rows, view.sparse) {
+                let (inside, ra) = rows[coords[sd] as usize].clone();
+                let b = self.reg(RegClass::B64);
+                self.ins(format!("add.s64 {b}, {a}, {ra};"));
+                a = b;
+                p = Some(match p {
+                    Some(p) => {
+                        let q = self.reg(RegClass::Pred);
+                        self.ins(format!("and.pred {q}, {p}, {inside};"));
+                        q
+                    }
+                    None => inside,
+                });
+            }
             let at = |off: i64| {
                 if off == 0 {
                     format!("[{a}]")
@@ -342,6 +381,50 @@ impl Kernel<'_> {
         }
     }
 
+    /// The rows of a gather/scatter access: for each coordinate `c` (in this thread's
+    /// part) along the sparse dimension `sd`, whether row `rows[c]` lies inside the tensor
+    /// and its byte offset. The row tile is in the layout that broadcasts to `layout`
+    /// (convert-to-gpu), so the slot holding `rows[c]` is the one whose element is `c`'s
+    /// register part.
+    fn gather_rows(
+        &mut self,
+        view: &View,
+        sd: usize,
+        rows_v: Value,
+        shape: &[i64],
+        layout: &Rc<Layout>,
+    ) -> Vec<(String, String)> {
+        let mut ss = vec![1; shape.len()];
+        ss[sd] = shape[sd];
+        let rl = Rc::new(crate::layout::broadcast_source(layout, &ss, shape));
+        let rows = self.tile_in(rows_v, &rl);
+        let size = elem_bytes(view.elem) as i64;
+        let d = view.dim_map.get(sd).copied().unwrap_or(sd);
+        let n = self.dim_reg(&view.shape[d].clone());
+        let stride = match &view.strides[d] {
+            Dim::Static(s) => format!("{}", s * size),
+            Dim::Dyn(s) => {
+                let r = self.reg(RegClass::B64);
+                self.ins(format!("mul.lo.s64 {r}, {s}, {size};"));
+                r
+            }
+        };
+        let mut by_elem = vec![(String::new(), String::new()); shape[sd].max(1) as usize];
+        for s in 0..rl.slots() {
+            let c = rl.slot_elem(s) as usize;
+            let r = self.int_resize(rows.elem, Type::I64, true, &rows.regs[s]);
+            // Unsigned: a negative row is out of bounds too.
+            let inside = self.reg(RegClass::Pred);
+            self.ins(format!("setp.lt.u64 {inside}, {r}, {n};"));
+            let off = self.reg(RegClass::B64);
+            self.ins(format!("mul.lo.s64 {off}, {r}, {stride};"));
+            if let Some(e) = by_elem.get_mut(c) {
+                *e = (inside, off);
+            }
+        }
+        by_elem
+    }
+
     /// The per-thread part of a view access in `layout` over a tile of `shape` at tile
     /// `index`: the address of the thread's first element (`.b64`), per dimension the
     /// bound `shape_d - coordinate` (compared signed against the slot's part; 0 for a
@@ -364,6 +447,12 @@ impl Kernel<'_> {
         let mut stride_regs = Vec::new();
         for (i, tile_i) in tile_shape.iter().enumerate() {
             let d = view.dim_map.get(i).copied().unwrap_or(i);
+            if view.sparse == Some(i) {
+                // Per slot, from its row index (`gather_rows`); nothing per thread.
+                limits.push(String::new());
+                stride_regs.push(Dim::Static(0));
+                continue;
+            }
             let (low, w) = dim_bits(shape, i);
             let c = self.reg(RegClass::B64);
             // tcoord_i

@@ -59,6 +59,8 @@ pub(crate) struct View {
     /// The element distance between consecutive tile indices per tile dimension: the
     /// tile for partition views, the traversal strides for strided views.
     pub step: Option<Vec<i64>>,
+    /// Gather/scatter views: the sparse dimension, whose index is a tile of row indices.
+    pub sparse: Option<usize>,
     pub padding: Option<tilec_ir::attrs::PaddingValue>,
     pub dim_map: Vec<usize>,
 }
@@ -293,24 +295,17 @@ pub fn check_limits(m: &Module) -> Vec<Diagnostic> {
                 four_bit(m.ctx.types.element_type(m.value_type(a)))
             })
         });
-        let view = types.iter().find_map(|&t| match m.ctx.types.get(t) {
-            TypeData::GatherScatterView { .. } => Some("gather_scatter_view"),
-            _ => None,
-        });
-        let what = match (unsupported, view, m.opcode(op)) {
-            (Some(name), _, _) => Some(format!(
+        let what = match (unsupported, m.opcode(op)) {
+            (Some(name), _) => Some(format!(
                 "tilec's PTX backend does not lower memory of the 4-bit element type '{name}' (two elements to a byte; 'tilec run' refuses it too): keep such tiles in registers and move them as bytes with 'pack'/'unpack'"
             )),
             (
                 None,
-                _,
-                Opcode::MakeGatherScatterView
-                | Opcode::MmaFScaled
+                Opcode::MmaFScaled
                 | Opcode::Alloca
                 | Opcode::TestingBytecodeNewAttribute
                 | Opcode::TestingBytecodeEvolution,
             ) => Some(unlowered(&format!("'{}'", m.def(op).name))),
-            (None, Some(view), _) => Some(unlowered(&format!("the view type '{view}'"))),
             _ => None,
         };
         if let Some(what) = what {
@@ -1197,9 +1192,10 @@ impl<'a> Kernel<'a> {
                     self.dirty.insert(m.result(op, 0), false);
                 }
             }
-            O::MakeTensorView | O::MakePartitionView | O::MakeStridedView => {
-                self.emit_make_view(op)
-            }
+            O::MakeTensorView
+            | O::MakePartitionView
+            | O::MakeStridedView
+            | O::MakeGatherScatterView => self.emit_make_view(op),
             O::AtomicRedViewTko => self.emit_atomic_red_view(op),
             O::GetTensorShape | O::GetIndexSpaceShape => self.emit_view_shape(op),
             O::LoadViewTko | O::StoreViewTko => self.emit_view_access(op),
@@ -1299,7 +1295,6 @@ impl<'a> Kernel<'a> {
             // Refused by name in `check_limits` before emission; kept apart so that a
             // lowering has its own arm to replace.
             O::Alloca
-            | O::MakeGatherScatterView
             | O::MmaFScaled
             | O::TestingBytecodeNewAttribute
             | O::TestingBytecodeEvolution => {
