@@ -26,7 +26,6 @@ const SAMPLES: &[&str] = &[
 /// Ops the PTX backend refuses by name (E0901), with the reason. The test fails when one
 /// of them lowers, so that the list only shrinks.
 const NOT_LOWERED: &[(Opcode, &str)] = &[
-    (Opcode::Alloca, "13.3: lowering not written yet"),
     (
         Opcode::MmaFScaled,
         "13.3: its element types have no lowering yet",

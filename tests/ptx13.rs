@@ -784,3 +784,100 @@ fn gather_scatter_view_loads_and_stores() {
         );
     }
 }
+
+/// `alloca`: a tile stored through pointers into the buffer and read back reversed (each
+/// element by another thread; the token orders them), the zero fill read before any
+/// store, and an `alloca` in a loop whose buffer accumulates across iterations (the
+/// interpreter reuses an `alloca`'s buffer); tiles larger and smaller than the CTA.
+#[test]
+fn alloca_buffers() {
+    for (ty, n, add) in [
+        ("f32", 256usize, "addf"),
+        ("i32", 64, "addi"),
+        ("f16", 8, "addf"),
+        ("i64", 512, "addi"),
+    ] {
+        let src = format!(
+            r#"cuda_tile.module @m {{
+  entry @k(%src: tile<ptr<{ty}>>, %dst: tile<ptr<{ty}>>) {{
+    %i = iota : tile<{n}xi32>
+    %c = constant <i32: {last}> : tile<{n}xi32>
+    %rev = subi %c, %i : tile<{n}xi32>
+    %s1 = reshape %src : tile<ptr<{ty}>> -> tile<1xptr<{ty}>>
+    %sb = broadcast %s1 : tile<1xptr<{ty}>> -> tile<{n}xptr<{ty}>>
+    %sp = offset %sb, %i : tile<{n}xptr<{ty}>>, tile<{n}xi32> -> tile<{n}xptr<{ty}>>
+    %v, %t0 = load_ptr_tko weak %sp : tile<{n}xptr<{ty}>> -> tile<{n}x{ty}>, token
+    %a = alloca num_elem = {n2}, alignment = 64 : tile<ptr<{ty}>>
+    %a1 = reshape %a : tile<ptr<{ty}>> -> tile<1xptr<{ty}>>
+    %ab = broadcast %a1 : tile<1xptr<{ty}>> -> tile<{n}xptr<{ty}>>
+    %ap = offset %ab, %i : tile<{n}xptr<{ty}>>, tile<{n}xi32> -> tile<{n}xptr<{ty}>>
+    %ar = offset %ab, %rev : tile<{n}xptr<{ty}>>, tile<{n}xi32> -> tile<{n}xptr<{ty}>>
+    %z, %t1 = load_ptr_tko weak %ap : tile<{n}xptr<{ty}>> -> tile<{n}x{ty}>, token
+    %t2 = store_ptr_tko weak %ap, %v token = %t1 : tile<{n}xptr<{ty}>>, tile<{n}x{ty}> -> token
+    %w, %t3 = load_ptr_tko weak %ar token = %t2 : tile<{n}xptr<{ty}>> -> tile<{n}x{ty}>, token
+    %lb = constant <i32: 0> : tile<i32>
+    %ub = constant <i32: 3> : tile<i32>
+    %st = constant <i32: 1> : tile<i32>
+    %acc, %tk = for %iv in (%lb to %ub, step %st) : tile<i32> iter_values(%x = %z, %tt = %t3) -> (tile<{n}x{ty}>, token) {{
+      %b = alloca num_elem = {n}, alignment = 16 : tile<ptr<{ty}>>
+      %b1 = reshape %b : tile<ptr<{ty}>> -> tile<1xptr<{ty}>>
+      %bb = broadcast %b1 : tile<1xptr<{ty}>> -> tile<{n}xptr<{ty}>>
+      %bp = offset %bb, %rev : tile<{n}xptr<{ty}>>, tile<{n}xi32> -> tile<{n}xptr<{ty}>>
+      %old, %u1 = load_ptr_tko weak %bp token = %tt : tile<{n}xptr<{ty}>> -> tile<{n}x{ty}>, token
+      %new = {add} %old, %w : tile<{n}x{ty}>
+      %u2 = store_ptr_tko weak %bp, %new token = %u1 : tile<{n}xptr<{ty}>>, tile<{n}x{ty}> -> token
+      %x2 = {add} %x, %new : tile<{n}x{ty}>
+      continue %x2, %u2 : tile<{n}x{ty}>, token
+    }}
+    %d1 = reshape %dst : tile<ptr<{ty}>> -> tile<1xptr<{ty}>>
+    %db = broadcast %d1 : tile<1xptr<{ty}>> -> tile<{n}xptr<{ty}>>
+    %dp = offset %db, %i : tile<{n}xptr<{ty}>>, tile<{n}xi32> -> tile<{n}xptr<{ty}>>
+    %t9 = store_ptr_tko weak %dp, %acc token = %tk : tile<{n}xptr<{ty}>>, tile<{n}x{ty}> -> token
+    return
+  }}
+}}
+"#,
+            last = n - 1,
+            n2 = n + 3,
+        );
+        let generator = if ty.starts_with('i') {
+            "randint"
+        } else {
+            "random"
+        };
+        let ptx = check(
+            &format!("alloca {n}x{ty}"),
+            &src,
+            [2, 1, 1],
+            &[
+                &format!("{generator}:{ty}:{n}:3"),
+                &format!("zeros:{ty}:{n}"),
+            ],
+        );
+        assert!(ptx[0].contains("cvta.shared.u64"), "{}", ptx[0]);
+    }
+}
+
+/// `alloca`s beyond the 48 KiB of static shared memory are refused with E0901 at the
+/// `alloca` that crosses the limit, not handed to ptxas.
+#[test]
+fn alloca_over_the_shared_memory_limit() {
+    let src = r#"cuda_tile.module @m {
+  entry @k() {
+    %a = alloca num_elem = 8192, alignment = 16 : tile<ptr<f32>>
+    %b = alloca num_elem = 8192, alignment = 16 : tile<ptr<f32>>
+    return
+  }
+}
+"#;
+    let out = tilec_tests::run_tilec(&["-", "--arch", "sm_80", "-o", "-"], src);
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("[E0901]")
+            && out.stderr.contains("65536 bytes")
+            && out.stderr.contains("48 KiB"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("%b = alloca"), "{}", out.stderr);
+}

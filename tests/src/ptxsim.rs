@@ -132,7 +132,8 @@ pub fn parse(ptx: &str) -> Vec<Kernel> {
                     k.threads = r.split(',').next().unwrap().trim().parse().unwrap();
                     continue;
                 }
-                if let Some(r) = l.strip_prefix(".shared .align 16 .b8 ") {
+                if let Some(r) = l.strip_prefix(".shared .align ") {
+                    let (_, r) = r.split_once(" .b8 ").unwrap();
                     let (n, sz) = r.trim_end_matches("];").split_once('[').unwrap();
                     k.smem_name = Some(n.to_string());
                     k.smem_bytes = sz.parse().unwrap();
@@ -298,6 +299,9 @@ fn sext(v: u64, w: u32) -> i64 {
     }
 }
 
+/// Where `cvta.shared` puts shared memory in the generic address space.
+const GENERIC_SHARED: u64 = 1 << 48;
+
 /// f16 bits to f32 (exact).
 pub fn f16_to_f32(h: u16) -> f32 {
     let s = (h >> 15) as u32;
@@ -461,7 +465,10 @@ impl Cta<'_> {
         let a = &inst.args;
         // `red` has no destination: its operands come one earlier.
         let o = usize::from(!red);
-        if !p.contains(&"global") {
+        // Global, or generic addresses outside the shared window.
+        if !p.contains(&"global")
+            && (p.contains(&"shared") || self.addr(&a[o], t) >= GENERIC_SHARED)
+        {
             return Err(format!("line {line}: atom outside global memory"));
         }
         let ty = *p.last().unwrap();
@@ -767,6 +774,23 @@ impl Cta<'_> {
                             hi
                         }
                     }
+                    // `.wide`: the full `2w`-bit product (of the sign- or zero-extended
+                    // operands), and a `2w`-bit addend.
+                    "mul" | "mad" if p[1] == "wide" => {
+                        let (x, y) = if signed {
+                            (sext(x, w) as u64, sext(y, w) as u64)
+                        } else {
+                            (mask(x, w), mask(y, w))
+                        };
+                        let prod = x.wrapping_mul(y);
+                        let r = if p[0] == "mad" {
+                            prod.wrapping_add(v(self, 3))
+                        } else {
+                            prod
+                        };
+                        self.set(&a[0], t, mask(r, 2 * w));
+                        return Ok(());
+                    }
                     "mul" => x.wrapping_mul(y),
                     "mad" => x.wrapping_mul(y).wrapping_add(v(self, 3)),
                     "div" | "rem" if mask(y, w) == 0 => {
@@ -923,14 +947,25 @@ impl Cta<'_> {
                 other => return Err(format!("line {line}: cp.async.{other:?}")),
             },
             "atom" | "red" => return self.atom(inst, p, t, mem),
+            // A shared-memory address made generic: in the window at `GENERIC_SHARED`.
+            "cvta" if p.get(1) == Some(&"shared") => {
+                let x = v(self, 1);
+                self.set(&a[0], t, x + GENERIC_SHARED);
+            }
             "ld" | "st" => {
-                let Some(space) = p
+                // Generic (no state space): shared memory in its window, else global.
+                let generic_at = if p[0] == "ld" { 1 } else { 0 };
+                let space = p
                     .iter()
                     .copied()
                     .find(|q| matches!(*q, "param" | "global" | "shared"))
-                else {
-                    return Err(format!("line {line}: {} without a state space", p[0]));
-                };
+                    .unwrap_or_else(|| {
+                        if self.addr(&a[generic_at], t) >= GENERIC_SHARED {
+                            "generic-shared"
+                        } else {
+                            "global"
+                        }
+                    });
                 // `.v2`/`.v4`: that many elements of the type, at consecutive addresses.
                 let count = p
                     .iter()
@@ -953,6 +988,11 @@ impl Cta<'_> {
                     0
                 } else {
                     self.addr(&a[addr_at], t)
+                };
+                let (space, base) = if space == "generic-shared" {
+                    ("shared", base - GENERIC_SHARED)
+                } else {
+                    (space, base)
                 };
                 // Vector accesses must be aligned to their whole size, as on the hardware.
                 if count > 1 && space != "param" && !base.is_multiple_of((count * n) as u64) {

@@ -584,10 +584,11 @@ impl Assign<'_> {
             | O::Unregistered => {}
             // 13.3 ops without a lowering yet and the testing ops: `check_limits` refuses
             // them by name before conversion.
-            O::Alloca
-            | O::MmaFScaled
-            | O::TestingBytecodeNewAttribute
-            | O::TestingBytecodeEvolution => {}
+            O::Alloca => {
+                let s = self.scalar();
+                self.results(op, &s);
+            }
+            O::MmaFScaled | O::TestingBytecodeNewAttribute | O::TestingBytecodeEvolution => {}
             // Every elementwise op (and nothing else: a new op must be placed above).
             O::AbsF
             | O::AddF

@@ -172,8 +172,10 @@ impl Kernel<'_> {
     /// Emits a barrier when `token` carries a write that other threads of the tile block
     /// may have made.
     fn order_after(&mut self, token: Option<Value>) {
+        // A token not written here (a loop-carried one) is taken as dirty when allocas make
+        // shared memory reachable through pointers.
         if let Some(t) = token
-            && self.dirty.get(&t).copied().unwrap_or(false)
+            && self.dirty.get(&t).copied().unwrap_or(self.generic)
         {
             self.bar();
         }
@@ -273,7 +275,8 @@ impl Kernel<'_> {
             .sparse
             .map(|sd| self.gather_rows(&view, sd, index[sd], &shape, &layout));
         let qual = self.qualifiers(op, !load);
-        let (ld, st) = (format!("ld{qual}.global"), format!("st{qual}.global"));
+        let sp = self.gspace();
+        let (ld, st) = (format!("ld{qual}{sp}"), format!("st{qual}{sp}"));
         let owner = if load { None } else { self.owner(&layout) };
         let value = if load {
             None
@@ -375,7 +378,9 @@ impl Kernel<'_> {
             let d = token
                 .and_then(|t| self.dirty.get(&t).copied())
                 .unwrap_or(false);
-            self.dirty.insert(m.result(op, 1), d);
+            // With allocas (shared memory read by other threads) a load's token also
+            // orders a later write after it: a write-after-read between threads.
+            self.dirty.insert(m.result(op, 1), d || self.generic);
         } else {
             self.dirty.insert(m.result(op, 0), true);
         }
@@ -542,7 +547,9 @@ impl Kernel<'_> {
             proved
         };
         let bytes = vw as u64 * size;
-        let vector = vw > 1 && matches!(bytes, 4 | 8 | 16);
+        // `cp.async` reads global memory only: with allocas (shared memory behind generic
+        // pointers) every element is loaded with a generic `ld`.
+        let vector = vw > 1 && matches!(bytes, 4 | 8 | 16) && !self.generic;
         let tb = self.thread_base(&layout);
         let dst_base = self.reg(RegClass::B32);
         self.ins(format!("mad.lo.s32 {dst_base}, {tb}, {size}, {buf};"));
@@ -581,7 +588,8 @@ impl Kernel<'_> {
             } else {
                 let p = self.bounds_pred(&limits, &coords, None, None, &mut cache);
                 let r = self.imm(elem, 0);
-                self.load_into("ld.global", elem, &src, &r, p.as_deref());
+                let ld = format!("ld{}", self.gspace());
+                self.load_into(&ld, elem, &src, &r, p.as_deref());
                 self.store_elem("st.shared", elem, &to, &r, None);
             }
         }
@@ -786,7 +794,7 @@ impl Kernel<'_> {
                 // The mask is constant over a vector: its first slot decides.
                 let pred = self.slot_preds(mask.as_ref(), None, s0);
                 let at = format!("[{}]", ptrs.regs[s0]);
-                let ld = format!("ld{qual}.global");
+                let ld = format!("ld{qual}{}", self.gspace());
                 if vw == 1 {
                     self.load_into(&ld, elem, &at, &dsts[0], pred.as_deref());
                 } else {
@@ -798,14 +806,16 @@ impl Kernel<'_> {
             let d = token
                 .and_then(|t| self.dirty.get(&t).copied())
                 .unwrap_or(false);
-            self.dirty.insert(m.result(op, 1), d);
+            // With allocas (shared memory read by other threads) a load's token also
+            // orders a later write after it: a write-after-read between threads.
+            self.dirty.insert(m.result(op, 1), d || self.generic);
         } else {
             let value = self.tile_in(operand_group(m, op, "value")[0], &layout);
             let owner = self.owner(&layout);
             for s0 in (0..layout.slots()).step_by(vw) {
                 let pred = self.slot_preds(mask.as_ref(), owner.as_ref(), s0);
                 let at = format!("[{}]", ptrs.regs[s0]);
-                let st = format!("st{qual}.global");
+                let st = format!("st{qual}{}", self.gspace());
                 if vw == 1 {
                     self.store_elem(&st, elem, &at, &value.regs[s0], pred.as_deref());
                 } else {
@@ -864,7 +874,7 @@ impl Kernel<'_> {
                 for s in 0..layout.slots() {
                     let pred = self.slot_preds(mask.as_ref(), owner.as_ref(), s);
                     self.store_elem(
-                        &format!("st{qual}.global"),
+                        &format!("st{qual}{}", self.gspace()),
                         elem,
                         &format!("[{}]", ptrs.regs[s]),
                         &value.regs[s],
@@ -885,7 +895,7 @@ impl Kernel<'_> {
                     let r = self.zero(elem);
                     let pred = self.slot_preds(mask.as_ref(), None, s);
                     self.load_into(
-                        &format!("ld{qual}.global"),
+                        &format!("ld{qual}{}", self.gspace()),
                         elem,
                         &format!("[{}]", ptrs.regs[s]),
                         &r,
@@ -915,7 +925,8 @@ impl Kernel<'_> {
                     let guard = pred.map(|p| format!("@{p} ")).unwrap_or_default();
                     let bt = if bits == 64 { "b64" } else { "b32" };
                     self.ins(format!(
-                        "{guard}atom{sem}.global.cas.{bt} {r}, [{}], {c}, {v};",
+                        "{guard}atom{sem}{}.cas.{bt} {r}, [{}], {c}, {v};",
+                        self.gspace(),
                         ptrs.regs[s]
                     ));
                     let out = self.bits_to_elem(elem, &r);
@@ -945,7 +956,7 @@ impl Kernel<'_> {
                         let addr = ptrs.regs[s].clone();
                         let guard = pred.as_ref().map(|p| format!("@{p} ")).unwrap_or_default();
                         let old = self.zero(elem);
-                        self.ins(format!("{guard}ld.global.b16 {old}, [{addr}];"));
+                        self.ins(format!("{guard}ld{}.b16 {old}, [{addr}];", self.gspace()));
                         self.ins(format!("{head}:"));
                         let a = self.half_to_f32(Type::BF16, &old);
                         let x = self.half_to_f32(Type::BF16, &arg.regs[s]);
@@ -955,7 +966,8 @@ impl Kernel<'_> {
                         let prev = self.reg(RegClass::B16);
                         self.ins(format!("mov.b16 {prev}, {old};"));
                         self.ins(format!(
-                            "{guard}atom{sem}.global.cas.b16 {prev}, [{addr}], {old}, {new};"
+                            "{guard}atom{sem}{}.cas.b16 {prev}, [{addr}], {old}, {new};",
+                            self.gspace()
                         ));
                         let again = self.reg(RegClass::Pred);
                         self.ins(format!("setp.ne.b16 {again}, {prev}, {old};"));
@@ -1005,7 +1017,8 @@ impl Kernel<'_> {
                         continue;
                     }
                     self.ins(format!(
-                        "{guard}atom{sem}.global.{name}.{ty} {dst}, [{}], {v};",
+                        "{guard}atom{sem}{}.{name}.{ty} {dst}, [{}], {v};",
+                        self.gspace(),
                         ptrs.regs[s]
                     ));
                     let out = if float {
@@ -1071,7 +1084,7 @@ impl Kernel<'_> {
                 // leave the loop with the others.
                 let head = self.label();
                 let old = self.zero(elem);
-                self.ins(format!("{guard}ld.global.b16 {old}, [{at}];"));
+                self.ins(format!("{guard}ld{}.b16 {old}, [{at}];", self.gspace()));
                 self.ins(format!("{head}:"));
                 let x = self.half_to_f32(Type::BF16, &old);
                 let y = self.half_to_f32(Type::BF16, &value.regs[s]);
@@ -1081,7 +1094,8 @@ impl Kernel<'_> {
                 let prev = self.reg(RegClass::B16);
                 self.ins(format!("mov.b16 {prev}, {old};"));
                 self.ins(format!(
-                    "{guard}atom{sem}.global.cas.b16 {prev}, [{at}], {old}, {new};"
+                    "{guard}atom{sem}{}.cas.b16 {prev}, [{at}], {old}, {new};",
+                    self.gspace()
                 ));
                 let again = self.reg(RegClass::Pred);
                 self.ins(format!("setp.ne.b16 {again}, {prev}, {old};"));
@@ -1094,7 +1108,10 @@ impl Kernel<'_> {
             } else {
                 self.as_bits(elem, &value.regs[s])
             };
-            self.ins(format!("{guard}red{sem}.global.{name}.{ty} [{at}], {v};"));
+            self.ins(format!(
+                "{guard}red{sem}{}.{name}.{ty} [{at}], {v};",
+                self.gspace()
+            ));
         }
         self.dirty.insert(m.result(op, 0), true);
     }
