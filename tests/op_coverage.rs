@@ -27,10 +27,6 @@ const SAMPLES: &[&str] = &[
 /// of them lowers, so that the list only shrinks.
 const NOT_LOWERED: &[(Opcode, &str)] = &[
     (
-        Opcode::MmaFScaled,
-        "13.3: its element types have no lowering yet",
-    ),
-    (
         Opcode::TestingBytecodeNewAttribute,
         "a bytecode-versioning test op with no behaviour",
     ),

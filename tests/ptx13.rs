@@ -881,3 +881,101 @@ fn alloca_over_the_shared_memory_limit() {
     );
     assert!(out.stderr.contains("%b = alloca"), "{}", out.stderr);
 }
+
+/// `mmaf_scaled` (emulated on every target) against the interpreter, bit for bit: MXFP8
+/// (both f8 formats), MXFP4 (V = 16 and 32) and NVFP4 inputs, all made in the kernel from
+/// random f32s (no 4-bit buffers): the inputs `x * 6` converted to their type, the scales
+/// `|x| * 16` converted to theirs (powers of two from 2^-127 up, or e4m3 values); a
+/// random accumulator; batched operands.
+#[test]
+fn mmaf_scaled_matches_the_interpreter() {
+    for (ta, ts, shape_a, shape_b, kb) in [
+        ("f8E4M3FN", "f8E8M0FNU", "16x64", "64x16", 2),
+        ("f8E5M2", "f8E8M0FNU", "32x32", "32x64", 1),
+        ("f4E2M1FN", "f8E8M0FNU", "16x64", "64x32", 4),
+        ("f4E2M1FN", "f8E8M0FNU", "16x64", "64x16", 2),
+        ("f4E2M1FN", "f8E4M3FN", "2x16x32", "2x32x16", 2),
+    ] {
+        let dims = |s: &str| -> Vec<usize> { s.split('x').map(|d| d.parse().unwrap()).collect() };
+        let n = |s: &str| -> usize { dims(s).iter().product() };
+        let (da, db) = (dims(shape_a), dims(shape_b));
+        let r = da.len();
+        let (mm, nn) = (da[r - 2], db[r - 1]);
+        let pre = if r == 3 {
+            format!("{}x", da[0])
+        } else {
+            String::new()
+        };
+        let sa_shape = format!("{pre}{mm}x{kb}");
+        let sb_shape = format!("{pre}{kb}x{nn}");
+        let c_shape = format!("{pre}{mm}x{nn}");
+        // Loads f32 buffer `%name` as a tile `%{name}v` of `shape`, and converts
+        // `|x| * k` or `x * k` to `ty` as `%{name}s`.
+        let load = |name: &str, shape: &str, ty: &str, k: &str, abs: bool| -> String {
+            let len = n(shape);
+            let mut t = format!(
+                r#"    %{name}i = iota : tile<{len}xi32>
+    %{name}1 = reshape %{name} : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %{name}b = broadcast %{name}1 : tile<1xptr<f32>> -> tile<{len}xptr<f32>>
+    %{name}p = offset %{name}b, %{name}i : tile<{len}xptr<f32>>, tile<{len}xi32> -> tile<{len}xptr<f32>>
+    %{name}f, %{name}t = load_ptr_tko weak %{name}p : tile<{len}xptr<f32>> -> tile<{len}xf32>, token
+    %{name}v = reshape %{name}f : tile<{len}xf32> -> tile<{shape}xf32>
+"#
+            );
+            if ty != "f32" {
+                let src = if abs {
+                    t += &format!("    %{name}a = absf %{name}v : tile<{shape}xf32>\n");
+                    format!("%{name}a")
+                } else {
+                    format!("%{name}v")
+                };
+                t += &format!(
+                    r#"    %{name}k = constant <f32: {k}> : tile<{shape}xf32>
+    %{name}m = mulf {src}, %{name}k : tile<{shape}xf32>
+    %{name}s = ftof %{name}m{round} : tile<{shape}xf32> -> tile<{shape}x{ty}>
+"#,
+                    round = if ty == "f8E8M0FNU" {
+                        " rounding<positive_inf>"
+                    } else {
+                        ""
+                    }
+                );
+            }
+            t
+        };
+        let cn = n(&c_shape);
+        let src = format!(
+            r#"cuda_tile.module @m {{
+  entry @k(%a: tile<ptr<f32>>, %b: tile<ptr<f32>>, %x: tile<ptr<f32>>, %y: tile<ptr<f32>>, %c: tile<ptr<f32>>, %d: tile<ptr<f32>>) {{
+{la}{lb}{lx}{ly}{lc}    %r = mmaf_scaled %as, %bs, %cv, %xs, %ys : tile<{shape_a}x{ta}>, tile<{shape_b}x{ta}>, tile<{c_shape}xf32>, tile<{sa_shape}x{ts}>, tile<{sb_shape}x{ts}>
+    %rf = reshape %r : tile<{c_shape}xf32> -> tile<{cn}xf32>
+    %di = iota : tile<{cn}xi32>
+    %d1 = reshape %d : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %db = broadcast %d1 : tile<1xptr<f32>> -> tile<{cn}xptr<f32>>
+    %dp = offset %db, %di : tile<{cn}xptr<f32>>, tile<{cn}xi32> -> tile<{cn}xptr<f32>>
+    %t9 = store_ptr_tko weak %dp, %rf : tile<{cn}xptr<f32>>, tile<{cn}xf32> -> token
+    return
+  }}
+}}
+"#,
+            la = load("a", shape_a, ta, "6.0", false),
+            lb = load("b", shape_b, ta, "6.0", false),
+            lx = load("x", &sa_shape, ts, "16.0", true),
+            ly = load("y", &sb_shape, ts, "16.0", true),
+            lc = load("c", &c_shape, "f32", "", false),
+        );
+        check(
+            &format!("mmaf_scaled {ta} {ts} {shape_a} {shape_b}"),
+            &src,
+            [1, 1, 1],
+            &[
+                &format!("random:f32:{}:1", n(shape_a)),
+                &format!("random:f32:{}:2", n(shape_b)),
+                &format!("random:f32:{}:3", n(&sa_shape)),
+                &format!("random:f32:{}:4", n(&sb_shape)),
+                &format!("random:f32:{cn}:5"),
+                &format!("zeros:f32:{cn}"),
+            ],
+        );
+    }
+}

@@ -588,7 +588,16 @@ impl Assign<'_> {
                 let s = self.scalar();
                 self.results(op, &s);
             }
-            O::MmaFScaled | O::TestingBytecodeNewAttribute | O::TestingBytecodeEvolution => {}
+            O::MmaFScaled => {
+                // Emulated: the operands are staged in shared memory inside the lowering;
+                // the result keeps the accumulator's layout.
+                for i in [0, 1, 3, 4] {
+                    self.any(op, i);
+                }
+                let c = self.any(op, 2);
+                self.results(op, &c);
+            }
+            O::TestingBytecodeNewAttribute | O::TestingBytecodeEvolution => {}
             // Every elementwise op (and nothing else: a new op must be placed above).
             O::AbsF
             | O::AddF

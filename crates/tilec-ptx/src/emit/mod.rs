@@ -309,8 +309,7 @@ pub fn check_limits(m: &Module) -> Vec<Diagnostic> {
             )),
             (
                 None,
-                Opcode::MmaFScaled
-                | Opcode::TestingBytecodeNewAttribute
+                Opcode::TestingBytecodeNewAttribute
                 | Opcode::TestingBytecodeEvolution,
             ) => Some(unlowered(&format!("'{}'", m.def(op).name))),
             _ => None,
@@ -1395,7 +1394,8 @@ impl<'a> Kernel<'a> {
             // Refused by name in `check_limits` before emission; kept apart so that a
             // lowering has its own arm to replace.
             O::Alloca => self.emit_alloca(op),
-            O::MmaFScaled | O::TestingBytecodeNewAttribute | O::TestingBytecodeEvolution => {
+            O::MmaFScaled => self.emit_mma_scaled(op),
+            O::TestingBytecodeNewAttribute | O::TestingBytecodeEvolution => {
                 self.error_at_op(op, "this operation has no PTX lowering yet")
             }
             // Every elementwise op (and nothing else: a new op must be placed above).
