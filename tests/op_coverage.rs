@@ -26,17 +26,6 @@ const SAMPLES: &[&str] = &[
 /// Ops the PTX backend refuses by name (E0901), with the reason. The test fails when one
 /// of them lowers, so that the list only shrinks.
 const NOT_LOWERED: &[(Opcode, &str)] = &[
-    (Opcode::Alloca, "13.3: lowering not written yet"),
-    (Opcode::AtomicRedViewTko, "13.3: lowering not written yet"),
-    (Opcode::MakeStridedView, "13.3: lowering not written yet"),
-    (
-        Opcode::MakeGatherScatterView,
-        "13.3: lowering not written yet",
-    ),
-    (
-        Opcode::MmaFScaled,
-        "13.3: its element types have no lowering yet",
-    ),
     (
         Opcode::TestingBytecodeNewAttribute,
         "a bytecode-versioning test op with no behaviour",

@@ -551,3 +551,431 @@ fn i4_and_data_movement_of_the_new_types() {
         &["iota:i8:128", "zeros:i8:128"],
     );
 }
+
+/// `atomic_red_view_tko` of a `rows x cols` tile of `%src` into a `20x40` tensor at tile
+/// `(bid.x, bid.y)` of `view` (a partition or strided view type over it): the grids
+/// cover it partly, so edge tiles are masked, and strided views with a traversal smaller
+/// than the tile make blocks reduce into the same elements.
+fn red_kernel(ty: &str, mode: &str, rows: usize, cols: usize, view: &str) -> String {
+    format!(
+        r#"cuda_tile.module @m {{
+  entry @k(%dst: tile<ptr<{ty}>>, %src: tile<ptr<{ty}>>) {{
+    %c0 = constant <i32: 0> : tile<i32>
+    %sv = make_tensor_view %src, shape = [{rows}, {cols}], strides = [{cols}, 1] : tensor_view<{rows}x{cols}x{ty}, strides=[{cols},1]>
+    %sp = make_partition_view %sv : partition_view<tile=({rows}x{cols}), tensor_view<{rows}x{cols}x{ty}, strides=[{cols},1]>>
+    %v, %t0 = load_view_tko weak %sp[%c0, %c0] : partition_view<tile=({rows}x{cols}), tensor_view<{rows}x{cols}x{ty}, strides=[{cols},1]>>, tile<i32> -> tile<{rows}x{cols}x{ty}>, token
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %dv = make_tensor_view %dst, shape = [20, 40], strides = [40, 1] : tensor_view<20x40x{ty}, strides=[40,1]>
+    %dp = {view} %dv : {view_ty}
+    %t1 = atomic_red_view_tko relaxed device %dp[%bx, %by], {mode}, %v : tile<{rows}x{cols}x{ty}>, {view_ty}, tile<i32> -> token
+    return
+  }}
+}}
+"#,
+        view = if view.starts_with("strided") {
+            "make_strided_view"
+        } else {
+            "make_partition_view"
+        },
+        view_ty = view.replace("$T", &format!("tensor_view<20x40x{ty}, strides=[40,1]>")),
+    )
+}
+
+/// Every reduction mode on every element type it takes, on partial tiles (masked), on
+/// tiles smaller than the CTA (replicated: each element is reduced once) and through
+/// strided views whose tiles overlap (several blocks reduce into one element: integers
+/// only, as the interpreter runs blocks in parallel and float sums depend on the order) or
+/// leave gaps.
+#[test]
+fn atomic_red_view() {
+    let modes: &[(&str, &[&str])] = &[
+        (
+            "i32",
+            &["add", "and", "or", "xor", "max", "min", "umax", "umin"],
+        ),
+        ("i64", &["add", "max", "umin", "xor"]),
+        ("f32", &["addf"]),
+        ("f64", &["addf"]),
+        ("f16", &["addf"]),
+        ("bf16", &["addf"]),
+    ];
+    for (ty, ms) in modes {
+        for mode in *ms {
+            let overlap = if ty.starts_with('i') {
+                "strided_view<tile=(8x16), traversal_strides=[4,8], $T>"
+            } else {
+                "strided_view<tile=(8x16), traversal_strides=[14,30], $T>"
+            };
+            for (rows, cols, view, grid) in [
+                (16, 32, "partition_view<tile=(16x32), $T>", [2, 2, 1]),
+                (2, 4, "partition_view<tile=(2x4), $T>", [10, 10, 1]),
+                (8, 16, overlap, [5, 5, 1]),
+            ] {
+                let grid = if view == overlap && !ty.starts_with('i') {
+                    [2, 2, 1]
+                } else {
+                    grid
+                };
+                let src = red_kernel(ty, mode, rows, cols, view);
+                let generator = if ty.starts_with('i') {
+                    "randint"
+                } else {
+                    "random"
+                };
+                check(
+                    &format!("atomic_red_view {ty} {mode} {rows}x{cols} {view}"),
+                    &src,
+                    grid,
+                    &[
+                        &format!("{generator}:{ty}:800:3"),
+                        &format!("{generator}:{ty}:{}:5", rows * cols),
+                    ],
+                );
+            }
+        }
+    }
+}
+
+/// Loads through a strided view (padded, overlapping or gapped traversals, a dim map)
+/// and stores through another (masked at the tensor's edges), per tile block, on a
+/// tensor with a dynamic row stride: block `(x, y)` copies tile `(x, y)` of the source
+/// view into tile `(x, y)` of the destination view (overlapping tiles store the same
+/// values, so the order of the blocks does not matter).
+#[test]
+fn strided_view_loads_and_stores() {
+    for (ty, tile, trav, dmap, pad, grid) in [
+        (
+            "f32",
+            "8x16",
+            "[4,8]",
+            "",
+            ", padding_value = nan",
+            [5, 5, 1],
+        ),
+        (
+            "f32",
+            "4x4",
+            "[6,11]",
+            "",
+            ", padding_value = neg_inf",
+            [4, 4, 1],
+        ),
+        ("i32", "16x8", "[3,5]", ", dim_map=[1, 0]", "", [7, 4, 1]),
+        (
+            "f16",
+            "2x32",
+            "[5,2]",
+            "",
+            ", padding_value = zero",
+            [4, 7, 1],
+        ),
+        ("i64", "4x8", "[4,8]", ", dim_map=[1, 0]", "", [10, 3, 1]),
+    ] {
+        let (r, c) = tile.split_once('x').unwrap();
+        let (r, c): (usize, usize) = (r.parse().unwrap(), c.parse().unwrap());
+        // With a dim map the tile's dimensions run along the tensor's swapped ones.
+        let tv = format!("tensor_view<20x?x{ty}, strides=[?,1]>");
+        let sv = format!("strided_view<tile=({tile}), traversal_strides={trav}{pad}, {tv}{dmap}>");
+        let dv = format!("strided_view<tile=({tile}), traversal_strides={trav}, {tv}{dmap}>");
+        let src = format!(
+            r#"cuda_tile.module @m {{
+  entry @k(%src: tile<ptr<{ty}>>, %dst: tile<ptr<{ty}>>, %n: tile<i32>) {{
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %a = make_tensor_view %src, shape = [20, %n], strides = [%n, 1] : tile<i32> -> {tv}
+    %b = make_tensor_view %dst, shape = [20, %n], strides = [%n, 1] : tile<i32> -> {tv}
+    %sa = make_strided_view %a : {sv}
+    %sb = make_strided_view %b : {dv}
+    %v, %t0 = load_view_tko weak %sa[%bx, %by] : {sv}, tile<i32> -> tile<{r}x{c}x{ty}>, token
+    %t1 = store_view_tko weak %v, %sb[%bx, %by] : tile<{r}x{c}x{ty}>, {dv}, tile<i32> -> token
+    return
+  }}
+}}
+"#
+        );
+        let generator = if ty.starts_with('i') {
+            "randint"
+        } else {
+            "random"
+        };
+        check(
+            &format!("strided {ty} {tile} {trav}{dmap}{pad}"),
+            &src,
+            grid,
+            &[
+                &format!("{generator}:{ty}:800:3"),
+                &format!("zeros:{ty}:800"),
+                "i32:40",
+            ],
+        );
+    }
+}
+
+/// Gathers through a `gather_scatter_view` and scatters the tile back through another:
+/// the sparse dimension's indices `3 i - 4 + bid.x` (some negative, some past the end:
+/// padded on the load, masked on the store), the dense dimensions' indices element
+/// offsets (`bid.y`), on a tensor with a dynamic row stride.
+#[test]
+fn gather_scatter_view_loads_and_stores() {
+    for (ty, tile, sd, pad, grid) in [
+        (
+            "f32",
+            &[16usize, 32][..],
+            0usize,
+            ", padding_value = nan",
+            [3, 5, 1],
+        ),
+        ("i32", &[8, 4][..], 1, "", [2, 3, 1]),
+        (
+            "f16",
+            &[4, 64][..],
+            0,
+            ", padding_value = neg_inf",
+            [2, 1, 1],
+        ),
+        ("i64", &[32, 2][..], 1, ", padding_value = zero", [3, 7, 1]),
+    ] {
+        let n = tile[sd];
+        let ts = format!("{}x{}", tile[0], tile[1]);
+        let tv = format!("tensor_view<20x?x{ty}, strides=[?,1]>");
+        let gv = format!("gather_scatter_view<tile=({ts}){pad}, {tv}, sparse_dim={sd}>");
+        let sv = format!("gather_scatter_view<tile=({ts}), {tv}, sparse_dim={sd}>");
+        let (ix, it) = if sd == 0 {
+            ("%rows, %by", format!("tile<{n}xi32>, tile<i32>"))
+        } else {
+            ("%by, %rows", format!("tile<i32>, tile<{n}xi32>"))
+        };
+        let src = format!(
+            r#"cuda_tile.module @m {{
+  entry @k(%src: tile<ptr<{ty}>>, %dst: tile<ptr<{ty}>>, %n: tile<i32>) {{
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %i = iota : tile<{n}xi32>
+    %c3 = constant <i32: 3> : tile<{n}xi32>
+    %c4 = constant <i32: 4> : tile<{n}xi32>
+    %b1 = reshape %bx : tile<i32> -> tile<1xi32>
+    %bb = broadcast %b1 : tile<1xi32> -> tile<{n}xi32>
+    %i3 = muli %i, %c3 : tile<{n}xi32>
+    %i4 = subi %i3, %c4 : tile<{n}xi32>
+    %rows = addi %i4, %bb : tile<{n}xi32>
+    %a = make_tensor_view %src, shape = [20, %n], strides = [%n, 1] : tile<i32> -> {tv}
+    %b = make_tensor_view %dst, shape = [20, %n], strides = [%n, 1] : tile<i32> -> {tv}
+    %ga = make_gather_scatter_view %a : {gv}
+    %sb = make_gather_scatter_view %b : {sv}
+    %v, %t0 = load_view_tko weak %ga[{ix}] : {gv}, {it} -> tile<{ts}x{ty}>, token
+    %t1 = store_view_tko weak %v, %sb[{ix}] : tile<{ts}x{ty}>, {sv}, {it} -> token
+    return
+  }}
+}}
+"#
+        );
+        let generator = if ty.starts_with('i') {
+            "randint"
+        } else {
+            "random"
+        };
+        check(
+            &format!("gather {ty} {ts} sparse {sd}{pad}"),
+            &src,
+            grid,
+            &[
+                &format!("{generator}:{ty}:800:3"),
+                &format!("zeros:{ty}:800"),
+                "i32:40",
+            ],
+        );
+    }
+}
+
+/// `alloca`: a tile stored through pointers into the buffer and read back reversed (each
+/// element by another thread; the token orders them), the zero fill read before any
+/// store, and an `alloca` in a loop whose buffer accumulates across iterations (the
+/// interpreter reuses an `alloca`'s buffer); tiles larger and smaller than the CTA.
+#[test]
+fn alloca_buffers() {
+    for (ty, n, add) in [
+        ("f32", 256usize, "addf"),
+        ("i32", 64, "addi"),
+        ("f16", 8, "addf"),
+        ("i64", 512, "addi"),
+    ] {
+        let src = format!(
+            r#"cuda_tile.module @m {{
+  entry @k(%src: tile<ptr<{ty}>>, %dst: tile<ptr<{ty}>>) {{
+    %i = iota : tile<{n}xi32>
+    %c = constant <i32: {last}> : tile<{n}xi32>
+    %rev = subi %c, %i : tile<{n}xi32>
+    %s1 = reshape %src : tile<ptr<{ty}>> -> tile<1xptr<{ty}>>
+    %sb = broadcast %s1 : tile<1xptr<{ty}>> -> tile<{n}xptr<{ty}>>
+    %sp = offset %sb, %i : tile<{n}xptr<{ty}>>, tile<{n}xi32> -> tile<{n}xptr<{ty}>>
+    %v, %t0 = load_ptr_tko weak %sp : tile<{n}xptr<{ty}>> -> tile<{n}x{ty}>, token
+    %a = alloca num_elem = {n2}, alignment = 64 : tile<ptr<{ty}>>
+    %a1 = reshape %a : tile<ptr<{ty}>> -> tile<1xptr<{ty}>>
+    %ab = broadcast %a1 : tile<1xptr<{ty}>> -> tile<{n}xptr<{ty}>>
+    %ap = offset %ab, %i : tile<{n}xptr<{ty}>>, tile<{n}xi32> -> tile<{n}xptr<{ty}>>
+    %ar = offset %ab, %rev : tile<{n}xptr<{ty}>>, tile<{n}xi32> -> tile<{n}xptr<{ty}>>
+    %z, %t1 = load_ptr_tko weak %ap : tile<{n}xptr<{ty}>> -> tile<{n}x{ty}>, token
+    %t2 = store_ptr_tko weak %ap, %v token = %t1 : tile<{n}xptr<{ty}>>, tile<{n}x{ty}> -> token
+    %w, %t3 = load_ptr_tko weak %ar token = %t2 : tile<{n}xptr<{ty}>> -> tile<{n}x{ty}>, token
+    %lb = constant <i32: 0> : tile<i32>
+    %ub = constant <i32: 3> : tile<i32>
+    %st = constant <i32: 1> : tile<i32>
+    %acc, %tk = for %iv in (%lb to %ub, step %st) : tile<i32> iter_values(%x = %z, %tt = %t3) -> (tile<{n}x{ty}>, token) {{
+      %b = alloca num_elem = {n}, alignment = 16 : tile<ptr<{ty}>>
+      %b1 = reshape %b : tile<ptr<{ty}>> -> tile<1xptr<{ty}>>
+      %bb = broadcast %b1 : tile<1xptr<{ty}>> -> tile<{n}xptr<{ty}>>
+      %bp = offset %bb, %rev : tile<{n}xptr<{ty}>>, tile<{n}xi32> -> tile<{n}xptr<{ty}>>
+      %old, %u1 = load_ptr_tko weak %bp token = %tt : tile<{n}xptr<{ty}>> -> tile<{n}x{ty}>, token
+      %new = {add} %old, %w : tile<{n}x{ty}>
+      %u2 = store_ptr_tko weak %bp, %new token = %u1 : tile<{n}xptr<{ty}>>, tile<{n}x{ty}> -> token
+      %x2 = {add} %x, %new : tile<{n}x{ty}>
+      continue %x2, %u2 : tile<{n}x{ty}>, token
+    }}
+    %d1 = reshape %dst : tile<ptr<{ty}>> -> tile<1xptr<{ty}>>
+    %db = broadcast %d1 : tile<1xptr<{ty}>> -> tile<{n}xptr<{ty}>>
+    %dp = offset %db, %i : tile<{n}xptr<{ty}>>, tile<{n}xi32> -> tile<{n}xptr<{ty}>>
+    %t9 = store_ptr_tko weak %dp, %acc token = %tk : tile<{n}xptr<{ty}>>, tile<{n}x{ty}> -> token
+    return
+  }}
+}}
+"#,
+            last = n - 1,
+            n2 = n + 3,
+        );
+        let generator = if ty.starts_with('i') {
+            "randint"
+        } else {
+            "random"
+        };
+        let ptx = check(
+            &format!("alloca {n}x{ty}"),
+            &src,
+            [2, 1, 1],
+            &[
+                &format!("{generator}:{ty}:{n}:3"),
+                &format!("zeros:{ty}:{n}"),
+            ],
+        );
+        assert!(ptx[0].contains("cvta.shared.u64"), "{}", ptx[0]);
+    }
+}
+
+/// `alloca`s beyond the 48 KiB of static shared memory are refused with E0901 at the
+/// `alloca` that crosses the limit, not handed to ptxas.
+#[test]
+fn alloca_over_the_shared_memory_limit() {
+    let src = r#"cuda_tile.module @m {
+  entry @k() {
+    %a = alloca num_elem = 8192, alignment = 16 : tile<ptr<f32>>
+    %b = alloca num_elem = 8192, alignment = 16 : tile<ptr<f32>>
+    return
+  }
+}
+"#;
+    let out = tilec_tests::run_tilec(&["-", "--arch", "sm_80", "-o", "-"], src);
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("[E0901]")
+            && out.stderr.contains("65536 bytes")
+            && out.stderr.contains("48 KiB"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("%b = alloca"), "{}", out.stderr);
+}
+
+/// `mmaf_scaled` (emulated on every target) against the interpreter, bit for bit: MXFP8
+/// (both f8 formats), MXFP4 (V = 16 and 32) and NVFP4 inputs, all made in the kernel from
+/// random f32s (no 4-bit buffers): the inputs `x * 6` converted to their type, the scales
+/// `|x| * 16` converted to theirs (powers of two from 2^-127 up, or e4m3 values); a
+/// random accumulator; batched operands.
+#[test]
+fn mmaf_scaled_matches_the_interpreter() {
+    for (ta, ts, shape_a, shape_b, kb) in [
+        ("f8E4M3FN", "f8E8M0FNU", "16x64", "64x16", 2),
+        ("f8E5M2", "f8E8M0FNU", "32x32", "32x64", 1),
+        ("f4E2M1FN", "f8E8M0FNU", "16x64", "64x32", 4),
+        ("f4E2M1FN", "f8E8M0FNU", "16x64", "64x16", 2),
+        ("f4E2M1FN", "f8E4M3FN", "2x16x32", "2x32x16", 2),
+    ] {
+        let dims = |s: &str| -> Vec<usize> { s.split('x').map(|d| d.parse().unwrap()).collect() };
+        let n = |s: &str| -> usize { dims(s).iter().product() };
+        let (da, db) = (dims(shape_a), dims(shape_b));
+        let r = da.len();
+        let (mm, nn) = (da[r - 2], db[r - 1]);
+        let pre = if r == 3 {
+            format!("{}x", da[0])
+        } else {
+            String::new()
+        };
+        let sa_shape = format!("{pre}{mm}x{kb}");
+        let sb_shape = format!("{pre}{kb}x{nn}");
+        let c_shape = format!("{pre}{mm}x{nn}");
+        // Loads f32 buffer `%name` as a tile `%{name}v` of `shape`, and converts
+        // `|x| * k` or `x * k` to `ty` as `%{name}s`.
+        let load = |name: &str, shape: &str, ty: &str, k: &str, abs: bool| -> String {
+            let len = n(shape);
+            let mut t = format!(
+                r#"    %{name}i = iota : tile<{len}xi32>
+    %{name}1 = reshape %{name} : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %{name}b = broadcast %{name}1 : tile<1xptr<f32>> -> tile<{len}xptr<f32>>
+    %{name}p = offset %{name}b, %{name}i : tile<{len}xptr<f32>>, tile<{len}xi32> -> tile<{len}xptr<f32>>
+    %{name}f, %{name}t = load_ptr_tko weak %{name}p : tile<{len}xptr<f32>> -> tile<{len}xf32>, token
+    %{name}v = reshape %{name}f : tile<{len}xf32> -> tile<{shape}xf32>
+"#
+            );
+            if ty != "f32" {
+                let src = if abs {
+                    t += &format!("    %{name}a = absf %{name}v : tile<{shape}xf32>\n");
+                    format!("%{name}a")
+                } else {
+                    format!("%{name}v")
+                };
+                t += &format!(
+                    r#"    %{name}k = constant <f32: {k}> : tile<{shape}xf32>
+    %{name}m = mulf {src}, %{name}k : tile<{shape}xf32>
+    %{name}s = ftof %{name}m{round} : tile<{shape}xf32> -> tile<{shape}x{ty}>
+"#,
+                    round = if ty == "f8E8M0FNU" {
+                        " rounding<positive_inf>"
+                    } else {
+                        ""
+                    }
+                );
+            }
+            t
+        };
+        let cn = n(&c_shape);
+        let src = format!(
+            r#"cuda_tile.module @m {{
+  entry @k(%a: tile<ptr<f32>>, %b: tile<ptr<f32>>, %x: tile<ptr<f32>>, %y: tile<ptr<f32>>, %c: tile<ptr<f32>>, %d: tile<ptr<f32>>) {{
+{la}{lb}{lx}{ly}{lc}    %r = mmaf_scaled %as, %bs, %cv, %xs, %ys : tile<{shape_a}x{ta}>, tile<{shape_b}x{ta}>, tile<{c_shape}xf32>, tile<{sa_shape}x{ts}>, tile<{sb_shape}x{ts}>
+    %rf = reshape %r : tile<{c_shape}xf32> -> tile<{cn}xf32>
+    %di = iota : tile<{cn}xi32>
+    %d1 = reshape %d : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %db = broadcast %d1 : tile<1xptr<f32>> -> tile<{cn}xptr<f32>>
+    %dp = offset %db, %di : tile<{cn}xptr<f32>>, tile<{cn}xi32> -> tile<{cn}xptr<f32>>
+    %t9 = store_ptr_tko weak %dp, %rf : tile<{cn}xptr<f32>>, tile<{cn}xf32> -> token
+    return
+  }}
+}}
+"#,
+            la = load("a", shape_a, ta, "6.0", false),
+            lb = load("b", shape_b, ta, "6.0", false),
+            lx = load("x", &sa_shape, ts, "16.0", true),
+            ly = load("y", &sb_shape, ts, "16.0", true),
+            lc = load("c", &c_shape, "f32", "", false),
+        );
+        check(
+            &format!("mmaf_scaled {ta} {ts} {shape_a} {shape_b}"),
+            &src,
+            [1, 1, 1],
+            &[
+                &format!("random:f32:{}:1", n(shape_a)),
+                &format!("random:f32:{}:2", n(shape_b)),
+                &format!("random:f32:{}:3", n(&sa_shape)),
+                &format!("random:f32:{}:4", n(&sb_shape)),
+                &format!("random:f32:{cn}:5"),
+                &format!("zeros:f32:{cn}"),
+            ],
+        );
+    }
+}

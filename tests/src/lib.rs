@@ -60,13 +60,7 @@ pub fn example_files() -> Vec<PathBuf> {
 /// that each one is refused with exactly that message, print the list, and fail once a
 /// kernel compiles: when the lowering lands, its kernel must leave this list (and then
 /// go through ptxas like every other corpus kernel).
-pub const PTX_REFUSED_CORPUS: &[(&str, &str)] = &[
-    ("advanced_index_rows", "'make_gather_scatter_view'"),
-    ("mma_scaled_f4", "'mmaf_scaled'"),
-    ("mma_scaled_f8", "'mmaf_scaled'"),
-    ("sliding_window_sum", "'make_strided_view'"),
-    ("tile_atomic_accumulate", "'atomic_red_view_tko'"),
-];
+pub const PTX_REFUSED_CORPUS: &[(&str, &str)] = &[];
 
 /// The expected E0901 refusal of a corpus file by the PTX backend (see
 /// [`PTX_REFUSED_CORPUS`]), by file stem: the text its message must contain.

@@ -132,7 +132,8 @@ pub fn parse(ptx: &str) -> Vec<Kernel> {
                     k.threads = r.split(',').next().unwrap().trim().parse().unwrap();
                     continue;
                 }
-                if let Some(r) = l.strip_prefix(".shared .align 16 .b8 ") {
+                if let Some(r) = l.strip_prefix(".shared .align ") {
+                    let (_, r) = r.split_once(" .b8 ").unwrap();
                     let (n, sz) = r.trim_end_matches("];").split_once('[').unwrap();
                     k.smem_name = Some(n.to_string());
                     k.smem_bytes = sz.parse().unwrap();
@@ -298,6 +299,9 @@ fn sext(v: u64, w: u32) -> i64 {
     }
 }
 
+/// Where `cvta.shared` puts shared memory in the generic address space.
+const GENERIC_SHARED: u64 = 1 << 48;
+
 /// f16 bits to f32 (exact).
 pub fn f16_to_f32(h: u16) -> f32 {
     let s = (h >> 15) as u32;
@@ -452,19 +456,29 @@ impl Cta<'_> {
         Ok(())
     }
 
-    /// `atom[.sem][.scope].global.OP.TYPE d, [addr], b[, c]`: one thread's atomic on global
-    /// memory (threads run one after another, so each is atomic).
+    /// `atom[.sem][.scope].global.OP.TYPE d, [addr], b[, c]` (and `red`, the same without
+    /// `d`): one thread's atomic on global memory (threads run one after another, so each
+    /// is atomic).
     fn atom(&mut self, inst: &Inst, p: &[&str], t: usize, mem: &mut Memory) -> Result<(), String> {
         let line = inst.line;
+        let red = p[0] == "red";
         let a = &inst.args;
-        if !p.contains(&"global") {
+        // `red` has no destination: its operands come one earlier.
+        let o = usize::from(!red);
+        // Global, or generic addresses outside the shared window.
+        if !p.contains(&"global")
+            && (p.contains(&"shared") || self.addr(&a[o], t) >= GENERIC_SHARED)
+        {
             return Err(format!("line {line}: atom outside global memory"));
         }
         let ty = *p.last().unwrap();
-        let op = p[p.len() - 2];
+        let op = match p[p.len() - 2] {
+            "noftz" => p[p.len() - 3],
+            x => x,
+        };
         let w = width(ty);
         let n = (w / 8) as usize;
-        let addr = self.addr(&a[1], t);
+        let addr = self.addr(&a[o], t);
         if !addr.is_multiple_of(n as u64) || addr as usize + n > mem.bytes.len() {
             return Err(format!(
                 "line {line}: atom at {addr}: misaligned or out of memory"
@@ -475,13 +489,18 @@ impl Cta<'_> {
             .iter()
             .rev()
             .fold(0u64, |x, b| x << 8 | *b as u64);
-        let b = mask(self.get(&a[2], t), w);
+        let b = mask(self.get(&a[o + 1], t), w);
         let signed = ty.starts_with('s');
         let new = match (op, ty) {
             ("add", "f32") => {
                 u64::from((f32::from_bits(old as u32) + f32::from_bits(b as u32)).to_bits())
             }
             ("add", "f64") => (f64::from_bits(old) + f64::from_bits(b)).to_bits(),
+            // The f32 sum of two halves rounded once is the correctly rounded sum.
+            ("add", "f16") => u64::from(f32_to_f16(f16_to_f32(old as u16) + f16_to_f32(b as u16))),
+            ("add", "bf16") => {
+                u64::from(f32_to_bf16(bf16_to_f32(old as u16) + bf16_to_f32(b as u16)))
+            }
             ("add", _) => old.wrapping_add(b),
             ("and", _) => old & b,
             ("or", _) => old | b,
@@ -496,7 +515,7 @@ impl Cta<'_> {
                 if (op == "min") == lt { old } else { b }
             }
             ("cas", _) => {
-                let c = mask(self.get(&a[3], t), w);
+                let c = mask(self.get(&a[o + 2], t), w);
                 if old == b { c } else { old }
             }
             (o, ty) => return Err(format!("line {line}: atom.{o}.{ty}")),
@@ -505,7 +524,9 @@ impl Cta<'_> {
         for i in 0..n {
             mem.bytes[addr as usize + i] = (new >> (8 * i)) as u8;
         }
-        self.set(&a[0], t, old);
+        if !red {
+            self.set(&a[0], t, old);
+        }
         Ok(())
     }
 
@@ -753,6 +774,23 @@ impl Cta<'_> {
                             hi
                         }
                     }
+                    // `.wide`: the full `2w`-bit product (of the sign- or zero-extended
+                    // operands), and a `2w`-bit addend.
+                    "mul" | "mad" if p[1] == "wide" => {
+                        let (x, y) = if signed {
+                            (sext(x, w) as u64, sext(y, w) as u64)
+                        } else {
+                            (mask(x, w), mask(y, w))
+                        };
+                        let prod = x.wrapping_mul(y);
+                        let r = if p[0] == "mad" {
+                            prod.wrapping_add(v(self, 3))
+                        } else {
+                            prod
+                        };
+                        self.set(&a[0], t, mask(r, 2 * w));
+                        return Ok(());
+                    }
                     "mul" => x.wrapping_mul(y),
                     "mad" => x.wrapping_mul(y).wrapping_add(v(self, 3)),
                     "div" | "rem" if mask(y, w) == 0 => {
@@ -908,15 +946,26 @@ impl Cta<'_> {
                 }
                 other => return Err(format!("line {line}: cp.async.{other:?}")),
             },
-            "atom" => return self.atom(inst, p, t, mem),
+            "atom" | "red" => return self.atom(inst, p, t, mem),
+            // A shared-memory address made generic: in the window at `GENERIC_SHARED`.
+            "cvta" if p.get(1) == Some(&"shared") => {
+                let x = v(self, 1);
+                self.set(&a[0], t, x + GENERIC_SHARED);
+            }
             "ld" | "st" => {
-                let Some(space) = p
+                // Generic (no state space): shared memory in its window, else global.
+                let generic_at = if p[0] == "ld" { 1 } else { 0 };
+                let space = p
                     .iter()
                     .copied()
                     .find(|q| matches!(*q, "param" | "global" | "shared"))
-                else {
-                    return Err(format!("line {line}: {} without a state space", p[0]));
-                };
+                    .unwrap_or_else(|| {
+                        if self.addr(&a[generic_at], t) >= GENERIC_SHARED {
+                            "generic-shared"
+                        } else {
+                            "global"
+                        }
+                    });
                 // `.v2`/`.v4`: that many elements of the type, at consecutive addresses.
                 let count = p
                     .iter()
@@ -939,6 +988,11 @@ impl Cta<'_> {
                     0
                 } else {
                     self.addr(&a[addr_at], t)
+                };
+                let (space, base) = if space == "generic-shared" {
+                    ("shared", base - GENERIC_SHARED)
+                } else {
+                    (space, base)
                 };
                 // Vector accesses must be aligned to their whole size, as on the hardware.
                 if count > 1 && space != "param" && !base.is_multiple_of((count * n) as u64) {

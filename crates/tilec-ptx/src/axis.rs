@@ -252,7 +252,7 @@ impl Axis {
         let opcode = m.opcode(op);
         match opcode {
             O::MakeTensorView => return self.make_tensor_view(m, op),
-            O::MakePartitionView => {
+            O::MakePartitionView | O::MakeStridedView => {
                 if let Some(v) = self.views.get(&m.operand(op, 0)).cloned() {
                     self.views.insert(m.result(op, 0), v);
                 }

@@ -301,7 +301,9 @@ impl Assign<'_> {
             | O::GetTensorShape
             | O::GetIndexSpaceShape
             | O::MakeTensorView
-            | O::MakePartitionView => {
+            | O::MakePartitionView
+            | O::MakeStridedView
+            | O::MakeGatherScatterView => {
                 for i in 0..n {
                     self.any(op, i);
                 }
@@ -425,9 +427,27 @@ impl Assign<'_> {
                     }
                     Some(_) => self.blocked(&shape),
                 };
+                // A gather/scatter view's row indices: in the layout that broadcasts in
+                // registers to the tile's along the other dimensions, so that each thread
+                // holds the rows of its own elements.
+                let view_v = operand_group(self.m, op, "view")[0];
+                let rows = match self.m.ctx.types.get(self.m.value_type(view_v)) {
+                    TypeData::GatherScatterView { sparse_dim, .. } => {
+                        let sd = *sparse_dim as usize;
+                        let mut ss = vec![1; shape.len()];
+                        if let Some(x) = ss.get_mut(sd) {
+                            *x = shape[sd];
+                        }
+                        let at = operand_index(self.m, op, "index") + sd;
+                        Some((at, Rc::new(broadcast_source(&l, &ss, &shape))))
+                    }
+                    _ => None,
+                };
                 for i in 0..n {
                     if Some(i) == tile_i {
                         self.want(op, i, &l);
+                    } else if let Some((_, rl)) = rows.as_ref().filter(|(at, _)| *at == i) {
+                        self.want(op, i, rl);
                     } else {
                         self.any(op, i);
                     }
@@ -435,6 +455,18 @@ impl Assign<'_> {
                 if load {
                     let r = self.m.result(op, 0);
                     self.set(r, l);
+                }
+            }
+            O::AtomicRedViewTko => {
+                // The value is reduced from the blocked (coalesced) layout, like a store.
+                let vi = operand_index(self.m, op, "value");
+                let l = self.blocked(&self.shape(self.m.operand(op, vi)));
+                for i in 0..n {
+                    if i == vi {
+                        self.want(op, i, &l);
+                    } else {
+                        self.any(op, i);
+                    }
                 }
             }
             O::LoadPtrTko
@@ -552,13 +584,20 @@ impl Assign<'_> {
             | O::Unregistered => {}
             // 13.3 ops without a lowering yet and the testing ops: `check_limits` refuses
             // them by name before conversion.
-            O::Alloca
-            | O::AtomicRedViewTko
-            | O::MakeStridedView
-            | O::MakeGatherScatterView
-            | O::MmaFScaled
-            | O::TestingBytecodeNewAttribute
-            | O::TestingBytecodeEvolution => {}
+            O::Alloca => {
+                let s = self.scalar();
+                self.results(op, &s);
+            }
+            O::MmaFScaled => {
+                // Emulated: the operands are staged in shared memory inside the lowering;
+                // the result keeps the accumulator's layout.
+                for i in [0, 1, 3, 4] {
+                    self.any(op, i);
+                }
+                let c = self.any(op, 2);
+                self.results(op, &c);
+            }
+            O::TestingBytecodeNewAttribute | O::TestingBytecodeEvolution => {}
             // Every elementwise op (and nothing else: a new op must be placed above).
             O::AbsF
             | O::AddF

@@ -25,25 +25,53 @@ impl Kernel<'_> {
     pub(crate) fn emit_make_view(&mut self, op: Op) {
         let m = self.m;
         let result = m.result(op, 0);
-        if m.opcode(op) == Opcode::MakePartitionView {
+        if matches!(
+            m.opcode(op),
+            Opcode::MakePartitionView | Opcode::MakeStridedView | Opcode::MakeGatherScatterView
+        ) {
             let Some(mut view) = self.views.get(&m.operand(op, 0)).cloned() else {
                 return;
             };
-            if let TypeData::PartitionView {
-                tile,
-                padding,
-                dim_map,
-                ..
-            } = m.ctx.types.get(m.value_type(result))
-            {
-                view.tile = Some(tile.to_vec());
-                view.padding = *padding;
-                view.dim_map = if dim_map.is_empty() {
-                    (0..tile.len()).collect()
-                } else {
-                    dim_map.iter().map(|d| *d as usize).collect()
-                };
-            }
+            let (tile, step, padding, dim_map) = match m.ctx.types.get(m.value_type(result)) {
+                TypeData::PartitionView {
+                    tile,
+                    padding,
+                    dim_map,
+                    ..
+                } => (tile, tile, padding, dim_map),
+                TypeData::StridedView {
+                    tile,
+                    traversal_strides,
+                    padding,
+                    dim_map,
+                    ..
+                } => (tile, traversal_strides, padding, dim_map),
+                TypeData::GatherScatterView {
+                    tile,
+                    padding,
+                    sparse_dim,
+                    ..
+                } => {
+                    // Every index is an element offset (the sparse one a tile of them):
+                    // a step of 1 (see tilec-interp's `view_elements`).
+                    view.tile = Some(tile.to_vec());
+                    view.step = Some(vec![1; tile.len()]);
+                    view.padding = *padding;
+                    view.dim_map = (0..tile.len()).collect();
+                    view.sparse = Some(*sparse_dim as usize);
+                    self.views.insert(result, view);
+                    return;
+                }
+                _ => return,
+            };
+            view.tile = Some(tile.to_vec());
+            view.step = Some(step.to_vec());
+            view.padding = *padding;
+            view.dim_map = if dim_map.is_empty() {
+                (0..tile.len()).collect()
+            } else {
+                dim_map.iter().map(|d| *d as usize).collect()
+            };
             self.views.insert(result, view);
             return;
         }
@@ -85,6 +113,8 @@ impl Kernel<'_> {
                 shape,
                 strides,
                 tile: None,
+                step: None,
+                sparse: None,
                 padding: None,
                 dim_map: (0..n).collect(),
             },
@@ -109,11 +139,12 @@ impl Kernel<'_> {
         };
         for (i, res) in m.results(op).enumerate() {
             let elem = self.elem(res);
-            let r = match (&view.tile, m.opcode(op)) {
-                (Some(tile), Opcode::GetIndexSpaceShape) => {
-                    // ceil(shape / tile)
+            let r = match (&view.step, m.opcode(op)) {
+                (Some(step), Opcode::GetIndexSpaceShape) => {
+                    // ceil(shape / step): the step is the tile, or a strided view's
+                    // traversal stride.
                     let s = view.shape[view.dim_map[i]].clone();
-                    let t = tile[i];
+                    let t = step[i].max(1);
                     match s {
                         Dim::Static(s) => {
                             let r = self.reg(RegClass::B64);
@@ -141,8 +172,10 @@ impl Kernel<'_> {
     /// Emits a barrier when `token` carries a write that other threads of the tile block
     /// may have made.
     fn order_after(&mut self, token: Option<Value>) {
+        // A token not written here (a loop-carried one) is taken as dirty when allocas make
+        // shared memory reachable through pointers.
         if let Some(t) = token
-            && self.dirty.get(&t).copied().unwrap_or(false)
+            && self.dirty.get(&t).copied().unwrap_or(self.generic)
         {
             self.bar();
         }
@@ -232,9 +265,18 @@ impl Kernel<'_> {
         let layout: Rc<Layout> = self.layout_of(tile_v);
         let size = elem_bytes(elem) as i64;
         let (addr, limits, stride_regs) = self.view_base(&view, &index, &shape, &layout);
-        let (vw, bounds) = self.view_vector(view_v, &view, &index, &shape, &layout);
+        let (vw, bounds) = if view.sparse.is_some() {
+            (1, Bounds::Uniform)
+        } else {
+            self.view_vector(view_v, &view, &index, &shape, &layout)
+        };
+        // A gather/scatter view: per slot, the row and the address it adds.
+        let rows = view
+            .sparse
+            .map(|sd| self.gather_rows(&view, sd, index[sd], &shape, &layout));
         let qual = self.qualifiers(op, !load);
-        let (ld, st) = (format!("ld{qual}.global"), format!("st{qual}.global"));
+        let sp = self.gspace();
+        let (ld, st) = (format!("ld{qual}{sp}"), format!("st{qual}{sp}"));
         let owner = if load { None } else { self.owner(&layout) };
         let value = if load {
             None
@@ -249,9 +291,23 @@ impl Kernel<'_> {
             let coords = crate::layout::coords(&shape, layout.slot_elem(s0));
             // In-bounds predicate over every dimension (over all but the innermost one for
             // a vector), and the owner predicate of stores.
-            let skip = (vw > 1).then_some(inner);
-            let p = self.bounds_pred(&limits, &coords, skip, owner.as_deref(), &mut cache);
-            let (a, off) = self.slot_address(&addr, &stride_regs, &coords, &mut cache);
+            let skip = (vw > 1).then_some(inner).or(view.sparse);
+            let mut p = self.bounds_pred(&limits, &coords, skip, owner.as_deref(), &mut cache);
+            let (mut a, off) = self.slot_address(&addr, &stride_regs, &coords, &mut cache);
+            if let (Some(rows), Some(sd)) = (&rows, view.sparse) {
+                let (inside, ra) = rows[coords[sd] as usize].clone();
+                let b = self.reg(RegClass::B64);
+                self.ins(format!("add.s64 {b}, {a}, {ra};"));
+                a = b;
+                p = Some(match p {
+                    Some(p) => {
+                        let q = self.reg(RegClass::Pred);
+                        self.ins(format!("and.pred {q}, {p}, {inside};"));
+                        q
+                    }
+                    None => inside,
+                });
+            }
             let at = |off: i64| {
                 if off == 0 {
                     format!("[{a}]")
@@ -322,10 +378,56 @@ impl Kernel<'_> {
             let d = token
                 .and_then(|t| self.dirty.get(&t).copied())
                 .unwrap_or(false);
-            self.dirty.insert(m.result(op, 1), d);
+            // With allocas (shared memory read by other threads) a load's token also
+            // orders a later write after it: a write-after-read between threads.
+            self.dirty.insert(m.result(op, 1), d || self.generic);
         } else {
             self.dirty.insert(m.result(op, 0), true);
         }
+    }
+
+    /// The rows of a gather/scatter access: for each coordinate `c` (in this thread's
+    /// part) along the sparse dimension `sd`, whether row `rows[c]` lies inside the tensor
+    /// and its byte offset. The row tile is in the layout that broadcasts to `layout`
+    /// (convert-to-gpu), so the slot holding `rows[c]` is the one whose element is `c`'s
+    /// register part.
+    fn gather_rows(
+        &mut self,
+        view: &View,
+        sd: usize,
+        rows_v: Value,
+        shape: &[i64],
+        layout: &Rc<Layout>,
+    ) -> Vec<(String, String)> {
+        let mut ss = vec![1; shape.len()];
+        ss[sd] = shape[sd];
+        let rl = Rc::new(crate::layout::broadcast_source(layout, &ss, shape));
+        let rows = self.tile_in(rows_v, &rl);
+        let size = elem_bytes(view.elem) as i64;
+        let d = view.dim_map.get(sd).copied().unwrap_or(sd);
+        let n = self.dim_reg(&view.shape[d].clone());
+        let stride = match &view.strides[d] {
+            Dim::Static(s) => format!("{}", s * size),
+            Dim::Dyn(s) => {
+                let r = self.reg(RegClass::B64);
+                self.ins(format!("mul.lo.s64 {r}, {s}, {size};"));
+                r
+            }
+        };
+        let mut by_elem = vec![(String::new(), String::new()); shape[sd].max(1) as usize];
+        for s in 0..rl.slots() {
+            let c = rl.slot_elem(s) as usize;
+            let r = self.int_resize(rows.elem, Type::I64, true, &rows.regs[s]);
+            // Unsigned: a negative row is out of bounds too.
+            let inside = self.reg(RegClass::Pred);
+            self.ins(format!("setp.lt.u64 {inside}, {r}, {n};"));
+            let off = self.reg(RegClass::B64);
+            self.ins(format!("mul.lo.s64 {off}, {r}, {stride};"));
+            if let Some(e) = by_elem.get_mut(c) {
+                *e = (inside, off);
+            }
+        }
+        by_elem
     }
 
     /// The per-thread part of a view access in `layout` over a tile of `shape` at tile
@@ -340,7 +442,7 @@ impl Kernel<'_> {
         layout: &Layout,
     ) -> (String, Vec<String>, Vec<Dim>) {
         let m = self.m;
-        let tile_shape = view.tile.clone().unwrap_or_else(|| shape.to_vec());
+        let tile_shape = view.step.clone().unwrap_or_else(|| shape.to_vec());
         let size = elem_bytes(view.elem) as i64;
         // Per-thread part: coordinate base of tile dim i = index_i * tile_i + tcoord_i.
         let tb = self.thread_base(layout);
@@ -350,6 +452,12 @@ impl Kernel<'_> {
         let mut stride_regs = Vec::new();
         for (i, tile_i) in tile_shape.iter().enumerate() {
             let d = view.dim_map.get(i).copied().unwrap_or(i);
+            if view.sparse == Some(i) {
+                // Per slot, from its row index (`gather_rows`); nothing per thread.
+                limits.push(String::new());
+                stride_regs.push(Dim::Static(0));
+                continue;
+            }
             let (low, w) = dim_bits(shape, i);
             let c = self.reg(RegClass::B64);
             // tcoord_i
@@ -439,7 +547,9 @@ impl Kernel<'_> {
             proved
         };
         let bytes = vw as u64 * size;
-        let vector = vw > 1 && matches!(bytes, 4 | 8 | 16);
+        // `cp.async` reads global memory only: with allocas (shared memory behind generic
+        // pointers) every element is loaded with a generic `ld`.
+        let vector = vw > 1 && matches!(bytes, 4 | 8 | 16) && !self.generic;
         let tb = self.thread_base(&layout);
         let dst_base = self.reg(RegClass::B32);
         self.ins(format!("mad.lo.s32 {dst_base}, {tb}, {size}, {buf};"));
@@ -478,7 +588,8 @@ impl Kernel<'_> {
             } else {
                 let p = self.bounds_pred(&limits, &coords, None, None, &mut cache);
                 let r = self.imm(elem, 0);
-                self.load_into("ld.global", elem, &src, &r, p.as_deref());
+                let ld = format!("ld{}", self.gspace());
+                self.load_into(&ld, elem, &src, &r, p.as_deref());
                 self.store_elem("st.shared", elem, &to, &r, None);
             }
         }
@@ -683,7 +794,7 @@ impl Kernel<'_> {
                 // The mask is constant over a vector: its first slot decides.
                 let pred = self.slot_preds(mask.as_ref(), None, s0);
                 let at = format!("[{}]", ptrs.regs[s0]);
-                let ld = format!("ld{qual}.global");
+                let ld = format!("ld{qual}{}", self.gspace());
                 if vw == 1 {
                     self.load_into(&ld, elem, &at, &dsts[0], pred.as_deref());
                 } else {
@@ -695,14 +806,16 @@ impl Kernel<'_> {
             let d = token
                 .and_then(|t| self.dirty.get(&t).copied())
                 .unwrap_or(false);
-            self.dirty.insert(m.result(op, 1), d);
+            // With allocas (shared memory read by other threads) a load's token also
+            // orders a later write after it: a write-after-read between threads.
+            self.dirty.insert(m.result(op, 1), d || self.generic);
         } else {
             let value = self.tile_in(operand_group(m, op, "value")[0], &layout);
             let owner = self.owner(&layout);
             for s0 in (0..layout.slots()).step_by(vw) {
                 let pred = self.slot_preds(mask.as_ref(), owner.as_ref(), s0);
                 let at = format!("[{}]", ptrs.regs[s0]);
-                let st = format!("st{qual}.global");
+                let st = format!("st{qual}{}", self.gspace());
                 if vw == 1 {
                     self.store_elem(&st, elem, &at, &value.regs[s0], pred.as_deref());
                 } else {
@@ -747,7 +860,6 @@ impl Kernel<'_> {
         let owner = self.owner(&layout);
         let sem = self.atomic_sem(op);
         let bits = elem_bytes(elem) * 8;
-        let b = format!("b{bits}");
         let mut regs = Vec::new();
         let float = matches!(elem, Type::F16 | Type::BF16 | Type::F32 | Type::F64);
         match opcode {
@@ -762,7 +874,7 @@ impl Kernel<'_> {
                 for s in 0..layout.slots() {
                     let pred = self.slot_preds(mask.as_ref(), owner.as_ref(), s);
                     self.store_elem(
-                        &format!("st{qual}.global"),
+                        &format!("st{qual}{}", self.gspace()),
                         elem,
                         &format!("[{}]", ptrs.regs[s]),
                         &value.regs[s],
@@ -783,7 +895,7 @@ impl Kernel<'_> {
                     let r = self.zero(elem);
                     let pred = self.slot_preds(mask.as_ref(), None, s);
                     self.load_into(
-                        &format!("ld{qual}.global"),
+                        &format!("ld{qual}{}", self.gspace()),
                         elem,
                         &format!("[{}]", ptrs.regs[s]),
                         &r,
@@ -813,7 +925,8 @@ impl Kernel<'_> {
                     let guard = pred.map(|p| format!("@{p} ")).unwrap_or_default();
                     let bt = if bits == 64 { "b64" } else { "b32" };
                     self.ins(format!(
-                        "{guard}atom{sem}.global.cas.{bt} {r}, [{}], {c}, {v};",
+                        "{guard}atom{sem}{}.cas.{bt} {r}, [{}], {c}, {v};",
+                        self.gspace(),
                         ptrs.regs[s]
                     ));
                     let out = self.bits_to_elem(elem, &r);
@@ -827,30 +940,7 @@ impl Kernel<'_> {
                     .and_then(|a| m.ctx.attrs.get_enum(a, EnumKind::AtomicRmwMode))
                     .and_then(AtomicRmwMode::from_index)
                     .unwrap_or(AtomicRmwMode::Add);
-                let ty = match mode {
-                    AtomicRmwMode::And
-                    | AtomicRmwMode::Or
-                    | AtomicRmwMode::Xor
-                    | AtomicRmwMode::Xchg => b.clone(),
-                    AtomicRmwMode::AddF => match elem {
-                        Type::F16 => "noftz.f16".into(),
-                        Type::BF16 => "noftz.bf16".into(),
-                        Type::F64 => "f64".into(),
-                        _ => "f32".into(),
-                    },
-                    AtomicRmwMode::UMax | AtomicRmwMode::UMin => format!("u{bits}"),
-                    AtomicRmwMode::Add => format!("u{bits}"),
-                    _ => format!("s{bits}"),
-                };
-                let name = match mode {
-                    AtomicRmwMode::And => "and",
-                    AtomicRmwMode::Or => "or",
-                    AtomicRmwMode::Xor => "xor",
-                    AtomicRmwMode::Add | AtomicRmwMode::AddF => "add",
-                    AtomicRmwMode::Max | AtomicRmwMode::UMax => "max",
-                    AtomicRmwMode::Min | AtomicRmwMode::UMin => "min",
-                    AtomicRmwMode::Xchg => "exch",
-                };
+                let (name, ty) = rmw_names(mode, elem);
                 // `atom.add.bf16` needs sm_90: before it, a compare-and-swap loop on the
                 // 16-bit element. The sum is formed in f32 and rounded once to bf16,
                 // which equals the correctly rounded bf16 sum (24 >= 2 * 8 + 2 bits, so
@@ -866,7 +956,7 @@ impl Kernel<'_> {
                         let addr = ptrs.regs[s].clone();
                         let guard = pred.as_ref().map(|p| format!("@{p} ")).unwrap_or_default();
                         let old = self.zero(elem);
-                        self.ins(format!("{guard}ld.global.b16 {old}, [{addr}];"));
+                        self.ins(format!("{guard}ld{}.b16 {old}, [{addr}];", self.gspace()));
                         self.ins(format!("{head}:"));
                         let a = self.half_to_f32(Type::BF16, &old);
                         let x = self.half_to_f32(Type::BF16, &arg.regs[s]);
@@ -876,7 +966,8 @@ impl Kernel<'_> {
                         let prev = self.reg(RegClass::B16);
                         self.ins(format!("mov.b16 {prev}, {old};"));
                         self.ins(format!(
-                            "{guard}atom{sem}.global.cas.b16 {prev}, [{addr}], {old}, {new};"
+                            "{guard}atom{sem}{}.cas.b16 {prev}, [{addr}], {old}, {new};",
+                            self.gspace()
                         ));
                         let again = self.reg(RegClass::Pred);
                         self.ins(format!("setp.ne.b16 {again}, {prev}, {old};"));
@@ -926,7 +1017,8 @@ impl Kernel<'_> {
                         continue;
                     }
                     self.ins(format!(
-                        "{guard}atom{sem}.global.{name}.{ty} {dst}, [{}], {v};",
+                        "{guard}atom{sem}{}.{name}.{ty} {dst}, [{}], {v};",
+                        self.gspace(),
                         ptrs.regs[s]
                     ));
                     let out = if float {
@@ -940,6 +1032,88 @@ impl Kernel<'_> {
         }
         self.set_tile(m.result(op, 0), Tv { layout, regs, elem });
         self.dirty.insert(m.result(op, 1), true);
+    }
+
+    /// `atomic_red_view_tko`: one `red` per element of the value tile (blocked layout)
+    /// that lies inside the tensor, by the thread that owns it (replicated copies are not
+    /// added twice). `addf` on bf16 before sm_90 is a compare-and-swap loop as for
+    /// `atomic_rmw_tko`.
+    pub(crate) fn emit_atomic_red_view(&mut self, op: Op) {
+        let m = self.m;
+        let view_v = operand_group(m, op, "view")[0];
+        let index = operand_group(m, op, "index");
+        let value_v = operand_group(m, op, "value")[0];
+        let token = operand_group(m, op, "token").first().copied();
+        let Some(view) = self.views.get(&view_v).cloned() else {
+            return self.error_at_op(op, "atomic reduction through an unknown view");
+        };
+        self.order_after(token);
+        let shape = self.shape(value_v);
+        let elem = view.elem;
+        let layout: Rc<Layout> = self.layout_of(value_v);
+        let (addr, limits, stride_regs) = self.view_base(&view, &index, &shape, &layout);
+        let owner = self.owner(&layout);
+        let value = self.tile_in(value_v, &layout);
+        let mode = m
+            .attr_named(op, "mode")
+            .and_then(|a| m.ctx.attrs.get_enum(a, EnumKind::AtomicRmwMode))
+            .and_then(AtomicRmwMode::from_index)
+            .unwrap_or(AtomicRmwMode::Add);
+        let float = matches!(elem, Type::F16 | Type::BF16 | Type::F32 | Type::F64);
+        if !float && elem_bytes(elem) < 4 {
+            return self.error_at_op(op, "atomics on 8- or 16-bit integers have no PTX lowering");
+        }
+        let (_, scope) = self.ordering_scope(op);
+        let sem = format!(".relaxed{scope}");
+        let (name, ty) = rmw_names(mode, elem);
+        let bf16_cas =
+            mode == AtomicRmwMode::AddF && elem == Type::BF16 && self.opts.arch.sm() < 90;
+        let mut cache = AccessCache::default();
+        for s in 0..layout.slots() {
+            let coords = crate::layout::coords(&shape, layout.slot_elem(s));
+            let p = self.bounds_pred(&limits, &coords, None, owner.as_deref(), &mut cache);
+            let (a, off) = self.slot_address(&addr, &stride_regs, &coords, &mut cache);
+            let at = if off == 0 {
+                a.clone()
+            } else {
+                format!("{a}+{off}")
+            };
+            let guard = p.as_ref().map(|p| format!("@{p} ")).unwrap_or_default();
+            if bf16_cas {
+                // Predicated rather than branched around, so that masked-out threads
+                // leave the loop with the others.
+                let head = self.label();
+                let old = self.zero(elem);
+                self.ins(format!("{guard}ld{}.b16 {old}, [{at}];", self.gspace()));
+                self.ins(format!("{head}:"));
+                let x = self.half_to_f32(Type::BF16, &old);
+                let y = self.half_to_f32(Type::BF16, &value.regs[s]);
+                let sum = self.reg(RegClass::F32);
+                self.ins(format!("add.rn.f32 {sum}, {x}, {y};"));
+                let new = self.f32_to_half(Type::BF16, &sum, None);
+                let prev = self.reg(RegClass::B16);
+                self.ins(format!("mov.b16 {prev}, {old};"));
+                self.ins(format!(
+                    "{guard}atom{sem}{}.cas.b16 {prev}, [{at}], {old}, {new};",
+                    self.gspace()
+                ));
+                let again = self.reg(RegClass::Pred);
+                self.ins(format!("setp.ne.b16 {again}, {prev}, {old};"));
+                self.ins(format!("mov.b16 {old}, {prev};"));
+                self.ins(format!("@{again} bra {head};"));
+                continue;
+            }
+            let v = if float {
+                value.regs[s].clone()
+            } else {
+                self.as_bits(elem, &value.regs[s])
+            };
+            self.ins(format!(
+                "{guard}red{sem}{}.{name}.{ty} [{at}], {v};",
+                self.gspace()
+            ));
+        }
+        self.dirty.insert(m.result(op, 0), true);
     }
 
     /// An element as a `.b32`/`.b64` bit pattern (for atomics).
@@ -974,6 +1148,34 @@ impl Kernel<'_> {
             _ => r.to_string(),
         }
     }
+}
+
+/// The PTX operation and type of an `atom`/`red` in `mode` on `elem`.
+fn rmw_names(mode: AtomicRmwMode, elem: Type) -> (&'static str, String) {
+    let bits = elem_bytes(elem) * 8;
+    let ty = match mode {
+        AtomicRmwMode::And | AtomicRmwMode::Or | AtomicRmwMode::Xor | AtomicRmwMode::Xchg => {
+            format!("b{bits}")
+        }
+        AtomicRmwMode::AddF => match elem {
+            Type::F16 => "noftz.f16".into(),
+            Type::BF16 => "noftz.bf16".into(),
+            Type::F64 => "f64".into(),
+            _ => "f32".into(),
+        },
+        AtomicRmwMode::UMax | AtomicRmwMode::UMin | AtomicRmwMode::Add => format!("u{bits}"),
+        _ => format!("s{bits}"),
+    };
+    let name = match mode {
+        AtomicRmwMode::And => "and",
+        AtomicRmwMode::Or => "or",
+        AtomicRmwMode::Xor => "xor",
+        AtomicRmwMode::Add | AtomicRmwMode::AddF => "add",
+        AtomicRmwMode::Max | AtomicRmwMode::UMax => "max",
+        AtomicRmwMode::Min | AtomicRmwMode::UMin => "min",
+        AtomicRmwMode::Xchg => "exch",
+    };
+    (name, ty)
 }
 
 /// Predicates and addresses shared between the slots of one view access.

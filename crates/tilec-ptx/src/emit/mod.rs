@@ -56,6 +56,11 @@ pub(crate) struct View {
     pub strides: Vec<Dim>,
     /// Partition views: the tile shape, padding and dim map.
     pub tile: Option<Vec<i64>>,
+    /// The element distance between consecutive tile indices per tile dimension: the
+    /// tile for partition views, the traversal strides for strided views.
+    pub step: Option<Vec<i64>>,
+    /// Gather/scatter views: the sparse dimension, whose index is a tile of row indices.
+    pub sparse: Option<usize>,
     pub padding: Option<tilec_ir::attrs::PaddingValue>,
     pub dim_map: Vec<usize>,
 }
@@ -98,6 +103,14 @@ pub(crate) struct Kernel<'a> {
     /// `if` ops being emitted, with their result registers once known.
     pub ifs: Vec<(Op, Vec<Option<Tv>>)>,
     pub smem_bytes: u32,
+    /// The offset in `__smem` of each `alloca`'s buffer (at the bottom, below every
+    /// other use of shared memory, alive for the whole kernel).
+    pub allocas: FxHashMap<Op, u32>,
+    /// Whether pointer and view accesses use generic addresses (`ld`, not `ld.global`):
+    /// when the kernel has an `alloca`, whose memory is shared memory.
+    pub generic: bool,
+    /// The alignment of `__smem` (16, or an `alloca`'s larger one).
+    pub smem_align: u64,
     pub tid: String,
     pub module_data: &'a mut ModuleData,
     pub diags: Vec<Diagnostic>,
@@ -290,27 +303,15 @@ pub fn check_limits(m: &Module) -> Vec<Diagnostic> {
                 four_bit(m.ctx.types.element_type(m.value_type(a)))
             })
         });
-        let view = types.iter().find_map(|&t| match m.ctx.types.get(t) {
-            TypeData::StridedView { .. } => Some("strided_view"),
-            TypeData::GatherScatterView { .. } => Some("gather_scatter_view"),
-            _ => None,
-        });
-        let what = match (unsupported, view, m.opcode(op)) {
-            (Some(name), _, _) => Some(format!(
+        let what = match (unsupported, m.opcode(op)) {
+            (Some(name), _) => Some(format!(
                 "tilec's PTX backend does not lower memory of the 4-bit element type '{name}' (two elements to a byte; 'tilec run' refuses it too): keep such tiles in registers and move them as bytes with 'pack'/'unpack'"
             )),
             (
                 None,
-                _,
-                Opcode::AtomicRedViewTko
-                | Opcode::MakeStridedView
-                | Opcode::MakeGatherScatterView
-                | Opcode::MmaFScaled
-                | Opcode::Alloca
-                | Opcode::TestingBytecodeNewAttribute
+                Opcode::TestingBytecodeNewAttribute
                 | Opcode::TestingBytecodeEvolution,
             ) => Some(unlowered(&format!("'{}'", m.def(op).name))),
-            (None, Some(view), _) => Some(unlowered(&format!("the view type '{view}'"))),
             _ => None,
         };
         if let Some(what) = what {
@@ -640,6 +641,9 @@ fn emit_entry(
         loops: Vec::new(),
         ifs: Vec::new(),
         smem_bytes: 0,
+        allocas: FxHashMap::default(),
+        generic: false,
+        smem_align: 16,
         tid: String::new(),
         module_data: data,
         diags: Vec::new(),
@@ -653,6 +657,7 @@ fn emit_entry(
     k.tid = k.reg(RegClass::B32);
     let tid = k.tid.clone();
     k.ins(format!("mov.u32 {tid}, %tid.x;"));
+    k.place_allocas(op);
     for (i, arg) in m.block_args(block).iter().enumerate() {
         let pname = format!("{name}_param_{i}");
         let ty = m.value_type(*arg);
@@ -710,8 +715,8 @@ fn emit_entry(
     if k.smem_bytes > 0 {
         let _ = writeln!(
             out,
-            "\t.shared .align 16 .b8 __smem_{name}[{}];",
-            k.smem_bytes
+            "\t.shared .align {} .b8 __smem_{name}[{}];",
+            k.smem_align, k.smem_bytes
         );
     }
     out.push('\n');
@@ -1089,6 +1094,95 @@ impl<'a> Kernel<'a> {
         r
     }
 
+    /// Places every `alloca` of entry `entry` at the bottom of `__smem` (each zero-filled
+    /// here, then a barrier): an `alloca` that runs again reuses its buffer, as in the
+    /// interpreter. More than the static shared-memory limit is an error at the `alloca`
+    /// that crosses it.
+    fn place_allocas(&mut self, entry: Op) {
+        let m = self.m;
+        let mut ops = Vec::new();
+        m.walk_op(entry, &mut |o| {
+            if m.opcode(o) == Opcode::Alloca {
+                ops.push(o);
+            }
+        });
+        if ops.is_empty() {
+            return;
+        }
+        self.generic = true;
+        let mut top: u64 = 0;
+        for o in ops {
+            let pointee = match m.ctx.types.get(self.elem(m.result(o, 0))) {
+                TypeData::Ptr(e) => *e,
+                _ => Type::I8,
+            };
+            let n = self.int_attr(o, "num_elem").max(0) as u64;
+            let align = (self.int_attr(o, "alignment").max(1) as u64).max(16);
+            let bytes = n.saturating_mul(elem_bytes(pointee) as u64);
+            let at = top.next_multiple_of(align.min(1 << 20));
+            top = at.saturating_add(bytes).next_multiple_of(16);
+            if top > MAX_STATIC_SMEM as u64 || align > MAX_STATIC_SMEM as u64 {
+                let msg = format!(
+                    "the allocas of this kernel need {top} bytes of shared memory (aligned to {align}), more than the {MAX_STATIC_SMEM} bytes (48 KiB) a kernel may declare statically"
+                );
+                self.error_at_op(o, &msg);
+                return;
+            }
+            self.smem_align = self.smem_align.max(align);
+            self.allocas.insert(o, at as u32);
+        }
+        let top = top as u32;
+        self.smem_top = top;
+        self.smem_bytes = top;
+        // Zero-fill: 16 bytes per thread and step.
+        let base = self.reg(RegClass::B32);
+        self.ins(format!("mov.u32 {base}, __smem;"));
+        let t16 = self.reg(RegClass::B32);
+        let tid = self.tid.clone();
+        self.ins(format!("shl.b32 {t16}, {tid}, 4;"));
+        let zero = self.reg(RegClass::B32);
+        self.ins(format!("mov.b32 {zero}, 0;"));
+        let step = 16 * self.opts.threads();
+        let mut off = 0;
+        while off < top {
+            let o = self.reg(RegClass::B32);
+            self.ins(format!("add.s32 {o}, {t16}, {off};"));
+            let p = self.reg(RegClass::Pred);
+            self.ins(format!("setp.lt.u32 {p}, {o}, {top};"));
+            let a = self.reg(RegClass::B32);
+            self.ins(format!("add.s32 {a}, {base}, {o};"));
+            self.ins(format!(
+                "@{p} st.shared.v4.u32 [{a}], {{{zero}, {zero}, {zero}, {zero}}};"
+            ));
+            off += step;
+        }
+        self.bar();
+    }
+
+    /// `alloca`: the generic address of its buffer in shared memory.
+    fn emit_alloca(&mut self, op: Op) {
+        let r = self.m.result(op, 0);
+        let elem = self.elem(r);
+        let Some(at) = self.allocas.get(&op).copied() else {
+            return self.error_at_op(op, "alloca without a buffer");
+        };
+        let a = self.reg(RegClass::B32);
+        self.ins(format!("mov.u32 {a}, __smem;"));
+        if at > 0 {
+            self.ins(format!("add.s32 {a}, {a}, {at};"));
+        }
+        let g = self.reg(RegClass::B64);
+        self.ins(format!("cvt.u64.u32 {g}, {a};"));
+        self.ins(format!("cvta.shared.u64 {g}, {g};"));
+        self.set_scalar(r, elem, g);
+    }
+
+    /// The state space of pointer and view accesses: `.global`, or generic (empty) when
+    /// the kernel has an `alloca` (whose buffers are in shared memory).
+    pub fn gspace(&self) -> &'static str {
+        if self.generic { "" } else { ".global" }
+    }
+
     /// `bar.sync 0`, unless the previous instruction is already that barrier.
     pub fn bar(&mut self) {
         if self.lines.last().is_none_or(|l| l != "bar.sync 0;") {
@@ -1197,7 +1291,11 @@ impl<'a> Kernel<'a> {
                     self.dirty.insert(m.result(op, 0), false);
                 }
             }
-            O::MakeTensorView | O::MakePartitionView => self.emit_make_view(op),
+            O::MakeTensorView
+            | O::MakePartitionView
+            | O::MakeStridedView
+            | O::MakeGatherScatterView => self.emit_make_view(op),
+            O::AtomicRedViewTko => self.emit_atomic_red_view(op),
             O::GetTensorShape | O::GetIndexSpaceShape => self.emit_view_shape(op),
             O::LoadViewTko | O::StoreViewTko => self.emit_view_access(op),
             O::LoadPtrTko | O::StorePtrTko => self.emit_ptr_access(op),
@@ -1295,13 +1393,9 @@ impl<'a> Kernel<'a> {
             ),
             // Refused by name in `check_limits` before emission; kept apart so that a
             // lowering has its own arm to replace.
-            O::Alloca
-            | O::AtomicRedViewTko
-            | O::MakeStridedView
-            | O::MakeGatherScatterView
-            | O::MmaFScaled
-            | O::TestingBytecodeNewAttribute
-            | O::TestingBytecodeEvolution => {
+            O::Alloca => self.emit_alloca(op),
+            O::MmaFScaled => self.emit_mma_scaled(op),
+            O::TestingBytecodeNewAttribute | O::TestingBytecodeEvolution => {
                 self.error_at_op(op, "this operation has no PTX lowering yet")
             }
             // Every elementwise op (and nothing else: a new op must be placed above).

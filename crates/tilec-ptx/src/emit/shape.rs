@@ -1115,6 +1115,156 @@ impl Kernel<'_> {
         );
     }
 
+    /// mmaf_scaled (13.3): emulated on every target. The four operands are staged in
+    /// shared memory at their linear indices, and each thread computes its own result
+    /// elements as the interpreter does: the accumulator widened to f64, then for k in
+    /// increasing order `sum += (a[i,k] * sa[i,k/V]) * (b[k,j] * sb[k/V,j])` with
+    /// `mul.rn.f64` (exact: the operands carry at most 4 significant bits and the scales
+    /// are powers of two or 4-bit values) and `add.rn.f64`, rounded once to f32 by
+    /// `cvt.rn.f32.f64`; so the result is the interpreter's bit for bit.
+    pub(crate) fn emit_mma_scaled(&mut self, op: Op) {
+        let m = self.m;
+        let vals: Vec<Value> = (0..5).map(|i| m.operand(op, i)).collect();
+        let (sa, sb) = (self.shape(vals[0]), self.shape(vals[1]));
+        let ss = self.shape(vals[3]);
+        let rank = sa.len();
+        let (mm, kk, nn) = (
+            sa[rank - 2] as u64,
+            sa[rank - 1] as u64,
+            sb[rank - 1] as u64,
+        );
+        let blocks = ss[rank - 1].max(1) as u64;
+        let vv = (kk / blocks).max(1);
+        if !vv.is_power_of_two() {
+            return self.error_at_op(
+                op,
+                "mmaf_scaled: the scale block size is not a power of two",
+            );
+        }
+        let batch: u64 = sa[..rank - 2].iter().product::<i64>() as u64;
+        let tiles: Vec<Tv> = vals.iter().map(|v| self.tile(*v)).collect();
+        let sizes: Vec<u64> = tiles.iter().map(|t| elem_bytes(t.elem) as u64).collect();
+        // Staged: A [batch, M, K], B [batch, K, N], SA [batch, M, K/V], SB [batch, K/V, N].
+        let counts = [
+            batch * mm * kk,
+            batch * kk * nn,
+            0,
+            batch * mm * blocks,
+            batch * blocks * nn,
+        ];
+        let mut offs = [0u64; 5];
+        let mut total = 0u64;
+        for i in [0usize, 1, 3, 4] {
+            offs[i] = total;
+            total = (total + counts[i] * sizes[i]).next_multiple_of(16);
+        }
+        self.bar();
+        let buf = self.smem(total as u32);
+        let mut bases = vec![String::new(); 5];
+        for i in [0usize, 1, 3, 4] {
+            let b = self.reg(RegClass::B32);
+            self.ins(format!("add.s32 {b}, {buf}, {};", offs[i]));
+            let chunks = Chunks::new(Vec::new(), tiles[i].layout.nbits);
+            let w = self.chunk_writer(&tiles[i], &b, &chunks);
+            self.write_smem_chunk(&tiles[i], &w, &chunks, 0);
+            bases[i] = b;
+        }
+        self.bar();
+        let c = tiles[2].clone();
+        let ec = c.elem;
+        let layout = c.layout.clone();
+        let tb = self.thread_base(&layout);
+        let rs = self.shape(m.result(op, 0));
+        let vbits = vv.trailing_zeros();
+        let (ea, eb, esa, esb) = (tiles[0].elem, tiles[1].elem, tiles[3].elem, tiles[4].elem);
+        let (za, zb, zsa, zsb) = (sizes[0], sizes[1], sizes[3], sizes[4]);
+        let mut regs = Vec::new();
+        for s in 0..layout.slots() {
+            let e = self.reg(RegClass::B32);
+            self.ins(format!("add.s32 {e}, {tb}, {};", layout.slot_elem(s)));
+            let (lj, wj) = dim_bits(&rs, rank - 1);
+            let (li, wi) = dim_bits(&rs, rank - 2);
+            let (i, j, bt) = (
+                self.reg(RegClass::B32),
+                self.reg(RegClass::B32),
+                self.reg(RegClass::B32),
+            );
+            self.ins(format!("bfe.u32 {j}, {e}, {lj}, {wj};"));
+            self.ins(format!("bfe.u32 {i}, {e}, {li}, {wi};"));
+            self.ins(format!("shr.u32 {bt}, {e}, {};", wi + wj));
+            // Row of A and of SA ((bt*M + i) * K, * K/V), column of B and SB.
+            let row = self.reg(RegClass::B32);
+            self.ins(format!("mad.lo.s32 {row}, {bt}, {mm}, {i};"));
+            let col_b = self.reg(RegClass::B32);
+            self.ins(format!("mad.lo.s32 {col_b}, {bt}, {}, {j};", kk * nn));
+            let col_s = self.reg(RegClass::B32);
+            self.ins(format!("mad.lo.s32 {col_s}, {bt}, {}, {j};", blocks * nn));
+            let at = |k: &mut Self, base: &str, idx: &str, mul: u64, size: u64| {
+                let r = k.reg(RegClass::B32);
+                k.ins(format!("mul.lo.s32 {r}, {idx}, {};", mul * size));
+                k.ins(format!("add.s32 {r}, {r}, {base};"));
+                r
+            };
+            let a_at = at(self, &bases[0], &row, kk, za);
+            let sa_at = at(self, &bases[3], &row, blocks, zsa);
+            let b_at = at(self, &bases[1], &col_b, 1, zb);
+            let sb_at = at(self, &bases[4], &col_s, 1, zsb);
+            let sum = self.float_to_float(ec, Type::F64, None, &c.regs[s]);
+            let acc = self.reg(RegClass::F64);
+            self.ins(format!("mov.f64 {acc}, {sum};"));
+            let k = self.reg(RegClass::B32);
+            self.ins(format!("mov.u32 {k}, 0;"));
+            let head = self.label();
+            self.ins(format!("{head}:"));
+            // The scale block of k: kb = k >> log2(V).
+            let kb = self.reg(RegClass::B32);
+            self.ins(format!("shr.u32 {kb}, {k}, {vbits};"));
+            let (p_sa, p_a, p_b, p_sb) = (
+                self.reg(RegClass::B32),
+                self.reg(RegClass::B32),
+                self.reg(RegClass::B32),
+                self.reg(RegClass::B32),
+            );
+            self.ins(format!("mad.lo.s32 {p_a}, {k}, {za}, {a_at};"));
+            self.ins(format!("mad.lo.s32 {p_sa}, {kb}, {zsa}, {sa_at};"));
+            self.ins(format!("mad.lo.s32 {p_b}, {k}, {}, {b_at};", nn * zb));
+            self.ins(format!("mad.lo.s32 {p_sb}, {kb}, {}, {sb_at};", nn * zsb));
+            let x = self.load_elem("ld.shared", ea, &format!("[{p_a}]"));
+            let xs = self.load_elem("ld.shared", esa, &format!("[{p_sa}]"));
+            let y = self.load_elem("ld.shared", eb, &format!("[{p_b}]"));
+            let ys = self.load_elem("ld.shared", esb, &format!("[{p_sb}]"));
+            let x = self.float_to_float(ea, Type::F64, None, &x);
+            let xs = self.float_to_float(esa, Type::F64, None, &xs);
+            let y = self.float_to_float(eb, Type::F64, None, &y);
+            let ys = self.float_to_float(esb, Type::F64, None, &ys);
+            let (u, w, prod) = (
+                self.reg(RegClass::F64),
+                self.reg(RegClass::F64),
+                self.reg(RegClass::F64),
+            );
+            self.ins(format!("mul.rn.f64 {u}, {x}, {xs};"));
+            self.ins(format!("mul.rn.f64 {w}, {y}, {ys};"));
+            self.ins(format!("mul.rn.f64 {prod}, {u}, {w};"));
+            self.ins(format!("add.rn.f64 {acc}, {acc}, {prod};"));
+            self.ins(format!("add.s32 {k}, {k}, 1;"));
+            let p = self.reg(RegClass::Pred);
+            self.ins(format!("setp.lt.u32 {p}, {k}, {kk};"));
+            self.ins(format!("@{p} bra.uni {head};"));
+            let out = self.reg(RegClass::F32);
+            self.ins(format!("cvt.rn.f32.f64 {out}, {acc};"));
+            regs.push(out);
+        }
+        self.bar();
+        self.set_tile(
+            m.result(op, 0),
+            Tv {
+                layout,
+                regs,
+                elem: Type::F32,
+            },
+        );
+    }
+
     pub(crate) fn mma_signed(&self, op: Op, name: &str) -> bool {
         self.enum_attr(op, name, tilec_ir::EnumKind::Signedness) != Some(0)
     }

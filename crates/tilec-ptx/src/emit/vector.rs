@@ -89,8 +89,8 @@ impl Kernel<'_> {
         for (i, dim) in shape.iter().enumerate() {
             let d = view.dim_map.get(i).copied().unwrap_or(i);
             let term = if i == inner {
-                // index * tile + (thread and slot parts, multiples of w)
-                let tile = view.tile.as_ref().and_then(|t| t.get(i)).copied();
+                // index * step + (thread and slot parts, multiples of w)
+                let tile = view.step.as_ref().and_then(|t| t.get(i)).copied();
                 let from_index = index.get(i).map_or(MAX_DIV, |ix| {
                     let div = self.axis.info(self.m, *ix).elem_div();
                     div.saturating_mul(lowbit(tile.unwrap_or(*dim)))
