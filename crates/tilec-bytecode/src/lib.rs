@@ -83,6 +83,8 @@ pub mod type_tag {
     pub const GATHER_SCATTER_VIEW: u8 = 20;
     pub const STRIDED_VIEW: u8 = 21;
     pub const I4: u8 = 22;
+    /// NVIDIA's testing type `testing$bytecode_test_evolved` (testing versions only).
+    pub const TEST_EVOLVED: u8 = 200;
 }
 
 /// Tags of self-describing attributes.
@@ -99,6 +101,8 @@ pub mod attr_tag {
     pub const SAME_ELEMENTS: u8 = 9;
     pub const DICTIONARY: u8 = 10;
     pub const OPT_HINTS: u8 = 11;
+    /// `#cuda_tile.bytecode_test_value` (testing versions; tag 200 in NVIDIA's records).
+    pub const BYTECODE_TEST_VALUE: u8 = 200;
     pub const BOUNDED: u8 = 12;
 }
 

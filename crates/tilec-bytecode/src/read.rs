@@ -442,6 +442,29 @@ impl<'a> Reader<'a> {
                     results: results.into(),
                 }
             }
+            type_tag::TEST_EVOLVED => {
+                self.type_since(&at, "BytecodeTestEvolvedType", Version::V250_0)?;
+                let base = self.ty(&mut c, "the base type")?;
+                let (mut new, mut attr, mut optional) = (None, None, None);
+                if self.version >= Version::V250_1 {
+                    let f = c.varint("the type parameter flags")?;
+                    if f & 1 != 0 {
+                        new = Some(self.ty(&mut c, "the new type")?);
+                    }
+                    if f & 2 != 0 {
+                        attr = padding_value(&mut c, 1)?;
+                    }
+                    if f & 4 != 0 {
+                        optional = Some(self.ty(&mut c, "the optional type")?);
+                    }
+                }
+                TypeData::TestEvolved {
+                    base,
+                    new,
+                    attr,
+                    optional,
+                }
+            }
             type_tag::F8E8M0FNU => {
                 self.type_since(&at, "Float8E8M0FNU", Version::V13_2)?;
                 TypeData::Float(FloatKind::F8E8M0FNU)
@@ -1021,6 +1044,9 @@ impl<'a> Reader<'a> {
                 }
                 Field::Flags(bits, since) => {
                     flags = bits;
+                    // An op may have several flag words (one per version that added
+                    // some): a word older files lack reads as all clear.
+                    flag_bits = 0;
                     if self.version >= since {
                         let f_at = *c;
                         flag_bits = c.varint("the op flags")?;
@@ -1114,6 +1140,12 @@ impl<'a> Reader<'a> {
                 Field::Tagged(n) => {
                     let a = self.tagged(c, "an attribute")?;
                     attrs.push((n, a));
+                }
+                Field::OptTagged(n) => {
+                    if flag(flags, flag_bits, n) {
+                        let a = self.tagged(c, "an attribute")?;
+                        attrs.push((n, a));
+                    }
                 }
                 Field::Dense(n) => {
                     let Some(&ty) = results.first() else {
@@ -1380,6 +1412,9 @@ impl<'a> Reader<'a> {
             t if t == attr_tag::DENSE as u64 => {
                 let ty = self.ty(c, "a constant's type")?;
                 return self.constant(c, ty);
+            }
+            t if t == attr_tag::BYTECODE_TEST_VALUE as u64 => {
+                AttrData::BytecodeTestValue(c.svarint("a test value")?)
             }
             t if t == attr_tag::DIV_BY as u64 => {
                 let divisor = c.varint("a divisor")?;

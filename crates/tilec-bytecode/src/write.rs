@@ -310,6 +310,43 @@ impl<'m> Writer<'m> {
                 put_varint(&mut b, e);
                 put_int_list(&mut b, &shape, 8);
             }
+            TypeData::TestEvolved {
+                base,
+                new,
+                attr,
+                optional,
+            } => {
+                since("BytecodeTestEvolvedType", Version::V250_0)?;
+                let bi = self.ty(base, op)?;
+                let ni = new.map(|n| self.ty(n, op)).transpose()?;
+                let oi = optional.map(|o| self.ty(o, op)).transpose()?;
+                // Tags are varints: 200 takes two bytes.
+                put_varint(&mut b, u64::from(type_tag::TEST_EVOLVED));
+                put_varint(&mut b, bi);
+                if self.version >= Version::V250_1 {
+                    let flags = u64::from(ni.is_some())
+                        | u64::from(attr.is_some()) << 1
+                        | u64::from(oi.is_some()) << 2;
+                    put_varint(&mut b, flags);
+                    if let Some(n) = ni {
+                        put_varint(&mut b, n);
+                    }
+                    if let Some(p) = attr {
+                        put_varint(&mut b, p as u64);
+                    }
+                    if let Some(o) = oi {
+                        put_varint(&mut b, o);
+                    }
+                } else if new.is_some() || attr.is_some() || optional.is_some() {
+                    return Err(Fail(
+                        format!(
+                            "the parameters newType, optionalAttr and optionalType of type 'BytecodeTestEvolvedType' require bytecode version 250.1+, targeting {}",
+                            self.version
+                        ),
+                        None,
+                    ));
+                }
+            }
             TypeData::TensorView {
                 elem,
                 shape,
@@ -490,6 +527,20 @@ impl<'m> Writer<'m> {
                 if let Some(a) = along {
                     put_svarint(out, a);
                 }
+            }
+            AttrData::BytecodeTestValue(v) => {
+                if self.version < Version::V250_1 {
+                    return Err(Fail(
+                        format!(
+                            "attribute 'BytecodeTestValue' requires bytecode version 250.1+, targeting {}",
+                            self.version
+                        ),
+                        op,
+                    ));
+                }
+                // Tags are varints: 200 takes two bytes.
+                put_varint(out, u64::from(crate::attr_tag::BYTECODE_TEST_VALUE));
+                put_svarint(out, v);
             }
             AttrData::SameElements(v) => {
                 out.push(crate::attr_tag::SAME_ELEMENTS);
@@ -923,7 +974,21 @@ impl<'m> Writer<'m> {
                     put_varint(out, v);
                 }
                 Field::OptEnum(n) => {
-                    if let Some(AttrData::Enum(_, v)) = attr(n).map(|a| m.ctx.attrs.get(a)) {
+                    if let Some(AttrData::Enum(k, v)) = attr(n).map(|a| m.ctx.attrs.get(a)) {
+                        // The one enum case added after its enum: the testing priority
+                        // `high` (250.1).
+                        if *k == tilec_ir::attrs::EnumKind::BytecodeTestPriority
+                            && *v == 2
+                            && self.version < Version::V250_1
+                        {
+                            return Err(Fail(
+                                format!(
+                                    "enum case 'high' of attribute '{n}' requires bytecode version 250.1+, targeting {}",
+                                    self.version
+                                ),
+                                Some(op),
+                            ));
+                        }
                         put_varint(out, *v as u64);
                     }
                 }
@@ -989,6 +1054,11 @@ impl<'m> Writer<'m> {
                         ));
                     }
                 },
+                Field::OptTagged(n) => {
+                    if let Some(a) = attr(n) {
+                        self.tagged(a, out, Some(op))?;
+                    }
+                }
                 Field::Dense(n) => {
                     let Some(AttrData::Dense(d)) = attr(n).map(|a| m.ctx.attrs.get(a).clone())
                     else {

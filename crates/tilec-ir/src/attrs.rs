@@ -209,6 +209,16 @@ enums! {
         /// Device-only.
         Private = "private",
     }
+    /// The priority of NVIDIA's bytecode-versioning test op (`testing$bytecode_test_evolution`;
+    /// testing versions only: `high` from 250.1).
+    BytecodeTestPriority / BytecodeTestPriority, mnemonic Some("bytecode_test_priority"), {
+        /// Low.
+        Low = "low",
+        /// Normal.
+        Normal = "normal",
+        /// High (250.1).
+        High = "high",
+    }
     /// The address spaces a GPU-level `ttg.barrier` makes visible (tritongpu-ops.md; only
     /// single spaces: tilec never emits a combination).
     AddrSpace / AddrSpace, mnemonic None, {
@@ -281,6 +291,9 @@ pub enum AttrData {
     Dense(DenseElements),
     /// A case of an enum attribute.
     Enum(EnumKind, u8),
+    /// `#cuda_tile.bytecode_test_value<N>`: the attribute NVIDIA's bytecode-versioning tests
+    /// add in testing version 250.1.
+    BytecodeTestValue(i64),
     /// `div_by<divisor[, every N along D]>`.
     DivBy {
         /// Divisor.
@@ -659,6 +672,11 @@ impl AttrPrinter<'_> {
             AttrData::DivBy { .. } | AttrData::SameElements(_) | AttrData::Bounded { .. } => {
                 out.push_str("#cuda_tile.");
                 self.write_predicate_body(out, a);
+            }
+            AttrData::BytecodeTestValue(v) => {
+                out.push_str("#cuda_tile.bytecode_test_value<");
+                push_i64(out, *v);
+                out.push('>');
             }
             AttrData::OptHints(dict) => {
                 out.push_str("#cuda_tile.optimization_hints");

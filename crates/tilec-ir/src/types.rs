@@ -175,6 +175,19 @@ pub enum TypeData {
         /// The gathered/scattered dimension.
         sparse_dim: u32,
     },
+    /// NVIDIA's bytecode-versioning test type
+    /// `testing$bytecode_test_evolved<base[, new][, #padding][, optional]>`: `new` (default
+    /// `i32`), the padding attribute and `optional` were added in testing version 250.1.
+    TestEvolved {
+        /// A number type (250.0).
+        base: Type,
+        /// A type, `i32` when not written (250.1).
+        new: Option<Type>,
+        /// A padding value (250.1).
+        attr: Option<PaddingValue>,
+        /// A type (250.1).
+        optional: Option<Type>,
+    },
     /// A function type `(inputs) -> (results)`.
     Function {
         /// Argument types.
@@ -593,6 +606,29 @@ impl TypeStore {
 
     fn write_short_dialect(&self, out: &mut String, t: Type) {
         match self.get(t) {
+            TypeData::TestEvolved {
+                base,
+                new,
+                attr,
+                optional,
+            } => {
+                out.push_str("testing$bytecode_test_evolved<");
+                self.write(out, *base, false);
+                if let Some(n) = new {
+                    out.push_str(", ");
+                    self.write(out, *n, false);
+                }
+                if let Some(p) = attr {
+                    out.push_str(", #cuda_tile.padding_value<");
+                    out.push_str(p.name());
+                    out.push('>');
+                }
+                if let Some(o) = optional {
+                    out.push_str(", ");
+                    self.write(out, *o, false);
+                }
+                out.push('>');
+            }
             TypeData::Ptr(e) => {
                 out.push_str("ptr<");
                 self.write(out, *e, false);

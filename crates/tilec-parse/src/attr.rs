@@ -411,6 +411,7 @@ impl<'s> Parser<'s> {
             "atomic_rmw_mode" => Some(EnumKind::AtomicRmwMode),
             "barrier_scope" => Some(EnumKind::BarrierScope),
             "symbol_visibility" => Some(EnumKind::SymbolVisibility),
+            "bytecode_test_priority" => Some(EnumKind::BytecodeTestPriority),
             _ => None,
         };
         if let Some(k) = enum_kind {
@@ -418,6 +419,12 @@ impl<'s> Parser<'s> {
         }
         match mnemonic {
             "div_by" => self.parse_div_by(),
+            "bytecode_test_value" => {
+                self.expect(Tok::Less, "expected '<'")?;
+                let v = self.parse_i64()?;
+                self.expect(Tok::Greater, "expected '>'")?;
+                Ok(self.m.ctx.attrs.intern(AttrData::BytecodeTestValue(v)))
+            }
             "same_elements" => {
                 self.expect(Tok::Less, "expected '<'")?;
                 self.expect(Tok::LSquare, "expected '['")?;
@@ -1016,6 +1023,7 @@ fn enum_name(k: EnumKind) -> &'static str {
         EnumKind::BarrierScope => "::mlir::cuda_tile::BarrierScope",
         EnumKind::SymbolVisibility => "::mlir::cuda_tile::SymbolVisibility",
         EnumKind::AddrSpace => "::mlir::triton::gpu::AddrSpace",
+        EnumKind::BytecodeTestPriority => "::mlir::cuda_tile::BytecodeTestPriority",
     }
 }
 

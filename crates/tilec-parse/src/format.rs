@@ -292,6 +292,14 @@ impl<'s> Parser<'s> {
                 a
             }
             AttrKind::OptHints => self.parse_opt_hints()?,
+            // A dialect attribute in an op's format is written without its prefix, as
+            // MLIR prints it there: `test_attr = <5>`.
+            AttrKind::BytecodeTestValue if self.at(Tok::Less) => {
+                self.bump();
+                let v = self.parse_i64()?;
+                self.expect(Tok::Greater, "expected '>'")?;
+                self.m.ctx.attrs.intern(AttrData::BytecodeTestValue(v))
+            }
             _ => self.parse_attribute(None)?.0,
         };
         st.attrs[i] = Some((a, Span::new(start, self.prev_end)));

@@ -32,6 +32,7 @@ const TYPE_KEYWORDS: &[&str] = &[
     "partition_view",
     "strided_view",
     "gather_scatter_view",
+    "testing$bytecode_test_evolved",
 ];
 
 /// The `cuda_tile` dialect's type mnemonics.
@@ -194,6 +195,7 @@ impl<'s> Parser<'s> {
             | "partition_view"
             | "strided_view"
             | "gather_scatter_view"
+            | "testing$bytecode_test_evolved"
             | "token" => {
                 if let Some((t, end)) = self.cached_type(self.tok.end as usize) {
                     self.reset_to(end);
@@ -341,6 +343,7 @@ impl<'s> Parser<'s> {
             "partition_view" => self.parse_view_body(ViewKind::Partition),
             "strided_view" => self.parse_view_body(ViewKind::Strided),
             "gather_scatter_view" => self.parse_view_body(ViewKind::GatherScatter),
+            "testing$bytecode_test_evolved" => self.parse_test_evolved(),
             other => {
                 let near = tilec_diag::closest(other, DIALECT_TYPES.iter().copied());
                 Err(self.err_suggest(
@@ -825,6 +828,58 @@ pub(crate) fn is_number_type(d: &TypeData) -> bool {
 }
 
 impl Parser<'_> {
+    /// `<base[, new][, #cuda_tile.padding_value<p>][, optional]>` of the testing type
+    /// `testing$bytecode_test_evolved`: the first type after `base` is `new`, the second
+    /// `optional`.
+    fn parse_test_evolved(&mut self) -> PResult<Type> {
+        self.expect(Tok::Less, "expected '<'")?;
+        let at = Span::at(self.tok.start);
+        let base = self.parse_type()?;
+        if !self.number_in_release(base) {
+            return Err(self.err(
+                codes::INVALID_TYPE,
+                at,
+                format!(
+                    "failed to verify 'baseType': {}",
+                    Elems::describe_number_type(self.opts.minor())
+                ),
+            ));
+        }
+        let (mut new, mut attr, mut optional) = (None, None, None);
+        while self.eat(Tok::Comma) {
+            if self.at(Tok::HashId) {
+                let (a, span) = self.parse_attribute(None)?;
+                match self.m.ctx.attrs.get(a) {
+                    tilec_ir::attrs::AttrData::Enum(tilec_ir::attrs::EnumKind::PaddingValue, v) => {
+                        attr = tilec_ir::attrs::PaddingValue::from_index(*v);
+                    }
+                    _ => {
+                        return Err(self.err(
+                            codes::INVALID_TYPE,
+                            span,
+                            "expected a padding value attribute",
+                        ));
+                    }
+                }
+            } else if new.is_none() && attr.is_none() {
+                new = Some(self.parse_type()?);
+            } else if optional.is_none() {
+                optional = Some(self.parse_type()?);
+            } else {
+                return Err(self.err_op_here(codes::SYNTAX, "expected '>'"));
+            }
+        }
+        self.expect(Tok::Greater, "expected '>'")?;
+        // `new` defaults to i32, which is then not written.
+        let new = new.filter(|t| *t != Type::I32);
+        Ok(self.m.ctx.types.intern(TypeData::TestEvolved {
+            base,
+            new,
+            attr,
+            optional,
+        }))
+    }
+
     /// True if `t` is a number type of the release parsed for.
     fn number_in_release(&self, t: tilec_ir::Type) -> bool {
         let release = Elems::of_release(self.opts.minor());

@@ -240,6 +240,7 @@ fn kind_description(k: tilec_ir::ops::AttrKind) -> String {
         K::AssumePredicate => "assume predicate attribute".into(),
         K::DenseI32Array | K::OperandSegments => "i32 dense array attribute".into(),
         K::Array => "array attribute".into(),
+        K::BytecodeTestValue => "bytecode test value attribute".into(),
     }
 }
 

@@ -156,3 +156,84 @@ fn release_versions_refuse_the_testing_ops() {
         "cuda-tile-translate: for the --bytecode-version option: Invalid argument '9.9': the supported versions are [13.1 - 13.3]\n"
     );
 }
+
+/// The rest of NVIDIA's testing records: the `priority` enum attribute (250.0, its case
+/// `high` 250.1), the `test_attr` attribute `#cuda_tile.bytecode_test_value` (250.1) and
+/// the type `testing$bytecode_test_evolved` (parameters after the first: 250.1).
+#[test]
+fn testing_attributes_and_type() {
+    let src = r#"cuda_tile.module @v {
+  testing$func @f(%e: !cuda_tile.testing$bytecode_test_evolved<i8, i64, #cuda_tile.padding_value<nan>, f16>, %g: !cuda_tile.testing$bytecode_test_evolved<f32, i32>) {
+    %c = constant <f32: [1.0, 2.0]> : !cuda_tile.tile<2xf32>
+    %t = testing$bytecode_test_evolution (%c : !cuda_tile.tile<2xf32>) priority = <high> test_attr = <-5> -> !cuda_tile.token
+    %u = testing$bytecode_test_evolution (%c : !cuda_tile.tile<2xf32>) priority = <low> -> !cuda_tile.token
+    return
+  }
+}
+"#;
+    let (status, out, err) = run(
+        &[
+            "-test-cudatile-roundtrip",
+            "-no-implicit-module",
+            "-bytecode-version=250.1",
+        ],
+        src,
+    );
+    assert_eq!(status, 0, "{err}");
+    assert_eq!(
+        out,
+        r#"cuda_tile.module @kernels {
+  testing$func @f(%arg0: testing$bytecode_test_evolved<i8, i64, #cuda_tile.padding_value<nan>, f16>, %arg1: testing$bytecode_test_evolved<f32>) {
+    %cst_f32 = constant <f32: [1.000000e+00, 2.000000e+00]> : tile<2xf32>
+    %0 = testing$bytecode_test_evolution(%cst_f32 : !cuda_tile.tile<2xf32>) priority = <high> test_attr = <-5> -> token
+    %1 = testing$bytecode_test_evolution(%cst_f32 : !cuda_tile.tile<2xf32>) priority = <low> -> token
+    return
+  }
+}
+"#
+    );
+    let refused = |text: &str, want: &str| {
+        let (status, _, err) = run(
+            &[
+                "-test-cudatile-roundtrip",
+                "-no-implicit-module",
+                "-bytecode-version=250.0",
+            ],
+            text,
+        );
+        assert_eq!(status, 1);
+        assert!(err.contains(want), "{err}");
+    };
+    refused(
+        src,
+        "the parameters newType, optionalAttr and optionalType of type 'BytecodeTestEvolvedType' require bytecode version 250.1+, targeting 250.0",
+    );
+    let op = |attrs: &str| {
+        format!(
+            "cuda_tile.module @v {{\n  testing$func @f() {{\n    %c = constant <f32: [1.0, 2.0]> : !cuda_tile.tile<2xf32>\n    %t = testing$bytecode_test_evolution (%c : !cuda_tile.tile<2xf32>) {attrs} -> !cuda_tile.token\n    return\n  }}\n}}\n"
+        )
+    };
+    refused(
+        &op("test_attr = <1>"),
+        "attribute 'test_attr' requires bytecode version 250.1+",
+    );
+    refused(
+        &op("priority = <high>"),
+        "enum case 'high' of attribute 'priority' requires bytecode version 250.1+, targeting 250.0",
+    );
+    // 250.0 keeps the base type and the 250.0 priorities.
+    let (status, out, err) = run(
+        &[
+            "-test-cudatile-roundtrip",
+            "-no-implicit-module",
+            "-bytecode-version=250.0",
+        ],
+        "cuda_tile.module @v {\n  testing$func @f(%g: !cuda_tile.testing$bytecode_test_evolved<f32>) {\n    %c = constant <f32: [1.0, 2.0]> : !cuda_tile.tile<2xf32>\n    %t = testing$bytecode_test_evolution (%c : !cuda_tile.tile<2xf32>) priority = <normal> -> !cuda_tile.token\n    return\n  }\n}\n",
+    );
+    assert_eq!(status, 0, "{err}");
+    assert!(
+        out.contains("testing$func @f(%arg0: testing$bytecode_test_evolved<f32>)"),
+        "{out}"
+    );
+    assert!(out.contains("priority = <normal> -> token"), "{out}");
+}

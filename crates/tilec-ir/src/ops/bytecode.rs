@@ -120,6 +120,8 @@ pub enum Field {
     Array(&'static str),
     /// A self-describing attribute (the assume predicate).
     Tagged(&'static str),
+    /// An optional self-describing attribute, present when its flag bit is set.
+    OptTagged(&'static str),
     /// A dense constant, as a constant-pool index.
     Dense(&'static str),
     /// `array<i32: ...>` as a count and 4-byte little-endian values.

@@ -254,6 +254,7 @@ pub fn attr_fits(kind: AttrKind, d: &AttrData) -> bool {
         AttrKind::DenseI32Array | AttrKind::OperandSegments => {
             matches!(d, AttrData::DenseI32Array(_))
         }
+        AttrKind::BytecodeTestValue => matches!(d, AttrData::BytecodeTestValue(_)),
     }
 }
 

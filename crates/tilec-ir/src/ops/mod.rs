@@ -285,6 +285,8 @@ pub enum AttrKind {
     Array,
     /// The operand segment sizes of ops with several optional or variadic operands.
     OperandSegments,
+    /// `#cuda_tile.bytecode_test_value<N>` (NVIDIA's testing attribute).
+    BytecodeTestValue,
 }
 
 /// Whether an attribute must be present.

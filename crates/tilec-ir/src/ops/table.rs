@@ -1720,10 +1720,14 @@ table! {
     TestingBytecodeEvolution => OpDef {
         bytecode: Some(Bytecode { code: 0x3002, since: V::V250_0, fields: &[
             F::Results,
-            F::Flags(&[B::Present("new_attr"), B::Present("optional_token")], V::V250_1),
+            // A flag word per version that added optional parts.
+            F::Flags(&[B::Present("priority")], V::V250_0),
+            F::OptEnum("priority"),
+            F::Flags(&[B::Present("new_attr"), B::Present("optional_token"), B::Present("test_attr")], V::V250_1),
             F::Sized("inputs"),
             F::OptInt("new_attr"),
             F::OptOperand("optional_token"),
+            F::OptTagged("test_attr"),
         ] }),
         opcode: Opcode::TestingBytecodeEvolution,
         name: "testing$bytecode_test_evolution",
@@ -1732,11 +1736,16 @@ table! {
         since: "250.0",
         operands: &[var("inputs", TILE), opt("optional_token", TOKEN)],
         results: RESULT_TOKEN,
-        attrs: &[optional("new_attr", AttrKind::I32), SEGMENTS],
+        attrs: &[
+            optional("new_attr", AttrKind::I32),
+            optional("priority", AttrKind::Enum(EnumKind::BytecodeTestPriority)),
+            optional("test_attr", AttrKind::BytecodeTestValue),
+            SEGMENTS,
+        ],
         traits: Traits::ATTR_SIZED_OPERANDS,
         effects: Effects::SideEffect,
         syntax: Syntax::Format(
-            "`(` $inputs `:` qualified(type($inputs)) `)` (`new_attr` `=` $new_attr^)? (`token` `=` $optional_token^ `:` type($optional_token))? `->` type($result_token) attr-dict",
+            "`(` $inputs `:` qualified(type($inputs)) `)` (`new_attr` `=` $new_attr^)? (`token` `=` $optional_token^ `:` type($optional_token))? (`priority` `=` $priority^)? (`test_attr` `=` $test_attr^)? `->` type($result_token) attr-dict",
         ),
         ..DEFAULT
     },

@@ -230,6 +230,11 @@ fn write_attr_value(p: &mut Printer<'_>, def: &OpDef, slot: usize, a: Attr) {
             }
             p.out.push(']');
         }
+        (AttrKind::BytecodeTestValue, AttrData::BytecodeTestValue(v)) => {
+            p.out.push('<');
+            push_i64(&mut p.out, *v);
+            p.out.push('>');
+        }
         (_, AttrData::OptHints(d)) => {
             let d = *d;
             let mut s = std::mem::take(&mut p.out);
