@@ -236,3 +236,23 @@ fn bytecode_mutants_never_crash_and_always_explain_themselves() {
         "the mutator is not doing its job"
     );
 }
+
+/// A bytecode mutant `cargo xtask fuzz-bytecode` found: a testing type whose base is not a
+/// number type was read, then printed as text that does not parse. The reader refuses it
+/// now, at its byte offset.
+#[test]
+fn bytecode_fuzz_findings_stay_fixed() {
+    let hex = "7f54696c65495200fa010000821c08cb01000400011680600107100600826007010205010103c801095c0000841908cb01cbcbcbcbcbcbcb0000000000000000080000803f00000040834108cbcbcbcb01cbcbcb0000000005cbcbcbcbcbcbcb0000000000000000000000000000000000000000000000000000000000000000000000000000000001cbcbcb0000000000853f0408cbcbcb000000000100000002000000030000000a0000000e0000000f0000001a000000110405c801000701020210010300070d0501020000000000000011810904cbcb01cbcbcb000000006600";
+    let bytes: Vec<u8> = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect();
+    if let Err(e) = tilec_tests::mutate::check_bytecode_mutant(&bytes) {
+        panic!("{e}");
+    }
+    let err = tilec_bytecode::read(&bytes, tilec_diag::FileId(0)).expect_err("refused");
+    assert_eq!(
+        err.message,
+        "the base type of 'testing$bytecode_test_evolved' is not a number type"
+    );
+}

@@ -500,6 +500,9 @@ impl<'a> Reader<'a> {
         };
         match data {
             TypeData::Ptr(p) if !number(*p) => Err("the pointee type is not a number type".into()),
+            TypeData::TestEvolved { base, .. } if !number(*base) => {
+                Err("the base type of 'testing$bytecode_test_evolved' is not a number type".into())
+            }
             TypeData::Tile { shape, elem, .. } => {
                 if !Elems::of(types.get(*elem)).is_some_and(|e| Elems::ALL.contains(e)) {
                     return Err("the tile element type is not a number or pointer type".into());
