@@ -458,71 +458,9 @@ impl<'a, 'm> Ctx<'a, 'm> {
                     m.def(op).name
                 ));
             }
-            // Element by element (every op listed, so that a new op is a compile error here).
-            O::AbsF
-            | O::AddF
-            | O::Atan2
-            | O::Ceil
-            | O::CmpF
-            | O::CosH
-            | O::Cos
-            | O::DivF
-            | O::Exp2
-            | O::Exp
-            | O::Floor
-            | O::Fma
-            | O::Log10
-            | O::Log1p
-            | O::Log2
-            | O::Log
-            | O::MaxF
-            | O::MaximumF
-            | O::MinF
-            | O::MinimumF
-            | O::MulF
-            | O::NegF
-            | O::PowF
-            | O::RecipF
-            | O::RemF
-            | O::Rsqrt
-            | O::Sigmoid
-            | O::SinH
-            | O::Sin
-            | O::Sqrt
-            | O::SubF
-            | O::Tan
-            | O::TanHF
-            | O::TanH
-            | O::AbsI
-            | O::AddI
-            | O::AndI
-            | O::Brev
-            | O::Clz
-            | O::CmpI
-            | O::Ctz
-            | O::DivI
-            | O::MaxI
-            | O::MinI
-            | O::MulHI
-            | O::MulI
-            | O::NegSI
-            | O::NotI
-            | O::OrI
-            | O::PopCnt
-            | O::RemI
-            | O::ShLI
-            | O::ShRI
-            | O::SubI
-            | O::XOrI
-            | O::Bitcast
-            | O::ExtI
-            | O::FToF
-            | O::FToI
-            | O::IToF
-            | O::IntToPtr
-            | O::PtrToInt
-            | O::PtrToPtr
-            | O::TruncI => self.elementwise(op)?,
+            // Element by element: the shared list (tilec_ir::elementwise_opcodes), and
+            // nothing else, so that a new op is a compile error here.
+            tilec_ir::elementwise_opcodes!() | O::PtrToPtr => self.elementwise(op)?,
         }
         Ok(None)
     }

@@ -598,71 +598,9 @@ impl Assign<'_> {
                 self.results(op, &c);
             }
             O::TestingBytecodeNewAttribute | O::TestingBytecodeEvolution => {}
-            // Every elementwise op (and nothing else: a new op must be placed above).
-            O::AbsF
-            | O::AddF
-            | O::Atan2
-            | O::Ceil
-            | O::CmpF
-            | O::CosH
-            | O::Cos
-            | O::DivF
-            | O::Exp2
-            | O::Exp
-            | O::Floor
-            | O::Fma
-            | O::Log10
-            | O::Log1p
-            | O::Log2
-            | O::Log
-            | O::MaxF
-            | O::MaximumF
-            | O::MinF
-            | O::MinimumF
-            | O::MulF
-            | O::NegF
-            | O::PowF
-            | O::RecipF
-            | O::RemF
-            | O::Rsqrt
-            | O::Sigmoid
-            | O::SinH
-            | O::Sin
-            | O::Sqrt
-            | O::SubF
-            | O::Tan
-            | O::TanHF
-            | O::TanH
-            | O::AbsI
-            | O::AddI
-            | O::AndI
-            | O::Brev
-            | O::Clz
-            | O::CmpI
-            | O::Ctz
-            | O::DivI
-            | O::MaxI
-            | O::MinI
-            | O::MulHI
-            | O::MulI
-            | O::NegSI
-            | O::NotI
-            | O::OrI
-            | O::PopCnt
-            | O::RemI
-            | O::ShLI
-            | O::ShRI
-            | O::SubI
-            | O::XOrI
-            | O::Bitcast
-            | O::ExtI
-            | O::FToF
-            | O::FToI
-            | O::IToF
-            | O::IntToPtr
-            | O::PtrToInt
-            | O::TruncI
-            | O::Select => self.elementwise(op),
+            // The elementwise ops (tilec_ir::elementwise_opcodes) and nothing else: a new op
+            // must be placed above.
+            tilec_ir::elementwise_opcodes!() | O::Select => self.elementwise(op),
         }
     }
 

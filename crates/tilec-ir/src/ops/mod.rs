@@ -26,6 +26,80 @@ mod table;
 
 pub use table::Opcode;
 
+/// The or-pattern of the element-by-element ops (float and integer arithmetic, the
+/// value conversions) that every consumer handles by its one elementwise path: the
+/// interpreter, convert-to-gpu and the PTX writer match `elementwise_opcodes!()` (plus
+/// their own extras) in otherwise exhaustive matches, so that a new op is a compile error
+/// in each until it is placed, here or in an arm of its own.
+#[macro_export]
+macro_rules! elementwise_opcodes {
+    () => {
+        $crate::ops::Opcode::AbsF
+            | $crate::ops::Opcode::AddF
+            | $crate::ops::Opcode::Atan2
+            | $crate::ops::Opcode::Ceil
+            | $crate::ops::Opcode::CmpF
+            | $crate::ops::Opcode::CosH
+            | $crate::ops::Opcode::Cos
+            | $crate::ops::Opcode::DivF
+            | $crate::ops::Opcode::Exp2
+            | $crate::ops::Opcode::Exp
+            | $crate::ops::Opcode::Floor
+            | $crate::ops::Opcode::Fma
+            | $crate::ops::Opcode::Log10
+            | $crate::ops::Opcode::Log1p
+            | $crate::ops::Opcode::Log2
+            | $crate::ops::Opcode::Log
+            | $crate::ops::Opcode::MaxF
+            | $crate::ops::Opcode::MaximumF
+            | $crate::ops::Opcode::MinF
+            | $crate::ops::Opcode::MinimumF
+            | $crate::ops::Opcode::MulF
+            | $crate::ops::Opcode::NegF
+            | $crate::ops::Opcode::PowF
+            | $crate::ops::Opcode::RecipF
+            | $crate::ops::Opcode::RemF
+            | $crate::ops::Opcode::Rsqrt
+            | $crate::ops::Opcode::Sigmoid
+            | $crate::ops::Opcode::SinH
+            | $crate::ops::Opcode::Sin
+            | $crate::ops::Opcode::Sqrt
+            | $crate::ops::Opcode::SubF
+            | $crate::ops::Opcode::Tan
+            | $crate::ops::Opcode::TanHF
+            | $crate::ops::Opcode::TanH
+            | $crate::ops::Opcode::AbsI
+            | $crate::ops::Opcode::AddI
+            | $crate::ops::Opcode::AndI
+            | $crate::ops::Opcode::Brev
+            | $crate::ops::Opcode::Clz
+            | $crate::ops::Opcode::CmpI
+            | $crate::ops::Opcode::Ctz
+            | $crate::ops::Opcode::DivI
+            | $crate::ops::Opcode::MaxI
+            | $crate::ops::Opcode::MinI
+            | $crate::ops::Opcode::MulHI
+            | $crate::ops::Opcode::MulI
+            | $crate::ops::Opcode::NegSI
+            | $crate::ops::Opcode::NotI
+            | $crate::ops::Opcode::OrI
+            | $crate::ops::Opcode::PopCnt
+            | $crate::ops::Opcode::RemI
+            | $crate::ops::Opcode::ShLI
+            | $crate::ops::Opcode::ShRI
+            | $crate::ops::Opcode::SubI
+            | $crate::ops::Opcode::XOrI
+            | $crate::ops::Opcode::Bitcast
+            | $crate::ops::Opcode::ExtI
+            | $crate::ops::Opcode::FToF
+            | $crate::ops::Opcode::FToI
+            | $crate::ops::Opcode::IToF
+            | $crate::ops::Opcode::IntToPtr
+            | $crate::ops::Opcode::PtrToInt
+            | $crate::ops::Opcode::TruncI
+    };
+}
+
 use crate::attrs::EnumKind;
 use std::sync::OnceLock;
 
