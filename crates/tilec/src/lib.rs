@@ -403,6 +403,37 @@ fn normalize_args(args: Vec<OsString>) -> Vec<OsString> {
     args
 }
 
+/// The whole process: runs [`run`] with the process's streams and exits with its status.
+/// A panic is an internal error: reported with exit status 2 instead of the default
+/// abort message. Both binaries (`tilec`, and `tileiras` of the Python wheel) are this.
+pub fn process_main(args: Vec<OsString>) -> ! {
+    use std::io::IsTerminal;
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("tilec: internal error: {info}");
+        eprintln!("tilec: this is a bug in tilec; please report it with the input that caused it");
+    }));
+    let status = std::panic::catch_unwind(|| {
+        let stdin = std::io::stdin();
+        let stdout = std::io::stdout();
+        let stderr = std::io::stderr();
+        let is_tty = stderr.is_terminal();
+        let mut stdin = stdin.lock();
+        let mut stdout = std::io::BufWriter::new(stdout.lock());
+        let mut stderr = stderr.lock();
+        let mut io = Io {
+            stdin: &mut stdin,
+            stdout: &mut stdout,
+            stderr: &mut stderr,
+            stderr_is_tty: is_tty,
+        };
+        let status = run(args, &mut io);
+        let _ = stdout.flush();
+        status
+    })
+    .unwrap_or(EXIT_USAGE);
+    std::process::exit(status);
+}
+
 /// Runs a command line (`args[0]` is the program name). Returns the exit status.
 pub fn run(args: Vec<OsString>, io: &mut Io<'_>) -> i32 {
     match invoked_as(&args) {
