@@ -2,7 +2,7 @@
 //! tests/src/gpusweep.rs) without a GPU: argument marshalling against the PTX, the
 //! tolerance rules, the no-GPU path of the command, and the whole check (buffers with
 //! guard bytes, launch, comparison with the interpreter) over the PTX simulator, which
-//! runs a subset of tilec's PTX (tests/src/ptxsim.rs).
+//! runs a subset of tilec's PTX (crates/tilec-ptxsim).
 
 use tilec_gpu::check::marshal_placeholder;
 use tilec_gpu::params::{check_params, param_bytes, ptx_params};

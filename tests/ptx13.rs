@@ -1,6 +1,6 @@
 //! The PTX lowering of Tile IR 13.3's ops and element types (`pack`/`unpack`,
 //! `f8E8M0FNU`, `f4E2M1FN`, `i4`, ...): every kernel here is compiled for sm_80, sm_90 and
-//! sm_100, run on the PTX simulator (tests/src/ptxsim.rs) and compared with the
+//! sm_100, run on the PTX simulator (crates/tilec-ptxsim) and compared with the
 //! interpreter bit for bit on the same inputs, and assembled by ptxas (when installed)
 //! with no error, warning or spill.
 

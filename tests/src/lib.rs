@@ -21,8 +21,8 @@ pub mod kernelgen;
 pub mod lit;
 pub mod mutate;
 pub mod ptxas;
-pub mod ptxsim;
-pub mod simgpu;
+pub use tilec_ptxsim as ptxsim;
+pub use tilec_ptxsim::backend as simgpu;
 
 use std::path::{Path, PathBuf};
 

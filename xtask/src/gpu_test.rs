@@ -8,7 +8,7 @@
 //!
 //! Without a GPU it says so and checks what it can on the CPU: every case compiles and
 //! its arguments fit the PTX's parameter list; then exits 0. `--sim` runs the sweep on
-//! the PTX simulator (tests/src/ptxsim.rs) instead, for the kernels inside its subset.
+//! the PTX simulator (crates/tilec-ptxsim) instead, for the kernels inside its subset.
 
 use tilec_gpu::Backend;
 use tilec_tests::gpusweep::{self, Family, SweepCase, Verdict};

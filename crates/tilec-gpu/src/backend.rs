@@ -1,7 +1,7 @@
 //! What the harness needs from a device: load a kernel, hold buffers, launch.
 //!
 //! [`crate::driver::CudaDevice`] is the real one (the CUDA driver). Tests put a PTX
-//! simulator behind the same trait (tests/src/ptxsim.rs), which proves the whole
+//! simulator behind the same trait (crates/tilec-ptxsim), which proves the whole
 //! path (marshalling, buffers, guards, comparison) on machines without a GPU.
 
 use thiserror::Error;

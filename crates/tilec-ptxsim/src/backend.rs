@@ -1,9 +1,9 @@
-//! A [`tilec_gpu::Backend`] over [`crate::ptxsim`]: the GPU harness's whole path
+//! A [`tilec_gpu::Backend`] over [`crate`] (the PTX simulator): the GPU harness's whole path
 //! (marshalling by docs/abi.md, buffers with guard bytes, launch, comparison with the
 //! interpreter) runs without a GPU for the kernels the simulator covers. A kernel it
 //! cannot execute gives [`GpuError::Other`] naming the reason.
 
-use crate::ptxsim;
+use crate as ptxsim;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use tilec_gpu::{Backend, GpuError, KernelId};
 
@@ -40,7 +40,7 @@ fn quietly<T>(f: impl FnOnce() -> T) -> std::thread::Result<T> {
 
 impl Backend for SimGpu {
     fn describe(&self) -> String {
-        "ptxsim (tests/src/ptxsim.rs, a PTX simulator)".to_string()
+        "ptxsim (crates/tilec-ptxsim, a PTX simulator)".to_string()
     }
 
     fn load(&mut self, ptx: &str, entry: &str) -> Result<KernelId, GpuError> {

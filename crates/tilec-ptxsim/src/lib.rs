@@ -11,6 +11,8 @@
 //! ("Matrix fragments for mma.m16n8k8 / m16n8k16 / m16n8k32"), written out here again,
 //! independently of the compiler. Anything outside the subset is an error, never ignored.
 
+pub mod backend;
+
 use std::collections::HashMap;
 
 /// An operand of an instruction.
