@@ -376,20 +376,6 @@ impl Ctx<'_, '_> {
     }
 }
 
-/// The width in bits an element of `elem` takes in a packed byte array (`pack`/`unpack`,
-/// and memory): `i1` a bit, `i4` and `f4E2M1FN` four bits, `tf32` the 32 bits of its f32
-/// pattern, every other type its own width.
-pub(crate) fn packed_bits(m: &tilec_ir::Module, elem: tilec_ir::Type) -> u32 {
-    use tilec_ir::TypeData;
-    use tilec_ir::float::FloatKind;
-    match m.ctx.types.get(elem) {
-        TypeData::Int(w) => *w,
-        TypeData::Float(FloatKind::TF32) => 32,
-        TypeData::Float(k) => k.bit_width(),
-        _ => 64,
-    }
-}
-
 impl Ctx<'_, '_> {
     /// `pack` and `unpack`: the tile's elements as a little-endian bit stream (element 0 in
     /// the lowest bits of byte 0), read back as bytes or as elements of another type.
@@ -399,7 +385,10 @@ impl Ctx<'_, '_> {
         let r = m.result(op, 0);
         let (rshape, relem) = (self.shape_of(r), self.elem_of(r));
         let rn = rshape.iter().product::<i64>() as usize;
-        let (sw, rw) = (packed_bits(m, src.elem), packed_bits(m, relem));
+        let (sw, rw) = (
+            m.ctx.types.storage_bits(src.elem),
+            m.ctx.types.storage_bits(relem),
+        );
         let enc = |e: tilec_ir::Type, b: u64| crate::mem::encode(&m.ctx.types, e, b);
         let dec = |e: tilec_ir::Type, b: u64| match tilec_ir::attrs::float_kind(&m.ctx.types, e) {
             Some(k) => crate::mem::from_memory(k, b),

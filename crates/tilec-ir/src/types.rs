@@ -371,6 +371,18 @@ impl TypeStore {
         })
     }
 
+    /// The bits one element of type `t` takes in a packed stream (`pack`/`unpack`) and in
+    /// memory: `i1` one, `i4` and `f4E2M1FN` four, `tf32` the 32 bits of its f32 pattern,
+    /// every other number its own width, a pointer 64.
+    pub fn storage_bits(&self, t: Type) -> u32 {
+        match self.get(t) {
+            TypeData::Int(w) => *w,
+            TypeData::Float(crate::float::FloatKind::TF32) => 32,
+            TypeData::Float(k) => k.bit_width(),
+            _ => 64,
+        }
+    }
+
     /// The element type of a tile, or the type itself for element types.
     pub fn element_type(&self, t: Type) -> Type {
         match self.get(t) {

@@ -271,10 +271,8 @@ fn split(m: &mut Module, l: Op, plan: &Plan) {
         // condition `iv > n` is never true and `iv <= n` always: the split point `n` puts
         // every iteration in the right loop; NVIDIA's `n + 1` wraps around to the smallest
         // value and puts every iteration in the wrong one).
-        let bits = match b.module.ctx.types.get(b.module.ctx.types.element_type(ty)) {
-            tilec_ir::TypeData::Int(w) => *w,
-            _ => 64,
-        };
+        let types = &b.module.ctx.types;
+        let bits = types.storage_bits(types.element_type(ty));
         let max = match signedness {
             Signedness::Signed => (1u64 << (bits.clamp(1, 64) - 1)) - 1,
             Signedness::Unsigned => u64::MAX >> (64 - bits.clamp(1, 64)),

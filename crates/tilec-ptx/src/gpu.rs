@@ -611,8 +611,8 @@ impl Assign<'_> {
     fn pack(&mut self, op: Op) {
         let (src, res) = (self.m.operand(op, 0), self.m.result(op, 0));
         let elem = |v: Value| self.m.ctx.types.element_type(self.m.value_type(v));
-        let sw = crate::emit::packed_bits(elem(src));
-        let rw = crate::emit::packed_bits(elem(res));
+        let sw = self.m.ctx.types.storage_bits(elem(src));
+        let rw = self.m.ctx.types.storage_bits(elem(res));
         let l = self.any(op, 0);
         let out = if sw > rw {
             widen_low(&l, (sw / rw).trailing_zeros())

@@ -97,13 +97,7 @@ fn alloca(v: &mut Verifier<'_>, op: Op) -> VResult {
         return Ok(());
     };
     let pointee = *pointee;
-    let bits: i64 = match v.data(pointee) {
-        TypeData::Int(w) => i64::from(*w),
-        TypeData::Float(tilec_ir::float::FloatKind::TF32) => 32,
-        TypeData::Float(k) => i64::from(k.bit_width()),
-        _ => 64,
-    };
-    let size = (bits + 7) / 8;
+    let size = i64::from(v.m.ctx.types.storage_bits(pointee).div_ceil(8));
     if alignment < size {
         let ty = v.elem(pointee);
         return Err(v.error(

@@ -54,15 +54,7 @@ fn pack(v: &mut Verifier<'_>, op: Op) -> VResult {
     if v.shape(src).len() != 1 || v.shape(res).len() != 1 {
         return Err(v.error(op, &cat::PACK_RANK, &[]));
     }
-    let bits = |v: &Verifier<'_>, t| -> u64 {
-        let elem = v.elem_of(t);
-        match v.data(elem) {
-            TypeData::Int(w) => u64::from(*w),
-            TypeData::Float(tilec_ir::float::FloatKind::TF32) => 32,
-            TypeData::Float(k) => u64::from(k.bit_width()),
-            _ => 64,
-        }
-    };
+    let bits = |v: &Verifier<'_>, t| -> u64 { u64::from(v.m.ctx.types.storage_bits(v.elem_of(t))) };
     let (sw, rw) = (bits(v, src), bits(v, res));
     if sw == rw {
         return Err(v.error(op, &cat::PACK_WIDTHS, &[]));

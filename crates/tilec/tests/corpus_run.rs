@@ -5,6 +5,8 @@
 //! `NO_REFERENCE` and printed. Needs Python with NumPy (`TILEC_PYTHON`, else `python3`);
 //! without it the test says SKIPPED.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -25,17 +27,9 @@ const CHECKED: [&str; 11] = [
 
 #[test]
 fn corpus_kernels_run_as_numpy_computes() {
-    let python = std::env::var("TILEC_PYTHON").unwrap_or_else(|_| "python3".into());
-    let has_numpy = Command::new(&python)
-        .args(["-c", "import numpy"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_numpy {
-        eprintln!(
-            "\n*** SKIPPED: cuTile corpus against NumPy: {python} with NumPy not found (set TILEC_PYTHON or `pip install numpy`) ***\n"
-        );
+    let Some(python) = common::python_with_numpy("cuTile corpus against NumPy") else {
         return;
-    }
+    };
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let out = Command::new(&python)
         .arg(root.join("scripts/cutile_corpus/check_run.py"))

@@ -4,22 +4,16 @@
 //! it works the day a GPU is there. Needs Python with NumPy (`TILEC_PYTHON`, else
 //! `python3`); .ci/run provides it, elsewhere the test says SKIPPED.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
 #[test]
 fn gpu_runner_covers_every_example_kernel() {
-    let python = std::env::var("TILEC_PYTHON").unwrap_or_else(|_| "python3".into());
-    let has_numpy = Command::new(&python)
-        .args(["-c", "import numpy"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_numpy {
-        eprintln!(
-            "\n*** SKIPPED: GPU runner dry run: {python} with NumPy not found (set TILEC_PYTHON or `pip install numpy`) ***\n"
-        );
+    let Some(python) = common::python_with_numpy("GPU runner dry run") else {
         return;
-    }
+    };
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let out = Command::new(&python)
         .arg(root.join("scripts/gpu/run_examples.py"))

@@ -29,7 +29,6 @@ use tilec_ir::util::FxHashMap;
 use tilec_ir::{Module, Op, Opcode, Type, TypeData, Value};
 
 pub(crate) use control::print_driver;
-pub(crate) use pack::packed_bits;
 pub(crate) use shape::STAGE_BYTES;
 
 /// The registers of one tile value: one per slot of its layout.

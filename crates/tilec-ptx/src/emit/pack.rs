@@ -11,19 +11,6 @@ use super::{Kernel, Tv, arith::int_width, class_of};
 use crate::sink::{RegClass, Sink};
 use tilec_ir::{Op, Type};
 
-/// The bits an element of `elem` takes in the packed stream: `i1` one, `i4` and
-/// `f4E2M1FN` four, `tf32` the 32 bits of its f32 pattern, others their width.
-pub(crate) fn packed_bits(elem: Type) -> u32 {
-    match elem {
-        Type::I1 => 1,
-        Type::I4 | Type::F4E2M1FN => 4,
-        Type::I8 | Type::F8E4M3FN | Type::F8E5M2 | Type::F8E8M0FNU => 8,
-        Type::I16 | Type::F16 | Type::BF16 => 16,
-        Type::I32 | Type::F32 | Type::TF32 => 32,
-        _ => 64,
-    }
-}
-
 impl Kernel<'_> {
     pub(crate) fn emit_pack(&mut self, op: Op) {
         let m = self.m;
@@ -31,7 +18,8 @@ impl Kernel<'_> {
         let src = self.tile(src_v);
         let layout = self.layout_of(res);
         let relem = self.elem(res);
-        let (sw, rw) = (packed_bits(src.elem), packed_bits(relem));
+        let types = &m.ctx.types;
+        let (sw, rw) = (types.storage_bits(src.elem), types.storage_bits(relem));
         let mut regs = vec![String::new(); layout.slots()];
         if sw > rw {
             // Each source element is cut into 2^k pieces, in the slots above its own.
