@@ -169,7 +169,12 @@ impl<'s> Parser<'s> {
     /// The op named `name`, if it exists in the release being parsed for (an op that a
     /// later release introduced is unknown to an earlier one's tools).
     fn lookup_in_release(&self, name: &str) -> Option<(tilec_ir::Opcode, u8)> {
-        ops::lookup(name).filter(|(o, _)| in_release(ops::def(*o).since, self.opts.minor()))
+        let found = ops::lookup(name);
+        // The common case (the newest release) needs no check.
+        match self.opts.release_minor {
+            None => found,
+            Some(minor) => found.filter(|(o, _)| in_release(ops::def(*o).since, minor)),
+        }
     }
 
     fn parse_custom_op(&mut self, block: Block) -> PResult<Op> {
