@@ -6,6 +6,8 @@
 //!   mapped to the matching `tilec` command;
 //! * [`mutate`]: the input mutator used by the no-panic mutation tests and benchmark;
 //! * [`ptxas`]: finds and runs NVIDIA's PTX assembler on tilec's output;
+//! * [`codestats`]: static counts of global access widths, `cp.async`, `ldmatrix` and
+//!   tensor-core instructions in PTX and in SASS (`cuobjdump`), for side-by-side tables;
 //! * [`ptxsim`]: a PTX interpreter for the subset tilec's matrix-multiply kernels use;
 //! * [`gpusweep`]: the GPU correctness sweep's plan and runner;
 //! * [`simgpu`]: the PTX simulator behind the GPU harness's `Backend` trait;
@@ -14,6 +16,7 @@
 //!   and after canonicalization must agree;
 //! * [`shared_dir`]: where the shared spec and conformance files live.
 
+pub mod codestats;
 pub mod diffcanon;
 pub mod filecheck;
 pub mod gpusweep;

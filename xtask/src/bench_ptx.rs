@@ -22,6 +22,13 @@
 //! column whose tool is missing is reported as SKIPPED. The `tilec` binary is built first,
 //! as shipped (`cargo xtask dist`: statically linked on Linux). Outputs go to
 //! `bench-out/bench-ptx/`.
+//!
+//! Then a static table of the code itself, for every corpus kernel and every example (whose
+//! bytecode `tilec --emit=bytecode` writes for tileiras): global accesses by width,
+//! `cp.async`, `ldmatrix` and `mma` in tilec's PTX, and the same counts in the SASS of
+//! tilec's cubin and of tileiras' cubin (`cuobjdump -sass`, PyPI `nvidia-cuda-cuobjdump`
+//! and `nvidia-cuda-nvdisasm`), with registers and local (spill) bytes
+//! (`tilec_tests::codestats`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -55,6 +62,8 @@ struct Samples {
     tileiras: Vec<f64>,
     ops: usize,
     ptx_bytes: usize,
+    /// The in-process PTX (for the static counts).
+    ptx: String,
 }
 
 fn ms(d: Duration) -> f64 {
@@ -372,6 +381,9 @@ pub fn bench_ptx(runs: usize, arch_name: &str, text_input: bool) -> i32 {
         let ptx_path = out_dir.join(format!("{}.ptx", k.name));
         let ptx_cubin = out_dir.join(format!("{}.ptxas.cubin", k.name));
         let ir_cubin = out_dir.join(format!("{}.tileiras.cubin", k.name));
+        // No cubin of an earlier run may stand in for one this run did not write.
+        let _ = std::fs::remove_file(&ptx_cubin);
+        let _ = std::fs::remove_file(&ir_cubin);
         let mut s = Samples::default();
         let mut in_process_ptx: String;
         let mut failed = false;
@@ -389,6 +401,7 @@ pub fn bench_ptx(runs: usize, arch_name: &str, text_input: bool) -> i32 {
                     }
                     s.ops = ops;
                     s.ptx_bytes = ptx.len();
+                    s.ptx.clone_from(&ptx);
                     in_process_ptx = ptx;
                 }
                 Err(e) => {
@@ -464,6 +477,20 @@ pub fn bench_ptx(runs: usize, arch_name: &str, text_input: bool) -> i32 {
                 match time_command(&mut cmd) {
                     Ok(d) if !warm => s.tileiras.push(ms(d)),
                     Ok(_) => {}
+                    // tileiras refuses some types below an architecture (f8E8M0FNU below
+                    // sm_100): its column stays empty for that kernel.
+                    Err(e) if e.contains("Incompatibility with architecture") => {
+                        if warm {
+                            println!(
+                                "SKIPPED: tileiras refuses {} for {arch_name}: {}",
+                                k.name,
+                                e.lines()
+                                    .find(|l| l.contains("Incompatibility"))
+                                    .and_then(|l| l.rsplit("error: ").next())
+                                    .unwrap_or_default()
+                            );
+                        }
+                    }
                     Err(e) => {
                         failures.push(format!("{}: tileiras: {e}", k.name));
                         failed = true;
@@ -598,6 +625,29 @@ pub fn bench_ptx(runs: usize, arch_name: &str, text_input: bool) -> i32 {
     );
     println!();
     println!("load:     {} (1, 5, 15 min) at the end", load_average());
+    println!();
+
+    // Static code counts, tilec and tileiras side by side.
+    let mut statics: Vec<StaticInput> = results
+        .iter()
+        .map(|(k, s)| StaticInput {
+            name: k.name.clone(),
+            ptx: s.ptx.clone(),
+            tilec_cubin: out_dir.join(format!("{}.ptxas.cubin", k.name)),
+            tileiras_cubin: out_dir.join(format!("{}.tileiras.cubin", k.name)),
+        })
+        .collect();
+    statics.extend(example_inputs(
+        &root,
+        &out_dir,
+        arch,
+        arch_name,
+        tilec.as_deref(),
+        ptxas.as_deref(),
+        tileiras.as_deref(),
+        &mut failures,
+    ));
+    static_table(&statics, arch_name);
 
     if !failures.is_empty() {
         for f in &failures {
@@ -607,4 +657,206 @@ pub fn bench_ptx(runs: usize, arch_name: &str, text_input: bool) -> i32 {
         return 1;
     }
     0
+}
+
+/// A kernel file for the static table: its PTX and the two cubins (either may be missing).
+struct StaticInput {
+    name: String,
+    ptx: String,
+    tilec_cubin: PathBuf,
+    tileiras_cubin: PathBuf,
+}
+
+/// The examples (examples/*.tile) for the static table: tilec's PTX (in process) and its
+/// cubin (ptxas), and tileiras' cubin of the bytecode `tilec --emit=bytecode` writes.
+#[allow(clippy::too_many_arguments)]
+fn example_inputs(
+    root: &Path,
+    out_dir: &Path,
+    arch: tilec_ptx::Arch,
+    arch_name: &str,
+    tilec: Option<&Path>,
+    ptxas: Option<&Path>,
+    tileiras: Option<&Path>,
+    failures: &mut Vec<String>,
+) -> Vec<StaticInput> {
+    let mut out = Vec::new();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root.join("examples"))
+        .map(|rd| rd.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|x| x == "tile"));
+    files.sort();
+    for path in files {
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let name = format!("examples/{stem}");
+        let Ok(input) = std::fs::read(&path) else {
+            failures.push(format!("{name}: cannot read"));
+            continue;
+        };
+        let ptx = match compile_in_process(&input, &path.display().to_string(), arch) {
+            Ok((ptx, _, _)) => ptx,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        let ptx_path = out_dir.join(format!("example_{stem}.ptx"));
+        let tilec_cubin = out_dir.join(format!("example_{stem}.ptxas.cubin"));
+        let tileiras_cubin = out_dir.join(format!("example_{stem}.tileiras.cubin"));
+        let _ = std::fs::remove_file(&tilec_cubin);
+        let _ = std::fs::remove_file(&tileiras_cubin);
+        if let Some(ptxas) = ptxas
+            && std::fs::write(&ptx_path, &ptx).is_ok()
+            && let Err(e) = time_command(
+                Command::new(ptxas)
+                    .arg(format!("-arch={arch_name}"))
+                    .arg("-o")
+                    .arg(&tilec_cubin)
+                    .arg(&ptx_path),
+            )
+        {
+            failures.push(format!("{name}: ptxas: {e}"));
+        }
+        if let (Some(tilec), Some(tileiras)) = (tilec, tileiras) {
+            let bc = out_dir.join(format!("example_{stem}.tileirbc"));
+            let wrote = time_command(
+                Command::new(tilec)
+                    .arg(&path)
+                    .args(["--emit=bytecode", "-o"])
+                    .arg(&bc),
+            );
+            if let Err(e) = wrote {
+                failures.push(format!("{name}: tilec --emit=bytecode: {e}"));
+            } else {
+                let mut cmd = Command::new(tileiras);
+                cmd.arg(format!("--gpu-name={arch_name}"))
+                    .arg("-o")
+                    .arg(&tileiras_cubin)
+                    .arg(&bc);
+                if let Some(dir) = tileiras.parent() {
+                    cmd.current_dir(dir);
+                }
+                if let Err(e) = time_command(&mut cmd) {
+                    failures.push(format!("{name}: tileiras: {e}"));
+                }
+            }
+        }
+        out.push(StaticInput {
+            name,
+            ptx,
+            tilec_cubin,
+            tileiras_cubin,
+        });
+    }
+    out
+}
+
+/// `w:count` pairs of a width histogram.
+fn widths(h: &std::collections::BTreeMap<u32, u32>) -> String {
+    if h.is_empty() {
+        return "-".into();
+    }
+    h.iter()
+        .map(|(w, n)| format!("{w}:{n}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn percent(x: Option<f64>) -> String {
+    x.map_or("-".into(), |x| format!("{:.0}%", 100.0 * x))
+}
+
+/// Prints the static counts of every kernel: tilec's PTX, the SASS of tilec's cubin and
+/// of tileiras' cubin (`cuobjdump -sass`, `-res-usage`), side by side.
+fn static_table(inputs: &[StaticInput], arch_name: &str) {
+    use tilec_tests::codestats::{SassCounts, ptx_counts, sass_of_cubin};
+    let cuobjdump = find_tool("TILEC_CUOBJDUMP", "cuobjdump");
+    if cuobjdump.is_none() {
+        skipped("cuobjdump", "TILEC_CUOBJDUMP");
+    }
+    println!("## Static code counts ({arch_name})");
+    println!();
+    println!(
+        "Instructions in the program text (not executions). Global accesses are `bits:count` \
+         (ld/st.global and cp.async in PTX; LDG/STG/LDGSTS in SASS); \"128b\" is the share of \
+         the static global bytes moved by 128-bit instructions. SASS from `cuobjdump -sass`, \
+         registers and local (spill) bytes from `cuobjdump -res-usage`."
+    );
+    println!();
+    println!(
+        "| kernel | PTX global | PTX 128b | cp.async | ldmatrix | mma | tilec SASS global | tilec 128b | LDGSTS | LDSM | MMA | regs | local | tileiras SASS global | tileiras 128b | LDGSTS | LDSM | MMA | regs | local |"
+    );
+    println!(
+        "|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|"
+    );
+    let sass = |cubin: &Path| -> Vec<SassCounts> {
+        match &cuobjdump {
+            Some(c) if cubin.is_file() => sass_of_cubin(c, cubin).unwrap_or_else(|e| {
+                eprintln!("cuobjdump: {e}");
+                Vec::new()
+            }),
+            _ => Vec::new(),
+        }
+    };
+    let cols = |s: Option<&SassCounts>| -> String {
+        match s {
+            Some(s) => format!(
+                "{} | {} | {} | {} | {} | {} | {}",
+                widths(&s.global),
+                percent(s.share_128()),
+                s.ldgsts,
+                s.ldsm,
+                s.mma,
+                s.registers,
+                s.local
+            ),
+            None => "SKIPPED | | | | | | ".into(),
+        }
+    };
+    let (mut spilled, mut kernels) = (Vec::new(), 0);
+    for input in inputs {
+        let ours = sass(&input.tilec_cubin);
+        let theirs = sass(&input.tileiras_cubin);
+        for (i, p) in ptx_counts(&input.ptx).iter().enumerate() {
+            kernels += 1;
+            let t = ours.iter().find(|s| s.name == p.name);
+            // tileiras names its kernels as the bytecode does; match by position when the
+            // names differ (one kernel per corpus file).
+            let r = theirs
+                .iter()
+                .find(|s| s.name == p.name)
+                .or_else(|| theirs.get(i));
+            if t.is_some_and(|t| t.local > 0) {
+                spilled.push(p.name.clone());
+            }
+            let short = if inputs.len() > 1 && ptx_counts(&input.ptx).len() > 1 {
+                format!("{} ({})", input.name, p.name)
+            } else {
+                input.name.clone()
+            };
+            println!(
+                "| {short} | {} | {} | {} | {} | {} | {} | {} |",
+                widths(&p.global),
+                percent(p.share_128()),
+                p.cp_async,
+                p.ldmatrix,
+                p.mma,
+                cols(t),
+                cols(r)
+            );
+        }
+    }
+    println!();
+    println!(
+        "tilec kernels with local memory (spills): {} of {kernels}{}",
+        spilled.len(),
+        if spilled.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", spilled.join(", "))
+        }
+    );
 }

@@ -195,13 +195,44 @@ fn sweep(backend: &mut dyn Backend, arch: &str, o: &Options, sim: bool) -> i32 {
         if o.fast_math { ", fast math" } else { "" }
     );
     println!();
-    println!("| family | case | result | worst ulps |");
-    println!("|---|---|---|---|");
+    // What the backend can count of the global traffic (the simulator: bytes by the width
+    // of the instruction that moved them), per case and in all.
+    let counts = backend.global_bytes().is_some();
+    if counts {
+        println!(
+            "| family | case | result | worst ulps | global bytes by width (bits:bytes) | 128-bit share |"
+        );
+        println!("|---|---|---|---|---|---|");
+    } else {
+        println!("| family | case | result | worst ulps |");
+        println!("|---|---|---|---|");
+    }
+    let mut total: std::collections::BTreeMap<u32, u64> = Default::default();
+    let mut by_family: std::collections::BTreeMap<Family, std::collections::BTreeMap<u32, u64>> =
+        Default::default();
     let mut tallies: std::collections::BTreeMap<Family, Tally> = Default::default();
     let mut failures = Vec::new();
     let start = std::time::Instant::now();
     for c in &cases {
+        let before = backend.global_bytes().unwrap_or_default();
         let v = gpusweep::run_case(backend, c, &popts);
+        let moved: std::collections::BTreeMap<u32, u64> = backend
+            .global_bytes()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(w, b)| (w, b - before.get(&w).copied().unwrap_or(0)))
+            .filter(|(_, b)| *b > 0)
+            .collect();
+        if matches!(v, Verdict::Pass { .. }) {
+            for (w, b) in &moved {
+                *total.entry(*w).or_insert(0) += b;
+                *by_family
+                    .entry(c.family)
+                    .or_default()
+                    .entry(*w)
+                    .or_insert(0) += b;
+            }
+        }
         let t = tallies.entry(c.family).or_default();
         let (word, ulps) = match &v {
             Verdict::Pass { exact, worst_ulps } => {
@@ -236,7 +267,17 @@ fn sweep(backend: &mut dyn Backend, arch: &str, o: &Options, sim: bool) -> i32 {
                 (format!("{} {}", v.word(), first_line(e)), String::new())
             }
         };
-        println!("| {} | {} | {word} | {ulps} |", c.family.name(), c.label);
+        if counts {
+            println!(
+                "| {} | {} | {word} | {ulps} | {} | {} |",
+                c.family.name(),
+                c.label,
+                width_list(&moved),
+                share_128(&moved)
+            );
+        } else {
+            println!("| {} | {} | {word} | {ulps} |", c.family.name(), c.label);
+        }
     }
     println!();
     println!(
@@ -265,10 +306,46 @@ fn sweep(backend: &mut dyn Backend, arch: &str, o: &Options, sim: bool) -> i32 {
         start.elapsed().as_secs_f64(),
         left.len()
     );
+    if counts {
+        println!();
+        println!(
+            "Global memory traffic of the passing cases, as executed (bytes summed over threads, by the width of the instruction):"
+        );
+        println!();
+        println!("| family | bytes by width (bits:bytes) | 128-bit share |");
+        println!("|---|---|---|");
+        for (f, m) in &by_family {
+            println!("| {} | {} | {} |", f.name(), width_list(m), share_128(m));
+        }
+        println!("| all | {} | {} |", width_list(&total), share_128(&total));
+    }
     for f in &failures {
         println!("\n{f}");
     }
     if bad > 0 { 1 } else { 0 }
+}
+
+/// `bits:bytes` pairs.
+fn width_list(m: &std::collections::BTreeMap<u32, u64>) -> String {
+    if m.is_empty() {
+        return "-".into();
+    }
+    m.iter()
+        .map(|(w, b)| format!("{w}:{b}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The share of the bytes moved by 128-bit instructions.
+fn share_128(m: &std::collections::BTreeMap<u32, u64>) -> String {
+    let all: u64 = m.values().sum();
+    if all == 0 {
+        return "-".into();
+    }
+    format!(
+        "{:.0}%",
+        100.0 * m.get(&128).copied().unwrap_or(0) as f64 / all as f64
+    )
 }
 
 fn first_line(s: &str) -> String {

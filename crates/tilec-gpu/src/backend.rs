@@ -78,4 +78,11 @@ pub trait Backend {
     ) -> Result<(), GpuError>;
     /// Frees every buffer [`Backend::alloc`] gave (kernels stay loaded).
     fn free_all(&mut self);
+
+    /// Bytes of global memory moved by the launches so far, by the width in bits of the
+    /// instruction that moved them (`ld/st.global`, `cp.async`), summed over threads:
+    /// what a simulator can count and a device cannot (`None`).
+    fn global_bytes(&self) -> Option<std::collections::BTreeMap<u32, u64>> {
+        None
+    }
 }

@@ -14,6 +14,8 @@ pub struct SimGpu {
     mem: ptxsim::Memory,
     /// Instructions executed by all launches so far (per thread, summed).
     pub instructions: u64,
+    /// Global bytes moved by all launches so far, by instruction width in bits.
+    pub global: std::collections::BTreeMap<u32, u64>,
 }
 
 thread_local! {
@@ -104,6 +106,9 @@ impl Backend for SimGpu {
         match r {
             Ok(Ok(stats)) => {
                 self.instructions += stats.instructions;
+                for (bits, bytes) in stats.global {
+                    *self.global.entry(bits).or_insert(0) += bytes;
+                }
                 Ok(())
             }
             Ok(Err(e)) => Err(GpuError::Other(format!("ptxsim: {e}"))),
@@ -117,5 +122,9 @@ impl Backend for SimGpu {
     fn free_all(&mut self) {
         self.mem = ptxsim::Memory::default();
         self.kernels.clear();
+    }
+
+    fn global_bytes(&self) -> Option<std::collections::BTreeMap<u32, u64>> {
+        Some(self.global.clone())
     }
 }

@@ -358,6 +358,31 @@ pub fn f32_to_bf16(x: f32) -> u16 {
 pub struct Stats {
     pub instructions: u64,
     pub mma: u64,
+    /// Bytes of global memory moved, by the width in bits of the instruction that moved
+    /// them (`ld/st.global` and `cp.async`; generic accesses, atomics and reductions
+    /// left out), summed over the threads that executed it.
+    pub global: std::collections::BTreeMap<u32, u64>,
+}
+
+/// The width in bits of a global memory instruction (`ld/st.global[.vN].TYPE`, or
+/// `cp.async` of SIZE bytes), `None` for any other instruction.
+fn global_access_bits(inst: &Inst, p: &[&str]) -> Option<u32> {
+    match p[0] {
+        "ld" | "st" if p.contains(&"global") => {
+            let lanes = p
+                .iter()
+                .find_map(|q| q.strip_prefix('v').and_then(|c| c.parse::<u32>().ok()))
+                .unwrap_or(1);
+            Some(lanes * width(p.last()?))
+        }
+        "cp" if p.get(1) == Some(&"async") && matches!(p.get(2), Some(&"ca" | &"cg")) => {
+            match inst.args.get(2) {
+                Some(Opnd::Imm(size)) => Some(*size as u32 * 8),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 struct Cta<'k> {
@@ -386,6 +411,7 @@ pub fn run(k: &Kernel, grid: [u64; 3], params: &[u64], mem: &mut Memory) -> Resu
     let mut stats = Stats {
         instructions: 0,
         mma: 0,
+        global: Default::default(),
     };
     let globals: HashMap<String, u64> = k
         .globals
@@ -678,6 +704,10 @@ impl Cta<'_> {
                     continue;
                 }
                 _ => {}
+            }
+            if let Some(bits) = global_access_bits(inst, &parts) {
+                let n = active.iter().filter(|a| **a).count() as u64;
+                *stats.global.entry(bits).or_insert(0) += n * u64::from(bits / 8);
             }
             for (t, on) in active.iter().enumerate() {
                 if *on {
