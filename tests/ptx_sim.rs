@@ -1619,3 +1619,159 @@ fn bf16_atomic_add_before_sm90_is_a_cas_loop() {
         assert_eq!(got[e], want, "element {e}");
     }
 }
+
+/// A kernel that loads a 1-D tile of `ty` through a view (base `div_by<16>`), applies
+/// `body` (`%b` from `%a`) and stores it; and one that does the same through pointers
+/// masked by `index < n` (`n` a multiple of 16, so that the mask is constant over every
+/// vector).
+fn narrow_kernels(ty: &str, tile: usize, body: &str) -> String {
+    let tv = format!("tensor_view<?x{ty}, strides=[1]>");
+    let pv_in = format!("partition_view<tile=({tile}), padding_value = zero, {tv}>");
+    let pv_out = format!("partition_view<tile=({tile}), {tv}>");
+    let t = format!("tile<{tile}x{ty}>");
+    let ti = format!("tile<{tile}xi32>");
+    let tp = format!("tile<{tile}xptr<{ty}>>");
+    format!(
+        r#"cuda_tile.module @narrow {{
+  entry @view(%x: tile<ptr<{ty}>>, %y: tile<ptr<{ty}>>, %n: tile<i32>) {{
+    %xa = assume div_by<16>, %x : tile<ptr<{ty}>>
+    %ya = assume div_by<16>, %y : tile<ptr<{ty}>>
+    %token = make_token : token
+    %xv = make_tensor_view %xa, shape = [%n], strides = [1] : tile<i32> -> {tv}
+    %yv = make_tensor_view %ya, shape = [%n], strides = [1] : tile<i32> -> {tv}
+    %xp = make_partition_view %xv : {pv_in}
+    %yp = make_partition_view %yv : {pv_out}
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %a, %t1 = load_view_tko weak %xp[%bx] token = %token : {pv_in}, tile<i32> -> {t}, token
+    {body}
+    %t2 = store_view_tko weak %b, %yp[%bx] token = %token : {t}, {pv_out}, tile<i32> -> token
+    return
+  }}
+  entry @ptrs(%x: tile<ptr<{ty}>>, %y: tile<ptr<{ty}>>, %n: tile<i32>) {{
+    %xa = assume div_by<16>, %x : tile<ptr<{ty}>>
+    %ya = assume div_by<16>, %y : tile<ptr<{ty}>>
+    %token = make_token : token
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %lane = iota : {ti}
+    %size = constant <i32: {tile}> : tile<i32>
+    %start = muli %bx, %size : tile<i32>
+    %start_r = reshape %start : tile<i32> -> tile<1xi32>
+    %start_v = broadcast %start_r : tile<1xi32> -> {ti}
+    %idx = addi %start_v, %lane : {ti}
+    %n16 = assume div_by<16>, %n : tile<i32>
+    %n_r = reshape %n16 : tile<i32> -> tile<1xi32>
+    %n_v = broadcast %n_r : tile<1xi32> -> {ti}
+    %mask = cmpi less_than %idx, %n_v, signed : {ti} -> tile<{tile}xi1>
+    %x_r = reshape %xa : tile<ptr<{ty}>> -> tile<1xptr<{ty}>>
+    %x_b = broadcast %x_r : tile<1xptr<{ty}>> -> {tp}
+    %x_ptrs = offset %x_b, %idx : {tp}, {ti} -> {tp}
+    %y_r = reshape %ya : tile<ptr<{ty}>> -> tile<1xptr<{ty}>>
+    %y_b = broadcast %y_r : tile<1xptr<{ty}>> -> {tp}
+    %y_ptrs = offset %y_b, %idx : {tp}, {ti} -> {tp}
+    %a, %t1 = load_ptr_tko weak %x_ptrs, %mask token=%token : {tp}, tile<{tile}xi1> -> {t}, token
+    {body}
+    %t2 = store_ptr_tko weak %y_ptrs, %b, %mask token=%token : {tp}, {t}, tile<{tile}xi1> -> token
+    return
+  }}
+}}
+"#
+    )
+}
+
+/// 16-bit and 8-bit elements move 16 bytes per access (`ld/st.global.v4.b32`, unpacked
+/// with `mov.b32 {lo, hi}` or `bfe.s32`, packed with `mov.b32` or `prmt.b32`), exactly,
+/// with ragged ends (the partly-in-bounds vector goes element by element) and nothing
+/// written past `n`.
+#[test]
+fn narrow_elements_move_in_128_bit_accesses() {
+    // (element type, bytes, tile, body, reference on the raw bits)
+    type Ref = fn(u64) -> u64;
+    let cases: [(&str, usize, usize, String, Ref); 4] = [
+        (
+            "f16",
+            2,
+            1024,
+            "%b = negf %a : tile<1024xf16>".into(),
+            |x| x ^ 0x8000,
+        ),
+        (
+            "bf16",
+            2,
+            1024,
+            "%b = negf %a : tile<1024xbf16>".into(),
+            |x| x ^ 0x8000,
+        ),
+        (
+            "i16",
+            2,
+            1024,
+            "%c = constant <i16: 1234> : tile<1024xi16>\n    %b = addi %a, %c : tile<1024xi16>"
+                .into(),
+            |x| (x + 1234) & 0xFFFF,
+        ),
+        (
+            "i8",
+            1,
+            2048,
+            "%c = constant <i8: -7> : tile<2048xi8>\n    %b = addi %a, %c : tile<2048xi8>".into(),
+            |x| (x + 0xF9) & 0xFF,
+        ),
+    ];
+    const SENTINEL: u8 = 0x5A;
+    for (ty, size, tile, body, reference) in cases {
+        let src = narrow_kernels(ty, tile, &body);
+        let out = run_tilec(&["-", "--arch", "sm_80", "-o", "-"], &src);
+        assert_eq!(out.status, 0, "{ty}: {}", out.stderr);
+        for (what, want) in [("ld.global.v4.b32", 2), ("st.global.v4.b32", 2)] {
+            // At least one in each kernel.
+            assert!(
+                out.stdout.matches(what).count() >= want,
+                "{ty}: fewer than {want} {what}:\n{}",
+                out.stdout
+            );
+        }
+        if let Some(ptxas) = tilec_tests::ptxas::find() {
+            let file =
+                std::env::temp_dir().join(format!("tilec-narrow-{}-{ty}.ptx", std::process::id()));
+            std::fs::write(&file, &out.stdout).unwrap();
+            for arch in ["sm_80", "sm_90"] {
+                let r = tilec_tests::ptxas::assemble(&ptxas, &file, arch);
+                assert!(
+                    r.ok && r.problems.is_empty(),
+                    "{ty} {arch}: {:?}",
+                    r.problems
+                );
+            }
+            let _ = std::fs::remove_file(&file);
+        }
+        let ks = ptxsim::parse(&out.stdout);
+        let mut g = Gen(size as u64 * 7 + tile as u64);
+        for name in ["view", "ptrs"] {
+            let sizes: &[usize] = if name == "view" {
+                &[1, 7, 8, 15, 16, 17, tile - 1, tile, tile + 9, 3 * tile + 5]
+            } else {
+                &[16, 32, tile - 16, tile, tile + 16, 3 * tile + 48]
+            };
+            for &n in sizes {
+                let x: Vec<u8> = (0..n * size).map(|_| g.next(127) as u8).collect();
+                let mut mem = Memory::default();
+                let px = mem.alloc(&x);
+                let py = mem.alloc(&vec![SENTINEL; n * size + 64]);
+                let grid = [n.div_ceil(tile) as u64, 1, 1];
+                ptxsim::run(kernel(&ks, name), grid, &[px, py, n as u64], &mut mem)
+                    .unwrap_or_else(|e| panic!("{ty} {name} n={n}: {e}"));
+                let got = mem.read(py, n * size + 64).to_vec();
+                for i in 0..n {
+                    let le = |b: &[u8]| b.iter().rev().fold(0u64, |v, b| v << 8 | *b as u64);
+                    let xi = le(&x[i * size..(i + 1) * size]);
+                    let yi = le(&got[i * size..(i + 1) * size]);
+                    assert_eq!(yi, reference(xi), "{ty} {name} n={n} at {i}");
+                }
+                assert!(
+                    got[n * size..].iter().all(|b| *b == SENTINEL),
+                    "{ty} {name} n={n}: wrote past the end"
+                );
+            }
+        }
+    }
+}

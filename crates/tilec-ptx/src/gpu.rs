@@ -64,7 +64,9 @@ pub fn convert_to_gpu(m: &mut Module, opts: &Options) {
             prefer: FxHashMap::default(),
             body: None,
             stages: opts.num_stages,
+            vec_bits: 2,
         };
+        a.vec_bits = global_vec_bits(a.m, e);
         a.entry(e);
         a.finish(e);
     }
@@ -90,6 +92,40 @@ struct Assign<'a> {
     body: Option<tilec_ir::Block>,
     /// `Options::num_stages`.
     stages: u32,
+    /// log2 of the most contiguous elements a thread holds in the `blocked` layout
+    /// ([`global_vec_bits`]).
+    vec_bits: u32,
+}
+
+/// log2 of the elements per thread that make the entry's `blocked` vectors 16 bytes: 2
+/// (four elements) unless every tile the entry loads or stores in global memory has
+/// 16-bit elements (3: eight) or bytes (4: sixteen). One width for the whole entry, so
+/// that tiles of the same shape loaded and stored with different element types share
+/// one layout and never convert between widths.
+fn global_vec_bits(m: &Module, entry: Op) -> u32 {
+    let mut widest = 0u32;
+    m.walk_op(entry, &mut |op| {
+        let tile = match m.opcode(op) {
+            Opcode::LoadViewTko | Opcode::LoadPtrTko => Some(m.result(op, 0)),
+            Opcode::StoreViewTko => Some(operand_group(m, op, "tile")[0]),
+            Opcode::StorePtrTko => Some(operand_group(m, op, "value")[0]),
+            _ => None,
+        };
+        if let Some(t) = tile {
+            let elem = m.ctx.types.element_type(m.value_type(t));
+            let bytes = match elem {
+                Type::F16 | Type::BF16 | Type::I16 => 2,
+                Type::I8 => 1,
+                _ => 4,
+            };
+            widest = widest.max(bytes);
+        }
+    });
+    match widest {
+        1 => 4,
+        2 => 3,
+        _ => 2,
+    }
 }
 
 impl Assign<'_> {
@@ -108,7 +144,11 @@ impl Assign<'_> {
     }
 
     fn blocked(&self, shape: &[i64]) -> Rc<Layout> {
-        Rc::new(Layout::blocked(shape_bits(shape), self.warp_bits))
+        Rc::new(Layout::blocked_vec(
+            shape_bits(shape),
+            self.warp_bits,
+            self.vec_bits,
+        ))
     }
 
     fn scalar(&self) -> Rc<Layout> {
@@ -495,7 +535,13 @@ impl Assign<'_> {
                     self.want(op, 0, &need);
                 }
                 let src = self.any(op, 0);
-                let l = Rc::new(broadcast_layout(&src, &ss, &rs, self.warp_bits));
+                let l = Rc::new(broadcast_layout(
+                    &src,
+                    &ss,
+                    &rs,
+                    self.warp_bits,
+                    self.vec_bits,
+                ));
                 self.set(r, l);
             }
             O::Pack | O::Unpack => self.pack(op),

@@ -36,8 +36,15 @@ impl Layout {
     /// The default layout for elementwise work, loads and stores: a vector of up to four
     /// contiguous elements per thread, then lanes, then warps, then more registers.
     pub fn blocked(nbits: u32, warp_bits: u32) -> Layout {
+        Self::blocked_vec(nbits, warp_bits, 2)
+    }
+
+    /// [`Layout::blocked`] with vectors of up to `2^max_vec_bits` contiguous elements per
+    /// thread (3 for 16-bit elements and 4 for bytes make a vector 16 bytes, one 128-bit
+    /// access).
+    pub fn blocked_vec(nbits: u32, warp_bits: u32, max_vec_bits: u32) -> Layout {
         let thread_bits = 5 + warp_bits;
-        let vec_bits = nbits.saturating_sub(thread_bits).min(2);
+        let vec_bits = nbits.saturating_sub(thread_bits).min(max_vec_bits);
         let mut next = 0u8;
         let mut take = |limit: u32| {
             if (next as u32) < limit {
@@ -337,13 +344,20 @@ pub fn broadcast_bits(ss: &[i64], rs: &[i64]) -> (Vec<Option<u8>>, Vec<u8>) {
     (map, fresh)
 }
 
-/// The layout of a `broadcast` result: the blocked layout when it costs nothing (each of
+/// The layout of a `broadcast` result: the blocked layout (vectors of up to `2^vec_bits`
+/// elements) when it costs nothing (each of
 /// its thread bits is a broadcast bit or the bit the source has there), else the source
 /// layout with the new bits on replicated threads and new registers.
-pub fn broadcast_layout(src: &Layout, ss: &[i64], rs: &[i64], warp_bits: u32) -> Layout {
+pub fn broadcast_layout(
+    src: &Layout,
+    ss: &[i64],
+    rs: &[i64],
+    warp_bits: u32,
+    vec_bits: u32,
+) -> Layout {
     let (map, fresh) = broadcast_bits(ss, rs);
     let nr = shape_bits(rs);
-    let default = Layout::blocked(nr, warp_bits);
+    let default = Layout::blocked_vec(nr, warp_bits, vec_bits);
     let inv = |rb: Option<u8>| -> Option<u8> {
         rb.and_then(|rb| map.iter().position(|m| *m == Some(rb)).map(|p| p as u8))
     };

@@ -282,10 +282,10 @@ impl Kernel<'_> {
 }
 
 /// The register bits of `l` a loop iteration covers: its leading vector bits
-/// (`reg[k] == k`, at most two).
+/// (`reg[k] == k`, at most four: sixteen byte elements, one 128-bit access).
 fn sub_bits(l: &Layout) -> usize {
     let mut g = 0;
-    while g < l.reg.len() && g < 2 && l.reg[g] as usize == g {
+    while g < l.reg.len() && g < 4 && l.reg[g] as usize == g {
         g += 1;
     }
     g

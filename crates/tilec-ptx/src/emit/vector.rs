@@ -1,6 +1,7 @@
 //! Vector global memory accesses: `ld.global.v2/.v4` and `st.global.v2/.v4`.
 //!
-//! A vector access covers `w` register slots of one thread (2 or 4, at most 16 bytes).
+//! A vector access covers `w` register slots of one thread (2 or 4; 8 or 16 for 16-bit
+//! and 8-bit integer elements, moved as `.b32` words; at most 16 bytes).
 //! It is used when all of these hold (otherwise the access stays one `ld`/`st` per slot):
 //!
 //! * the layout's register bits `0..log2(w)` are element bits `0..log2(w)`, the lowest
@@ -26,9 +27,11 @@
 //! vector access as the accesses of its elements in no particular order, which is all a
 //! tile access promises.
 
+use super::mma::{PRMT_LOW_BYTES, PRMT_LOW_HALVES};
 use super::{Dim, Kernel, View, elem_bytes, mem_type};
 use crate::axis::{MAX_DIV, lowbit};
 use crate::layout::Layout;
+use crate::sink::{RegClass, Sink};
 use tilec_ir::{Type, Value};
 
 /// How the bounds of a view vector are checked.
@@ -57,7 +60,14 @@ impl Kernel<'_> {
             k += 1;
         }
         let size = elem_bytes(elem) as usize;
-        (1usize << k).min(4).min(16 / size).max(1)
+        // 16-bit and 8-bit integers and floats go up to 16 bytes (moved as `.b32` words,
+        // `packed_words`); other types up to four elements.
+        let most = if packed_words(elem, 16 / size).is_some() {
+            16 / size
+        } else {
+            4
+        };
+        (1usize << k).min(most).min(16 / size).max(1)
     }
 
     /// The vector width for a view access (1: scalar) and how its bounds are checked.
@@ -155,6 +165,31 @@ impl Kernel<'_> {
         pred: Option<&str>,
     ) {
         let guard = pred.map(|p| format!("@{p} ")).unwrap_or_default();
+        if let Some(words) = packed_words(elem, dsts.len()) {
+            // Whole `.b32` words, then each element out of its word, under the same guard
+            // (a masked-off vector keeps the padding already in `dsts`).
+            let ws: Vec<String> = (0..words).map(|_| self.reg(RegClass::B32)).collect();
+            self.ins(format!(
+                "{guard}{ld}.v{words}.b32 {{{}}}, {addr};",
+                ws.join(", ")
+            ));
+            let per = dsts.len() / words;
+            for (w, d) in ws.iter().zip(dsts.chunks(per)) {
+                match elem {
+                    Type::F16 | Type::BF16 => {
+                        self.ins(format!("{guard}mov.b32 {{{}, {}}}, {w};", d[0], d[1]));
+                    }
+                    // i16 and i8 are held sign-extended in `.b32` registers.
+                    _ => {
+                        let bits = 32 / per;
+                        for (j, dj) in d.iter().enumerate() {
+                            self.ins(format!("{guard}bfe.s32 {dj}, {w}, {}, {bits};", j * bits));
+                        }
+                    }
+                }
+            }
+            return;
+        }
         let ty = mem_type(elem);
         self.ins(format!(
             "{guard}{ld}.v{}{ty} {{{}}}, {addr};",
@@ -173,6 +208,37 @@ impl Kernel<'_> {
         pred: Option<&str>,
     ) {
         let guard = pred.map(|p| format!("@{p} ")).unwrap_or_default();
+        if let Some(words) = packed_words(elem, srcs.len()) {
+            let per = srcs.len() / words;
+            let ws: Vec<String> = srcs
+                .chunks(per)
+                .map(|s| {
+                    let w = self.reg(RegClass::B32);
+                    match (elem, per) {
+                        (Type::F16 | Type::BF16, _) => {
+                            self.ins(format!("mov.b32 {w}, {{{}, {}}};", s[0], s[1]));
+                        }
+                        (_, 2) => self.ins(format!(
+                            "prmt.b32 {w}, {}, {}, {PRMT_LOW_HALVES:#06x};",
+                            s[0], s[1]
+                        )),
+                        _ => {
+                            let (lo, hi) = (self.reg(RegClass::B32), self.reg(RegClass::B32));
+                            let pair = PRMT_LOW_BYTES;
+                            self.ins(format!("prmt.b32 {lo}, {}, {}, {pair:#06x};", s[0], s[1]));
+                            self.ins(format!("prmt.b32 {hi}, {}, {}, {pair:#06x};", s[2], s[3]));
+                            self.ins(format!("prmt.b32 {w}, {lo}, {hi}, {PRMT_LOW_HALVES:#06x};"));
+                        }
+                    }
+                    w
+                })
+                .collect();
+            self.ins(format!(
+                "{guard}{st}.v{words}.b32 {addr}, {{{}}};",
+                ws.join(", ")
+            ));
+            return;
+        }
         let ty = match elem {
             Type::I4
             | Type::I8
@@ -189,4 +255,17 @@ impl Kernel<'_> {
             srcs.join(", ")
         ));
     }
+}
+
+/// The number of `.b32` words a vector of `n` elements of `elem` moves as, when it is
+/// moved as words: more than four 16-bit (`f16`, `bf16`, `i16`) or 8-bit integer (`i8`)
+/// elements, which PTX's `.v2`/`.v4` of the element type cannot hold (eight `f16` are one
+/// `ld.global.v4.b32`). `None`: the vector moves as elements.
+pub(crate) fn packed_words(elem: Type, n: usize) -> Option<usize> {
+    let size = match elem {
+        Type::F16 | Type::BF16 | Type::I16 => 2,
+        Type::I8 => 1,
+        _ => return None,
+    };
+    (n > 4 && (n * size).is_multiple_of(4) && n * size <= 16).then_some(n * size / 4)
 }
