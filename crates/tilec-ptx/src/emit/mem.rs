@@ -1,7 +1,7 @@
 //! Memory: pointer tiles, tensor and partition views, atomics, and the token facts that
 //! decide where a barrier is needed.
 
-use super::vector::Bounds;
+use super::vector::{Bounds, VectorPlan};
 use super::{Dim, Kernel, Tv, View, class_of, elem_bytes};
 use crate::layout::{Layout, dim_bits};
 use crate::sink::{RegClass, Sink};
@@ -265,11 +265,34 @@ impl Kernel<'_> {
         let layout: Rc<Layout> = self.layout_of(tile_v);
         let size = elem_bytes(elem) as i64;
         let (addr, limits, stride_regs) = self.view_base(&view, &index, &shape, &layout);
-        let (vw, bounds) = if view.sparse.is_some() {
-            (1, Bounds::Uniform)
+        let plan = if view.sparse.is_some() {
+            VectorPlan {
+                width: 1,
+                bounds: Bounds::Uniform,
+                checks: Vec::new(),
+            }
         } else {
-            self.view_vector(view_v, &view, &index, &shape, &layout)
+            self.view_vector_checked(view_v, &view, &index, &shape, &layout, true)
         };
+        let (vw, bounds) = (plan.width, plan.bounds);
+        // Alignment the IR does not prove (a base address or row stride known only when
+        // the kernel runs): one predicate for the whole access, the vectors taken under it
+        // and the elements one by one otherwise.
+        let aligned = (!plan.checks.is_empty()).then(|| {
+            let t = self.reg(RegClass::B64);
+            for (k, (r, mask)) in plan.checks.iter().enumerate() {
+                if k == 0 {
+                    self.ins(format!("and.b64 {t}, {r}, {mask};"));
+                } else {
+                    let u = self.reg(RegClass::B64);
+                    self.ins(format!("and.b64 {u}, {r}, {mask};"));
+                    self.ins(format!("or.b64 {t}, {t}, {u};"));
+                }
+            }
+            let ok = self.reg(RegClass::Pred);
+            self.ins(format!("setp.eq.s64 {ok}, {t}, 0;"));
+            ok
+        });
         // A gather/scatter view: per slot, the row and the address it adds.
         let rows = view
             .sparse
@@ -341,7 +364,16 @@ impl Kernel<'_> {
             // The whole vector in bounds (the first element, when bounds are uniform).
             let check = if bounds == Bounds::Uniform { c0 } else { last };
             let full = self.reg(RegClass::Pred);
-            match &p {
+            let guard = match (&p, &aligned) {
+                (Some(q), Some(ok)) => {
+                    let g = self.reg(RegClass::Pred);
+                    self.ins(format!("and.pred {g}, {q}, {ok};"));
+                    Some(g)
+                }
+                (Some(q), None) => Some(q.clone()),
+                (None, ok) => ok.clone(),
+            };
+            match &guard {
                 Some(q) => self.ins(format!("setp.gt.and.s64 {full}, {lim}, {check}, {q};")),
                 None => self.ins(format!("setp.gt.s64 {full}, {lim}, {check};")),
             }
@@ -351,13 +383,31 @@ impl Kernel<'_> {
                 self.store_vec(&st, elem, &at(off), &srcs, Some(&full));
             }
             if bounds == Bounds::Split {
-                // Partly in bounds: element j alone when c0 + j is.
+                // Partly in bounds (or, with a run-time alignment check, not aligned):
+                // element j alone when c0 + j is in bounds.
                 let part = self.reg(RegClass::Pred);
-                match &p {
-                    Some(q) => self.ins(format!("setp.le.and.s64 {part}, {lim}, {last}, {q};")),
-                    None => self.ins(format!("setp.le.s64 {part}, {lim}, {last};")),
+                match &aligned {
+                    Some(_) => {
+                        // Every element in bounds not moved by the vector access.
+                        let in_range = self.reg(RegClass::Pred);
+                        match &p {
+                            Some(q) => {
+                                self.ins(format!("setp.gt.and.s64 {in_range}, {lim}, {c0}, {q};"))
+                            }
+                            None => self.ins(format!("setp.gt.s64 {in_range}, {lim}, {c0};")),
+                        }
+                        self.ins(format!("not.pred {part}, {full};"));
+                        self.ins(format!("and.pred {part}, {part}, {in_range};"));
+                    }
+                    None => match &p {
+                        Some(q) => self.ins(format!("setp.le.and.s64 {part}, {lim}, {last}, {q};")),
+                        None => self.ins(format!("setp.le.s64 {part}, {lim}, {last};")),
+                    },
                 }
-                for j in 0..vw - 1 {
+                // Without a run-time check the last element of a partly-in-bounds vector
+                // is out of bounds.
+                let count = if aligned.is_some() { vw } else { vw - 1 };
+                for j in 0..count {
                     let pj = self.reg(RegClass::Pred);
                     self.ins(format!(
                         "setp.gt.and.s64 {pj}, {lim}, {}, {part};",

@@ -34,6 +34,17 @@ use crate::layout::Layout;
 use crate::sink::{RegClass, Sink};
 use tilec_ir::{Type, Value};
 
+/// How a view access is vectorised.
+#[derive(Clone, Debug)]
+pub(crate) struct VectorPlan {
+    /// Elements per vector (1: scalar).
+    pub width: usize,
+    pub bounds: Bounds,
+    /// Run-time alignment checks: `(register, mask)`; the vectors are taken only when
+    /// every `register & mask` is zero (the bounds are then [`Bounds::Split`]).
+    pub checks: Vec<(String, u64)>,
+}
+
 /// How the bounds of a view vector are checked.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Bounds {
@@ -70,7 +81,8 @@ impl Kernel<'_> {
         (1usize << k).min(most).min(16 / size).max(1)
     }
 
-    /// The vector width for a view access (1: scalar) and how its bounds are checked.
+    /// The vector width for a view access (1: scalar) and how its bounds are checked,
+    /// when the IR proves every vector aligned.
     pub(crate) fn view_vector(
         &self,
         view_v: Value,
@@ -79,7 +91,46 @@ impl Kernel<'_> {
         shape: &[i64],
         layout: &Layout,
     ) -> (usize, Bounds) {
-        let scalar = (1, Bounds::Uniform);
+        let plan = self.view_vector_checked(view_v, view, index, shape, layout, false);
+        (plan.width, plan.bounds)
+    }
+
+    /// The vector width for a view access. What the IR proves comes first; when it proves
+    /// no vector at all and `runtime` is set, the alignment of the view's base address and
+    /// of its dynamic strides is checked when the kernel runs: `checks` are
+    /// `(register, mask)` pairs whose `register & mask` must all be zero for the vector
+    /// accesses to be taken (every vector is then aligned); otherwise, and for a vector
+    /// partly in bounds, the elements are accessed one by one.
+    pub(crate) fn view_vector_checked(
+        &self,
+        view_v: Value,
+        view: &View,
+        index: &[Value],
+        shape: &[i64],
+        layout: &Layout,
+        runtime: bool,
+    ) -> VectorPlan {
+        let proved = self.vector_plan(view_v, view, index, shape, layout, false);
+        if proved.width > 1 || !runtime {
+            return proved;
+        }
+        self.vector_plan(view_v, view, index, shape, layout, true)
+    }
+
+    fn vector_plan(
+        &self,
+        view_v: Value,
+        view: &View,
+        index: &[Value],
+        shape: &[i64],
+        layout: &Layout,
+        runtime: bool,
+    ) -> VectorPlan {
+        let scalar = VectorPlan {
+            width: 1,
+            bounds: Bounds::Uniform,
+            checks: Vec::new(),
+        };
         let elem = view.elem;
         let mut w = Self::vector_slots(layout, shape, elem);
         if w < 2 {
@@ -94,8 +145,12 @@ impl Kernel<'_> {
             return scalar;
         }
         let size = elem_bytes(elem) as u64;
-        // Divisibility (bytes) of the address of each vector's first element.
-        let mut align = info.base_div;
+        // Divisibility (bytes) of the address of each vector's first element, from what
+        // the IR proves; with `runtime`, the base address and the dynamic strides of the
+        // other dimensions are left to a check when the kernel runs (`dynamic`).
+        let base_checked = runtime && info.base_div < w as u64 * size && view.base.starts_with('%');
+        let mut align = if base_checked { MAX_DIV } else { info.base_div };
+        let mut dynamic: Vec<&str> = Vec::new();
         for (i, dim) in shape.iter().enumerate() {
             let d = view.dim_map.get(i).copied().unwrap_or(i);
             let term = if i == inner {
@@ -107,7 +162,14 @@ impl Kernel<'_> {
                 });
                 from_index.min(w as u64)
             } else {
-                info.stride_div.get(d).copied().unwrap_or(1)
+                let div = info.stride_div.get(d).copied().unwrap_or(1);
+                match view.strides.get(d) {
+                    Some(Dim::Dyn(r)) if runtime && div < w as u64 => {
+                        dynamic.push(r);
+                        MAX_DIV
+                    }
+                    _ => div,
+                }
             };
             align = align.min(term.saturating_mul(size));
         }
@@ -117,12 +179,26 @@ impl Kernel<'_> {
         if w < 2 {
             return scalar;
         }
-        let bounds = if info.shape_div.get(d_in).copied().unwrap_or(1) >= w as u64 {
-            Bounds::Uniform
-        } else {
-            Bounds::Split
-        };
-        (w, bounds)
+        let mut checks = Vec::new();
+        if base_checked {
+            checks.push((view.base.clone(), w as u64 * size - 1));
+        }
+        for r in dynamic {
+            if !checks.iter().any(|(c, _)| c == r) {
+                checks.push((r.to_string(), w as u64 - 1));
+            }
+        }
+        let bounds =
+            if checks.is_empty() && info.shape_div.get(d_in).copied().unwrap_or(1) >= w as u64 {
+                Bounds::Uniform
+            } else {
+                Bounds::Split
+            };
+        VectorPlan {
+            width: w,
+            bounds,
+            checks,
+        }
     }
 
     /// The vector width for an access through a tile of pointers (1: scalar).
