@@ -1443,6 +1443,7 @@ fn memdesc_reinterpret_keeps_the_bytes() {
             elem,
             mutable: false,
             order: tilec_ir::TypeStore::row_major_order(1),
+            swizzle: tilec_ir::Swizzle::NONE,
         })
     };
     let (md32, md16) = (
