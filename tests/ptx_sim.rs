@@ -1620,3 +1620,129 @@ fn bf16_atomic_add_before_sm90_is_a_cas_loop() {
         assert_eq!(got[e], want, "element {e}");
     }
 }
+
+/// The static bank-conflict check (`tilec_ptx::banks`) over every example and cuTile
+/// corpus kernel, at 4 and 8 warps: the GPU-level IR `tilec opt -p
+/// canonicalize,convert-to-gpu` prints is compiled with `tilec_ptx::compile_gpu_stats`;
+/// every tensor-core operand fragment read from shared memory is an `ldmatrix` (the
+/// writer's counts, and in the PTX: no `mma.sync` operand register of A or B is loaded by
+/// anything but an `ldmatrix`, or packed in registers), and no `ldmatrix` phase nor vector
+/// write (`st.shared.v*`, `cp.async`) into a swizzled operand buffer has a bank conflict
+/// (element-wise writes are counted and printed: a 2-byte store per lane of a layout with
+/// runs of 4 elements conflicts 2-way whatever the swizzle).
+#[test]
+fn mma_operand_reads_are_conflict_free_ldmatrix() {
+    use std::collections::HashMap;
+    let mut inputs = tilec_tests::example_files();
+    let corpus = repo_root().join("tests/corpus/cutile");
+    let mut files: Vec<_> = std::fs::read_dir(&corpus)
+        .map(|rd| rd.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|e| e == "mlir"));
+    files.sort();
+    inputs.extend(files);
+    let mut total = tilec_ptx::SmemStats::default();
+    let (mut checked, mut with_mma) = (0, 0);
+    for path in &inputs {
+        let p = path.to_str().expect("utf-8 path");
+        for warps in ["4", "8"] {
+            let gpu = run_tilec(
+                &[
+                    "opt",
+                    p,
+                    "-p",
+                    "canonicalize,convert-to-gpu",
+                    "--num-warps",
+                    warps,
+                ],
+                "",
+            );
+            if gpu.status != 0 {
+                // Split inputs and kernels the backend refuses (tests/ptx.rs checks them).
+                continue;
+            }
+            let m = tilec_parse::parse(&gpu.stdout, tilec_diag::FileId(0), &Default::default())
+                .unwrap_or_else(|e| panic!("{p}: GPU-level IR parses: {e:?}"));
+            let opts = tilec_ptx::Options {
+                arch: tilec_ptx::Arch::Sm90,
+                num_warps: tilec_ptx::gpu_num_warps(&m),
+                ..Default::default()
+            };
+            let (ptx, st) = tilec_ptx::compile_gpu_stats(&[m], &opts, None)
+                .unwrap_or_else(|e| panic!("{p}: compiles: {e:?}"));
+            checked += 1;
+            // Independently, in the PTX: what defines each A and B register of an mma.
+            let mut def: HashMap<String, String> = HashMap::new();
+            let (mut mmas, mut ldmatrix) = (0, 0);
+            for line in ptx.lines().map(str::trim) {
+                let Some((opcode, args)) = line.split_once(' ') else {
+                    continue;
+                };
+                if opcode.starts_with("ldmatrix") {
+                    ldmatrix += 1;
+                }
+                let groups: Vec<&str> = args
+                    .split('{')
+                    .skip(1)
+                    .filter_map(|g| g.split_once('}').map(|(g, _)| g))
+                    .collect();
+                if opcode.starts_with("mma.sync") {
+                    mmas += 1;
+                    for g in &groups[1..3] {
+                        for r in g.split(',').map(str::trim) {
+                            let d = def.get(r).map_or("(none)", String::as_str);
+                            assert!(
+                                d.starts_with("ldmatrix") || d == "mov.b32" || d == "prmt.b32",
+                                "{p} ({warps} warps): mma operand {r} defined by {d}"
+                            );
+                        }
+                    }
+                }
+                let dests: Vec<&str> = if args.trim_start().starts_with('{') {
+                    groups
+                        .first()
+                        .map(|g| g.split(',').map(str::trim).collect())
+                        .unwrap_or_default()
+                } else {
+                    args.split(',').next().map(str::trim).into_iter().collect()
+                };
+                for d in dests {
+                    def.insert(d.to_string(), opcode.to_string());
+                }
+            }
+            assert_eq!(ldmatrix, st.ldmatrix as usize, "{p}: ldmatrix count");
+            assert_eq!(
+                st.fragment_ld_shared, 0,
+                "{p}: fragments read with ld.shared"
+            );
+            assert_eq!(
+                st.read_conflicts, 0,
+                "{p} ({warps} warps): ldmatrix conflicts"
+            );
+            assert_eq!(
+                st.write_conflicts, 0,
+                "{p} ({warps} warps): write conflicts"
+            );
+            if mmas > 0 && st.ldmatrix > 0 {
+                with_mma += 1;
+            }
+            total.add(&st);
+        }
+    }
+    println!(
+        "{checked} compilations, {with_mma} with staged tensor-core operands: {} ldmatrix ({} phases, {} conflicts), {} fragment ld.shared; operand buffer writes: {} vector phases ({} conflicts), {} element-wise phases ({} conflicts)",
+        total.ldmatrix,
+        total.read_phases,
+        total.read_conflicts,
+        total.fragment_ld_shared,
+        total.write_phases,
+        total.write_conflicts,
+        total.scalar_write_phases,
+        total.scalar_write_conflicts,
+    );
+    assert!(checked >= 80, "{checked} compilations");
+    assert!(
+        with_mma >= 10,
+        "{with_mma} compilations with staged operands"
+    );
+}

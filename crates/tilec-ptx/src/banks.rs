@@ -81,10 +81,14 @@ pub struct SmemStats {
     /// Phases of those reads, and their extra wavefronts.
     pub read_phases: u64,
     pub read_conflicts: u64,
-    /// Phases of the writes (`st.shared`, `cp.async`) into swizzled operand buffers, and
-    /// their extra wavefronts.
+    /// Phases of the vector writes (`st.shared.v2/v4`, `cp.async` of 8 or 16 bytes) into
+    /// swizzled operand buffers, and their extra wavefronts.
     pub write_phases: u64,
     pub write_conflicts: u64,
+    /// The same for element-wise writes (`st.shared` of one element: the element-wise
+    /// form of an async copy, tiles whose layout has no run of consecutive elements).
+    pub scalar_write_phases: u64,
+    pub scalar_write_conflicts: u64,
 }
 
 impl SmemStats {
@@ -96,6 +100,8 @@ impl SmemStats {
         self.read_conflicts += other.read_conflicts;
         self.write_phases += other.write_phases;
         self.write_conflicts += other.write_conflicts;
+        self.scalar_write_phases += other.scalar_write_phases;
+        self.scalar_write_conflicts += other.scalar_write_conflicts;
     }
 }
 

@@ -229,9 +229,12 @@ impl Kernel<'_> {
             }
         }
         let st = &mut self.module_data.smem_stats;
-        if write {
+        if write && bytes as u64 > size {
             st.write_phases += phases;
             st.write_conflicts += conflicts;
+        } else if write {
+            st.scalar_write_phases += phases;
+            st.scalar_write_conflicts += conflicts;
         } else {
             st.read_phases += phases;
             st.read_conflicts += conflicts;

@@ -328,13 +328,44 @@ impl Kernel<'_> {
         let owner = self.owner(&t.layout);
         let mut addr = self.smem_addr(buf, &t.layout, pairs, size);
         addr.offset = base;
-        for s in 0..t.layout.slots() {
+        // Into a swizzled (tensor-core operand) buffer, runs of `w` slots holding
+        // consecutive elements that the swizzle keeps together go as one vector store.
+        let w = if pairs.is_empty()
+            || !matches!(t.elem, Type::F16 | Type::BF16 | Type::F32 | Type::TF32)
+        {
+            1
+        } else {
+            let lowest = pairs.iter().map(|(d, _)| *d).min().unwrap_or(0);
+            let mut w = 1usize;
+            while w < 4
+                && (2 * w) as u64 * size <= 16
+                && t.layout.reg.get(w.trailing_zeros() as usize)
+                    == Some(&(w.trailing_zeros() as u8))
+                && (2 * w).trailing_zeros() as u8 <= lowest
+                && t.layout.slots().is_multiple_of(2 * w)
+            {
+                w *= 2;
+            }
+            w
+        };
+        for s in (0..t.layout.slots()).step_by(w) {
             let e = t.layout.slot_elem(s);
             if !pairs.is_empty() {
-                self.note_access(&t.layout, pairs, size, e, size as u32, true);
+                self.note_access(&t.layout, pairs, size, e, (w as u64 * size) as u32, true);
             }
             let at = self.smem_at(&mut addr, e);
-            self.store_elem("st.shared", t.elem, &at, &t.regs[s], owner.as_deref());
+            if w == 1 {
+                self.store_elem("st.shared", t.elem, &at, &t.regs[s], owner.as_deref());
+            } else {
+                let regs = t.regs[s..s + w].join(", ");
+                self.store_elem(
+                    &format!("st.shared.v{w}"),
+                    t.elem,
+                    &at,
+                    &format!("{{{regs}}}"),
+                    owner.as_deref(),
+                );
+            }
         }
     }
 
