@@ -679,8 +679,8 @@ impl Assign<'_> {
     /// The operands of an `mmaf`/`mmai` on tensor cores. C is converted to the
     /// accumulator layout (free when it is a constant or already there). A and B are taken
     /// in their fragment layouts when that costs no data movement (constants, values
-    /// already in place); otherwise they are staged in shared memory, where the lowering
-    /// reads each fragment register with one `ld.shared.b32`: A row-major
+    /// already in place); otherwise they are staged in swizzled shared memory
+    /// ([`mma_swizzle`]), where the lowering reads the fragments with `ldmatrix`: A row-major
     /// (`ttg.local_alloc`), B transposed so that K runs fastest (`permute` in registers,
     /// `ttg.local_alloc` of the `N x K` tile and a `ttg.memdesc_trans` view of it as
     /// `K x N`). Both buffers are released after the product. An operand too large to

@@ -377,3 +377,66 @@ impl Kernel<'_> {
         self.set_scalar(self.m.result(op, 0), Type::I32, r);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tilec_ir::Swizzle;
+
+    /// The bit pairs give Triton's formula: row `r`, column `c` is stored at column
+    /// `((c / vec) ^ ((r / perPhase) % maxPhase)) * vec + c % vec`, for every shape and
+    /// parameter choice (including phases beyond the rows, which drop out), with a
+    /// leading stage dimension left alone; and the map is linear, so thread and slot parts
+    /// combine with XOR.
+    #[test]
+    fn pairs_are_tritons_swizzle() {
+        for (rows, cols) in [(8i64, 16i64), (16, 32), (64, 64), (4, 128), (32, 256)] {
+            for (vec, per_phase, max_phase) in
+                [(8, 1, 8), (8, 2, 4), (4, 4, 2), (16, 1, 8), (2, 8, 4)]
+            {
+                if vec * max_phase > cols as u32 {
+                    continue;
+                }
+                let sw = Swizzle {
+                    vec,
+                    per_phase,
+                    max_phase,
+                };
+                let shape = [2, rows, cols];
+                let pairs = swizzle_pairs(&shape, &[2, 1, 0], sw);
+                let (v, p, m) = (vec as i64, per_phase as i64, max_phase as i64);
+                for s in 0..2 {
+                    for r in 0..rows {
+                        for c in 0..cols {
+                            let e = ((s * rows + r) * cols + c) as u64;
+                            let want =
+                                (s * rows + r) * cols + ((c / v) ^ ((r / p) % m)) * v + c % v;
+                            assert_eq!(
+                                swizzle_index(e, &pairs),
+                                want as u64,
+                                "{sw:?} {rows}x{cols} ({r}, {c})"
+                            );
+                        }
+                    }
+                }
+                for (a, b) in [(3u64, 517u64), (1 << 9, 77), (1000, 2047)] {
+                    let n = 2 * rows as u64 * cols as u64;
+                    let (a, b) = (a % n, b % n);
+                    assert_eq!(
+                        swizzle_index(a ^ b, &pairs),
+                        swizzle_index(a, &pairs) ^ swizzle_index(b, &pairs)
+                    );
+                }
+            }
+        }
+        // The transposed order swizzles the other dimension.
+        let sw = Swizzle {
+            vec: 8,
+            per_phase: 2,
+            max_phase: 4,
+        };
+        assert_eq!(swizzle_pairs(&[32, 64], &[1, 0], sw), vec![(3, 7), (4, 8)]);
+        assert_eq!(swizzle_pairs(&[32, 64], &[0, 1], sw), vec![(9, 1), (10, 2)]);
+        assert!(swizzle_pairs(&[32, 64], &[1, 0], Swizzle::NONE).is_empty());
+    }
+}

@@ -25,10 +25,11 @@
 //! its k steps in ascending order.
 //!
 //! **Operands** (docs/ptx-backend.md, "Tensor cores"): convert-to-gpu stages A and B that
-//! sit in other threads in shared memory (`ttg.local_alloc`, B transposed through a
-//! `ttg.memdesc_trans` view) and each fragment register is loaded with one
-//! `ld.shared.b32` before its first use; A and B already in place are packed in registers;
-//! the accumulator arrives in its fragment layout.
+//! sit in other threads in swizzled shared memory (`ttg.local_alloc`, B transposed
+//! through a `ttg.memdesc_trans` view) and the fragment registers are loaded with
+//! `ldmatrix` (`ld.shared.b32` where [`ldmatrix_lanes`] finds no 8x8 matrices) before
+//! their first use; A and B already in place are packed in registers; the accumulator
+//! arrives in its fragment layout.
 
 use super::memdesc::SmemAddr;
 use super::{Kernel, Tv, elem_bytes};
@@ -505,9 +506,9 @@ impl Kernel<'_> {
     /// operand where the plan needs it (convert-to-gpu, `Assign::mma_operands`): C in the
     /// accumulator layout; A and B either in their fragment layouts (packed into 32-bit
     /// registers here) or in shared memory, A row-major and B as a `ttg.memdesc_trans`
-    /// view of an `N x K` buffer, from which every packed register is loaded with one
-    /// `ld.shared.b32` right before the k step that first reads it, so only one k step's
-    /// fragments are live at a time. The result (f16 accumulators unpacked) is left in the
+    /// view of an `N x K` buffer, from which the packed registers are loaded with
+    /// `ldmatrix` (see [`Self::mma_source`]) right before the k step that first reads them,
+    /// so only one k step's fragments are live at a time. The result (f16 accumulators unpacked) is left in the
     /// accumulator layout.
     pub(crate) fn emit_mma_sync(&mut self, op: Op, plan: &MmaPlan) {
         let m = self.m;
