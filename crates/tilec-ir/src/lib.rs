@@ -64,4 +64,4 @@ pub use builder::Builder;
 pub use module::{Block, Context, InsertPoint, Module, Op, OpSpec, Region, Use, Value, ValueDef};
 pub use ops::{OpDef, Opcode};
 pub use print::{PrintOptions, print_module, print_module_to, print_op};
-pub use types::{Type, TypeData, TypeStore};
+pub use types::{Swizzle, Type, TypeData, TypeStore};

@@ -81,6 +81,35 @@ pub fn tile_element_error(shape: &[i64], elem: &TypeData) -> Option<&'static str
         .then_some("F4E2M1FN tiles must have an even number of elements")
 }
 
+/// The parameters of Triton's `#ttg.swizzled_shared` encoding: for a row `r` (the
+/// dimension `order[1]`) and column `c` (the fastest, `order[0]`) of a buffer,
+/// `phase = (r / per_phase) % max_phase` and the element is stored at column
+/// `((c / vec) ^ phase) * vec + c % vec` of its row. Dimensions after `order[1]` stack
+/// whole swizzled matrices. `max_phase == 1` is no swizzling.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Swizzle {
+    /// Elements moved together (a vector of `vec` consecutive columns).
+    pub vec: u32,
+    /// Rows that share a phase.
+    pub per_phase: u32,
+    /// Number of distinct phases.
+    pub max_phase: u32,
+}
+
+impl Swizzle {
+    /// No swizzling: `vec = 1, perPhase = 1, maxPhase = 1`.
+    pub const NONE: Swizzle = Swizzle {
+        vec: 1,
+        per_phase: 1,
+        max_phase: 1,
+    };
+
+    /// Whether the swizzle moves any element.
+    pub fn is_identity(&self) -> bool {
+        self.max_phase <= 1
+    }
+}
+
 /// The structure of a type.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum TypeData {
@@ -114,7 +143,7 @@ pub enum TypeData {
         warp: Box<[Box<[i64]>]>,
     },
     /// `!ttg.memdesc<shape x elem, #shared, #smem[, mutable]>`: a shared-memory buffer of
-    /// the GPU-level IR, without swizzling.
+    /// the GPU-level IR, with `#shared` a `#ttg.swizzled_shared` encoding.
     MemDesc {
         /// Dimensions.
         shape: Box<[i64]>,
@@ -125,6 +154,8 @@ pub enum TypeData {
         /// The dimensions from fastest- to slowest-varying in memory, as Triton's shared
         /// encodings write `order` (`[rank-1, ..., 0]`: row-major).
         order: Box<[u8]>,
+        /// The XOR swizzle of the buffer's rows ([`Swizzle::NONE`]: unswizzled).
+        swizzle: Swizzle,
     },
     /// `token`, which orders memory operations.
     Token,
@@ -535,12 +566,17 @@ impl TypeStore {
         (0..rank as u8).rev().collect()
     }
 
-    /// The shared-memory encoding of an unswizzled buffer whose dimensions vary in memory
-    /// from fastest to slowest in `order`.
-    pub fn shared_encoding_text(order: &[u8]) -> String {
+    /// The shared-memory encoding of a buffer whose dimensions vary in memory from fastest
+    /// to slowest in `order`, swizzled by `swizzle`.
+    pub fn shared_encoding_text(swizzle: Swizzle, order: &[u8]) -> String {
         let order: Vec<i64> = order.iter().map(|d| *d as i64).collect();
-        let mut out =
-            String::from("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = ");
+        let mut out = String::from("#ttg.swizzled_shared<{vec = ");
+        crate::util::push_u64(&mut out, swizzle.vec as u64);
+        out.push_str(", perPhase = ");
+        crate::util::push_u64(&mut out, swizzle.per_phase as u64);
+        out.push_str(", maxPhase = ");
+        crate::util::push_u64(&mut out, swizzle.max_phase as u64);
+        out.push_str(", order = ");
         push_i64_list(&mut out, &order);
         out.push_str("}>");
         out
@@ -594,12 +630,13 @@ impl TypeStore {
                 elem,
                 mutable,
                 order,
+                swizzle,
             } => {
                 out.push_str("!ttg.memdesc<");
                 write_dims(out, shape);
                 self.write(out, *elem, false);
                 out.push_str(", ");
-                self.write_aliased(out, Self::shared_encoding_text(order));
+                self.write_aliased(out, Self::shared_encoding_text(*swizzle, order));
                 out.push_str(", ");
                 self.write_aliased(out, "#ttg.shared_memory".to_string());
                 if *mutable {

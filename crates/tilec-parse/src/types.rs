@@ -925,11 +925,11 @@ impl Parser<'_> {
         let elem = self.parse_type()?;
         self.expect(Tok::Comma, "expected ','")?;
         let (shared, sspan) = self.parse_gpu_attr_text("a '#ttg.swizzled_shared' encoding")?;
-        let Some(order) = gpu_text::swizzled_shared(&shared) else {
+        let Some((swizzle, order)) = gpu_text::swizzled_shared(&shared) else {
             return Err(self.err(
                 codes::INVALID_TYPE,
                 sspan,
-                "expected '#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [...]}>' (tilec's shared memory is unswizzled)",
+                "expected '#ttg.swizzled_shared<{vec = V, perPhase = P, maxPhase = M, order = [...]}>' (V, P and M positive integers)",
             ));
         };
         self.expect(Tok::Comma, "expected ','")?;
@@ -960,6 +960,7 @@ impl Parser<'_> {
             elem,
             mutable,
             order,
+            swizzle,
         }))
     }
 }
@@ -1012,16 +1013,29 @@ mod gpu_text {
         (block.is_empty() && rest.is_empty()).then_some((register, lane, warp))
     }
 
-    /// `#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [...]}>`: the
-    /// order (tilec's buffers are unswizzled).
-    pub(super) fn swizzled_shared(text: &str) -> Option<Box<[u8]>> {
+    /// `#ttg.swizzled_shared<{vec = V, perPhase = P, maxPhase = M, order = [...]}>`: the
+    /// swizzle (positive parameters; the GPU-level verifier checks the rest) and the order.
+    pub(super) fn swizzled_shared(text: &str) -> Option<(tilec_ir::Swizzle, Box<[u8]>)> {
         let s = squeeze(text);
         let body = s
-            .strip_prefix("#ttg.swizzled_shared<{vec=1,perPhase=1,maxPhase=1,order=[")?
+            .strip_prefix("#ttg.swizzled_shared<{vec=")?
             .strip_suffix("]}>")?;
-        if body.is_empty() {
-            return Some(Box::new([]));
+        let (vec, rest) = body.split_once(",perPhase=")?;
+        let (per_phase, rest) = rest.split_once(",maxPhase=")?;
+        let (max_phase, order) = rest.split_once(",order=[")?;
+        let positive = |x: &str| x.parse::<u32>().ok().filter(|v| *v > 0);
+        let swizzle = tilec_ir::Swizzle {
+            vec: positive(vec)?,
+            per_phase: positive(per_phase)?,
+            max_phase: positive(max_phase)?,
+        };
+        if order.is_empty() {
+            return Some((swizzle, Box::new([])));
         }
-        body.split(',').map(|d| d.parse().ok()).collect()
+        let order = order
+            .split(',')
+            .map(|d| d.parse().ok())
+            .collect::<Option<_>>()?;
+        Some((swizzle, order))
     }
 }

@@ -39,9 +39,34 @@ use std::rc::Rc;
 use tilec_ir::attrs::{AttrData, PaddingValue};
 use tilec_ir::segments::operand_group;
 use tilec_ir::util::FxHashMap;
-use tilec_ir::{EnumKind, InsertPoint, Module, Op, OpSpec, Opcode, Type, TypeData, Value};
+use tilec_ir::{EnumKind, InsertPoint, Module, Op, OpSpec, Opcode, Swizzle, Type, TypeData, Value};
 
 /// The permutation that swaps the last two of `rank` dimensions.
+/// The swizzle of a row-major shared-memory buffer of shape `shape` (its last dimension
+/// K, the one the fragment registers run along) that tensor-core fragments are read from
+/// with `ldmatrix`: 16-byte vectors (`vec = 16 / element bytes`) XORed with the row's
+/// phase, so that the 8 rows of 16 bytes of one `ldmatrix` phase (8 consecutive rows at
+/// the same column) fall into the 8 different 16-byte bank groups of a 128-byte line, and
+/// so that 16-byte writes of consecutive vectors of a row stay conflict-free. A row of
+/// `R` bytes covers `R / 16` groups, so `maxPhase = min(8, R / 16)` phases, each shared by
+/// `perPhase = max(1, 128 / R)` rows (the rows that share a 128-byte line). Rows of 16
+/// bytes or less need none (8 of them are one line).
+pub fn mma_swizzle(shape: &[i64], elem: Type) -> Swizzle {
+    let bytes = crate::emit::elem_bytes(elem) as i64;
+    let Some(&cols) = shape.last() else {
+        return Swizzle::NONE;
+    };
+    let row = cols * bytes;
+    if shape.len() < 2 || bytes > 16 || row <= 16 || !(row as u64).is_power_of_two() {
+        return Swizzle::NONE;
+    }
+    Swizzle {
+        vec: (16 / bytes) as u32,
+        per_phase: (128 / row).max(1) as u32,
+        max_phase: (row / 16).min(8) as u32,
+    }
+}
+
 fn swap_last_two(rank: usize) -> Vec<usize> {
     let mut p: Vec<usize> = (0..rank).collect();
     p.swap(rank - 2, rank - 1);
@@ -202,7 +227,7 @@ impl Assign<'_> {
             created.push(c);
             self.m.result(c, 0)
         } else {
-            let buf = self.alloc_buffer(v, op);
+            let buf = self.alloc_buffer(v, op, false);
             let alloc = self.m.defining_op(buf).expect("local_alloc");
             let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
             let bar = self.create(Opcode::GpuBarrier, &[], &[], &[Some(local)], op);
@@ -700,8 +725,8 @@ impl Assign<'_> {
     /// The operands of an `mmaf`/`mmai` on tensor cores. C is converted to the
     /// accumulator layout (free when it is a constant or already there). A and B are taken
     /// in their fragment layouts when that costs no data movement (constants, values
-    /// already in place); otherwise they are staged in shared memory, where the lowering
-    /// reads each fragment register with one `ld.shared.b32`: A row-major
+    /// already in place); otherwise they are staged in swizzled shared memory
+    /// ([`mma_swizzle`]), where the lowering reads the fragments with `ldmatrix`: A row-major
     /// (`ttg.local_alloc`), B transposed so that K runs fastest (`permute` in registers,
     /// `ttg.local_alloc` of the `N x K` tile and a `ttg.memdesc_trans` view of it as
     /// `K x N`). Both buffers are released after the product. An operand too large to
@@ -729,14 +754,14 @@ impl Assign<'_> {
             }
             staged_bytes += bytes;
             let buf = if i == 0 {
-                let buf = self.alloc_buffer(v, op);
+                let buf = self.alloc_buffer(v, op, true);
                 self.m.set_operand(op, 0, buf);
                 buf
             } else {
                 // B transposed: N x K in memory, viewed as K x N.
                 let perm = swap_last_two(self.shape(v).len());
                 let (_, t) = self.permuted(v, &perm, InsertPoint::Before(op), op);
-                let buf = self.alloc_buffer(t, op);
+                let buf = self.alloc_buffer(t, op, true);
                 let view = self.trans_view(buf, &perm, op);
                 self.m.set_operand(op, 1, view);
                 buf
@@ -937,12 +962,14 @@ impl Assign<'_> {
             };
             let st_shape: Vec<i64> = perm.iter().map(|p| shape[*p]).collect();
             let buf_shape: Vec<i64> = std::iter::once(2).chain(st_shape.iter().copied()).collect();
+            let swizzle = mma_swizzle(&st_shape, elem);
             let stage_ty = |k: &mut Self, sh: &[i64], mutable: bool| {
                 k.m.ctx.types.intern(TypeData::MemDesc {
                     shape: sh.into(),
                     elem,
                     mutable,
                     order: tilec_ir::TypeStore::row_major_order(sh.len()),
+                    swizzle,
                 })
             };
             let buf_ty = stage_ty(self, &buf_shape, true);
@@ -1406,16 +1433,19 @@ impl Assign<'_> {
             elem,
             mutable,
             order,
+            swizzle,
         } = self.m.ctx.types.get(self.m.value_type(buf)).clone()
         else {
             return buf;
         };
-        // Result dimension i is source dimension perm[i].
+        // Result dimension i is source dimension perm[i]; the swizzle follows the
+        // dimensions of the memory order.
         let view_ty = self.m.ctx.types.intern(TypeData::MemDesc {
             shape: perm.iter().map(|p| shape[*p]).collect(),
             elem,
             mutable,
             order: permuted_order(&order, perm).into(),
+            swizzle,
         });
         let perm_attr = self.m.ctx.attrs.intern(AttrData::DenseI32Array(
             perm.iter().map(|p| *p as i32).collect(),
@@ -1446,6 +1476,7 @@ impl Assign<'_> {
             order: order
                 .map(Into::into)
                 .unwrap_or_else(|| tilec_ir::TypeStore::row_major_order(shape.len())),
+            swizzle: Swizzle::NONE,
         })
     }
 
@@ -1480,7 +1511,7 @@ impl Assign<'_> {
             .zip(&blocks)
             .map(|(v, n)| self.const_index(*v).filter(|i| (0..*n).contains(i)))
             .collect();
-        let buf = self.alloc_buffer(src, op);
+        let buf = self.alloc_buffer(src, op, false);
         let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
         self.create(Opcode::GpuBarrier, &[], &[], &[Some(local)], op);
         let view = match consts {
@@ -1539,17 +1570,24 @@ impl Assign<'_> {
         }
     }
 
-    /// `ttg.local_alloc %v` before `op`: a row-major buffer holding `v`.
-    fn alloc_buffer(&mut self, v: Value, op: Op) -> Value {
+    /// `ttg.local_alloc %v` before `op`: a row-major buffer holding `v`, swizzled for
+    /// tensor-core fragment reads ([`mma_swizzle`]) when `mma_operand`.
+    fn alloc_buffer(&mut self, v: Value, op: Op, mma_operand: bool) -> Value {
         let ty = self.m.value_type(v);
         let shape: Box<[i64]> = self.shape(v).into();
         let elem = self.m.ctx.types.element_type(ty);
         let order = tilec_ir::TypeStore::row_major_order(shape.len());
+        let swizzle = if mma_operand {
+            mma_swizzle(&shape, elem)
+        } else {
+            Swizzle::NONE
+        };
         let md = self.m.ctx.types.intern(TypeData::MemDesc {
             shape,
             elem,
             mutable: false,
             order,
+            swizzle,
         });
         let alloc = self.create(Opcode::LocalAlloc, &[v], &[md], &[], op);
         self.located(alloc, op);
@@ -1729,6 +1767,47 @@ fn row_major(t: &TypeData) -> bool {
         if **order == *tilec_ir::TypeStore::row_major_order(order.len()))
 }
 
+/// Whether a `!ttg.memdesc` type has no swizzle.
+fn unswizzled(t: &TypeData) -> bool {
+    matches!(t, TypeData::MemDesc { swizzle, .. } if swizzle.is_identity())
+}
+
+/// Why a buffer of `shape` in `order` cannot have `swizzle`, if it cannot: the parameters
+/// are powers of two, and a swizzle that moves elements needs a row dimension
+/// (`order[1]`) and a fastest dimension holding `vec x maxPhase` elements (the XOR of a
+/// phase must stay inside the row).
+fn swizzle_error(shape: &[i64], order: &[u8], swizzle: Swizzle) -> Option<String> {
+    let Swizzle {
+        vec,
+        per_phase,
+        max_phase,
+    } = swizzle;
+    if ![vec, per_phase, max_phase]
+        .iter()
+        .all(|x| x.is_power_of_two())
+    {
+        return Some(format!(
+            "swizzle parameters vec = {vec}, perPhase = {per_phase}, maxPhase = {max_phase} must be powers of two"
+        ));
+    }
+    if swizzle.is_identity() {
+        return None;
+    }
+    if shape.len() < 2 || order.len() != shape.len() {
+        return Some(
+            "a swizzled buffer needs a row and a column dimension (rank 2 or more)".into(),
+        );
+    }
+    let cols = shape[order[0] as usize];
+    if (vec as i64) * (max_phase as i64) > cols {
+        return Some(format!(
+            "swizzle vec x maxPhase = {} exceeds the {cols} elements of the fastest dimension",
+            vec as u64 * max_phase as u64
+        ));
+    }
+    None
+}
+
 /// Whether buffer `v` is a contiguous block of its allocation: a `ttg.local_alloc`, or a
 /// `memdesc_index`, `memdesc_reshape` or `memdesc_reinterpret` of a contiguous row-major
 /// buffer.
@@ -1900,6 +1979,13 @@ pub fn verify_gpu(m: &Module, opts: &Options) -> Result<(), Vec<GpuError>> {
         m.walk_op(e, &mut |op| {
             let name = m.def(op).name;
             let operand_ty = |i: usize| m.value_type(m.operand(op, i));
+            for r in m.results(op) {
+                if let TypeData::MemDesc { shape, order, swizzle, .. } = types.get(m.value_type(r))
+                    && let Some(why) = swizzle_error(shape, order, *swizzle)
+                {
+                    err(Some(op), format!("'{name}' op result: {why}"));
+                }
+            }
             match m.opcode(op) {
                 Opcode::ConvertLayout => {
                     if plain(operand_ty(0)) != plain(m.value_type(m.result(op, 0))) {
@@ -1946,13 +2032,19 @@ pub fn verify_gpu(m: &Module, opts: &Options) -> Result<(), Vec<GpuError>> {
                 Opcode::MemDescIndex => {
                     match (types.get(operand_ty(0)), types.get(m.value_type(m.result(op, 0)))) {
                         (
-                            TypeData::MemDesc { shape: ss, elem: se, mutable: sm, order: so },
-                            TypeData::MemDesc { shape: rs, elem: re, mutable: rm, order: ro },
+                            TypeData::MemDesc { shape: ss, elem: se, mutable: sm, order: so, swizzle: ssw },
+                            TypeData::MemDesc { shape: rs, elem: re, mutable: rm, order: ro, swizzle: rsw },
                         ) => {
                             // Dimension 0 leaves the memory order; the others keep theirs.
                             let order: Vec<u8> = so.iter().filter(|d| **d != 0).map(|d| d - 1).collect();
                             if ss.len() < 2 || ss[1..] != **rs || se != re || sm != rm || **ro != *order {
                                 err(Some(op), format!("'{name}' op result must be one element along dimension 0 of its source"));
+                            } else if ssw != rsw {
+                                err(Some(op), format!("'{name}' op result must keep its source's swizzle"));
+                            } else if !ssw.is_identity() && so.iter().take(2).any(|d| *d == 0) {
+                                // The writer swizzles inside the matrices of the row and
+                                // column dimensions; an index may only pick a whole one.
+                                err(Some(op), format!("'{name}' op cannot index the row or column dimension of a swizzled buffer"));
                             }
                         }
                         _ => err(Some(op), format!("'{name}' op must index a !ttg.memdesc into a !ttg.memdesc")),
@@ -2026,8 +2118,8 @@ pub fn verify_gpu(m: &Module, opts: &Options) -> Result<(), Vec<GpuError>> {
                     };
                     match (types.get(operand_ty(0)), types.get(m.value_type(m.result(op, 0)))) {
                         (
-                            TypeData::MemDesc { shape: ss, elem: se, order: so, .. },
-                            TypeData::MemDesc { shape: rs, elem: re, order: ro, .. },
+                            TypeData::MemDesc { shape: ss, elem: se, order: so, swizzle: ssw, .. },
+                            TypeData::MemDesc { shape: rs, elem: re, order: ro, swizzle: rsw, .. },
                         ) => {
                             let mut sorted = perm.clone();
                             sorted.sort_unstable();
@@ -2040,6 +2132,8 @@ pub fn verify_gpu(m: &Module, opts: &Options) -> Result<(), Vec<GpuError>> {
                                 let order = permuted_order(so, &perm);
                                 if se != re || **rs != *shape || **ro != *order {
                                     err(Some(op), format!("'{name}' op result must be the source buffer with its dimensions permuted by 'order'"));
+                                } else if ssw != rsw {
+                                    err(Some(op), format!("'{name}' op result must keep its source's swizzle"));
                                 }
                             }
                         }
@@ -2053,10 +2147,14 @@ pub fn verify_gpu(m: &Module, opts: &Options) -> Result<(), Vec<GpuError>> {
                     };
                     match (types.get(operand_ty(0)), types.get(m.value_type(m.result(op, 0)))) {
                         (
-                            TypeData::MemDesc { shape: ss, elem: se, mutable: sm, order: so },
-                            TypeData::MemDesc { shape: rs, elem: re, mutable: rm, order: ro },
+                            TypeData::MemDesc { shape: ss, elem: se, mutable: sm, order: so, swizzle: ssw },
+                            TypeData::MemDesc { shape: rs, elem: re, mutable: rm, order: ro, swizzle: rsw },
                         ) => {
-                            if ss.len() != rs.len() || se != re || sm != rm || so != ro {
+                            if !ssw.is_identity() || !rsw.is_identity() {
+                                // A block of a swizzled matrix is not swizzled as a matrix
+                                // of its own shape: the writer cannot address it.
+                                err(Some(op), format!("'{name}' op cannot take a block of a swizzled buffer"));
+                            } else if ss.len() != rs.len() || se != re || sm != rm || so != ro {
                                 err(Some(op), format!("'{name}' op result must be a block of its source: same rank, element type, mutability and order"));
                             } else if offsets.len() != ss.len()
                                 || (0..ss.len()).any(|d| offsets[d] < 0 || offsets[d] % rs[d] != 0 || offsets[d] + rs[d] > ss[d])
@@ -2077,6 +2175,8 @@ pub fn verify_gpu(m: &Module, opts: &Options) -> Result<(), Vec<GpuError>> {
                             let bytes = |s: &[i64], e: &Type| s.iter().product::<i64>() * crate::emit::elem_bytes(*e) as i64;
                             if !row_major(src) || !row_major(res) {
                                 err(Some(op), format!("'{name}' op requires a row-major source and result"));
+                            } else if !unswizzled(src) || !unswizzled(res) {
+                                err(Some(op), format!("'{name}' op requires an unswizzled source and result"));
                             } else if sm != rm
                                 || (!reinterpret && (se != re || ss.iter().product::<i64>() != rs.iter().product::<i64>()))
                                 || (reinterpret && bytes(ss, se) != bytes(rs, re))
@@ -2161,8 +2261,8 @@ pub fn set_gpu_aliases(m: &mut Module) -> String {
                     linear.push(text);
                 }
             }
-            TypeData::MemDesc { order, .. } => {
-                let text = tilec_ir::TypeStore::shared_encoding_text(order);
+            TypeData::MemDesc { order, swizzle, .. } => {
+                let text = tilec_ir::TypeStore::shared_encoding_text(*swizzle, order);
                 if !shared.contains(&text) {
                     shared.push(text);
                 }

@@ -2,7 +2,7 @@
 //! breaks exactly one rule.
 
 use tilec_diag::FileId;
-use tilec_ir::{Module, Op, Opcode, TypeData};
+use tilec_ir::{Module, Op, Opcode, Swizzle, TypeData};
 use tilec_ptx::layout::Layout;
 use tilec_ptx::{Options, convert_to_gpu, verify_gpu};
 
@@ -123,6 +123,7 @@ fn local_alloc_buffer_of_another_shape() {
         elem: tilec_ir::Type::F32,
         mutable: false,
         order: tilec_ir::TypeStore::row_major_order(2),
+        swizzle: tilec_ir::Swizzle::NONE,
     });
     let r = m.result(a, 0);
     m.set_value_type(r, md);
@@ -358,7 +359,11 @@ fn local_store_into_an_immutable_buffer() {
     let st = find(&m, Opcode::LocalStore);
     let dst = m.operand(st, 1);
     let TypeData::MemDesc {
-        shape, elem, order, ..
+        shape,
+        elem,
+        order,
+        swizzle,
+        ..
     } = m.ctx.types.get(m.value_type(dst)).clone()
     else {
         panic!("not a buffer");
@@ -368,6 +373,7 @@ fn local_store_into_an_immutable_buffer() {
         elem,
         mutable: false,
         order,
+        swizzle,
     });
     m.set_value_type(dst, frozen);
     let msgs = messages(&m, &opts);
@@ -560,6 +566,7 @@ fn memdesc_subslice_with_another_element_type() {
         elem: tilec_ir::Type::F32,
         mutable,
         order,
+        swizzle: tilec_ir::Swizzle::NONE,
     });
     m.set_value_type(r, f);
     let msgs = messages(&m, &opts);
@@ -600,6 +607,7 @@ fn memdesc_reshape_changing_the_element_count() {
         elem,
         mutable,
         order: tilec_ir::TypeStore::row_major_order(4),
+        swizzle: tilec_ir::Swizzle::NONE,
     });
     m.set_value_type(r, small);
     let msgs = messages(&m, &opts);
@@ -623,6 +631,7 @@ fn memdesc_reinterpret_rules() {
             elem,
             mutable: false,
             order: tilec_ir::TypeStore::row_major_order(shape.len()),
+            swizzle: tilec_ir::Swizzle::NONE,
         })
     };
     let f16 = md(&mut m, &[128], tilec_ir::Type::F16);
@@ -665,6 +674,7 @@ fn memdesc_index_keeping_the_wrong_order() {
     };
     let row_major = m.ctx.types.intern(TypeData::MemDesc {
         order: tilec_ir::TypeStore::row_major_order(shape.len()),
+        swizzle: tilec_ir::Swizzle::NONE,
         shape,
         elem,
         mutable,
@@ -698,6 +708,213 @@ fn warp_id_of_a_tile() {
     let msgs = messages(&m, &opts);
     assert!(
         msgs.contains(&"'ttg.warp_id' op returns a rank-0 i32".to_string()),
+        "{msgs:?}"
+    );
+}
+
+// ---- swizzled buffers ------------------------------------------------------------------
+
+/// Retypes buffer `v` with `swizzle`.
+fn set_swizzle(m: &mut Module, v: tilec_ir::Value, swizzle: Swizzle) {
+    let TypeData::MemDesc {
+        shape,
+        elem,
+        mutable,
+        order,
+        ..
+    } = memdesc(m, v)
+    else {
+        panic!("memdesc");
+    };
+    let t = m.ctx.types.intern(TypeData::MemDesc {
+        shape,
+        elem,
+        mutable,
+        order,
+        swizzle,
+    });
+    m.set_value_type(v, t);
+}
+
+fn swizzle_of(m: &Module, v: tilec_ir::Value) -> Swizzle {
+    match memdesc(m, v) {
+        TypeData::MemDesc { swizzle, .. } => swizzle,
+        _ => panic!("memdesc"),
+    }
+}
+
+const SW: fn(u32, u32, u32) -> Swizzle = |vec, per_phase, max_phase| Swizzle {
+    vec,
+    per_phase,
+    max_phase,
+};
+
+#[test]
+fn mma_operand_buffers_are_swizzled() {
+    // A (64x32 f16) and B^T (64x32 f16): rows of 64 bytes, 16-byte vectors, two rows per
+    // phase, four phases.
+    let (m, _) = mma_gpu();
+    let mma = find(&m, Opcode::MmaF);
+    assert_eq!(swizzle_of(&m, m.operand(mma, 0)), SW(8, 2, 4));
+    assert_eq!(swizzle_of(&m, m.operand(mma, 1)), SW(8, 2, 4));
+    let trans = find(&m, Opcode::MemDescTrans);
+    assert_eq!(swizzle_of(&m, m.operand(trans, 0)), SW(8, 2, 4));
+    // The pipelined loop's stage buffers (2 x 64 x 32 f16) and their stages.
+    let (m, opts) = pipelined_gpu();
+    assert_eq!(messages(&m, &opts), Vec::<String>::new());
+    let ix = find(&m, Opcode::MemDescIndex);
+    assert_eq!(swizzle_of(&m, m.operand(ix, 0)), SW(8, 2, 4));
+    assert_eq!(swizzle_of(&m, m.result(ix, 0)), SW(8, 2, 4));
+    // Conversions stay unswizzled.
+    let (m, _) = gpu();
+    let alloc = find(&m, Opcode::LocalAlloc);
+    assert_eq!(swizzle_of(&m, m.result(alloc, 0)), Swizzle::NONE);
+}
+
+#[test]
+fn mma_swizzle_by_row_width() {
+    use tilec_ir::Type;
+    use tilec_ptx::gpu::mma_swizzle;
+    assert_eq!(mma_swizzle(&[64, 16], Type::F16), SW(8, 4, 2));
+    assert_eq!(mma_swizzle(&[64, 32], Type::F16), SW(8, 2, 4));
+    assert_eq!(mma_swizzle(&[64, 64], Type::F16), SW(8, 1, 8));
+    assert_eq!(mma_swizzle(&[64, 256], Type::BF16), SW(8, 1, 8));
+    assert_eq!(mma_swizzle(&[64, 8], Type::TF32), SW(4, 4, 2));
+    assert_eq!(mma_swizzle(&[64, 32], Type::I8), SW(16, 4, 2));
+    assert_eq!(mma_swizzle(&[2, 64, 128], Type::I8), SW(16, 1, 8));
+    // Rows of 16 bytes or less: 8 rows are one 128-byte line already.
+    assert_eq!(mma_swizzle(&[64, 8], Type::F16), Swizzle::NONE);
+    assert_eq!(mma_swizzle(&[64], Type::F16), Swizzle::NONE);
+}
+
+#[test]
+fn swizzle_parameters_must_be_powers_of_two() {
+    let (mut m, opts) = mma_gpu();
+    let a = m.operand(find(&m, Opcode::MmaF), 0);
+    set_swizzle(&mut m, a, SW(8, 3, 4));
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(&"'ttg.local_alloc' op result: swizzle parameters vec = 8, perPhase = 3, maxPhase = 4 must be powers of two".to_string()),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn swizzle_wider_than_the_row() {
+    let (mut m, opts) = mma_gpu();
+    let a = m.operand(find(&m, Opcode::MmaF), 0);
+    // 8 x 8 = 64 elements of XOR range in rows of 32.
+    set_swizzle(&mut m, a, SW(8, 1, 8));
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(&"'ttg.local_alloc' op result: swizzle vec x maxPhase = 64 exceeds the 32 elements of the fastest dimension".to_string()),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn swizzle_of_a_rank_one_buffer() {
+    let (mut m, opts) = mma_gpu();
+    let a = m.operand(find(&m, Opcode::MmaF), 0);
+    let t = m.ctx.types.intern(TypeData::MemDesc {
+        shape: vec![2048].into(),
+        elem: tilec_ir::Type::F16,
+        mutable: false,
+        order: vec![0].into(),
+        swizzle: SW(8, 1, 2),
+    });
+    m.set_value_type(a, t);
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(&"'ttg.local_alloc' op result: a swizzled buffer needs a row and a column dimension (rank 2 or more)".to_string()),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn memdesc_trans_changing_the_swizzle() {
+    let (mut m, opts) = mma_gpu();
+    let r = m.result(find(&m, Opcode::MemDescTrans), 0);
+    set_swizzle(&mut m, r, Swizzle::NONE);
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(&"'ttg.memdesc_trans' op result must keep its source's swizzle".to_string()),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn memdesc_index_changing_the_swizzle() {
+    let (mut m, opts) = pipelined_gpu();
+    let r = m.result(find(&m, Opcode::MemDescIndex), 0);
+    set_swizzle(&mut m, r, SW(8, 1, 4));
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(&"'ttg.memdesc_index' op result must keep its source's swizzle".to_string()),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn memdesc_index_of_a_swizzled_row() {
+    // A row of A's swizzled 64x32 buffer: the writer swizzles within whole matrices.
+    let (mut m, opts) = mma_gpu();
+    let mma = find(&m, Opcode::MmaF);
+    let a = m.operand(mma, 0);
+    let zero = m.operand(find(&m, Opcode::LoadViewTko), 1);
+    let row = m.ctx.types.intern(TypeData::MemDesc {
+        shape: vec![32].into(),
+        elem: tilec_ir::Type::F16,
+        mutable: false,
+        order: vec![0].into(),
+        swizzle: SW(8, 2, 4),
+    });
+    m.create_op(
+        &tilec_ir::OpSpec {
+            opcode: Opcode::MemDescIndex,
+            operands: &[a, zero],
+            results: &[row],
+            attrs: &[],
+            regions: 0,
+        },
+        tilec_ir::InsertPoint::Before(mma),
+    );
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(
+            &"'ttg.memdesc_index' op cannot index the row or column dimension of a swizzled buffer"
+                .to_string()
+        ),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn memdesc_subslice_of_a_swizzled_buffer() {
+    let (mut m, opts) = extract_gpu();
+    let sub = find(&m, Opcode::MemDescSubslice);
+    let src = m.operand(sub, 0);
+    set_swizzle(&mut m, src, SW(4, 1, 8));
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(
+            &"'ttg.memdesc_subslice' op cannot take a block of a swizzled buffer".to_string()
+        ),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn memdesc_reshape_of_a_swizzled_buffer() {
+    let (mut m, opts) = extract_gpu();
+    let reshape = find(&m, Opcode::MemDescReshape);
+    let src = m.operand(reshape, 0);
+    set_swizzle(&mut m, src, SW(4, 1, 8));
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.contains(
+            &"'ttg.memdesc_reshape' op requires an unswizzled source and result".to_string()
+        ),
         "{msgs:?}"
     );
 }

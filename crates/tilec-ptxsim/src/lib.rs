@@ -355,6 +355,7 @@ pub fn f32_to_bf16(x: f32) -> u16 {
 }
 
 /// The result of running a kernel.
+#[derive(Debug)]
 pub struct Stats {
     pub instructions: u64,
     pub mma: u64,
@@ -691,6 +692,15 @@ impl Cta<'_> {
                 }
                 "shfl" => {
                     self.shfl(inst, &parts, &active)?;
+                    continue;
+                }
+                "ldmatrix" => {
+                    if inst.pred.is_some() {
+                        return Err(format!("line {line}: predicated ldmatrix"));
+                    }
+                    for w in 0..nt / 32 {
+                        self.ldmatrix(inst, &parts, w * 32)?;
+                    }
                     continue;
                 }
                 "mma" => {
@@ -1271,6 +1281,85 @@ impl Cta<'_> {
         Ok(())
     }
 
+    /// `ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared{::cta}.b16 r, [p]` for the
+    /// warp whose first thread is `t0`, from the PTX ISA's definition: lane `8 j + i`
+    /// supplies the address of row `i` of matrix `j` (16 bytes, 16-byte aligned; lanes past
+    /// the matrices' rows supply nothing), and lane `t` receives in register `j` the 32-bit
+    /// word of row `t / 4` holding elements `2 (t % 4)` and `2 (t % 4) + 1` (the first in
+    /// the low half). `.trans` delivers the transposed 8x8 matrix instead: elements
+    /// `(2 (t % 4), t / 4)` and `(2 (t % 4) + 1, t / 4)` of the rows in memory.
+    fn ldmatrix(&mut self, inst: &Inst, p: &[&str], t0: usize) -> Result<(), String> {
+        let line = inst.line;
+        let form = || format!("line {line}: unsupported ldmatrix form {}", inst.op);
+        let (count, trans, rest) = match p {
+            ["ldmatrix", "sync", "aligned", "m8n8", num, rest @ ..] => {
+                let count = match *num {
+                    "x1" => 1,
+                    "x2" => 2,
+                    "x4" => 4,
+                    _ => return Err(form()),
+                };
+                match rest {
+                    ["trans", rest @ ..] => (count, true, rest),
+                    rest => (count, false, rest),
+                }
+            }
+            _ => return Err(form()),
+        };
+        if !matches!(rest, ["shared" | "shared::cta", "b16"]) || inst.args.len() != 2 {
+            return Err(form());
+        }
+        let regs: Vec<Opnd> = match &inst.args[0] {
+            Opnd::Vec(v) => v.clone(),
+            r @ Opnd::Reg(_) => vec![r.clone()],
+            _ => return Err(form()),
+        };
+        if !regs.iter().all(|r| matches!(r, Opnd::Reg(_))) {
+            return Err(form());
+        }
+        if regs.len() != count {
+            return Err(format!(
+                "line {line}: ldmatrix .x{count} with {} registers",
+                regs.len()
+            ));
+        }
+        // mats[j][row][col]: the b16 elements of matrix j as rows in memory.
+        let mut mats = vec![[[0u16; 8]; 8]; count];
+        for (j, mat) in mats.iter_mut().enumerate() {
+            for (i, row) in mat.iter_mut().enumerate() {
+                let lane = t0 + 8 * j + i;
+                let Opnd::Mem(..) = &inst.args[1] else {
+                    return Err(form());
+                };
+                let at = self.addr(&inst.args[1], lane);
+                if !at.is_multiple_of(16) {
+                    return Err(format!(
+                        "line {line}: ldmatrix row address {at} (lane {}): misaligned",
+                        8 * j + i
+                    ));
+                }
+                self.smem_access(at, 16, lane, false, line)?;
+                for (c, x) in row.iter_mut().enumerate() {
+                    let b = at as usize + 2 * c;
+                    *x = u16::from_le_bytes([self.smem[b], self.smem[b + 1]]);
+                }
+            }
+        }
+        for lane in 0..32 {
+            let (g, c) = (lane / 4, 2 * (lane % 4));
+            for (j, r) in regs.iter().enumerate() {
+                let m = &mats[j];
+                let (lo, hi) = if trans {
+                    (m[c][g], m[c + 1][g])
+                } else {
+                    (m[g][c], m[g][c + 1])
+                };
+                self.set(r, t0 + lane, u64::from(lo) | u64::from(hi) << 16);
+            }
+        }
+        Ok(())
+    }
+
     /// One `mma.sync` for the warp whose first thread is `t0`.
     fn mma(&mut self, inst: &Inst, t0: usize) {
         let p: Vec<&str> = inst.op.split('.').collect();
@@ -1392,5 +1481,159 @@ fn round_of(m: &str) -> tilec_ir::float::Round {
         "rm" => Round::TowardNegative,
         "rp" => Round::TowardPositive,
         _ => Round::NearestEven,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Row stride, matrix stride and warp stride (bytes) of the test's row addresses.
+    const RS: u64 = 48;
+    const MS: u64 = 16;
+    const WS: u64 = 512;
+
+    /// A 64-thread kernel: shared memory holds b16 element `e` at byte `2 e` (value `e`);
+    /// lane `l` of warp `w` supplies `off + w WS + (l % 8) RS + (l / 8) MS` (plus 2, a
+    /// misaligned address that must be ignored, in lanes past the matrices' rows), runs
+    /// `ldmatrix` of `count` matrices and writes register `j` of thread `t` to word
+    /// `4 t + j` of `out`.
+    fn kernel(count: usize, trans: bool, off: u64) -> String {
+        let mut k = String::from(
+            ".visible .entry k(\n.param .u64 out\n)\n{\n.reqntid 64, 1, 1\n.shared .align 16 .b8 smem[2048];\n",
+        );
+        k += "mov.u32 %t, %tid.x;\nmad.lo.u32 %a, %t, 32, smem;\n";
+        for i in 0..16 {
+            k += &format!(
+                "mad.lo.u32 %v, %t, 16, {i};\nst.shared.b16 [%a+{}], %v;\n",
+                2 * i
+            );
+        }
+        k += "bar.sync 0;\nand.b32 %l, %t, 31;\nshr.u32 %w, %t, 5;\nand.b32 %i, %l, 7;\nshr.u32 %j, %l, 3;\n";
+        k += &format!(
+            "mad.lo.u32 %b, %i, {RS}, {off};\nmad.lo.u32 %b, %j, {MS}, %b;\nmad.lo.u32 %b, %w, {WS}, %b;\n"
+        );
+        k += &format!(
+            "setp.ge.u32 %p, %l, {};\nselp.u32 %x, 2, 0, %p;\nadd.u32 %b, %b, %x;\n",
+            8 * count
+        );
+        let regs: Vec<String> = (0..count).map(|j| format!("%d{j}")).collect();
+        let t = if trans { ".trans" } else { "" };
+        k += &format!(
+            "ldmatrix.sync.aligned.m8n8.x{count}{t}.shared.b16 {{{}}}, [%b];\n",
+            regs.join(", ")
+        );
+        k += "ld.param.u64 %o, [out];\ncvt.u64.u32 %q, %t;\nmad.lo.u64 %o, %q, 16, %o;\n";
+        for j in 0..count {
+            k += &format!("st.global.b32 [%o+{}], %d{j};\n", 4 * j);
+        }
+        k += "ret;\n}\n";
+        k
+    }
+
+    fn run_ldmatrix(count: usize, trans: bool, off: u64) -> Result<Vec<u32>, String> {
+        let ks = parse(&kernel(count, trans, off));
+        let mut mem = Memory::default();
+        let out = mem.alloc(&[0u8; 64 * 16]);
+        run(&ks[0], [1, 1, 1], &[out], &mut mem)?;
+        Ok(mem
+            .read(out, 64 * 16)
+            .chunks(4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            .collect())
+    }
+
+    /// The element (its value is its index) at row `r`, column `c` of matrix `j` as warp
+    /// `w`'s lanes address it.
+    fn elem(w: u64, j: u64, r: u64, c: u64, off: u64) -> u32 {
+        ((off + w * WS + r * RS + j * MS) / 2 + c) as u32
+    }
+
+    fn check(count: usize, trans: bool) {
+        let got = run_ldmatrix(count, trans, 0).expect("ldmatrix runs");
+        for t in 0..64u64 {
+            let (w, lane) = (t / 32, t % 32);
+            let (g, c) = (lane / 4, 2 * (lane % 4));
+            for j in 0..count as u64 {
+                let (lo, hi) = if trans {
+                    (elem(w, j, c, g, 0), elem(w, j, c + 1, g, 0))
+                } else {
+                    (elem(w, j, g, c, 0), elem(w, j, g, c + 1, 0))
+                };
+                assert_eq!(
+                    got[(4 * t + j) as usize],
+                    lo | hi << 16,
+                    "x{count} trans={trans}: thread {t}, matrix {j}"
+                );
+            }
+            // Registers past the count are untouched.
+            for j in count as u64..4 {
+                assert_eq!(got[(4 * t + j) as usize], 0);
+            }
+        }
+    }
+
+    #[test]
+    fn ldmatrix_x1() {
+        check(1, false);
+    }
+
+    #[test]
+    fn ldmatrix_x2() {
+        check(2, false);
+    }
+
+    #[test]
+    fn ldmatrix_x4() {
+        check(4, false);
+    }
+
+    #[test]
+    fn ldmatrix_x1_trans() {
+        check(1, true);
+    }
+
+    #[test]
+    fn ldmatrix_x2_trans() {
+        check(2, true);
+    }
+
+    #[test]
+    fn ldmatrix_x4_trans() {
+        check(4, true);
+    }
+
+    #[test]
+    fn ldmatrix_rejects_misaligned_rows() {
+        for off in [2, 4, 8] {
+            let e = run_ldmatrix(4, false, off).expect_err("misaligned row address");
+            assert!(e.contains("misaligned"), "{e}");
+        }
+        // 16-byte aligned but not 32: fine.
+        assert!(run_ldmatrix(4, false, 16).is_ok());
+    }
+
+    #[test]
+    fn ldmatrix_rejects_other_forms() {
+        for form in [
+            "ldmatrix.sync.aligned.m8n8.x3.shared.b16",
+            "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8",
+            "ldmatrix.sync.aligned.m8n8.x1.global.b16",
+            "ldmatrix.aligned.m8n8.x1.shared.b16",
+        ] {
+            let k = kernel(1, false, 0).replace("ldmatrix.sync.aligned.m8n8.x1.shared.b16", form);
+            let e = run(&parse(&k)[0], [1, 1, 1], &[0], &mut Memory::default()).expect_err(form);
+            assert!(e.contains("ldmatrix"), "{e}");
+        }
+    }
+
+    #[test]
+    fn ldmatrix_sees_races() {
+        // The same kernel without its barrier reads other threads' stores.
+        let k = kernel(4, false, 0).replace("bar.sync 0;\n", "");
+        let mut mem = Memory::default();
+        let out = mem.alloc(&[0u8; 64 * 16]);
+        let e = run(&parse(&k)[0], [1, 1, 1], &[out], &mut mem).expect_err("race");
+        assert!(e.contains("no barrier"), "{e}");
     }
 }

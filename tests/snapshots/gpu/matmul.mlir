@@ -3,9 +3,10 @@
 #linear2 = #ttg.linear<{register = [[0, 1], [0, 2], [8, 0], [16, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]], block = []}>
 #linear3 = #ttg.linear<{register = [[1, 0], [2, 0], [0, 8], [0, 16]], lane = [[4, 0], [8, 0], [16, 0], [32, 0], [0, 1]], warp = [[0, 2], [0, 4]], block = []}>
 #linear4 = #ttg.linear<{register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]], block = []}>
-#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [2, 1, 0]}>
-#shared1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
-#shared2 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [2, 1, 0]}>
+#shared1 = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+#shared2 = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [0, 1]}>
+#shared3 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory
 cuda_tile.module @examples {
   entry @matmul(%arg0: tile<ptr<f16>, #linear>, %arg1: tile<i32, #linear>, %arg2: tile<i32, #linear>, %arg3: tile<i32, #linear>, %arg4: tile<i32, #linear>, %arg5: tile<ptr<f16>, #linear>, %arg6: tile<i32, #linear>, %arg7: tile<i32, #linear>, %arg8: tile<i32, #linear>, %arg9: tile<i32, #linear>, %arg10: tile<ptr<f32>, #linear>, %arg11: tile<i32, #linear>, %arg12: tile<i32, #linear>, %arg13: tile<i32, #linear>, %arg14: tile<i32, #linear>) {
@@ -69,10 +70,10 @@ cuda_tile.module @examples {
     }
     ttg.local_dealloc %7 : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
     ttg.local_dealloc %3 : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
-    %10 = ttg.local_alloc %for : (tile<64x64xf32, #linear1>) -> !ttg.memdesc<64x64xf32, #shared1, #smem>
+    %10 = ttg.local_alloc %for : (tile<64x64xf32, #linear1>) -> !ttg.memdesc<64x64xf32, #shared3, #smem>
     ttg.barrier local
-    %11 = ttg.local_load %10 : !ttg.memdesc<64x64xf32, #shared1, #smem> -> tile<64x64xf32, #linear4>
-    ttg.local_dealloc %10 : !ttg.memdesc<64x64xf32, #shared1, #smem>
+    %11 = ttg.local_load %10 : !ttg.memdesc<64x64xf32, #shared3, #smem> -> tile<64x64xf32, #linear4>
+    ttg.local_dealloc %10 : !ttg.memdesc<64x64xf32, #shared3, #smem>
     %12 = store_view_tko weak %11, %pview_11[%blockId_x, %blockId_y] token = %0 : tile<64x64xf32, #linear4>, partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> token
     return
   }

@@ -16,9 +16,15 @@
 #linear15 = #ttg.linear<{register = [[0, 0, 1], [0, 8, 0], [2, 0, 0]], lane = [[0, 0, 2], [0, 0, 4], [0, 1, 0], [0, 2, 0], [0, 4, 0]], warp = [[0, 16, 0], [1, 0, 0]], block = []}>
 #linear16 = #ttg.linear<{register = [[0, 1, 0], [0, 2, 0], [2, 0, 0]], lane = [[0, 4, 0], [0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8]], warp = [[0, 0, 16], [1, 0, 0]], block = []}>
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
-#shared1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
-#shared2 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [2, 1, 0]}>
-#shared3 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 2, 0]}>
+#shared1 = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+#shared2 = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [0, 1]}>
+#shared3 = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#shared4 = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1]}>
+#shared5 = #ttg.swizzled_shared<{vec = 16, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+#shared6 = #ttg.swizzled_shared<{vec = 16, perPhase = 2, maxPhase = 4, order = [0, 1]}>
+#shared7 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [2, 1, 0]}>
+#shared8 = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [2, 1, 0]}>
+#shared9 = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 2, 0]}>
 #smem = #ttg.shared_memory
 cuda_tile.module @examples {
   entry @mma_f16_f32(%arg0: tile<ptr<f16>, #linear>, %arg1: tile<ptr<f16>, #linear>, %arg2: tile<ptr<f32>, #linear>, %arg3: tile<ptr<f32>, #linear>) {
@@ -37,14 +43,14 @@ cuda_tile.module @examples {
     ttg.barrier local
     %2 = ttg.local_load %1 : !ttg.memdesc<64x64xf32, #shared, #smem> -> tile<64x64xf32, #linear4>
     ttg.local_dealloc %1 : !ttg.memdesc<64x64xf32, #shared, #smem>
-    %3 = ttg.local_alloc %tile : (tile<64x32xf16, #linear1>) -> !ttg.memdesc<64x32xf16, #shared, #smem>
+    %3 = ttg.local_alloc %tile : (tile<64x32xf16, #linear1>) -> !ttg.memdesc<64x32xf16, #shared1, #smem>
     %4 = permute %tile_2 [1, 0] : tile<32x64xf16, #linear2> -> tile<64x32xf16, #linear5>
-    %5 = ttg.local_alloc %4 : (tile<64x32xf16, #linear5>) -> !ttg.memdesc<64x32xf16, #shared, #smem>
-    %6 = ttg.memdesc_trans %5 {order = array<i32: 1, 0>} : !ttg.memdesc<64x32xf16, #shared, #smem> -> !ttg.memdesc<32x64xf16, #shared1, #smem>
+    %5 = ttg.local_alloc %4 : (tile<64x32xf16, #linear5>) -> !ttg.memdesc<64x32xf16, #shared1, #smem>
+    %6 = ttg.memdesc_trans %5 {order = array<i32: 1, 0>} : !ttg.memdesc<64x32xf16, #shared1, #smem> -> !ttg.memdesc<32x64xf16, #shared2, #smem>
     ttg.barrier local
-    %7 = mmaf %3, %6, %2 : !ttg.memdesc<64x32xf16, #shared, #smem>, !ttg.memdesc<32x64xf16, #shared1, #smem>, tile<64x64xf32, #linear4>
-    ttg.local_dealloc %5 : !ttg.memdesc<64x32xf16, #shared, #smem>
-    ttg.local_dealloc %3 : !ttg.memdesc<64x32xf16, #shared, #smem>
+    %7 = mmaf %3, %6, %2 : !ttg.memdesc<64x32xf16, #shared1, #smem>, !ttg.memdesc<32x64xf16, #shared2, #smem>, tile<64x64xf32, #linear4>
+    ttg.local_dealloc %5 : !ttg.memdesc<64x32xf16, #shared1, #smem>
+    ttg.local_dealloc %3 : !ttg.memdesc<64x32xf16, #shared1, #smem>
     %tview_8 = make_tensor_view %arg3, shape = [64, 64], strides = [64, 1] : tensor_view<64x64xf32, strides=[64,1]>
     %pview_9 = make_partition_view %tview_8 : partition_view<tile=(64x64), tensor_view<64x64xf32, strides=[64,1]>>
     %8 = ttg.local_alloc %7 : (tile<64x64xf32, #linear4>) -> !ttg.memdesc<64x64xf32, #shared, #smem>
@@ -70,14 +76,14 @@ cuda_tile.module @examples {
     ttg.barrier local
     %2 = ttg.local_load %1 : !ttg.memdesc<32x32xf16, #shared, #smem> -> tile<32x32xf16, #linear7>
     ttg.local_dealloc %1 : !ttg.memdesc<32x32xf16, #shared, #smem>
-    %3 = ttg.local_alloc %tile : (tile<32x32xf16, #linear6>) -> !ttg.memdesc<32x32xf16, #shared, #smem>
+    %3 = ttg.local_alloc %tile : (tile<32x32xf16, #linear6>) -> !ttg.memdesc<32x32xf16, #shared1, #smem>
     %4 = permute %tile_2 [1, 0] : tile<32x32xf16, #linear6> -> tile<32x32xf16, #linear8>
-    %5 = ttg.local_alloc %4 : (tile<32x32xf16, #linear8>) -> !ttg.memdesc<32x32xf16, #shared, #smem>
-    %6 = ttg.memdesc_trans %5 {order = array<i32: 1, 0>} : !ttg.memdesc<32x32xf16, #shared, #smem> -> !ttg.memdesc<32x32xf16, #shared1, #smem>
+    %5 = ttg.local_alloc %4 : (tile<32x32xf16, #linear8>) -> !ttg.memdesc<32x32xf16, #shared1, #smem>
+    %6 = ttg.memdesc_trans %5 {order = array<i32: 1, 0>} : !ttg.memdesc<32x32xf16, #shared1, #smem> -> !ttg.memdesc<32x32xf16, #shared2, #smem>
     ttg.barrier local
-    %7 = mmaf %3, %6, %2 : !ttg.memdesc<32x32xf16, #shared, #smem>, !ttg.memdesc<32x32xf16, #shared1, #smem>, tile<32x32xf16, #linear7>
-    ttg.local_dealloc %5 : !ttg.memdesc<32x32xf16, #shared, #smem>
-    ttg.local_dealloc %3 : !ttg.memdesc<32x32xf16, #shared, #smem>
+    %7 = mmaf %3, %6, %2 : !ttg.memdesc<32x32xf16, #shared1, #smem>, !ttg.memdesc<32x32xf16, #shared2, #smem>, tile<32x32xf16, #linear7>
+    ttg.local_dealloc %5 : !ttg.memdesc<32x32xf16, #shared1, #smem>
+    ttg.local_dealloc %3 : !ttg.memdesc<32x32xf16, #shared1, #smem>
     %tview_8 = make_tensor_view %arg3, shape = [32, 32], strides = [32, 1] : tensor_view<32x32xf16, strides=[32,1]>
     %pview_9 = make_partition_view %tview_8 : partition_view<tile=(32x32), tensor_view<32x32xf16, strides=[32,1]>>
     %8 = ttg.local_alloc %7 : (tile<32x32xf16, #linear7>) -> !ttg.memdesc<32x32xf16, #shared, #smem>
@@ -103,14 +109,14 @@ cuda_tile.module @examples {
     ttg.barrier local
     %2 = ttg.local_load %1 : !ttg.memdesc<32x64xf32, #shared, #smem> -> tile<32x64xf32, #linear10>
     ttg.local_dealloc %1 : !ttg.memdesc<32x64xf32, #shared, #smem>
-    %3 = ttg.local_alloc %tile : (tile<32x32xbf16, #linear9>) -> !ttg.memdesc<32x32xbf16, #shared, #smem>
+    %3 = ttg.local_alloc %tile : (tile<32x32xbf16, #linear9>) -> !ttg.memdesc<32x32xbf16, #shared1, #smem>
     %4 = permute %tile_2 [1, 0] : tile<32x64xbf16, #linear2> -> tile<64x32xbf16, #linear5>
-    %5 = ttg.local_alloc %4 : (tile<64x32xbf16, #linear5>) -> !ttg.memdesc<64x32xbf16, #shared, #smem>
-    %6 = ttg.memdesc_trans %5 {order = array<i32: 1, 0>} : !ttg.memdesc<64x32xbf16, #shared, #smem> -> !ttg.memdesc<32x64xbf16, #shared1, #smem>
+    %5 = ttg.local_alloc %4 : (tile<64x32xbf16, #linear5>) -> !ttg.memdesc<64x32xbf16, #shared1, #smem>
+    %6 = ttg.memdesc_trans %5 {order = array<i32: 1, 0>} : !ttg.memdesc<64x32xbf16, #shared1, #smem> -> !ttg.memdesc<32x64xbf16, #shared2, #smem>
     ttg.barrier local
-    %7 = mmaf %3, %6, %2 : !ttg.memdesc<32x32xbf16, #shared, #smem>, !ttg.memdesc<32x64xbf16, #shared1, #smem>, tile<32x64xf32, #linear10>
-    ttg.local_dealloc %5 : !ttg.memdesc<64x32xbf16, #shared, #smem>
-    ttg.local_dealloc %3 : !ttg.memdesc<32x32xbf16, #shared, #smem>
+    %7 = mmaf %3, %6, %2 : !ttg.memdesc<32x32xbf16, #shared1, #smem>, !ttg.memdesc<32x64xbf16, #shared2, #smem>, tile<32x64xf32, #linear10>
+    ttg.local_dealloc %5 : !ttg.memdesc<64x32xbf16, #shared1, #smem>
+    ttg.local_dealloc %3 : !ttg.memdesc<32x32xbf16, #shared1, #smem>
     %tview_8 = make_tensor_view %arg3, shape = [32, 64], strides = [64, 1] : tensor_view<32x64xf32, strides=[64,1]>
     %pview_9 = make_partition_view %tview_8 : partition_view<tile=(32x64), tensor_view<32x64xf32, strides=[64,1]>>
     %8 = ttg.local_alloc %7 : (tile<32x64xf32, #linear10>) -> !ttg.memdesc<32x64xf32, #shared, #smem>
@@ -138,14 +144,14 @@ cuda_tile.module @examples {
     ttg.barrier local
     %4 = ttg.local_load %3 : !ttg.memdesc<32x32xf32, #shared, #smem> -> tile<32x32xf32, #linear7>
     ttg.local_dealloc %3 : !ttg.memdesc<32x32xf32, #shared, #smem>
-    %5 = ttg.local_alloc %1 : (tile<32x32xtf32, #linear9>) -> !ttg.memdesc<32x32xtf32, #shared, #smem>
+    %5 = ttg.local_alloc %1 : (tile<32x32xtf32, #linear9>) -> !ttg.memdesc<32x32xtf32, #shared3, #smem>
     %6 = permute %2 [1, 0] : tile<32x32xtf32, #linear9> -> tile<32x32xtf32, #linear11>
-    %7 = ttg.local_alloc %6 : (tile<32x32xtf32, #linear11>) -> !ttg.memdesc<32x32xtf32, #shared, #smem>
-    %8 = ttg.memdesc_trans %7 {order = array<i32: 1, 0>} : !ttg.memdesc<32x32xtf32, #shared, #smem> -> !ttg.memdesc<32x32xtf32, #shared1, #smem>
+    %7 = ttg.local_alloc %6 : (tile<32x32xtf32, #linear11>) -> !ttg.memdesc<32x32xtf32, #shared3, #smem>
+    %8 = ttg.memdesc_trans %7 {order = array<i32: 1, 0>} : !ttg.memdesc<32x32xtf32, #shared3, #smem> -> !ttg.memdesc<32x32xtf32, #shared4, #smem>
     ttg.barrier local
-    %9 = mmaf %5, %8, %4 : !ttg.memdesc<32x32xtf32, #shared, #smem>, !ttg.memdesc<32x32xtf32, #shared1, #smem>, tile<32x32xf32, #linear7>
-    ttg.local_dealloc %7 : !ttg.memdesc<32x32xtf32, #shared, #smem>
-    ttg.local_dealloc %5 : !ttg.memdesc<32x32xtf32, #shared, #smem>
+    %9 = mmaf %5, %8, %4 : !ttg.memdesc<32x32xtf32, #shared3, #smem>, !ttg.memdesc<32x32xtf32, #shared4, #smem>, tile<32x32xf32, #linear7>
+    ttg.local_dealloc %7 : !ttg.memdesc<32x32xtf32, #shared3, #smem>
+    ttg.local_dealloc %5 : !ttg.memdesc<32x32xtf32, #shared3, #smem>
     %tview_8 = make_tensor_view %arg3, shape = [32, 32], strides = [32, 1] : tensor_view<32x32xf32, strides=[32,1]>
     %pview_9 = make_partition_view %tview_8 : partition_view<tile=(32x32), tensor_view<32x32xf32, strides=[32,1]>>
     %10 = ttg.local_alloc %9 : (tile<32x32xf32, #linear7>) -> !ttg.memdesc<32x32xf32, #shared, #smem>
@@ -171,14 +177,14 @@ cuda_tile.module @examples {
     ttg.barrier local
     %2 = ttg.local_load %1 : !ttg.memdesc<32x32xi32, #shared, #smem> -> tile<32x32xi32, #linear7>
     ttg.local_dealloc %1 : !ttg.memdesc<32x32xi32, #shared, #smem>
-    %3 = ttg.local_alloc %tile : (tile<32x64xi8, #linear2>) -> !ttg.memdesc<32x64xi8, #shared, #smem>
+    %3 = ttg.local_alloc %tile : (tile<32x64xi8, #linear2>) -> !ttg.memdesc<32x64xi8, #shared5, #smem>
     %4 = permute %tile_2 [1, 0] : tile<64x32xi8, #linear1> -> tile<32x64xi8, #linear12>
-    %5 = ttg.local_alloc %4 : (tile<32x64xi8, #linear12>) -> !ttg.memdesc<32x64xi8, #shared, #smem>
-    %6 = ttg.memdesc_trans %5 {order = array<i32: 1, 0>} : !ttg.memdesc<32x64xi8, #shared, #smem> -> !ttg.memdesc<64x32xi8, #shared1, #smem>
+    %5 = ttg.local_alloc %4 : (tile<32x64xi8, #linear12>) -> !ttg.memdesc<32x64xi8, #shared5, #smem>
+    %6 = ttg.memdesc_trans %5 {order = array<i32: 1, 0>} : !ttg.memdesc<32x64xi8, #shared5, #smem> -> !ttg.memdesc<64x32xi8, #shared6, #smem>
     ttg.barrier local
-    %7 = mmai %3, %6, %2 signed signed : !ttg.memdesc<32x64xi8, #shared, #smem>, !ttg.memdesc<64x32xi8, #shared1, #smem>, tile<32x32xi32, #linear7>
-    ttg.local_dealloc %5 : !ttg.memdesc<32x64xi8, #shared, #smem>
-    ttg.local_dealloc %3 : !ttg.memdesc<32x64xi8, #shared, #smem>
+    %7 = mmai %3, %6, %2 signed signed : !ttg.memdesc<32x64xi8, #shared5, #smem>, !ttg.memdesc<64x32xi8, #shared6, #smem>, tile<32x32xi32, #linear7>
+    ttg.local_dealloc %5 : !ttg.memdesc<32x64xi8, #shared5, #smem>
+    ttg.local_dealloc %3 : !ttg.memdesc<32x64xi8, #shared5, #smem>
     %tview_8 = make_tensor_view %arg3, shape = [32, 32], strides = [32, 1] : tensor_view<32x32xi32, strides=[32,1]>
     %pview_9 = make_partition_view %tview_8 : partition_view<tile=(32x32), tensor_view<32x32xi32, strides=[32,1]>>
     %8 = ttg.local_alloc %7 : (tile<32x32xi32, #linear7>) -> !ttg.memdesc<32x32xi32, #shared, #smem>
@@ -190,14 +196,14 @@ cuda_tile.module @examples {
     ttg.barrier local
     %12 = ttg.local_load %11 : !ttg.memdesc<32x32xi32, #shared, #smem> -> tile<32x32xi32, #linear7>
     ttg.local_dealloc %11 : !ttg.memdesc<32x32xi32, #shared, #smem>
-    %13 = ttg.local_alloc %tile : (tile<32x64xi8, #linear2>) -> !ttg.memdesc<32x64xi8, #shared, #smem>
+    %13 = ttg.local_alloc %tile : (tile<32x64xi8, #linear2>) -> !ttg.memdesc<32x64xi8, #shared5, #smem>
     %14 = permute %tile_2 [1, 0] : tile<64x32xi8, #linear1> -> tile<32x64xi8, #linear12>
-    %15 = ttg.local_alloc %14 : (tile<32x64xi8, #linear12>) -> !ttg.memdesc<32x64xi8, #shared, #smem>
-    %16 = ttg.memdesc_trans %15 {order = array<i32: 1, 0>} : !ttg.memdesc<32x64xi8, #shared, #smem> -> !ttg.memdesc<64x32xi8, #shared1, #smem>
+    %15 = ttg.local_alloc %14 : (tile<32x64xi8, #linear12>) -> !ttg.memdesc<32x64xi8, #shared5, #smem>
+    %16 = ttg.memdesc_trans %15 {order = array<i32: 1, 0>} : !ttg.memdesc<32x64xi8, #shared5, #smem> -> !ttg.memdesc<64x32xi8, #shared6, #smem>
     ttg.barrier local
-    %17 = mmai %13, %16, %12 signed unsigned : !ttg.memdesc<32x64xi8, #shared, #smem>, !ttg.memdesc<64x32xi8, #shared1, #smem>, tile<32x32xi32, #linear7>
-    ttg.local_dealloc %15 : !ttg.memdesc<32x64xi8, #shared, #smem>
-    ttg.local_dealloc %13 : !ttg.memdesc<32x64xi8, #shared, #smem>
+    %17 = mmai %13, %16, %12 signed unsigned : !ttg.memdesc<32x64xi8, #shared5, #smem>, !ttg.memdesc<64x32xi8, #shared6, #smem>, tile<32x32xi32, #linear7>
+    ttg.local_dealloc %15 : !ttg.memdesc<32x64xi8, #shared5, #smem>
+    ttg.local_dealloc %13 : !ttg.memdesc<32x64xi8, #shared5, #smem>
     %tview_10 = make_tensor_view %arg4, shape = [32, 32], strides = [32, 1] : tensor_view<32x32xi32, strides=[32,1]>
     %pview_11 = make_partition_view %tview_10 : partition_view<tile=(32x32), tensor_view<32x32xi32, strides=[32,1]>>
     %18 = ttg.local_alloc %17 : (tile<32x32xi32, #linear7>) -> !ttg.memdesc<32x32xi32, #shared, #smem>
@@ -209,14 +215,14 @@ cuda_tile.module @examples {
     ttg.barrier local
     %22 = ttg.local_load %21 : !ttg.memdesc<32x32xi32, #shared, #smem> -> tile<32x32xi32, #linear7>
     ttg.local_dealloc %21 : !ttg.memdesc<32x32xi32, #shared, #smem>
-    %23 = ttg.local_alloc %tile : (tile<32x64xi8, #linear2>) -> !ttg.memdesc<32x64xi8, #shared, #smem>
+    %23 = ttg.local_alloc %tile : (tile<32x64xi8, #linear2>) -> !ttg.memdesc<32x64xi8, #shared5, #smem>
     %24 = permute %tile_2 [1, 0] : tile<64x32xi8, #linear1> -> tile<32x64xi8, #linear12>
-    %25 = ttg.local_alloc %24 : (tile<32x64xi8, #linear12>) -> !ttg.memdesc<32x64xi8, #shared, #smem>
-    %26 = ttg.memdesc_trans %25 {order = array<i32: 1, 0>} : !ttg.memdesc<32x64xi8, #shared, #smem> -> !ttg.memdesc<64x32xi8, #shared1, #smem>
+    %25 = ttg.local_alloc %24 : (tile<32x64xi8, #linear12>) -> !ttg.memdesc<32x64xi8, #shared5, #smem>
+    %26 = ttg.memdesc_trans %25 {order = array<i32: 1, 0>} : !ttg.memdesc<32x64xi8, #shared5, #smem> -> !ttg.memdesc<64x32xi8, #shared6, #smem>
     ttg.barrier local
-    %27 = mmai %23, %26, %22 unsigned signed : !ttg.memdesc<32x64xi8, #shared, #smem>, !ttg.memdesc<64x32xi8, #shared1, #smem>, tile<32x32xi32, #linear7>
-    ttg.local_dealloc %25 : !ttg.memdesc<32x64xi8, #shared, #smem>
-    ttg.local_dealloc %23 : !ttg.memdesc<32x64xi8, #shared, #smem>
+    %27 = mmai %23, %26, %22 unsigned signed : !ttg.memdesc<32x64xi8, #shared5, #smem>, !ttg.memdesc<64x32xi8, #shared6, #smem>, tile<32x32xi32, #linear7>
+    ttg.local_dealloc %25 : !ttg.memdesc<32x64xi8, #shared5, #smem>
+    ttg.local_dealloc %23 : !ttg.memdesc<32x64xi8, #shared5, #smem>
     %tview_12 = make_tensor_view %arg5, shape = [32, 32], strides = [32, 1] : tensor_view<32x32xi32, strides=[32,1]>
     %pview_13 = make_partition_view %tview_12 : partition_view<tile=(32x32), tensor_view<32x32xi32, strides=[32,1]>>
     %28 = ttg.local_alloc %27 : (tile<32x32xi32, #linear7>) -> !ttg.memdesc<32x32xi32, #shared, #smem>
@@ -228,14 +234,14 @@ cuda_tile.module @examples {
     ttg.barrier local
     %32 = ttg.local_load %31 : !ttg.memdesc<32x32xi32, #shared, #smem> -> tile<32x32xi32, #linear7>
     ttg.local_dealloc %31 : !ttg.memdesc<32x32xi32, #shared, #smem>
-    %33 = ttg.local_alloc %tile : (tile<32x64xi8, #linear2>) -> !ttg.memdesc<32x64xi8, #shared, #smem>
+    %33 = ttg.local_alloc %tile : (tile<32x64xi8, #linear2>) -> !ttg.memdesc<32x64xi8, #shared5, #smem>
     %34 = permute %tile_2 [1, 0] : tile<64x32xi8, #linear1> -> tile<32x64xi8, #linear12>
-    %35 = ttg.local_alloc %34 : (tile<32x64xi8, #linear12>) -> !ttg.memdesc<32x64xi8, #shared, #smem>
-    %36 = ttg.memdesc_trans %35 {order = array<i32: 1, 0>} : !ttg.memdesc<32x64xi8, #shared, #smem> -> !ttg.memdesc<64x32xi8, #shared1, #smem>
+    %35 = ttg.local_alloc %34 : (tile<32x64xi8, #linear12>) -> !ttg.memdesc<32x64xi8, #shared5, #smem>
+    %36 = ttg.memdesc_trans %35 {order = array<i32: 1, 0>} : !ttg.memdesc<32x64xi8, #shared5, #smem> -> !ttg.memdesc<64x32xi8, #shared6, #smem>
     ttg.barrier local
-    %37 = mmai %33, %36, %32 unsigned unsigned : !ttg.memdesc<32x64xi8, #shared, #smem>, !ttg.memdesc<64x32xi8, #shared1, #smem>, tile<32x32xi32, #linear7>
-    ttg.local_dealloc %35 : !ttg.memdesc<32x64xi8, #shared, #smem>
-    ttg.local_dealloc %33 : !ttg.memdesc<32x64xi8, #shared, #smem>
+    %37 = mmai %33, %36, %32 unsigned unsigned : !ttg.memdesc<32x64xi8, #shared5, #smem>, !ttg.memdesc<64x32xi8, #shared6, #smem>, tile<32x32xi32, #linear7>
+    ttg.local_dealloc %35 : !ttg.memdesc<32x64xi8, #shared5, #smem>
+    ttg.local_dealloc %33 : !ttg.memdesc<32x64xi8, #shared5, #smem>
     %tview_14 = make_tensor_view %arg6, shape = [32, 32], strides = [32, 1] : tensor_view<32x32xi32, strides=[32,1]>
     %pview_15 = make_partition_view %tview_14 : partition_view<tile=(32x32), tensor_view<32x32xi32, strides=[32,1]>>
     %38 = ttg.local_alloc %37 : (tile<32x32xi32, #linear7>) -> !ttg.memdesc<32x32xi32, #shared, #smem>
@@ -257,24 +263,24 @@ cuda_tile.module @examples {
     %tview_4 = make_tensor_view %arg2, shape = [4, 32, 8], strides = [256, 8, 1] : tensor_view<4x32x8xf32, strides=[256,8,1]>
     %pview_5 = make_partition_view %tview_4 : partition_view<tile=(4x32x8), tensor_view<4x32x8xf32, strides=[256,8,1]>>
     %tile_6, %result_token_7 = load_view_tko weak %pview_5[%cst_0_i32, %cst_0_i32, %cst_0_i32] token = %0 : partition_view<tile=(4x32x8), tensor_view<4x32x8xf32, strides=[256,8,1]>>, tile<i32, #linear> -> tile<4x32x8xf32, #linear14>, token
-    %1 = ttg.local_alloc %tile_6 : (tile<4x32x8xf32, #linear14>) -> !ttg.memdesc<4x32x8xf32, #shared2, #smem>
+    %1 = ttg.local_alloc %tile_6 : (tile<4x32x8xf32, #linear14>) -> !ttg.memdesc<4x32x8xf32, #shared7, #smem>
     ttg.barrier local
-    %2 = ttg.local_load %1 : !ttg.memdesc<4x32x8xf32, #shared2, #smem> -> tile<4x32x8xf32, #linear15>
-    ttg.local_dealloc %1 : !ttg.memdesc<4x32x8xf32, #shared2, #smem>
-    %3 = ttg.local_alloc %tile : (tile<4x32x32xf16, #linear13>) -> !ttg.memdesc<4x32x32xf16, #shared2, #smem>
+    %2 = ttg.local_load %1 : !ttg.memdesc<4x32x8xf32, #shared7, #smem> -> tile<4x32x8xf32, #linear15>
+    ttg.local_dealloc %1 : !ttg.memdesc<4x32x8xf32, #shared7, #smem>
+    %3 = ttg.local_alloc %tile : (tile<4x32x32xf16, #linear13>) -> !ttg.memdesc<4x32x32xf16, #shared8, #smem>
     %4 = permute %tile_2 [0, 2, 1] : tile<4x32x8xf16, #linear14> -> tile<4x8x32xf16, #linear16>
-    %5 = ttg.local_alloc %4 : (tile<4x8x32xf16, #linear16>) -> !ttg.memdesc<4x8x32xf16, #shared2, #smem>
-    %6 = ttg.memdesc_trans %5 {order = array<i32: 0, 2, 1>} : !ttg.memdesc<4x8x32xf16, #shared2, #smem> -> !ttg.memdesc<4x32x8xf16, #shared3, #smem>
+    %5 = ttg.local_alloc %4 : (tile<4x8x32xf16, #linear16>) -> !ttg.memdesc<4x8x32xf16, #shared8, #smem>
+    %6 = ttg.memdesc_trans %5 {order = array<i32: 0, 2, 1>} : !ttg.memdesc<4x8x32xf16, #shared8, #smem> -> !ttg.memdesc<4x32x8xf16, #shared9, #smem>
     ttg.barrier local
-    %7 = mmaf %3, %6, %2 : !ttg.memdesc<4x32x32xf16, #shared2, #smem>, !ttg.memdesc<4x32x8xf16, #shared3, #smem>, tile<4x32x8xf32, #linear15>
-    ttg.local_dealloc %5 : !ttg.memdesc<4x8x32xf16, #shared2, #smem>
-    ttg.local_dealloc %3 : !ttg.memdesc<4x32x32xf16, #shared2, #smem>
+    %7 = mmaf %3, %6, %2 : !ttg.memdesc<4x32x32xf16, #shared8, #smem>, !ttg.memdesc<4x32x8xf16, #shared9, #smem>, tile<4x32x8xf32, #linear15>
+    ttg.local_dealloc %5 : !ttg.memdesc<4x8x32xf16, #shared8, #smem>
+    ttg.local_dealloc %3 : !ttg.memdesc<4x32x32xf16, #shared8, #smem>
     %tview_8 = make_tensor_view %arg3, shape = [4, 32, 8], strides = [256, 8, 1] : tensor_view<4x32x8xf32, strides=[256,8,1]>
     %pview_9 = make_partition_view %tview_8 : partition_view<tile=(4x32x8), tensor_view<4x32x8xf32, strides=[256,8,1]>>
-    %8 = ttg.local_alloc %7 : (tile<4x32x8xf32, #linear15>) -> !ttg.memdesc<4x32x8xf32, #shared2, #smem>
+    %8 = ttg.local_alloc %7 : (tile<4x32x8xf32, #linear15>) -> !ttg.memdesc<4x32x8xf32, #shared7, #smem>
     ttg.barrier local
-    %9 = ttg.local_load %8 : !ttg.memdesc<4x32x8xf32, #shared2, #smem> -> tile<4x32x8xf32, #linear14>
-    ttg.local_dealloc %8 : !ttg.memdesc<4x32x8xf32, #shared2, #smem>
+    %9 = ttg.local_load %8 : !ttg.memdesc<4x32x8xf32, #shared7, #smem> -> tile<4x32x8xf32, #linear14>
+    ttg.local_dealloc %8 : !ttg.memdesc<4x32x8xf32, #shared7, #smem>
     %10 = store_view_tko weak %9, %pview_9[%cst_0_i32, %cst_0_i32, %cst_0_i32] token = %0 : tile<4x32x8xf32, #linear14>, partition_view<tile=(4x32x8), tensor_view<4x32x8xf32, strides=[256,8,1]>>, tile<i32, #linear> -> token
     return
   }

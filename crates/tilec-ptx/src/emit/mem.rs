@@ -596,13 +596,14 @@ impl Kernel<'_> {
         } else {
             proved
         };
+        // A swizzled buffer keeps runs of `2^(lowest swizzled bit)` elements together.
+        let pairs = self.buf_swizzle(dst);
+        let vw = pairs.iter().fold(vw, |w, (d, _)| w.min(1 << d));
         let bytes = vw as u64 * size;
         // `cp.async` reads global memory only: with allocas (shared memory behind generic
         // pointers) every element is loaded with a generic `ld`.
         let vector = vw > 1 && matches!(bytes, 4 | 8 | 16) && !self.generic;
-        let tb = self.thread_base(&layout);
-        let dst_base = self.reg(RegClass::B32);
-        self.ins(format!("mad.lo.s32 {dst_base}, {tb}, {size}, {buf};"));
+        let mut dst_at = self.smem_addr(&buf, &layout, &pairs, size);
         let inner = shape.len() - 1;
         let mut cache = AccessCache::default();
         let step = if vector { vw } else { 1 };
@@ -615,7 +616,11 @@ impl Kernel<'_> {
             } else {
                 format!("[{a}+{off}]")
             };
-            let to = format!("[{dst_base}+{}]", e * size);
+            if !pairs.is_empty() {
+                let n = (step as u64 * size) as u32;
+                self.note_access(&layout, &pairs, size, e, n, true);
+            }
+            let to = self.smem_at(&mut dst_at, e);
             if vector {
                 let p = self.bounds_pred(&limits, &coords, Some(inner), None, &mut cache);
                 // Elements of the vector in bounds: clamp(limit - c0, 0, vw).

@@ -24,7 +24,57 @@ use crate::layout::{Layout, dim_bits, shape_bits};
 use crate::sink::{RegClass, Sink};
 use std::rc::Rc;
 use tilec_ir::attrs::AttrData;
-use tilec_ir::{Op, Type, Value};
+use tilec_ir::{Op, Type, TypeData, Value};
+
+/// A swizzle as a linear map of element-index bits: for each `(dst, src)`, bit `dst` of the
+/// stored index is bit `dst` of the element's index XOR its bit `src`. The sources are
+/// row bits and the destinations column bits of the same matrix, so no source is a
+/// destination and the map is its own inverse.
+pub type SwizzleBits = [(u8, u8)];
+
+/// The index where element `e` (an allocation index) is stored under `pairs`.
+pub fn swizzle_index(e: u64, pairs: &SwizzleBits) -> u64 {
+    pairs.iter().fold(e, |x, (d, s)| x ^ ((e >> s & 1) << d))
+}
+
+/// The swizzle of a buffer of `shape` in `order` with `swizzle`, as bit pairs of its
+/// row-major index: column (`order[0]`) bit `log2(vec) + j` XOR row (`order[1]`) bit
+/// `log2(perPhase) + j`, for each of the `log2(maxPhase)` phase bits the row dimension
+/// has. Empty when the swizzle moves nothing.
+pub fn swizzle_pairs(shape: &[i64], order: &[u8], swizzle: tilec_ir::Swizzle) -> Vec<(u8, u8)> {
+    if swizzle.is_identity() || shape.len() < 2 || order.len() != shape.len() {
+        return Vec::new();
+    }
+    let (col_lo, col_w) = dim_bits(shape, order[0] as usize);
+    let (row_lo, row_w) = dim_bits(shape, order[1] as usize);
+    let (v, p) = (
+        swizzle.vec.trailing_zeros(),
+        swizzle.per_phase.trailing_zeros(),
+    );
+    (0..swizzle.max_phase.trailing_zeros())
+        .filter(|j| p + j < row_w && v + j < col_w)
+        .map(|j| ((col_lo + v + j) as u8, (row_lo + p + j) as u8))
+        .collect()
+}
+
+/// Where a thread's accesses to a (possibly swizzled) shared-memory buffer go: the
+/// swizzled thread part of the element index and the buffer address plus that part in
+/// bytes. See [`Kernel::smem_addr`].
+pub(crate) struct SmemAddr {
+    buf: String,
+    /// The thread part of the index, swizzled (element units).
+    thread: String,
+    /// `buf + thread * size`.
+    at: String,
+    /// The bits `thread` may have set.
+    tmask: u64,
+    size: u64,
+    pairs: Vec<(u8, u8)>,
+    /// Registers `buf + (thread ^ x) * size`, by `x`.
+    xored: Vec<(u64, String)>,
+    /// Bytes added to every address.
+    pub offset: u64,
+}
 
 /// The element map of a view whose element bit `k` is allocation bit `map[k]`; `None`
 /// when that is the identity (a row-major block at the view's address).
@@ -51,6 +101,144 @@ impl Kernel<'_> {
         let nbits = map.iter().map(|b| *b as u32 + 1).max().unwrap_or(0);
         let opts: Vec<Option<u8>> = map.iter().map(|b| Some(*b)).collect();
         Rc::new(layout.remap(nbits, &opts, &[]))
+    }
+
+    /// The swizzle of buffer view `v` over the index of its allocation (counted from the
+    /// view's address): the pairs of its type's swizzle in the view's own coordinates
+    /// ([`swizzle_pairs`]) sent through its element map. The GPU-level verifier admits
+    /// only views whose offsets from the allocation leave the swizzled bits alone (an
+    /// index of a dimension above the row and column ones; no subslice or reshape).
+    pub(crate) fn buf_swizzle(&self, v: Value) -> Vec<(u8, u8)> {
+        let m = self.m;
+        let TypeData::MemDesc {
+            shape,
+            order,
+            swizzle,
+            ..
+        } = m.ctx.types.get(m.value_type(v))
+        else {
+            return Vec::new();
+        };
+        let map = self.elem_map(v);
+        swizzle_pairs(shape, order, *swizzle)
+            .into_iter()
+            .filter_map(|(d, s)| Some((*map.get(d as usize)?, *map.get(s as usize)?)))
+            .collect()
+    }
+
+    /// The addresses of a thread's elements of a buffer at register `buf` stored under
+    /// `pairs`, read or written in layout `l` (over the allocation's index): element
+    /// `t | s` (thread part `t` from the lane and warp bits, slot part `s` a constant) is
+    /// stored at index `swz(t | s) = swz(t) ^ swz(s)`: XOR is linear, so the two parts
+    /// combine with XOR, not add, where the swizzle sets a bit the thread part may have.
+    /// `swz(t)` is computed once (a few `bfe`/`xor`); a slot whose `swz(s)` has no bit in
+    /// common with it adds `swz(s)` as an immediate offset, and one that has costs one
+    /// `xor` and `mad` per distinct common part (at most `maxPhase` of them), kept.
+    /// Without a swizzle this is the plain `buf + t * size + s * size`.
+    pub(crate) fn smem_addr(
+        &mut self,
+        buf: &str,
+        l: &Layout,
+        pairs: &SwizzleBits,
+        size: u64,
+    ) -> SmemAddr {
+        let tb = self.thread_base(l);
+        let mut tmask = l
+            .lane
+            .iter()
+            .chain(l.warp.iter())
+            .flatten()
+            .fold(0u64, |m, b| m | 1 << b);
+        // In a streaming loop the loop counter supplies register bits too.
+        if self.stream.as_ref().is_some_and(|s| *l == *s.sub) {
+            tmask = u64::MAX;
+        }
+        let moves: Vec<(u32, u32)> = pairs
+            .iter()
+            .filter(|(_, s)| tmask >> s & 1 == 1)
+            .map(|(d, s)| (*s as u32, *d as u32))
+            .collect();
+        let thread = if moves.is_empty() {
+            tb
+        } else {
+            let f = self.move_bits(&tb, &moves);
+            let r = self.reg(RegClass::B32);
+            self.ins(format!("xor.b32 {r}, {tb}, {f};"));
+            tmask |= moves.iter().fold(0u64, |m, (_, d)| m | 1 << d);
+            r
+        };
+        let at = self.reg(RegClass::B32);
+        self.ins(format!("mad.lo.s32 {at}, {thread}, {size}, {buf};"));
+        SmemAddr {
+            buf: buf.to_string(),
+            thread,
+            at,
+            tmask,
+            size,
+            pairs: pairs.to_vec(),
+            xored: Vec::new(),
+            offset: 0,
+        }
+    }
+
+    /// The address operand (`[reg+offset]`) of the element with slot part `e` (an
+    /// allocation index whose bits are not the layout's lane or warp bits) under `a`.
+    pub(crate) fn smem_at(&mut self, a: &mut SmemAddr, e: u64) -> String {
+        let s = swizzle_index(e, &a.pairs);
+        let (x, rest) = (s & a.tmask, s & !a.tmask);
+        let base = if x == 0 {
+            a.at.clone()
+        } else if let Some((_, r)) = a.xored.iter().find(|(k, _)| *k == x) {
+            r.clone()
+        } else {
+            let r = self.reg(RegClass::B32);
+            self.ins(format!("xor.b32 {r}, {}, {x};", a.thread));
+            self.ins(format!("mad.lo.s32 {r}, {r}, {}, {};", a.size, a.buf));
+            a.xored.push((x, r.clone()));
+            r
+        };
+        format!("[{base}+{}]", a.offset + rest * a.size)
+    }
+
+    /// Adds one access instruction to the shared-memory statistics (crate::banks): every
+    /// lane of every warp accesses `bytes` at element `swz(thread part | e)` of layout `l`
+    /// (allocation index, buffer stored under `pairs`, `size`-byte elements), served in
+    /// phases of [`crate::banks::lanes_per_phase`] lanes.
+    pub(crate) fn note_access(
+        &mut self,
+        l: &Layout,
+        pairs: &SwizzleBits,
+        size: u64,
+        e: u64,
+        bytes: u32,
+        write: bool,
+    ) {
+        let per = crate::banks::lanes_per_phase(bytes);
+        let mut phases = 0u64;
+        let mut conflicts = 0u64;
+        for w in 0..1u32 << self.warp_bits() {
+            for p in (0..32).step_by(per) {
+                let acc: Vec<(u64, u32)> = (p..p + per as u32)
+                    .map(|lane| {
+                        let t = crate::banks::thread_elem(l, 32 * w + lane);
+                        (swizzle_index(t | e, pairs) * size, bytes)
+                    })
+                    .collect();
+                phases += 1;
+                conflicts += crate::banks::bank_conflicts(&acc) as u64;
+            }
+        }
+        let st = &mut self.module_data.smem_stats;
+        if write && bytes as u64 > size {
+            st.write_phases += phases;
+            st.write_conflicts += conflicts;
+        } else if write {
+            st.scalar_write_phases += phases;
+            st.scalar_write_conflicts += conflicts;
+        } else {
+            st.read_phases += phases;
+            st.read_conflicts += conflicts;
+        }
     }
 
     /// Records view `res` of the bytes at `addr` with element map `map`.
@@ -187,5 +375,68 @@ impl Kernel<'_> {
         let r = self.reg(RegClass::B32);
         self.ins(format!("shr.u32 {r}, {tid}, 5;"));
         self.set_scalar(self.m.result(op, 0), Type::I32, r);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tilec_ir::Swizzle;
+
+    /// The bit pairs give Triton's formula: row `r`, column `c` is stored at column
+    /// `((c / vec) ^ ((r / perPhase) % maxPhase)) * vec + c % vec`, for every shape and
+    /// parameter choice (including phases beyond the rows, which drop out), with a
+    /// leading stage dimension left alone; and the map is linear, so thread and slot parts
+    /// combine with XOR.
+    #[test]
+    fn pairs_are_tritons_swizzle() {
+        for (rows, cols) in [(8i64, 16i64), (16, 32), (64, 64), (4, 128), (32, 256)] {
+            for (vec, per_phase, max_phase) in
+                [(8, 1, 8), (8, 2, 4), (4, 4, 2), (16, 1, 8), (2, 8, 4)]
+            {
+                if vec * max_phase > cols as u32 {
+                    continue;
+                }
+                let sw = Swizzle {
+                    vec,
+                    per_phase,
+                    max_phase,
+                };
+                let shape = [2, rows, cols];
+                let pairs = swizzle_pairs(&shape, &[2, 1, 0], sw);
+                let (v, p, m) = (vec as i64, per_phase as i64, max_phase as i64);
+                for s in 0..2 {
+                    for r in 0..rows {
+                        for c in 0..cols {
+                            let e = ((s * rows + r) * cols + c) as u64;
+                            let want =
+                                (s * rows + r) * cols + ((c / v) ^ ((r / p) % m)) * v + c % v;
+                            assert_eq!(
+                                swizzle_index(e, &pairs),
+                                want as u64,
+                                "{sw:?} {rows}x{cols} ({r}, {c})"
+                            );
+                        }
+                    }
+                }
+                for (a, b) in [(3u64, 517u64), (1 << 9, 77), (1000, 2047)] {
+                    let n = 2 * rows as u64 * cols as u64;
+                    let (a, b) = (a % n, b % n);
+                    assert_eq!(
+                        swizzle_index(a ^ b, &pairs),
+                        swizzle_index(a, &pairs) ^ swizzle_index(b, &pairs)
+                    );
+                }
+            }
+        }
+        // The transposed order swizzles the other dimension.
+        let sw = Swizzle {
+            vec: 8,
+            per_phase: 2,
+            max_phase: 4,
+        };
+        assert_eq!(swizzle_pairs(&[32, 64], &[1, 0], sw), vec![(3, 7), (4, 8)]);
+        assert_eq!(swizzle_pairs(&[32, 64], &[0, 1], sw), vec![(9, 1), (10, 2)]);
+        assert!(swizzle_pairs(&[32, 64], &[1, 0], Swizzle::NONE).is_empty());
     }
 }

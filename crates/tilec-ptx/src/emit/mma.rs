@@ -25,11 +25,13 @@
 //! its k steps in ascending order.
 //!
 //! **Operands** (docs/ptx-backend.md, "Tensor cores"): convert-to-gpu stages A and B that
-//! sit in other threads in shared memory (`ttg.local_alloc`, B transposed through a
-//! `ttg.memdesc_trans` view) and each fragment register is loaded with one
-//! `ld.shared.b32` before its first use; A and B already in place are packed in registers;
-//! the accumulator arrives in its fragment layout.
+//! sit in other threads in swizzled shared memory (`ttg.local_alloc`, B transposed
+//! through a `ttg.memdesc_trans` view) and the fragment registers are loaded with
+//! `ldmatrix` (`ld.shared.b32` where [`ldmatrix_lanes`] finds no 8x8 matrices) before
+//! their first use; A and B already in place are packed in registers; the accumulator
+//! arrives in its fragment layout.
 
+use super::memdesc::SmemAddr;
 use super::{Kernel, Tv, elem_bytes};
 use crate::layout::Layout;
 use crate::sink::{RegClass, Sink};
@@ -424,14 +426,79 @@ pub const PRMT_LOW_HALVES: u32 = 0x5410;
 enum Source {
     /// Already in registers (packed).
     Regs(Vec<String>),
-    /// Staged in shared memory: each packed register is one `ld.shared.b32` at
-    /// `[addr + offset]`, issued before the first instruction that reads it.
+    /// Staged in shared memory (layout `layout` over the allocation's index, stored under
+    /// the swizzle `pairs`), loaded before the first instruction that reads a register.
     Smem {
-        addr: String,
         layout: Layout,
+        pairs: Vec<(u8, u8)>,
         size: u64,
+        read: Box<SmemRead>,
         loaded: Vec<Option<String>>,
     },
+}
+
+/// How staged fragment registers are read.
+enum SmemRead {
+    /// `ldmatrix.x{group}` of the `group` packed registers `g * group ..`: lane `8 q + i`
+    /// supplies row `i` of matrix `q` at its element of `lanes` (plus the group's first
+    /// slot), see [`ldmatrix_lanes`].
+    Ldmatrix {
+        addr: SmemAddr,
+        lanes: Layout,
+        group: usize,
+    },
+    /// One `ld.shared.b32` per packed register, at its element of the staged layout.
+    Words(SmemAddr),
+}
+
+/// The layout whose lane bits say which row of which 8x8 matrix each lane supplies to an
+/// `ldmatrix` that loads `group` consecutive packed registers of the staged layout `l`
+/// (`per` elements of `size` bytes per register, buffer stored under `pairs`), or `None`
+/// when `ldmatrix` cannot load them. It can when the packed register is the 4-byte word
+/// `t % 4` of a 16-byte row in every thread `t`: the `per` elements of a register are the
+/// lowest index bits (`l`'s first register bits), lane bits 0-1 are the next two, so
+/// that one row is `16 / size` consecutive elements that the swizzle keeps together (no
+/// swizzled bit below the row's), and lane bits 2-4 (the thread's row `t / 4`) and the
+/// `log2(group)` register bits after the `per` ones (the matrix) are bits above the row.
+/// Then lane `8 q + i` supplies the row of element `rows(i) | matrix(q)`: lane bits 0-2
+/// are `l`'s lane bits 2-4, lane bits 3-4 its matrix bits, and the warp bits are `l`'s.
+/// The compiler's own staging always qualifies (rows of 32 bytes or more, 16-byte swizzle
+/// vectors); hand-written GPU-level IR with other layouts or swizzles falls back to
+/// `ld.shared.b32`.
+pub(crate) fn ldmatrix_lanes(
+    l: &Layout,
+    per: usize,
+    size: u64,
+    pairs: &[(u8, u8)],
+    group: usize,
+) -> Option<Layout> {
+    if size == 0 || size > 16 || !matches!(group, 1 | 2 | 4) {
+        return None;
+    }
+    let pb = per.trailing_zeros() as u8;
+    let row = (16 / size).trailing_zeros() as u8;
+    let gb = group.trailing_zeros() as usize;
+    if pb + 2 != row || l.reg.len() < pb as usize + gb {
+        return None;
+    }
+    let low_ok = (0..pb).all(|b| l.reg[b as usize] == b)
+        && l.lane[0] == Some(pb)
+        && l.lane[1] == Some(pb + 1);
+    let rows: Vec<u8> = l.lane[2..].iter().copied().collect::<Option<_>>()?;
+    let mats = &l.reg[pb as usize..pb as usize + gb];
+    if !low_ok || rows.iter().chain(mats).any(|b| *b < row) || pairs.iter().any(|(d, _)| *d < row) {
+        return None;
+    }
+    let mut lane = [None; 5];
+    for (i, b) in rows.iter().chain(mats).enumerate() {
+        lane[i] = Some(*b);
+    }
+    Some(Layout {
+        nbits: l.nbits,
+        reg: Vec::new(),
+        lane,
+        warp: l.warp.clone(),
+    })
 }
 
 impl Kernel<'_> {
@@ -439,9 +506,9 @@ impl Kernel<'_> {
     /// operand where the plan needs it (convert-to-gpu, `Assign::mma_operands`): C in the
     /// accumulator layout; A and B either in their fragment layouts (packed into 32-bit
     /// registers here) or in shared memory, A row-major and B as a `ttg.memdesc_trans`
-    /// view of an `N x K` buffer, from which every packed register is loaded with one
-    /// `ld.shared.b32` right before the k step that first reads it, so only one k step's
-    /// fragments are live at a time. The result (f16 accumulators unpacked) is left in the
+    /// view of an `N x K` buffer, from which the packed registers are loaded with
+    /// `ldmatrix` (see [`Self::mma_source`]) right before the k step that first reads them,
+    /// so only one k step's fragments are live at a time. The result (f16 accumulators unpacked) is left in the
     /// accumulator layout.
     pub(crate) fn emit_mma_sync(&mut self, op: Op, plan: &MmaPlan) {
         let m = self.m;
@@ -449,8 +516,10 @@ impl Kernel<'_> {
         let kind = plan.kind;
         let per = kind.ab_per_reg();
         let lc = Rc::new(plan.c.clone());
-        let src_a = self.mma_source(op, a_v, &plan.a, plan.a_staged(), per, false);
-        let src_b = self.mma_source(op, b_v, &plan.b, plan.b_staged(), per, true);
+        let na = (1 << kind.a_frag().reg.len()) / per;
+        let nb = (1 << kind.b_frag().reg.len()) / per;
+        let src_a = self.mma_source(op, a_v, &plan.a, plan.a_staged(), per, na, false);
+        let src_b = self.mma_source(op, b_v, &plan.b, plan.b_staged(), per, nb, true);
         let c = self.tile_in(c_v, &lc);
         let (Some(mut src_a), Some(mut src_b)) = (src_a, src_b) else {
             return;
@@ -513,8 +582,12 @@ impl Kernel<'_> {
 
     /// Where the packed registers of operand `v` come from: a `!ttg.memdesc` in the
     /// staged layout (`transposed`: B, whose buffer must have K fastest), or a tile in the
-    /// fragment layout `frag`. `None` (with an internal error) for a buffer in another
-    /// order.
+    /// fragment layout `frag`. A staged operand is read with `ldmatrix` (`nfrag`
+    /// registers at a time: A's four of an (m tile, k step); B's two of a k step, or
+    /// four, two n tiles, when the register bit after the fragment's is not a K bit) where
+    /// [`ldmatrix_lanes`] allows, else with `ld.shared.b32`. `None` (with an internal
+    /// error) for a buffer in another order or whose swizzle splits a 32-bit register.
+    #[allow(clippy::too_many_arguments)]
     fn mma_source(
         &mut self,
         op: Op,
@@ -522,6 +595,7 @@ impl Kernel<'_> {
         frag: &Layout,
         staged: Layout,
         per: usize,
+        nfrag: usize,
         transposed: bool,
     ) -> Option<Source> {
         let m = self.m;
@@ -529,9 +603,11 @@ impl Kernel<'_> {
             let t = self.tile_in(v, &Rc::new(frag.clone()));
             return Some(Source::Regs(self.pack_operand(&t, per)));
         };
-        let (elem, order) = match m.ctx.types.get(m.value_type(v)) {
-            TypeData::MemDesc { elem, order, .. } => (*elem, order.clone()),
-            _ => (self.elem(v), Box::default()),
+        let (elem, order, shape) = match m.ctx.types.get(m.value_type(v)) {
+            TypeData::MemDesc {
+                elem, order, shape, ..
+            } => (*elem, order.clone(), shape.clone()),
+            _ => (self.elem(v), Box::default(), Box::default()),
         };
         let rank = order.len();
         let fastest = if transposed {
@@ -543,39 +619,118 @@ impl Kernel<'_> {
             self.error_at_op(op, "internal error: a tensor-core operand in shared memory must have K as its fastest dimension");
             return None;
         }
+        let pairs = self.buf_swizzle(v);
+        if pairs
+            .iter()
+            .any(|(d, _)| (*d as u32) < per.trailing_zeros())
+        {
+            self.error_at_op(op, "internal error: the swizzle of a tensor-core operand's buffer splits its 32-bit fragment registers");
+            return None;
+        }
         let size = elem_bytes(elem) as u64;
-        let tb = self.thread_base(&staged);
-        let addr = self.reg(RegClass::B32);
-        self.ins(format!("mad.lo.s32 {addr}, {tb}, {size}, {buf};"));
+        // B: two n tiles per `ldmatrix.x4` when the next register bit is not a K bit (K
+        // is the lowest `log2 K` bits of the allocation's index).
+        let k_bits = shape
+            .get(fastest)
+            .map_or(0, |k| (*k as u64).trailing_zeros() as u8);
+        let pb = per.trailing_zeros() as usize;
+        let group = if nfrag == 2 && staged.reg.get(pb + 1).is_some_and(|b| *b >= k_bits) {
+            4
+        } else {
+            nfrag
+        };
+        let read = Box::new(match ldmatrix_lanes(&staged, per, size, &pairs, group) {
+            Some(lanes) => SmemRead::Ldmatrix {
+                addr: self.smem_addr(&buf, &lanes, &pairs, size),
+                lanes,
+                group,
+            },
+            None => SmemRead::Words(self.smem_addr(&buf, &staged, &pairs, size)),
+        });
         let n = staged.slots() / per;
         Some(Source::Smem {
-            addr,
             layout: staged,
+            pairs,
             size,
+            read,
             loaded: vec![None; n],
         })
     }
 
-    /// Packed register `j` of an operand, loading it first if it is staged.
+    /// Packed register `j` of an operand, loading it (and the rest of its `ldmatrix`
+    /// group) first if it is staged.
     fn packed(&mut self, src: &mut Source, j: usize, per: usize) -> String {
-        match src {
-            Source::Regs(r) => r[j].clone(),
+        let (layout, pairs, size, read, loaded) = match src {
+            Source::Regs(r) => return r[j].clone(),
             Source::Smem {
-                addr,
                 layout,
+                pairs,
                 size,
+                read,
                 loaded,
-            } => {
-                if let Some(r) = &loaded[j] {
-                    return r.clone();
+            } => (layout, pairs, *size, read, loaded),
+        };
+        if let Some(r) = &loaded[j] {
+            return r.clone();
+        }
+        match &mut **read {
+            SmemRead::Ldmatrix { addr, lanes, group } => {
+                let group = *group;
+                let g0 = j - j % group;
+                let e = layout.slot_elem(g0 * per);
+                let regs: Vec<String> = (0..group).map(|_| self.reg(RegClass::B32)).collect();
+                let at = self.smem_at(addr, e);
+                self.ins(format!(
+                    "ldmatrix.sync.aligned.m8n8.x{group}.shared.b16 {{{}}}, {at};",
+                    regs.join(", ")
+                ));
+                let lanes = lanes.clone();
+                self.note_ldmatrix(&lanes, pairs, size, e, group);
+                for (q, r) in regs.into_iter().enumerate() {
+                    loaded[g0 + q] = Some(r);
                 }
+            }
+            SmemRead::Words(addr) => {
                 // The `per` elements of the register are consecutive in the staged index
-                // (the fragment's lowest register bits are the index's lowest bits).
-                let off = layout.slot_elem(j * per) * *size;
+                // (the fragment's lowest register bits are the index's lowest bits, which
+                // the swizzle keeps together).
+                let e = layout.slot_elem(j * per);
+                let at = self.smem_at(addr, e);
                 let r = self.reg(RegClass::B32);
-                self.ins(format!("ld.shared.b32 {r}, [{addr}+{off}];"));
-                loaded[j] = Some(r.clone());
-                r
+                self.ins(format!("ld.shared.b32 {r}, {at};"));
+                let l = layout.clone();
+                self.note_access(&l, pairs, size, e, 4, false);
+                self.module_data.smem_stats.fragment_ld_shared += 1;
+                loaded[j] = Some(r);
+            }
+        }
+        loaded[j].clone().unwrap_or_default()
+    }
+
+    /// Adds an `ldmatrix` of `group` matrices to the shared-memory statistics: in every
+    /// warp, matrix `q` is one phase of 8 rows of 16 bytes, row `i` at the element of lane
+    /// `8 q + i` in `lanes` plus `e`.
+    fn note_ldmatrix(
+        &mut self,
+        lanes: &Layout,
+        pairs: &[(u8, u8)],
+        size: u64,
+        e: u64,
+        group: usize,
+    ) {
+        let warps = 1u32 << self.warp_bits();
+        let st = &mut self.module_data.smem_stats;
+        st.ldmatrix += 1;
+        for w in 0..warps {
+            for q in 0..group as u32 {
+                let rows: Vec<(u64, u32)> = (0..8)
+                    .map(|i| {
+                        let t = crate::banks::thread_elem(lanes, 32 * w + 8 * q + i);
+                        (super::memdesc::swizzle_index(t | e, pairs) * size, 16)
+                    })
+                    .collect();
+                st.read_phases += 1;
+                st.read_conflicts += crate::banks::bank_conflicts(&rows) as u64;
             }
         }
     }

@@ -145,6 +145,8 @@ pub(crate) struct ModuleData {
     /// Files named by `loc("file":line:col)` locations (with `-g`): `.file 2` on, in
     /// order of first use (`.file 1` is the input).
     pub files: Vec<String>,
+    /// Shared-memory traffic of tensor-core operands (crate::banks).
+    pub smem_stats: crate::banks::SmemStats,
 }
 
 impl ModuleData {
@@ -403,6 +405,32 @@ pub fn compile_gpu(
     opts: &Options,
     source: Option<&str>,
 ) -> Result<String, Vec<Diagnostic>> {
+    compile_gpu_stats(gpu, opts, source).map(|(ptx, _)| ptx)
+}
+
+/// [`compile`], with the shared-memory traffic of the tensor-core operands
+/// ([`crate::banks::SmemStats`]).
+pub fn compile_stats(
+    m: &Module,
+    opts: &Options,
+    source: Option<&str>,
+) -> Result<(String, crate::banks::SmemStats), Vec<Diagnostic>> {
+    let too_big = check_limits(m);
+    if !too_big.is_empty() {
+        return Err(too_big);
+    }
+    let mut g = m.clone();
+    crate::gpu::convert_to_gpu(&mut g, opts);
+    compile_gpu_stats(&[g], opts, source)
+}
+
+/// [`compile_gpu`], with the shared-memory traffic of the tensor-core operands
+/// ([`crate::banks::SmemStats`]).
+pub fn compile_gpu_stats(
+    gpu: &[Module],
+    opts: &Options,
+    source: Option<&str>,
+) -> Result<(String, crate::banks::SmemStats), Vec<Diagnostic>> {
     let mut data = ModuleData {
         source: source.map(|s| tilec_diag::SourceFile::new(opts.file_name.clone(), s)),
         ..ModuleData::default()
@@ -491,7 +519,7 @@ pub fn compile_gpu(
         out.push('\n');
     }
     out.push_str(&bodies);
-    Ok(out)
+    Ok((out, data.smem_stats))
 }
 
 fn symbol(m: &Module, op: Op) -> String {
@@ -1382,7 +1410,8 @@ impl<'a> Kernel<'a> {
                 };
                 let mut t = self.tile(src);
                 t.layout = self.through_view(dst, &t.layout);
-                self.write_smem(&t, &b, 0);
+                let pairs = self.buf_swizzle(dst);
+                self.write_smem_swizzled(&t, &b, 0, &pairs);
             }
             O::MemDescTrans => self.emit_memdesc_trans(op),
             O::LocalLoad => self.emit_local_load(op),

@@ -1,6 +1,7 @@
 //! Ops that move elements between positions: layout conversion, broadcast, permute, cat,
 //! extract, iota, reduce, scan and mma.
 
+use super::memdesc::SwizzleBits;
 use super::{Kernel, Tv, class_of, elem_bytes};
 use crate::layout::{Chunks, Layout, broadcast_bits, coords, dim_bits, shape_bits};
 use crate::sink::{RegClass, Sink};
@@ -83,14 +84,23 @@ impl Kernel<'_> {
     /// Every thread reads the elements it holds in layout `to` from a buffer holding the
     /// tile at its linear indices.
     fn read_smem(&mut self, buf: &str, to: &Rc<Layout>, elem: Type) -> Tv {
+        self.read_smem_swizzled(buf, to, elem, &[])
+    }
+
+    /// [`Self::read_smem`] from a buffer stored under the swizzle `pairs`.
+    fn read_smem_swizzled(
+        &mut self,
+        buf: &str,
+        to: &Rc<Layout>,
+        elem: Type,
+        pairs: &SwizzleBits,
+    ) -> Tv {
         let size = elem_bytes(elem) as u64;
-        let tb = self.thread_base(to);
-        let addr = self.reg(RegClass::B32);
-        self.ins(format!("mad.lo.s32 {addr}, {tb}, {size}, {buf};"));
+        let mut addr = self.smem_addr(buf, to, pairs, size);
         let mut regs = Vec::with_capacity(to.slots());
         for s in 0..to.slots() {
-            let off = to.slot_elem(s) * size;
-            let r = self.load_elem("ld.shared", elem, &format!("[{addr}+{off}]"));
+            let at = self.smem_at(&mut addr, to.slot_elem(s));
+            let r = self.load_elem("ld.shared", elem, &at);
             regs.push(r);
         }
         Tv {
@@ -117,11 +127,12 @@ impl Kernel<'_> {
         let buf = self.smem(size);
         self.buf_extent.insert(res, (self.smem_top, size));
         self.smem_top += size;
+        self.bufs.insert(res, buf.clone());
         if m.num_operands(op) == 1 {
             let t = self.tile(m.operand(op, 0));
-            self.write_smem(&t, &buf, 0);
+            let pairs = self.buf_swizzle(res);
+            self.write_smem_swizzled(&t, &buf, 0, &pairs);
         }
-        self.bufs.insert(res, buf);
     }
 
     /// `ttg.local_dealloc`: a barrier (the bytes may be reused right after), and the
@@ -143,7 +154,9 @@ impl Kernel<'_> {
             return self.error_at_op(op, "shared-memory buffer read before its allocation");
         };
         let to = self.layout_of(res);
-        let mut t = self.read_smem(&buf, &self.through_view(src, &to), self.elem(res));
+        let pairs = self.buf_swizzle(src);
+        let mut t =
+            self.read_smem_swizzled(&buf, &self.through_view(src, &to), self.elem(res), &pairs);
         t.layout = to;
         self.set_tile(res, t);
     }
@@ -299,20 +312,75 @@ impl Kernel<'_> {
     }
 
     pub(crate) fn write_smem(&mut self, t: &Tv, buf: &str, base: u64) {
+        self.write_smem_swizzled(t, buf, base, &[]);
+    }
+
+    /// [`Self::write_smem`] into a buffer stored under the swizzle `pairs` (`base`, a byte
+    /// offset, must be 0 when there is one).
+    pub(crate) fn write_smem_swizzled(
+        &mut self,
+        t: &Tv,
+        buf: &str,
+        base: u64,
+        pairs: &SwizzleBits,
+    ) {
         let size = elem_bytes(t.elem) as u64;
         let owner = self.owner(&t.layout);
-        let tb = self.thread_base(&t.layout);
-        let addr = self.reg(RegClass::B32);
-        self.ins(format!("mad.lo.s32 {addr}, {tb}, {size}, {buf};"));
-        for s in 0..t.layout.slots() {
-            let off = base + t.layout.slot_elem(s) * size;
-            self.store_elem(
-                "st.shared",
-                t.elem,
-                &format!("[{addr}+{off}]"),
-                &t.regs[s],
-                owner.as_deref(),
-            );
+        let mut addr = self.smem_addr(buf, &t.layout, pairs, size);
+        addr.offset = base;
+        // Into a swizzled (tensor-core operand) buffer, runs of `w` slots holding
+        // consecutive elements that the swizzle keeps together go as one vector store.
+        let w = if pairs.is_empty()
+            || !matches!(t.elem, Type::F16 | Type::BF16 | Type::F32 | Type::TF32)
+        {
+            1
+        } else {
+            let lowest = pairs.iter().map(|(d, _)| *d).min().unwrap_or(0);
+            let mut w = 1usize;
+            while w < 8
+                && (2 * w) as u64 * size <= 16
+                && t.layout.reg.get(w.trailing_zeros() as usize)
+                    == Some(&(w.trailing_zeros() as u8))
+                && (2 * w).trailing_zeros() as u8 <= lowest
+                && t.layout.slots().is_multiple_of(2 * w)
+            {
+                w *= 2;
+            }
+            w
+        };
+        for s in (0..t.layout.slots()).step_by(w) {
+            let e = t.layout.slot_elem(s);
+            if !pairs.is_empty() {
+                self.note_access(&t.layout, pairs, size, e, (w as u64 * size) as u32, true);
+            }
+            let at = self.smem_at(&mut addr, e);
+            if w == 1 {
+                self.store_elem("st.shared", t.elem, &at, &t.regs[s], owner.as_deref());
+            } else if w > 4 {
+                // Eight 16-bit elements: four `.b32` words (`.v8` does not exist).
+                let words: Vec<String> = t.regs[s..s + w]
+                    .chunks(2)
+                    .map(|p| {
+                        let r = self.reg(RegClass::B32);
+                        self.ins(format!("mov.b32 {r}, {{{}, {}}};", p[0], p[1]));
+                        r
+                    })
+                    .collect();
+                let guard = owner.as_ref().map(|p| format!("@{p} ")).unwrap_or_default();
+                self.ins(format!(
+                    "{guard}st.shared.v4.b32 {at}, {{{}}};",
+                    words.join(", ")
+                ));
+            } else {
+                let regs = t.regs[s..s + w].join(", ");
+                self.store_elem(
+                    &format!("st.shared.v{w}"),
+                    t.elem,
+                    &at,
+                    &format!("{{{regs}}}"),
+                    owner.as_deref(),
+                );
+            }
         }
     }
 
