@@ -8,8 +8,14 @@ installed, else the first `tileiras` on PATH. This script puts SHIM_DIR (holding
 with --hide-pip-tileiras, makes cuTile look past NVIDIA's package as if it were not
 installed. It prints one JSON line per (kernel, architecture) and a summary line:
 
-    {"kernel": "vector_add", "arch": "sm_90", "ok": true, "bytes": 6184, "error": null}
-    {"summary": {"ok": 42, "failed": 0, "bytecode_version": "13.3"}}
+    {"kernel": "vector_add", "arch": "sm_90", "ok": true, "bytes": 6184, "error": null,
+     "symbols": ["vector_add_Kt1_..."], "registers": 30, "local_bytes": 0}
+    {"summary": {"ok": 42, "failed": 0, "symbols_checked": 42, "bytecode_version": "13.3"}}
+
+With cuobjdump (PATH, or the nvidia-cuda-cuobjdump wheel; --cuobjdump PATH), each cubin
+must hold exactly the kernels of the bytecode cuTile writes for it (the names cuTile's
+launcher looks up; read back by tilec) and none may use local memory (spills); a cubin
+that does not is a failure.
 
 Kernels tilec's PTX backend does not lower yet are named with --expect-refused
 NAME=TEXT (the Rust test passes tilec_tests::PTX_REFUSED_CORPUS): such a kernel must fail
@@ -44,6 +50,9 @@ def main():
     ap.add_argument("--arch", action="append", default=[])
     ap.add_argument("--hide-pip-tileiras", action="store_true")
     ap.add_argument("--expect-refused", action="append", default=[], metavar="NAME=TEXT")
+    ap.add_argument("--cuobjdump", default=None,
+                    help="cuobjdump, to check each cubin's kernel symbols and spills "
+                         "(default: PATH, then the nvidia-cuda-cuobjdump wheel)")
     args = ap.parse_args()
     expect_refused = dict(e.split("=", 1) for e in args.expect_refused)
     archs = args.arch or ["sm_80", "sm_90", "sm_100"]
@@ -60,6 +69,9 @@ def main():
 
     version = cc._get_max_supported_bytecode_version(
         os.environ.get("TMPDIR", "/tmp"))
+    cuobjdump = args.cuobjdump or find_cuobjdump()
+    tilec = os.path.realpath(os.path.join(args.shim_dir, "tileiras"))
+    checked = 0
     ok = failed = refused = arch_refused = 0
     unknown = sorted(set(expect_refused) - set(corpus))
     if unknown:
@@ -76,6 +88,16 @@ def main():
             data = buf.getvalue()
             good = error is None and data[:4] == b"\x7fELF"
             line = {"kernel": name, "arch": arch, "ok": good, "bytes": len(data), "error": error}
+            if good and cuobjdump:
+                # The cubin holds exactly the kernels of the bytecode cuTile wrote (the
+                # names its launcher looks up), none of them with local memory (spills).
+                problem = check_symbols(cuobjdump, tilec, export_kernel, kernel, signatures,
+                                        arch, data, line)
+                checked += 1
+                if problem:
+                    good = False
+                    line["ok"] = False
+                    line["error"] = problem
             if int(re.sub(r"\D", "", arch)) < CUTILE_MIN_ARCH.get(name, 0):
                 as_expected = (not good and error.startswith("UnsupportedFeatureError: ")
                                and f"is not supported on {arch}" in error)
@@ -100,8 +122,55 @@ def main():
     print(json.dumps({"rejected": rejected}))
     print(json.dumps({"summary": {"ok": ok, "failed": failed, "refused_as_expected": refused,
                                   "arch_unsupported_as_expected": arch_refused,
+                                  "symbols_checked": checked if cuobjdump else "SKIPPED",
                                   "bytecode_version": getattr(version, "name", str(version))}}))
     return 0 if failed == 0 else 1
+
+
+def find_cuobjdump():
+    """cuobjdump on PATH, else in an nvidia/cu13/bin folder of this Python's packages."""
+    import shutil
+    import site
+    found = shutil.which("cuobjdump")
+    if found:
+        return found
+    for d in site.getsitepackages() + [site.getusersitepackages()] + sys.path:
+        p = os.path.join(d, "nvidia", "cu13", "bin", "cuobjdump")
+        if os.path.isfile(p):
+            return p
+    return None
+
+
+def check_symbols(cuobjdump, tilec, export_kernel, kernel, signatures, arch, cubin, line):
+    """Compares the cubin's functions (`cuobjdump -res-usage`) with the entries of the
+    bytecode cuTile writes for the same kernel (read by tilec); records both in `line`.
+    Returns a problem's text, or None."""
+    import subprocess
+    import tempfile
+    bc = io.BytesIO()
+    export_kernel(kernel, signatures, bc, output_format="tileir_bytecode", gpu_code=arch)
+    with tempfile.TemporaryDirectory() as d:
+        bc_path = os.path.join(d, "k.tileirbc")
+        cubin_path = os.path.join(d, "k.cubin")
+        with open(bc_path, "wb") as f:
+            f.write(bc.getvalue())
+        with open(cubin_path, "wb") as f:
+            f.write(cubin)
+        text = subprocess.run([tilec, "opt", bc_path], capture_output=True, text=True)
+        usage = subprocess.run([cuobjdump, "-res-usage", cubin_path], capture_output=True,
+                               text=True)
+    if text.returncode != 0 or usage.returncode != 0:
+        return f"cannot list symbols: {text.stderr.strip()} {usage.stderr.strip()}"
+    expected = sorted(re.findall(r"entry @([A-Za-z0-9_$.]+)", text.stdout))
+    functions = re.findall(r"Function ([^:\s]+):\s*\n\s*REG:(\d+).*?LOCAL:(\d+)", usage.stdout)
+    line["symbols"] = sorted(f for f, _, _ in functions)
+    line["registers"] = max((int(r) for _, r, _ in functions), default=0)
+    line["local_bytes"] = sum(int(loc) for _, _, loc in functions)
+    if line["symbols"] != expected:
+        return f"the cubin's kernels {line['symbols']} are not the bytecode's {expected}"
+    if line["local_bytes"]:
+        return f"{line['local_bytes']} bytes of local memory (spills)"
+    return None
 
 
 def error_text(e):

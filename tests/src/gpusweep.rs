@@ -360,18 +360,26 @@ pub fn load(text: &str) -> Result<Module, String> {
         allow_unregistered: false,
         ..Default::default()
     };
-    let m = tilec_parse::parse(text, tilec_diag::FileId(0), &popts)
-        .map_err(|d| d.first().map(|d| d.message.clone()).unwrap_or_default())?;
-    let diags = tilec_verify::verify(
-        &m,
-        &tilec_verify::VerifyOptions {
+    let opts = tilec::pipeline::Options {
+        parse: popts,
+        verify: tilec_verify::VerifyOptions {
             personality: tilec_verify::Personality::Spec,
             ..Default::default()
         },
-    );
-    if let Some(d) = diags.iter().find(|d| d.is_error()) {
-        return Err(d.message.clone());
-    }
+        ..tilec::pipeline::Options::default()
+    };
+    let (m, _) = tilec::pipeline::front(
+        text.as_bytes(),
+        tilec_diag::FileId(0),
+        &opts,
+        &mut tilec::pipeline::Timings::default(),
+    )
+    .map_err(|f| {
+        f.diagnostics
+            .first()
+            .map(|d| d.message.clone())
+            .unwrap_or_default()
+    })?;
     Ok(m)
 }
 
@@ -631,19 +639,19 @@ pub fn prepare(case: &SweepCase, opts: &tilec_ptx::Options) -> Result<Prepared, 
         .find(|(n, _)| *n == case.entry)
         .ok_or_else(|| format!("no entry @{}", case.entry))?;
     let bound = bind(&module, entry, &case.args)?;
-    let mut canon = module.clone();
-    tilec_opt::run_pipeline(
-        &mut canon,
-        &[tilec_opt::Pass::Canonicalize],
-        &tilec_opt::PassOptions::default(),
-        &mut tilec_opt::Stats::default(),
-    );
-    let ptx = tilec_ptx::compile(&canon, opts, None).map_err(|d| {
-        format!(
-            "the PTX backend refuses it: {}",
-            d.first().map(|d| d.message.clone()).unwrap_or_default()
-        )
-    })?;
+    // Canonicalized and lowered as `tilec FILE` compiles it (tilec::pipeline).
+    let popts = tilec::pipeline::Options {
+        ptx: opts.clone(),
+        ..tilec::pipeline::Options::default()
+    };
+    let ptx = tilec::pipeline::back(
+        vec![module.clone()],
+        None,
+        &popts,
+        &mut tilec::pipeline::Timings::default(),
+    )
+    .map_err(|f| format!("the PTX backend refuses it: {}", f.message()))?
+    .ptx;
     Ok(Prepared {
         kernel: tilec_ptx::ptx_ident(&case.entry),
         module,

@@ -7,7 +7,8 @@
 //! after one warm-up run, `N` runs (default 10) of, in this order:
 //!
 //! 1. tilec in process: the input to PTX through the library calls of `tilec FILE -o OUT`
-//!    (read bytecode or parse text, verify, canonicalize, `tilec_ptx::compile`), timed per
+//!    (`tilec::pipeline::compile`: read bytecode or parse text, verify, canonicalize,
+//!    convert to the GPU-level IR, write PTX), timed per
 //!    phase;
 //! 2. tilec as a process: `tilec FILE -o OUT.ptx --arch ARCH` (process start, reading and
 //!    writing included, as for tileiras);
@@ -42,8 +43,14 @@ const TARGET_TILEC_PTXAS: f64 = 3.0;
 
 /// The in-process phases, in pipeline order (the first reads bytecode, or parses text with
 /// `--text`).
-const PHASES: [&str; 4] = ["read bytecode", "verify", "canonicalize", "PTX"];
-const PHASES_TEXT: [&str; 4] = ["parse", "verify", "canonicalize", "PTX"];
+const PHASES: [&str; 5] = [
+    "read bytecode",
+    "verify",
+    "canonicalize",
+    "GPU-level IR",
+    "PTX",
+];
+const PHASES_TEXT: [&str; 5] = ["parse", "verify", "canonicalize", "GPU-level IR", "PTX"];
 
 /// One corpus kernel.
 struct Kernel {
@@ -56,7 +63,7 @@ struct Kernel {
 #[derive(Default)]
 struct Samples {
     in_process: Vec<f64>,
-    phases: [Vec<f64>; 4],
+    phases: [Vec<f64>; 5],
     process: Vec<f64>,
     ptxas: Vec<f64>,
     tileiras: Vec<f64>,
@@ -107,56 +114,25 @@ fn time_command(cmd: &mut Command) -> Result<Duration, String> {
 }
 
 /// What `tilec FILE -o OUT --arch ARCH` computes, in process, with the time of each phase:
-/// the same library calls as the CLI's compile command (default options: spec personality,
-/// canonicalizer on, 4 warps, accurate math, no line info).
+/// `tilec::pipeline::compile`, the function the command line calls (default options: spec
+/// personality, canonicalizer on, 4 warps, accurate math, no line info).
 fn compile_in_process(
     input: &[u8],
     file_name: &str,
     arch: tilec_ptx::Arch,
-) -> Result<(String, [Duration; 4], usize), String> {
-    let t0 = Instant::now();
-    // As the CLI: bytecode is recognised by its magic bytes; its source text is empty.
-    let (mut m, text) = if tilec_bytecode::is_bytecode(input) {
-        let m = tilec_bytecode::read(input, tilec_diag::FileId(0))
-            .map_err(|d| format!("read bytecode: {}", d.message))?;
-        (m, "")
-    } else {
-        let text = std::str::from_utf8(input).map_err(|e| format!("parse: {e}"))?;
-        let m = tilec_parse::parse(
-            text,
-            tilec_diag::FileId(0),
-            &tilec_parse::ParseOptions::default(),
-        )
-        .map_err(|d| format!("parse: {:?}", d.first().map(|d| &d.message)))?;
-        (m, text)
+) -> Result<(String, [Duration; 5], usize), String> {
+    let opts = tilec::pipeline::Options {
+        ptx: tilec_ptx::Options {
+            arch,
+            file_name: file_name.to_string(),
+            ..tilec_ptx::Options::default()
+        },
+        ..tilec::pipeline::Options::default()
     };
-    let t1 = Instant::now();
-    let diags = tilec_verify::verify(&m, &tilec_verify::VerifyOptions::default());
-    if let Some(d) = diags.iter().find(|d| d.is_error()) {
-        return Err(format!("verify: {}", d.message));
-    }
-    let t2 = Instant::now();
-    let ops = m.count_ops();
-    let mut stats = tilec_opt::Stats::default();
-    let diags = tilec_opt::run_pipeline(
-        &mut m,
-        &[tilec_opt::Pass::Canonicalize],
-        &tilec_opt::PassOptions::default(),
-        &mut stats,
-    );
-    if let Some(d) = diags.iter().find(|d| d.is_error()) {
-        return Err(format!("canonicalize: {}", d.message));
-    }
-    let t3 = Instant::now();
-    let opts = tilec_ptx::Options {
-        arch,
-        file_name: file_name.to_string(),
-        ..tilec_ptx::Options::default()
-    };
-    let ptx = tilec_ptx::compile(&m, &opts, Some(text))
-        .map_err(|d| format!("PTX: {:?}", d.first().map(|d| &d.message)))?;
-    let t4 = Instant::now();
-    Ok((ptx, [t1 - t0, t2 - t1, t3 - t2, t4 - t3], ops))
+    let c = tilec::pipeline::compile(input, tilec_diag::FileId(0), &opts)
+        .map_err(|f| format!("{}: {}", f.stage.name(), f.message()))?;
+    let ops = c.modules.iter().map(|m| m.count_ops()).sum();
+    Ok((c.ptx, c.timings.0, ops))
 }
 
 /// The last line of `TOOL --version` (the release line for NVIDIA's tools).
@@ -515,7 +491,7 @@ pub fn bench_ptx(runs: usize, arch_name: &str, text_input: bool) -> i32 {
 
     // Per-kernel table.
     println!(
-        "| kernel | ops | PTX KB | tilec in process | tilec process | ptxas | tilec + ptxas | tileiras | tileiras / tilec (in process) | tileiras / tilec (process) | tileiras / (tilec + ptxas) |"
+        "| kernel | ops (canonical) | PTX KB | tilec in process | tilec process | ptxas | tilec + ptxas | tileiras | tileiras / tilec (in process) | tileiras / tilec (process) | tileiras / (tilec + ptxas) |"
     );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     // Per kernel: the three ratios (None where a tool is missing).
@@ -596,8 +572,8 @@ pub fn bench_ptx(runs: usize, arch_name: &str, text_input: bool) -> i32 {
     println!("tilec in process, per phase (medians, ms):");
     println!();
     println!("| kernel | {} | total |", phases.join(" | "));
-    println!("|---|---:|---:|---:|---:|---:|");
-    let mut totals = [0.0f64; 4];
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    let mut totals = [0.0f64; 5];
     for (k, s) in &results {
         let ph: Vec<f64> = s.phases.iter().map(|v| median(v).unwrap_or(0.0)).collect();
         for (t, p) in totals.iter_mut().zip(&ph) {

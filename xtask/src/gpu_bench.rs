@@ -685,37 +685,21 @@ pub struct Compiled {
 pub fn compile(kind: Kind, arch: Arch) -> Result<Compiled, String> {
     let path = crate::root().join(format!("examples/{}.tile", kind.name()));
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let first =
-        |d: &[tilec_diag::Diagnostic]| d.iter().find(|d| d.is_error()).map(|d| d.message.clone());
-    let module = tilec_parse::parse(
-        &text,
-        tilec_diag::FileId(0),
-        &tilec_parse::ParseOptions::default(),
-    )
-    .map_err(|d| format!("{}: parse: {:?}", path.display(), first(&d)))?;
-    if let Some(e) = first(&tilec_verify::verify(
-        &module,
-        &tilec_verify::VerifyOptions::default(),
-    )) {
-        return Err(format!("{}: {e}", path.display()));
-    }
-    let mut canon = module.clone();
-    let diags = tilec_opt::run_pipeline(
-        &mut canon,
-        &[tilec_opt::Pass::Canonicalize],
-        &tilec_opt::PassOptions::default(),
-        &mut tilec_opt::Stats::default(),
-    );
-    if let Some(e) = first(&diags) {
-        return Err(format!("{}: canonicalize: {e}", path.display()));
-    }
-    let opts = tilec_ptx::Options {
-        arch,
-        num_warps: NUM_WARPS,
-        ..tilec_ptx::Options::default()
+    let opts = tilec::pipeline::Options {
+        ptx: tilec_ptx::Options {
+            arch,
+            num_warps: NUM_WARPS,
+            ..tilec_ptx::Options::default()
+        },
+        ..tilec::pipeline::Options::default()
     };
-    let ptx = tilec_ptx::compile(&canon, &opts, None)
-        .map_err(|d| format!("{}: PTX: {:?}", path.display(), first(&d)))?;
+    let mut timings = tilec::pipeline::Timings::default();
+    let (module, _) =
+        tilec::pipeline::front(text.as_bytes(), tilec_diag::FileId(0), &opts, &mut timings)
+            .map_err(|f| format!("{}: {}: {}", path.display(), f.stage.name(), f.message()))?;
+    let ptx = tilec::pipeline::back(vec![module.clone()], None, &opts, &mut timings)
+        .map_err(|f| format!("{}: {}: {}", path.display(), f.stage.name(), f.message()))?
+        .ptx;
     let mut entry = None;
     module.walk(|op| {
         if module.opcode(op) == Opcode::Entry

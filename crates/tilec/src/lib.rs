@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 mod output;
+pub mod pipeline;
 mod run;
 mod tileiras;
 mod translate;
@@ -1116,37 +1117,12 @@ impl<'a, 'b> Driver<'a, 'b> {
             Ok(i) => i,
             Err(code) => return code,
         };
-        let mut modules = self.parse(&input, &a.common);
+        let modules = self.parse(&input, &a.common);
         if self.errors > 0 {
             return EXIT_DIAGNOSTICS;
         }
         if a.emit == EmitArg::Bytecode {
             return self.emit_bytecode(&a, &modules);
-        }
-        // GPU-level IR (`tilec opt -p convert-to-gpu` output) goes straight to the writer,
-        // with the warps its layouts were made for.
-        let gpu_input = modules.iter().flatten().any(tilec_ptx::is_gpu_level);
-        // `-O0` skips the canonicalizer; every other level runs it.
-        if a.opt_level != Some(0) && !gpu_input {
-            let opts = tilec_opt::PassOptions {
-                canon: tilec_opt::CanonOptions {
-                    personality: personality(&a.common),
-                    ..tilec_opt::CanonOptions::default()
-                },
-                verify_each: false,
-            };
-            let mut stats = tilec_opt::Stats::default();
-            if !self.run_passes(
-                &mut modules,
-                &[tilec_opt::Step {
-                    pass: tilec_opt::Pass::Canonicalize,
-                    anchor: tilec_opt::Anchor::Functions,
-                }],
-                &opts,
-                &mut stats,
-            ) {
-                return EXIT_USAGE;
-            }
         }
         let Some(arch) = tilec_ptx::Arch::from_name(&a.arch) else {
             return self.usage_error(&format!(
@@ -1166,16 +1142,7 @@ impl<'a, 'b> Driver<'a, 'b> {
         } else {
             path.display().to_string()
         };
-        let opts = tilec_ptx::Options {
-            arch,
-            num_warps: a.num_warps,
-            fast_math: a.fast_math,
-            line_info: a.line_info,
-            file_name: name,
-            unroll: a.no_stream_loops,
-            num_stages: a.num_stages,
-        };
-        let all: Vec<&Module> = modules.iter().flatten().collect();
+        let all: Vec<Module> = modules.into_iter().flatten().collect();
         let lowers = |m: &Module| {
             let mut any = false;
             m.walk(|op| {
@@ -1186,7 +1153,7 @@ impl<'a, 'b> Driver<'a, 'b> {
             });
             any
         };
-        if !all.iter().any(|m| lowers(m)) {
+        if !all.iter().any(lowers) {
             // A PTX file without a kernel or function is a mistake (an empty file, an
             // empty module): say so rather than write it.
             let mut at = Span::at(0);
@@ -1205,26 +1172,53 @@ impl<'a, 'b> Driver<'a, 'b> {
             self.emit(&d);
             return EXIT_DIAGNOSTICS;
         }
-        let text = self.sources.get(input.file).text().to_string();
-        let compiled = if gpu_input {
-            let gpu: Vec<Module> = all.iter().map(|m| (*m).clone()).collect();
-            let opts = tilec_ptx::Options {
-                num_warps: gpu.first().map_or(4, tilec_ptx::gpu_num_warps),
-                ..opts
-            };
-            tilec_ptx::compile_gpu(&gpu, &opts, Some(&text))
-        } else {
-            tilec_ptx::compile_all(&all, &opts, Some(&text))
+        // The rest of the way through the one pipeline (crate::pipeline): canonicalize
+        // (`-O0` skips it; GPU-level IR input goes straight to the writer, with the warps
+        // its layouts were made for), convert to the GPU-level IR, write PTX.
+        let opts = pipeline::Options {
+            canonicalize: a.opt_level != Some(0),
+            passes: tilec_opt::PassOptions {
+                canon: tilec_opt::CanonOptions {
+                    personality: personality(&a.common),
+                    ..tilec_opt::CanonOptions::default()
+                },
+                verify_each: false,
+            },
+            ptx: tilec_ptx::Options {
+                arch,
+                num_warps: a.num_warps,
+                fast_math: a.fast_math,
+                line_info: a.line_info,
+                file_name: name,
+                unroll: a.no_stream_loops,
+                num_stages: a.num_stages,
+            },
+            ..pipeline::Options::default()
         };
-        let ptx = match compiled {
-            Ok(p) => p,
-            Err(diags) => {
-                for d in &diags {
+        let text = self.sources.get(input.file).text().to_string();
+        let mut timings = pipeline::Timings::default();
+        let ptx = match pipeline::back(all, Some(&text), &opts, &mut timings) {
+            Ok(c) => {
+                for d in &c.warnings {
                     self.emit(d);
                 }
-                // Invalid GPU-level IR is a bug in tilec, not in the input.
-                if diags.iter().any(|d| d.code == codes::GPU_INVALID_IR) {
+                c.ptx
+            }
+            Err(f) => {
+                for d in &f.diagnostics {
+                    self.emit(d);
+                }
+                // Invalid GPU-level IR, or a canonicalizer error, is a bug in tilec, not in
+                // the input.
+                if f.stage == pipeline::Stage::Canonicalize
+                    || f.diagnostics
+                        .iter()
+                        .any(|d| d.code == codes::GPU_INVALID_IR)
+                {
                     return EXIT_USAGE;
+                }
+                if self.errors == 0 {
+                    return EXIT_DIAGNOSTICS;
                 }
                 String::new()
             }

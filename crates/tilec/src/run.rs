@@ -388,31 +388,29 @@ impl Driver<'_, '_> {
             (None, Some(d)) => d.arch(),
             (None, None) => tilec_ptx::Arch::Sm90,
         };
-        let opts = tilec_ptx::Options {
-            arch,
-            num_warps: a.num_warps,
-            fast_math: a.fast_math,
-            num_stages: a.num_stages,
-            ..tilec_ptx::Options::default()
+        // The PTX is compiled as `tilec FILE -o K.ptx` compiles it (canonicalized, through
+        // crate::pipeline); the interpreter runs the module as written, so the check covers
+        // both.
+        let opts = crate::pipeline::Options {
+            ptx: tilec_ptx::Options {
+                arch,
+                num_warps: a.num_warps,
+                fast_math: a.fast_math,
+                num_stages: a.num_stages,
+                ..tilec_ptx::Options::default()
+            },
+            ..crate::pipeline::Options::default()
         };
-        // The PTX is compiled as `tilec FILE -o K.ptx` compiles it (canonicalized); the
-        // interpreter runs the module as written, so the check covers both.
-        let mut canon = m.clone();
-        let pass_opts = tilec_opt::PassOptions::default();
-        let mut stats = tilec_opt::Stats::default();
-        let diags = tilec_opt::run_pipeline(
-            &mut canon,
-            &[tilec_opt::Pass::Canonicalize],
-            &pass_opts,
-            &mut stats,
-        );
-        for d in &diags {
-            self.emit(d);
-        }
-        let ptx = match tilec_ptx::compile(&canon, &opts, None) {
-            Ok(p) => p,
-            Err(diags) => {
-                for d in &diags {
+        let mut timings = crate::pipeline::Timings::default();
+        let ptx = match crate::pipeline::back(vec![m.clone()], None, &opts, &mut timings) {
+            Ok(c) => {
+                for d in &c.warnings {
+                    self.emit(d);
+                }
+                c.ptx
+            }
+            Err(f) => {
+                for d in &f.diagnostics {
                     self.emit(d);
                 }
                 return EXIT_DIAGNOSTICS;

@@ -213,52 +213,33 @@ fn compile(a: &Args, io: &mut Io<'_>) -> i32 {
     };
     let mut sources = SourceMap::new();
     let name = input.display().to_string();
-    let parsed = if tilec_bytecode::is_bytecode(&bytes) {
-        let file = sources.add_binary(name);
-        tilec_bytecode::read(&bytes, file).map_err(|d| vec![d])
+    let file = if tilec_bytecode::is_bytecode(&bytes) {
+        sources.add_binary(name)
     } else {
-        let text = String::from_utf8_lossy(&bytes).into_owned();
-        let file = sources.add(name, text.clone());
-        tilec_parse::parse(&text, file, &tilec_parse::ParseOptions::default())
+        sources.add(name, String::from_utf8_lossy(&bytes).into_owned())
     };
-    let mut m = match parsed {
-        Ok(m) => m,
-        Err(diags) => {
-            report(io, &sources, None, &diags);
+    let opts = crate::pipeline::Options {
+        canonicalize: a.opt_level > 0,
+        ptx: tilec_ptx::Options {
+            arch,
+            line_info: a.line_info || a.device_debug,
+            file_name: input.display().to_string(),
+            ..tilec_ptx::Options::default()
+        },
+        ..crate::pipeline::Options::default()
+    };
+    let (ptx, m) = match crate::pipeline::compile(&bytes, file, &opts) {
+        Ok(mut c) => (c.ptx, c.modules.pop()),
+        Err(f) => {
+            report(io, &sources, f.modules.first(), &f.diagnostics);
             return EXIT_DIAGNOSTICS;
         }
     };
-    let diags = tilec_verify::verify(&m, &tilec_verify::VerifyOptions::default());
-    if diags.iter().any(Diagnostic::is_error) {
-        report(io, &sources, Some(&m), &diags);
-        return EXIT_DIAGNOSTICS;
-    }
-    if a.opt_level > 0 {
-        let mut stats = tilec_opt::Stats::default();
-        let diags = tilec_opt::run_pipeline(
-            &mut m,
-            &[tilec_opt::Pass::Canonicalize],
-            &tilec_opt::PassOptions::default(),
-            &mut stats,
-        );
-        if diags.iter().any(Diagnostic::is_error) {
-            report(io, &sources, Some(&m), &diags);
-            return EXIT_DIAGNOSTICS;
-        }
-    }
-    let opts = tilec_ptx::Options {
-        arch,
-        line_info: a.line_info || a.device_debug,
-        file_name: input.display().to_string(),
-        ..tilec_ptx::Options::default()
+    let Some(m) = m else {
+        let _ = writeln!(io.stderr, "error: internal error: no module compiled");
+        return 2;
     };
-    let ptx = match tilec_ptx::compile(&m, &opts, None) {
-        Ok(p) => p,
-        Err(diags) => {
-            report(io, &sources, Some(&m), &diags);
-            return EXIT_DIAGNOSTICS;
-        }
-    };
+    let opts = opts.ptx;
     let ptxas = match find_ptxas() {
         Ok(p) => p,
         Err(looked) => {

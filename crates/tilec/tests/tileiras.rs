@@ -295,6 +295,28 @@ fn cutile_compiles_the_corpus_through_tilec() {
         .filter(|l| l.contains("\"ok\": true"))
         .count();
     assert!(ok >= 90, "only {ok} cubins");
+    // With cuobjdump, every cubin's kernels are the bytecode's and none spills.
+    if summary.contains("\"symbols_checked\": \"SKIPPED\"") {
+        skipped(
+            "kernel symbols and spills of cuTile's cubins",
+            "cuobjdump not found (pip install nvidia-cuda-cuobjdump)",
+        );
+    } else {
+        let checked: usize = summary
+            .split("\"symbols_checked\": ")
+            .nth(1)
+            .and_then(|r| r.split([',', '}']).next())
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or(0);
+        assert_eq!(checked, ok, "{summary}");
+        assert!(
+            stdout
+                .lines()
+                .filter(|l| l.contains("\"ok\": true"))
+                .all(|l| l.contains("\"local_bytes\": 0") && l.contains("\"symbols\": [\"")),
+            "{stdout}"
+        );
+    }
     // The expected refusals, shown; each listed kernel is refused on some architecture.
     let expected: Vec<&str> = stdout
         .lines()
