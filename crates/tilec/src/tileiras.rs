@@ -273,10 +273,20 @@ fn compile(a: &Args, io: &mut Io<'_>) -> i32 {
     } else if a.line_info {
         cmd.arg("-lineinfo");
     }
-    let out = cmd.arg(&tmp).arg("-o").arg(output).output();
+    // `-v`: ptxas' resource report, from which spills become warnings.
+    let out = cmd.arg("-v").arg(&tmp).arg("-o").arg(output).output();
     let _ = std::fs::remove_file(&tmp);
     match out {
-        Ok(o) if o.status.success() => {}
+        Ok(o) if o.status.success() => {
+            let report = format!(
+                "{}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            );
+            for w in spill_warnings(&report, gpu) {
+                let _ = writeln!(io.stderr, "{w}");
+            }
+        }
         Ok(o) => {
             let _ = writeln!(
                 io.stderr,
@@ -298,6 +308,34 @@ fn compile(a: &Args, io: &mut Io<'_>) -> i32 {
         return EXIT_USAGE;
     }
     EXIT_OK
+}
+
+/// A warning per kernel that ptxas reports spilling to local memory (from `ptxas -v`:
+/// "Function properties for NAME" then "N bytes spill stores, M bytes spill loads").
+fn spill_warnings(report: &str, gpu: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut function = None;
+    for line in report.lines() {
+        if let Some(i) = line.find("Function properties for ") {
+            function = Some(line[i + 24..].trim().to_string());
+            continue;
+        }
+        let number = |what: &str| -> u64 {
+            line.find(what)
+                .and_then(|i| line[..i].split_whitespace().last())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0)
+        };
+        let (stores, loads) = (number("bytes spill stores"), number("bytes spill loads"));
+        if stores + loads > 0
+            && let Some(f) = function.take()
+        {
+            out.push(format!(
+                "warning: kernel '{f}' spills registers to local memory on {gpu}: {stores} bytes of spill stores, {loads} bytes of spill loads (smaller tiles or fewer live values avoid it)"
+            ));
+        }
+    }
+    out
 }
 
 /// A YAML remark per kernel (LLVM's remark stream format): what tilec decided.
@@ -420,5 +458,29 @@ pub(crate) fn install_shim(dir: &Path, io: &mut Io<'_>) -> i32 {
             );
             EXIT_USAGE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn spills_in_the_ptxas_report_become_warnings() {
+        let report = "ptxas info    : 0 bytes gmem\n\
+ptxas info    : Compiling entry function 'k1' for 'sm_90'\n\
+ptxas info    : Function properties for k1\n\
+    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n\
+ptxas info    : Used 30 registers\n\
+ptxas info    : Compiling entry function 'k2' for 'sm_90'\n\
+ptxas info    : Function properties for k2\n\
+    24 bytes stack frame, 16 bytes spill stores, 8 bytes spill loads\n\
+ptxas info    : Used 255 registers\n";
+        assert_eq!(
+            super::spill_warnings(report, "sm_90"),
+            vec![
+                "warning: kernel 'k2' spills registers to local memory on sm_90: 16 bytes of spill stores, 8 bytes of spill loads (smaller tiles or fewer live values avoid it)"
+                    .to_string()
+            ]
+        );
+        assert!(super::spill_warnings("", "sm_90").is_empty());
     }
 }
