@@ -2005,3 +2005,102 @@ fn swizzled_staging_of_every_mma_kind() {
     }
     assert_eq!(runs, 20);
 }
+
+/// Two conversions the simulator caught once it modelled PTX's canonical NaN and ran the
+/// random sweep's math: f32 to tf32 rounds ties to even (`cvt.rna.tf32.f32` rounds them
+/// away from zero), and a bf16 result rounded toward +inf from an f32 NaN stays NaN (the
+/// step of one ulp carried the canonical NaN 0x7FFFFFFF into the sign: -0).
+#[test]
+fn tf32_ties_go_to_even_and_directed_bf16_keeps_nan() {
+    let src = r#"cuda_tile.module @m {
+  entry @k(%x: tile<ptr<f32>>, %y: tile<ptr<f32>>, %a: tile<ptr<bf16>>, %b: tile<ptr<bf16>>, %c: tile<ptr<bf16>>) {
+    %t = make_token : token
+    %i = iota : tile<8xi32>
+    %xr = reshape %x : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %xb = broadcast %xr : tile<1xptr<f32>> -> tile<8xptr<f32>>
+    %xp = offset %xb, %i : tile<8xptr<f32>>, tile<8xi32> -> tile<8xptr<f32>>
+    %yr = reshape %y : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %yb = broadcast %yr : tile<1xptr<f32>> -> tile<8xptr<f32>>
+    %yp = offset %yb, %i : tile<8xptr<f32>>, tile<8xi32> -> tile<8xptr<f32>>
+    %v, %t1 = load_ptr_tko weak %xp token=%t : tile<8xptr<f32>> -> tile<8xf32>, token
+    %w = ftof %v : tile<8xf32> -> tile<8xtf32>
+    %z = ftof %w : tile<8xtf32> -> tile<8xf32>
+    %t2 = store_ptr_tko weak %yp, %z token=%t1 : tile<8xptr<f32>>, tile<8xf32> -> token
+    %ar = reshape %a : tile<ptr<bf16>> -> tile<1xptr<bf16>>
+    %ab = broadcast %ar : tile<1xptr<bf16>> -> tile<8xptr<bf16>>
+    %ap = offset %ab, %i : tile<8xptr<bf16>>, tile<8xi32> -> tile<8xptr<bf16>>
+    %br = reshape %b : tile<ptr<bf16>> -> tile<1xptr<bf16>>
+    %bb = broadcast %br : tile<1xptr<bf16>> -> tile<8xptr<bf16>>
+    %bp = offset %bb, %i : tile<8xptr<bf16>>, tile<8xi32> -> tile<8xptr<bf16>>
+    %cr = reshape %c : tile<ptr<bf16>> -> tile<1xptr<bf16>>
+    %cb = broadcast %cr : tile<1xptr<bf16>> -> tile<8xptr<bf16>>
+    %cp = offset %cb, %i : tile<8xptr<bf16>>, tile<8xi32> -> tile<8xptr<bf16>>
+    %av, %t3 = load_ptr_tko weak %ap token=%t : tile<8xptr<bf16>> -> tile<8xbf16>, token
+    %bv, %t4 = load_ptr_tko weak %bp token=%t : tile<8xptr<bf16>> -> tile<8xbf16>, token
+    %q = divf %av, %bv rounding<positive_inf> : tile<8xbf16>
+    %t5 = store_ptr_tko weak %cp, %q token=%t : tile<8xptr<bf16>>, tile<8xbf16> -> token
+    return
+  }
+}
+"#;
+    // Values exactly halfway between two tf32 neighbours (bit 12 set, bits 0-11 clear),
+    // with the kept lowest bit even and odd, both signs, and a few others.
+    let xs: [u32; 8] = [
+        0x3F80_1000,
+        0x3F80_3000,
+        0xBF80_1000,
+        0xBF80_3000,
+        0x3F80_1001,
+        0x7F7F_F000,
+        0x7F80_0000,
+        0x0000_1000,
+    ];
+    let tf32_even = |b: u32| -> u32 {
+        if b & 0x7F80_0000 == 0x7F80_0000 {
+            return b;
+        }
+        (b + 0xFFF + ((b >> 13) & 1)) & !0x1FFF
+    };
+    let out = run_tilec(&["-", "--arch", "sm_80", "-o", "-"], src);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(!out.stdout.contains("cvt.rna.tf32"), "{}", out.stdout);
+    let ks = ptxsim::parse(&out.stdout);
+    let mut mem = Memory::default();
+    let x: Vec<u8> = xs.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let px = mem.alloc(&x);
+    let py = mem.alloc(&[0u8; 32]);
+    // a / b with b a NaN (payloads with low bits set), and ordinary quotients.
+    let a: [u16; 8] = [
+        0xC10D, 0x4000, 0x3F80, 0xBF80, 0x4040, 0xC10D, 0x3F80, 0x0000,
+    ];
+    let b: [u16; 8] = [
+        0x7F84, 0x7FC1, 0xFFC3, 0x4040, 0x4040, 0x7F80, 0x0000, 0x3F80,
+    ];
+    let bytes = |v: &[u16]| -> Vec<u8> { v.iter().flat_map(|h| h.to_le_bytes()).collect() };
+    let pa = mem.alloc(&bytes(&a));
+    let pb = mem.alloc(&bytes(&b));
+    let pc = mem.alloc(&[0u8; 16]);
+    ptxsim::run(kernel(&ks, "k"), [1, 1, 1], &[px, py, pa, pb, pc], &mut mem).unwrap();
+    let got: Vec<u32> = mem
+        .read(py, 32)
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    for (i, (&g, &x)) in got.iter().zip(&xs).enumerate() {
+        assert_eq!(g, tf32_even(x), "tf32 of {x:#010x} (element {i})");
+    }
+    // 1.0 + half an ulp rounds to 1.0 (even), 1.0 + 1.5 ulps to 1.0 + 2 ulps.
+    assert_eq!(got[0], 0x3F80_0000);
+    assert_eq!(got[1], 0x3F80_4000);
+    let c: Vec<u16> = mem
+        .read(pc, 16)
+        .chunks(2)
+        .map(|h| u16::from_le_bytes([h[0], h[1]]))
+        .collect();
+    let is_nan = |h: u16| h & 0x7F80 == 0x7F80 && h & 0x7F != 0;
+    for (i, &h) in c[..3].iter().enumerate() {
+        assert!(is_nan(h), "element {i}: {h:#06x} is not NaN");
+    }
+    // -1/3 rounded up (toward zero: 0xBEAA), 3/3, -8.8/inf = -0, 1/0 = +inf, 0/1 = 0.
+    assert_eq!(&c[3..], &[0xBEAA, 0x3F80, 0x8000, 0x7F80, 0x0000]);
+}

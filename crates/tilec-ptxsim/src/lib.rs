@@ -64,8 +64,303 @@ impl Kernel {
     }
 }
 
+/// A `.func` of the module: its return parameter, its parameters and its body's lines.
+struct Func {
+    retval: Option<String>,
+    params: Vec<String>,
+    body: Vec<String>,
+}
+
+/// The `.func` definitions of a module and the module without them.
+fn split_funcs(ptx: &str) -> (HashMap<String, Func>, Vec<String>) {
+    let lines: Vec<&str> = ptx.lines().collect();
+    let mut funcs = HashMap::new();
+    let mut rest = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let l = lines[i].trim();
+        let Some(head) = l
+            .strip_prefix(".func ")
+            .or_else(|| l.strip_prefix(".visible .func "))
+        else {
+            rest.push(lines[i].to_string());
+            i += 1;
+            continue;
+        };
+        // `.func (.param .b32 func_retval0) NAME(` or `.func NAME(`, then one parameter
+        // per line up to `)`, then `{ body }`.
+        let (retval, name) = match head.strip_prefix('(') {
+            Some(r) => {
+                let (ret, name) = r.split_once(')').expect("return parameter");
+                let ret = ret.split_whitespace().last().map(str::to_string);
+                (ret, name.trim())
+            }
+            None => (None, head),
+        };
+        let name = name.trim_end_matches('(').trim().to_string();
+        let mut params = Vec::new();
+        i += 1;
+        while i < lines.len() && !lines[i].trim().starts_with(')') {
+            let p = lines[i].trim().trim_end_matches(',');
+            if let Some(n) = p.split_whitespace().last() {
+                params.push(n.to_string());
+            }
+            i += 1;
+        }
+        i += 1;
+        let mut body = Vec::new();
+        let mut depth = 0i32;
+        while i < lines.len() {
+            let t = lines[i].trim();
+            i += 1;
+            if t == "{" {
+                depth += 1;
+                if depth == 1 {
+                    continue;
+                }
+            }
+            if t == "}" {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            body.push(t.to_string());
+        }
+        funcs.insert(
+            name,
+            Func {
+                retval,
+                params,
+                body,
+            },
+        );
+    }
+    (funcs, rest)
+}
+
+/// Renames the registers (`%name`, not the special registers) of a line with `prefix`.
+fn rename_regs(line: &str, prefix: &str) -> String {
+    let mut out = String::with_capacity(line.len() + 16);
+    let mut chars = line.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        let start = i + 1;
+        let mut end = start;
+        while let Some(&(j, d)) = chars.peek() {
+            if d.is_ascii_alphanumeric() || d == '_' || d == '.' {
+                end = j + d.len_utf8();
+                chars.next();
+            } else {
+                break;
+            }
+        }
+        let name = &line[start..end];
+        let special = ["tid", "ctaid", "nctaid", "ntid", "laneid", "warpid"]
+            .iter()
+            .any(|s| name == *s || name.starts_with(&format!("{s}.")));
+        if special {
+            out.push('%');
+            out.push_str(name);
+        } else {
+            out.push('%');
+            out.push_str(prefix);
+            out.push_str(name);
+        }
+    }
+    out
+}
+
+/// The module with every `call` of a `.func` it defines inlined (the simulator runs
+/// straight-line kernels): the call block's `.param` slots become registers, the callee's
+/// registers and labels are renamed per call site, its `ld.param` of a parameter and
+/// `st.param` of the return value become moves, and `ret` a branch past the body.
+/// Calls of functions the module does not define (`vprintf`) are left alone.
+fn inline_calls(ptx: &str) -> String {
+    let (funcs, rest) = split_funcs(ptx);
+    if funcs.is_empty() {
+        return ptx.to_string();
+    }
+    let mut ids = 0usize;
+    let mut out = Vec::with_capacity(rest.len());
+    expand(&rest, &funcs, &mut ids, 0, 0, &mut out);
+    out.join("\n")
+}
+
+/// The register standing for `.param` slot `name` of call block `block`.
+fn slot(name: &str, block: usize) -> String {
+    format!("%__slot{block}_{name}")
+}
+
+/// Expands the calls in `lines` into `out`: `ids` numbers call blocks and inlined bodies,
+/// `depth` bounds nested calls, `braces` is the brace depth `lines` start at (the braces
+/// of call blocks inside a body, depth 2 and more, are dropped).
+fn expand(
+    lines: &[String],
+    funcs: &HashMap<String, Func>,
+    ids: &mut usize,
+    depth: usize,
+    mut braces: usize,
+    out: &mut Vec<String>,
+) {
+    // The call block being read: its number and its `.param` slots.
+    let mut block: Option<(usize, Vec<String>)> = None;
+    for line in lines {
+        let t = line.trim();
+        if t == "{" {
+            braces += 1;
+            if braces >= 2 {
+                block = Some((*ids, Vec::new()));
+                *ids += 1;
+                continue;
+            }
+            out.push(line.clone());
+            continue;
+        }
+        if t == "}" {
+            braces = braces.saturating_sub(1);
+            if braces >= 1 {
+                block = None;
+                continue;
+            }
+            out.push(line.clone());
+            continue;
+        }
+        let code = t.split_once(' ').map_or(t, |(op, _)| op);
+        if let (Some((_, slots)), Some(r)) = (block.as_mut(), t.strip_prefix(".param ")) {
+            // `.param .b32 param0;` inside a call block.
+            if let Some(n) = r.trim_end_matches(';').split_whitespace().last() {
+                slots.push(n.to_string());
+                continue;
+            }
+        }
+        let Some((k, slots)) = block.as_ref() else {
+            out.push(line.clone());
+            continue;
+        };
+        let k = *k;
+        let bare = |operand: &str| {
+            operand
+                .trim()
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .to_string()
+        };
+        let operands = t[code.len()..].trim().trim_end_matches(';');
+        if code.starts_with("st.param.")
+            && let Some((dst, src)) = operands.split_once(',')
+            && slots.contains(&bare(dst))
+        {
+            let ty = &code["st.param".len()..];
+            out.push(format!("mov{ty} {}, {};", slot(&bare(dst), k), src.trim()));
+            continue;
+        }
+        if code.starts_with("ld.param.")
+            && let Some((dst, src)) = operands.split_once(',')
+            && slots.contains(&bare(src))
+        {
+            let ty = &code["ld.param".len()..];
+            out.push(format!("mov{ty} {}, {};", dst.trim(), slot(&bare(src), k)));
+            continue;
+        }
+        // `call.uni (retval0), NAME, (param0, param1);` or `call.uni NAME, (...);`
+        let parts: Vec<&str> = operands.splitn(3, ", ").collect();
+        let (ret, name, args) = match parts.as_slice() {
+            [r, n, a] if r.starts_with('(') => (Some(r.trim_matches(['(', ')']).trim()), *n, *a),
+            [n, a] => (None, *n, *a),
+            _ => (None, "", ""),
+        };
+        let f = if code.starts_with("call") {
+            funcs.get(name.trim())
+        } else {
+            None
+        };
+        let Some(f) = f else {
+            out.push(line.clone());
+            continue;
+        };
+        assert!(depth < 8, "calls nested too deeply");
+        let args: Vec<&str> = args
+            .trim_matches(['(', ')'])
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .collect();
+        let body_id = *ids;
+        *ids += 1;
+        let prefix = format!("__c{body_id}_");
+        let end = format!("__c{body_id}_end");
+        let mut body = Vec::with_capacity(f.body.len() + 2);
+        for b in &f.body {
+            let b = b.trim();
+            if b.starts_with(".reg") || b.is_empty() || b.starts_with("//") {
+                continue;
+            }
+            if b == "{" || b == "}" || b.starts_with(".param ") {
+                // A call block of the callee: expanded with the body below.
+                body.push(b.to_string());
+                continue;
+            }
+            if let Some(lab) = b.strip_suffix(':') {
+                body.push(format!("{prefix}{lab}:"));
+                continue;
+            }
+            let (g, rest) = match b.strip_prefix('@') {
+                Some(r) => {
+                    let (g, r) = r.split_once(' ').unwrap_or((r, ""));
+                    (format!("@{} ", rename_regs(g, &prefix)), r.trim())
+                }
+                None => (String::new(), b),
+            };
+            let op = rest.split_once(' ').map_or(rest, |(op, _)| op);
+            let ops = rest[op.len()..].trim().trim_end_matches(';');
+            if op == "ret" || op == "ret;" {
+                body.push(format!("{g}bra.uni {end};"));
+                continue;
+            }
+            if op.starts_with("ld.param.")
+                && let Some((dst, src)) = ops.split_once(',')
+                && let Some(i) = f.params.iter().position(|p| bare(src) == *p)
+            {
+                let ty = &op["ld.param".len()..];
+                let arg = args.get(i).copied().unwrap_or_default();
+                body.push(format!(
+                    "{g}mov{ty} {}, {};",
+                    rename_regs(dst.trim(), &prefix),
+                    slot(arg, k)
+                ));
+                continue;
+            }
+            if op.starts_with("st.param.")
+                && let Some((dst, src)) = ops.split_once(',')
+                && f.retval.as_deref() == Some(bare(dst).as_str())
+            {
+                let ty = &op["st.param".len()..];
+                body.push(format!(
+                    "{g}mov{ty} {}, {};",
+                    slot(ret.unwrap_or_default(), k),
+                    rename_regs(src.trim(), &prefix)
+                ));
+                continue;
+            }
+            if op.starts_with("bra") {
+                body.push(format!("{g}{op} {prefix}{ops};"));
+                continue;
+            }
+            body.push(format!("{g}{}", rename_regs(rest, &prefix)));
+        }
+        body.push(format!("{end}:"));
+        // The body sits at brace depth 1 (its own call blocks are depth 2).
+        expand(&body, funcs, ids, depth + 1, 1, out);
+    }
+}
+
 /// Parses every `.entry` of a PTX module.
 pub fn parse(ptx: &str) -> Vec<Kernel> {
+    let ptx = inline_calls(ptx);
     let lines: Vec<&str> = ptx.lines().collect();
     let mut out = Vec::new();
     let mut globals = Vec::new();
@@ -196,10 +491,10 @@ fn parse_opnd(s: &str, regs: &mut HashMap<String, usize>) -> Opnd {
     if s.starts_with('%') {
         return Opnd::Reg(reg_index(s, regs));
     }
-    if let Some(h) = s.strip_prefix("0F") {
+    if let Some(h) = s.strip_prefix("0F").or_else(|| s.strip_prefix("0f")) {
         return Opnd::Imm(u64::from_str_radix(h, 16).expect("f32 immediate"));
     }
-    if let Some(h) = s.strip_prefix("0D") {
+    if let Some(h) = s.strip_prefix("0D").or_else(|| s.strip_prefix("0d")) {
         return Opnd::Imm(u64::from_str_radix(h, 16).expect("f64 immediate"));
     }
     if let Some(h) = s.strip_prefix("0x") {
@@ -883,7 +1178,8 @@ impl Cta<'_> {
                     let unordered = x.is_nan() || y.is_nan();
                     match p[1] {
                         "eq" => x == y,
-                        "ne" => x != y,
+                        // Ordered: false when either is NaN (Rust's != is true then).
+                        "ne" => !unordered && x != y,
                         "lt" => x < y,
                         "le" => x <= y,
                         "gt" => x > y,
@@ -954,11 +1250,27 @@ impl Cta<'_> {
                 });
                 self.set(&a[0], t, r as u64);
             }
-            "fma" => return self.float_op(inst, p, t),
+            "fma" | "sqrt" | "rcp" => return self.float_op(inst, p, t),
             "abs" | "neg" if ty.starts_with('f') => return self.float_op(inst, p, t),
             "neg" => {
                 let w = width(ty);
                 let r = mask(0u64.wrapping_sub(v(self, 1)), w);
+                self.set(&a[0], t, r);
+            }
+            "abs" => {
+                let w = width(ty);
+                let x = sext(v(self, 1), w);
+                self.set(&a[0], t, mask(x.unsigned_abs(), w));
+            }
+            // Bit counts and reversal (`clz`/`popc` give a .u32 result).
+            "clz" | "popc" | "brev" => {
+                let w = width(ty);
+                let x = mask(v(self, 1), w);
+                let r = match p[0] {
+                    "clz" => u64::from(x.leading_zeros() - (64 - w)),
+                    "popc" => u64::from(x.count_ones()),
+                    _ => x.reverse_bits() >> (64 - w),
+                };
                 self.set(&a[0], t, r);
             }
             // Asynchronous copies run at once: a wait then has nothing left to wait for.
@@ -1108,41 +1420,79 @@ impl Cta<'_> {
         Ok(())
     }
 
+    /// Floating-point arithmetic (`add sub mul fma mad div sqrt rcp min max abs neg` on
+    /// `.f16 .f32 .f64`), exactly rounded in the instruction's mode (`.rn .rz .rm .rp`;
+    /// `.approx`/`.full` division and square root are computed correctly rounded, within
+    /// the hardware's bound), with `.ftz` (subnormal inputs and results flushed), `.sat`
+    /// (clamped to [0, 1]) and `.NaN` (`min`/`max` propagate NaN). NaN results are the
+    /// canonical NaN PTX defines (all ones but the sign).
     fn float_op(&mut self, inst: &Inst, p: &[&str], t: usize) -> Result<(), String> {
+        use tilec_interp::fp;
+        use tilec_ir::float::{FloatKind, Round};
         let ty = *p.last().unwrap();
-        if p.len() > 2 && !matches!(p[1], "rn" | "f32" | "f64") {
-            return Err(format!("line {}: rounding {}", inst.line, inst.op));
-        }
-        let r = match ty {
-            "f32" => {
-                let f = |k: &Self, i: usize| f32::from_bits(k.get(&inst.args[i], t) as u32);
-                let r = match p[0] {
-                    "add" => f(self, 1) + f(self, 2),
-                    "sub" => f(self, 1) - f(self, 2),
-                    "mul" => f(self, 1) * f(self, 2),
-                    "fma" => f(self, 1).mul_add(f(self, 2), f(self, 3)),
-                    "max" => f(self, 1).max(f(self, 2)),
-                    "min" => f(self, 1).min(f(self, 2)),
-                    "abs" => f(self, 1).abs(),
-                    "neg" => -f(self, 1),
-                    o => return Err(format!("line {}: {o}.f32", inst.line)),
-                };
-                r.to_bits() as u64
-            }
-            "f64" => {
-                let f = |k: &Self, i: usize| f64::from_bits(k.get(&inst.args[i], t));
-                let r = match p[0] {
-                    "add" => f(self, 1) + f(self, 2),
-                    "sub" => f(self, 1) - f(self, 2),
-                    "mul" => f(self, 1) * f(self, 2),
-                    "fma" => f(self, 1).mul_add(f(self, 2), f(self, 3)),
-                    "abs" => f(self, 1).abs(),
-                    "neg" => -f(self, 1),
-                    o => return Err(format!("line {}: {o}.f64", inst.line)),
-                };
-                r.to_bits()
-            }
+        let (k, bits) = match ty {
+            "f16" => (FloatKind::F16, 16),
+            "f32" => (FloatKind::F32, 32),
+            "f64" => (FloatKind::F64, 64),
             _ => return Err(format!("line {}: {} on {ty}", inst.line, p[0])),
+        };
+        let mods = &p[1..p.len() - 1];
+        let mut mode = Round::NearestEven;
+        let (mut ftz, mut sat, mut nan) = (false, false, false);
+        for m in mods {
+            match *m {
+                "rn" | "rz" | "rm" | "rp" => mode = round_of(m),
+                "ftz" => ftz = true,
+                "sat" => sat = true,
+                "NaN" => nan = true,
+                "approx" | "full" => {}
+                other => {
+                    return Err(format!(
+                        "line {}: modifier .{other} of {}",
+                        inst.line, inst.op
+                    ));
+                }
+            }
+        }
+        let arg = |k: &Self, i: usize| mask(k.get(&inst.args[i], t), bits);
+        let one = match k {
+            FloatKind::F16 => 0x3C00,
+            FloatKind::F32 => 0x3F80_0000,
+            _ => 0x3FF0_0000_0000_0000,
+        };
+        let flush = |x: u64| if ftz { fp::flush_subnormal(k, x) } else { x };
+        let r = match p[0] {
+            "add" => fp::add(k, arg(self, 1), arg(self, 2), mode, ftz),
+            "sub" => fp::sub(k, arg(self, 1), arg(self, 2), mode, ftz),
+            "mul" => fp::mul(k, arg(self, 1), arg(self, 2), mode, ftz),
+            "fma" | "mad" => fp::fma(k, arg(self, 1), arg(self, 2), arg(self, 3), mode, ftz),
+            "div" => fp::div(k, arg(self, 1), arg(self, 2), mode, ftz),
+            "rcp" => fp::div(k, one, arg(self, 1), mode, ftz),
+            "sqrt" => fp::sqrt(k, arg(self, 1), mode, ftz),
+            "max" => fp::max(k, flush(arg(self, 1)), flush(arg(self, 2)), nan),
+            "min" => fp::min(k, flush(arg(self, 1)), flush(arg(self, 2)), nan),
+            "abs" => flush(fp::abs(k, arg(self, 1))),
+            "neg" => flush(fp::neg(k, arg(self, 1))),
+            o => return Err(format!("line {}: {o}.{ty}", inst.line)),
+        };
+        let r = if sat && !tilec_ir::float::is_nan(k, r) {
+            let v = tilec_ir::float::to_f64(k, r);
+            if v <= 0.0 {
+                0
+            } else if v >= 1.0 {
+                one
+            } else {
+                r
+            }
+        } else if sat {
+            0
+        } else {
+            r
+        };
+        let r = if tilec_ir::float::is_nan(k, r) {
+            mask(u64::MAX, bits - 1)
+        } else {
+            r
         };
         self.set(&inst.args[0], t, r);
         Ok(())
@@ -1274,6 +1624,45 @@ impl Cta<'_> {
                     v
                 };
                 mask(v, wt.max(if wt < 32 { 32 } else { wt }))
+            }
+            // Rounding to an integral value in the same float type (`cvt.rni.f64.f64`).
+            (a, b) if a == b && matches!(a, "f32" | "f64") && p[1].ends_with('i') => {
+                let v = if a == "f32" {
+                    f64::from(f32::from_bits(x as u32))
+                } else {
+                    f64::from_bits(x)
+                };
+                let r = match p[1] {
+                    "rni" => v.round_ties_even(),
+                    "rzi" => v.trunc(),
+                    "rmi" => v.floor(),
+                    "rpi" => v.ceil(),
+                    m => return Err(format!("line {}: cvt.{m}", inst.line)),
+                };
+                if v.is_nan() {
+                    if a == "f32" {
+                        0x7FFF_FFFF
+                    } else {
+                        mask(u64::MAX, 63)
+                    }
+                } else if a == "f32" {
+                    (r as f32).to_bits() as u64
+                } else {
+                    r.to_bits()
+                }
+            }
+            // Integers to f16/bf16, correctly rounded in the modifier's direction.
+            ("f16" | "bf16", _)
+                if matches!(p[1], "rn" | "rz" | "rm" | "rp")
+                    && matches!(from.as_bytes()[0], b's' | b'u') =>
+            {
+                use tilec_ir::float::FloatKind;
+                let k = if to == "f16" {
+                    FloatKind::F16
+                } else {
+                    FloatKind::BF16
+                };
+                tilec_interp::fp::from_int(x, width(from), from.starts_with('s'), k, round_of(p[1]))
             }
             _ => return Err(format!("line {}: unsupported {}", inst.line, inst.op)),
         };
@@ -1481,6 +1870,124 @@ fn round_of(m: &str) -> tilec_ir::float::Round {
         "rm" => Round::TowardNegative,
         "rp" => Round::TowardPositive,
         _ => Round::NearestEven,
+    }
+}
+
+#[cfg(test)]
+mod scalar_tests {
+    use super::*;
+
+    /// Runs `body` in a one-warp kernel whose thread 0 stores the `.b64` register `%out`
+    /// (set by `body`) to the single parameter; `funcs` go before the entry.
+    fn eval(funcs: &str, body: &str) -> Result<u64, String> {
+        let ptx = format!(
+            "{funcs}\n.visible .entry k(\n.param .u64 out\n)\n{{\n.reqntid 32, 1, 1\n{body}\nld.param.u64 %o, [out];\nmov.u32 %t, %tid.x;\nsetp.eq.u32 %z, %t, 0;\n@%z st.global.b64 [%o], %out;\nret;\n}}\n"
+        );
+        let ks = parse(&ptx);
+        let mut mem = Memory::default();
+        let out = mem.alloc(&[0u8; 8]);
+        run(&ks[0], [1, 1, 1], &[out], &mut mem)?;
+        Ok(u64::from_le_bytes(mem.read(out, 8).try_into().unwrap()))
+    }
+
+    fn eval32(body: &str) -> u32 {
+        eval("", &format!("{body}\ncvt.u64.u32 %out, %r;")).expect("runs") as u32
+    }
+
+    #[test]
+    fn calls_of_functions_are_inlined() {
+        // A function calling another, called twice, with a branch and a return inside.
+        let funcs = ".func (.param .b32 func_retval0) twice(\n\t.param .b32 twice_param_0\n)\n{\n\t.reg .b32 %r<3>;\n\tld.param.b32 %r1, [twice_param_0];\n\tadd.s32 %r2, %r1, %r1;\n\tst.param.b32 [func_retval0], %r2;\n\tret;\n}\n.func (.param .b32 func_retval0) quad_plus(\n\t.param .b32 quad_plus_param_0,\n\t.param .b32 quad_plus_param_1\n)\n{\n\tld.param.b32 %r1, [quad_plus_param_0];\n\tld.param.b32 %r9, [quad_plus_param_1];\n\t{\n\t.param .b32 param0;\n\t.param .b32 retval0;\n\tst.param.b32 [param0], %r1;\n\tcall.uni (retval0), twice, (param0);\n\tld.param.b32 %r2, [retval0];\n\t}\n\tsetp.eq.s32 %p1, %r9, 0;\n\t@%p1 bra SKIP;\n\tadd.s32 %r2, %r2, %r2;\nSKIP:\n\tst.param.b32 [func_retval0], %r2;\n\tret;\n}\n";
+        let call = |x: u32, y: u32, k: &str| {
+            format!(
+                "{{\n.param .b32 param0;\n.param .b32 param1;\n.param .b32 retval0;\nmov.b32 %a{k}, {x};\nst.param.b32 [param0], %a{k};\nst.param.b32 [param1], {y};\ncall.uni (retval0), quad_plus, (param0, param1);\nld.param.b32 %r{k}, [retval0];\n}}\n"
+            )
+        };
+        let body = format!(
+            "mov.b32 %r1, 1000;\n{}{}add.s32 %r9, %r7, %r8;\nadd.s32 %r9, %r9, %r1;\ncvt.u64.u32 %out, %r9;",
+            call(3, 1, "7"),
+            call(5, 0, "8")
+        );
+        // (3 * 2) * 2 + 5 * 2 + 1000: the caller's %r1 is not the callee's.
+        assert_eq!(eval(funcs, &body), Ok(12 + 10 + 1000));
+    }
+
+    #[test]
+    fn float_arithmetic_follows_the_rounding_modifiers() {
+        let f = |body: &str| f32::from_bits(eval32(body));
+        // 1/3 rounded down and up differ by one ulp.
+        let down = f("div.rm.f32 %x, 0f3F800000, 0f40400000;\nmov.b32 %r, %x;");
+        let up = f("div.rp.f32 %x, 0f3F800000, 0f40400000;\nmov.b32 %r, %x;");
+        assert_eq!(up.to_bits(), down.to_bits() + 1);
+        assert!(f64::from(down) < 1.0 / 3.0 && f64::from(up) > 1.0 / 3.0);
+        assert_eq!(f("sqrt.rn.f32 %x, 0f40800000;\nmov.b32 %r, %x;"), 2.0);
+        assert_eq!(f("rcp.rn.f32 %x, 0f40800000;\nmov.b32 %r, %x;"), 0.25);
+        // .NaN propagates; without it the number wins. NaN results are canonical.
+        assert_eq!(
+            eval32("max.NaN.f32 %x, 0f7FC00001, 0f3F800000;\nmov.b32 %r, %x;"),
+            0x7FFF_FFFF
+        );
+        assert_eq!(
+            f("max.f32 %x, 0f7FC00001, 0f3F800000;\nmov.b32 %r, %x;"),
+            1.0
+        );
+        assert_eq!(
+            f("min.f32 %x, 0f80000000, 0f00000000;\nmov.b32 %r, %x;").to_bits(),
+            0x8000_0000
+        );
+        assert_eq!(
+            f("add.sat.f32 %x, 0f40000000, 0f00000000;\nmov.b32 %r, %x;"),
+            1.0
+        );
+        assert_eq!(
+            eval(
+                "",
+                "max.f64 %d, 0d4000000000000000, 0dC000000000000000;\nmov.b64 %out, %d;"
+            ),
+            Ok(2.0f64.to_bits())
+        );
+        // Ordered `ne` is false with a NaN, unordered `neu` true.
+        assert_eq!(
+            eval32("setp.ne.f32 %p, 0f7FC00000, 0f3F800000;\nselp.u32 %r, 1, 0, %p;"),
+            0
+        );
+        assert_eq!(
+            eval32("setp.neu.f32 %p, 0f7FC00000, 0f3F800000;\nselp.u32 %r, 1, 0, %p;"),
+            1
+        );
+    }
+
+    #[test]
+    fn conversions_bit_counts_and_abs() {
+        // Round to integral in the same type: ties to even.
+        assert_eq!(
+            eval(
+                "",
+                "cvt.rni.f64.f64 %d, 0d4004000000000000;\nmov.b64 %out, %d;"
+            ),
+            Ok(2.0f64.to_bits())
+        );
+        assert_eq!(
+            eval(
+                "",
+                "cvt.rmi.f64.f64 %d, 0dC004000000000000;\nmov.b64 %out, %d;"
+            ),
+            Ok((-3.0f64).to_bits())
+        );
+        // 2049 to f16 (11 significant bits): to even (2048), up (2050).
+        assert_eq!(
+            eval32("cvt.rn.f16.s32 %h, 2049;\ncvt.u32.u16 %r, %h;"),
+            0x6800
+        );
+        assert_eq!(
+            eval32("cvt.rp.f16.u32 %h, 2049;\ncvt.u32.u16 %r, %h;"),
+            0x6801
+        );
+        assert_eq!(eval32("clz.b32 %r, 65536;"), 15);
+        assert_eq!(eval32("popc.b32 %r, 255;"), 8);
+        assert_eq!(eval32("brev.b32 %r, 1;"), 0x8000_0000);
+        assert_eq!(eval32("abs.s32 %r, -7;"), 7);
+        assert_eq!(eval("", "clz.b64 %c, 1;\ncvt.u64.u32 %out, %c;"), Ok(63));
     }
 }
 

@@ -217,7 +217,12 @@ impl Kernel<'_> {
             self.ins(format!("not.pred {n}, {n};"));
         }
         self.ins(format!("and.pred {q}, {p}, {n};"));
-        // NaN stays NaN: keep the truncated payload (quiet bit is in the upper half).
+        // NaN stays NaN: keep the truncated payload (the quiet bit is in the upper half).
+        // A NaN with low bits set (the canonical 0x7FFFFFFF that cvt.f32.f64 gives) must
+        // not be stepped: the carry would run into the sign (-0 or +0).
+        let num = self.reg(RegClass::Pred);
+        self.ins(format!("setp.num.f32 {num}, {x}, {x};"));
+        self.ins(format!("and.pred {q}, {q}, {num};"));
         self.ins(format!("@{q} add.s32 {trunc}, {trunc}, 65536;"));
         let r = self.reg(RegClass::B16);
         self.ins(format!("shr.u32 {trunc}, {trunc}, 16;"));
@@ -1012,16 +1017,48 @@ impl Kernel<'_> {
         }
     }
 
+    /// f32 to tf32 (an f32 with the low 13 mantissa bits clear) in the op's rounding
+    /// mode, with integer code on every target: `cvt.rna.tf32.f32` (sm_80) rounds ties
+    /// away from zero, not to even, and the directed modes have no instruction before
+    /// sm_90. Infinities and NaNs are kept as they are.
     fn f32_to_tf32(&mut self, x: &str, mode: Option<RoundingMode>) -> String {
         let b = self.reg(RegClass::B32);
-        if rnd(mode) == ".rz" {
-            self.ins(format!("mov.b32 {b}, {x};"));
-            self.ins(format!("and.b32 {b}, {b}, -8192;"));
-        } else {
-            self.ins(format!("cvt.rna.tf32.f32 {b}, {x};"));
+        let t = self.reg(RegClass::B32);
+        let special = self.reg(RegClass::Pred);
+        self.ins(format!("mov.b32 {b}, {x};"));
+        self.ins(format!("and.b32 {t}, {b}, 2139095040;"));
+        self.ins(format!("setp.eq.u32 {special}, {t}, 2139095040;"));
+        let out = self.reg(RegClass::B32);
+        match rnd(mode) {
+            ".rz" => self.ins(format!("and.b32 {out}, {b}, -8192;")),
+            ".rm" | ".rp" => {
+                // Truncate, then one tf32 ulp away from zero when inexact and the
+                // direction says so (down for negative values, up for positive ones).
+                let inexact = self.reg(RegClass::Pred);
+                let sign = self.reg(RegClass::Pred);
+                self.ins(format!("and.b32 {out}, {b}, -8192;"));
+                self.ins(format!("setp.ne.b32 {inexact}, {out}, {b};"));
+                self.ins(format!("setp.lt.s32 {sign}, {b}, 0;"));
+                if rnd(mode) == ".rp" {
+                    self.ins(format!("not.pred {sign}, {sign};"));
+                }
+                self.ins(format!("and.pred {inexact}, {inexact}, {sign};"));
+                self.ins(format!("@{inexact} add.s32 {out}, {out}, 8192;"));
+            }
+            _ => {
+                // To nearest, ties to even: add half an ulp less one, plus the lowest kept
+                // bit, and truncate (a carry into the exponent is the right result, up to
+                // infinity).
+                self.ins(format!("shr.u32 {t}, {b}, 13;"));
+                self.ins(format!("and.b32 {t}, {t}, 1;"));
+                self.ins(format!("add.s32 {t}, {t}, 4095;"));
+                self.ins(format!("add.s32 {out}, {b}, {t};"));
+                self.ins(format!("and.b32 {out}, {out}, -8192;"));
+            }
         }
+        self.ins(format!("@{special} mov.b32 {out}, {b};"));
         let r = self.reg(RegClass::F32);
-        self.ins(format!("mov.b32 {r}, {b};"));
+        self.ins(format!("mov.b32 {r}, {out};"));
         r
     }
 
