@@ -1421,7 +1421,7 @@ impl Cta<'_> {
     }
 
     /// Floating-point arithmetic (`add sub mul fma mad div sqrt rcp min max abs neg` on
-    /// `.f16 .f32 .f64`), exactly rounded in the instruction's mode (`.rn .rz .rm .rp`;
+    /// `.f16 .bf16 .f32 .f64`), exactly rounded in the instruction's mode (`.rn .rz .rm .rp`;
     /// `.approx`/`.full` division and square root are computed correctly rounded, within
     /// the hardware's bound), with `.ftz` (subnormal inputs and results flushed), `.sat`
     /// (clamped to [0, 1]) and `.NaN` (`min`/`max` propagate NaN). NaN results are the
@@ -1432,6 +1432,7 @@ impl Cta<'_> {
         let ty = *p.last().unwrap();
         let (k, bits) = match ty {
             "f16" => (FloatKind::F16, 16),
+            "bf16" => (FloatKind::BF16, 16),
             "f32" => (FloatKind::F32, 32),
             "f64" => (FloatKind::F64, 64),
             _ => return Err(format!("line {}: {} on {ty}", inst.line, p[0])),
@@ -1457,6 +1458,7 @@ impl Cta<'_> {
         let arg = |k: &Self, i: usize| mask(k.get(&inst.args[i], t), bits);
         let one = match k {
             FloatKind::F16 => 0x3C00,
+            FloatKind::BF16 => 0x3F80,
             FloatKind::F32 => 0x3F80_0000,
             _ => 0x3FF0_0000_0000_0000,
         };
