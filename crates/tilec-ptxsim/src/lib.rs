@@ -358,6 +358,12 @@ fn expand(
     }
 }
 
+/// The PTX as the simulator runs it: every call of a `.func` of the module inlined (the
+/// line numbers of the simulator's messages are this text's).
+pub fn flattened(ptx: &str) -> String {
+    inline_calls(ptx)
+}
+
 /// Parses every `.entry` of a PTX module.
 pub fn parse(ptx: &str) -> Vec<Kernel> {
     let ptx = inline_calls(ptx);
@@ -1130,9 +1136,11 @@ impl Cta<'_> {
                     }
                     "mul" => x.wrapping_mul(y),
                     "mad" => x.wrapping_mul(y).wrapping_add(v(self, 3)),
-                    "div" | "rem" if mask(y, w) == 0 => {
-                        return Err(format!("line {line}: integer {} by zero", p[0]));
-                    }
+                    // The result is undefined (PTX ISA); the hardware's: a quotient of all
+                    // ones, the dividend as the remainder. The interpreter reports the
+                    // division by zero, so a sweep case doing it is skipped.
+                    "div" if mask(y, w) == 0 => mask(u64::MAX, w),
+                    "rem" if mask(y, w) == 0 => mask(x, w),
                     "div" => {
                         if signed {
                             sext(x, w).wrapping_div(sext(y, w)) as u64
@@ -1425,7 +1433,8 @@ impl Cta<'_> {
     /// `.approx`/`.full` division and square root are computed correctly rounded, within
     /// the hardware's bound), with `.ftz` (subnormal inputs and results flushed), `.sat`
     /// (clamped to [0, 1]) and `.NaN` (`min`/`max` propagate NaN). NaN results are the
-    /// canonical NaN PTX defines (all ones but the sign).
+    /// canonical NaN PTX defines (all ones but the sign), and for f64 what an H100 gives
+    /// (the first NaN operand quieted, else 0xFFF8000000000000).
     fn float_op(&mut self, inst: &Inst, p: &[&str], t: usize) -> Result<(), String> {
         use tilec_interp::fp;
         use tilec_ir::float::{FloatKind, Round};
@@ -1491,10 +1500,24 @@ impl Cta<'_> {
         } else {
             r
         };
-        let r = if tilec_ir::float::is_nan(k, r) {
-            mask(u64::MAX, bits - 1)
-        } else {
+        let r = if !tilec_ir::float::is_nan(k, r) {
             r
+        } else if bits == 64 {
+            // f64 as measured on an H100 (docs/performance.md): a NaN operand is handed on
+            // quieted, an invalid operation gives 0xFFF8000000000000. Of two NaN operands
+            // the hardware's choice follows ptxas' operand order; the simulator takes the
+            // larger pattern, so that `a + b` and `b + a` agree (lanes of a butterfly
+            // reduction then store the same bytes).
+            let n = inst.args.len();
+            (1..n)
+                .map(|i| mask(self.get(&inst.args[i], t), 64))
+                .filter(|x| tilec_ir::float::is_nan(k, *x))
+                .map(|x| x | 0x0008_0000_0000_0000)
+                .max()
+                .unwrap_or(0xFFF8_0000_0000_0000)
+        } else {
+            // The other types' canonical NaN: all ones but the sign.
+            mask(u64::MAX, bits - 1)
         };
         self.set(&inst.args[0], t, r);
         Ok(())
