@@ -374,12 +374,18 @@ pub fn parse(ptx: &str) -> Vec<Kernel> {
         if let Some(r) = l.trim().strip_prefix(".global .align ") {
             let (_, r) = r.split_once(" .b8 ").expect("global bytes");
             let (name, r) = r.split_once('[').expect("global size");
-            let (_, init) = r.split_once("= {").expect("global initialiser");
-            let bytes = init
-                .trim_end_matches("};")
-                .split(',')
-                .map(|b| b.trim().parse::<u8>().expect("byte"))
-                .collect();
+            let bytes = match r.split_once("= {") {
+                Some((_, init)) => init
+                    .trim_end_matches("};")
+                    .split(',')
+                    .map(|b| b.trim().parse::<u8>().expect("byte"))
+                    .collect(),
+                // `.global .align 4 .b8 name[4];`: zero-filled.
+                None => {
+                    let size = r.split(']').next().unwrap_or_default();
+                    vec![0u8; size.trim().parse::<usize>().expect("global size")]
+                }
+            };
             globals.push((name.to_string(), bytes));
         }
     }
@@ -946,87 +952,134 @@ impl Cta<'_> {
         Ok(())
     }
 
+    /// Runs the CTA. Threads run in lockstep while they agree on the next instruction;
+    /// after a branch some threads take and others do not, each thread keeps its own
+    /// program counter and the threads at the lowest one run next (the others wait), so
+    /// that they meet again where the paths join (forward branches: at the join label;
+    /// loops: after the last thread leaves). Barriers, `ldmatrix` and `mma` must be
+    /// reached by all their threads together.
     fn run(&mut self, mem: &mut Memory, stats: &mut Stats) -> Result<(), String> {
         let k = self.k;
         let nt = k.threads;
-        let mut pc = 0;
+        // Per thread: the next instruction, or None once returned.
+        let mut pcs: Vec<Option<usize>> = vec![Some(0); nt];
+        let mut together = true;
         let mut steps = 0u64;
-        while pc < k.insts.len() {
+        loop {
+            let pc = if together {
+                pcs.iter().flatten().next().copied()
+            } else {
+                pcs.iter().flatten().min().copied()
+            };
+            let Some(pc) = pc else { return Ok(()) };
+            if pc >= k.insts.len() {
+                return Ok(());
+            }
+            let here: Vec<bool> = pcs.iter().map(|p| *p == Some(pc)).collect();
             let inst = &k.insts[pc];
-            pc += 1;
             steps += 1;
             if steps > 50_000_000 {
                 return Err("runaway kernel".into());
             }
             stats.instructions += 1;
             let active: Vec<bool> = (0..nt)
-                .map(|t| match inst.pred {
-                    None => true,
-                    Some((neg, p)) => (self.regs[p][t] != 0) != neg,
+                .map(|t| {
+                    here[t]
+                        && match inst.pred {
+                            None => true,
+                            Some((neg, p)) => (self.regs[p][t] != 0) != neg,
+                        }
                 })
                 .collect();
             let parts: Vec<&str> = inst.op.split('.').collect();
             let line = inst.line;
+            // Where each thread that is here goes next (by default, the next instruction).
+            let mut next: Vec<Option<usize>> = (0..nt).map(|_| Some(pc + 1)).collect();
+            let whole_warps = |what: &str| -> Result<(), String> {
+                for w in 0..nt / 32 {
+                    let warp = &here[w * 32..w * 32 + 32];
+                    if warp.iter().any(|h| *h) && !warp.iter().all(|h| *h) {
+                        return Err(format!("line {line}: {what} in divergent code"));
+                    }
+                }
+                Ok(())
+            };
             match parts[0] {
-                "ret" => return Ok(()),
+                "ret" | "exit" => {
+                    for (t, on) in active.iter().enumerate() {
+                        if *on {
+                            next[t] = None;
+                        }
+                    }
+                }
                 "bra" => {
-                    let any = active.iter().any(|a| *a);
-                    if any && !active.iter().all(|a| *a) {
-                        return Err(format!("line {line}: divergent branch"));
+                    let Opnd::Sym(l) = &inst.args[0] else {
+                        panic!("label")
+                    };
+                    for (t, on) in active.iter().enumerate() {
+                        if *on {
+                            next[t] = Some(k.labels[l]);
+                        }
                     }
-                    if any {
-                        let Opnd::Sym(l) = &inst.args[0] else {
-                            panic!("label")
-                        };
-                        pc = k.labels[l];
-                    }
-                    continue;
                 }
                 "bar" => {
                     if inst.pred.is_some() {
                         return Err(format!("line {line}: predicated barrier"));
                     }
+                    if pcs.iter().any(|p| p.is_some() && *p != Some(pc)) {
+                        return Err(format!("line {line}: barrier in divergent code"));
+                    }
                     if parts[1] == "sync" {
                         self.epoch += 1;
                     }
-                    continue;
                 }
-                "shfl" => {
-                    self.shfl(inst, &parts, &active)?;
-                    continue;
-                }
+                "shfl" => self.shfl(inst, &parts, &active)?,
                 "ldmatrix" => {
                     if inst.pred.is_some() {
                         return Err(format!("line {line}: predicated ldmatrix"));
                     }
+                    whole_warps("ldmatrix")?;
                     for w in 0..nt / 32 {
-                        self.ldmatrix(inst, &parts, w * 32)?;
+                        if here[w * 32] {
+                            self.ldmatrix(inst, &parts, w * 32)?;
+                        }
                     }
-                    continue;
                 }
                 "mma" => {
                     if inst.pred.is_some() {
                         return Err(format!("line {line}: predicated mma"));
                     }
+                    whole_warps("mma")?;
                     stats.mma += 1;
                     for w in 0..nt / 32 {
-                        self.mma(inst, w * 32);
+                        if here[w * 32] {
+                            self.mma(inst, w * 32);
+                        }
                     }
-                    continue;
                 }
-                _ => {}
-            }
-            if let Some(bits) = global_access_bits(inst, &parts) {
-                let n = active.iter().filter(|a| **a).count() as u64;
-                *stats.global.entry(bits).or_insert(0) += n * u64::from(bits / 8);
-            }
-            for (t, on) in active.iter().enumerate() {
-                if *on {
-                    self.exec(inst, &parts, t, mem)?;
+                _ => {
+                    if let Some(bits) = global_access_bits(inst, &parts) {
+                        let n = active.iter().filter(|a| **a).count() as u64;
+                        *stats.global.entry(bits).or_insert(0) += n * u64::from(bits / 8);
+                    }
+                    for (t, on) in active.iter().enumerate() {
+                        if *on {
+                            self.exec(inst, &parts, t, mem)?;
+                        }
+                    }
                 }
             }
+            for t in 0..nt {
+                if here[t] {
+                    pcs[t] = next[t];
+                }
+            }
+            let mut live = pcs.iter().flatten();
+            together = match live.next() {
+                Some(first) => live.all(|p| p == first),
+                None => true,
+            };
         }
-        Ok(())
     }
 
     fn exec(&mut self, inst: &Inst, p: &[&str], t: usize, mem: &mut Memory) -> Result<(), String> {
@@ -1980,6 +2033,51 @@ mod scalar_tests {
             eval32("setp.neu.f32 %p, 0f7FC00000, 0f3F800000;\nselp.u32 %r, 1, 0, %p;"),
             1
         );
+    }
+
+    /// Every thread writes its result word to `out[tid]`.
+    fn per_thread(globals: &str, body: &str) -> Result<Vec<u32>, String> {
+        let ptx = format!(
+            "{globals}\n.visible .entry k(\n.param .u64 out\n)\n{{\n.reqntid 64, 1, 1\nmov.u32 %t, %tid.x;\n{body}\nld.param.u64 %o, [out];\ncvt.u64.u32 %q, %t;\nmad.lo.u64 %o, %q, 4, %o;\nst.global.b32 [%o], %r;\nret;\n}}\n"
+        );
+        let ks = parse(&ptx);
+        let mut mem = Memory::default();
+        let out = mem.alloc(&[0u8; 256]);
+        run(&ks[0], [1, 1, 1], &[out], &mut mem)?;
+        Ok(mem
+            .read(out, 256)
+            .chunks(4)
+            .map(|w| u32::from_le_bytes(w.try_into().unwrap()))
+            .collect())
+    }
+
+    #[test]
+    fn divergent_branches_and_loops_reconverge() {
+        // if/else on the thread's parity, then a loop of tid % 5 trips, then a barrier and
+        // a shuffle that need every thread back together.
+        let body = "and.b32 %odd, %t, 1;\nsetp.ne.u32 %p, %odd, 0;\n@!%p bra EVEN;\nmul.lo.u32 %r, %t, 3;\nbra.uni JOIN;\nEVEN:\nadd.u32 %r, %t, 1000;\nJOIN:\nrem.u32 %n, %t, 5;\nmov.u32 %i, 0;\nLOOP:\nsetp.ge.u32 %q, %i, %n;\n@%q bra DONE;\nadd.u32 %r, %r, 10;\nadd.u32 %i, %i, 1;\nbra.uni LOOP;\nDONE:\nbar.sync 0;\nshfl.sync.bfly.b32 %s, %r, 1, 31, -1;\nadd.u32 %r, %r, %s;";
+        let got = per_thread("", body).expect("runs");
+        let own = |t: u32| (if t % 2 == 1 { 3 * t } else { t + 1000 }) + 10 * (t % 5);
+        for t in 0..64u32 {
+            assert_eq!(got[t as usize], own(t) + own(t ^ 1), "thread {t}");
+        }
+        // A barrier reached by only some threads is refused.
+        let bad = "setp.lt.u32 %p, %t, 32;\n@%p bra SKIP;\nbar.sync 0;\nSKIP:\nmov.u32 %r, 0;";
+        assert!(
+            per_thread("", bad)
+                .unwrap_err()
+                .contains("barrier in divergent code")
+        );
+    }
+
+    #[test]
+    fn zero_filled_globals() {
+        let got = per_thread(
+            ".global .align 4 .b8 g[8];",
+            "mov.u64 %a, g;\nld.global.u32 %r, [%a+4];\nadd.u32 %r, %r, %t;",
+        )
+        .expect("runs");
+        assert_eq!(got[5], 5);
     }
 
     #[test]
