@@ -1612,15 +1612,14 @@ impl Assign<'_> {
         );
         let dst = self.m.result(ix, 0);
         let operands: Vec<Value> = std::iter::once(view).chain(index).chain([dst]).collect();
-        let copy = self.create_at(
+        self.create_at(
             Opcode::AsyncCopyGlobalToLocal,
             &operands,
             &[token_ty],
             &[],
             InsertPoint::After(ix),
             origin,
-        );
-        copy
+        )
     }
 
     /// Wraps `d` (an op with one tile result and an unused token) in `ttg.mask %pred`:
