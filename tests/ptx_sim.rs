@@ -1168,14 +1168,21 @@ fn pipelined_matmul_over_few_k_steps() {
         ],
         "",
     );
-    // A by async copies (prologue and next step), B through registers.
+    // By default four stages of A (three prologue copies and the body's), B through
+    // registers over two.
     assert_eq!(
         (
             gpu.stdout.matches("ttg.async_copy_global_to_local").count(),
-            gpu.stdout.matches("ttg.local_store").count()
+            gpu.stdout.matches("ttg.local_store").count(),
+            gpu.stdout.matches("ttg.async_wait {num = 2 : i32}").count(),
         ),
-        (2, 2),
-        "two stages of A and B expected:\n{}",
+        (4, 2, 1),
+        "four stages of A and two of B expected:\n{}",
+        gpu.stdout
+    );
+    assert!(
+        gpu.stdout.contains("!ttg.memdesc<4x64x32xf16"),
+        "{}",
         gpu.stdout
     );
     // And with pipelining off (`--num-stages 1`).
@@ -1226,6 +1233,115 @@ fn pipelined_loop_with_vector_async_copies() {
     );
     let ks = ptxsim::parse(&out.stdout);
     run_k_loop(&ks, 50, 60, 0, &[1, 2, 5, 8]);
+}
+
+/// Pipelines of 1 to 6 stages (A by async copies into N stages, B through registers over
+/// two) over 0, 1, 2, 3, 5 and 9 K steps, with ragged M, N and K edges (80 x 72 over 64 x 64
+/// tiles, K = 32 steps - 7) and 1, 2, 4 and 8 warps: the GPU-level IR has the N stages
+/// (`memdesc<N x ...>`, `async_wait {num = N - 2}`, N copies: N - 1 in the prologue), and
+/// every result is exact.
+#[test]
+fn pipelines_of_one_to_six_stages() {
+    let path = repo_root().join("examples/matmul.tile");
+    for n in 1..=6u32 {
+        let stages = n.to_string();
+        let gpu = run_tilec(
+            &[
+                "opt",
+                path.to_str().unwrap(),
+                "-p",
+                "canonicalize,convert-to-gpu",
+                "--num-stages",
+                &stages,
+            ],
+            "",
+        );
+        assert_eq!(gpu.status, 0, "{}", gpu.stderr);
+        let copies = gpu.stdout.matches("ttg.async_copy_global_to_local").count();
+        if n == 1 {
+            assert_eq!(copies, 0, "{n} stages:\n{}", gpu.stdout);
+        } else {
+            assert_eq!(copies, n as usize, "{n} stages:\n{}", gpu.stdout);
+            let wait = format!("ttg.async_wait {{num = {} : i32}}", n - 2);
+            let buf = format!("!ttg.memdesc<{n}x64x32xf16");
+            assert!(
+                gpu.stdout.contains(&wait) && gpu.stdout.contains(&buf),
+                "{n} stages:\n{}",
+                gpu.stdout
+            );
+        }
+        for warps in ["4", ["1", "2", "8"][n as usize % 3]] {
+            let ks = compile(
+                "examples/matmul.tile",
+                &["--num-stages", &stages, "--num-warps", warps],
+            );
+            for (steps, seed) in [(0usize, 1u64), (1, 2), (2, 3), (3, 4), (5, 5), (9, 6)] {
+                let k = (32 * steps).saturating_sub(7);
+                run_matmul(
+                    &ks,
+                    "matmul",
+                    (80, 72, k),
+                    (64, 64),
+                    (Ty::F16, Ty::F32),
+                    false,
+                    seed + 10 * n as u64,
+                    0,
+                );
+            }
+        }
+    }
+}
+
+/// The K-loop kernel (lower bound 1, bound a kernel argument; A zero-padded with 60 rows,
+/// vector `cp.async` with zero-fill) over 2 to 6 stages, for 0 to 9 K steps: fewer steps
+/// than stages leave prologue copies masked off.
+#[test]
+fn pipelines_of_n_stages_from_a_nonzero_lower_bound() {
+    for aligned in [false, true] {
+        let src = k_loop_kernel(60, aligned, 1);
+        for n in 2..=6 {
+            let stages = n.to_string();
+            let out = run_tilec(
+                &["-", "--arch", "sm_80", "--num-stages", &stages, "-o", "-"],
+                &src,
+            );
+            assert_eq!(out.status, 0, "{}", out.stderr);
+            let wait = format!("cp.async.wait_group {};", n - 2);
+            assert!(out.stdout.contains(&wait), "{n} stages:\n{}", out.stdout);
+            assert_eq!(
+                out.stdout.contains("cp.async.ca.shared.global"),
+                aligned,
+                "{n} stages"
+            );
+            let ks = ptxsim::parse(&out.stdout);
+            run_k_loop(&ks, 60 + n as u64, 60, 1, &[0, 1, 2, 3, 4, 6, 8]);
+        }
+    }
+}
+
+/// The corpus bf16 product over 2 to 6 stages with aligned (K = 128, 192) and unaligned
+/// (K = 130, 66) run-time row strides: each stage's copy is versioned on the stride.
+#[test]
+fn pipelines_of_n_stages_follow_the_run_time_row_stride() {
+    for n in 2..=6 {
+        let stages = n.to_string();
+        let ks = compile(
+            "tests/corpus/cutile/matmul_bf16.mlir",
+            &["--num-stages", &stages],
+        );
+        for (k, seed) in [(128usize, 21u64), (192, 22), (130, 23), (66, 24), (40, 25)] {
+            run_matmul(
+                &ks,
+                "matmul_bf16",
+                (64, 64, k),
+                (64, 64),
+                (Ty::BF16, Ty::BF16),
+                true,
+                seed,
+                0,
+            );
+        }
+    }
 }
 
 /// Runs kernel `k(A, B, D, n)` of the K-loop tests: A is `rows x 128` f16, B `128 x 64`
@@ -2103,4 +2219,167 @@ fn tf32_ties_go_to_even_and_directed_bf16_keeps_nan() {
     }
     // -1/3 rounded up (toward zero: 0xBEAA), 3/3, -8.8/inf = -0, 1/0 = +inf, 0/1 = 0.
     assert_eq!(&c[3..], &[0xBEAA, 0x3F80, 0x8000, 0x7F80, 0x0000]);
+}
+
+/// The kernel `k(A, B, D, n)`: D (`128 x 128` f32) = sum over K tiles `0..n` of A B, A
+/// `128 x 64n` f16 in 128x64 tiles and B `64n x 128` f16 in 64x128 tiles (bounds from the
+/// kernel argument, `n * 64` elements of K), A's base assumed 16-byte aligned: three
+/// stages of A and two of B are 80 KiB of shared memory.
+fn wide_k_loop_kernel() -> String {
+    let apv = "partition_view<tile=(128x64), padding_value = zero, tensor_view<128x?xf16, strides=[?,1]>>";
+    let bpv = "partition_view<tile=(64x128), padding_value = zero, tensor_view<?x128xf16, strides=[128,1]>>";
+    let dpv = "partition_view<tile=(128x128), tensor_view<128x128xf32, strides=[128,1]>>";
+    format!(
+        r#"cuda_tile.module @t {{
+  entry @k(%pa0: tile<ptr<f16>>, %pb: tile<ptr<f16>>, %pd: tile<ptr<f32>>, %n: tile<i32>) {{
+    %token = make_token : token
+    %c0 = constant <i32: 0> : tile<i32>
+    %c1 = constant <i32: 1> : tile<i32>
+    %c64 = constant <i32: 64> : tile<i32>
+    %kk = muli %n, %c64 : tile<i32>
+    %pa = assume div_by<16>, %pa0 : tile<ptr<f16>>
+    %av = make_tensor_view %pa, shape = [128, %kk], strides = [%kk, 1] : tile<i32> -> tensor_view<128x?xf16, strides=[?,1]>
+    %bv = make_tensor_view %pb, shape = [%kk, 128], strides = [128, 1] : tile<i32> -> tensor_view<?x128xf16, strides=[128,1]>
+    %dv = make_tensor_view %pd, shape = [128, 128], strides = [128, 1] : tensor_view<128x128xf32, strides=[128,1]>
+    %at = make_partition_view %av : {apv}
+    %bt = make_partition_view %bv : {bpv}
+    %dt = make_partition_view %dv : {dpv}
+    %z = constant <f32: 0.0> : tile<128x128xf32>
+    %acc = for %k in (%c0 to %n, step %c1) : tile<i32> iter_values(%x = %z) -> (tile<128x128xf32>) {{
+      %a, %t1 = load_view_tko weak %at[%c0, %k] token = %token : {apv}, tile<i32> -> tile<128x64xf16>, token
+      %b, %t2 = load_view_tko weak %bt[%k, %c0] token = %token : {bpv}, tile<i32> -> tile<64x128xf16>, token
+      %d = mmaf %a, %b, %x : tile<128x64xf16>, tile<64x128xf16>, tile<128x128xf32>
+      continue %d : tile<128x128xf32>
+    }}
+    %st = store_view_tko weak %acc, %dt[%c0, %c0] token = %token : tile<128x128xf32>, {dpv}, tile<i32> -> token
+    return
+  }}
+}}
+"#
+    )
+}
+
+/// A 128x128x64 f16 product over three stages needs 80 KiB of shared memory: the PTX
+/// declares it `.extern .shared` with a `// tilec.dynamic_smem k 81920` line, the
+/// simulator runs it with that much dynamic shared memory (0 to 5 K steps, exact), and a
+/// launch with less faults on the first access past it.
+#[test]
+fn a_pipeline_over_48_kib_uses_dynamic_shared_memory() {
+    let src = wide_k_loop_kernel();
+    let out = run_tilec(
+        &["-", "--arch", "sm_80", "--num-stages", "3", "-o", "-"],
+        &src,
+    );
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let ptx = &out.stdout;
+    assert!(
+        ptx.contains("// tilec.dynamic_smem k 81920\n.extern .shared .align 16 .b8 __smem_k[];"),
+        "{ptx}"
+    );
+    assert!(!ptx.contains("\t.shared .align 16 .b8 __smem_k["), "{ptx}");
+    assert_eq!(tilec_gpu::dynamic_smem(ptx, "k"), 81920);
+    assert_eq!(tilec_ptx::dynamic_smem(ptx), [("k".to_string(), 81920)]);
+    let ks = ptxsim::parse(ptx);
+    let k = kernel(&ks, "k");
+    assert_eq!(k.dynamic_smem(), Some(81920));
+    let mut g = Gen(77);
+    let (a, b) = (g.vec(128 * 320, 3), g.vec(320 * 128, 3));
+    for n in [0usize, 1, 2, 3, 5] {
+        let kk = 64 * n;
+        // A is 128 x kk (row stride kk), B kk x 128: the first kk columns / rows.
+        let a_n: Vec<i64> = (0..128 * kk)
+            .map(|e| a[(e / kk.max(1)) * 320 + e % kk.max(1)])
+            .collect();
+        let b_n: Vec<i64> = b[..kk * 128].to_vec();
+        let mut mem = Memory::default();
+        let pa = mem.alloc(&encode(Ty::F16, &a_n));
+        let pb = mem.alloc(&encode(Ty::F16, &b_n));
+        let pd = mem.alloc(&[0; 128 * 128 * 4]);
+        ptxsim::run(k, [1, 1, 1], &[pa, pb, pd, n as u64], &mut mem)
+            .unwrap_or_else(|e| panic!("n = {n}: {e}"));
+        let got = decode(Ty::F32, mem.read(pd, 128 * 128 * 4));
+        let want = reference(1, 128, 128, kk, &a_n, &b_n, &vec![0; 128 * 128]);
+        assert_same(&format!("128x128x64, 3 stages, n = {n}"), &got, &want);
+        if n == 2 {
+            let short =
+                ptxsim::run_with_smem(k, [1, 1, 1], &[pa, pb, pd, n as u64], &mut mem, 48 * 1024);
+            let e = short.expect_err("a launch with 48 KiB of shared memory");
+            assert!(e.contains("outside 49152 bytes"), "{e}");
+        }
+    }
+}
+
+/// What the 128x128x64 product's pipeline gets where the shared memory is smaller: on
+/// sm_86 (99 KiB per CTA) four stages do not fit and it gets three, with static shared
+/// memory only (the tileiras personality: 48 KiB) none, each with its remark; `--num-stages`
+/// over the limit is shortened.
+#[test]
+fn pipeline_remarks_on_shared_memory() {
+    let src = wide_k_loop_kernel();
+    let remarks = |args: &[&str]| -> Vec<String> {
+        let out = run_tilec(args, &src);
+        assert_eq!(out.status, 0, "{}", out.stderr);
+        out.stderr
+            .lines()
+            .filter_map(|l| l.strip_prefix("[E0903] Advice: "))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(
+        remarks(&["-", "--arch", "sm_86", "-o", "-", "--remarks"]),
+        [
+            "K loop pipelined over 3 stages instead of 4: 4 stages of A (16384 bytes each) and two of B (16384 bytes each) need 98304 bytes of shared memory, more than the 84992 bytes the pipeline may use (101376 bytes of shared memory per CTA on sm_86 less 16384 for the kernel's other buffers)",
+            "K loop pipelined over 3 stages (3 of A and 2 of B, 81920 bytes of shared memory)",
+        ]
+    );
+    assert_eq!(
+        remarks(&["-", "--arch", "sm_90", "-o", "-", "--remarks"]),
+        ["K loop pipelined over 4 stages (4 of A and 2 of B, 98304 bytes of shared memory)"]
+    );
+    assert_eq!(
+        remarks(&[
+            "-",
+            "--arch",
+            "sm_80",
+            "--num-stages",
+            "6",
+            "-o",
+            "-",
+            "--remarks"
+        ]),
+        ["K loop pipelined over 6 stages (6 of A and 2 of B, 131072 bytes of shared memory)",]
+    );
+    assert_eq!(
+        remarks(&[
+            "-",
+            "--arch",
+            "sm_89",
+            "--num-stages",
+            "6",
+            "-o",
+            "-",
+            "--remarks"
+        ]),
+        [
+            "K loop pipelined over 3 stages instead of 6: 6 stages of A (16384 bytes each) and two of B (16384 bytes each) need 131072 bytes of shared memory, more than the 84992 bytes the pipeline may use (101376 bytes of shared memory per CTA on sm_89 less 16384 for the kernel's other buffers)",
+            "K loop pipelined over 3 stages (3 of A and 2 of B, 81920 bytes of shared memory)",
+        ]
+    );
+    // Static shared memory only.
+    let mut m =
+        tilec_parse::parse(&src, tilec_diag::FileId(0), &Default::default()).expect("parses");
+    let opts = tilec_ptx::Options {
+        dynamic_smem: false,
+        ..tilec_ptx::Options::default()
+    };
+    let r: Vec<String> = tilec_ptx::convert_to_gpu_remarks(&mut m, &opts)
+        .into_iter()
+        .map(|d| d.message)
+        .collect();
+    assert_eq!(
+        r,
+        [
+            "K loop not pipelined: two stages of A (16384 bytes each) and B (16384 bytes each) need 65536 bytes of shared memory, more than the 32768 bytes the pipeline may use (49152 bytes of static shared memory less 16384 for the kernel's other buffers)",
+        ]
+    );
 }

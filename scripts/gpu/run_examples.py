@@ -909,9 +909,24 @@ def arch_number(arch: str) -> int:
     return int(m.group(1)) if m else -1
 
 
-def run_case(cupy, fn, case: Case, num_warps: int, repeat: int) -> Result:
-    """Upload, launch once and check, then time `repeat` launches."""
+def dynamic_smem(ptx: str, kernel: str) -> int:
+    """The dynamic shared memory (bytes) `kernel` needs at launch: tilec declares a
+    kernel's shared memory over 48 KiB `.extern .shared` and writes its size on a line
+    `// tilec.dynamic_smem NAME BYTES` (docs/abi.md, "Shared memory"); 0 without one."""
+    for line in ptx.splitlines():
+        w = line.split()
+        if len(w) == 4 and w[:2] == ["//", "tilec.dynamic_smem"] and w[2] == kernel:
+            return int(w[3])
+    return 0
+
+
+def run_case(cupy, fn, case: Case, num_warps: int, repeat: int, shared: int = 0) -> Result:
+    """Upload, launch once and check, then time `repeat` launches (with `shared` bytes
+    of dynamic shared memory, which the function is allowed first)."""
     block = (32 * num_warps, 1, 1)
+    if shared > 0:
+        attr = getattr(cupy.cuda.driver, "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES", 8)
+        cupy.cuda.driver.funcSetAttribute(fn.ptr, attr, shared)
     res = Result(case.example, case.kernel, case.label, case.grid, block, "FAIL",
                  bytes_moved=case.bytes_moved, flops=case.flops, note=case.note)
     dev = {b.name: cupy.asarray(b.flat) for b in case.buffers}
@@ -928,7 +943,7 @@ def run_case(cupy, fn, case: Case, num_warps: int, repeat: int) -> Result:
     launch_args = tuple(launch_args)
 
     def launch():
-        fn(case.grid, block, launch_args)             # shared memory: static only, so 0
+        fn(case.grid, block, launch_args, shared_mem=shared)
 
     # 1. Correctness: the first launch, on fresh buffers.
     launch()
@@ -1000,7 +1015,8 @@ def run_example(cupy, example: str, specs: List[CaseSpec], args, workdir: Path,
             if problems:
                 res = failed(spec, "; ".join(problems))
             else:
-                res = run_case(cupy, module.get_function(case.kernel), case, args.num_warps, args.repeat)
+                res = run_case(cupy, module.get_function(case.kernel), case, args.num_warps,
+                               args.repeat, dynamic_smem(ptx, case.kernel))
             del case
         except Exception as e:
             res = failed(spec, f"{e.__class__.__name__}: {e}")

@@ -219,6 +219,9 @@ codes! {
     /// The PTX backend's GPU-level IR failed its own verifier.
     GPU_INVALID_IR = "E0902", "invalid GPU-level IR",
         "The PTX backend converts tile IR to a GPU-level IR (`tilec opt -p convert-to-gpu` prints it) and verifies it before writing PTX. This error means the conversion broke one of the GPU-level rules (layouts on every tile, matching shapes across `ttg.convert_layout` and shared-memory buffers, elementwise operands in one layout). It is a bug in tilec: please report it with the input.";
+    /// A remark on the software pipeline of a K loop.
+    PIPELINE = "E0903", "K loop pipeline",
+        "A remark, not an error (`tilec FILE -o OUT.ptx --remarks` prints it): how many shared-memory stages the K loop of a tensor-core product was pipelined over, and why it got fewer than asked (`--num-stages`, default 4) or no pipeline at all: the stages do not fit the shared memory the kernel may use, the product's A and B are not view loads in the loop body indexed by its induction variable, the loop's step is not 1, or `--num-stages 1`. docs/ptx-backend.md (\"Pipelining\") describes the pattern.";
     /// The canonicalizer hit its iteration cap.
     OPT_NOT_CONVERGED = "E1301", "canonicalization did not converge",
         "The greedy canonicalization driver was still rewriting after its iteration cap (`--max-iterations`, default 10). The output is valid but may not be fully canonical. This points at a pair of rules that undo each other; please report it with the input.";

@@ -28,6 +28,9 @@ pub struct CudaDevice {
     driver_version: i32,
     modules: Vec<sys::CUmodule>,
     functions: Vec<sys::CUfunction>,
+    /// Each function's dynamic shared memory (`sharedMemBytes` of its launches), from the
+    /// PTX's `// tilec.dynamic_smem` line ([`crate::dynamic_smem`]); 0 for a cubin.
+    shared: Vec<u32>,
     allocations: Vec<sys::CUdeviceptr>,
 }
 
@@ -106,6 +109,7 @@ fn open_device() -> Result<Option<CudaDevice>, GpuError> {
         driver_version,
         modules: Vec::new(),
         functions: Vec::new(),
+        shared: Vec::new(),
         allocations: Vec::new(),
     }))
 }
@@ -208,7 +212,24 @@ impl CudaDevice {
             // SAFETY: a module just loaded.
             let f = unsafe { result::module::get_function(module, cname) }
                 .map_err(|_| GpuError::NoKernel(entry.to_string()))?;
+            // Over 48 KiB of shared memory is dynamic: the function must be allowed that
+            // much before a launch may pass it (docs/abi.md, "Shared memory").
+            let shared = std::str::from_utf8(image)
+                .map(|ptx| crate::dynamic_smem(ptx, entry))
+                .unwrap_or(0);
+            if shared > 0 {
+                // SAFETY: a function just loaded.
+                unsafe {
+                    result::function::set_function_attribute(
+                        f,
+                        sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                        shared as i32,
+                    )
+                }
+                .map_err(|e| driver_error("cuFuncSetAttribute", e))?;
+            }
             self.functions.push(f);
+            self.shared.push(shared);
             Ok(KernelId(self.functions.len() - 1))
         })
     }
@@ -313,6 +334,7 @@ impl CudaDevice {
             .functions
             .get(kernel.0)
             .ok_or_else(|| GpuError::Other(format!("no kernel #{}", kernel.0)))?;
+        let shared = self.shared.get(kernel.0).copied().unwrap_or(0);
         // The driver reads each parameter through its pointer during the call.
         let mut values: Vec<Vec<u8>> = params.to_vec();
         let mut ptrs: Vec<*mut c_void> = values
@@ -326,7 +348,7 @@ impl CudaDevice {
                 f,
                 (grid[0], grid[1], grid[2]),
                 (threads, 1, 1),
-                0,
+                shared,
                 std::ptr::null_mut(),
                 &mut ptrs,
             )

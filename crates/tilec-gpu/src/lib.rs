@@ -23,6 +23,22 @@ pub use check::{Case, CheckError, Report, check};
 pub use driver::{CudaDevice, Probe, open};
 pub use tolerance::Policy;
 
+/// The dynamic shared memory (bytes) kernel `entry` of a PTX module tilec wrote needs at
+/// launch: the `// tilec.dynamic_smem ENTRY BYTES` line tilec writes before the
+/// `.extern .shared` array of a kernel over 48 KiB (docs/abi.md, "Shared memory"); 0 when
+/// there is none (static shared memory only). A launcher sets the function's
+/// `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` to it and passes it as
+/// `sharedMemBytes`.
+pub fn dynamic_smem(ptx: &str, entry: &str) -> u32 {
+    ptx.lines()
+        .filter_map(|l| {
+            let mut w = l.strip_prefix("// tilec.dynamic_smem ")?.split_whitespace();
+            (w.next()? == entry).then(|| w.next()?.parse().ok())?
+        })
+        .next()
+        .unwrap_or(0)
+}
+
 /// The message of a caught panic (`catch_unwind`'s payload), or "" when it has none.
 #[must_use]
 pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {

@@ -78,6 +78,18 @@ const MMA_STAGED_BYTES: u64 = 32 * 1024;
 
 /// Converts every `entry` of `m` to the GPU-level IR, in place.
 pub fn convert_to_gpu(m: &mut Module, opts: &Options) {
+    convert_to_gpu_remarks(m, opts);
+}
+
+/// The stages a pipelined K loop gets when `--num-stages` does not say (fewer when they
+/// do not fit the shared memory).
+pub const DEFAULT_STAGES: u32 = 4;
+
+/// [`convert_to_gpu`], returning its remarks: why a K loop is pipelined over fewer stages
+/// than asked, or not at all, and how many stages each pipelined loop got (each located
+/// at its loop).
+pub fn convert_to_gpu_remarks(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnostic> {
+    let mut remarks = Vec::new();
     for e in entries(m) {
         let mut a = Assign {
             m,
@@ -89,12 +101,16 @@ pub fn convert_to_gpu(m: &mut Module, opts: &Options) {
             prefer: FxHashMap::default(),
             body: None,
             stages: opts.num_stages,
+            smem_limit: opts.smem_limit(),
+            remarks: Vec::new(),
             vec_bits: 2,
         };
         a.vec_bits = global_vec_bits(a.m, e);
         a.entry(e);
         a.finish(e);
+        remarks.append(&mut a.remarks);
     }
+    remarks
 }
 
 /// A frame of the walk for a `for` or `loop`: the carried values' layouts and the
@@ -115,8 +131,12 @@ struct Assign<'a> {
     prefer: FxHashMap<Value, Rc<Layout>>,
     /// The body block of the entry being converted.
     body: Option<tilec_ir::Block>,
-    /// `Options::num_stages`.
-    stages: u32,
+    /// `Options::num_stages` (`None`: [`DEFAULT_STAGES`], fewer if they do not fit).
+    stages: Option<u32>,
+    /// `Options::smem_limit`.
+    smem_limit: u32,
+    /// Remarks on the pipelines (`convert_to_gpu_remarks`).
+    remarks: Vec<tilec_diag::Diagnostic>,
     /// log2 of the most contiguous elements a thread holds in the `blocked` layout
     /// ([`global_vec_bits`]).
     vec_bits: u32,
@@ -791,162 +811,373 @@ impl Assign<'_> {
     /// Software pipelining of a K loop: an `mmaf`/`mmai` on tensor cores in the body of a
     /// `for` with step 1 whose A and B both come from view loads in that body (indexed by
     /// the induction variable and loop-invariant values, used only by the product, weak,
-    /// not ordered after anything in the loop) gets two shared-memory stages per operand:
+    /// not ordered after anything in the loop) gets `n` shared-memory stages for A (when
+    /// its view pads with zero, so that `ttg.async_copy_global_to_local` can fill them)
+    /// and two for B (which goes through registers: see [`Assign::pipeline_stages`]):
     ///
     /// ```text
-    /// %a_st = ttg.local_alloc : () -> !ttg.memdesc<2xMxK, mutable>      (before the loop)
-    /// %a0 = load_view_tko ...[.., %lb]; ttg.local_store %a0, %a_st[0]   (prologue)
+    /// %a_st = ttg.local_alloc : () -> !ttg.memdesc<nxMxK, mutable>       (before the loop)
+    /// copy A[lb + j] into stage j, commit                       (prologue, j = 0..n-2;
+    ///                                                            masked on lb + j < ub)
+    /// %b0 = load_view_tko ...[.., %lb]; ttg.local_store %b0, %b_st[0]
     /// for %k ... {
+    ///   ttg.async_wait {num = n - 2}                     (the copy of step k has landed)
     ///   ttg.barrier local
-    ///   %more = ttg.predicate_stage %k, %ub, %c1 maxStage 1 stage 0
-    ///   %a_next = ttg.mask %more { load_view_tko ...[.., %k + 1] }  (in flight during the product)
-    ///   %d = mmaf %a_st[(%k - %lb) & 1], ...
-    ///   ttg.local_store %a_next, %a_st[(%k + 1 - %lb) & 1]
+    ///   %ahead = ttg.predicate_stage %k, %ub, %c1 maxStage n-1 stage 0   (k + n-1 < ub)
+    ///   ttg.mask %ahead { copy A[k + n - 1] into stage (k - lb + n - 1) mod n }; commit
+    ///   %more = ttg.predicate_stage %k, %ub, %c1 maxStage n-1 stage n-2  (k + 1 < ub)
+    ///   %b_next = ttg.mask %more { load_view_tko ...[.., %k + 1] }
+    ///   %d = mmaf %a_st[(%k - %lb) mod n], %b_st[(%k - %lb) & 1]
+    ///   ttg.local_store %b_next, %b_st[(%k + 1 - %lb) & 1]
     /// }
-    /// ttg.local_dealloc %a_st                                          (after the loop)
+    /// ttg.async_wait {num = 0}; ttg.local_dealloc %b_st, %a_st             (after the loop)
     /// ```
     ///
-    /// (B likewise through `permute` and `ttg.memdesc_trans`; A, when its view pads with
-    /// zero, by `ttg.async_copy_global_to_local` straight into its stages, with
-    /// `ttg.async_commit_group` after each copy and `ttg.async_wait` before the barrier).
-    /// The loads of the next K
-    /// step are issued before the product of this one, so their latency overlaps the
-    /// tensor-core work, and one barrier per iteration orders both stages. The last
-    /// iteration skips them (`ttg.mask`); the prologue's load of tile `lb` is bounds-checked
-    /// like any view load, so a loop that runs zero times reads nothing outside the tensor.
-    /// Returns false when the pattern does not hold.
+    /// (`mod n` is an `andi` for a power of two, an unsigned `remi` by the constant
+    /// otherwise, which ptxas turns into a multiply.) The copies of the next `n - 1` K steps
+    /// are in flight during the product of this one, and one barrier per iteration orders
+    /// every stage: the copy issued in iteration k goes into the stage iteration k - 1
+    /// read, which every thread has left once it passes the barrier. A whose view pads with
+    /// a nonzero value goes through registers like B, over two stages. The last iterations
+    /// skip the copies and loads past the end (`ttg.mask`, each iteration still commits a
+    /// group, so that the wait's count holds); the prologue's first copy is bounds-checked
+    /// like any view load, so a loop that runs zero times reads nothing outside the
+    /// tensor, and the wait after the loop drains it. Returns false when the pattern does
+    /// not hold, with a remark (in `remarks`) when the product is in a loop that could
+    /// have been pipelined but is not, or is over fewer stages than asked.
     fn pipeline(&mut self, op: Op, plan: &MmaPlan) -> bool {
-        if self.stages < 2 {
+        let (f, loads) = match self.pipeline_pattern(op, plan) {
+            Ok(p) => p,
+            Err(Some((f, why))) => {
+                self.remark(f, format!("K loop not pipelined: {why}"));
+                return false;
+            }
+            Err(None) => return false,
+        };
+        let a_async = self.async_copyable(loads[0]);
+        let Some(n) = self.pipeline_stages(op, f, a_async) else {
             return false;
-        }
+        };
+        self.build_pipeline(op, plan, f, &loads, a_async, n)
+    }
+
+    /// The `for` around `op` and the view loads of its A and B when the pipelining
+    /// pattern holds; otherwise `Err(Some((loop, why)))` when `op` is in a `for` body and
+    /// `Err(None)` when it is in no loop at all.
+    #[allow(clippy::type_complexity)]
+    fn pipeline_pattern(
+        &self,
+        op: Op,
+        plan: &MmaPlan,
+    ) -> Result<(Op, Vec<Op>), Option<(Op, String)>> {
         let m = &*self.m;
-        let Some(body) = m.op_block(op) else {
-            return false;
-        };
-        let Some(f) = m.block_parent_op(body) else {
-            return false;
-        };
+        let body = m.op_block(op).ok_or(None)?;
+        let f = m.block_parent_op(body).ok_or(None)?;
         if m.opcode(f) != Opcode::For || m.entry_block(m.region(f, 0)) != Some(body) {
-            return false;
+            return Err(None);
         }
-        let (lb, step) = (m.operand(f, 0), m.operand(f, 2));
+        let why = |s: String| Err(Some((f, s)));
+        let step = m.operand(f, 2);
         let step_is_one = m.defining_op(step).is_some_and(|d| {
             m.opcode(d) == Opcode::Constant
                 && matches!(m.attr(d, 0).map(|a| m.ctx.attrs.get(a)),
                     Some(AttrData::Dense(x)) if x.values.first() == Some(&1))
         });
         if !step_is_one {
-            return false;
+            return why("its step is not the constant 1".into());
         }
         let iv = m.block_args(body)[0];
+        if m.ctx.types.element_type(m.value_type(iv)) != Type::I32 {
+            return why("its induction variable is not an i32".into());
+        }
         let inside = |v: Value| match m.value_def(v) {
             tilec_ir::ValueDef::Result(d, _) => m.op_block(d) == Some(body),
             tilec_ir::ValueDef::Arg(b, _) => b == body,
             _ => false,
         };
         let mut loads = Vec::new();
-        for i in 0..2 {
+        for (i, name) in [(0usize, "A"), (1, "B")] {
             let v = m.operand(op, i);
-            let Some(d) = m.defining_op(v) else {
-                return false;
+            let d = match m.defining_op(v) {
+                Some(d) if m.opcode(d) == Opcode::LoadViewTko && m.op_block(d) == Some(body) => d,
+                _ => {
+                    return why(format!(
+                        "operand {name} of the product is not a view load (`load_view_tko`) in the loop body"
+                    ));
+                }
             };
             let weak = m
                 .attr_named(d, "memory_ordering_semantics")
                 .and_then(|a| m.ctx.attrs.get_enum(a, EnumKind::MemoryOrdering))
                 .is_none_or(|o| o == 0);
-            let ok = m.opcode(d) == Opcode::LoadViewTko
-                && m.op_block(d) == Some(body)
-                && m.num_uses(v) == 1
-                && !m.has_uses(m.result(d, 1))
-                && weak
-                && m.operands(d).all(|w| w == iv || !inside(w));
+            if m.num_uses(v) != 1 {
+                return why(format!(
+                    "the tile loaded for operand {name} has uses other than the product"
+                ));
+            }
+            if m.has_uses(m.result(d, 1)) {
+                return why(format!(
+                    "the load of operand {name} orders other memory operations (its token is used)"
+                ));
+            }
+            if !weak {
+                return why(format!("the load of operand {name} is not weak"));
+            }
+            if !m.operands(d).all(|w| w == iv || !inside(w)) {
+                return why(format!(
+                    "the load of operand {name} is indexed by values computed in the loop body (only the induction variable and values from outside the loop can be loaded ahead)"
+                ));
+            }
             let moves = self
                 .layout
                 .get(&v)
                 .is_some_and(|l| !l.converts_freely(if i == 0 { &plan.a } else { &plan.b }));
-            if !ok || !moves {
-                return false;
+            if !moves {
+                return why(format!(
+                    "operand {name} is already in its fragment layout (nothing to stage)"
+                ));
             }
             loads.push(d);
         }
-        let elem_of = |v: Value| m.ctx.types.element_type(m.value_type(v));
-        let bytes: u64 = (0..2)
-            .map(|i| {
-                let v = m.operand(op, i);
-                2 * ((crate::emit::elem_bytes(elem_of(v)) as u64) << shape_bits(&self.shape(v)))
-            })
-            .sum();
-        if bytes > MMA_STAGED_BYTES {
-            return false;
+        if m.first_op(body).is_none() {
+            return Err(None);
         }
+        Ok((f, loads))
+    }
+
+    /// The bytes of one shared-memory stage of operand `i` of `op`.
+    fn stage_bytes(&self, op: Op, i: usize) -> u64 {
+        let v = self.m.operand(op, i);
+        let elem = self.m.ctx.types.element_type(self.m.value_type(v));
+        ((crate::emit::elem_bytes(elem) as u64) << shape_bits(&self.shape(v))).next_multiple_of(16)
+    }
+
+    /// How many stages the pipeline of loop `f` around `op` gets, with a remark on the
+    /// loop when they are fewer than asked (`--num-stages`, or [`DEFAULT_STAGES`]) or when
+    /// there is no pipeline at all (`None`). A's stages are filled by async copies, so any
+    /// number of them may be in flight; B goes through registers (`cp.async` cannot
+    /// transpose it into the K-fastest order the fragments read), which holds one K step
+    /// ahead whatever the stage count: it keeps two stages, and so does A when its view
+    /// pads with a nonzero value (`cp.async` zero-fills). `n` stages of A and two of B must
+    /// fit the shared memory the pipeline may use: the kernel's limit
+    /// ([`Options::smem_limit`]) less [`crate::emit::STAGE_BYTES`] for its other buffers.
+    fn pipeline_stages(&mut self, op: Op, f: Op, a_async: bool) -> Option<u32> {
+        if self.stages == Some(1) {
+            self.remark(f, "K loop not pipelined: --num-stages 1 asked for".into());
+            return None;
+        }
+        let want = self.stages.unwrap_or(DEFAULT_STAGES);
+        let (a, b) = (self.stage_bytes(op, 0), self.stage_bytes(op, 1));
+        let budget = self
+            .smem_limit
+            .saturating_sub(crate::emit::STAGE_BYTES as u32) as u64;
+        let limit_text = if self.smem_limit > crate::emit::MAX_STATIC_SMEM {
+            format!(
+                "{} bytes of shared memory per CTA on {} less {} for the kernel's other buffers",
+                self.smem_limit,
+                self.arch.name(),
+                crate::emit::STAGE_BYTES
+            )
+        } else {
+            format!(
+                "{} bytes of static shared memory less {} for the kernel's other buffers",
+                self.smem_limit,
+                crate::emit::STAGE_BYTES
+            )
+        };
+        let need = |n: u32| n as u64 * a + 2 * b;
+        if need(2) > budget {
+            self.remark(
+                f,
+                format!(
+                    "K loop not pipelined: two stages of A ({a} bytes each) and B ({b} bytes each) need {} bytes of shared memory, more than the {budget} bytes the pipeline may use ({limit_text})",
+                    need(2)
+                ),
+            );
+            return None;
+        }
+        let mut n = want;
+        let mut why = Vec::new();
+        if !a_async && n > 2 {
+            n = 2;
+            why.push(
+                "A's view pads with a nonzero value, so its tiles go through registers (cp.async fills with zeros), which hold one K step ahead"
+                    .to_string(),
+            );
+        }
+        if need(n) > budget {
+            let fit = (2..n).rev().find(|&k| need(k) <= budget).unwrap_or(2);
+            why.push(format!(
+                "{n} stages of A ({a} bytes each) and two of B ({b} bytes each) need {} bytes of shared memory, more than the {budget} bytes the pipeline may use ({limit_text})",
+                need(n)
+            ));
+            n = fit;
+        }
+        if n < want {
+            self.remark(
+                f,
+                format!(
+                    "K loop pipelined over {n} stages instead of {want}: {}",
+                    why.join("; ")
+                ),
+            );
+        }
+        self.remark(
+            f,
+            format!(
+                "K loop pipelined over {n} stages ({n} of A and 2 of B, {} bytes of shared memory)",
+                need(n)
+            ),
+        );
+        Some(n)
+    }
+
+    /// A remark located at `at`.
+    fn remark(&mut self, at: Op, message: String) {
+        let span = self.m.op_span(at).unwrap_or(tilec_diag::Span::new(0, 0));
+        let file = self.m.file().unwrap_or(tilec_diag::FileId(0));
+        self.remarks.push(
+            tilec_diag::Diagnostic::remark(tilec_diag::codes::PIPELINE, message)
+                .at(tilec_diag::Location::new(file, span)),
+        );
+    }
+
+    /// A rank-0 integer constant of type `ty` before `f`.
+    fn int_const(&mut self, value: u64, ty: Type, f: Op, origin: Op) -> Value {
+        let a = self
+            .m
+            .ctx
+            .attrs
+            .intern(tilec_ir::attrs::dense(ty, vec![value]));
+        self.scalar_at(
+            Opcode::Constant,
+            &[],
+            ty,
+            &[Some(a)],
+            InsertPoint::Before(f),
+            origin,
+        )
+    }
+
+    /// Builds the pipeline of [`Assign::pipeline`] with `n` stages for A (`n` is 2 when A
+    /// does not go by async copies).
+    fn build_pipeline(
+        &mut self,
+        op: Op,
+        plan: &MmaPlan,
+        f: Op,
+        loads: &[Op],
+        a_async: bool,
+        n: u32,
+    ) -> bool {
+        let m = &*self.m;
+        let Some(body) = m.op_block(op) else {
+            return false;
+        };
         let Some(first) = m.first_op(body) else {
             return false;
         };
-        // Stage numbers: (k - lb) & 1 now, (k + 1 - lb) & 1 next (step is the constant 1).
+        let (lb, ub, step) = (m.operand(f, 0), m.operand(f, 1), m.operand(f, 2));
+        let iv = m.block_args(body)[0];
         let i32_ty = m.value_type(iv);
-        let at_top = |k: &mut Self, opcode: Opcode, operands: &[Value]| {
-            k.scalar_at(
-                opcode,
-                operands,
-                i32_ty,
-                &[],
-                InsertPoint::Before(first),
-                op,
-            )
-        };
-        // A's stages are filled by async copies: wait for the last group before the
-        // barrier that makes them visible to every thread.
+        let at_top =
+            |k: &mut Self, opcode: Opcode, operands: &[Value], attrs: &[Option<tilec_ir::Attr>]| {
+                k.scalar_at(
+                    opcode,
+                    operands,
+                    i32_ty,
+                    attrs,
+                    InsertPoint::Before(first),
+                    op,
+                )
+            };
         let token_ty = self
             .m
             .ctx
             .types
             .intern(TypeData::Opaque("!ttg.async.token".into()));
-        let a_async = self.async_copyable(loads[0]);
+        let i1_ty = self.m.ctx.types.intern(TypeData::Tile {
+            shape: Box::new([]),
+            elem: Type::I1,
+            encoding: None,
+        });
+        // Constants before the loop: the stage numbers of the prologue and n - 1, n.
+        let count = if n == 2 {
+            1
+        } else if n.is_power_of_two() {
+            n as u64
+        } else {
+            n as u64 + 1
+        };
+        let consts: Vec<Value> = (0..count)
+            .map(|j| self.int_const(j, i32_ty, f, op))
+            .collect();
+        // A's stages are filled by async copies: wait until at most n - 2 groups are
+        // pending (the copy of this step has landed) before the barrier that makes the
+        // stage visible to every thread.
         if a_async {
             let w = self.create(Opcode::AsyncWait, &[], &[token_ty], &[], first);
-            let num = self.m.ctx.attrs.int(0, Type::I32);
+            let num = self.m.ctx.attrs.int(n as i64 - 2, Type::I32);
             self.m.push_extra_attr(w, "num", num);
             self.located(w, op);
         }
         let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
         let bar = self.create(Opcode::GpuBarrier, &[], &[], &[Some(local)], first);
         self.located(bar, op);
-        let next_k = at_top(self, Opcode::AddI, &[iv, step]);
-        let rel = at_top(self, Opcode::SubI, &[iv, lb]);
-        let cur = at_top(self, Opcode::AndI, &[rel, step]);
-        let nxt = at_top(self, Opcode::XOrI, &[cur, step]);
-        // Whether a next K step exists: iv + (maxStage - stage) * step < ub.
-        let ub = self.m.operand(f, 1);
-        let i1_ty = self.m.ctx.types.intern(TypeData::Tile {
-            shape: Box::new([]),
-            elem: Type::I1,
-            encoding: None,
-        });
-        let (max_stage, stage) = (
-            self.m.ctx.attrs.int(1, Type::I32),
-            self.m.ctx.attrs.int(0, Type::I32),
-        );
-        let ps = self.create(
-            Opcode::PredicateStage,
-            &[iv, ub, step],
-            &[i1_ty],
-            &[Some(max_stage), Some(stage)],
-            first,
-        );
-        let has_next = self.m.result(ps, 0);
-        let sc = self.scalar();
-        self.set(has_next, sc);
-        // The loads move right after these (in operand order).
-        let mut anchor = ps;
-        // The prologue's stage: (lb - lb) & 1 = 0.
-        let zero = {
-            let z = self.create(Opcode::SubI, &[lb, lb], &[i32_ty], &[], f);
-            self.located(z, op);
-            let r = self.m.result(z, 0);
-            let sc = self.scalar();
-            self.set(r, sc);
+        // Stage numbers (step is the constant 1): B's (and A's for two stages)
+        // (k - lb) & 1 now and (k + 1 - lb) & 1 next; A's (k - lb) mod n now and
+        // (k - lb + n - 1) mod n for the copy issued in this iteration.
+        let next_k = at_top(self, Opcode::AddI, &[iv, step], &[]);
+        let rel = at_top(self, Opcode::SubI, &[iv, lb], &[]);
+        let cur = at_top(self, Opcode::AndI, &[rel, step], &[]);
+        let nxt = at_top(self, Opcode::XOrI, &[cur, step], &[]);
+        let (a_cur, a_nxt, a_k) = if n == 2 {
+            (cur, nxt, next_k)
+        } else {
+            let last = consts[n as usize - 1];
+            let ahead = at_top(self, Opcode::AddI, &[rel, last], &[]);
+            let a_k = at_top(self, Opcode::AddI, &[iv, last], &[]);
+            if n.is_power_of_two() {
+                let c = at_top(self, Opcode::AndI, &[rel, last], &[]);
+                let x = at_top(self, Opcode::AndI, &[ahead, last], &[]);
+                (c, x, a_k)
+            } else {
+                let count = consts[n as usize];
+                let unsigned = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 0);
+                let c = at_top(self, Opcode::RemI, &[rel, count], &[Some(unsigned)]);
+                let x = at_top(self, Opcode::RemI, &[ahead, count], &[Some(unsigned)]);
+                (c, x, a_k)
+            }
+        };
+        // Whether a K step is still to come: iv + (maxStage - stage) * step < ub; k + 1
+        // for B, k + n - 1 for A.
+        let predicate = |k: &mut Self, iv: Value, ahead: u32, at: InsertPoint| {
+            let (max_stage, stage) = (
+                k.m.ctx.attrs.int(n as i64 - 1, Type::I32),
+                k.m.ctx.attrs.int((n - 1 - ahead) as i64, Type::I32),
+            );
+            let ps = k.create_at(
+                Opcode::PredicateStage,
+                &[iv, ub, step],
+                &[i1_ty],
+                &[Some(max_stage), Some(stage)],
+                at,
+                op,
+            );
+            let r = k.m.result(ps, 0);
+            let sc = k.scalar();
+            k.set(r, sc);
+            (ps, r)
+        };
+        let (mut anchor, has_next) = predicate(self, iv, 1, InsertPoint::Before(first));
+        let a_has_next = if n == 2 {
+            has_next
+        } else {
+            let (ps, r) = predicate(self, iv, n - 1, InsertPoint::Before(first));
+            anchor = ps;
             r
         };
+        let zero = consts[0];
         let mut stages: Vec<Value> = Vec::new();
         for (i, &d) in loads.iter().enumerate() {
             let v = self.m.operand(op, i);
@@ -954,6 +1185,8 @@ impl Assign<'_> {
             let rank = shape.len();
             let elem = self.m.ctx.types.element_type(self.m.value_type(v));
             let src_l = self.layout[&v].clone();
+            let by_copies = i == 0 && a_async;
+            let depth = if by_copies { n } else { 2 };
             // What goes into shared memory: A as it is, B transposed (N x K).
             let perm: Vec<usize> = if i == 1 {
                 swap_last_two(rank)
@@ -961,7 +1194,9 @@ impl Assign<'_> {
                 (0..rank).collect()
             };
             let st_shape: Vec<i64> = perm.iter().map(|p| shape[*p]).collect();
-            let buf_shape: Vec<i64> = std::iter::once(2).chain(st_shape.iter().copied()).collect();
+            let buf_shape: Vec<i64> = std::iter::once(depth as i64)
+                .chain(st_shape.iter().copied())
+                .collect();
             let swizzle = mma_swizzle(&st_shape, elem);
             let stage_ty = |k: &mut Self, sh: &[i64], mutable: bool| {
                 k.m.ctx.types.intern(TypeData::MemDesc {
@@ -996,30 +1231,58 @@ impl Assign<'_> {
                     op,
                 );
             };
-            if i == 0 && a_async {
-                // A goes from global to shared memory by async copies: the prologue's for
-                // stage 0, and in the body the next step's (under the mask) into the other
-                // stage, committed as one group each.
-                // Where A's vectors are aligned only for some row strides, every copy is
-                // written twice, under `aligned` and under its negation, the first with
-                // `contiguity` (Triton's attribute: the vector width to use).
+            if by_copies {
+                // A goes from global to shared memory by async copies: the prologue's of
+                // the first n - 1 K steps into stages 0 to n - 2, and in the body the one
+                // of step k + n - 1 (under the mask) into the stage step k - 1 used, each
+                // committed as a group. Where A's vectors are aligned only for some row
+                // strides, every copy is written twice, under `aligned` and under its
+                // negation, the first with `contiguity` (Triton's attribute: the vector
+                // width to use).
                 let versions = self.alignment_versions(d, f, op);
-                let subst = |w: Value| if w == iv { lb } else { w };
-                for (pred, contiguity) in &versions {
-                    let at = match pred {
-                        Some(p) => {
-                            let (_, block) = self.mask_at(*p, &[], InsertPoint::Before(f), op);
-                            InsertPoint::End(block)
-                        }
-                        None => InsertPoint::Before(f),
+                for j in 0..n - 1 {
+                    let (k_j, pred) = if j == 0 {
+                        (lb, None)
+                    } else {
+                        let kj = self.scalar_at(
+                            Opcode::AddI,
+                            &[lb, consts[j as usize]],
+                            i32_ty,
+                            &[],
+                            InsertPoint::Before(f),
+                            op,
+                        );
+                        let (_, p) = predicate(self, lb, j, InsertPoint::Before(f));
+                        (kj, Some(p))
                     };
-                    let c = self.async_copy(d, &subst, buf, zero, one_ty, token_ty, at, op);
-                    self.set_contiguity(c, *contiguity);
-                    if let InsertPoint::End(block) = at {
-                        self.end_mask(block, &[], op);
+                    let subst = |w: Value| if w == iv { k_j } else { w };
+                    for (vp, contiguity) in &versions {
+                        let p = match (pred, *vp) {
+                            (Some(a), Some(b)) => Some(self.scalar_at(
+                                Opcode::AndI,
+                                &[a, b],
+                                i1_ty,
+                                &[],
+                                InsertPoint::Before(f),
+                                op,
+                            )),
+                            (Some(a), None) | (None, Some(a)) => Some(a),
+                            (None, None) => None,
+                        };
+                        let at = match p {
+                            Some(p) => {
+                                let (_, block) = self.mask_at(p, &[], InsertPoint::Before(f), op);
+                                InsertPoint::End(block)
+                            }
+                            None => InsertPoint::Before(f),
+                        };
+                        let stage = consts[j as usize];
+                        let c = self.async_copy(d, &subst, buf, stage, one_ty, token_ty, at, op);
+                        self.set_contiguity(c, *contiguity);
+                        if let InsertPoint::End(block) = at {
+                            self.end_mask(block, &[], op);
+                        }
                     }
-                }
-                if versions.iter().any(|(p, _)| p.is_some()) {
                     self.create_at(
                         Opcode::AsyncCommitGroup,
                         &[],
@@ -1035,16 +1298,16 @@ impl Assign<'_> {
                         Some(p) => {
                             let at = InsertPoint::After(last);
                             let r =
-                                self.scalar_at(Opcode::AndI, &[has_next, *p], i1_ty, &[], at, op);
+                                self.scalar_at(Opcode::AndI, &[a_has_next, *p], i1_ty, &[], at, op);
                             last = self.m.defining_op(r).unwrap_or(last);
                             r
                         }
-                        None => has_next,
+                        None => a_has_next,
                     };
                     let (mask, block) = self.mask_at(p, &[], InsertPoint::After(last), op);
-                    let next = |w: Value| if w == iv { next_k } else { w };
+                    let ahead = |w: Value| if w == iv { a_k } else { w };
                     let at = InsertPoint::End(block);
-                    let c = self.async_copy(d, &next, buf, nxt, one_ty, token_ty, at, op);
+                    let c = self.async_copy(d, &ahead, buf, a_nxt, one_ty, token_ty, at, op);
                     self.set_contiguity(c, *contiguity);
                     self.end_mask(block, &[], op);
                     last = mask;
@@ -1058,7 +1321,7 @@ impl Assign<'_> {
                     op,
                 );
                 anchor = commit;
-                let cur_ix = self.create(Opcode::MemDescIndex, &[buf, cur], &[one_ty], &[], op);
+                let cur_ix = self.create(Opcode::MemDescIndex, &[buf, a_cur], &[one_ty], &[], op);
                 self.located(cur_ix, op);
                 self.m.set_operand(op, i, self.m.result(cur_ix, 0));
                 self.m.erase_op(d);
@@ -1107,6 +1370,20 @@ impl Assign<'_> {
                 InsertPoint::After(f),
                 op,
             );
+        }
+        if a_async {
+            // Copies the loop issued and never waited for (the prologue's, when it runs
+            // fewer times than there are stages) land before the buffers are released.
+            let w = self.create_at(
+                Opcode::AsyncWait,
+                &[],
+                &[token_ty],
+                &[],
+                InsertPoint::After(f),
+                op,
+            );
+            let num = self.m.ctx.attrs.int(0, Type::I32);
+            self.m.push_extra_attr(w, "num", num);
         }
         self.results(op, &Rc::new(plan.c.clone()));
         true
@@ -1306,9 +1583,8 @@ impl Assign<'_> {
     }
 
     /// `ttg.async_copy_global_to_local` of the tile view load `d` would read (its view and
-    /// indices mapped by `map`) into stage `stage` of `buf`, then `ttg.async_commit_group`
-    /// when `at` is outside a mask (in a mask the caller commits after it). Returns the
-    /// copy.
+    /// indices mapped by `map`) into stage `stage` of `buf` (the caller commits the group).
+    /// Returns the copy.
     #[allow(clippy::too_many_arguments)]
     fn async_copy(
         &mut self,
@@ -1336,26 +1612,14 @@ impl Assign<'_> {
         );
         let dst = self.m.result(ix, 0);
         let operands: Vec<Value> = std::iter::once(view).chain(index).chain([dst]).collect();
-        let copy = self.create_at(
+        self.create_at(
             Opcode::AsyncCopyGlobalToLocal,
             &operands,
             &[token_ty],
             &[],
             InsertPoint::After(ix),
             origin,
-        );
-        if !matches!(at, InsertPoint::End(_)) {
-            let t = self.m.result(copy, 0);
-            self.create_at(
-                Opcode::AsyncCommitGroup,
-                &[t],
-                &[token_ty],
-                &[],
-                InsertPoint::After(copy),
-                origin,
-            );
-        }
-        copy
+        )
     }
 
     /// Wraps `d` (an op with one tile result and an unused token) in `ttg.mask %pred`:

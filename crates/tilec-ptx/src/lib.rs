@@ -11,11 +11,11 @@ pub mod target;
 
 pub use banks::{SmemStats, bank_conflicts};
 pub use emit::{
-    REGISTER_FILE_BYTES, check_limits, compile, compile_all, compile_gpu, compile_gpu_stats,
-    compile_stats, ptx_ident,
+    DYNAMIC_SMEM_MARK, REGISTER_FILE_BYTES, check_limits, compile, compile_all, compile_gpu,
+    compile_gpu_stats, compile_stats, dynamic_smem, ptx_ident,
 };
 pub use gpu::{
-    GpuError, convert_to_gpu, gpu_num_warps, is_gpu_level, set_gpu_aliases, verify_gpu,
-    verify_gpu_input,
+    DEFAULT_STAGES, GpuError, convert_to_gpu, convert_to_gpu_remarks, gpu_num_warps, is_gpu_level,
+    set_gpu_aliases, verify_gpu, verify_gpu_input,
 };
 pub use target::{Arch, Options};

@@ -100,6 +100,20 @@ impl Arch {
         }
     }
 
+    /// The most shared memory one CTA may use, in bytes (the CUDA programming guide's
+    /// "maximum amount of shared memory per thread block", which a kernel gets by opting
+    /// in to dynamic shared memory above 48 KiB): 163 KiB on sm_80, 99 KiB on sm_86,
+    /// sm_89 and sm_120/121, 227 KiB on sm_90, sm_100, sm_103 and sm_110.
+    pub fn max_smem(self) -> u32 {
+        1024 * match self {
+            Arch::Sm80 => 163,
+            Arch::Sm86 | Arch::Sm89 | Arch::Sm120 | Arch::Sm121 => 99,
+            Arch::Sm90 | Arch::Sm90a | Arch::Sm100 | Arch::Sm100a | Arch::Sm103 | Arch::Sm110 => {
+                227
+            }
+        }
+    }
+
     /// Architecture-specific targets (`a`): their code runs on that architecture only, so
     /// a device is never given one it did not ask for.
     pub fn is_specific(self) -> bool {
@@ -122,9 +136,16 @@ pub struct Options {
     pub file_name: String,
     /// Write every register slot out, with no streaming loops (emit/stream.rs).
     pub unroll: bool,
-    /// Shared-memory stages of a pipelined K loop: 2 pipelines the tensor-core operands
-    /// (docs/ptx-backend.md, "Pipelining"), 1 stages each K step on its own.
-    pub num_stages: u32,
+    /// Shared-memory stages of a pipelined K loop (docs/ptx-backend.md, "Pipelining"): 2
+    /// to 6 pipeline the tensor-core operands over that many stages (fewer, with a remark,
+    /// when they do not fit the shared memory), 1 stages each K step on its own; `None`
+    /// chooses per loop (`gpu::DEFAULT_STAGES`, or as many as fit).
+    pub num_stages: Option<u32>,
+    /// Whether a kernel may declare more than 48 KiB of shared memory, as dynamic shared
+    /// memory (`.extern .shared`, its size given at launch: docs/abi.md), up to the
+    /// target's limit ([`Arch::max_smem`]). The `tileiras` personality turns it off:
+    /// cuTile's launcher passes no dynamic size.
+    pub dynamic_smem: bool,
 }
 
 impl Default for Options {
@@ -136,7 +157,8 @@ impl Default for Options {
             line_info: false,
             file_name: String::new(),
             unroll: false,
-            num_stages: 2,
+            num_stages: None,
+            dynamic_smem: true,
         }
     }
 }
@@ -145,6 +167,16 @@ impl Options {
     /// Threads per CTA.
     pub fn threads(&self) -> u32 {
         32 * self.num_warps
+    }
+
+    /// The shared memory a kernel may use, in bytes: the target's limit
+    /// ([`Arch::max_smem`]) with `dynamic_smem`, 48 KiB (static) without.
+    pub fn smem_limit(&self) -> u32 {
+        if self.dynamic_smem {
+            self.arch.max_smem()
+        } else {
+            crate::emit::MAX_STATIC_SMEM
+        }
     }
 
     /// log2 of the number of warps.

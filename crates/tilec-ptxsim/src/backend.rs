@@ -10,7 +10,9 @@ use tilec_gpu::{Backend, GpuError, KernelId};
 /// The simulator as a device.
 #[derive(Default)]
 pub struct SimGpu {
-    kernels: Vec<ptxsim::Kernel>,
+    /// The kernels loaded, with the dynamic shared memory their launches pass (as the
+    /// driver backend reads it from the PTX: [`tilec_gpu::dynamic_smem`]).
+    kernels: Vec<(ptxsim::Kernel, usize)>,
     mem: ptxsim::Memory,
     /// Instructions executed by all launches so far (per thread, summed).
     pub instructions: u64,
@@ -56,7 +58,8 @@ impl Backend for SimGpu {
             .into_iter()
             .find(|k| k.name == entry)
             .ok_or_else(|| GpuError::NoKernel(entry.to_string()))?;
-        self.kernels.push(k);
+        let shared = tilec_gpu::dynamic_smem(ptx, entry) as usize;
+        self.kernels.push((k, shared));
         Ok(KernelId(self.kernels.len() - 1))
     }
 
@@ -81,7 +84,7 @@ impl Backend for SimGpu {
         threads: u32,
         params: &[Vec<u8>],
     ) -> Result<(), GpuError> {
-        let k = &self.kernels[kernel.0];
+        let (k, shared) = (&self.kernels[kernel.0].0, self.kernels[kernel.0].1);
         if k.threads() != threads as usize {
             return Err(GpuError::Driver {
                 call: "cuLaunchKernel",
@@ -102,7 +105,7 @@ impl Backend for SimGpu {
             .collect();
         let grid = grid.map(u64::from);
         let mem = &mut self.mem;
-        let r = quietly(|| ptxsim::run(k, grid, &values, mem));
+        let r = quietly(|| ptxsim::run_with_smem(k, grid, &values, mem, shared));
         match r {
             Ok(Ok(stats)) => {
                 self.instructions += stats.instructions;

@@ -50,6 +50,9 @@ pub struct Kernel {
     threads: usize,
     smem_name: Option<String>,
     smem_bytes: usize,
+    /// The dynamic shared memory the module asks for (`// tilec.dynamic_smem NAME BYTES`)
+    /// when the kernel's `__smem` is `.extern .shared`: the size [`run`] launches with.
+    dynamic_smem: Option<usize>,
     insts: Vec<Inst>,
     labels: HashMap<String, usize>,
     nregs: usize,
@@ -61,6 +64,12 @@ impl Kernel {
     /// Threads per CTA (the `.reqntid`).
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// The dynamic shared memory (bytes) the PTX says the kernel needs at launch, if its
+    /// shared memory is `.extern .shared` (docs/abi.md).
+    pub fn dynamic_smem(&self) -> Option<usize> {
+        self.dynamic_smem
     }
 }
 
@@ -389,6 +398,20 @@ pub fn parse(ptx: &str) -> Vec<Kernel> {
             globals.push((name.to_string(), bytes));
         }
     }
+    // Module-level `.extern .shared` arrays (dynamic shared memory) and their sizes.
+    let mut externs: HashMap<String, Option<usize>> = HashMap::new();
+    for l in &lines {
+        let l = l.trim();
+        if let Some(r) = l.strip_prefix(".extern .shared .align ") {
+            let (_, r) = r.split_once(" .b8 ").expect("extern shared bytes");
+            let name = r.trim_end_matches("[];").to_string();
+            externs.entry(name).or_insert(None);
+        } else if let Some(r) = l.strip_prefix("// tilec.dynamic_smem ") {
+            let (kernel, bytes) = r.split_once(' ').expect("dynamic_smem NAME BYTES");
+            let bytes = bytes.trim().parse().expect("dynamic shared memory bytes");
+            externs.insert(format!("__smem_{kernel}"), Some(bytes));
+        }
+    }
     let mut i = 0;
     while i < lines.len() {
         let l = lines[i].trim();
@@ -418,6 +441,7 @@ pub fn parse(ptx: &str) -> Vec<Kernel> {
                 threads: 0,
                 smem_name: None,
                 smem_bytes: 0,
+                dynamic_smem: None,
                 insts: Vec::new(),
                 labels: HashMap::new(),
                 nregs: 0,
@@ -457,6 +481,13 @@ pub fn parse(ptx: &str) -> Vec<Kernel> {
                     "line {line}: unsupported directive {l}"
                 );
                 k.insts.push(parse_inst(l, line, &mut regs));
+            }
+            if k.smem_name.is_none() {
+                let dynamic = format!("__smem_{}", k.name);
+                if let Some(bytes) = externs.get(&dynamic) {
+                    k.smem_name = Some(dynamic);
+                    k.dynamic_smem = Some(bytes.unwrap_or(0));
+                }
             }
             k.nregs = regs.len();
             out.push(k);
@@ -710,6 +741,24 @@ struct Cta<'k> {
 
 /// Runs `k` over the grid `grid` with `params` (one value per kernel parameter).
 pub fn run(k: &Kernel, grid: [u64; 3], params: &[u64], mem: &mut Memory) -> Result<Stats, String> {
+    run_with_smem(k, grid, params, mem, k.dynamic_smem.unwrap_or(0))
+}
+
+/// [`run`] with `shared_bytes` of dynamic shared memory (the launch's `sharedMemBytes`):
+/// a kernel whose `__smem` is `.extern .shared` gets that many bytes, and an access past
+/// them is an error, as on the GPU; a kernel with static shared memory ignores it.
+pub fn run_with_smem(
+    k: &Kernel,
+    grid: [u64; 3],
+    params: &[u64],
+    mem: &mut Memory,
+    shared_bytes: usize,
+) -> Result<Stats, String> {
+    let smem_bytes = if k.dynamic_smem.is_some() {
+        shared_bytes
+    } else {
+        k.smem_bytes
+    };
     assert_eq!(
         params.len(),
         k.params.len(),
@@ -732,9 +781,9 @@ pub fn run(k: &Kernel, grid: [u64; 3], params: &[u64], mem: &mut Memory) -> Resu
                 let mut cta = Cta {
                     k,
                     regs: vec![vec![0; k.threads]; k.nregs],
-                    smem: vec![0; k.smem_bytes],
-                    writer: vec![(usize::MAX, u64::MAX); k.smem_bytes],
-                    reader: vec![(usize::MAX, u64::MAX); k.smem_bytes],
+                    smem: vec![0; smem_bytes],
+                    writer: vec![(usize::MAX, u64::MAX); smem_bytes],
+                    reader: vec![(usize::MAX, u64::MAX); smem_bytes],
                     epoch: 0,
                     ctaid: [x, y, z],
                     nctaid: grid,

@@ -201,10 +201,15 @@ struct CompileArgs {
     /// (see "Streaming loops" in docs/ptx-backend.md).
     #[arg(long = "no-stream-loops")]
     no_stream_loops: bool,
-    /// Shared-memory stages of pipelined K loops: 2 overlaps the next K step's loads with
-    /// the tensor cores, 1 turns pipelining off.
-    #[arg(long = "num-stages", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=2))]
-    num_stages: u32,
+    /// Shared-memory stages of pipelined K loops (1 to 6): N keeps the loads of the next
+    /// N-1 K steps in flight during the tensor cores' work, 1 turns pipelining off; by
+    /// default as many as fit, up to 4 (see --remarks).
+    #[arg(long = "num-stages", value_parser = clap::value_parser!(u32).range(1..=6))]
+    num_stages: Option<u32>,
+    /// Print remarks: how many stages each K loop was pipelined over, and why a loop got
+    /// fewer than asked or no pipeline.
+    #[arg(long = "remarks")]
+    remarks: bool,
     /// Emit `.file`/`.loc` line information mapping PTX back to the source.
     #[arg(short = 'g', long = "lineinfo")]
     line_info: bool,
@@ -266,9 +271,10 @@ struct PassArgs {
     /// Warps per tile block for convert-to-gpu (1, 2, 4, 8 or 16).
     #[arg(long = "num-warps", default_value_t = 4)]
     num_warps: u32,
-    /// Shared-memory stages of pipelined K loops for convert-to-gpu (1 or 2).
-    #[arg(long = "num-stages", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=2))]
-    num_stages: u32,
+    /// Shared-memory stages of pipelined K loops for convert-to-gpu (1 to 6; default: as
+    /// many as fit, up to 4).
+    #[arg(long = "num-stages", value_parser = clap::value_parser!(u32).range(1..=6))]
+    num_stages: Option<u32>,
     /// Run the canonicalizer (cuda-tile-opt's spelling; in command-line order with --cse/--dce).
     #[arg(long)]
     canonicalize: bool,
@@ -1192,6 +1198,7 @@ impl<'a, 'b> Driver<'a, 'b> {
                 file_name: name,
                 unroll: a.no_stream_loops,
                 num_stages: a.num_stages,
+                ..tilec_ptx::Options::default()
             },
             ..pipeline::Options::default()
         };
@@ -1201,6 +1208,11 @@ impl<'a, 'b> Driver<'a, 'b> {
             Ok(c) => {
                 for d in &c.warnings {
                     self.emit(d);
+                }
+                if a.remarks {
+                    for d in &c.remarks {
+                        self.emit(d);
+                    }
                 }
                 c.ptx
             }

@@ -120,6 +120,9 @@ pub struct Compiled {
     pub smem: tilec_ptx::SmemStats,
     /// Diagnostics that did not stop it (warnings, remarks).
     pub warnings: Vec<Diagnostic>,
+    /// The backend's remarks (how many stages each K loop was pipelined over, and why a
+    /// loop got fewer or none), kept apart: `tilec --remarks` prints them.
+    pub remarks: Vec<Diagnostic>,
     /// Time per stage.
     pub timings: Timings,
 }
@@ -215,6 +218,7 @@ pub fn back(
     timings: &mut Timings,
 ) -> Result<Compiled, Failure> {
     let mut warnings = Vec::new();
+    let mut remarks = Vec::new();
     let gpu_input = modules.iter().any(tilec_ptx::is_gpu_level);
     let mut t = Instant::now();
     if opts.canonicalize && !gpu_input {
@@ -256,7 +260,7 @@ pub fn back(
             .iter()
             .map(|m| {
                 let mut g = m.clone();
-                tilec_ptx::convert_to_gpu(&mut g, &opts.ptx);
+                remarks.extend(tilec_ptx::convert_to_gpu_remarks(&mut g, &opts.ptx));
                 g
             })
             .collect();
@@ -271,6 +275,7 @@ pub fn back(
             modules,
             smem,
             warnings,
+            remarks,
             timings: *timings,
         }),
         Err(d) => {

@@ -58,10 +58,11 @@ pub(crate) struct RunArgs {
     /// With --device: compile math functions with the hardware approximations.
     #[arg(long = "fast-math", requires = "device")]
     fast_math: bool,
-    /// With --device: shared-memory stages of pipelined K loops (1 or 2).
-    #[arg(long = "num-stages", default_value_t = 2, requires = "device",
-          value_parser = clap::value_parser!(u32).range(1..=2))]
-    num_stages: u32,
+    /// With --device: shared-memory stages of pipelined K loops (1 to 6; default: as many
+    /// as fit, up to 4).
+    #[arg(long = "num-stages", requires = "device",
+          value_parser = clap::value_parser!(u32).range(1..=6))]
+    num_stages: Option<u32>,
     #[command(flatten)]
     common: CommonArgs,
 }

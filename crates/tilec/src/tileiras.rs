@@ -224,12 +224,14 @@ fn compile(a: &Args, io: &mut Io<'_>) -> i32 {
             arch,
             line_info: a.line_info || a.device_debug,
             file_name: input.display().to_string(),
+            // cuTile's launcher passes no dynamic shared-memory size: static only.
+            dynamic_smem: false,
             ..tilec_ptx::Options::default()
         },
         ..crate::pipeline::Options::default()
     };
-    let (ptx, m) = match crate::pipeline::compile(&bytes, file, &opts) {
-        Ok(mut c) => (c.ptx, c.modules.pop()),
+    let (ptx, m, pipelines) = match crate::pipeline::compile(&bytes, file, &opts) {
+        Ok(mut c) => (c.ptx, c.modules.pop(), c.remarks),
         Err(f) => {
             report(io, &sources, f.modules.first(), &f.diagnostics);
             return EXIT_DIAGNOSTICS;
@@ -302,7 +304,7 @@ fn compile(a: &Args, io: &mut Io<'_>) -> i32 {
         }
     }
     if let Some(f) = &a.remarks_file
-        && let Err(e) = std::fs::write(f, remarks(&m, gpu, &opts))
+        && let Err(e) = std::fs::write(f, remarks(&m, gpu, &opts, &pipelines))
     {
         let _ = writeln!(io.stderr, "error: cannot write '{}': {e}", f.display());
         return EXIT_USAGE;
@@ -338,16 +340,43 @@ fn spill_warnings(report: &str, gpu: &str) -> Vec<String> {
     out
 }
 
-/// A YAML remark per kernel (LLVM's remark stream format): what tilec decided.
-fn remarks(m: &Module, gpu: &str, opts: &tilec_ptx::Options) -> String {
+/// A YAML remark per kernel (LLVM's remark stream format): what tilec decided; then one
+/// per remark of the backend (`pipelines`: the K loops' pipelines), under the kernel whose
+/// source range holds its location.
+fn remarks(
+    m: &Module,
+    gpu: &str,
+    opts: &tilec_ptx::Options,
+    pipelines: &[tilec_diag::Diagnostic],
+) -> String {
     let mut out = String::new();
-    for (name, _) in m.entries() {
+    let stages = match opts.num_stages {
+        Some(n) => n.to_string(),
+        None => format!("up to {}", tilec_ptx::DEFAULT_STAGES),
+    };
+    let entries = m.entries();
+    for (name, _) in &entries {
         out.push_str(&format!(
-            "--- !Analysis\nPass:            tilec\nName:            KernelCompiled\nFunction:        '{}'\nArgs:\n  - String:          'compiled for {gpu} with {} warps ({} threads per tile block), {} pipeline stages'\n...\n",
+            "--- !Analysis\nPass:            tilec\nName:            KernelCompiled\nFunction:        '{}'\nArgs:\n  - String:          'compiled for {gpu} with {} warps ({} threads per tile block), {stages} pipeline stages'\n...\n",
             name.replace('\'', "''"),
             opts.num_warps,
             opts.threads(),
-            opts.num_stages
+        ));
+    }
+    for d in pipelines {
+        let at = d.location.map(|l| l.span.start);
+        let function = entries
+            .iter()
+            .find(|(_, op)| {
+                m.op_span(*op)
+                    .zip(at)
+                    .is_some_and(|(s, at)| s.start <= at && at < s.end)
+            })
+            .or(entries.first())
+            .map_or(String::new(), |(n, _)| n.replace('\'', "''"));
+        out.push_str(&format!(
+            "--- !Analysis\nPass:            tilec\nName:            Pipeline\nFunction:        '{function}'\nArgs:\n  - String:          '{}'\n...\n",
+            d.message.replace('\'', "''")
         ));
     }
     out

@@ -31,50 +31,75 @@ cuda_tile.module @examples {
     %pview_11 = make_partition_view %tview_9 : partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>
     %blockId_x, %blockId_y, %blockId_z = get_tile_block_id : tile<i32, #linear>
     %1:2 = get_index_space_shape %pview : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> tile<i32, #linear>
-    %2 = subi %cst_0_i32, %cst_0_i32 : tile<i32, #linear>
-    %3 = ttg.local_alloc : () -> !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
-    %4 = ttg.memdesc_index %3[%2] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-    %5 = ttg.async_copy_global_to_local %pview[%blockId_x, %cst_0_i32], %4 : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-    %6 = ttg.async_commit_group tokens %5
-    %7 = ttg.local_alloc : () -> !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
+    %cst_0_i32_12 = constant <i32: 0> : tile<i32, #linear>
+    %cst_1_i32_13 = constant <i32: 1> : tile<i32, #linear>
+    %cst_2_i32 = constant <i32: 2> : tile<i32, #linear>
+    %cst_3_i32 = constant <i32: 3> : tile<i32, #linear>
+    %2 = ttg.local_alloc : () -> !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable>
+    %3 = ttg.memdesc_index %2[%cst_0_i32_12] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+    %4 = ttg.async_copy_global_to_local %pview[%blockId_x, %cst_0_i32], %3 : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+    %5 = ttg.async_commit_group
+    %6 = addi %cst_0_i32, %cst_1_i32_13 : tile<i32, #linear>
+    %7 = ttg.predicate_stage %cst_0_i32, %1#1, %cst_1_i32 maxStage 3 stage 2 : tile<i32, #linear> -> tile<i1, #linear>
+    ttg.mask %7 : tile<i1, #linear> -> () {
+      %19 = ttg.memdesc_index %2[%cst_1_i32_13] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      %20 = ttg.async_copy_global_to_local %pview[%blockId_x, %6], %19 : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      ttg.mask.return
+    }
+    %8 = ttg.async_commit_group
+    %9 = addi %cst_0_i32, %cst_2_i32 : tile<i32, #linear>
+    %10 = ttg.predicate_stage %cst_0_i32, %1#1, %cst_1_i32 maxStage 3 stage 1 : tile<i32, #linear> -> tile<i1, #linear>
+    ttg.mask %10 : tile<i1, #linear> -> () {
+      %19 = ttg.memdesc_index %2[%cst_2_i32] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      %20 = ttg.async_copy_global_to_local %pview[%blockId_x, %9], %19 : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      ttg.mask.return
+    }
+    %11 = ttg.async_commit_group
+    %12 = ttg.local_alloc : () -> !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
     %tile, %result_token = load_view_tko weak %pview_10[%cst_0_i32, %blockId_y] token = %0 : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear2>, token
-    %8 = permute %tile [1, 0] : tile<32x64xf16, #linear2> -> tile<64x32xf16, #linear3>
-    %9 = ttg.memdesc_index %7[%2] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-    ttg.local_store %8, %9 : tile<64x32xf16, #linear3> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+    %13 = permute %tile [1, 0] : tile<32x64xf16, #linear2> -> tile<64x32xf16, #linear3>
+    %14 = ttg.memdesc_index %12[%cst_0_i32_12] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+    ttg.local_store %13, %14 : tile<64x32xf16, #linear3> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
     %for = for %loopIdx in (%cst_0_i32 to %1#1, step %cst_1_i32) : tile<i32, #linear> iter_values(%iterArg0 = %cst_0_f32) -> (tile<64x64xf32, #linear1>) {
-      %13 = ttg.async_wait {num = 0 : i32}
+      %19 = ttg.async_wait {num = 2 : i32}
       ttg.barrier local
-      %14 = addi %loopIdx, %cst_1_i32 : tile<i32, #linear>
-      %15 = subi %loopIdx, %cst_0_i32 : tile<i32, #linear>
-      %16 = andi %15, %cst_1_i32 : tile<i32, #linear>
-      %17 = xori %16, %cst_1_i32 : tile<i32, #linear>
-      %18 = ttg.predicate_stage %loopIdx, %1#1, %cst_1_i32 maxStage 1 stage 0 : tile<i32, #linear> -> tile<i1, #linear>
-      ttg.mask %18 : tile<i1, #linear> -> () {
-        %27 = ttg.memdesc_index %3[%17] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-        %28 = ttg.async_copy_global_to_local %pview[%blockId_x, %14], %27 : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      %20 = addi %loopIdx, %cst_1_i32 : tile<i32, #linear>
+      %21 = subi %loopIdx, %cst_0_i32 : tile<i32, #linear>
+      %22 = andi %21, %cst_1_i32 : tile<i32, #linear>
+      %23 = xori %22, %cst_1_i32 : tile<i32, #linear>
+      %24 = addi %21, %cst_3_i32 : tile<i32, #linear>
+      %25 = addi %loopIdx, %cst_3_i32 : tile<i32, #linear>
+      %26 = andi %21, %cst_3_i32 : tile<i32, #linear>
+      %27 = andi %24, %cst_3_i32 : tile<i32, #linear>
+      %28 = ttg.predicate_stage %loopIdx, %1#1, %cst_1_i32 maxStage 3 stage 2 : tile<i32, #linear> -> tile<i1, #linear>
+      %29 = ttg.predicate_stage %loopIdx, %1#1, %cst_1_i32 maxStage 3 stage 0 : tile<i32, #linear> -> tile<i1, #linear>
+      ttg.mask %29 : tile<i1, #linear> -> () {
+        %38 = ttg.memdesc_index %2[%27] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+        %39 = ttg.async_copy_global_to_local %pview[%blockId_x, %25], %38 : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
         ttg.mask.return
       }
-      %19 = ttg.async_commit_group
-      %20 = ttg.mask %18 : tile<i1, #linear> -> (tile<32x64xf16, #linear2>) {
-        %tile_12, %result_token_13 = cuda_tile.load_view_tko weak %pview_10[%14, %blockId_y] token = %0 : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear2>, token
-        ttg.mask.return %tile_12 : tile<32x64xf16, #linear2>
+      %30 = ttg.async_commit_group
+      %31 = ttg.mask %28 : tile<i1, #linear> -> (tile<32x64xf16, #linear2>) {
+        %tile_14, %result_token_15 = cuda_tile.load_view_tko weak %pview_10[%20, %blockId_y] token = %0 : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear2>, token
+        ttg.mask.return %tile_14 : tile<32x64xf16, #linear2>
       }
-      %21 = ttg.memdesc_index %3[%16] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      %22 = ttg.memdesc_index %7[%16] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      %23 = ttg.memdesc_trans %22 {order = array<i32: 1, 0>} : !ttg.memdesc<64x32xf16, #shared1, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared2, #smem, mutable>
-      %24 = mmaf %21, %23, %iterArg0 : !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>, !ttg.memdesc<32x64xf16, #shared2, #smem, mutable>, tile<64x64xf32, #linear1>
-      %25 = permute %20 [1, 0] : tile<32x64xf16, #linear2> -> tile<64x32xf16, #linear3>
-      %26 = ttg.memdesc_index %7[%17] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      ttg.local_store %25, %26 : tile<64x32xf16, #linear3> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      continue %24 : tile<64x64xf32, #linear1>
+      %32 = ttg.memdesc_index %2[%26] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      %33 = ttg.memdesc_index %12[%22] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      %34 = ttg.memdesc_trans %33 {order = array<i32: 1, 0>} : !ttg.memdesc<64x32xf16, #shared1, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared2, #smem, mutable>
+      %35 = mmaf %32, %34, %iterArg0 : !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>, !ttg.memdesc<32x64xf16, #shared2, #smem, mutable>, tile<64x64xf32, #linear1>
+      %36 = permute %31 [1, 0] : tile<32x64xf16, #linear2> -> tile<64x32xf16, #linear3>
+      %37 = ttg.memdesc_index %12[%23] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      ttg.local_store %36, %37 : tile<64x32xf16, #linear3> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      continue %35 : tile<64x64xf32, #linear1>
     }
-    ttg.local_dealloc %7 : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
-    ttg.local_dealloc %3 : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
-    %10 = ttg.local_alloc %for : (tile<64x64xf32, #linear1>) -> !ttg.memdesc<64x64xf32, #shared3, #smem>
+    %15 = ttg.async_wait {num = 0 : i32}
+    ttg.local_dealloc %12 : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
+    ttg.local_dealloc %2 : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable>
+    %16 = ttg.local_alloc %for : (tile<64x64xf32, #linear1>) -> !ttg.memdesc<64x64xf32, #shared3, #smem>
     ttg.barrier local
-    %11 = ttg.local_load %10 : !ttg.memdesc<64x64xf32, #shared3, #smem> -> tile<64x64xf32, #linear4>
-    ttg.local_dealloc %10 : !ttg.memdesc<64x64xf32, #shared3, #smem>
-    %12 = store_view_tko weak %11, %pview_11[%blockId_x, %blockId_y] token = %0 : tile<64x64xf32, #linear4>, partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> token
+    %17 = ttg.local_load %16 : !ttg.memdesc<64x64xf32, #shared3, #smem> -> tile<64x64xf32, #linear4>
+    ttg.local_dealloc %16 : !ttg.memdesc<64x64xf32, #shared3, #smem>
+    %18 = store_view_tko weak %17, %pview_11[%blockId_x, %blockId_y] token = %0 : tile<64x64xf32, #linear4>, partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> token
     return
   }
 }

@@ -126,6 +126,27 @@ pub(crate) struct Kernel<'a> {
 /// The static shared memory a kernel may declare.
 pub(crate) const MAX_STATIC_SMEM: u32 = 48 * 1024;
 
+/// The comment that gives a kernel's dynamic shared-memory size (docs/abi.md):
+/// `// tilec.dynamic_smem NAME BYTES`, before its `.extern .shared` declaration.
+pub const DYNAMIC_SMEM_MARK: &str = "tilec.dynamic_smem";
+
+/// The dynamic shared memory each kernel of a PTX module tilec wrote needs at launch
+/// (`sharedMemBytes`), from its `// tilec.dynamic_smem NAME BYTES` lines: (name, bytes)
+/// for the kernels over 48 KiB; the others need none.
+pub fn dynamic_smem(ptx: &str) -> Vec<(String, u32)> {
+    ptx.lines()
+        .filter_map(|l| {
+            let mut w = l.strip_prefix("// ")?.split_whitespace();
+            if w.next()? != DYNAMIC_SMEM_MARK {
+                return None;
+            }
+            let name = w.next()?.to_string();
+            let bytes = w.next()?.parse().ok()?;
+            Some((name, bytes))
+        })
+        .collect()
+}
+
 /// Data shared by the kernels of a module: constant tables, strings, `vprintf` use.
 #[derive(Default)]
 pub(crate) struct ModuleData {
@@ -711,19 +732,40 @@ fn emit_entry(
         k.set_scalar(*arg, elem, r);
     }
     k.emit_block(block);
-    if k.smem_bytes > MAX_STATIC_SMEM {
-        // ptxas would reject the kernel: say which op needs the memory instead.
+    let limit = opts.smem_limit();
+    if k.smem_bytes > limit {
+        // ptxas or the launch would reject the kernel: say which op needs the memory.
         let at = k.smem_op.unwrap_or(op);
-        let msg = format!(
-            "this operation needs {} bytes of shared memory, more than the {MAX_STATIC_SMEM} bytes (48 KiB) a kernel may declare statically; use smaller tiles",
-            k.smem_bytes
-        );
+        let msg = if opts.dynamic_smem {
+            format!(
+                "this operation needs {} bytes of shared memory, more than the {limit} bytes ({} KiB) a CTA may use on {}; use smaller tiles or fewer --num-stages",
+                k.smem_bytes,
+                limit / 1024,
+                opts.arch.name()
+            )
+        } else {
+            format!(
+                "this operation needs {} bytes of shared memory, more than the {MAX_STATIC_SMEM} bytes (48 KiB) a kernel may declare statically; use smaller tiles",
+                k.smem_bytes
+            )
+        };
         k.error_at_op(at, &msg);
     }
     if !k.diags.is_empty() {
         return Err(k.diags);
     }
     let mut out = String::new();
+    // Over 48 KiB: dynamic shared memory, whose size the launch must pass
+    // (docs/abi.md, "Shared memory"): the comment line tells the launcher how much.
+    let dynamic = k.smem_bytes > MAX_STATIC_SMEM;
+    if dynamic {
+        let _ = writeln!(out, "// {DYNAMIC_SMEM_MARK} {name} {}", k.smem_bytes);
+        let _ = writeln!(
+            out,
+            ".extern .shared .align {} .b8 __smem_{name}[];\n",
+            k.smem_align
+        );
+    }
     let _ = writeln!(out, "// .globl\t{name}");
     let _ = writeln!(out, ".visible .entry {name}(");
     out.push_str(&params.join(",\n"));
@@ -739,7 +781,7 @@ fn emit_entry(
             let _ = writeln!(out, "\t.reg {} \t{}<{}>;", c.decl(), c.prefix(), n + 1);
         }
     }
-    if k.smem_bytes > 0 {
+    if k.smem_bytes > 0 && !dynamic {
         let _ = writeln!(
             out,
             "\t.shared .align {} .b8 __smem_{name}[{}];",

@@ -117,7 +117,9 @@ impl Kernel<'_> {
         let res = m.result(op, 0);
         let shape = m.ctx.types.shape(m.value_type(res)).to_vec();
         let elem = m.ctx.types.element_type(m.value_type(res));
-        let n = 1u64 << shape_bits(&shape);
+        // (The stages of a pipeline may be any number, the other dimensions are powers of
+        // two.)
+        let n: u64 = shape.iter().map(|d| (*d).max(0) as u64).product();
         // Above the buffers still live (op-internal scratch then starts above this one),
         // after a barrier if those bytes may have been used since the last one.
         if self.smem_dirty > self.smem_top {
