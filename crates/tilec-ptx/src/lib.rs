@@ -1,13 +1,11 @@
 //! tilec's PTX backend. See docs/ptx-backend.md for the design.
 
-mod axis;
-pub mod banks;
 mod emit;
-pub mod gpu;
-pub mod layout;
 pub mod math;
 pub mod sink;
-pub mod target;
+
+// The GPU-level IR this writer reads (crates/tilec-gpuir), under the names it had here.
+pub use tilec_gpuir::{axis, banks, gpu, layout, mma, sizes, target};
 
 pub use banks::{SmemStats, bank_conflicts};
 pub use emit::{

@@ -331,7 +331,7 @@ impl Kernel<'_> {
         // The largest argument drives the printing: one line per element it holds, in its
         // layout, which convert-to-gpu gave every argument of its size. Smaller arguments
         // (rank-0 ones: every thread holds them) repeat on every line.
-        let driver = print_driver(m, &args);
+        let driver = tilec_gpuir::sizes::print_driver(m, &args);
         let layout = match driver {
             Some(v) => self.layout_of(v),
             None => self.default_layout(&[]),
@@ -389,14 +389,6 @@ impl Kernel<'_> {
         self.ins("trap;");
         self.ins(format!("{ok}:"));
     }
-}
-
-/// The `print` argument that drives the printing: the first of those with the most
-/// elements.
-pub(crate) fn print_driver(m: &tilec_ir::Module, args: &[Value]) -> Option<Value> {
-    let size = |v: &Value| shape_bits(m.ctx.types.shape(m.value_type(*v)));
-    let most = args.iter().map(size).max()?;
-    args.iter().copied().find(|v| size(v) == most)
 }
 
 /// Rewrites tile IR's format specifiers for C's vprintf: `%d` becomes `%lld` for 64-bit

@@ -28,8 +28,7 @@ use tilec_ir::attrs::AttrData;
 use tilec_ir::util::FxHashMap;
 use tilec_ir::{Module, Op, Opcode, Type, TypeData, Value};
 
-pub(crate) use control::print_driver;
-pub(crate) use shape::STAGE_BYTES;
+pub(crate) use tilec_gpuir::sizes::{MAX_STATIC_SMEM, elem_bytes};
 
 /// The registers of one tile value: one per slot of its layout.
 #[derive(Clone, Debug)]
@@ -122,9 +121,6 @@ pub(crate) struct Kernel<'a> {
     pub cur_op: Option<Op>,
     pub smem_op: Option<Op>,
 }
-
-/// The static shared memory a kernel may declare.
-pub(crate) const MAX_STATIC_SMEM: u32 = 48 * 1024;
 
 /// The comment that gives a kernel's dynamic shared-memory size (docs/abi.md):
 /// `// tilec.dynamic_smem NAME BYTES`, before its `.extern .shared` declaration.
@@ -219,23 +215,6 @@ pub(crate) fn class_of(elem: Type) -> RegClass {
         Type::F32 | Type::TF32 => RegClass::F32,
         Type::F64 => RegClass::F64,
         _ => RegClass::B64, // pointers
-    }
-}
-
-/// Bytes of one element in memory. The 4-bit types take a byte each in shared memory (the
-/// only memory they reach: global memory of them is refused, see [`check_limits`]).
-pub(crate) fn elem_bytes(elem: Type) -> u32 {
-    match elem {
-        Type::I1
-        | Type::I4
-        | Type::I8
-        | Type::F8E4M3FN
-        | Type::F8E5M2
-        | Type::F8E8M0FNU
-        | Type::F4E2M1FN => 1,
-        Type::I16 | Type::F16 | Type::BF16 => 2,
-        Type::I32 | Type::F32 | Type::TF32 => 4,
-        _ => 8,
     }
 }
 

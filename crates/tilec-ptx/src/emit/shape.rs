@@ -9,9 +9,7 @@ use std::rc::Rc;
 use tilec_ir::attrs::AttrData;
 use tilec_ir::{Op, Opcode, Type, Value};
 
-/// The largest shared-memory buffer one layout conversion uses; larger tiles convert in
-/// chunks when their layouts allow it.
-pub(crate) const STAGE_BYTES: u64 = 16 * 1024;
+pub(crate) use tilec_gpuir::sizes::STAGE_BYTES;
 
 /// The shared memory the `mmaf`/`mmai` fallback stages one K chunk of A and B in.
 const MMA_FALLBACK_BYTES: u64 = 32 * 1024;

@@ -57,28 +57,9 @@ pub(crate) enum Bounds {
 
 impl Kernel<'_> {
     /// The most slots one access can cover for this layout, tile shape and element type
-    /// (1 when the layout does not put consecutive innermost elements in consecutive slots).
+    /// ([`tilec_gpuir::sizes::vector_slots`]).
     pub(crate) fn vector_slots(layout: &Layout, shape: &[i64], elem: Type) -> usize {
-        let Some(inner) = shape.last() else {
-            return 1;
-        };
-        if elem == Type::I1 {
-            return 1;
-        }
-        let inner_bits = inner.trailing_zeros() as usize;
-        let mut k = 0;
-        while k < layout.reg.len() && k < inner_bits && layout.reg[k] as usize == k {
-            k += 1;
-        }
-        let size = elem_bytes(elem) as usize;
-        // 16-bit and 8-bit integers and floats go up to 16 bytes (moved as `.b32` words,
-        // `packed_words`); other types up to four elements.
-        let most = if packed_words(elem, 16 / size).is_some() {
-            16 / size
-        } else {
-            4
-        };
-        (1usize << k).min(most).min(16 / size).max(1)
+        tilec_gpuir::sizes::vector_slots(layout, shape, elem)
     }
 
     /// The vector width for a view access (1: scalar) and how its bounds are checked,
@@ -333,15 +314,4 @@ impl Kernel<'_> {
     }
 }
 
-/// The number of `.b32` words a vector of `n` elements of `elem` moves as, when it is
-/// moved as words: more than four 16-bit (`f16`, `bf16`, `i16`) or 8-bit integer (`i8`)
-/// elements, which PTX's `.v2`/`.v4` of the element type cannot hold (eight `f16` are one
-/// `ld.global.v4.b32`). `None`: the vector moves as elements.
-pub(crate) fn packed_words(elem: Type, n: usize) -> Option<usize> {
-    let size = match elem {
-        Type::F16 | Type::BF16 | Type::I16 => 2,
-        Type::I8 => 1,
-        _ => return None,
-    };
-    (n > 4 && (n * size).is_multiple_of(4) && n * size <= 16).then_some(n * size / 4)
-}
+pub(crate) use tilec_gpuir::sizes::packed_words;

@@ -29,11 +29,11 @@
 //! `reduce` across warps, `scan`, `extract` and the `mmaf`/`mmai` fallback use shared
 //! memory inside their own lowering; their operands and results are still explicit here.
 
-use crate::emit::mma::MmaPlan;
 use crate::layout::{
     Layout, broadcast_layout, broadcast_source, cat_layout, narrow_low, permute_layout,
     reduce_layout, shape_bits, widen_low,
 };
+use crate::mma::MmaPlan;
 use crate::target::Options;
 use std::rc::Rc;
 use tilec_ir::attrs::{AttrData, PaddingValue};
@@ -52,7 +52,7 @@ use tilec_ir::{EnumKind, InsertPoint, Module, Op, OpSpec, Opcode, Swizzle, Type,
 /// `perPhase = max(1, 128 / R)` rows (the rows that share a 128-byte line). Rows of 16
 /// bytes or less need none (8 of them are one line).
 pub fn mma_swizzle(shape: &[i64], elem: Type) -> Swizzle {
-    let bytes = crate::emit::elem_bytes(elem) as i64;
+    let bytes = crate::sizes::elem_bytes(elem) as i64;
     let Some(&cols) = shape.last() else {
         return Swizzle::NONE;
     };
@@ -240,7 +240,7 @@ impl Assign<'_> {
         // Tiles over STAGE_BYTES convert in chunks inside one `ttg.convert_layout` (a single
         // buffer would not fit the 48 KiB of static shared memory).
         let elem = self.m.ctx.types.element_type(ty);
-        let big = (crate::emit::elem_bytes(elem) as u64) << from.nbits > crate::emit::STAGE_BYTES;
+        let big = (crate::sizes::elem_bytes(elem) as u64) << from.nbits > crate::sizes::STAGE_BYTES;
         let mut created = Vec::new();
         let new = if free || big {
             let c = self.create(Opcode::ConvertLayout, &[v], &[ty], &[], op);
@@ -481,7 +481,7 @@ impl Assign<'_> {
                 // The largest argument drives the printing (emit::control::print_driver);
                 // arguments of its size are wanted in its layout, smaller ones as they are.
                 let args = operand_group(self.m, op, "args");
-                let Some(driver) = crate::emit::print_driver(self.m, &args) else {
+                let Some(driver) = crate::sizes::print_driver(self.m, &args) else {
                     return;
                 };
                 let di = args.iter().position(|v| *v == driver).unwrap_or(0);
@@ -726,7 +726,7 @@ impl Assign<'_> {
         let m = &*self.m;
         let (a, b, c) = (m.operand(op, 0), m.operand(op, 1), m.operand(op, 2));
         let elem = |v: Value| m.ctx.types.element_type(m.value_type(v));
-        crate::emit::mma::mma_plan(
+        crate::mma::mma_plan(
             &self.shape(a),
             &self.shape(b),
             elem(a),
@@ -767,7 +767,8 @@ impl Assign<'_> {
                     .get(&v)
                     .is_some_and(|l| !l.converts_freely(&frag));
             let elem = self.m.ctx.types.element_type(self.m.value_type(v));
-            let bytes = ((crate::emit::elem_bytes(elem) as u64) << frag.nbits).next_multiple_of(16);
+            let bytes =
+                ((crate::sizes::elem_bytes(elem) as u64) << frag.nbits).next_multiple_of(16);
             if !moves || staged_bytes + bytes > MMA_STAGED_BYTES {
                 self.want(op, i, &frag);
                 continue;
@@ -949,7 +950,7 @@ impl Assign<'_> {
     fn stage_bytes(&self, op: Op, i: usize) -> u64 {
         let v = self.m.operand(op, i);
         let elem = self.m.ctx.types.element_type(self.m.value_type(v));
-        ((crate::emit::elem_bytes(elem) as u64) << shape_bits(&self.shape(v))).next_multiple_of(16)
+        ((crate::sizes::elem_bytes(elem) as u64) << shape_bits(&self.shape(v))).next_multiple_of(16)
     }
 
     /// How many stages the pipeline of loop `f` around `op` gets, with a remark on the
@@ -960,7 +961,7 @@ impl Assign<'_> {
     /// ahead whatever the stage count: it keeps two stages, and so does A when its view
     /// pads with a nonzero value (`cp.async` zero-fills). `n` stages of A and two of B must
     /// fit the shared memory the pipeline may use: the kernel's limit
-    /// ([`Options::smem_limit`]) less [`crate::emit::STAGE_BYTES`] for its other buffers.
+    /// ([`Options::smem_limit`]) less [`crate::sizes::STAGE_BYTES`] for its other buffers.
     fn pipeline_stages(&mut self, op: Op, f: Op, a_async: bool) -> Option<u32> {
         if self.stages == Some(1) {
             self.remark(f, "K loop not pipelined: --num-stages 1 asked for".into());
@@ -970,19 +971,19 @@ impl Assign<'_> {
         let (a, b) = (self.stage_bytes(op, 0), self.stage_bytes(op, 1));
         let budget = self
             .smem_limit
-            .saturating_sub(crate::emit::STAGE_BYTES as u32) as u64;
-        let limit_text = if self.smem_limit > crate::emit::MAX_STATIC_SMEM {
+            .saturating_sub(crate::sizes::STAGE_BYTES as u32) as u64;
+        let limit_text = if self.smem_limit > crate::sizes::MAX_STATIC_SMEM {
             format!(
                 "{} bytes of shared memory per CTA on {} less {} for the kernel's other buffers",
                 self.smem_limit,
                 self.arch.name(),
-                crate::emit::STAGE_BYTES
+                crate::sizes::STAGE_BYTES
             )
         } else {
             format!(
                 "{} bytes of static shared memory less {} for the kernel's other buffers",
                 self.smem_limit,
-                crate::emit::STAGE_BYTES
+                crate::sizes::STAGE_BYTES
             )
         };
         let need = |n: u32| n as u64 * a + 2 * b;
@@ -1423,9 +1424,9 @@ impl Assign<'_> {
         let tile = m.result(d, 0);
         let shape = self.shape(tile);
         let elem = m.ctx.types.element_type(m.value_type(tile));
-        let size = crate::emit::elem_bytes(elem) as u64;
+        let size = crate::sizes::elem_bytes(elem) as u64;
         let layout = Layout::blocked(shape_bits(&shape), self.warp_bits);
-        let w = crate::emit::Kernel::vector_slots(&layout, &shape, elem);
+        let w = crate::sizes::vector_slots(&layout, &shape, elem);
         if shape.len() != 2 || w < 2 || !matches!(w as u64 * size, 4 | 8 | 16) {
             return plain;
         }
@@ -1764,8 +1765,8 @@ impl Assign<'_> {
         let res = self.m.result(op, 0);
         let (ss, rs) = (self.shape(src), self.shape(res));
         let elem = self.m.ctx.types.element_type(self.m.value_type(src));
-        let bytes = (crate::emit::elem_bytes(elem) as u64) << shape_bits(&ss);
-        if bytes > crate::emit::STAGE_BYTES || ss.is_empty() {
+        let bytes = (crate::sizes::elem_bytes(elem) as u64) << shape_bits(&ss);
+        if bytes > crate::sizes::STAGE_BYTES || ss.is_empty() {
             return;
         }
         let idx: Vec<Value> = self.m.operands(op).skip(1).collect();
@@ -2009,7 +2010,7 @@ fn operand_index(m: &Module, op: Op, group: &str) -> usize {
 }
 
 /// The integer attribute `name` of `op` (0 when absent).
-pub(crate) fn int_attr(m: &Module, op: Op, name: &str) -> i64 {
+pub fn int_attr(m: &Module, op: Op, name: &str) -> i64 {
     m.attr_named(op, name)
         .and_then(|a| m.ctx.attrs.get_int(a))
         .unwrap_or(0)
@@ -2436,7 +2437,7 @@ pub fn verify_gpu(m: &Module, opts: &Options) -> Result<(), Vec<GpuError>> {
                             src @ TypeData::MemDesc { shape: ss, elem: se, mutable: sm, .. },
                             res @ TypeData::MemDesc { shape: rs, elem: re, mutable: rm, .. },
                         ) => {
-                            let bytes = |s: &[i64], e: &Type| s.iter().product::<i64>() * crate::emit::elem_bytes(*e) as i64;
+                            let bytes = |s: &[i64], e: &Type| s.iter().product::<i64>() * crate::sizes::elem_bytes(*e) as i64;
                             if !row_major(src) || !row_major(res) {
                                 err(Some(op), format!("'{name}' op requires a row-major source and result"));
                             } else if !unswizzled(src) || !unswizzled(res) {

@@ -175,7 +175,7 @@ impl Options {
         if self.dynamic_smem {
             self.arch.max_smem()
         } else {
-            crate::emit::MAX_STATIC_SMEM
+            crate::sizes::MAX_STATIC_SMEM
         }
     }
 

@@ -33,7 +33,7 @@
 //! pointee size, which every valid address has), runs of 1. The analysis is one forward
 //! walk over the kernel body, nested regions included.
 
-use crate::emit::elem_bytes;
+use crate::sizes::elem_bytes;
 use tilec_ir::attrs::{AttrData, ComparisonPredicate};
 use tilec_ir::segments::operand_group;
 use tilec_ir::types::DYNAMIC;

@@ -1,0 +1,20 @@
+//! tilec's GPU-level IR (docs/ptx-backend.md, "The GPU-level IR"): everything the backend
+//! decides before any PTX is written. Layouts (`layout`), the axis/contiguity analysis
+//! (`axis`), tensor-core plans (`mma`), the target and its limits (`target`, `sizes`),
+//! convert-to-gpu and the GPU-level verifier (`gpu`), and the static bank-conflict check
+//! (`banks`). `tilec-ptx` is the writer that reads what this crate produces.
+
+pub mod axis;
+pub mod banks;
+pub mod gpu;
+pub mod layout;
+pub mod mma;
+pub mod sizes;
+pub mod target;
+
+pub use banks::{SmemStats, bank_conflicts};
+pub use gpu::{
+    DEFAULT_STAGES, GpuError, convert_to_gpu, convert_to_gpu_remarks, gpu_num_warps, is_gpu_level,
+    set_gpu_aliases, verify_gpu, verify_gpu_input,
+};
+pub use target::{Arch, Options};

@@ -1,0 +1,74 @@
+//! Sizes and limits that convert-to-gpu decides with and the PTX writer writes with.
+
+use crate::layout::{Layout, shape_bits};
+use tilec_ir::{Type, Value};
+
+/// Bytes of one element of `elem` in memory (the 4-bit types and `i1` take a byte).
+pub fn elem_bytes(elem: Type) -> u32 {
+    match elem {
+        Type::I1
+        | Type::I4
+        | Type::I8
+        | Type::F8E4M3FN
+        | Type::F8E5M2
+        | Type::F8E8M0FNU
+        | Type::F4E2M1FN => 1,
+        Type::I16 | Type::F16 | Type::BF16 => 2,
+        Type::I32 | Type::F32 | Type::TF32 => 4,
+        _ => 8,
+    }
+}
+
+/// The largest shared-memory buffer one layout conversion uses; larger tiles convert in
+/// chunks when their layouts allow it.
+pub const STAGE_BYTES: u64 = 16 * 1024;
+
+/// The shared memory a kernel may declare statically (ptxas refuses more).
+pub const MAX_STATIC_SMEM: u32 = 48 * 1024;
+
+/// The `print` argument that drives the printing: the first of those with the most
+/// elements.
+pub fn print_driver(m: &tilec_ir::Module, args: &[Value]) -> Option<Value> {
+    let size = |v: &Value| shape_bits(m.ctx.types.shape(m.value_type(*v)));
+    let most = args.iter().map(size).max()?;
+    args.iter().copied().find(|v| size(v) == most)
+}
+
+/// The number of `.b32` words a vector of `n` elements of `elem` moves as, when it is
+/// moved as words: more than four 16-bit (`f16`, `bf16`, `i16`) or 8-bit integer (`i8`)
+/// elements, which PTX's `.v2`/`.v4` of the element type cannot hold (eight `f16` are one
+/// `ld.global.v4.b32`). `None`: the vector moves as elements.
+pub fn packed_words(elem: Type, n: usize) -> Option<usize> {
+    let size = match elem {
+        Type::F16 | Type::BF16 | Type::I16 => 2,
+        Type::I8 => 1,
+        _ => return None,
+    };
+    (n > 4 && (n * size).is_multiple_of(4) && n * size <= 16).then_some(n * size / 4)
+}
+
+/// The most slots one global access can cover for this layout, tile shape and element
+/// type (1 when the layout does not put consecutive innermost elements in consecutive
+/// slots).
+pub fn vector_slots(layout: &Layout, shape: &[i64], elem: Type) -> usize {
+    let Some(inner) = shape.last() else {
+        return 1;
+    };
+    if elem == Type::I1 {
+        return 1;
+    }
+    let inner_bits = inner.trailing_zeros() as usize;
+    let mut k = 0;
+    while k < layout.reg.len() && k < inner_bits && layout.reg[k] as usize == k {
+        k += 1;
+    }
+    let size = elem_bytes(elem) as usize;
+    // 16-bit and 8-bit integers and floats go up to 16 bytes (moved as `.b32` words,
+    // `packed_words`); other types up to four elements.
+    let most = if packed_words(elem, 16 / size).is_some() {
+        16 / size
+    } else {
+        4
+    };
+    (1usize << k).min(most).min(16 / size).max(1)
+}
