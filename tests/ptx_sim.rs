@@ -236,7 +236,7 @@ fn run_matmul(
     b_transposed: bool,
     seed: u64,
     plus: i64,
-) {
+) -> ptxsim::Stats {
     let mut g = Gen(seed);
     let a = g.vec(m * k, 3);
     let b = g.vec(k * n, 3);
@@ -251,7 +251,7 @@ fn run_matmul(
     params.extend(matrix(&mut mem, tc, m, n, &vec![0; m * n]));
     let pc = params[10];
     let grid = [m.div_ceil(tm) as u64, n.div_ceil(tn) as u64, 1];
-    ptxsim::run(kernel(ks, name), grid, &params, &mut mem)
+    let stats = ptxsim::run(kernel(ks, name), grid, &params, &mut mem)
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     let got = decode(tc, mem.read(pc, m * n * bytes_of(tc)));
     assert_same(
@@ -259,6 +259,7 @@ fn run_matmul(
         &got,
         &reference(1, m, n, k, &a, &b, &vec![plus; m * n]),
     );
+    stats
 }
 
 #[test]
@@ -1421,9 +1422,10 @@ fn k_loop_kernel(rows: usize, aligned: bool, first: usize) -> String {
 }
 
 /// The corpus bf16 product (bases `assume div_by<16>`, run-time row strides) picks its A
-/// copies at run time: vector `cp.async` when the row stride is a multiple of the vector
-/// (K = 128, 192) and element-wise copies when it is not (K = 130, 66: rows start 4 bytes
-/// apart from a vector boundary), with ragged K tiles.
+/// copies at run time: 16-byte `cp.async` when the row stride is a multiple of 8 elements
+/// (K = 128, 192), 8-byte ones when it is a multiple of 4 (K = 132), and element-wise
+/// copies otherwise (K = 130, 66: rows start 4 bytes apart from a vector boundary), with
+/// ragged K tiles.
 #[test]
 fn async_copies_follow_the_run_time_row_stride() {
     let ks = compile("tests/corpus/cutile/matmul_bf16.mlir", &[]);
@@ -1441,8 +1443,16 @@ fn async_copies_follow_the_run_time_row_stride() {
         "",
     );
     assert!(ptx.stdout.contains("cp.async.ca.shared.global"));
-    for (k, seed) in [(128usize, 21u64), (192, 22), (130, 23), (66, 24)] {
-        run_matmul(
+    // A's row stride is K: a multiple of 8 bf16 takes the 16-byte copies, of 4 the 8-byte
+    // ones, anything else the element-wise copy (counted by the simulator by width).
+    for (k, seed, want) in [
+        (128usize, 21u64, 128u32),
+        (192, 22, 128),
+        (132, 25, 64),
+        (130, 23, 16),
+        (66, 24, 16),
+    ] {
+        let stats = run_matmul(
             &ks,
             "matmul_bf16",
             (64, 64, k),
@@ -1451,6 +1461,17 @@ fn async_copies_follow_the_run_time_row_stride() {
             true,
             seed,
             0,
+        );
+        // A's 64 x K bf16 elements moved at that width (B, read through a transposing
+        // dim_map, moves element by element; C's stores are 128-bit), and no 8-byte
+        // accesses but A's.
+        let at = stats.global.get(&want).copied().unwrap_or(0);
+        assert!(at >= 64 * k as u64 * 2, "K = {k}: {:?}", stats.global);
+        assert_eq!(
+            stats.global.contains_key(&64),
+            want == 64,
+            "K = {k}: {:?}",
+            stats.global
         );
     }
 }

@@ -12,6 +12,32 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
+/// `bits:n` pairs of a histogram by access width (`"16:4 128:2"`; `-` when empty).
+pub fn width_list<T: std::fmt::Display>(h: &BTreeMap<u32, T>) -> String {
+    if h.is_empty() {
+        return "-".into();
+    }
+    h.iter()
+        .map(|(w, n)| format!("{w}:{n}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The share (0 to 1) of the bytes moved by 128-bit accesses, from bytes by access width;
+/// `None` when nothing moved.
+pub fn share_128_of_bytes(bytes: &BTreeMap<u32, u64>) -> Option<f64> {
+    let all: u64 = bytes.values().sum();
+    (all > 0).then(|| bytes.get(&128).copied().unwrap_or(0) as f64 / all as f64)
+}
+
+/// Bytes by access width from instruction counts by width.
+fn bytes_of_counts(counts: &BTreeMap<u32, u32>) -> BTreeMap<u32, u64> {
+    counts
+        .iter()
+        .map(|(bits, n)| (*bits, u64::from(*bits / 8) * u64::from(*n)))
+        .collect()
+}
+
 /// Static counts of one PTX entry.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PtxCounts {
@@ -39,31 +65,18 @@ pub struct PtxCounts {
 impl PtxCounts {
     /// Bytes of the static global accesses (the sum of their widths).
     pub fn global_bytes(&self) -> u64 {
-        self.global
-            .iter()
-            .map(|(bits, n)| u64::from(*bits / 8) * u64::from(*n))
-            .sum()
-    }
-
-    /// Bytes of the static global accesses that are 128 bits wide.
-    pub fn global_bytes_128(&self) -> u64 {
-        u64::from(self.global.get(&128).copied().unwrap_or(0)) * 16
+        bytes_of_counts(&self.global).values().sum()
     }
 
     /// The share (0 to 1) of [`Self::global_bytes`] moved by 128-bit accesses; `None` for a
     /// kernel without global loads or stores.
     pub fn share_128(&self) -> Option<f64> {
-        let all = self.global_bytes();
-        (all > 0).then(|| self.global_bytes_128() as f64 / all as f64)
+        share_128_of_bytes(&bytes_of_counts(&self.global))
     }
 
     /// The global accesses by width, `w:count` separated by spaces (`"16:4 128:2"`).
     pub fn widths(&self) -> String {
-        self.global
-            .iter()
-            .map(|(w, n)| format!("{w}:{n}"))
-            .collect::<Vec<_>>()
-            .join(" ")
+        width_list(&self.global)
     }
 }
 
@@ -179,13 +192,7 @@ pub struct SassCounts {
 impl SassCounts {
     /// The share (0 to 1) of the static global bytes moved by 128-bit instructions.
     pub fn share_128(&self) -> Option<f64> {
-        let all: u64 = self
-            .global
-            .iter()
-            .map(|(b, n)| u64::from(*b / 8) * u64::from(*n))
-            .sum();
-        let wide = u64::from(self.global.get(&128).copied().unwrap_or(0)) * 16;
-        (all > 0).then(|| wide as f64 / all as f64)
+        share_128_of_bytes(&bytes_of_counts(&self.global))
     }
 }
 

@@ -730,16 +730,7 @@ fn example_inputs(
     out
 }
 
-/// `w:count` pairs of a width histogram.
-fn widths(h: &std::collections::BTreeMap<u32, u32>) -> String {
-    if h.is_empty() {
-        return "-".into();
-    }
-    h.iter()
-        .map(|(w, n)| format!("{w}:{n}"))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
+use tilec_tests::codestats::width_list as widths;
 
 fn percent(x: Option<f64>) -> String {
     x.map_or("-".into(), |x| format!("{:.0}%", 100.0 * x))

@@ -325,27 +325,12 @@ fn sweep(backend: &mut dyn Backend, arch: &str, o: &Options, sim: bool) -> i32 {
     if bad > 0 { 1 } else { 0 }
 }
 
-/// `bits:bytes` pairs.
-fn width_list(m: &std::collections::BTreeMap<u32, u64>) -> String {
-    if m.is_empty() {
-        return "-".into();
-    }
-    m.iter()
-        .map(|(w, b)| format!("{w}:{b}"))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
+use tilec_tests::codestats::width_list;
 
-/// The share of the bytes moved by 128-bit instructions.
+/// The share of the bytes moved by 128-bit instructions, as a percentage.
 fn share_128(m: &std::collections::BTreeMap<u32, u64>) -> String {
-    let all: u64 = m.values().sum();
-    if all == 0 {
-        return "-".into();
-    }
-    format!(
-        "{:.0}%",
-        100.0 * m.get(&128).copied().unwrap_or(0) as f64 / all as f64
-    )
+    tilec_tests::codestats::share_128_of_bytes(m)
+        .map_or("-".into(), |x| format!("{:.0}%", 100.0 * x))
 }
 
 fn first_line(s: &str) -> String {

@@ -1425,7 +1425,7 @@ impl Assign<'_> {
         let shape = self.shape(tile);
         let elem = m.ctx.types.element_type(m.value_type(tile));
         let size = crate::sizes::elem_bytes(elem) as u64;
-        let layout = Layout::blocked(shape_bits(&shape), self.warp_bits);
+        let layout = crate::sizes::async_copy_layout(&shape, elem, self.warp_bits, 16);
         let w = crate::sizes::vector_slots(&layout, &shape, elem);
         if shape.len() != 2 || w < 2 || !matches!(w as u64 * size, 4 | 8 | 16) {
             return plain;
@@ -1459,11 +1459,23 @@ impl Assign<'_> {
         let Some(info) = axis.view(view_v) else {
             return plain;
         };
-        let bytes = w as u64 * size;
-        if info.base_div < bytes || info.stride_div.first().copied().unwrap_or(1) * size >= bytes {
+        // The widths worth a version: the layout's whole vector, and half of it when that
+        // is still a `cp.async` size (a 16-byte copy needs the row stride a multiple of 8
+        // f16 elements, an 8-byte one of 4), each where the base is aligned for it and the
+        // stride is not provably so.
+        let stride_div = info.stride_div.first().copied().unwrap_or(1);
+        let widths: Vec<usize> = [w, w / 2]
+            .into_iter()
+            .filter(|&wi| {
+                let bytes = wi as u64 * size;
+                wi >= 2 && bytes >= 4 && info.base_div >= bytes && stride_div * size < bytes
+            })
+            .collect();
+        if widths.is_empty() {
             return plain; // base not aligned, or the stride provably is
         }
-        // aligned = (stride & (w - 1)) == 0, before the loop.
+        // aligned_w = (stride & (w - 1)) == 0, before the loop; the versions are taken in
+        // order, each under its own alignment and none of the wider ones'.
         let sty = m.value_type(stride);
         let i1_ty = self.m.ctx.types.intern(TypeData::Tile {
             shape: Box::new([]),
@@ -1475,11 +1487,6 @@ impl Assign<'_> {
             |k: &mut Self, opcode, operands: &[Value], ty, attrs: &[Option<tilec_ir::Attr>]| {
                 k.scalar_at(opcode, operands, ty, attrs, before, origin)
             };
-        let lanes = self
-            .m
-            .ctx
-            .attrs
-            .intern(tilec_ir::attrs::dense(sty, vec![w as u64 - 1]));
         let zero = self
             .m
             .ctx
@@ -1490,21 +1497,41 @@ impl Assign<'_> {
             .ctx
             .attrs
             .intern(tilec_ir::attrs::dense(i1_ty, vec![1]));
-        let lanes = scalar_op(self, Opcode::Constant, &[], sty, &[Some(lanes)]);
         let zero = scalar_op(self, Opcode::Constant, &[], sty, &[Some(zero)]);
         let one = scalar_op(self, Opcode::Constant, &[], i1_ty, &[Some(one)]);
-        let low = scalar_op(self, Opcode::AndI, &[stride, lanes], sty, &[]);
         let eq = self.m.ctx.attrs.enum_case(EnumKind::ComparisonPredicate, 0);
         let signed = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 0);
-        let aligned = scalar_op(
-            self,
-            Opcode::CmpI,
-            &[low, zero],
-            i1_ty,
-            &[Some(eq), Some(signed)],
-        );
-        let unaligned = scalar_op(self, Opcode::XOrI, &[aligned, one], i1_ty, &[]);
-        vec![(Some(aligned), w), (Some(unaligned), 0)]
+        let mut versions = Vec::new();
+        // Not aligned for any wider version so far.
+        let mut none_wider: Option<Value> = None;
+        for wi in widths {
+            let lanes = self
+                .m
+                .ctx
+                .attrs
+                .intern(tilec_ir::attrs::dense(sty, vec![wi as u64 - 1]));
+            let lanes = scalar_op(self, Opcode::Constant, &[], sty, &[Some(lanes)]);
+            let low = scalar_op(self, Opcode::AndI, &[stride, lanes], sty, &[]);
+            let aligned = scalar_op(
+                self,
+                Opcode::CmpI,
+                &[low, zero],
+                i1_ty,
+                &[Some(eq), Some(signed)],
+            );
+            let unaligned = scalar_op(self, Opcode::XOrI, &[aligned, one], i1_ty, &[]);
+            let this = match none_wider {
+                Some(nw) => scalar_op(self, Opcode::AndI, &[aligned, nw], i1_ty, &[]),
+                None => aligned,
+            };
+            versions.push((Some(this), wi));
+            none_wider = Some(match none_wider {
+                Some(nw) => scalar_op(self, Opcode::AndI, &[unaligned, nw], i1_ty, &[]),
+                None => unaligned,
+            });
+        }
+        versions.push((none_wider, 0));
+        versions
     }
 
     /// An op with one rank-0 result of type `ty` at `at` (with `origin`'s position);

@@ -72,3 +72,15 @@ pub fn vector_slots(layout: &Layout, shape: &[i64], elem: Type) -> usize {
     };
     (1usize << k).min(most).min(16 / size).max(1)
 }
+
+/// The layout of a `ttg.async_copy_global_to_local`: blocked, with vectors of up to
+/// `max_bytes` (16: four f32, eight 16-bit, sixteen byte elements, as much as one
+/// `cp.async` moves; a copy versioned for a narrower run-time alignment asks for that
+/// width, so that the lanes of one copy still write consecutive bytes). convert-to-gpu
+/// (which versions the copies on the alignment of their row stride) and the writer both
+/// use it.
+pub fn async_copy_layout(shape: &[i64], elem: Type, warp_bits: u32, max_bytes: u32) -> Layout {
+    let bytes = elem_bytes(elem).max(1);
+    let vec_bits = (max_bytes.clamp(bytes, 16) / bytes).trailing_zeros().min(4);
+    Layout::blocked_vec(shape_bits(shape), warp_bits, vec_bits)
+}

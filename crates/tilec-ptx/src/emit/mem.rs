@@ -574,20 +574,29 @@ impl Kernel<'_> {
             );
         };
         let shape = m.ctx.types.shape(m.value_type(dst)).to_vec();
-        let layout = Rc::new(Layout::blocked(
-            crate::layout::shape_bits(&shape),
-            self.warp_bits(),
-        ));
         let elem = view.elem;
         let size = elem_bytes(elem) as u64;
-        let (addr, limits, strides) = self.view_base(&view, &index, &shape, &layout);
-        let (proved, _) = self.view_vector(view_v, &view, &index, &shape, &layout);
         // `contiguity`: a vector width convert-to-gpu checked at run time (the copy sits
-        // under a mask on the row stride's alignment), over a unit inner stride.
+        // under a mask on the row stride's alignment), over a unit inner stride. The
+        // threads hold vectors of that many elements (so that the lanes of one copy
+        // write consecutive bytes), else of 16 bytes.
         let contiguity = m
             .attr_named(op, "contiguity")
             .and_then(|a| m.ctx.attrs.get_int(a))
             .unwrap_or(0) as usize;
+        let max_bytes = if contiguity > 1 {
+            (contiguity as u64 * size).min(16) as u32
+        } else {
+            16
+        };
+        let layout = Rc::new(tilec_gpuir::sizes::async_copy_layout(
+            &shape,
+            elem,
+            self.warp_bits(),
+            max_bytes,
+        ));
+        let (addr, limits, strides) = self.view_base(&view, &index, &shape, &layout);
+        let (proved, _) = self.view_vector(view_v, &view, &index, &shape, &layout);
         let unit_inner = matches!(view.strides.last(), Some(Dim::Static(1)));
         let vw = if contiguity > 1 && unit_inner {
             contiguity
