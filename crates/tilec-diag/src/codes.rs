@@ -222,6 +222,9 @@ codes! {
     /// A remark on the software pipeline of a K loop.
     PIPELINE = "E0903", "K loop pipeline",
         "A remark, not an error (`tilec FILE -o OUT.ptx --remarks` prints it): how many shared-memory stages the K loop of a tensor-core product was pipelined over, and why it got fewer than asked (`--num-stages`, default 4) or no pipeline at all: the stages do not fit the shared memory the kernel may use, the product's A and B are not view loads in the loop body indexed by its induction variable, the loop's step is not 1, or `--num-stages 1`. docs/ptx-backend.md (\"Pipelining\") describes the pattern.";
+    /// A remark on how a global load or store moves its tile.
+    VECTOR_ACCESS = "E0904", "global access width",
+        "A remark, not an error (`tilec FILE -o OUT.ptx --remarks` prints it): how many bytes each instruction of a global load or store through a view moves (up to 16: `ld.global.v4`), whether the alignment that allows it is proven by the IR (static strides, `assume div_by` on the base pointer, the sizes and strides) or checked when the kernel runs (a base pointer or row stride known only then, with an element-by-element fallback), and when the access stays one element per instruction, why: the innermost tile dimension is not contiguous in memory (a stride other than 1, a transposing `dim_map`, a gather), or the layout gives a thread one element at a time. docs/ptx-backend.md (\"Memory\") describes the rules.";
     /// The canonicalizer hit its iteration cap.
     OPT_NOT_CONVERGED = "E1301", "canonicalization did not converge",
         "The greedy canonicalization driver was still rewriting after its iteration cap (`--max-iterations`, default 10). The output is valid but may not be fully canonical. This points at a pair of rules that undo each other; please report it with the input.";

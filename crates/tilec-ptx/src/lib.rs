@@ -9,8 +9,8 @@ pub use tilec_gpuir::{axis, banks, gpu, layout, mma, sizes, target};
 
 pub use banks::{SmemStats, bank_conflicts};
 pub use emit::{
-    DYNAMIC_SMEM_MARK, REGISTER_FILE_BYTES, check_limits, compile, compile_all, compile_gpu,
-    compile_gpu_stats, compile_stats, dynamic_smem, ptx_ident,
+    DYNAMIC_SMEM_MARK, REGISTER_FILE_BYTES, Written, check_limits, compile, compile_all,
+    compile_gpu, compile_gpu_report, compile_gpu_stats, compile_stats, dynamic_smem, ptx_ident,
 };
 pub use gpu::{
     DEFAULT_STAGES, GpuError, convert_to_gpu, convert_to_gpu_remarks, gpu_num_warps, is_gpu_level,

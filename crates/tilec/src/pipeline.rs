@@ -121,7 +121,8 @@ pub struct Compiled {
     /// Diagnostics that did not stop it (warnings, remarks).
     pub warnings: Vec<Diagnostic>,
     /// The backend's remarks (how many stages each K loop was pipelined over, and why a
-    /// loop got fewer or none), kept apart: `tilec --remarks` prints them.
+    /// loop got fewer or none; the width of every global access through a view, and why
+    /// one moves element by element), kept apart: `tilec --remarks` prints them.
     pub remarks: Vec<Diagnostic>,
     /// Time per stage.
     pub timings: Timings,
@@ -267,17 +268,20 @@ pub fn back(
         (gpu, opts.ptx.clone())
     };
     t = timings.add(Stage::Gpu, t);
-    let written = tilec_ptx::compile_gpu_stats(&gpu, &popts, source);
+    let written = tilec_ptx::compile_gpu_report(&gpu, &popts, source);
     timings.add(Stage::Ptx, t);
     match written {
-        Ok((ptx, smem)) => Ok(Compiled {
-            ptx,
-            modules,
-            smem,
-            warnings,
-            remarks,
-            timings: *timings,
-        }),
+        Ok(w) => {
+            remarks.extend(w.remarks);
+            Ok(Compiled {
+                ptx: w.ptx,
+                modules,
+                smem: w.smem,
+                warnings,
+                remarks,
+                timings: *timings,
+            })
+        }
         Err(d) => {
             warnings.extend(d);
             Err(Failure {

@@ -169,3 +169,51 @@ fn without_the_canonicalizer_the_module_stays_as_written() {
             .ptx
     );
 }
+
+/// The writer says how each global access through a view moves its tile (E0904).
+#[test]
+fn remarks_say_how_global_accesses_move() {
+    let remarks = |src: &str| -> Vec<String> {
+        let c = pipeline::compile(src.as_bytes(), FileId(0), &Options::default()).unwrap();
+        c.remarks
+            .iter()
+            .filter(|d| d.code == tilec_diag::codes::VECTOR_ACCESS)
+            .map(|d| d.message.clone())
+            .collect()
+    };
+    let kernel = |assume: &str, stride: &str| {
+        format!(
+            r#"cuda_tile.module @m {{
+  entry @k(%p: tile<ptr<f32>>, %n: tile<i32>) {{
+    %t = make_token : token
+    {assume}
+    %v = make_tensor_view %q, shape = [%n], strides = [{stride}] : tile<i32> -> tensor_view<?xf32, strides=[{stride}]>
+    %pv = make_partition_view %v : partition_view<tile=(1024), tensor_view<?xf32, strides=[{stride}]>>
+    %b, %by, %bz = get_tile_block_id : tile<i32>
+    %x, %t1 = load_view_tko weak %pv[%b] token = %t : partition_view<tile=(1024), tensor_view<?xf32, strides=[{stride}]>>, tile<i32> -> tile<1024xf32>, token
+    %t2 = store_view_tko weak %x, %pv[%by] token = %t1 : tile<1024xf32>, partition_view<tile=(1024), tensor_view<?xf32, strides=[{stride}]>>, tile<i32> -> token
+    return
+  }}
+}}
+"#
+        )
+    };
+    let proven = remarks(&kernel("%q = assume div_by<16>, %p : tile<ptr<f32>>", "1"));
+    assert_eq!(
+        proven,
+        [
+            "load of a 1024 f32 tile: 128-bit accesses (4 elements each), the alignment is proven",
+            "store of a 1024 f32 tile: 128-bit accesses (4 elements each), the alignment is proven"
+        ]
+    );
+    let checked = remarks(&kernel("%q = assume div_by<4>, %p : tile<ptr<f32>>", "1"));
+    assert_eq!(
+        checked[0],
+        "load of a 1024 f32 tile: 128-bit accesses (4 elements each), when the base address and the row strides are aligned for it at run time; one element per access otherwise"
+    );
+    let strided = remarks(&kernel("%q = assume div_by<16>, %p : tile<ptr<f32>>", "2"));
+    assert_eq!(
+        strided[0],
+        "load of a 1024 f32 tile: one element per access: the innermost tile dimension is not contiguous in memory (its stride is not 1)"
+    );
+}

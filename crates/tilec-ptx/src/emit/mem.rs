@@ -275,6 +275,7 @@ impl Kernel<'_> {
             self.view_vector_checked(view_v, &view, &index, &shape, &layout, true)
         };
         let (vw, bounds) = (plan.width, plan.bounds);
+        self.remark_vector(op, load, &view, &shape, &layout, &plan);
         // Alignment the IR does not prove (a base address or row stride known only when
         // the kernel runs): one predicate for the whole access, the vectors taken under it
         // and the elements one by one otherwise.
@@ -434,6 +435,59 @@ impl Kernel<'_> {
         } else {
             self.dirty.insert(m.result(op, 0), true);
         }
+    }
+
+    /// Remark E0904: how this view access moves its tile, and when element by element,
+    /// why.
+    fn remark_vector(
+        &mut self,
+        op: Op,
+        load: bool,
+        view: &View,
+        shape: &[i64],
+        layout: &Layout,
+        plan: &VectorPlan,
+    ) {
+        let elems: i64 = shape.iter().product();
+        if elems <= 1 {
+            return;
+        }
+        let what = if load { "load" } else { "store" };
+        let dims = shape
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join("x");
+        let ty = format!("{dims} {}", self.m.ctx.types.to_string(view.elem, false));
+        let size = elem_bytes(view.elem) as usize;
+        let msg = if plan.width > 1 {
+            let bits = plan.width * size * 8;
+            let how = if plan.checks.is_empty() {
+                "the alignment is proven".to_string()
+            } else {
+                "when the base address and the row strides are aligned for it at run time; one element per access otherwise".to_string()
+            };
+            format!(
+                "{what} of a {ty} tile: {bits}-bit accesses ({} elements each), {how}",
+                plan.width
+            )
+        } else {
+            let inner = shape.len().saturating_sub(1);
+            let d_in = view.dim_map.get(inner).copied().unwrap_or(inner);
+            let why = if view.sparse.is_some() {
+                "the rows of a gather/scatter view are gathered one by one"
+            } else if d_in != inner {
+                "the innermost tile dimension is not the view's innermost (a transposing dim_map)"
+            } else if !matches!(view.strides.get(d_in), Some(Dim::Static(1))) {
+                "the innermost tile dimension is not contiguous in memory (its stride is not 1)"
+            } else if Self::vector_slots(layout, shape, view.elem) < 2 {
+                "the layout gives a thread one element of each run"
+            } else {
+                "the tile index does not keep the vectors aligned"
+            };
+            format!("{what} of a {ty} tile: one element per access: {why}")
+        };
+        self.remark_at_op(op, tilec_diag::codes::VECTOR_ACCESS, msg);
     }
 
     /// The rows of a gather/scatter access: for each coordinate `c` (in this thread's

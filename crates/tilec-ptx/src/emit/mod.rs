@@ -164,6 +164,8 @@ pub(crate) struct ModuleData {
     pub files: Vec<String>,
     /// Shared-memory traffic of tensor-core operands (crate::banks).
     pub smem_stats: crate::banks::SmemStats,
+    /// The writer's remarks (the width of each global access, E0904).
+    pub remarks: Vec<Diagnostic>,
 }
 
 impl ModuleData {
@@ -431,6 +433,27 @@ pub fn compile_gpu_stats(
     opts: &Options,
     source: Option<&str>,
 ) -> Result<(String, crate::banks::SmemStats), Vec<Diagnostic>> {
+    compile_gpu_report(gpu, opts, source).map(|w| (w.ptx, w.smem))
+}
+
+/// What the writer produced: the PTX, the shared-memory traffic of the tensor-core
+/// operands and its remarks (E0904: the width of every global access through a view).
+#[derive(Debug, Default)]
+pub struct Written {
+    /// The PTX module.
+    pub ptx: String,
+    /// Shared-memory traffic of the tensor-core operands ([`crate::banks::SmemStats`]).
+    pub smem: crate::banks::SmemStats,
+    /// The writer's remarks, in program order.
+    pub remarks: Vec<Diagnostic>,
+}
+
+/// [`compile_gpu`], with everything the writer reports ([`Written`]).
+pub fn compile_gpu_report(
+    gpu: &[Module],
+    opts: &Options,
+    source: Option<&str>,
+) -> Result<Written, Vec<Diagnostic>> {
     let mut data = ModuleData {
         source: source.map(|s| tilec_diag::SourceFile::new(opts.file_name.clone(), s)),
         ..ModuleData::default()
@@ -519,7 +542,11 @@ pub fn compile_gpu_stats(
         out.push('\n');
     }
     out.push_str(&bodies);
-    Ok((out, data.smem_stats))
+    Ok(Written {
+        ptx: out,
+        smem: data.smem_stats,
+        remarks: data.remarks,
+    })
 }
 
 fn symbol(m: &Module, op: Op) -> String {
@@ -787,6 +814,17 @@ impl<'a> Kernel<'a> {
             self.smem_dirty = u32::MAX;
         }
         self.lines.push(s);
+    }
+
+    /// A remark (`code`) located at `op`, once per op and message (an op written twice,
+    /// as in a streaming loop and its slot-by-slot form, remarks once).
+    pub(crate) fn remark_at_op(&mut self, op: Op, code: &'static str, msg: String) {
+        let span = self.m.op_span(op).unwrap_or(tilec_diag::Span::new(0, 0));
+        let file = self.m.file().unwrap_or(tilec_diag::FileId(0));
+        let d = Diagnostic::remark(code, msg).at(tilec_diag::Location::new(file, span));
+        if !self.module_data.remarks.contains(&d) {
+            self.module_data.remarks.push(d);
+        }
     }
 
     pub fn error_at_op(&mut self, op: Op, msg: &str) {
