@@ -2404,3 +2404,89 @@ fn pipeline_remarks_on_shared_memory() {
         ]
     );
 }
+
+/// Pointer tiles proven consecutive (`offset` of a broadcast base by `iota + start`) but
+/// neither aligned nor uniformly masked: each run of four is one `ld/st.global.v4` when,
+/// at run time, its first pointer is 16-byte aligned and its four mask bits are set, and
+/// four single accesses otherwise. Exact for aligned and misaligned bases and ragged
+/// lengths, nothing written past the end, and the bytes move at the width the alignment
+/// allows.
+#[test]
+fn pointer_runs_are_vectors_when_aligned_at_run_time() {
+    let src = r#"cuda_tile.module @m {
+  entry @k(%x: tile<ptr<f32>>, %y: tile<ptr<f32>>, %n: tile<i32>) {
+    %t = make_token : token
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %c = constant <i32: 1024> : tile<i32>
+    %s = muli %bx, %c : tile<i32>
+    %s1 = reshape %s : tile<i32> -> tile<1xi32>
+    %sv = broadcast %s1 : tile<1xi32> -> tile<1024xi32>
+    %i = iota : tile<1024xi32>
+    %idx = addi %sv, %i : tile<1024xi32>
+    %n1 = reshape %n : tile<i32> -> tile<1xi32>
+    %nv = broadcast %n1 : tile<1xi32> -> tile<1024xi32>
+    %mask = cmpi less_than %idx, %nv, signed : tile<1024xi32> -> tile<1024xi1>
+    %xr = reshape %x : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %xb = broadcast %xr : tile<1xptr<f32>> -> tile<1024xptr<f32>>
+    %xp = offset %xb, %idx : tile<1024xptr<f32>>, tile<1024xi32> -> tile<1024xptr<f32>>
+    %yr = reshape %y : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %yb = broadcast %yr : tile<1xptr<f32>> -> tile<1024xptr<f32>>
+    %yp = offset %yb, %idx : tile<1024xptr<f32>>, tile<1024xi32> -> tile<1024xptr<f32>>
+    %v, %t1 = load_ptr_tko weak %xp, %mask token=%t : tile<1024xptr<f32>>, tile<1024xi1> -> tile<1024xf32>, token
+    %two = constant <f32: 2.0> : tile<1024xf32>
+    %w = mulf %v, %two : tile<1024xf32>
+    %t2 = store_ptr_tko weak %yp, %w, %mask token=%t1 : tile<1024xptr<f32>>, tile<1024xf32>, tile<1024xi1> -> token
+    return
+  }
+}
+"#;
+    let out = run_tilec(&["-", "--arch", "sm_80", "-o", "-"], src);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("ld.global.v4.f32"), "{}", out.stdout);
+    assert!(out.stdout.contains("st.global.v4.f32"), "{}", out.stdout);
+    if let Some(ptxas) = tilec_tests::ptxas::find() {
+        let file = std::env::temp_dir().join(format!("tilec-ptr-runs-{}.ptx", std::process::id()));
+        std::fs::write(&file, &out.stdout).unwrap();
+        for arch in ["sm_80", "sm_90"] {
+            let r = tilec_tests::ptxas::assemble(&ptxas, &file, arch);
+            assert!(r.ok && r.problems.is_empty(), "{arch}: {:?}", r.problems);
+        }
+        let _ = std::fs::remove_file(&file);
+    }
+    let ks = ptxsim::parse(&out.stdout);
+    const SENTINEL: u8 = 0x3C;
+    for (misalign, n) in [
+        (0usize, 1024usize),
+        (0, 1000),
+        (0, 2051),
+        (4, 1024),
+        (4, 777),
+    ] {
+        let x: Vec<f32> = (0..n).map(|i| i as f32 - 300.0).collect();
+        let mut bytes = vec![0u8; misalign];
+        bytes.extend(x.iter().flat_map(|v| v.to_le_bytes()));
+        let mut mem = Memory::default();
+        let px = mem.alloc(&bytes) + misalign as u64;
+        let py = mem.alloc(&vec![SENTINEL; n * 4 + 64 + misalign]) + misalign as u64;
+        let grid = [n.div_ceil(1024) as u64, 1, 1];
+        let stats = ptxsim::run(kernel(&ks, "k"), grid, &[px, py, n as u64], &mut mem)
+            .unwrap_or_else(|e| panic!("misalign {misalign} n {n}: {e}"));
+        let got = mem.read(py, n * 4 + 64);
+        for i in 0..n {
+            let v = f32::from_le_bytes(got[i * 4..i * 4 + 4].try_into().unwrap());
+            assert_eq!(v, 2.0 * x[i], "misalign {misalign} n {n} at {i}");
+        }
+        assert!(got[n * 4..].iter().all(|b| *b == SENTINEL), "wrote past n");
+        let wide = stats.global.get(&128).copied().unwrap_or(0);
+        if misalign == 0 {
+            // All but the ragged run's elements move in vectors.
+            assert!(
+                wide >= (n as u64 / 4 * 4 - 4) * 8,
+                "n {n}: {:?}",
+                stats.global
+            );
+        } else {
+            assert_eq!(wide, 0, "misaligned base: {:?}", stats.global);
+        }
+    }
+}

@@ -889,7 +889,19 @@ impl Kernel<'_> {
         let mask = mask_v.map(|v| self.tile_in(v, &layout));
         let qual = self.qualifiers(op, !load);
         let shape = self.shape(ptrs_v);
-        let vw = self.ptr_vector(ptrs_v, mask_v, &shape, &layout, elem);
+        let proved = self.ptr_vector(ptrs_v, mask_v, &shape, &layout, elem);
+        // Pointers proven consecutive but not aligned (or a mask not constant over the
+        // run): the vector access when, at run time, the first pointer is aligned and the
+        // whole run is unmasked; the elements one by one otherwise.
+        let checked = if proved == 1 && !self.generic && elem != Type::I1 {
+            self.ptr_vector_checked(ptrs_v, &shape, &layout, elem)
+        } else {
+            1
+        };
+        if checked > 1 {
+            return self.emit_ptr_access_checked(op, load, &ptrs, mask.as_ref(), checked, elem);
+        }
+        let vw = proved;
         if load {
             let pad = operand_group(m, op, "paddingValue")
                 .first()
@@ -942,6 +954,131 @@ impl Kernel<'_> {
                 }
             }
             self.dirty.insert(m.result(op, 0), true);
+        }
+    }
+
+    /// A pointer access in vectors of `w` taken under a run-time check (see
+    /// [`Self::ptr_vector_checked`]): per run, `full` = the first pointer aligned to `w`
+    /// elements, every mask bit of the run (and for stores the owner) set; the vector
+    /// access under `full`, each element under its own mask and `!full`.
+    fn emit_ptr_access_checked(
+        &mut self,
+        op: Op,
+        load: bool,
+        ptrs: &Tv,
+        mask: Option<&Tv>,
+        w: usize,
+        elem: Type,
+    ) {
+        let m = self.m;
+        let layout = ptrs.layout.clone();
+        let qual = self.qualifiers(op, !load);
+        let size = elem_bytes(elem) as u64;
+        let owner = if load { None } else { self.owner(&layout) };
+        let pad = if load {
+            operand_group(m, op, "paddingValue")
+                .first()
+                .map(|v| self.tile_in(*v, &layout))
+        } else {
+            None
+        };
+        let value = (!load).then(|| self.tile_in(operand_group(m, op, "value")[0], &layout));
+        let (ld, st) = (
+            format!("ld{qual}{}", self.gspace()),
+            format!("st{qual}{}", self.gspace()),
+        );
+        let mut regs = Vec::with_capacity(layout.slots());
+        for s0 in (0..layout.slots()).step_by(w) {
+            let t = self.reg(RegClass::B64);
+            let full = self.reg(RegClass::Pred);
+            self.ins(format!(
+                "and.b64 {t}, {}, {};",
+                ptrs.regs[s0],
+                w as u64 * size - 1
+            ));
+            self.ins(format!("setp.eq.s64 {full}, {t}, 0;"));
+            let preds: Vec<Option<String>> = (s0..s0 + w)
+                .map(|s| self.slot_preds(mask, owner.as_ref(), s))
+                .collect();
+            for p in preds.iter().flatten() {
+                self.ins(format!("and.pred {full}, {full}, {p};"));
+            }
+            let not_full = self.reg(RegClass::Pred);
+            self.ins(format!("not.pred {not_full}, {full};"));
+            if load {
+                let dsts: Vec<String> = (s0..s0 + w)
+                    .map(|s| {
+                        let r = self.reg(class_of(elem));
+                        match &pad {
+                            Some(p) => self.copy_reg(elem, &r, &p.regs[s]),
+                            None => {
+                                let z = self.zero(elem);
+                                self.copy_reg(elem, &r, &z);
+                            }
+                        }
+                        r
+                    })
+                    .collect();
+                self.load_vec(
+                    &ld,
+                    elem,
+                    &format!("[{}]", ptrs.regs[s0]),
+                    &dsts,
+                    Some(&full),
+                );
+                for (j, s) in (s0..s0 + w).enumerate() {
+                    let pj = self.and_opt(&not_full, preds[j].as_deref());
+                    self.load_into(
+                        &ld,
+                        elem,
+                        &format!("[{}]", ptrs.regs[s]),
+                        &dsts[j],
+                        Some(&pj),
+                    );
+                }
+                regs.extend(dsts);
+            } else if let Some(v) = &value {
+                let srcs = &v.regs[s0..s0 + w];
+                self.store_vec(
+                    &st,
+                    elem,
+                    &format!("[{}]", ptrs.regs[s0]),
+                    srcs,
+                    Some(&full),
+                );
+                for (j, s) in (s0..s0 + w).enumerate() {
+                    let pj = self.and_opt(&not_full, preds[j].as_deref());
+                    self.store_elem(
+                        &st,
+                        elem,
+                        &format!("[{}]", ptrs.regs[s]),
+                        &v.regs[s],
+                        Some(&pj),
+                    );
+                }
+            }
+        }
+        let token = operand_group(m, op, "token").first().copied();
+        if load {
+            self.set_tile(m.result(op, 0), Tv { layout, regs, elem });
+            let d = token
+                .and_then(|t| self.dirty.get(&t).copied())
+                .unwrap_or(false);
+            self.dirty.insert(m.result(op, 1), d || self.generic);
+        } else {
+            self.dirty.insert(m.result(op, 0), true);
+        }
+    }
+
+    /// `a` and `b` (a new predicate), or `a` when there is no `b`.
+    fn and_opt(&mut self, a: &str, b: Option<&str>) -> String {
+        match b {
+            Some(b) => {
+                let p = self.reg(RegClass::Pred);
+                self.ins(format!("and.pred {p}, {a}, {b};"));
+                p
+            }
+            None => a.to_string(),
         }
     }
 

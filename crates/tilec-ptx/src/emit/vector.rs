@@ -212,6 +212,26 @@ impl Kernel<'_> {
         w
     }
 
+    /// For a pointer access the IR proves no vector for: the widest run of pointers it
+    /// proves consecutive (the layout's vector), to be taken as one vector access when the
+    /// kernel runs and finds the first pointer aligned and the whole run unmasked (the
+    /// elements one by one otherwise); 1 when the pointers are not proven consecutive.
+    pub(crate) fn ptr_vector_checked(
+        &self,
+        ptrs_v: Value,
+        shape: &[i64],
+        layout: &Layout,
+        elem: Type,
+    ) -> usize {
+        let w = Self::vector_slots(layout, shape, elem);
+        if w < 2 {
+            return 1;
+        }
+        let inner = shape.len() - 1;
+        let p = self.axis.info(self.m, ptrs_v);
+        if p.contig[inner] >= w as u64 { w } else { 1 }
+    }
+
     /// Loads `dsts.len()` consecutive elements from `addr` with one vector `ld`.
     pub(crate) fn load_vec(
         &mut self,
