@@ -426,12 +426,7 @@ impl Kernel<'_> {
         }
         if load {
             self.set_tile(m.result(op, 0), Tv { layout, regs, elem });
-            let d = token
-                .and_then(|t| self.dirty.get(&t).copied())
-                .unwrap_or(false);
-            // With allocas (shared memory read by other threads) a load's token also
-            // orders a later write after it: a write-after-read between threads.
-            self.dirty.insert(m.result(op, 1), d || self.generic);
+            self.loaded_token(op, token);
         } else {
             self.dirty.insert(m.result(op, 0), true);
         }
@@ -908,19 +903,7 @@ impl Kernel<'_> {
                 .map(|v| self.tile_in(*v, &layout));
             let mut regs = Vec::with_capacity(layout.slots());
             for s0 in (0..layout.slots()).step_by(vw) {
-                let dsts: Vec<String> = (s0..s0 + vw)
-                    .map(|s| {
-                        let r = self.reg(class_of(elem));
-                        match &pad {
-                            Some(p) => self.copy_reg(elem, &r, &p.regs[s]),
-                            None => {
-                                let z = self.zero(elem);
-                                self.copy_reg(elem, &r, &z);
-                            }
-                        }
-                        r
-                    })
-                    .collect();
+                let dsts = self.padded_regs(elem, pad.as_ref(), s0..s0 + vw);
                 // The mask is constant over a vector: its first slot decides.
                 let pred = self.slot_preds(mask.as_ref(), None, s0);
                 let at = format!("[{}]", ptrs.regs[s0]);
@@ -933,12 +916,7 @@ impl Kernel<'_> {
                 regs.extend(dsts);
             }
             self.set_tile(m.result(op, 0), Tv { layout, regs, elem });
-            let d = token
-                .and_then(|t| self.dirty.get(&t).copied())
-                .unwrap_or(false);
-            // With allocas (shared memory read by other threads) a load's token also
-            // orders a later write after it: a write-after-read between threads.
-            self.dirty.insert(m.result(op, 1), d || self.generic);
+            self.loaded_token(op, token);
         } else {
             let value = self.tile_in(operand_group(m, op, "value")[0], &layout);
             let owner = self.owner(&layout);
@@ -1006,19 +984,7 @@ impl Kernel<'_> {
             let not_full = self.reg(RegClass::Pred);
             self.ins(format!("not.pred {not_full}, {full};"));
             if load {
-                let dsts: Vec<String> = (s0..s0 + w)
-                    .map(|s| {
-                        let r = self.reg(class_of(elem));
-                        match &pad {
-                            Some(p) => self.copy_reg(elem, &r, &p.regs[s]),
-                            None => {
-                                let z = self.zero(elem);
-                                self.copy_reg(elem, &r, &z);
-                            }
-                        }
-                        r
-                    })
-                    .collect();
+                let dsts = self.padded_regs(elem, pad.as_ref(), s0..s0 + w);
                 self.load_vec(
                     &ld,
                     elem,
@@ -1061,13 +1027,43 @@ impl Kernel<'_> {
         let token = operand_group(m, op, "token").first().copied();
         if load {
             self.set_tile(m.result(op, 0), Tv { layout, regs, elem });
-            let d = token
-                .and_then(|t| self.dirty.get(&t).copied())
-                .unwrap_or(false);
-            self.dirty.insert(m.result(op, 1), d || self.generic);
+            self.loaded_token(op, token);
         } else {
             self.dirty.insert(m.result(op, 0), true);
         }
+    }
+
+    /// Registers for slots `slots` of a load, holding the padding value (zero without
+    /// one) until a masked-off or out-of-bounds access leaves them so.
+    fn padded_regs(
+        &mut self,
+        elem: Type,
+        pad: Option<&Tv>,
+        slots: std::ops::Range<usize>,
+    ) -> Vec<String> {
+        slots
+            .map(|s| {
+                let r = self.reg(class_of(elem));
+                match pad {
+                    Some(p) => self.copy_reg(elem, &r, &p.regs[s]),
+                    None => {
+                        let z = self.zero(elem);
+                        self.copy_reg(elem, &r, &z);
+                    }
+                }
+                r
+            })
+            .collect()
+    }
+
+    /// A load's result token: dirty when its input token was (with allocas, shared memory
+    /// read by other threads, a load's token also orders a later write after it: a
+    /// write-after-read between threads).
+    fn loaded_token(&mut self, op: Op, token: Option<Value>) {
+        let d = token
+            .and_then(|t| self.dirty.get(&t).copied())
+            .unwrap_or(false);
+        self.dirty.insert(self.m.result(op, 1), d || self.generic);
     }
 
     /// `a` and `b` (a new predicate), or `a` when there is no `b`.
