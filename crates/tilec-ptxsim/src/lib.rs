@@ -1083,14 +1083,18 @@ impl Cta<'_> {
                     }
                 }
                 "shfl" => self.shfl(inst, &parts, &active)?,
-                "ldmatrix" => {
+                "ldmatrix" | "stmatrix" => {
                     if inst.pred.is_some() {
-                        return Err(format!("line {line}: predicated ldmatrix"));
+                        return Err(format!("line {line}: predicated {}", parts[0]));
                     }
-                    whole_warps("ldmatrix")?;
+                    whole_warps(parts[0])?;
                     for w in 0..nt / 32 {
                         if here[w * 32] {
-                            self.ldmatrix(inst, &parts, w * 32)?;
+                            if parts[0] == "ldmatrix" {
+                                self.ldmatrix(inst, &parts, w * 32)?;
+                            } else {
+                                self.stmatrix(inst, &parts, w * 32)?;
+                            }
                         }
                     }
                 }
@@ -1876,6 +1880,83 @@ impl Cta<'_> {
         Ok(())
     }
 
+    /// `stmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared{::cta}.b16 [addr], {r...}`
+    /// (sm_90) for the warp whose first thread is `t0`, the mirror of `ldmatrix` (PTX
+    /// ISA): thread `t`'s register `j` holds the elements (row `t/4`, columns `2(t%4)`
+    /// and `2(t%4)+1`) of matrix `j` (with `.trans`, the transposed elements), and lane
+    /// `8j + i` supplies the 16-byte aligned address of row `i` of matrix `j`.
+    fn stmatrix(&mut self, inst: &Inst, p: &[&str], t0: usize) -> Result<(), String> {
+        let line = inst.line;
+        let form = || format!("line {line}: unsupported stmatrix form {}", inst.op);
+        let (count, trans, rest) = match p {
+            ["stmatrix", "sync", "aligned", "m8n8", num, rest @ ..] => {
+                let count = match *num {
+                    "x1" => 1,
+                    "x2" => 2,
+                    "x4" => 4,
+                    _ => return Err(form()),
+                };
+                match rest {
+                    ["trans", rest @ ..] => (count, true, rest),
+                    rest => (count, false, rest),
+                }
+            }
+            _ => return Err(form()),
+        };
+        if !matches!(rest, ["shared" | "shared::cta", "b16"]) || inst.args.len() != 2 {
+            return Err(form());
+        }
+        let regs: Vec<Opnd> = match &inst.args[1] {
+            Opnd::Vec(v) => v.clone(),
+            r @ Opnd::Reg(_) => vec![r.clone()],
+            _ => return Err(form()),
+        };
+        if regs.len() != count || !regs.iter().all(|r| matches!(r, Opnd::Reg(_))) {
+            return Err(format!(
+                "line {line}: stmatrix .x{count} with {} registers",
+                regs.len()
+            ));
+        }
+        let Opnd::Mem(..) = &inst.args[0] else {
+            return Err(form());
+        };
+        // mats[j][row][col], gathered from the registers as ldmatrix hands them out.
+        let mut mats = vec![[[0u16; 8]; 8]; count];
+        for lane in 0..32 {
+            let (g, c) = (lane / 4, 2 * (lane % 4));
+            for (j, r) in regs.iter().enumerate() {
+                let v = self.get(r, t0 + lane);
+                let (lo, hi) = (v as u16, (v >> 16) as u16);
+                let m = &mut mats[j];
+                if trans {
+                    m[c][g] = lo;
+                    m[c + 1][g] = hi;
+                } else {
+                    m[g][c] = lo;
+                    m[g][c + 1] = hi;
+                }
+            }
+        }
+        for (j, mat) in mats.iter().enumerate() {
+            for (i, row) in mat.iter().enumerate() {
+                let lane = t0 + 8 * j + i;
+                let at = self.addr(&inst.args[0], lane);
+                if !at.is_multiple_of(16) {
+                    return Err(format!(
+                        "line {line}: stmatrix row address {at} (lane {}): misaligned",
+                        8 * j + i
+                    ));
+                }
+                self.smem_access(at, 16, lane, true, line)?;
+                for (c, x) in row.iter().enumerate() {
+                    let b = at as usize + 2 * c;
+                    self.smem[b..b + 2].copy_from_slice(&x.to_le_bytes());
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// One `mma.sync` for the warp whose first thread is `t0`.
     fn mma(&mut self, inst: &Inst, t0: usize) {
         let p: Vec<&str> = inst.op.split('.').collect();
@@ -2280,6 +2361,84 @@ mod tests {
     #[test]
     fn ldmatrix_x4_trans() {
         check(4, true);
+    }
+
+    /// One warp: every thread's register `j` holds (`8t + 2j`, `8t + 2j + 1`) as two b16;
+    /// `stmatrix` of `count` matrices (lane `l` addresses row `l % 8` of matrix `l / 8`,
+    /// matrices 128 bytes apart), a barrier, `ldmatrix` of the same form back; thread `t`
+    /// writes its loaded registers to `out[4t..]` and shared word `t` to `out[128 + t]`.
+    fn stmatrix_round_trip(count: usize, trans: bool) -> Vec<u32> {
+        let t = if trans { ".trans" } else { "" };
+        let mut k = String::from(
+            ".visible .entry k(\n.param .u64 out\n)\n{\n.reqntid 32, 1, 1\n.shared .align 16 .b8 smem[2048];\nmov.u32 %t, %tid.x;\n",
+        );
+        for j in 0..count {
+            k += &format!(
+                "mad.lo.u32 %x{j}, %t, 8, {};\nmul.lo.u32 %x{j}, %x{j}, 65537;\nadd.u32 %v{j}, %x{j}, 65536;\n",
+                2 * j
+            );
+        }
+        k += "and.b32 %i, %t, 7;\nshr.u32 %m, %t, 3;\nmov.u32 %b, smem;\nmad.lo.u32 %b, %i, 16, %b;\nmad.lo.u32 %b, %m, 128, %b;\n";
+        let vs: Vec<String> = (0..count).map(|j| format!("%v{j}")).collect();
+        let ws: Vec<String> = (0..count).map(|j| format!("%w{j}")).collect();
+        k += &format!(
+            "stmatrix.sync.aligned.m8n8.x{count}{t}.shared.b16 [%b], {{{}}};\nbar.sync 0;\n",
+            vs.join(", ")
+        );
+        k += &format!(
+            "ldmatrix.sync.aligned.m8n8.x{count}{t}.shared.b16 {{{}}}, [%b];\n",
+            ws.join(", ")
+        );
+        k += "ld.param.u64 %o, [out];\ncvt.u64.u32 %q, %t;\nmad.lo.u64 %p, %q, 16, %o;\n";
+        for j in 0..count {
+            k += &format!("st.global.b32 [%p+{}], %w{j};\n", 4 * j);
+        }
+        k += "mad.lo.u32 %s, %t, 4, smem;\nld.shared.b32 %y, [%s];\nmad.lo.u64 %p, %q, 4, %o;\nst.global.b32 [%p+512], %y;\nret;\n}\n";
+        let ks = parse(&k);
+        let mut mem = Memory::default();
+        let out = mem.alloc(&[0u8; 640]);
+        run(&ks[0], [1, 1, 1], &[out], &mut mem).expect("stmatrix runs");
+        mem.read(out, 640)
+            .chunks(4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            .collect()
+    }
+
+    #[test]
+    fn stmatrix_is_the_inverse_of_ldmatrix_and_places_rows() {
+        for count in [1usize, 2, 4] {
+            for trans in [false, true] {
+                let got = stmatrix_round_trip(count, trans);
+                for t in 0..32u32 {
+                    for j in 0..count as u32 {
+                        let lo = 8 * t + 2 * j;
+                        assert_eq!(
+                            got[(4 * t + j) as usize],
+                            lo | (lo + 1) << 16,
+                            "x{count} trans={trans}: thread {t}, register {j}"
+                        );
+                    }
+                }
+                // Matrix 0's first 128 bytes: row i, column c (b16 at 16 i + 2 c) holds
+                // thread 4i + c/2's register 0 (low half at even c); transposed, thread
+                // 4c + i/2's (low half at even i).
+                for w in 0..32u32 {
+                    let (i, c) = (w / 4, 2 * (w % 4));
+                    let half = |row: u32, col: u32| -> u32 {
+                        if trans {
+                            8 * (4 * col + row / 2) + (row % 2)
+                        } else {
+                            8 * (4 * row + col / 2) + (col % 2)
+                        }
+                    };
+                    assert_eq!(
+                        got[128 + w as usize],
+                        half(i, c) | half(i, c + 1) << 16,
+                        "x{count} trans={trans}: shared word {w}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
