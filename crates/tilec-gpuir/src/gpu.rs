@@ -103,7 +103,7 @@ pub fn convert_to_gpu_remarks(m: &mut Module, opts: &Options) -> Vec<tilec_diag:
             stages: opts.num_stages,
             smem_limit: opts.smem_limit(),
             remarks: Vec::new(),
-            vec_bits: 2,
+            vec_bits: FxHashMap::default(),
         };
         a.vec_bits = global_vec_bits(a.m, e);
         a.entry(e);
@@ -137,18 +137,25 @@ struct Assign<'a> {
     smem_limit: u32,
     /// Remarks on the pipelines (`convert_to_gpu_remarks`).
     remarks: Vec<tilec_diag::Diagnostic>,
-    /// log2 of the most contiguous elements a thread holds in the `blocked` layout
-    /// ([`global_vec_bits`]).
-    vec_bits: u32,
+    /// log2 of the most contiguous elements a thread holds in the `blocked` layout, by
+    /// tile size ([`global_vec_bits`]).
+    vec_bits: FxHashMap<u32, u32>,
 }
 
-/// log2 of the elements per thread that make the entry's `blocked` vectors 16 bytes: 2
-/// (four elements) unless every tile the entry loads or stores in global memory has
-/// 16-bit elements (3: eight) or bytes (4: sixteen). One width for the whole entry, so
-/// that tiles of the same shape loaded and stored with different element types share
-/// one layout and never convert between widths.
-fn global_vec_bits(m: &Module, entry: Op) -> u32 {
-    let mut widest = 0u32;
+/// log2 of the elements per thread that make the entry's `blocked` vectors 16 bytes, per
+/// tile size (log2 of the element count: the `blocked` layout is defined on the linear
+/// index, so reshapes share it): 2 (four elements) unless every tile of that size the
+/// entry loads or stores in global memory has 16-bit elements (3: eight) or bytes (4:
+/// sixteen; 3 for a product's operands). One width per size, so that tiles of one size loaded and stored with
+/// different element types (an f16 load widened to f32 and stored) share one layout and
+/// never convert between widths; the f16 operands of a product get 16-byte vectors beside
+/// its f32 accumulator.
+fn global_vec_bits(m: &Module, entry: Op) -> FxHashMap<u32, u32> {
+    let mut widest: FxHashMap<u32, u32> = FxHashMap::default();
+    // Sizes of tiles loaded straight into a product: their bytes stop at eight per thread
+    // (sixteen i8 operands, held sign-extended in 32-bit registers, made the i8 product of
+    // examples/mma_types.tile spill).
+    let mut mma_operand: tilec_ir::util::FxHashSet<u32> = Default::default();
     m.walk_op(entry, &mut |op| {
         let tile = match m.opcode(op) {
             Opcode::LoadViewTko | Opcode::LoadPtrTko => Some(m.result(op, 0)),
@@ -157,20 +164,34 @@ fn global_vec_bits(m: &Module, entry: Op) -> u32 {
             _ => None,
         };
         if let Some(t) = tile {
-            let elem = m.ctx.types.element_type(m.value_type(t));
+            let ty = m.value_type(t);
+            let elem = m.ctx.types.element_type(ty);
             let bytes = match elem {
                 Type::F16 | Type::BF16 | Type::I16 => 2,
                 Type::I8 => 1,
                 _ => 4,
             };
-            widest = widest.max(bytes);
+            let nbits = shape_bits(m.ctx.types.shape(ty));
+            let w = widest.entry(nbits).or_insert(0);
+            *w = (*w).max(bytes);
+            if m.users(t)
+                .any(|u| matches!(m.opcode(u), Opcode::MmaF | Opcode::MmaI))
+            {
+                mma_operand.insert(nbits);
+            }
         }
     });
-    match widest {
-        1 => 4,
-        2 => 3,
-        _ => 2,
-    }
+    widest
+        .into_iter()
+        .map(|(nbits, bytes)| {
+            let vec_bits = match bytes {
+                1 if !mma_operand.contains(&nbits) => 4,
+                1 | 2 => 3,
+                _ => 2,
+            };
+            (nbits, vec_bits)
+        })
+        .collect()
 }
 
 impl Assign<'_> {
@@ -188,11 +209,17 @@ impl Assign<'_> {
             .is_some_and(|d| self.m.opcode(d) == Opcode::Constant)
     }
 
+    /// log2 of the `blocked` vector for tiles of `2^nbits` elements ([`global_vec_bits`]).
+    fn vec_bits_for(&self, nbits: u32) -> u32 {
+        self.vec_bits.get(&nbits).copied().unwrap_or(2)
+    }
+
     fn blocked(&self, shape: &[i64]) -> Rc<Layout> {
+        let nbits = shape_bits(shape);
         Rc::new(Layout::blocked_vec(
-            shape_bits(shape),
+            nbits,
             self.warp_bits,
-            self.vec_bits,
+            self.vec_bits_for(nbits),
         ))
     }
 
@@ -585,7 +612,7 @@ impl Assign<'_> {
                     &ss,
                     &rs,
                     self.warp_bits,
-                    self.vec_bits,
+                    self.vec_bits_for(shape_bits(&rs)),
                 ));
                 self.set(r, l);
             }
