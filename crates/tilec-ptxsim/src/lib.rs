@@ -703,6 +703,52 @@ pub struct Stats {
     pub global: std::collections::BTreeMap<u32, u64>,
 }
 
+/// The form of an `ldmatrix`/`stmatrix` (`OP.sync.aligned.m8n8.xN{.trans}.shared{::cta}.b16`,
+/// two operands): the number of matrices, whether transposed, and the register list at
+/// operand `regs_at` (one per matrix).
+fn matrix_form(
+    inst: &Inst,
+    p: &[&str],
+    regs_at: usize,
+) -> Result<(usize, bool, Vec<Opnd>), String> {
+    let line = inst.line;
+    let form = || format!("line {line}: unsupported {} form {}", p[0], inst.op);
+    let (count, trans, rest) = match p {
+        [_, "sync", "aligned", "m8n8", num, rest @ ..] => {
+            let count = match *num {
+                "x1" => 1,
+                "x2" => 2,
+                "x4" => 4,
+                _ => return Err(form()),
+            };
+            match rest {
+                ["trans", rest @ ..] => (count, true, rest),
+                rest => (count, false, rest),
+            }
+        }
+        _ => return Err(form()),
+    };
+    if !matches!(rest, ["shared" | "shared::cta", "b16"]) || inst.args.len() != 2 {
+        return Err(form());
+    }
+    let regs: Vec<Opnd> = match &inst.args[regs_at] {
+        Opnd::Vec(v) => v.clone(),
+        r @ Opnd::Reg(_) => vec![r.clone()],
+        _ => return Err(form()),
+    };
+    if !regs.iter().all(|r| matches!(r, Opnd::Reg(_))) {
+        return Err(form());
+    }
+    if regs.len() != count {
+        return Err(format!(
+            "line {line}: {} .x{count} with {} registers",
+            p[0],
+            regs.len()
+        ));
+    }
+    Ok((count, trans, regs))
+}
+
 /// The width in bits of a global memory instruction (`ld/st.global[.vN].TYPE`, or
 /// `cp.async` of SIZE bytes), `None` for any other instruction.
 fn global_access_bits(inst: &Inst, p: &[&str]) -> Option<u32> {
@@ -1810,47 +1856,18 @@ impl Cta<'_> {
     /// `(2 (t % 4), t / 4)` and `(2 (t % 4) + 1, t / 4)` of the rows in memory.
     fn ldmatrix(&mut self, inst: &Inst, p: &[&str], t0: usize) -> Result<(), String> {
         let line = inst.line;
-        let form = || format!("line {line}: unsupported ldmatrix form {}", inst.op);
-        let (count, trans, rest) = match p {
-            ["ldmatrix", "sync", "aligned", "m8n8", num, rest @ ..] => {
-                let count = match *num {
-                    "x1" => 1,
-                    "x2" => 2,
-                    "x4" => 4,
-                    _ => return Err(form()),
-                };
-                match rest {
-                    ["trans", rest @ ..] => (count, true, rest),
-                    rest => (count, false, rest),
-                }
-            }
-            _ => return Err(form()),
-        };
-        if !matches!(rest, ["shared" | "shared::cta", "b16"]) || inst.args.len() != 2 {
-            return Err(form());
-        }
-        let regs: Vec<Opnd> = match &inst.args[0] {
-            Opnd::Vec(v) => v.clone(),
-            r @ Opnd::Reg(_) => vec![r.clone()],
-            _ => return Err(form()),
-        };
-        if !regs.iter().all(|r| matches!(r, Opnd::Reg(_))) {
-            return Err(form());
-        }
-        if regs.len() != count {
+        let (count, trans, regs) = matrix_form(inst, p, 0)?;
+        let Opnd::Mem(..) = &inst.args[1] else {
             return Err(format!(
-                "line {line}: ldmatrix .x{count} with {} registers",
-                regs.len()
+                "line {line}: unsupported ldmatrix form {}",
+                inst.op
             ));
-        }
+        };
         // mats[j][row][col]: the b16 elements of matrix j as rows in memory.
         let mut mats = vec![[[0u16; 8]; 8]; count];
         for (j, mat) in mats.iter_mut().enumerate() {
             for (i, row) in mat.iter_mut().enumerate() {
                 let lane = t0 + 8 * j + i;
-                let Opnd::Mem(..) = &inst.args[1] else {
-                    return Err(form());
-                };
                 let at = self.addr(&inst.args[1], lane);
                 if !at.is_multiple_of(16) {
                     return Err(format!(
@@ -1887,38 +1904,12 @@ impl Cta<'_> {
     /// `8j + i` supplies the 16-byte aligned address of row `i` of matrix `j`.
     fn stmatrix(&mut self, inst: &Inst, p: &[&str], t0: usize) -> Result<(), String> {
         let line = inst.line;
-        let form = || format!("line {line}: unsupported stmatrix form {}", inst.op);
-        let (count, trans, rest) = match p {
-            ["stmatrix", "sync", "aligned", "m8n8", num, rest @ ..] => {
-                let count = match *num {
-                    "x1" => 1,
-                    "x2" => 2,
-                    "x4" => 4,
-                    _ => return Err(form()),
-                };
-                match rest {
-                    ["trans", rest @ ..] => (count, true, rest),
-                    rest => (count, false, rest),
-                }
-            }
-            _ => return Err(form()),
-        };
-        if !matches!(rest, ["shared" | "shared::cta", "b16"]) || inst.args.len() != 2 {
-            return Err(form());
-        }
-        let regs: Vec<Opnd> = match &inst.args[1] {
-            Opnd::Vec(v) => v.clone(),
-            r @ Opnd::Reg(_) => vec![r.clone()],
-            _ => return Err(form()),
-        };
-        if regs.len() != count || !regs.iter().all(|r| matches!(r, Opnd::Reg(_))) {
-            return Err(format!(
-                "line {line}: stmatrix .x{count} with {} registers",
-                regs.len()
-            ));
-        }
+        let (count, trans, regs) = matrix_form(inst, p, 1)?;
         let Opnd::Mem(..) = &inst.args[0] else {
-            return Err(form());
+            return Err(format!(
+                "line {line}: unsupported stmatrix form {}",
+                inst.op
+            ));
         };
         // mats[j][row][col], gathered from the registers as ldmatrix hands them out.
         let mut mats = vec![[[0u16; 8]; 8]; count];
