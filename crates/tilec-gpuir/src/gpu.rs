@@ -157,19 +157,27 @@ fn global_vec_bits(m: &Module, entry: Op) -> FxHashMap<u32, u32> {
     // examples/mma_types.tile spill).
     let mut mma_operand: tilec_ir::util::FxHashSet<u32> = Default::default();
     m.walk_op(entry, &mut |op| {
-        let tile = match m.opcode(op) {
-            Opcode::LoadViewTko | Opcode::LoadPtrTko => Some(m.result(op, 0)),
-            Opcode::StoreViewTko => Some(operand_group(m, op, "tile")[0]),
-            Opcode::StorePtrTko => Some(operand_group(m, op, "value")[0]),
-            _ => None,
+        // The tile a global load or store moves (the ops the writer vectorises).
+        let opc = m.opcode(op);
+        let tile = if matches!(opc, Opcode::LoadViewTko | Opcode::LoadPtrTko) {
+            Some(m.result(op, 0))
+        } else if opc == Opcode::StoreViewTko {
+            Some(operand_group(m, op, "tile")[0])
+        } else if opc == Opcode::StorePtrTko {
+            Some(operand_group(m, op, "value")[0])
+        } else {
+            None
         };
         if let Some(t) = tile {
             let ty = m.value_type(t);
             let elem = m.ctx.types.element_type(ty);
-            let bytes = match elem {
-                Type::F16 | Type::BF16 | Type::I16 => 2,
-                Type::I8 => 1,
-                _ => 4,
+            // Element bytes where 16 of them move as packed words, else 4 (the width
+            // the ordinary four-element vectors are made for).
+            let size = crate::sizes::elem_bytes(elem);
+            let bytes = if crate::sizes::packed_words(elem, (16 / size) as usize).is_some() {
+                size
+            } else {
+                4
             };
             let nbits = shape_bits(m.ctx.types.shape(ty));
             let w = widest.entry(nbits).or_insert(0);

@@ -272,7 +272,7 @@ impl Kernel<'_> {
                 checks: Vec::new(),
             }
         } else {
-            self.view_vector_checked(view_v, &view, &index, &shape, &layout, true)
+            self.view_vector_checked(view_v, &view, &index, &shape, &layout)
         };
         let (vw, bounds) = (plan.width, plan.bounds);
         self.remark_vector(op, load, &view, &shape, &layout, &plan);

@@ -166,6 +166,9 @@ pub(crate) struct ModuleData {
     pub smem_stats: crate::banks::SmemStats,
     /// The writer's remarks (the width of each global access, E0904).
     pub remarks: Vec<Diagnostic>,
+    /// (file, span, message) of each remark, so that an op written twice (as in a
+    /// streaming loop and its slot-by-slot form) remarks once, in constant time.
+    pub remarked: tilec_ir::util::FxHashSet<(u32, u32, u32, String)>,
 }
 
 impl ModuleData {
@@ -821,8 +824,9 @@ impl<'a> Kernel<'a> {
     pub(crate) fn remark_at_op(&mut self, op: Op, code: &'static str, msg: String) {
         let span = self.m.op_span(op).unwrap_or(tilec_diag::Span::new(0, 0));
         let file = self.m.file().unwrap_or(tilec_diag::FileId(0));
-        let d = Diagnostic::remark(code, msg).at(tilec_diag::Location::new(file, span));
-        if !self.module_data.remarks.contains(&d) {
+        let key = (file.0, span.start, span.end, msg.clone());
+        if self.module_data.remarked.insert(key) {
+            let d = Diagnostic::remark(code, msg).at(tilec_diag::Location::new(file, span));
             self.module_data.remarks.push(d);
         }
     }

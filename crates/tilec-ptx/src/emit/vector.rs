@@ -63,7 +63,8 @@ impl Kernel<'_> {
     }
 
     /// The vector width for a view access (1: scalar) and how its bounds are checked,
-    /// when the IR proves every vector aligned.
+    /// when the IR proves every vector aligned (what an async copy, which has no
+    /// fallback, may use).
     pub(crate) fn view_vector(
         &self,
         view_v: Value,
@@ -72,16 +73,16 @@ impl Kernel<'_> {
         shape: &[i64],
         layout: &Layout,
     ) -> (usize, Bounds) {
-        let plan = self.view_vector_checked(view_v, view, index, shape, layout, false);
+        let plan = self.vector_plan(view_v, view, index, shape, layout, false);
         (plan.width, plan.bounds)
     }
 
     /// The vector width for a view access. What the IR proves comes first; when it proves
-    /// no vector at all and `runtime` is set, the alignment of the view's base address and
-    /// of its dynamic strides is checked when the kernel runs: `checks` are
-    /// `(register, mask)` pairs whose `register & mask` must all be zero for the vector
-    /// accesses to be taken (every vector is then aligned); otherwise, and for a vector
-    /// partly in bounds, the elements are accessed one by one.
+    /// no vector at all, the alignment of the view's base address and of its dynamic
+    /// strides is checked when the kernel runs: `checks` are `(register, mask)` pairs whose
+    /// `register & mask` must all be zero for the vector accesses to be taken (every
+    /// vector is then aligned); otherwise, and for a vector partly in bounds, the elements
+    /// are accessed one by one.
     pub(crate) fn view_vector_checked(
         &self,
         view_v: Value,
@@ -89,10 +90,9 @@ impl Kernel<'_> {
         index: &[Value],
         shape: &[i64],
         layout: &Layout,
-        runtime: bool,
     ) -> VectorPlan {
         let proved = self.vector_plan(view_v, view, index, shape, layout, false);
-        if proved.width > 1 || !runtime {
+        if proved.width > 1 {
             return proved;
         }
         self.vector_plan(view_v, view, index, shape, layout, true)
