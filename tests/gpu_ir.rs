@@ -68,7 +68,62 @@ fn convert_to_gpu_must_be_last() {
     assert_eq!(out.status, 2);
     assert_eq!(
         out.stderr,
-        "tilec: error: convert-to-gpu must be the last pass (its output is the GPU-level IR)\n"
+        "tilec: error: cse runs on tile IR and cannot follow convert-to-gpu (its output is the GPU-level IR)\n"
+    );
+}
+
+/// convert-to-gpu is four passes that `tilec opt -p` runs and prints one by one, each
+/// output parsing back: gpu-assign-layouts on tile IR, then gpu-vectorize,
+/// gpu-allocate-shared and gpu-verify on GPU-level IR, which together print what
+/// convert-to-gpu prints.
+#[test]
+fn convert_to_gpu_is_four_passes_run_one_by_one() {
+    for example in ["matmul", "row_softmax", "mma_types", "vector_add"] {
+        let path = repo_root().join(format!("examples/{example}.tile"));
+        let p = path.to_str().unwrap();
+        let whole = run_tilec(&["opt", p, "-p", "canonicalize,convert-to-gpu"], "");
+        assert_eq!(whole.status, 0, "{}", whole.stderr);
+        let mut text = run_tilec(&["opt", p, "-p", "canonicalize,gpu-assign-layouts"], "");
+        assert_eq!(text.status, 0, "{}", text.stderr);
+        assert!(text.stdout.contains("#ttg.linear"), "{}", text.stdout);
+        assert!(!text.stdout.contains("ttg.vector"), "{}", text.stdout);
+        assert!(
+            !text.stdout.contains("allocation.offset"),
+            "{}",
+            text.stdout
+        );
+        for pass in ["gpu-vectorize", "gpu-allocate-shared", "gpu-verify"] {
+            let again = run_tilec(&["opt", "-"], &text.stdout);
+            assert_eq!(again.status, 0, "{example} before {pass}: {}", again.stderr);
+            assert_eq!(again.stdout, text.stdout, "{example} before {pass}");
+            text = run_tilec(&["opt", "-", "-p", pass], &text.stdout);
+            assert_eq!(text.status, 0, "{example}: {pass}: {}", text.stderr);
+        }
+        assert_eq!(
+            text.stdout, whole.stdout,
+            "{example}: the passes one by one"
+        );
+    }
+    let path = repo_root().join("examples/vector_add.tile");
+    let p = path.to_str().unwrap();
+    let out = run_tilec(&["opt", p, "-p", "gpu-vectorize"], "");
+    assert_eq!(out.status, 2);
+    assert_eq!(
+        out.stderr,
+        "tilec: error: gpu-vectorize runs on GPU-level IR: the input is tile IR (start with gpu-assign-layouts or convert-to-gpu)\n"
+    );
+    let gpu = gpu_ir(&path, "4");
+    let out = run_tilec(&["opt", "-", "-p", "gpu-assign-layouts"], &gpu);
+    assert_eq!(out.status, 2);
+    assert_eq!(
+        out.stderr,
+        "tilec: error: the input is GPU-level IR (the output of convert-to-gpu): gpu-assign-layouts runs on tile IR\n"
+    );
+    let out = run_tilec(&["opt", p, "-p", "gpu-vectorize,gpu-assign-layouts"], "");
+    assert_eq!(out.status, 2);
+    assert_eq!(
+        out.stderr,
+        "tilec: error: gpu-vectorize runs on GPU-level IR: the input is tile IR (start with gpu-assign-layouts or convert-to-gpu)\n"
     );
 }
 
@@ -145,6 +200,19 @@ fn gpu_level_ir_parses_back_and_compiles_the_same() {
     assert_eq!(out.status, 1, "{}", out.stdout);
     assert!(
         out.stderr.contains("error: invalid GPU-level IR: "),
+        "{}",
+        out.stderr
+    );
+    // The vectors gpu-vectorize recorded are checked against the access's layout.
+    assert!(gpu.contains("ttg.vector = {"), "{gpu}");
+    let broken = gpu.replacen("width = 4 : i32", "width = 32 : i32", 1);
+    assert_ne!(broken, gpu);
+    let out = run_tilec(&["opt", "-", "--diagnostic-format=mlir"], &broken);
+    assert_eq!(out.status, 1, "{}", out.stdout);
+    assert!(
+        out.stderr.contains(
+            "op 'ttg.vector' width 32 is more than the 4 consecutive elements a thread holds"
+        ),
         "{}",
         out.stderr
     );
@@ -246,5 +314,143 @@ fn pipeline_remarks_say_why() {
             "K loop pipelined over 2 stages instead of 4: A's view pads with a nonzero value, so its tiles go through registers (cp.async fills with zeros), which hold one K step ahead",
             "K loop pipelined over 2 stages (2 of A and 2 of B, 16384 bytes of shared memory)"
         ]
+    );
+}
+
+/// The tensor-core instruction convert-to-gpu recorded on a product (`ttg.mma`) is what
+/// the writer issues: checked against the operands when read back, and without it the
+/// product runs in the fallback loop (no `mma.sync`).
+#[test]
+fn recorded_mma_instruction_is_checked_and_followed() {
+    let gpu = gpu_ir(&repo_root().join("examples/matmul.tile"), "4");
+    let recorded = "{ttg.mma = \"m16n8k16.f32.f16.f16.f32\"}";
+    assert!(gpu.contains(recorded), "{gpu}");
+    let wrong = gpu.replacen("m16n8k16.f32.f16.f16.f32", "m16n8k8.f32.tf32.tf32.f32", 1);
+    let out = run_tilec(&["opt", "-", "--diagnostic-format=mlir"], &wrong);
+    assert_eq!(out.status, 1, "{}", out.stdout);
+    assert!(
+        out.stderr.contains(
+            "op records 'm16n8k8.f32.tf32.tf32.f32' for operands of element types f16, f16 and f32"
+        ),
+        "{}",
+        out.stderr
+    );
+    let unknown = gpu.replacen("m16n8k16.f32.f16.f16.f32", "m64n8k16.f32.f16.f16.f32", 1);
+    let out = run_tilec(&["opt", "-", "--diagnostic-format=mlir"], &unknown);
+    assert_eq!(out.status, 1, "{}", out.stdout);
+    assert!(
+        out.stderr.contains(
+            "names no tensor-core instruction tilec issues: \"m64n8k16.f32.f16.f16.f32\""
+        ),
+        "{}",
+        out.stderr
+    );
+    let with = run_tilec(&["-", "--arch", "sm_90", "-o", "-"], &gpu);
+    assert_eq!(with.status, 0, "{}", with.stderr);
+    assert!(
+        with.stdout
+            .contains("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32")
+    );
+    // Staged operands are read by the instruction only.
+    let unrecorded = gpu.replacen(&format!(" {recorded}"), "", 1);
+    let out = run_tilec(&["opt", "-", "--diagnostic-format=mlir"], &unrecorded);
+    assert_eq!(out.status, 1, "{}", out.stdout);
+    assert!(
+        out.stderr.contains("op reads an operand from shared memory but records no tensor-core instruction ('ttg.mma')"),
+        "{}",
+        out.stderr
+    );
+    // A product in registers without the attribute runs in the fallback loop.
+    let small = "cuda_tile.module @m {\n  entry @k(%p: tile<ptr<f32>>) {\n    %a = constant <f16: 1.0> : tile<16x16xf16>\n    %b = constant <f16: 2.0> : tile<16x8xf16>\n    %c = constant <f32: 0.0> : tile<16x8xf32>\n    %d = mmaf %a, %b, %c : tile<16x16xf16>, tile<16x8xf16>, tile<16x8xf32>\n    %t = make_token : token\n    %v = make_tensor_view %p, shape = [16, 8], strides = [8, 1] : tensor_view<16x8xf32, strides=[8,1]>\n    %pv = make_partition_view %v : partition_view<tile=(16x8), tensor_view<16x8xf32, strides=[8,1]>>\n    %z = constant <i32: 0> : tile<i32>\n    %s = store_view_tko weak %d, %pv[%z, %z] token = %t : tile<16x8xf32>, partition_view<tile=(16x8), tensor_view<16x8xf32, strides=[8,1]>>, tile<i32> -> token\n    return\n  }\n}\n";
+    let small_gpu = run_tilec(&["opt", "-", "-p", "convert-to-gpu"], small);
+    assert_eq!(small_gpu.status, 0, "{}", small_gpu.stderr);
+    assert!(
+        small_gpu.stdout.contains("ttg.mma = "),
+        "{}",
+        small_gpu.stdout
+    );
+    let bare = small_gpu
+        .stdout
+        .replacen(" {ttg.mma = \"m16n8k16.f32.f16.f16.f32\"}", "", 1);
+    assert_ne!(bare, small_gpu.stdout);
+    let with = run_tilec(&["-", "--arch", "sm_90", "-o", "-"], &small_gpu.stdout);
+    let without = run_tilec(&["-", "--arch", "sm_90", "-o", "-"], &bare);
+    assert_eq!(
+        (with.status, without.status),
+        (0, 0),
+        "{}{}",
+        with.stderr,
+        without.stderr
+    );
+    assert!(with.stdout.contains("mma.sync"), "{}", with.stdout);
+    assert!(!without.stdout.contains("mma.sync"), "{}", without.stdout);
+}
+
+/// gpu-allocate-shared places every buffer (`allocation.offset`); the places are checked
+/// when GPU-level IR is read back: present, aligned, and never over a live buffer.
+#[test]
+fn shared_memory_offsets_are_recorded_and_checked() {
+    let gpu = gpu_ir(&repo_root().join("examples/matmul.tile"), "4");
+    // The four stages of A at the bottom, the two of B above them.
+    assert!(
+        gpu.contains(
+            "ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<4x64x32xf16"
+        ),
+        "{gpu}"
+    );
+    assert!(
+        gpu.contains(
+            "ttg.local_alloc {allocation.offset = 16384 : i32} : () -> !ttg.memdesc<2x64x32xf16"
+        ),
+        "{gpu}"
+    );
+    let check = |text: &str, want: &str| {
+        let out = run_tilec(&["opt", "-", "--diagnostic-format=mlir"], text);
+        assert_eq!(out.status, 1, "{}", out.stdout);
+        assert!(out.stderr.contains(want), "{}", out.stderr);
+    };
+    check(
+        &gpu.replacen("allocation.offset = 16384", "allocation.offset = 8192", 1),
+        "'ttg.local_alloc' op buffer at bytes 8192..16384 of shared memory overlaps the buffer of a live 'ttg.local_alloc' at bytes 0..16384",
+    );
+    check(
+        &gpu.replacen("allocation.offset = 16384", "allocation.offset = 16392", 1),
+        "'ttg.local_alloc' op 'allocation.offset' 16392 is not a multiple of its alignment 16",
+    );
+    // Not placed: valid GPU-level IR (what the passes before gpu-allocate-shared print),
+    // which the writer refuses at the buffer.
+    let unplaced = gpu.replacen(" {allocation.offset = 16384 : i32}", "", 1);
+    let out = run_tilec(&["opt", "-"], &unplaced);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = run_tilec(&["-", "-o", "-", "--diagnostic-format=mlir"], &unplaced);
+    assert_eq!(out.status, 1, "{}", out.stdout);
+    assert!(
+        out.stderr.contains("<stdin>:58:")
+            && out.stderr.contains(
+                "error: shared-memory buffer without 'allocation.offset' (run gpu-allocate-shared)"
+            ),
+        "{}",
+        out.stderr
+    );
+    // Moved up, out of the way: still valid, and the writer puts the buffer there.
+    let moved = gpu.replacen("allocation.offset = 16384", "allocation.offset = 32768", 1);
+    let a = run_tilec(&["-", "--arch", "sm_90", "-o", "-"], &gpu);
+    let b = run_tilec(&["-", "--arch", "sm_90", "-o", "-"], &moved);
+    assert_eq!((a.status, b.status), (0, 0), "{}{}", a.stderr, b.stderr);
+    let smem = |ptx: &str| {
+        ptx.lines()
+            .find(|l| l.contains(".shared") && l.contains("__smem"))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(
+        smem(&a.stdout).contains("__smem_matmul[24576]"),
+        "{}",
+        smem(&a.stdout)
+    );
+    assert!(
+        smem(&b.stdout).contains("__smem_matmul[40960]"),
+        "{}",
+        smem(&b.stdout)
     );
 }

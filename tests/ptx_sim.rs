@@ -1616,6 +1616,9 @@ fn memdesc_reinterpret_keeps_the_bytes() {
     let y = m.result(load, 0);
     create(&mut m, Opcode::LocalDealloc, &[buf], &[], &[]);
     m.set_operand(store, 0, y);
+    tilec_ptx::GpuPass::AllocateShared
+        .run(&mut m, &opts)
+        .expect("places the buffer");
     tilec_ptx::verify_gpu(&m, &opts).expect("valid GPU-level IR");
     let ptx = tilec_ptx::compile_gpu(&[m], &opts, None).expect("compiles");
     let ks = ptxsim::parse(&ptx);
@@ -2395,6 +2398,7 @@ fn pipeline_remarks_on_shared_memory() {
     };
     let r: Vec<String> = tilec_ptx::convert_to_gpu_remarks(&mut m, &opts)
         .into_iter()
+        .filter(|d| d.code == tilec_diag::codes::PIPELINE)
         .map(|d| d.message)
         .collect();
     assert_eq!(

@@ -35,6 +35,7 @@ use crate::layout::{
 };
 use crate::mma::MmaPlan;
 use crate::target::Options;
+use std::ops::Not;
 use std::rc::Rc;
 use tilec_ir::attrs::{AttrData, PaddingValue};
 use tilec_ir::segments::operand_group;
@@ -87,8 +88,88 @@ pub const DEFAULT_STAGES: u32 = 4;
 
 /// [`convert_to_gpu`], returning its remarks: why a K loop is pipelined over fewer stages
 /// than asked, or not at all, and how many stages each pipelined loop got (each located
-/// at its loop).
+/// at its loop), then the width of every global access through a view. It runs
+/// [`GpuPass::CONVERT_TO_GPU`]'s passes but the verifier.
 pub fn convert_to_gpu_remarks(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnostic> {
+    let mut remarks = assign_layouts(m, opts);
+    remarks.extend(crate::vectorize::vectorize(m, opts.warp_bits()));
+    crate::smem::allocate_shared(m);
+    remarks
+}
+
+/// The passes from tile IR to the GPU-level IR, each of which `tilec opt -p` runs and
+/// prints on its own (its output parses back).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GpuPass {
+    /// `gpu-assign-layouts`: tile IR to GPU-level IR: a layout for every tile value,
+    /// conversions between layouts, tensor-core instructions (`ttg.mma`) and their
+    /// operands staged in swizzled shared memory, pipelined K loops.
+    AssignLayouts,
+    /// `gpu-vectorize`: the width of every global access (`ttg.vector`).
+    Vectorize,
+    /// `gpu-allocate-shared`: the place of every shared-memory buffer
+    /// (`allocation.offset`).
+    AllocateShared,
+    /// `gpu-verify`: the GPU-level verifier ([`verify_gpu`]).
+    Verify,
+}
+
+impl GpuPass {
+    pub const ALL: [GpuPass; 4] = [
+        GpuPass::AssignLayouts,
+        GpuPass::Vectorize,
+        GpuPass::AllocateShared,
+        GpuPass::Verify,
+    ];
+
+    /// `convert-to-gpu`: every pass, in order.
+    pub const CONVERT_TO_GPU: [GpuPass; 4] = GpuPass::ALL;
+
+    pub fn name(self) -> &'static str {
+        match self {
+            GpuPass::AssignLayouts => "gpu-assign-layouts",
+            GpuPass::Vectorize => "gpu-vectorize",
+            GpuPass::AllocateShared => "gpu-allocate-shared",
+            GpuPass::Verify => "gpu-verify",
+        }
+    }
+
+    /// The pass named `name`; `convert-to-gpu` is all of them.
+    pub fn from_name(name: &str) -> Option<Vec<GpuPass>> {
+        if name == "convert-to-gpu" {
+            return Some(GpuPass::CONVERT_TO_GPU.to_vec());
+        }
+        GpuPass::ALL
+            .into_iter()
+            .find(|p| p.name() == name)
+            .map(|p| vec![p])
+    }
+
+    /// Runs the pass on `m` (GPU-level IR but for [`GpuPass::AssignLayouts`], which
+    /// takes tile IR): its remarks, or the verifier's errors.
+    pub fn run(
+        self,
+        m: &mut Module,
+        opts: &Options,
+    ) -> Result<Vec<tilec_diag::Diagnostic>, Vec<GpuError>> {
+        Ok(match self {
+            GpuPass::AssignLayouts => assign_layouts(m, opts),
+            GpuPass::Vectorize => crate::vectorize::vectorize(m, opts.warp_bits()),
+            GpuPass::AllocateShared => {
+                crate::smem::allocate_shared(m);
+                Vec::new()
+            }
+            GpuPass::Verify => {
+                verify_gpu(m, opts)?;
+                Vec::new()
+            }
+        })
+    }
+}
+
+/// The `gpu-assign-layouts` pass ([`GpuPass::AssignLayouts`]), with its remarks on the
+/// pipelines.
+pub fn assign_layouts(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnostic> {
     let mut remarks = Vec::new();
     for e in entries(m) {
         let mut a = Assign {
@@ -787,6 +868,13 @@ impl Assign<'_> {
     /// `K x N`). Both buffers are released after the product. An operand too large to
     /// stage (A and B together over 32 KiB) is converted to its fragment layout instead.
     fn mma_operands(&mut self, op: Op, plan: &MmaPlan) {
+        let kind = self
+            .m
+            .ctx
+            .attrs
+            .intern(AttrData::String(plan.kind.name().into()));
+        self.m.remove_extra_attr(op, crate::mma::MMA_ATTR);
+        self.m.push_extra_attr(op, crate::mma::MMA_ATTR, kind);
         self.want(op, 2, &Rc::new(plan.c.clone()));
         if self.pipeline(op, plan) {
             return;
@@ -2207,6 +2295,67 @@ pub fn gpu_num_warps(m: &Module) -> u32 {
     bits.map_or(4, |b| 1 << b.min(4))
 }
 
+/// Why the tensor-core instruction recorded on `mmaf`/`mmai` `op` ([`crate::mma::MMA_ATTR`])
+/// does not fit it, if it does not: an unknown instruction, operand element types it does
+/// not take, shapes it does not tile, or operands and result not in the layouts of its
+/// plan (A and B may be staged in shared memory instead).
+fn mma_error(m: &Module, op: Op, warp_bits: u32) -> Option<String> {
+    let types = &m.ctx.types;
+    let ty = |i: usize| m.value_type(m.operand(op, i));
+    let kind = match crate::mma::MmaKind::recorded(m, op) {
+        Some(Ok(k)) => k,
+        Some(Err(why)) => return Some(why),
+        // The fallback loop reads its operands from registers.
+        None if (0..2).any(|i| types.is_tile(ty(i)).not()) => {
+            return Some(format!(
+                "reads an operand from shared memory but records no tensor-core instruction ('{}')",
+                crate::mma::MMA_ATTR
+            ));
+        }
+        None => return None,
+    };
+    let elems = (0..3)
+        .map(|i| types.element_type(ty(i)))
+        .collect::<Vec<_>>();
+    if crate::mma::mma_kind(elems[0], elems[1], elems[2]) != Some(kind) {
+        return Some(format!(
+            "records '{}' for operands of element types {}, {} and {}",
+            kind.name(),
+            types.to_string(elems[0], false),
+            types.to_string(elems[1], false),
+            types.to_string(elems[2], false)
+        ));
+    }
+    let Some(plan) =
+        crate::mma::mma_plan_for(kind, types.shape(ty(0)), types.shape(ty(1)), warp_bits)
+    else {
+        return Some(format!(
+            "records '{}' but its operand shapes do not tile by it",
+            kind.name()
+        ));
+    };
+    let layout = |t: Type| {
+        types
+            .encoding(t)
+            .and_then(|e| Layout::from_encoding(types.get(e), types.shape(t), warp_bits).ok())
+    };
+    let want = [
+        (ty(0), &plan.a, "A"),
+        (ty(1), &plan.b, "B"),
+        (ty(2), &plan.c, "C"),
+        (m.value_type(m.result(op, 0)), &plan.c, "the result"),
+    ];
+    for (t, l, what) in want {
+        if types.is_tile(t) && layout(t).as_ref() != Some(l) {
+            return Some(format!(
+                "records '{}' but {what} is not in the instruction's fragment layout",
+                kind.name()
+            ));
+        }
+    }
+    None
+}
+
 /// Verifies GPU-level IR read from text ([`verify_gpu`] with the warps its layouts were
 /// made for), as located E0902 diagnostics.
 pub fn verify_gpu_input(m: &Module) -> Vec<tilec_diag::Diagnostic> {
@@ -2303,6 +2452,9 @@ pub fn verify_gpu(m: &Module, opts: &Options) -> Result<(), Vec<GpuError>> {
         for (v, op) in entry_values(m, e) {
             check_value(v, &mut |s| err(Some(op), s));
         }
+        for (op, why) in crate::smem::allocation_errors(m, e) {
+            err(Some(op), why);
+        }
         m.walk_op(e, &mut |op| {
             let name = m.def(op).name;
             let operand_ty = |i: usize| m.value_type(m.operand(op, i));
@@ -2312,6 +2464,9 @@ pub fn verify_gpu(m: &Module, opts: &Options) -> Result<(), Vec<GpuError>> {
                 {
                     err(Some(op), format!("'{name}' op result: {why}"));
                 }
+            }
+            if let Some(why) = crate::vectorize::vector_error(m, op, warp_bits) {
+                err(Some(op), format!("'{name}' op {why}"));
             }
             match m.opcode(op) {
                 Opcode::ConvertLayout => {
@@ -2537,6 +2692,9 @@ pub fn verify_gpu(m: &Module, opts: &Options) -> Result<(), Vec<GpuError>> {
                     }
                     if is_memdesc(operand_ty(2)) {
                         err(Some(op), format!("'{full}' op requires its accumulator in registers"));
+                    }
+                    if let Some(why) = mma_error(m, op, warp_bits) {
+                        err(Some(op), format!("'{full}' op {why}"));
                     }
                 }
                 Opcode::GpuBarrier => {

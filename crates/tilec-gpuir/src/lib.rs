@@ -10,11 +10,13 @@ pub mod gpu;
 pub mod layout;
 pub mod mma;
 pub mod sizes;
+pub mod smem;
 pub mod target;
+pub mod vectorize;
 
 pub use banks::{SmemStats, bank_conflicts};
 pub use gpu::{
-    DEFAULT_STAGES, GpuError, convert_to_gpu, convert_to_gpu_remarks, gpu_num_warps, is_gpu_level,
-    set_gpu_aliases, verify_gpu, verify_gpu_input,
+    DEFAULT_STAGES, GpuError, GpuPass, convert_to_gpu, convert_to_gpu_remarks, gpu_num_warps,
+    is_gpu_level, set_gpu_aliases, verify_gpu, verify_gpu_input,
 };
 pub use target::{Arch, Options};

@@ -77,7 +77,53 @@ const C_FRAG: Frag = Frag {
     lane: [(N, 1), (N, 2), (M, 0), (M, 1), (M, 2)],
 };
 
+/// The attribute convert-to-gpu records on an `mmaf`/`mmai` that runs on tensor cores:
+/// the instruction, as [`MmaKind::name`] spells it (`"m16n8k16.f32.f16.f16.f32"`). The
+/// writer issues that instruction along [`mma_plan_for`]; a product without it runs in
+/// the shared-memory fallback loop.
+pub const MMA_ATTR: &str = "ttg.mma";
+
 impl MmaKind {
+    pub const ALL: [MmaKind; 5] = [
+        MmaKind::F16F32,
+        MmaKind::F16F16,
+        MmaKind::Bf16F32,
+        MmaKind::Tf32F32,
+        MmaKind::I8I32,
+    ];
+
+    /// The instruction's shape and types as PTX writes them after `mma.sync.aligned.`
+    /// (`.row.col` left out): shape, D, A, B, C.
+    pub fn name(self) -> &'static str {
+        match self {
+            MmaKind::F16F32 => "m16n8k16.f32.f16.f16.f32",
+            MmaKind::F16F16 => "m16n8k16.f16.f16.f16.f16",
+            MmaKind::Bf16F32 => "m16n8k16.f32.bf16.bf16.f32",
+            MmaKind::Tf32F32 => "m16n8k8.f32.tf32.tf32.f32",
+            MmaKind::I8I32 => "m16n8k32.s32.s8.s8.s32",
+        }
+    }
+
+    /// The kind [`MmaKind::name`] spells `name`.
+    pub fn from_name(name: &str) -> Option<MmaKind> {
+        MmaKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The kind recorded on `op` ([`MMA_ATTR`]): `None` without the attribute, an error
+    /// naming it when it is not one of [`MmaKind::ALL`].
+    pub fn recorded(m: &tilec_ir::Module, op: tilec_ir::Op) -> Option<Result<MmaKind, String>> {
+        let a = m.attr_named(op, MMA_ATTR)?;
+        Some(match m.ctx.attrs.get(a) {
+            tilec_ir::attrs::AttrData::String(s) => MmaKind::from_name(s).ok_or_else(|| {
+                format!(
+                    "'{MMA_ATTR}' names no tensor-core instruction tilec issues: \"{s}\" (one of {})",
+                    MmaKind::ALL.map(|k| format!("\"{}\"", k.name())).join(", ")
+                )
+            }),
+            _ => Err(format!("'{MMA_ATTR}' must be a string")),
+        })
+    }
+
     /// The instruction's k.
     pub fn k(self) -> u32 {
         match self {
@@ -322,7 +368,24 @@ pub fn mma_plan(
     if arch.sm() < 80 {
         return None;
     }
-    let kind = mma_kind(elem_a, elem_b, elem_c)?;
+    mma_plan_for(
+        mma_kind(elem_a, elem_b, elem_c)?,
+        a_shape,
+        b_shape,
+        warp_bits,
+    )
+}
+
+/// The plan of instruction `kind` for operands of these shapes over `2^warp_bits` warps
+/// (`None` when the shapes do not tile by the instruction): layouts and issue order follow
+/// from the instruction, so the writer derives them from the kind convert-to-gpu recorded
+/// ([`MMA_ATTR`]) without deciding anything.
+pub fn mma_plan_for(
+    kind: MmaKind,
+    a_shape: &[i64],
+    b_shape: &[i64],
+    warp_bits: u32,
+) -> Option<MmaPlan> {
     let rank = a_shape.len();
     if !(2..=3).contains(&rank)
         || b_shape.len() != rank

@@ -527,6 +527,13 @@ impl Module {
             .push((name.into(), value));
     }
 
+    /// Removes the discardable attribute `name` of `op`, if it has one.
+    pub fn remove_extra_attr(&mut self, op: Op, name: &str) {
+        if let Some(list) = self.extras.attrs.get_mut(&op) {
+            list.retain(|(k, _)| &**k != name);
+        }
+    }
+
     /// Regions of an op.
     pub fn regions(&self, op: Op) -> &[Region] {
         self.ops[op].regions.as_slice(&self.region_pool)

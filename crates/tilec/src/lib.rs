@@ -249,7 +249,9 @@ struct FmtArgs {
 struct PassArgs {
     /// Passes to run, in order, comma-separated: canonicalize, cse, dce, fuse-fma (not
     /// numeric-preserving), loop-split (option: `loop-split{split-threshold=N}`), and last
-    /// convert-to-gpu (the PTX backend's GPU-level IR).
+    /// the GPU-level passes: convert-to-gpu (the PTX backend's GPU-level IR), which is
+    /// gpu-assign-layouts, gpu-vectorize, gpu-allocate-shared and gpu-verify in order
+    /// (each may be run on its own; all but gpu-assign-layouts on GPU-level IR).
     #[arg(short = 'p', long = "passes", value_name = "PIPELINE")]
     pipeline: Vec<String>,
     /// A pass pipeline in MLIR's spelling, as cuda-tile-opt takes it:
@@ -783,13 +785,20 @@ impl<'a, 'b> Driver<'a, 'b> {
 
     /// The passes and options a command line asks for (`-p` pipelines first, then
     /// `--pass-pipeline`s, then the `--canonicalize`/`--cse`/`--dce` flags in command-line
-    /// order), and whether convert-to-gpu ends them.
+    /// order), and the GPU-level passes that end them (convert-to-gpu: all of them).
     fn pass_setup(
         &mut self,
         a: &PassArgs,
         flags: &[tilec_opt::Pass],
         common: &CommonArgs,
-    ) -> Result<(Vec<tilec_opt::Step>, tilec_opt::PassOptions, bool), i32> {
+    ) -> Result<
+        (
+            Vec<tilec_opt::Step>,
+            tilec_opt::PassOptions,
+            Vec<tilec_ptx::GpuPass>,
+        ),
+        i32,
+    > {
         let mut items = Vec::new();
         for text in a.pipeline.iter().chain(&a.pass_pipeline) {
             match tilec_opt::parse_pipeline_items(text) {
@@ -798,22 +807,26 @@ impl<'a, 'b> Driver<'a, 'b> {
             }
         }
         let mut passes = Vec::new();
-        let mut gpu = false;
-        let n = items.len();
-        for (i, item) in items.into_iter().enumerate() {
-            if item.name == GPU_PASS {
-                if i + 1 != n || !flags.is_empty() {
-                    return Err(self.usage_error(&format!(
-                        "{GPU_PASS} must be the last pass (its output is the GPU-level IR)"
-                    )));
-                }
+        let mut gpu: Vec<tilec_ptx::GpuPass> = Vec::new();
+        // The last GPU-level pass as written (convert-to-gpu or one of its passes).
+        let mut last_gpu: Option<String> = None;
+        for item in items {
+            if let Some(g) = tilec_ptx::GpuPass::from_name(&item.name) {
+                last_gpu = Some(item.name.clone());
                 if item.anchor != tilec_opt::Anchor::Functions || !item.options.is_empty() {
                     return Err(self.usage_error(&format!(
-                        "{GPU_PASS} runs on the whole module and takes no options"
+                        "{} runs on the whole module and takes no options",
+                        item.name
                     )));
                 }
-                gpu = true;
+                gpu.extend(g);
                 continue;
+            }
+            if let Some(last) = &last_gpu {
+                return Err(self.usage_error(&format!(
+                    "{} runs on tile IR and cannot follow {last} (its output is the GPU-level IR)",
+                    item.name
+                )));
             }
             match tilec_opt::Pass::from_name(&item.name, &item.options) {
                 Ok(pass) => passes.push(tilec_opt::Step {
@@ -822,13 +835,25 @@ impl<'a, 'b> Driver<'a, 'b> {
                 }),
                 Err(e) => {
                     let e = if e.starts_with("unknown pass") {
-                        format!("{}, {GPU_PASS})", e.trim_end_matches(')'))
+                        let gpu_passes: Vec<&str> =
+                            tilec_ptx::GpuPass::ALL.iter().map(|p| p.name()).collect();
+                        format!(
+                            "{}, {GPU_PASS}, {})",
+                            e.trim_end_matches(')'),
+                            gpu_passes.join(", ")
+                        )
                     } else {
                         e
                     };
                     return Err(self.usage_error(&e));
                 }
             }
+        }
+        if let (Some(last), Some(flag)) = (&last_gpu, flags.first()) {
+            return Err(self.usage_error(&format!(
+                "{} runs on tile IR and cannot follow {last} (its output is the GPU-level IR)",
+                flag.name()
+            )));
         }
         passes.extend(flags.iter().map(|&pass| tilec_opt::Step {
             pass,
@@ -923,12 +948,36 @@ impl<'a, 'b> Driver<'a, 'b> {
             }),
             None => self.parse(&input, &a.common),
         };
-        // GPU-level IR read back: printed as it stands; the passes work on tile IR.
+        // GPU-level IR read back: printed as it stands, or through the GPU-level passes
+        // after gpu-assign-layouts; the other passes work on tile IR.
         let gpu_input = modules.iter().flatten().any(tilec_ptx::is_gpu_level);
-        if gpu_input && (!passes.is_empty() || gpu) {
-            return self.usage_error(
-                "the input is GPU-level IR (the output of convert-to-gpu): passes run on tile IR",
-            );
+        let assign = gpu.first() == Some(&tilec_ptx::GpuPass::AssignLayouts);
+        if gpu_input && (!passes.is_empty() || assign) {
+            let what = if passes.is_empty() {
+                tilec_ptx::GpuPass::AssignLayouts.name()
+            } else {
+                passes[0].pass.name()
+            };
+            return self.usage_error(&format!(
+                "the input is GPU-level IR (the output of convert-to-gpu): {what} runs on tile IR"
+            ));
+        }
+        if !gpu_input && let Some(first) = gpu.first().filter(|_| !assign) {
+            return self.usage_error(&format!(
+                "{} runs on GPU-level IR: the input is tile IR (start with {} or convert-to-gpu)",
+                first.name(),
+                tilec_ptx::GpuPass::AssignLayouts.name()
+            ));
+        }
+        if let Some(p) = gpu
+            .iter()
+            .skip(1)
+            .find(|p| **p == tilec_ptx::GpuPass::AssignLayouts)
+        {
+            return self.usage_error(&format!(
+                "{} runs on tile IR and cannot follow another GPU-level pass",
+                p.name()
+            ));
         }
         if self.errors == 0 && !passes.is_empty() {
             let mut stats = tilec_opt::Stats::default();
@@ -966,45 +1015,54 @@ impl<'a, 'b> Driver<'a, 'b> {
             return EXIT_DIAGNOSTICS;
         }
         let mut headers = vec![String::new(); modules.len()];
-        if gpu_input {
+        if gpu_input && gpu.is_empty() {
             for (m, header) in modules.iter_mut().zip(headers.iter_mut()) {
                 if let Some(m) = m {
                     *header = tilec_ptx::set_gpu_aliases(m);
                 }
             }
         }
-        if gpu {
+        if !gpu.is_empty() {
             if !matches!(a.passes.num_warps, 1 | 2 | 4 | 8 | 16) {
                 return self.usage_error(&format!(
                     "--num-warps must be 1, 2, 4, 8 or 16 (got {})",
                     a.passes.num_warps
                 ));
             }
-            let popts = tilec_ptx::Options {
-                num_warps: a.passes.num_warps,
-                num_stages: a.passes.num_stages,
-                ..tilec_ptx::Options::default()
-            };
-            for m in modules.iter().flatten() {
-                for d in tilec_ptx::check_limits(m) {
-                    self.emit(&d);
+            if assign {
+                for m in modules.iter().flatten() {
+                    for d in tilec_ptx::check_limits(m) {
+                        self.emit(&d);
+                    }
                 }
-            }
-            if self.errors > 0 {
-                return EXIT_DIAGNOSTICS;
+                if self.errors > 0 {
+                    return EXIT_DIAGNOSTICS;
+                }
             }
             for (m, header) in modules.iter_mut().zip(headers.iter_mut()) {
                 let Some(m) = m else { continue };
-                tilec_ptx::convert_to_gpu(m, &popts);
-                if let Err(errors) = tilec_ptx::verify_gpu(m, &popts) {
-                    for e in errors {
-                        let _ = writeln!(
-                            self.io.stderr,
-                            "tilec: internal error: {GPU_PASS} produced invalid GPU-level IR: {}",
-                            e.message
-                        );
+                // GPU-level input: the warps its layouts were made for.
+                let popts = tilec_ptx::Options {
+                    num_warps: if gpu_input {
+                        tilec_ptx::gpu_num_warps(m)
+                    } else {
+                        a.passes.num_warps
+                    },
+                    num_stages: a.passes.num_stages,
+                    ..tilec_ptx::Options::default()
+                };
+                for p in &gpu {
+                    if let Err(errors) = p.run(m, &popts) {
+                        for e in errors {
+                            let _ = writeln!(
+                                self.io.stderr,
+                                "tilec: internal error: invalid GPU-level IR after {}: {}",
+                                p.name(),
+                                e.message
+                            );
+                        }
+                        return EXIT_USAGE;
                     }
-                    return EXIT_USAGE;
                 }
                 *header = tilec_ptx::set_gpu_aliases(m);
             }
@@ -1014,7 +1072,7 @@ impl<'a, 'b> Driver<'a, 'b> {
             generic: a.generic,
             locations: a.print_locations,
             // The GPU-level ops are printed in their custom form as they stand.
-            assume_verified: gpu || gpu_input,
+            assume_verified: !gpu.is_empty() || gpu_input,
         };
         // Stream the text out: a big module is never held in memory as text.
         let modules: Vec<(&tilec_ir::Module, &String)> = modules

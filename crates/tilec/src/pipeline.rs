@@ -271,17 +271,14 @@ pub fn back(
     let written = tilec_ptx::compile_gpu_report(&gpu, &popts, source);
     timings.add(Stage::Ptx, t);
     match written {
-        Ok(w) => {
-            remarks.extend(w.remarks);
-            Ok(Compiled {
-                ptx: w.ptx,
-                modules,
-                smem: w.smem,
-                warnings,
-                remarks,
-                timings: *timings,
-            })
-        }
+        Ok(w) => Ok(Compiled {
+            ptx: w.ptx,
+            modules,
+            smem: w.smem,
+            warnings,
+            remarks,
+            timings: *timings,
+        }),
         Err(d) => {
             warnings.extend(d);
             Err(Failure {

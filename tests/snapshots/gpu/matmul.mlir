@@ -35,7 +35,7 @@ cuda_tile.module @examples {
     %cst_1_i32_13 = constant <i32: 1> : tile<i32, #linear>
     %cst_2_i32 = constant <i32: 2> : tile<i32, #linear>
     %cst_3_i32 = constant <i32: 3> : tile<i32, #linear>
-    %2 = ttg.local_alloc : () -> !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable>
+    %2 = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable>
     %3 = ttg.memdesc_index %2[%cst_0_i32_12] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
     %4 = ttg.async_copy_global_to_local %pview[%blockId_x, %cst_0_i32], %3 : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
     %5 = ttg.async_commit_group
@@ -55,8 +55,8 @@ cuda_tile.module @examples {
       ttg.mask.return
     }
     %11 = ttg.async_commit_group
-    %12 = ttg.local_alloc : () -> !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
-    %tile, %result_token = load_view_tko weak %pview_10[%cst_0_i32, %blockId_y] token = %0 : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear2>, token
+    %12 = ttg.local_alloc {allocation.offset = 16384 : i32} : () -> !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
+    %tile, %result_token = load_view_tko weak %pview_10[%cst_0_i32, %blockId_y] token = %0 attributes {ttg.vector = {checks = array<i32: -1, 0>, split, width = 8 : i32}} : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear2>, token
     %13 = permute %tile [1, 0] : tile<32x64xf16, #linear2> -> tile<64x32xf16, #linear3>
     %14 = ttg.memdesc_index %12[%cst_0_i32_12] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
     ttg.local_store %13, %14 : tile<64x32xf16, #linear3> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
@@ -80,13 +80,13 @@ cuda_tile.module @examples {
       }
       %30 = ttg.async_commit_group
       %31 = ttg.mask %28 : tile<i1, #linear> -> (tile<32x64xf16, #linear2>) {
-        %tile_14, %result_token_15 = cuda_tile.load_view_tko weak %pview_10[%20, %blockId_y] token = %0 : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear2>, token
+        %tile_14, %result_token_15 = cuda_tile.load_view_tko weak %pview_10[%20, %blockId_y] token = %0 attributes {ttg.vector = {checks = array<i32: -1, 0>, split, width = 8 : i32}} : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear2>, token
         ttg.mask.return %tile_14 : tile<32x64xf16, #linear2>
       }
       %32 = ttg.memdesc_index %2[%26] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
       %33 = ttg.memdesc_index %12[%22] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
       %34 = ttg.memdesc_trans %33 {order = array<i32: 1, 0>} : !ttg.memdesc<64x32xf16, #shared1, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared2, #smem, mutable>
-      %35 = mmaf %32, %34, %iterArg0 : !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>, !ttg.memdesc<32x64xf16, #shared2, #smem, mutable>, tile<64x64xf32, #linear1>
+      %35 = mmaf %32, %34, %iterArg0 {ttg.mma = "m16n8k16.f32.f16.f16.f32"} : !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>, !ttg.memdesc<32x64xf16, #shared2, #smem, mutable>, tile<64x64xf32, #linear1>
       %36 = permute %31 [1, 0] : tile<32x64xf16, #linear2> -> tile<64x32xf16, #linear3>
       %37 = ttg.memdesc_index %12[%23] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
       ttg.local_store %36, %37 : tile<64x32xf16, #linear3> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
@@ -95,11 +95,11 @@ cuda_tile.module @examples {
     %15 = ttg.async_wait {num = 0 : i32}
     ttg.local_dealloc %12 : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
     ttg.local_dealloc %2 : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable>
-    %16 = ttg.local_alloc %for : (tile<64x64xf32, #linear1>) -> !ttg.memdesc<64x64xf32, #shared3, #smem>
+    %16 = ttg.local_alloc %for {allocation.offset = 0 : i32} : (tile<64x64xf32, #linear1>) -> !ttg.memdesc<64x64xf32, #shared3, #smem>
     ttg.barrier local
     %17 = ttg.local_load %16 : !ttg.memdesc<64x64xf32, #shared3, #smem> -> tile<64x64xf32, #linear4>
     ttg.local_dealloc %16 : !ttg.memdesc<64x64xf32, #shared3, #smem>
-    %18 = store_view_tko weak %17, %pview_11[%blockId_x, %blockId_y] token = %0 : tile<64x64xf32, #linear4>, partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> token
+    %18 = store_view_tko weak %17, %pview_11[%blockId_x, %blockId_y] token = %0 attributes {ttg.vector = {checks = array<i32: -1, 0>, split, width = 4 : i32}} : tile<64x64xf32, #linear4>, partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> token
     return
   }
 }

@@ -1,7 +1,7 @@
 //! Memory: pointer tiles, tensor and partition views, atomics, and the token facts that
 //! decide where a barrier is needed.
 
-use super::vector::{Bounds, VectorPlan};
+use super::vector::Bounds;
 use super::{Dim, Kernel, Tv, View, class_of, elem_bytes};
 use crate::layout::{Layout, dim_bits};
 use crate::sink::{RegClass, Sink};
@@ -265,17 +265,10 @@ impl Kernel<'_> {
         let layout: Rc<Layout> = self.layout_of(tile_v);
         let size = elem_bytes(elem) as i64;
         let (addr, limits, stride_regs) = self.view_base(&view, &index, &shape, &layout);
-        let plan = if view.sparse.is_some() {
-            VectorPlan {
-                width: 1,
-                bounds: Bounds::Uniform,
-                checks: Vec::new(),
-            }
-        } else {
-            self.view_vector_checked(view_v, &view, &index, &shape, &layout)
-        };
+        // The vectors gpu-vectorize chose (`ttg.vector`), with the run-time alignment
+        // checks as (register, mask) pairs.
+        let plan = self.recorded_vector_plan(op, &view, &layout, &shape);
         let (vw, bounds) = (plan.width, plan.bounds);
-        self.remark_vector(op, load, &view, &shape, &layout, &plan);
         // Alignment the IR does not prove (a base address or row stride known only when
         // the kernel runs): one predicate for the whole access, the vectors taken under it
         // and the elements one by one otherwise.
@@ -430,59 +423,6 @@ impl Kernel<'_> {
         } else {
             self.dirty.insert(m.result(op, 0), true);
         }
-    }
-
-    /// Remark E0904: how this view access moves its tile, and when element by element,
-    /// why.
-    fn remark_vector(
-        &mut self,
-        op: Op,
-        load: bool,
-        view: &View,
-        shape: &[i64],
-        layout: &Layout,
-        plan: &VectorPlan,
-    ) {
-        let elems: i64 = shape.iter().product();
-        if elems <= 1 {
-            return;
-        }
-        let what = if load { "load" } else { "store" };
-        let dims = shape
-            .iter()
-            .map(|d| d.to_string())
-            .collect::<Vec<_>>()
-            .join("x");
-        let ty = format!("{dims} {}", self.m.ctx.types.to_string(view.elem, false));
-        let size = elem_bytes(view.elem) as usize;
-        let msg = if plan.width > 1 {
-            let bits = plan.width * size * 8;
-            let how = if plan.checks.is_empty() {
-                "the alignment is proven".to_string()
-            } else {
-                "when the base address and the row strides are aligned for it at run time; one element per access otherwise".to_string()
-            };
-            format!(
-                "{what} of a {ty} tile: {bits}-bit accesses ({} elements each), {how}",
-                plan.width
-            )
-        } else {
-            let inner = shape.len().saturating_sub(1);
-            let d_in = view.dim_map.get(inner).copied().unwrap_or(inner);
-            let why = if view.sparse.is_some() {
-                "the rows of a gather/scatter view are gathered one by one"
-            } else if d_in != inner {
-                "the innermost tile dimension is not the view's innermost (a transposing dim_map)"
-            } else if !matches!(view.strides.get(d_in), Some(Dim::Static(1))) {
-                "the innermost tile dimension is not contiguous in memory (its stride is not 1)"
-            } else if Self::vector_slots(layout, shape, view.elem) < 2 {
-                "the layout gives a thread one element of each run"
-            } else {
-                "the tile index does not keep the vectors aligned"
-            };
-            format!("{what} of a {ty} tile: one element per access: {why}")
-        };
-        self.remark_at_op(op, tilec_diag::codes::VECTOR_ACCESS, msg);
     }
 
     /// The rows of a gather/scatter access: for each coordinate `c` (in this thread's
@@ -645,22 +585,13 @@ impl Kernel<'_> {
             max_bytes,
         ));
         let (addr, limits, strides) = self.view_base(&view, &index, &shape, &layout);
-        let (proved, _) = self.view_vector(view_v, &view, &index, &shape, &layout);
-        let unit_inner = matches!(view.strides.last(), Some(Dim::Static(1)));
-        let vw = if contiguity > 1 && unit_inner {
-            contiguity
-                .min(Self::vector_slots(&layout, &shape, elem))
-                .max(proved)
-        } else {
-            proved
-        };
-        // A swizzled buffer keeps runs of `2^(lowest swizzled bit)` elements together.
+        // The width gpu-vectorize chose (`ttg.vector`: at most what a swizzled buffer
+        // keeps together, 4, 8 or 16 bytes; none with allocas, whose shared memory is
+        // behind generic pointers that `cp.async` cannot read).
+        let vw = self.recorded_vector(op, &layout, &shape, elem).width;
         let pairs = self.buf_swizzle(dst);
-        let vw = pairs.iter().fold(vw, |w, (d, _)| w.min(1 << d));
         let bytes = vw as u64 * size;
-        // `cp.async` reads global memory only: with allocas (shared memory behind generic
-        // pointers) every element is loaded with a generic `ld`.
-        let vector = vw > 1 && matches!(bytes, 4 | 8 | 16) && !self.generic;
+        let vector = vw > 1;
         let mut dst_at = self.smem_addr(&buf, &layout, &pairs, size);
         let inner = shape.len() - 1;
         let mut cache = AccessCache::default();
@@ -884,19 +815,15 @@ impl Kernel<'_> {
         let mask = mask_v.map(|v| self.tile_in(v, &layout));
         let qual = self.qualifiers(op, !load);
         let shape = self.shape(ptrs_v);
-        let proved = self.ptr_vector(ptrs_v, mask_v, &shape, &layout, elem);
-        // Pointers proven consecutive but not aligned (or a mask not constant over the
-        // run): the vector access when, at run time, the first pointer is aligned and the
-        // whole run is unmasked; the elements one by one otherwise.
-        let checked = if proved == 1 && !self.generic && elem != Type::I1 {
-            self.ptr_vector_checked(ptrs_v, &shape, &layout, elem)
-        } else {
-            1
-        };
-        if checked > 1 {
-            return self.emit_ptr_access_checked(op, load, &ptrs, mask.as_ref(), checked, elem);
+        // The vectors gpu-vectorize chose (`ttg.vector`). Pointers proven consecutive but
+        // not aligned (or a mask not constant over the run): the vector access when, at
+        // run time, the first pointer is aligned and the whole run is unmasked; the
+        // elements one by one otherwise.
+        let plan = self.recorded_vector(op, &layout, &shape, elem);
+        if plan.runtime {
+            return self.emit_ptr_access_checked(op, load, &ptrs, mask.as_ref(), plan.width, elem);
         }
-        let vw = proved;
+        let vw = plan.width;
         if load {
             let pad = operand_group(m, op, "paddingValue")
                 .first()

@@ -164,11 +164,6 @@ pub(crate) struct ModuleData {
     pub files: Vec<String>,
     /// Shared-memory traffic of tensor-core operands (crate::banks).
     pub smem_stats: crate::banks::SmemStats,
-    /// The writer's remarks (the width of each global access, E0904).
-    pub remarks: Vec<Diagnostic>,
-    /// (file, span, message) of each remark, so that an op written twice (as in a
-    /// streaming loop and its slot-by-slot form) remarks once, in constant time.
-    pub remarked: tilec_ir::util::FxHashSet<(u32, u32, u32, String)>,
 }
 
 impl ModuleData {
@@ -439,16 +434,14 @@ pub fn compile_gpu_stats(
     compile_gpu_report(gpu, opts, source).map(|w| (w.ptx, w.smem))
 }
 
-/// What the writer produced: the PTX, the shared-memory traffic of the tensor-core
-/// operands and its remarks (E0904: the width of every global access through a view).
+/// What the writer produced: the PTX and the shared-memory traffic of the tensor-core
+/// operands.
 #[derive(Debug, Default)]
 pub struct Written {
     /// The PTX module.
     pub ptx: String,
     /// Shared-memory traffic of the tensor-core operands ([`crate::banks::SmemStats`]).
     pub smem: crate::banks::SmemStats,
-    /// The writer's remarks, in program order.
-    pub remarks: Vec<Diagnostic>,
 }
 
 /// [`compile_gpu`], with everything the writer reports ([`Written`]).
@@ -548,7 +541,6 @@ pub fn compile_gpu_report(
     Ok(Written {
         ptx: out,
         smem: data.smem_stats,
-        remarks: data.remarks,
     })
 }
 
@@ -817,18 +809,6 @@ impl<'a> Kernel<'a> {
             self.smem_dirty = u32::MAX;
         }
         self.lines.push(s);
-    }
-
-    /// A remark (`code`) located at `op`, once per op and message (an op written twice,
-    /// as in a streaming loop and its slot-by-slot form, remarks once).
-    pub(crate) fn remark_at_op(&mut self, op: Op, code: &'static str, msg: String) {
-        let span = self.m.op_span(op).unwrap_or(tilec_diag::Span::new(0, 0));
-        let file = self.m.file().unwrap_or(tilec_diag::FileId(0));
-        let key = (file.0, span.start, span.end, msg.clone());
-        if self.module_data.remarked.insert(key) {
-            let d = Diagnostic::remark(code, msg).at(tilec_diag::Location::new(file, span));
-            self.module_data.remarks.push(d);
-        }
     }
 
     pub fn error_at_op(&mut self, op: Op, msg: &str) {
@@ -1200,17 +1180,18 @@ impl<'a> Kernel<'a> {
             return;
         }
         self.generic = true;
+        // At the offsets gpu-allocate-shared recorded (`allocation.offset`).
         let mut top: u64 = 0;
         for o in ops {
-            let pointee = match m.ctx.types.get(self.elem(m.result(o, 0))) {
-                TypeData::Ptr(e) => *e,
-                _ => Type::I8,
+            let (bytes, align) = tilec_gpuir::smem::alloca_bytes(m, o);
+            let Some(at) = tilec_gpuir::smem::offset(m, o) else {
+                self.error_at_op(
+                    o,
+                    "alloca without 'allocation.offset' (run gpu-allocate-shared)",
+                );
+                return;
             };
-            let n = self.int_attr(o, "num_elem").max(0) as u64;
-            let align = (self.int_attr(o, "alignment").max(1) as u64).max(16);
-            let bytes = n.saturating_mul(elem_bytes(pointee) as u64);
-            let at = top.next_multiple_of(align.min(1 << 20));
-            top = at.saturating_add(bytes).next_multiple_of(16);
+            top = top.max(at.saturating_add(bytes).next_multiple_of(16));
             if top > MAX_STATIC_SMEM as u64 || align > MAX_STATIC_SMEM as u64 {
                 let msg = format!(
                     "the allocas of this kernel need {top} bytes of shared memory (aligned to {align}), more than the {MAX_STATIC_SMEM} bytes (48 KiB) a kernel may declare statically"

@@ -108,25 +108,31 @@ impl Kernel<'_> {
         }
     }
 
-    /// `ttg.local_alloc %x`: every thread writes the elements it owns at their linear
-    /// indices, in bytes above the live buffers.
+    /// `ttg.local_alloc %x`: the buffer at the offset gpu-allocate-shared recorded
+    /// (`allocation.offset`, above the live buffers); every thread writes the elements of
+    /// `%x` it owns at their linear indices.
     pub(crate) fn emit_local_alloc(&mut self, op: Op) {
         let m = self.m;
         let res = m.result(op, 0);
-        let shape = m.ctx.types.shape(m.value_type(res)).to_vec();
-        let elem = m.ctx.types.element_type(m.value_type(res));
-        // (The stages of a pipeline may be any number, the other dimensions are powers of
-        // two.)
-        let n: u64 = shape.iter().map(|d| (*d).max(0) as u64).product();
-        // Above the buffers still live (op-internal scratch then starts above this one),
-        // after a barrier if those bytes may have been used since the last one.
-        if self.smem_dirty > self.smem_top {
+        let Some(at) = tilec_gpuir::smem::offset(m, op) else {
+            return self.error_at_op(
+                op,
+                "shared-memory buffer without 'allocation.offset' (run gpu-allocate-shared)",
+            );
+        };
+        let (at, size) = (
+            at as u32,
+            tilec_gpuir::smem::local_alloc_bytes(m, op) as u32,
+        );
+        // Op-internal scratch then starts above this buffer; a barrier first if its bytes
+        // may have been used since the last one.
+        if self.smem_dirty > at {
             self.bar();
         }
-        let size = ((n * elem_bytes(elem) as u64) as u32).next_multiple_of(16);
+        self.smem_top = at;
         let buf = self.smem(size);
-        self.buf_extent.insert(res, (self.smem_top, size));
-        self.smem_top += size;
+        self.buf_extent.insert(res, (at, size));
+        self.smem_top = at + size;
         self.bufs.insert(res, buf.clone());
         if m.num_operands(op) == 1 {
             let t = self.tile(m.operand(op, 0));
@@ -1056,18 +1062,27 @@ impl Kernel<'_> {
         self.move_bits(x, &moves)
     }
 
-    /// mmaf / mmai: on tensor cores when [`super::mma::mma_plan`] has a plan; otherwise
-    /// the operands go to shared memory and each thread accumulates its own result
-    /// elements with a loop over K (exact products, one rounding per step).
+    /// mmaf / mmai: on tensor cores with the instruction convert-to-gpu recorded
+    /// (`ttg.mma`, along [`super::mma::mma_plan_for`]); without it the operands go to
+    /// shared memory and each thread accumulates its own result elements with a loop over
+    /// K (exact products, one rounding per step).
     pub(crate) fn emit_mma(&mut self, op: Op) {
         let m = self.m;
         let (a_v, b_v, c_v) = (m.operand(op, 0), m.operand(op, 1), m.operand(op, 2));
         let (sa, sb) = (self.shape(a_v), self.shape(b_v));
-        let (ea, eb, ec) = (self.elem(a_v), self.elem(b_v), self.elem(c_v));
-        let arch = self.opts.arch;
-        if let Some(plan) = super::mma::mma_plan(&sa, &sb, ea, eb, ec, self.warp_bits(), arch) {
-            self.emit_mma_sync(op, &plan);
-            return;
+        match super::mma::MmaKind::recorded(m, op) {
+            Some(Ok(kind)) => {
+                match super::mma::mma_plan_for(kind, &sa, &sb, self.warp_bits()) {
+                    Some(plan) => self.emit_mma_sync(op, &plan),
+                    None => self.error_at_op(
+                        op,
+                        "the recorded tensor-core instruction does not tile the operands",
+                    ),
+                }
+                return;
+            }
+            Some(Err(why)) => return self.error_at_op(op, &why),
+            None => {}
         }
         let rank = sa.len();
         let (mm, kk, nn) = (

@@ -29,10 +29,10 @@
 
 use super::mma::{PRMT_LOW_BYTES, PRMT_LOW_HALVES};
 use super::{Dim, Kernel, View, elem_bytes, mem_type};
-use crate::axis::{MAX_DIV, lowbit};
 use crate::layout::Layout;
 use crate::sink::{RegClass, Sink};
-use tilec_ir::{Type, Value};
+use tilec_gpuir::vectorize::{AlignCheck, Vector};
+use tilec_ir::{Op, Type};
 
 /// How a view access is vectorised.
 #[derive(Clone, Debug)]
@@ -62,174 +62,66 @@ impl Kernel<'_> {
         tilec_gpuir::sizes::vector_slots(layout, shape, elem)
     }
 
-    /// The vector width for a view access (1: scalar) and how its bounds are checked,
-    /// when the IR proves every vector aligned (what an async copy, which has no
-    /// fallback, may use).
-    pub(crate) fn view_vector(
-        &self,
-        view_v: Value,
-        view: &View,
-        index: &[Value],
-        shape: &[i64],
+    /// The vectors gpu-vectorize recorded on access `op` ([`Vector::of`]); one element at
+    /// a time (with an error) when the width does not fit the layout, which the GPU-level
+    /// verifier refuses first.
+    pub(crate) fn recorded_vector(
+        &mut self,
+        op: Op,
         layout: &Layout,
-    ) -> (usize, Bounds) {
-        let plan = self.vector_plan(view_v, view, index, shape, layout, false);
-        (plan.width, plan.bounds)
+        shape: &[i64],
+        elem: Type,
+    ) -> Vector {
+        let v = Vector::of(self.m, op);
+        let most = Self::vector_slots(layout, shape, elem);
+        if v.width > 1 && (!v.width.is_power_of_two() || v.width > most) {
+            self.error_at_op(
+                op,
+                &format!(
+                    "ttg.vector width {} does not fit the access's layout (at most {most})",
+                    v.width
+                ),
+            );
+            return Vector::SCALAR;
+        }
+        v
     }
 
-    /// The vector width for a view access. What the IR proves comes first; when it proves
-    /// no vector at all, the alignment of the view's base address and of its dynamic
-    /// strides is checked when the kernel runs: `checks` are `(register, mask)` pairs whose
-    /// `register & mask` must all be zero for the vector accesses to be taken (every
-    /// vector is then aligned); otherwise, and for a vector partly in bounds, the elements
-    /// are accessed one by one.
-    pub(crate) fn view_vector_checked(
-        &self,
-        view_v: Value,
+    /// A view access's recorded vectors, with its run-time alignment checks as
+    /// `(register, mask)` pairs: the base address to the vector's bytes, a dynamic stride
+    /// to its elements (each register once).
+    pub(crate) fn recorded_vector_plan(
+        &mut self,
+        op: Op,
         view: &View,
-        index: &[Value],
-        shape: &[i64],
         layout: &Layout,
-    ) -> VectorPlan {
-        let proved = self.vector_plan(view_v, view, index, shape, layout, false);
-        if proved.width > 1 {
-            return proved;
-        }
-        self.vector_plan(view_v, view, index, shape, layout, true)
-    }
-
-    fn vector_plan(
-        &self,
-        view_v: Value,
-        view: &View,
-        index: &[Value],
         shape: &[i64],
-        layout: &Layout,
-        runtime: bool,
     ) -> VectorPlan {
-        let scalar = VectorPlan {
-            width: 1,
-            bounds: Bounds::Uniform,
-            checks: Vec::new(),
-        };
-        let elem = view.elem;
-        let mut w = Self::vector_slots(layout, shape, elem);
-        if w < 2 {
-            return scalar;
-        }
-        let Some(info) = self.axis.view(view_v) else {
-            return scalar;
-        };
-        let inner = shape.len() - 1;
-        let d_in = view.dim_map.get(inner).copied().unwrap_or(inner);
-        if !matches!(view.strides.get(d_in), Some(Dim::Static(1))) {
-            return scalar;
-        }
-        let size = elem_bytes(elem) as u64;
-        // Divisibility (bytes) of the address of each vector's first element, from what
-        // the IR proves; with `runtime`, the base address and the dynamic strides of the
-        // other dimensions are left to a check when the kernel runs (`dynamic`).
-        let base_checked = runtime && info.base_div < w as u64 * size && view.base.starts_with('%');
-        let mut align = if base_checked { MAX_DIV } else { info.base_div };
-        let mut dynamic: Vec<&str> = Vec::new();
-        for (i, dim) in shape.iter().enumerate() {
-            let d = view.dim_map.get(i).copied().unwrap_or(i);
-            let term = if i == inner {
-                // index * step + (thread and slot parts, multiples of w)
-                let tile = view.step.as_ref().and_then(|t| t.get(i)).copied();
-                let from_index = index.get(i).map_or(MAX_DIV, |ix| {
-                    let div = self.axis.info(self.m, *ix).elem_div();
-                    div.saturating_mul(lowbit(tile.unwrap_or(*dim)))
-                });
-                from_index.min(w as u64)
-            } else {
-                let div = info.stride_div.get(d).copied().unwrap_or(1);
-                match view.strides.get(d) {
-                    Some(Dim::Dyn(r)) if runtime && div < w as u64 => {
-                        dynamic.push(r);
-                        MAX_DIV
-                    }
-                    _ => div,
-                }
+        let v = self.recorded_vector(op, layout, shape, view.elem);
+        let size = elem_bytes(view.elem) as u64;
+        let w = v.width as u64;
+        let mut checks: Vec<(String, u64)> = Vec::new();
+        for c in &v.checks {
+            let (r, mask) = match c {
+                AlignCheck::Base => (view.base.clone(), w * size - 1),
+                AlignCheck::Stride(d) => match view.strides.get(*d) {
+                    Some(Dim::Dyn(r)) => (r.clone(), w - 1),
+                    _ => continue,
+                },
             };
-            align = align.min(term.saturating_mul(size));
-        }
-        while w > 1 && align < w as u64 * size {
-            w /= 2;
-        }
-        if w < 2 {
-            return scalar;
-        }
-        let mut checks = Vec::new();
-        if base_checked {
-            checks.push((view.base.clone(), w as u64 * size - 1));
-        }
-        for r in dynamic {
-            if !checks.iter().any(|(c, _)| c == r) {
-                checks.push((r.to_string(), w as u64 - 1));
+            if !checks.iter().any(|(c, _)| *c == r) {
+                checks.push((r, mask));
             }
         }
-        let bounds =
-            if checks.is_empty() && info.shape_div.get(d_in).copied().unwrap_or(1) >= w as u64 {
-                Bounds::Uniform
-            } else {
-                Bounds::Split
-            };
         VectorPlan {
-            width: w,
-            bounds,
+            width: v.width,
+            bounds: if v.split || !checks.is_empty() {
+                Bounds::Split
+            } else {
+                Bounds::Uniform
+            },
             checks,
         }
-    }
-
-    /// The vector width for an access through a tile of pointers (1: scalar).
-    pub(crate) fn ptr_vector(
-        &self,
-        ptrs_v: Value,
-        mask_v: Option<Value>,
-        shape: &[i64],
-        layout: &Layout,
-        elem: Type,
-    ) -> usize {
-        let mut w = Self::vector_slots(layout, shape, elem);
-        if w < 2 {
-            return 1;
-        }
-        let inner = shape.len() - 1;
-        let size = elem_bytes(elem) as u64;
-        let p = self.axis.info(self.m, ptrs_v);
-        let mask = mask_v.map(|v| self.axis.info(self.m, v));
-        while w > 1 {
-            let wu = w as u64;
-            let ok = p.contig[inner] >= wu
-                && p.first_div(inner, wu) >= wu * size
-                && mask.as_ref().is_none_or(|mk| mk.cons[inner] >= wu);
-            if ok {
-                break;
-            }
-            w /= 2;
-        }
-        w
-    }
-
-    /// For a pointer access the IR proves no vector for: the widest run of pointers it
-    /// proves consecutive (the layout's vector), to be taken as one vector access when the
-    /// kernel runs and finds the first pointer aligned and the whole run unmasked (the
-    /// elements one by one otherwise); 1 when the pointers are not proven consecutive.
-    pub(crate) fn ptr_vector_checked(
-        &self,
-        ptrs_v: Value,
-        shape: &[i64],
-        layout: &Layout,
-        elem: Type,
-    ) -> usize {
-        let w = Self::vector_slots(layout, shape, elem);
-        if w < 2 {
-            return 1;
-        }
-        let inner = shape.len() - 1;
-        let p = self.axis.info(self.m, ptrs_v);
-        if p.contig[inner] >= w as u64 { w } else { 1 }
     }
 
     /// Loads `dsts.len()` consecutive elements from `addr` with one vector `ld`.
