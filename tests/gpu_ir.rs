@@ -72,12 +72,12 @@ fn convert_to_gpu_must_be_last() {
     );
 }
 
-/// convert-to-gpu is four passes that `tilec opt -p` runs and prints one by one, each
-/// output parsing back: gpu-assign-layouts on tile IR, then gpu-vectorize,
+/// convert-to-gpu is five passes that `tilec opt -p` runs and prints one by one, each
+/// output parsing back: gpu-assign-layouts on tile IR, then gpu-pipeline, gpu-vectorize,
 /// gpu-allocate-shared and gpu-verify on GPU-level IR, which together print what
 /// convert-to-gpu prints.
 #[test]
-fn convert_to_gpu_is_four_passes_run_one_by_one() {
+fn convert_to_gpu_is_five_passes_run_one_by_one() {
     for example in ["matmul", "row_softmax", "mma_types", "vector_add"] {
         let path = repo_root().join(format!("examples/{example}.tile"));
         let p = path.to_str().unwrap();
@@ -92,7 +92,25 @@ fn convert_to_gpu_is_four_passes_run_one_by_one() {
             "{}",
             text.stdout
         );
-        for pass in ["gpu-vectorize", "gpu-allocate-shared", "gpu-verify"] {
+        if example == "matmul" {
+            // The pipeline chosen, over operands staged as for one product.
+            assert!(
+                text.stdout.contains("ttg.pipeline_stages = 4 : i32"),
+                "{}",
+                text.stdout
+            );
+            assert!(
+                !text.stdout.contains("ttg.async_copy_global_to_local"),
+                "{}",
+                text.stdout
+            );
+        }
+        for pass in [
+            "gpu-pipeline",
+            "gpu-vectorize",
+            "gpu-allocate-shared",
+            "gpu-verify",
+        ] {
             let again = run_tilec(&["opt", "-"], &text.stdout);
             assert_eq!(again.status, 0, "{example} before {pass}: {}", again.stderr);
             assert_eq!(again.stdout, text.stdout, "{example} before {pass}");

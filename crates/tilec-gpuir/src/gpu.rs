@@ -77,6 +77,10 @@ fn swap_last_two(rank: usize) -> Vec<usize> {
 /// Shared memory the tensor-core lowering may stage its A and B operands in.
 const MMA_STAGED_BYTES: u64 = 32 * 1024;
 
+/// The attribute gpu-assign-layouts records on a product whose K loop is to be pipelined:
+/// the number of shared-memory stages of A (2 to 6), which gpu-pipeline builds.
+pub const STAGES_ATTR: &str = "ttg.pipeline_stages";
+
 /// Converts every `entry` of `m` to the GPU-level IR, in place.
 pub fn convert_to_gpu(m: &mut Module, opts: &Options) {
     convert_to_gpu_remarks(m, opts);
@@ -92,6 +96,7 @@ pub const DEFAULT_STAGES: u32 = 4;
 /// [`GpuPass::CONVERT_TO_GPU`]'s passes but the verifier.
 pub fn convert_to_gpu_remarks(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnostic> {
     let mut remarks = assign_layouts(m, opts);
+    pipeline_loops(m, opts);
     remarks.extend(crate::vectorize::vectorize(m, opts.warp_bits()));
     crate::smem::allocate_shared(m);
     remarks
@@ -105,6 +110,9 @@ pub enum GpuPass {
     /// conversions between layouts, tensor-core instructions (`ttg.mma`) and their
     /// operands staged in swizzled shared memory, pipelined K loops.
     AssignLayouts,
+    /// `gpu-pipeline`: the N-stage pipelines of the K loops gpu-assign-layouts chose
+    /// (`ttg.pipeline_stages` on a product with staged operands).
+    Pipeline,
     /// `gpu-vectorize`: the width of every global access (`ttg.vector`).
     Vectorize,
     /// `gpu-allocate-shared`: the place of every shared-memory buffer
@@ -115,19 +123,21 @@ pub enum GpuPass {
 }
 
 impl GpuPass {
-    pub const ALL: [GpuPass; 4] = [
+    pub const ALL: [GpuPass; 5] = [
         GpuPass::AssignLayouts,
+        GpuPass::Pipeline,
         GpuPass::Vectorize,
         GpuPass::AllocateShared,
         GpuPass::Verify,
     ];
 
     /// `convert-to-gpu`: every pass, in order.
-    pub const CONVERT_TO_GPU: [GpuPass; 4] = GpuPass::ALL;
+    pub const CONVERT_TO_GPU: [GpuPass; 5] = GpuPass::ALL;
 
     pub fn name(self) -> &'static str {
         match self {
             GpuPass::AssignLayouts => "gpu-assign-layouts",
+            GpuPass::Pipeline => "gpu-pipeline",
             GpuPass::Vectorize => "gpu-vectorize",
             GpuPass::AllocateShared => "gpu-allocate-shared",
             GpuPass::Verify => "gpu-verify",
@@ -154,6 +164,10 @@ impl GpuPass {
     ) -> Result<Vec<tilec_diag::Diagnostic>, Vec<GpuError>> {
         Ok(match self {
             GpuPass::AssignLayouts => assign_layouts(m, opts),
+            GpuPass::Pipeline => {
+                pipeline_loops(m, opts);
+                Vec::new()
+            }
             GpuPass::Vectorize => crate::vectorize::vectorize(m, opts.warp_bits()),
             GpuPass::AllocateShared => {
                 crate::smem::allocate_shared(m);
@@ -164,6 +178,56 @@ impl GpuPass {
                 Vec::new()
             }
         })
+    }
+}
+
+/// The `gpu-pipeline` pass ([`GpuPass::Pipeline`]): builds the pipeline of every product
+/// that records [`STAGES_ATTR`] over its staged operands (`Assign::expand_pipeline`).
+pub fn pipeline_loops(m: &mut Module, opts: &Options) {
+    for e in entries(m) {
+        let mut products = Vec::new();
+        m.walk_op(e, &mut |op| {
+            if matches!(m.opcode(op), Opcode::MmaF | Opcode::MmaI)
+                && m.attr_named(op, STAGES_ATTR).is_some()
+            {
+                products.push(op);
+            }
+        });
+        if products.is_empty() {
+            continue;
+        }
+        // The layouts the types carry.
+        let warp_bits = opts.warp_bits();
+        let mut layout = FxHashMap::default();
+        for (v, _) in entry_values(m, e) {
+            let ty = m.value_type(v);
+            let types = &m.ctx.types;
+            if let Some(l) = types.encoding(ty).and_then(|enc| {
+                Layout::from_encoding(types.get(enc), types.shape(ty), warp_bits).ok()
+            }) {
+                layout.insert(v, Rc::new(l));
+            }
+        }
+        let body = m.entry_block(m.region(e, 0));
+        let mut a = Assign {
+            m,
+            warp_bits,
+            arch: opts.arch,
+            layout,
+            ifs: Vec::new(),
+            loops: Vec::new(),
+            prefer: FxHashMap::default(),
+            body,
+            stages: opts.num_stages,
+            smem_limit: opts.smem_limit(),
+            remarks: Vec::new(),
+            vec_bits: FxHashMap::default(),
+        };
+        a.vec_bits = global_vec_bits(a.m, e);
+        for op in products {
+            a.expand_pipeline(op);
+        }
+        a.finish(e);
     }
 }
 
@@ -876,9 +940,17 @@ impl Assign<'_> {
         self.m.remove_extra_attr(op, crate::mma::MMA_ATTR);
         self.m.push_extra_attr(op, crate::mma::MMA_ATTR, kind);
         self.want(op, 2, &Rc::new(plan.c.clone()));
-        if self.pipeline(op, plan) {
-            return;
-        }
+        // A pipelined K loop (gpu-pipeline builds it from the staged form below, with the
+        // stages recorded here) stages whatever the size: its stages were budgeted.
+        let limit = match self.pipeline(op, plan) {
+            Some(n) => {
+                let a = self.m.ctx.attrs.int(n as i64, Type::I32);
+                self.m.remove_extra_attr(op, STAGES_ATTR);
+                self.m.push_extra_attr(op, STAGES_ATTR, a);
+                u64::MAX
+            }
+            None => MMA_STAGED_BYTES,
+        };
         let mut staged_bytes = 0u64;
         let mut bufs = Vec::new();
         for (i, frag) in [(0usize, &plan.a), (1, &plan.b)] {
@@ -892,7 +964,7 @@ impl Assign<'_> {
             let elem = self.m.ctx.types.element_type(self.m.value_type(v));
             let bytes =
                 ((crate::sizes::elem_bytes(elem) as u64) << frag.nbits).next_multiple_of(16);
-            if !moves || staged_bytes + bytes > MMA_STAGED_BYTES {
+            if !moves || staged_bytes.saturating_add(bytes) > limit {
                 self.want(op, i, &frag);
                 continue;
             }
@@ -969,20 +1041,93 @@ impl Assign<'_> {
     /// tensor, and the wait after the loop drains it. Returns false when the pattern does
     /// not hold, with a remark (in `remarks`) when the product is in a loop that could
     /// have been pipelined but is not, or is over fewer stages than asked.
-    fn pipeline(&mut self, op: Op, plan: &MmaPlan) -> bool {
+    fn pipeline(&mut self, op: Op, plan: &MmaPlan) -> Option<u32> {
         let (f, loads) = match self.pipeline_pattern(op, plan) {
             Ok(p) => p,
             Err(Some((f, why))) => {
                 self.remark(f, format!("K loop not pipelined: {why}"));
-                return false;
+                return None;
             }
-            Err(None) => return false,
+            Err(None) => return None,
         };
         let a_async = self.async_copyable(loads[0]);
-        let Some(n) = self.pipeline_stages(op, f, a_async) else {
+        self.pipeline_stages(op, f, a_async)
+    }
+
+    /// gpu-pipeline of one product: when `op` records [`STAGES_ATTR`] and its A and B
+    /// are staged as gpu-assign-layouts stages them (A: `ttg.local_alloc` of its view
+    /// load; B: `ttg.memdesc_trans` of the `ttg.local_alloc` of its load `permute`d; a
+    /// `ttg.barrier local` before the product, the buffers released after it), the
+    /// staging is taken apart and the pipeline of [`Assign::pipeline`] built in its
+    /// place. Returns false when the form is not that one: unchanged when the staging
+    /// differs, and with the operands unstaged (which the verifier then refuses) when the
+    /// loads are not the pipelining pattern, which only hand-edited IR can do.
+    fn expand_pipeline(&mut self, op: Op) -> bool {
+        let m = &*self.m;
+        let Some(n) = m
+            .attr_named(op, STAGES_ATTR)
+            .and_then(|a| m.ctx.attrs.get_int(a))
+            .and_then(|n| u32::try_from(n).ok())
+            .filter(|n| (2..=6).contains(n))
+        else {
             return false;
         };
-        self.build_pipeline(op, plan, f, &loads, a_async, n)
+        let Some(Ok(kind)) = crate::mma::MmaKind::recorded(m, op) else {
+            return false;
+        };
+        let def = |v: Value, opcode: Opcode, operands: usize| {
+            m.defining_op(v)
+                .filter(|d| m.opcode(*d) == opcode && m.num_operands(*d) == operands)
+        };
+        let a_buf = m.operand(op, 0);
+        let Some(a_alloc) = def(a_buf, Opcode::LocalAlloc, 1) else {
+            return false;
+        };
+        let Some(b_trans) = def(m.operand(op, 1), Opcode::MemDescTrans, 1) else {
+            return false;
+        };
+        let b_buf = m.operand(b_trans, 0);
+        let Some(b_alloc) = def(b_buf, Opcode::LocalAlloc, 1) else {
+            return false;
+        };
+        let Some(b_perm) = def(m.operand(b_alloc, 0), Opcode::Permute, 1) else {
+            return false;
+        };
+        let Some(bar) = m.prev_op(op).filter(|b| m.opcode(*b) == Opcode::GpuBarrier) else {
+            return false;
+        };
+        let (a_tile, b_tile) = (m.operand(a_alloc, 0), m.operand(b_perm, 0));
+        let deallocs: Vec<Op> = [a_buf, b_buf]
+            .iter()
+            .flat_map(|b| m.users(*b).collect::<Vec<_>>())
+            .filter(|u| m.opcode(*u) == Opcode::LocalDealloc)
+            .collect();
+        let single_use = [a_buf, b_buf, m.result(b_perm, 0), m.result(b_trans, 0)]
+            .iter()
+            .all(|v| m.users(*v).count() <= 2);
+        if !single_use {
+            return false;
+        }
+        let shape = |v: Value| m.ctx.types.shape(m.value_type(v)).to_vec();
+        let Some(plan) =
+            crate::mma::mma_plan_for(kind, &shape(a_tile), &shape(b_tile), self.warp_bits)
+        else {
+            return false;
+        };
+        self.m.set_operand(op, 0, a_tile);
+        self.m.set_operand(op, 1, b_tile);
+        for d in deallocs {
+            self.m.erase_op(d);
+        }
+        for o in [bar, b_trans, b_alloc, b_perm, a_alloc] {
+            self.m.erase_op(o);
+        }
+        self.m.remove_extra_attr(op, STAGES_ATTR);
+        let Ok((f, loads)) = self.pipeline_pattern(op, &plan) else {
+            return false;
+        };
+        let a_async = self.async_copyable(loads[0]);
+        self.build_pipeline(op, &plan, f, &loads, a_async, n)
     }
 
     /// The `for` around `op` and the view loads of its A and B when the pipelining
@@ -2302,6 +2447,11 @@ pub fn gpu_num_warps(m: &Module) -> u32 {
 fn mma_error(m: &Module, op: Op, warp_bits: u32) -> Option<String> {
     let types = &m.ctx.types;
     let ty = |i: usize| m.value_type(m.operand(op, i));
+    if let Some(a) = m.attr_named(op, STAGES_ATTR)
+        && !m.ctx.attrs.get_int(a).is_some_and(|n| (2..=6).contains(&n))
+    {
+        return Some(format!("'{STAGES_ATTR}' must be an integer from 2 to 6"));
+    }
     let kind = match crate::mma::MmaKind::recorded(m, op) {
         Some(Ok(k)) => k,
         Some(Err(why)) => return Some(why),

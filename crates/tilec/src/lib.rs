@@ -250,8 +250,8 @@ struct PassArgs {
     /// Passes to run, in order, comma-separated: canonicalize, cse, dce, fuse-fma (not
     /// numeric-preserving), loop-split (option: `loop-split{split-threshold=N}`), and last
     /// the GPU-level passes: convert-to-gpu (the PTX backend's GPU-level IR), which is
-    /// gpu-assign-layouts, gpu-vectorize, gpu-allocate-shared and gpu-verify in order
-    /// (each may be run on its own; all but gpu-assign-layouts on GPU-level IR).
+    /// gpu-assign-layouts, gpu-pipeline, gpu-vectorize, gpu-allocate-shared and gpu-verify
+    /// in order (each may be run on its own; all but gpu-assign-layouts on GPU-level IR).
     #[arg(short = 'p', long = "passes", value_name = "PIPELINE")]
     pipeline: Vec<String>,
     /// A pass pipeline in MLIR's spelling, as cuda-tile-opt takes it:

@@ -820,7 +820,7 @@ fn opt_usage_errors_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         text(&out.stderr),
-        "tilec: error: unknown pass 'inline' (known passes: canonicalize, cse, dce, fuse-fma, loop-split, synthesize-debug-info-scopes, convert-to-gpu)\n"
+        "tilec: error: unknown pass 'inline' (known passes: canonicalize, cse, dce, fuse-fma, loop-split, synthesize-debug-info-scopes, convert-to-gpu, gpu-assign-layouts, gpu-pipeline, gpu-vectorize, gpu-allocate-shared, gpu-verify)\n"
     );
     let out = tilec(
         &[
