@@ -101,6 +101,15 @@ fn named_barrier_counts_must_fill_or_it_is_a_deadlock() {
         e.contains("warp 0 waits at barrier 1") && e.contains("warp 1 waits at barrier 1"),
         "{e}"
     );
+    // Warps at two different CTA-wide barriers (bar.sync is .aligned).
+    let k = kernel(
+        64,
+        16,
+        "",
+        "setp.lt.u32 %w0, %t, 32;\n@%w0 bra A;\nbar.sync 0;\nbra.uni END;\nA:\nbar.sync 0;\nEND:",
+    );
+    let e = run(&k, [1, 1, 1], &[0], &mut Memory::default()).expect_err("divergent");
+    assert!(e.contains("barrier in divergent code"), "{e}");
     // A thread count not a multiple of 32.
     let k = kernel(64, 16, "", "bar.sync 1, 48;");
     let e = run(&k, [1, 1, 1], &[0], &mut Memory::default()).expect_err("count");

@@ -1413,9 +1413,9 @@ impl Cta<'_> {
         for (i, w) in self.warps.iter().enumerate() {
             let pc = w.pcs.iter().flatten().min().copied();
             let at = |pc: Option<usize>| {
-                pc.and_then(|p| self.k.insts.get(p))
-                    .map_or("the end".to_string(), |x| {
-                        format!("line {} ({})", x.line, x.op)
+                pc.and_then(|p| self.k.insts.get(p).map(|x| (p, x)))
+                    .map_or("the end".to_string(), |(p, x)| {
+                        format!("line {} (pc {p}: {})", x.line, x.op)
                     })
             };
             parts.push(match w.state {

@@ -18,6 +18,10 @@
 //! a byte another thread of its warp accessed is ordered only if the warp synchronised in
 //! between (its own component grew past `c`); lanes of a warp are not ordered by running
 //! in lockstep (independent thread scheduling), so `bar.warp.sync` or a barrier is needed.
+//! Because the clock is per warp, one lane's acquire (a successful mbarrier wait) orders
+//! the later accesses of every lane of its warp after the released writes: a warp whose
+//! lane 0 alone waits and whose other lanes then read is not flagged (on the hardware the
+//! lanes would need the wait themselves or a `bar.warp.sync` after it).
 
 /// A `tid` that stands for several threads of one agent (the agent in the low bits).
 const MULTI: u32 = 0x8000_0000;

@@ -682,6 +682,17 @@ impl Cta<'_> {
         };
         let mut moved = 0u64;
         for pc in &c.pieces {
+            if let Some((m, _)) = self
+                .mbars
+                .range(pc.smem.saturating_sub(7)..pc.smem + pc.len)
+                .next()
+            {
+                return Err(format!(
+                    "line {}: the {} writes over the live mbarrier at shared offset {m}",
+                    c.line,
+                    self.shadow.name(who.tid)
+                ));
+            }
             if c.load {
                 let bytes = match pc.global {
                     Some(g) => mem.read(g, pc.len).to_vec(),
