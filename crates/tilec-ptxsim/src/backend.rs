@@ -95,17 +95,25 @@ impl Backend for SimGpu {
                 ),
             });
         }
-        let values: Vec<u64> = params
+        // Scalars by value; larger parameters (a tensor map) by their bytes.
+        let values: Vec<ptxsim::Param> = params
             .iter()
             .map(|p| {
+                if p.len() > 8 {
+                    return ptxsim::Param::Bytes(p.clone());
+                }
                 let mut b = [0u8; 8];
                 b[..p.len()].copy_from_slice(p);
-                u64::from_le_bytes(b)
+                ptxsim::Param::Value(u64::from_le_bytes(b))
             })
             .collect();
         let grid = grid.map(u64::from);
         let mem = &mut self.mem;
-        let r = quietly(|| ptxsim::run_with_smem(k, grid, &values, mem, shared));
+        let opts = ptxsim::RunOptions {
+            shared_bytes: Some(shared),
+            ..ptxsim::RunOptions::default()
+        };
+        let r = quietly(|| ptxsim::run_with_options(k, grid, &values, mem, &opts));
         match r {
             Ok(Ok(stats)) => {
                 self.instructions += stats.instructions;

@@ -1,19 +1,37 @@
-//! A small PTX interpreter for the subset tilec emits in its matrix-multiply kernels, to
-//! check kernels end to end without a GPU.
+//! A small PTX interpreter for the subset tilec emits, to check kernels end to end without
+//! a GPU, and for the Hopper (sm_90a) machinery tilec's kernels are to use: warp
+//! specialisation with named barriers, `mbarrier`, bulk and tensor (TMA) copies with tensor
+//! maps, `setmaxnreg`, `elect.sync` and proxy fences.
 //!
-//! It runs one CTA at a time with every thread in lockstep: each instruction is executed
-//! by all threads before the next (tilec's code is uniform: branches must agree across the
-//! CTA, which is checked). Because lockstep hides missing barriers, shared memory carries
-//! a race detector: every byte remembers the thread that last wrote it and the threads
-//! that read it in the current barrier epoch (the span between two `bar.sync`), and a read
-//! of another thread's write, or a write over another thread's write or read, in the same
-//! epoch is an error. `mma.sync` is executed per warp from the PTX ISA's fragment formulas
-//! ("Matrix fragments for mma.m16n8k8 / m16n8k16 / m16n8k32"), written out here again,
-//! independently of the compiler. Anything outside the subset is an error, never ignored.
+//! It runs one CTA at a time. Each warp has its own instruction stream; within a warp the
+//! threads run in lockstep while they agree on the next instruction, and after a branch
+//! some lanes take and others do not, each lane keeps its own program counter and the lanes
+//! at the lowest one run next, so that they meet again where the paths join. A scheduler
+//! picks which warp runs its next instruction: round robin by default, or a seeded random
+//! interleaving ([`RunOptions::seed`]) that runs a warp for a random number of instructions
+//! before switching and lands asynchronous copies at random points, so that missing
+//! synchronisation shows. Warps block at barriers (`bar`/`barrier`, sixteen per CTA, with
+//! thread counts) and warpgroup collectives; `mbarrier.try_wait` loops spin as ordinary
+//! code, and a CTA whose every live warp is blocked, or has spun on a failed wait with no
+//! other warp making progress ([`RunOptions::spin_limit`] times), is reported as a deadlock
+//! naming each warp's line.
+//!
+//! Shared memory carries a happens-before race detector (module `race`): vector clocks per
+//! warp and per warp's asynchronous proxy, with edges from barriers, mbarrier
+//! arrive (release) to the successful wait of the phase it completed (acquire), and from a
+//! bulk copy's completion to its mbarrier's waiters. `mma.sync` is executed per warp from
+//! the PTX ISA's fragment formulas ("Matrix fragments for mma.m16n8k8 / m16n8k16 /
+//! m16n8k32"), written out here again, independently of the compiler. Anything outside the
+//! subset is an error, never ignored.
 
 pub mod backend;
+mod race;
+mod sync;
+mod tma;
 
-use std::collections::HashMap;
+pub use tma::{TensorMap, decode_tensor_map, encode_tensor_map, swizzle};
+
+use std::collections::{BTreeMap, HashMap};
 
 /// An operand of an instruction.
 #[derive(Clone, Debug)]
@@ -21,12 +39,15 @@ enum Opnd {
     Reg(usize),
     Imm(u64),
     Tid,
+    LaneId,
     Ctaid(usize),
     Nctaid(usize),
     /// `[reg+off]`, `[sym+off]` (a parameter or the shared buffer), `[reg]`.
     Mem(Base, i64),
     Vec(Vec<Opnd>),
     Sym(String),
+    /// `[tensorMap, {c0, ...}]`: a tensor map's address and the coordinates.
+    Tensor(Base, Vec<Opnd>),
 }
 
 #[derive(Clone, Debug)]
@@ -58,6 +79,9 @@ pub struct Kernel {
     nregs: usize,
     /// The module's initialised `.global` byte arrays.
     globals: Vec<(String, Vec<u8>)>,
+    /// Whether the kernel uses tensor maps (then generic writes to global memory are
+    /// tracked, for the proxy fence a tensor map written in the generic proxy needs).
+    uses_tmap: bool,
 }
 
 impl Kernel {
@@ -423,14 +447,26 @@ pub fn parse(ptx: &str) -> Vec<Kernel> {
                 let p = lines[i].trim().trim_end_matches(',');
                 let mut it = p.split_whitespace();
                 assert_eq!(it.next(), Some(".param"));
-                let ty = it.next().expect("param type");
+                let mut ty = it.next().expect("param type");
+                if ty == ".align" {
+                    it.next().expect("param alignment");
+                    ty = it.next().expect("param type");
+                }
                 let pname = it.next().expect("param name").to_string();
-                let bytes = match ty {
+                let one = match ty {
                     ".u64" | ".b64" | ".f64" => 8,
                     ".u32" | ".b32" | ".f32" | ".s32" => 4,
                     ".b16" | ".u16" => 2,
-                    ".u8" => 1,
+                    ".u8" | ".b8" => 1,
                     t => panic!("param type {t}"),
+                };
+                // `.param .align 64 .b8 NAME[128]`: an array parameter (a tensor map).
+                let (pname, bytes) = match pname.split_once('[') {
+                    Some((n, len)) => {
+                        let len: u32 = len.trim_end_matches(']').parse().expect("param array");
+                        (n.to_string(), one * len)
+                    }
+                    None => (pname, one),
                 };
                 params.push((pname, bytes));
                 i += 1;
@@ -446,6 +482,7 @@ pub fn parse(ptx: &str) -> Vec<Kernel> {
                 labels: HashMap::new(),
                 nregs: 0,
                 globals: globals.clone(),
+                uses_tmap: false,
             };
             let mut regs: HashMap<String, usize> = HashMap::new();
             i += 1;
@@ -490,6 +527,9 @@ pub fn parse(ptx: &str) -> Vec<Kernel> {
                 }
             }
             k.nregs = regs.len();
+            k.uses_tmap = k.insts.iter().any(|i| {
+                i.op.starts_with("tensormap.") || i.op.starts_with("cp.async.bulk.tensor")
+            });
             out.push(k);
         }
         i += 1;
@@ -510,8 +550,21 @@ fn parse_opnd(s: &str, regs: &mut HashMap<String, usize>) -> Opnd {
     }
     if let Some(inner) = s.strip_prefix('[') {
         let inner = inner.strip_suffix(']').expect("address");
+        if let Some((base, coords)) = inner.split_once(',') {
+            let base = base.trim();
+            let base = if base.starts_with('%') {
+                Base::Reg(reg_index(base, regs))
+            } else {
+                Base::Sym(base.to_string())
+            };
+            let Opnd::Vec(coords) = parse_opnd(coords, regs) else {
+                panic!("tensor coordinates {coords}")
+            };
+            return Opnd::Tensor(base, coords);
+        }
+        let inner = inner.trim();
         let (base, off) = match inner.split_once('+') {
-            Some((b, o)) => (b, o.parse::<i64>().expect("offset")),
+            Some((b, o)) => (b.trim(), o.trim().parse::<i64>().expect("offset")),
             None => (inner, 0),
         };
         let base = if base.starts_with('%') {
@@ -521,8 +574,13 @@ fn parse_opnd(s: &str, regs: &mut HashMap<String, usize>) -> Opnd {
         };
         return Opnd::Mem(base, off);
     }
+    // `d|p` (elect.sync).
+    if let Some((d, p)) = s.split_once('|') {
+        return Opnd::Vec(vec![parse_opnd(d, regs), parse_opnd(p, regs)]);
+    }
     match s {
         "%tid.x" => return Opnd::Tid,
+        "%laneid" => return Opnd::LaneId,
         "%ctaid.x" => return Opnd::Ctaid(0),
         "%ctaid.y" => return Opnd::Ctaid(1),
         "%ctaid.z" => return Opnd::Ctaid(2),
@@ -693,14 +751,30 @@ pub fn f32_to_bf16(x: f32) -> u16 {
 }
 
 /// The result of running a kernel.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Stats {
+    /// Instructions executed: per CTA, those of the warp that executed the most (for code
+    /// that is uniform across warps, the instructions of the kernel's path), summed over
+    /// the CTAs.
     pub instructions: u64,
+    /// Instructions executed by all warps (a warp's instruction counts once).
+    pub warp_instructions: u64,
+    /// `mma.sync` instructions, counted as [`Stats::instructions`].
     pub mma: u64,
     /// Bytes of global memory moved, by the width in bits of the instruction that moved
     /// them (`ld/st.global` and `cp.async`; generic accesses, atomics and reductions
     /// left out), summed over the threads that executed it.
     pub global: std::collections::BTreeMap<u32, u64>,
+    /// `mbarrier.test_wait`/`try_wait` executed, per thread.
+    pub mbarrier_waits: u64,
+    /// Bytes bulk and tensor copies (the async proxy) moved from global to shared memory,
+    /// out-of-bounds fill included, and from shared to global memory.
+    pub tma_bytes_loaded: u64,
+    pub tma_bytes_stored: u64,
+    /// The most failed `mbarrier` waits in a row of any warp (the scheduler steps it spun).
+    pub max_spin: u64,
+    /// The register count per warpgroup (`setmaxnreg`) of the last CTA that set it.
+    pub maxnreg: std::collections::BTreeMap<usize, u32>,
 }
 
 /// The form of an `ldmatrix`/`stmatrix` (`OP.sync.aligned.m8n8.xN{.trans}.shared{::cta}.b16`,
@@ -770,20 +844,128 @@ fn global_access_bits(inst: &Inst, p: &[&str]) -> Option<u32> {
     }
 }
 
+/// What a warp is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WarpState {
+    Ready,
+    /// Waiting at named barrier `id`.
+    Bar(usize),
+    /// Waiting at the warpgroup collective at this program counter.
+    Group(usize),
+    /// Every lane exited.
+    Done,
+}
+
+struct Warp {
+    /// Per lane: the next instruction, or None once exited.
+    pcs: [Option<usize>; 32],
+    together: bool,
+    state: WarpState,
+    /// Failed waits since the last progress of the CTA it saw (deadlock detection), the
+    /// progress count then, failed waits in a row (statistics), the line of the last one.
+    spins: u64,
+    spin_seen: u64,
+    spins_in_row: u64,
+    spin_line: usize,
+    executed: u64,
+    mma: u64,
+    /// The line of its last instruction (for the deadlock report).
+    exit_line: usize,
+}
+
+/// A kernel parameter's value: a scalar (or pointer), or the bytes of an array parameter
+/// (`.param .align 64 .b8 NAME[128]`, a tensor map: [`encode_tensor_map`]).
+#[derive(Clone, Debug)]
+pub enum Param {
+    Value(u64),
+    Bytes(Vec<u8>),
+}
+
+/// How [`run_with_options`] runs a kernel.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// `None`: round robin, one instruction per warp, asynchronous copies landing one
+    /// round after they are issued. `Some(seed)`: a random interleaving from the seed
+    /// (xorshift): a random warp runs up to `max_quantum` instructions, and each step lands
+    /// a random copy in flight with probability 1/8.
+    pub seed: Option<u64>,
+    pub max_quantum: u32,
+    /// Failed waits of every live warp, with no progress in between, that make a deadlock.
+    pub spin_limit: u64,
+    /// The dynamic shared memory of the launch (default: what the PTX asks for).
+    pub shared_bytes: Option<usize>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            seed: None,
+            max_quantum: 32,
+            spin_limit: 64,
+            shared_bytes: None,
+        }
+    }
+}
+
+/// A small xorshift generator (the scheduler's randomness; no dependency).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
 struct Cta<'k> {
     k: &'k Kernel,
     regs: Vec<Vec<u64>>,
     smem: Vec<u8>,
-    /// Per shared byte: (writer thread, epoch) and (reader thread or usize::MAX for
-    /// several, epoch).
-    writer: Vec<(usize, u64)>,
-    reader: Vec<(usize, u64)>,
-    epoch: u64,
+    shadow: race::Shadow,
     ctaid: [u64; 3],
     nctaid: [u64; 3],
+    /// Scalar parameters' values (an array parameter's: its address in the parameter
+    /// window); the array parameters' bytes at `GENERIC_PARAM + offset`.
     params: &'k [u64],
+    param_blob: &'k [u8],
     globals: &'k HashMap<String, u64>,
+    opts: &'k RunOptions,
+    rng: Option<Rng>,
+    nwarps: usize,
+    warps: Vec<Warp>,
+    /// Per warp: its vector clock (warps, then the warps' async proxies).
+    vc: Vec<Vec<u32>>,
+    /// Per warp: the last clock value given to a copy it issued.
+    vc_async: Vec<u32>,
+    bars: Vec<sync::NamedBar>,
+    mbars: BTreeMap<usize, sync::MBar>,
+    inflight: Vec<tma::Copy>,
+    /// Landed bulk-group copies' release clocks, until a wait_group retires them.
+    released: HashMap<usize, Vec<u32>>,
+    groups: HashMap<usize, tma::Groups>,
+    /// Per thread: `fence.proxy.async` executed.
+    fences: Vec<u32>,
+    /// Global 64-byte chunks of tensor maps written in the generic proxy and not fenced
+    /// since, with the line.
+    tmap_dirty: HashMap<u64, usize>,
+    nreg: HashMap<usize, u32>,
+    /// Changes of shared state (deadlock detection), scheduler steps.
+    progress: u64,
+    steps: u64,
+    /// Successful and failed mbarrier waits of the current instruction.
+    waits: (u32, u32),
 }
+
+/// Where `cvta.param` (and a parameter's name as a value) puts array parameters.
+const GENERIC_PARAM: u64 = 1 << 47;
 
 /// Runs `k` over the grid `grid` with `params` (one value per kernel parameter).
 pub fn run(k: &Kernel, grid: [u64; 3], params: &[u64], mem: &mut Memory) -> Result<Stats, String> {
@@ -800,6 +982,24 @@ pub fn run_with_smem(
     mem: &mut Memory,
     shared_bytes: usize,
 ) -> Result<Stats, String> {
+    let params: Vec<Param> = params.iter().map(|p| Param::Value(*p)).collect();
+    let opts = RunOptions {
+        shared_bytes: Some(shared_bytes),
+        ..RunOptions::default()
+    };
+    run_with_options(k, grid, &params, mem, &opts)
+}
+
+/// Runs `k` over `grid` with `params` as `opts` says (the scheduler, its seed, the
+/// dynamic shared memory).
+pub fn run_with_options(
+    k: &Kernel,
+    grid: [u64; 3],
+    params: &[Param],
+    mem: &mut Memory,
+    opts: &RunOptions,
+) -> Result<Stats, String> {
+    let shared_bytes = opts.shared_bytes.unwrap_or(k.dynamic_smem.unwrap_or(0));
     let smem_bytes = if k.dynamic_smem.is_some() {
         shared_bytes
     } else {
@@ -811,32 +1011,91 @@ pub fn run_with_smem(
         "parameter count of {}",
         k.name
     );
-    let mut stats = Stats {
-        instructions: 0,
-        mma: 0,
-        global: Default::default(),
-    };
+    // Array parameters go to the parameter window, 64-byte aligned.
+    let mut blob = Vec::new();
+    let mut values = Vec::with_capacity(params.len());
+    for (p, (name, size)) in params.iter().zip(&k.params) {
+        match p {
+            Param::Value(v) if *size <= 8 => values.push(*v),
+            Param::Bytes(b) if b.len() == *size as usize => {
+                let at = blob.len().next_multiple_of(64);
+                blob.resize(at, 0);
+                blob.extend_from_slice(b);
+                values.push(GENERIC_PARAM + at as u64);
+            }
+            _ => {
+                return Err(format!("parameter {name} of {size} bytes given {p:?}"));
+            }
+        }
+    }
+    let mut stats = Stats::default();
     let globals: HashMap<String, u64> = k
         .globals
         .iter()
         .map(|(n, b)| (n.clone(), mem.alloc(b)))
         .collect();
+    let nt = k.threads;
+    let nwarps = nt.div_ceil(32);
     for z in 0..grid[2] {
         for y in 0..grid[1] {
             for x in 0..grid[0] {
+                let mut vc = vec![vec![0u32; 2 * nwarps]; nwarps];
+                for (w, c) in vc.iter_mut().enumerate() {
+                    c[w] = 1;
+                }
+                let warps = (0..nwarps)
+                    .map(|w| {
+                        let mut pcs = [None; 32];
+                        for p in pcs.iter_mut().take((nt - 32 * w).min(32)) {
+                            *p = Some(0);
+                        }
+                        Warp {
+                            pcs,
+                            together: true,
+                            state: WarpState::Ready,
+                            spins: 0,
+                            spin_seen: 0,
+                            spins_in_row: 0,
+                            spin_line: 0,
+                            executed: 0,
+                            mma: 0,
+                            exit_line: 0,
+                        }
+                    })
+                    .collect();
                 let mut cta = Cta {
                     k,
-                    regs: vec![vec![0; k.threads]; k.nregs],
+                    regs: vec![vec![0; nt]; k.nregs],
                     smem: vec![0; smem_bytes],
-                    writer: vec![(usize::MAX, u64::MAX); smem_bytes],
-                    reader: vec![(usize::MAX, u64::MAX); smem_bytes],
-                    epoch: 0,
+                    shadow: race::Shadow::new(smem_bytes, nt),
                     ctaid: [x, y, z],
                     nctaid: grid,
-                    params,
+                    params: &values,
+                    param_blob: &blob,
                     globals: &globals,
+                    opts,
+                    rng: opts
+                        .seed
+                        .map(|s| Rng(s.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)),
+                    nwarps,
+                    warps,
+                    vc,
+                    vc_async: vec![0; nwarps],
+                    bars: vec![sync::NamedBar::default(); 16],
+                    mbars: BTreeMap::new(),
+                    inflight: Vec::new(),
+                    released: HashMap::new(),
+                    groups: HashMap::new(),
+                    fences: vec![0; nt],
+                    tmap_dirty: HashMap::new(),
+                    nreg: HashMap::new(),
+                    progress: 0,
+                    steps: 0,
+                    waits: (0, 0),
                 };
                 cta.run(mem, &mut stats)?;
+                stats.instructions += cta.warps.iter().map(|w| w.executed).max().unwrap_or(0);
+                stats.mma += cta.warps.iter().map(|w| w.mma).max().unwrap_or(0);
             }
         }
     }
@@ -844,24 +1103,33 @@ pub fn run_with_smem(
 }
 
 impl Cta<'_> {
-    /// `shfl.sync.MODE.b32 d, a, b, c, membermask`: every active lane reads `a` of its
-    /// source lane in the same warp (all lanes read before any writes). The source lane of
-    /// `bfly` is lane ^ b, of `up` lane - b, of `down` lane + b, of `idx` b; a source past
-    /// the clamp (c & 31; below 0 for `up`) or inactive gives the lane its own value.
-    fn shfl(&mut self, inst: &Inst, p: &[&str], active: &[bool]) -> Result<(), String> {
+    /// `shfl.sync.MODE.b32 d, a, b, c, membermask` for warp `w`: every active lane reads
+    /// `a` of its source lane in the same warp (all lanes read before any writes). The
+    /// source lane of `bfly` is lane ^ b, of `up` lane - b, of `down` lane + b, of `idx` b;
+    /// a source past the clamp (c & 31; below 0 for `up`) or inactive gives the lane its
+    /// own value.
+    fn shfl(
+        &mut self,
+        inst: &Inst,
+        p: &[&str],
+        w: usize,
+        n: usize,
+        active: &[bool; 32],
+    ) -> Result<(), String> {
         let line = inst.line;
         let a = &inst.args;
         if p.get(1) != Some(&"sync") || p.last() != Some(&"b32") || a.len() != 5 {
             return Err(format!("line {line}: unsupported shfl form {}", inst.op));
         }
         let mode = p[2];
-        let nt = self.k.threads;
-        let src: Vec<u64> = (0..nt).map(|t| self.get(&a[1], t)).collect();
-        for t in 0..nt {
-            if !active[t] {
+        let lo = 32 * w;
+        let src: Vec<u64> = (0..n).map(|l| self.get(&a[1], lo + l)).collect();
+        for l in 0..n {
+            if !active[l] {
                 continue;
             }
-            let lane = (t % 32) as i64;
+            let t = lo + l;
+            let lane = l as i64;
             let b = self.get(&a[2], t) as i64 & 31;
             let clamp = self.get(&a[3], t) as i64 & 31;
             let from = match mode {
@@ -876,11 +1144,10 @@ impl Cta<'_> {
             } else {
                 from <= clamp
             };
-            let from_t = t - (t % 32) + from as usize;
-            let v = if ok && from_t < nt && active[from_t] {
-                src[from_t]
+            let v = if ok && (from as usize) < n && active[from as usize] {
+                src[from as usize]
             } else {
-                src[t]
+                src[l]
             };
             self.set(&a[0], t, mask(v, 32));
         }
@@ -952,6 +1219,7 @@ impl Cta<'_> {
             (o, ty) => return Err(format!("line {line}: atom.{o}.{ty}")),
         };
         let new = mask(new, w);
+        self.progress += 1;
         for i in 0..n {
             mem.bytes[addr as usize + i] = (new >> (8 * i)) as u8;
         }
@@ -966,10 +1234,20 @@ impl Cta<'_> {
             Opnd::Reg(r) => self.regs[*r][t],
             Opnd::Imm(v) => *v,
             Opnd::Tid => t as u64,
+            Opnd::LaneId => (t % 32) as u64,
             Opnd::Ctaid(d) => self.ctaid[*d],
             Opnd::Nctaid(d) => self.nctaid[*d],
             Opnd::Sym(s) if Some(s) == self.k.smem_name.as_ref() => 0,
             Opnd::Sym(s) if self.globals.contains_key(s) => self.globals[s],
+            Opnd::Sym(s) if self.k.params.iter().any(|(n, _)| n == s) => {
+                let i = self
+                    .k
+                    .params
+                    .iter()
+                    .position(|(n, _)| n == s)
+                    .expect("param");
+                self.params[i]
+            }
             o => panic!("cannot read {o:?}"),
         }
     }
@@ -977,6 +1255,7 @@ impl Cta<'_> {
     fn set(&mut self, o: &Opnd, t: usize, v: u64) {
         match o {
             Opnd::Reg(r) => self.regs[*r][t] = v,
+            Opnd::Sym(s) if s == "_" => {}
             o => panic!("cannot write {o:?}"),
         }
     }
@@ -985,6 +1264,9 @@ impl Cta<'_> {
         match o {
             Opnd::Mem(Base::Reg(r), off) => self.regs[*r][t].wrapping_add(*off as u64),
             Opnd::Mem(Base::Sym(s), off) if Some(s) == self.k.smem_name.as_ref() => *off as u64,
+            Opnd::Mem(Base::Sym(s), off) => {
+                self.get(&Opnd::Sym(s.clone()), t).wrapping_add(*off as u64)
+            }
             o => panic!("not an address: {o:?}"),
         }
     }
@@ -1002,6 +1284,8 @@ impl Cta<'_> {
         self.params[i]
     }
 
+    /// Checks and records thread `t`'s access of `n` shared bytes at `a` (the race
+    /// detector; an mbarrier object's bytes are not for loads and stores while it lives).
     fn smem_access(
         &mut self,
         a: u64,
@@ -1017,171 +1301,382 @@ impl Cta<'_> {
                 self.smem.len()
             ));
         }
-        for b in a..a + n {
-            let (w, we) = self.writer[b];
-            if we == self.epoch && w != t {
+        if let Some((m, _)) = self.mbars.range(a.saturating_sub(7)..a + n).next() {
+            return Err(format!(
+                "line {line}: thread {t} accesses shared bytes {a}+{n} of the live mbarrier at {m} (invalidate it first)"
+            ));
+        }
+        let who = race::thread(&self.vc, &self.fences, t, line);
+        if write {
+            self.progress += 1;
+        }
+        self.shadow.access(a, n, &who, write)
+    }
+
+    /// Whether thread `t` storing `bytes` at shared `a` stores what a concurrent store of
+    /// another thread already put there (a warp writing its reduced value from every lane):
+    /// that is no race on the hardware, and is not recorded.
+    fn same_store(&self, a: usize, bytes: &[u8], t: usize) -> bool {
+        let n = bytes.len();
+        if a + n > self.smem.len() || self.smem[a..a + n] != bytes[..] {
+            return false;
+        }
+        let w = t / 32;
+        let who = race::Who {
+            tid: t as u32,
+            agent: w,
+            warp_thread: true,
+            vc: &self.vc[w],
+            clk: self.vc[w][w],
+            line: 0,
+            fences: self.fences[t],
+        };
+        (a..a + n).all(|b| self.shadow.writer(b).is_some() && !self.shadow.write_ordered(b, &who))
+    }
+
+    /// Runs the CTA: the scheduler picks a runnable warp (round robin, or at random from
+    /// the seed) and runs its next instruction; copies in flight land at scheduling points.
+    fn run(&mut self, mem: &mut Memory, stats: &mut Stats) -> Result<(), String> {
+        let nw = self.nwarps;
+        let mut cur = nw - 1;
+        let mut quantum = 0u32;
+        loop {
+            // Copies in flight land: a round after they were issued (round robin), or at
+            // random.
+            let random = self.rng.is_some();
+            if !random {
+                while let Some(i) = self.inflight.iter().position(|c| c.due <= self.steps) {
+                    self.land(i, mem, stats)?;
+                }
+            } else if !self.inflight.is_empty() {
+                let n = self.inflight.len();
+                let rng = self.rng.as_mut().expect("random");
+                if rng.below(8) == 0 {
+                    let i = rng.below(n);
+                    self.land(i, mem, stats)?;
+                }
+            }
+            let ready = |c: &Self, w: usize| c.warps[w].state == WarpState::Ready;
+            let pick = if !random {
+                (1..=nw).map(|d| (cur + d) % nw).find(|w| ready(self, *w))
+            } else if quantum > 0 && ready(self, cur) {
+                quantum -= 1;
+                Some(cur)
+            } else {
+                let ready: Vec<usize> = (0..nw).filter(|w| ready(self, *w)).collect();
+                let max = self.opts.max_quantum.max(1) as usize;
+                let rng = self.rng.as_mut().expect("random");
+                (!ready.is_empty()).then(|| {
+                    quantum = rng.below(max) as u32;
+                    ready[rng.below(ready.len())]
+                })
+            };
+            let Some(w) = pick else {
+                if !self.inflight.is_empty() {
+                    self.land(0, mem, stats)?;
+                    continue;
+                }
+                if self.warps.iter().all(|w| w.state == WarpState::Done) {
+                    return Ok(());
+                }
+                return Err(self.deadlock());
+            };
+            cur = w;
+            self.steps += 1;
+            if self.steps > 200_000_000 {
+                return Err("runaway kernel".into());
+            }
+            self.step(w, mem, stats)?;
+            let warp = &self.warps[w];
+            if warp.state == WarpState::Ready && warp.spins >= self.opts.spin_limit && self.stuck()
+            {
+                if self.inflight.is_empty() {
+                    return Err(self.deadlock());
+                }
+                self.land(0, mem, stats)?;
+            }
+        }
+    }
+
+    /// Whether no live warp can make progress: each is blocked, or spun
+    /// [`RunOptions::spin_limit`] failed waits with nothing changing since.
+    fn stuck(&self) -> bool {
+        self.warps.iter().all(|w| match w.state {
+            WarpState::Ready => w.spins >= self.opts.spin_limit && w.spin_seen == self.progress,
+            _ => true,
+        })
+    }
+
+    /// The deadlock report: what each warp is doing.
+    fn deadlock(&self) -> String {
+        let mut parts = Vec::new();
+        for (i, w) in self.warps.iter().enumerate() {
+            let pc = w.pcs.iter().flatten().min().copied();
+            let at = |pc: Option<usize>| {
+                pc.and_then(|p| self.k.insts.get(p).map(|x| (p, x)))
+                    .map_or("the end".to_string(), |(p, x)| {
+                        format!("line {} (pc {p}: {})", x.line, x.op)
+                    })
+            };
+            parts.push(match w.state {
+                WarpState::Done => format!("warp {i} exited (line {})", w.exit_line),
+                WarpState::Bar(id) => {
+                    let b = &self.bars[id];
+                    let line = b.at.map_or(0, |a| a.1);
+                    let want = b
+                        .count
+                        .map_or("the whole CTA".to_string(), |c| format!("{c} threads"));
+                    format!(
+                        "warp {i} waits at barrier {id} (line {line}; {} of {want} arrived)",
+                        32 * b.arrived.count_ones()
+                    )
+                }
+                WarpState::Group(pc) => {
+                    format!("warp {i} waits for its warpgroup at {}", at(Some(pc)))
+                }
+                WarpState::Ready => format!(
+                    "warp {i} spins at {} ({} failed waits at line {})",
+                    at(pc),
+                    w.spins,
+                    w.spin_line
+                ),
+            });
+        }
+        format!("deadlock: {}", parts.join("; "))
+    }
+
+    /// Warp `w` exited: a CTA-wide barrier others wait at can no longer be reached by it.
+    fn warp_exited(&mut self, w: usize, line: usize) -> Result<(), String> {
+        self.warps[w].state = WarpState::Done;
+        self.warps[w].exit_line = line;
+        self.progress += 1;
+        for id in 0..16 {
+            let b = &self.bars[id];
+            if b.count.is_none()
+                && let Some((_, at, _)) = b.at
+            {
                 return Err(format!(
-                    "line {line}: thread {t} {} shared byte {b} that thread {w} wrote with no barrier between",
-                    if write { "overwrites" } else { "reads" }
+                    "line {line}: barrier in divergent code: warp {w} exits while warps wait at barrier {id} (line {at})"
                 ));
             }
-            let (r, re) = self.reader[b];
-            if write {
-                if re == self.epoch && r != t {
-                    return Err(format!(
-                        "line {line}: thread {t} overwrites shared byte {b} read by thread {} with no barrier between",
-                        if r == usize::MAX {
-                            "(several)".to_string()
-                        } else {
-                            r.to_string()
-                        }
-                    ));
-                }
-                self.writer[b] = (t, self.epoch);
-            } else if re != self.epoch {
-                self.reader[b] = (t, self.epoch);
-            } else if r != t {
-                self.reader[b] = (usize::MAX, self.epoch);
+        }
+        let g = w / 4;
+        for v in 4 * g..(4 * g + 4).min(self.nwarps) {
+            if let WarpState::Group(pc) = self.warps[v].state {
+                return Err(format!(
+                    "line {line}: warp {w} exits while warp {v} of its warpgroup waits at line {}",
+                    self.k.insts[pc].line
+                ));
             }
         }
         Ok(())
     }
 
-    /// Runs the CTA. Threads run in lockstep while they agree on the next instruction;
-    /// after a branch some threads take and others do not, each thread keeps its own
-    /// program counter and the threads at the lowest one run next (the others wait), so
-    /// that they meet again where the paths join (forward branches: at the join label;
-    /// loops: after the last thread leaves). Barriers, `ldmatrix` and `mma` must be
-    /// reached by all their threads together.
-    fn run(&mut self, mem: &mut Memory, stats: &mut Stats) -> Result<(), String> {
+    /// Runs warp `w`'s next instruction.
+    #[allow(clippy::needless_range_loop)] // lanes index several per-lane arrays
+    fn step(&mut self, w: usize, mem: &mut Memory, stats: &mut Stats) -> Result<(), String> {
         let k = self.k;
-        let nt = k.threads;
-        // Per thread: the next instruction, or None once returned.
-        let mut pcs: Vec<Option<usize>> = vec![Some(0); nt];
-        let mut together = true;
-        let mut steps = 0u64;
-        loop {
-            let pc = if together {
-                pcs.iter().flatten().next().copied()
+        let lo = 32 * w;
+        let n = (k.threads - lo).min(32);
+        let pc = {
+            let warp = &self.warps[w];
+            let mut live = warp.pcs[..n].iter().flatten();
+            if warp.together {
+                live.next().copied()
             } else {
-                pcs.iter().flatten().min().copied()
-            };
-            let Some(pc) = pc else { return Ok(()) };
-            if pc >= k.insts.len() {
-                return Ok(());
+                live.min().copied()
             }
-            let here: Vec<bool> = pcs.iter().map(|p| *p == Some(pc)).collect();
-            let inst = &k.insts[pc];
-            steps += 1;
-            if steps > 50_000_000 {
-                return Err("runaway kernel".into());
+        };
+        let Some(pc) = pc else {
+            return self.warp_exited(w, 0);
+        };
+        if pc >= k.insts.len() {
+            self.warps[w].pcs = [None; 32];
+            let line = k.insts.last().map_or(0, |i| i.line);
+            return self.warp_exited(w, line);
+        }
+        let inst = &k.insts[pc];
+        self.warps[w].executed += 1;
+        stats.warp_instructions += 1;
+        let mut here = [false; 32];
+        let mut active = [false; 32];
+        for l in 0..n {
+            here[l] = self.warps[w].pcs[l] == Some(pc);
+            active[l] = here[l]
+                && match inst.pred {
+                    None => true,
+                    Some((neg, p)) => (self.regs[p][lo + l] != 0) != neg,
+                };
+        }
+        let converged = {
+            let pcs = &self.warps[w].pcs;
+            (0..n).all(|l| here[l] || pcs[l].is_none())
+        };
+        let parts: Vec<&str> = inst.op.split('.').collect();
+        let line = inst.line;
+        let mut next = [Some(pc + 1); 32];
+        let mut hold = false;
+        self.waits = (0, 0);
+        let whole_warp = |what: &str| -> Result<(), String> {
+            if inst.pred.is_some() {
+                return Err(format!("line {line}: predicated {what}"));
             }
-            stats.instructions += 1;
-            let active: Vec<bool> = (0..nt)
-                .map(|t| {
-                    here[t]
-                        && match inst.pred {
-                            None => true,
-                            Some((neg, p)) => (self.regs[p][t] != 0) != neg,
-                        }
-                })
-                .collect();
-            let parts: Vec<&str> = inst.op.split('.').collect();
-            let line = inst.line;
-            // Where each thread that is here goes next (by default, the next instruction).
-            let mut next: Vec<Option<usize>> = (0..nt).map(|_| Some(pc + 1)).collect();
-            let whole_warps = |what: &str| -> Result<(), String> {
-                for w in 0..nt / 32 {
-                    let warp = &here[w * 32..w * 32 + 32];
-                    if warp.iter().any(|h| *h) && !warp.iter().all(|h| *h) {
-                        return Err(format!("line {line}: {what} in divergent code"));
+            if !converged {
+                return Err(format!("line {line}: {what} in divergent code"));
+            }
+            if n < 32 {
+                return Err(format!("line {line}: {what} needs a whole warp"));
+            }
+            Ok(())
+        };
+        match parts[0] {
+            "ret" | "exit" => {
+                for l in 0..n {
+                    if active[l] {
+                        next[l] = None;
                     }
                 }
-                Ok(())
-            };
-            match parts[0] {
-                "ret" | "exit" => {
-                    for (t, on) in active.iter().enumerate() {
-                        if *on {
-                            next[t] = None;
-                        }
+            }
+            "bra" => {
+                let Opnd::Sym(lab) = &inst.args[0] else {
+                    panic!("label")
+                };
+                for l in 0..n {
+                    if active[l] {
+                        next[l] = Some(k.labels[lab]);
                     }
                 }
-                "bra" => {
-                    let Opnd::Sym(l) = &inst.args[0] else {
-                        panic!("label")
-                    };
-                    for (t, on) in active.iter().enumerate() {
-                        if *on {
-                            next[t] = Some(k.labels[l]);
-                        }
-                    }
+            }
+            "bar" | "barrier" => {
+                if inst.pred.is_some() {
+                    return Err(format!("line {line}: predicated barrier"));
                 }
-                "bar" => {
-                    if inst.pred.is_some() {
-                        return Err(format!("line {line}: predicated barrier"));
+                let first = (0..n).find(|l| here[*l]).expect("a lane");
+                let rest: Vec<&str> = parts[1..].iter().copied().filter(|q| *q != "cta").collect();
+                if rest.first() == Some(&"warp") {
+                    // `bar.warp.sync membermask`: the lanes of the mask converge.
+                    let mask = self.get(&inst.args[0], lo + first) as u32;
+                    let pcs = &self.warps[w].pcs;
+                    if (0..n).any(|l| mask >> l & 1 == 1 && !here[l] && pcs[l].is_some()) {
+                        return Err(format!("line {line}: bar.warp.sync in divergent code"));
                     }
-                    if pcs.iter().any(|p| p.is_some() && *p != Some(pc)) {
+                    self.bump(w);
+                } else {
+                    if !converged {
                         return Err(format!("line {line}: barrier in divergent code"));
                     }
-                    if parts[1] == "sync" {
-                        self.epoch += 1;
-                    }
-                }
-                "shfl" => self.shfl(inst, &parts, &active)?,
-                "ldmatrix" | "stmatrix" => {
-                    if inst.pred.is_some() {
-                        return Err(format!("line {line}: predicated {}", parts[0]));
-                    }
-                    whole_warps(parts[0])?;
-                    for w in 0..nt / 32 {
-                        if here[w * 32] {
-                            if parts[0] == "ldmatrix" {
-                                self.ldmatrix(inst, &parts, w * 32)?;
-                            } else {
-                                self.stmatrix(inst, &parts, w * 32)?;
-                            }
+                    let (wait, aligned) = match rest.as_slice() {
+                        ["sync"] => (true, parts[0] == "bar"),
+                        ["sync", "aligned"] => (true, true),
+                        ["arrive"] => (false, parts[0] == "bar"),
+                        ["arrive", "aligned"] => (false, true),
+                        _ => return Err(format!("line {line}: unsupported barrier {}", inst.op)),
+                    };
+                    let id = self.get(&inst.args[0], lo + first) as usize;
+                    let count = inst.args.get(1).map(|c| self.get(c, lo + first) as u32);
+                    for l in 0..n {
+                        if here[l]
+                            && (self.get(&inst.args[0], lo + l) as usize != id
+                                || inst.args.get(1).map(|c| self.get(c, lo + l) as u32) != count)
+                        {
+                            return Err(format!(
+                                "line {line}: the lanes of warp {w} name different barriers or counts"
+                            ));
                         }
                     }
+                    self.bar_arrive(w, id, count, wait, aligned, pc, line)?;
                 }
-                "mma" => {
-                    if inst.pred.is_some() {
-                        return Err(format!("line {line}: predicated mma"));
-                    }
-                    whole_warps("mma")?;
-                    stats.mma += 1;
-                    for w in 0..nt / 32 {
-                        if here[w * 32] {
-                            self.mma(inst, w * 32);
-                        }
-                    }
+            }
+            "shfl" => self.shfl(inst, &parts, w, n, &active)?,
+            "ldmatrix" | "stmatrix" => {
+                whole_warp(parts[0])?;
+                if parts[0] == "ldmatrix" {
+                    self.ldmatrix(inst, &parts, lo)?;
+                } else {
+                    self.stmatrix(inst, &parts, lo)?;
                 }
-                _ => {
-                    if let Some(bits) = global_access_bits(inst, &parts) {
-                        let n = active.iter().filter(|a| **a).count() as u64;
-                        *stats.global.entry(bits).or_insert(0) += n * u64::from(bits / 8);
-                    }
-                    for (t, on) in active.iter().enumerate() {
-                        if *on {
-                            self.exec(inst, &parts, t, mem)?;
-                        }
+            }
+            "mma" => {
+                whole_warp("mma")?;
+                self.warps[w].mma += 1;
+                self.mma(inst, lo);
+            }
+            "elect" => {
+                if parts.get(1) != Some(&"sync") {
+                    return Err(format!("line {line}: unsupported form {}", inst.op));
+                }
+                self.elect(inst, w, &here, &active, n)?;
+            }
+            op if sync::is_warpgroup_collective(op) => {
+                whole_warp(op)?;
+                hold = true;
+                self.group_arrive(w, pc, stats)?;
+            }
+            "tensormap" if parts.get(1) == Some(&"cp_fenceproxy") => {
+                if !converged {
+                    return Err(format!("line {line}: {} in divergent code", inst.op));
+                }
+                for l in 0..n {
+                    if active[l] {
+                        self.cp_fenceproxy(inst, &parts, lo + l, mem)?;
                     }
                 }
             }
-            for t in 0..nt {
-                if here[t] {
-                    pcs[t] = next[t];
+            _ => {
+                if let Some(bits) = global_access_bits(inst, &parts) {
+                    let cnt = active.iter().filter(|a| **a).count() as u64;
+                    *stats.global.entry(bits).or_insert(0) += cnt * u64::from(bits / 8);
+                }
+                for l in 0..n {
+                    if active[l] {
+                        self.exec(inst, &parts, lo + l, mem, stats)?;
+                    }
                 }
             }
-            let mut live = pcs.iter().flatten();
-            together = match live.next() {
-                Some(first) => live.all(|p| p == first),
-                None => true,
-            };
         }
+        let warp = &mut self.warps[w];
+        if !hold {
+            for l in 0..n {
+                if here[l] {
+                    warp.pcs[l] = next[l];
+                }
+            }
+        }
+        // Spinning: an instruction whose waits all failed.
+        if self.waits.1 > 0 && self.waits.0 == 0 {
+            warp.spins_in_row += 1;
+            stats.max_spin = stats.max_spin.max(warp.spins_in_row);
+            warp.spin_line = line;
+            if warp.spin_seen == self.progress {
+                warp.spins += 1;
+            } else {
+                warp.spins = 1;
+                warp.spin_seen = self.progress;
+            }
+        } else if self.waits.0 > 0 {
+            warp.spins_in_row = 0;
+            warp.spins = 0;
+        }
+        let mut live = warp.pcs[..n].iter().flatten();
+        match live.next() {
+            Some(first) => warp.together = live.all(|p| p == first),
+            None => {
+                if warp.state == WarpState::Ready {
+                    self.warp_exited(w, line)?;
+                }
+            }
+        }
+        Ok(())
     }
 
-    fn exec(&mut self, inst: &Inst, p: &[&str], t: usize, mem: &mut Memory) -> Result<(), String> {
+    fn exec(
+        &mut self,
+        inst: &Inst,
+        p: &[&str],
+        t: usize,
+        mem: &mut Memory,
+        stats: &mut Stats,
+    ) -> Result<(), String> {
         let a = &inst.args;
         let ty = *p.last().unwrap();
         let line = inst.line;
@@ -1433,6 +1928,38 @@ impl Cta<'_> {
                 };
                 self.set(&a[0], t, r);
             }
+            "cp" if p.get(1) == Some(&"async") && p.get(2) == Some(&"bulk") => {
+                return self.bulk(inst, p, t, mem, stats);
+            }
+            "mbarrier" => return self.mbarrier(inst, p, t, stats),
+            "tensormap" if p.get(1) == Some(&"replace") => {
+                return self.tensormap_replace(inst, p, t, mem);
+            }
+            "fence" => match p.get(1).copied() {
+                Some("proxy") => match p.get(2).copied() {
+                    Some("async") => {
+                        if !matches!(
+                            p.get(3).copied(),
+                            None | Some("shared::cta" | "shared::cluster" | "global")
+                        ) {
+                            return Err(format!("line {line}: unsupported {}", inst.op));
+                        }
+                        self.fences[t] += 1;
+                    }
+                    Some("tensormap::generic") => return self.tensormap_fence(inst, p, t),
+                    _ => return Err(format!("line {line}: unsupported {}", inst.op)),
+                },
+                // The ordering these give is not modelled: they are no-ops (the race
+                // detector's edges come from barriers and mbarriers).
+                Some("mbarrier_init" | "acq_rel" | "sc") => {}
+                _ => return Err(format!("line {line}: unsupported {}", inst.op)),
+            },
+            "membar" | "griddepcontrol" => {}
+            "prefetch" if p.get(1) == Some(&"tensormap") => {}
+            "cvta" if p.get(1) == Some(&"param") => {
+                let x = v(self, 1);
+                self.set(&a[0], t, x);
+            }
             // Asynchronous copies run at once: a wait then has nothing left to wait for.
             "cp" if p.get(1) == Some(&"async") => match p.get(2).copied() {
                 Some("commit_group" | "wait_group" | "wait_all") => {}
@@ -1545,14 +2072,10 @@ impl Cta<'_> {
                         let bytes: Vec<u8> = (0..n).map(|i| (val >> (8 * i)) as u8).collect();
                         match space {
                             "shared" => {
-                                // Threads storing the very bytes another thread of the
-                                // epoch stored (a warp writing its reduced value from
-                                // every lane) agree: that is no race on the hardware.
-                                let a = addr as usize;
-                                let same = a + n <= self.smem.len()
-                                    && self.smem[a..a + n] == bytes[..]
-                                    && (a..a + n).all(|b| self.writer[b].1 == self.epoch);
-                                if !same {
+                                // Threads storing the very bytes a concurrent store of
+                                // another thread stored (a warp writing its reduced value
+                                // from every lane) agree: that is no race on the hardware.
+                                if !self.same_store(addr as usize, &bytes, t) {
                                     self.smem_access(addr, n, t, true, line)?;
                                 }
                                 self.smem[addr as usize..addr as usize + n].copy_from_slice(&bytes);
@@ -1562,6 +2085,11 @@ impl Cta<'_> {
                                     return Err(format!(
                                         "line {line}: global write at {addr} out of memory"
                                     ));
+                                }
+                                self.progress += 1;
+                                if self.k.uses_tmap {
+                                    self.tmap_dirty.insert(addr & !63, line);
+                                    self.tmap_dirty.insert((addr + n as u64 - 1) & !63, line);
                                 }
                                 mem.bytes[addr as usize..addr as usize + n].copy_from_slice(&bytes);
                             }
@@ -2071,6 +2599,9 @@ fn round_of(m: &str) -> tilec_ir::float::Round {
         _ => Round::NearestEven,
     }
 }
+
+#[cfg(test)]
+mod hopper_tests;
 
 #[cfg(test)]
 mod scalar_tests {
