@@ -20,7 +20,8 @@ pub struct Options {
     pub seed: u64,
     pub only: Option<String>,
     pub arch: Option<String>,
-    pub num_warps: u32,
+    /// Warps per CTA; `None`: chosen per kernel, as `tilec` does.
+    pub num_warps: Option<u32>,
     pub fast_math: bool,
     pub verbose: bool,
     /// Write each planned case's kernel to DIR/LABEL.tile with its `tilec run` line
@@ -111,7 +112,8 @@ impl Backend for Resetting {
 fn ptx_options(arch: &str, o: &Options) -> Option<tilec_ptx::Options> {
     Some(tilec_ptx::Options {
         arch: tilec_ptx::Arch::from_name(arch)?,
-        num_warps: o.num_warps,
+        num_warps: o.num_warps.unwrap_or(4),
+        choose_warps: o.num_warps.is_none(),
         fast_math: o.fast_math,
         ..tilec_ptx::Options::default()
     })
@@ -131,7 +133,11 @@ fn dry_run(o: &Options) -> i32 {
     for c in &cases {
         match gpusweep::prepare(c, &popts) {
             Ok(p) => {
-                let case = p.case(c.grid, o.num_warps, tilec_gpu::Policy::default());
+                let case = p.case(
+                    c.grid,
+                    o.num_warps.unwrap_or(4),
+                    tilec_gpu::Policy::default(),
+                );
                 match tilec_gpu::check::marshal_placeholder(&case) {
                     Ok(_) => ok += 1,
                     Err(e) => {
@@ -190,8 +196,11 @@ fn sweep(backend: &mut dyn Backend, arch: &str, o: &Options, sim: bool) -> i32 {
     let (cases, left) = plan(o);
     println!("device: {}", backend.describe());
     println!(
-        "target: {arch}, {} warps{}",
-        o.num_warps,
+        "target: {arch}, {}{}",
+        match o.num_warps {
+            Some(w) => format!("{w} warps"),
+            None => "warps chosen per kernel".to_string(),
+        },
         if o.fast_math { ", fast math" } else { "" }
     );
     println!();

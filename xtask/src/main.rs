@@ -103,7 +103,7 @@ fn main() {
             seed: opt("--seed").and_then(|v| v.parse().ok()).unwrap_or(1),
             only: opt("--only"),
             arch: opt("--arch"),
-            num_warps: opt("--num-warps").and_then(|v| v.parse().ok()).unwrap_or(4),
+            num_warps: opt("--num-warps").and_then(|v| v.parse().ok()),
             fast_math: args.iter().any(|a| a == "--fast-math"),
             verbose: args.iter().any(|a| a == "--verbose"),
             dump: opt("--dump").map(PathBuf::from),

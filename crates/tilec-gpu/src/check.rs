@@ -25,7 +25,8 @@ pub struct Case<'a> {
     pub kernel: &'a str,
     /// Tile blocks.
     pub grid: [u32; 3],
-    /// Warps per tile block the PTX was compiled for.
+    /// Warps per tile block the PTX was compiled for, when its `.reqntid` does not say
+    /// (the kernel is launched with the threads its PTX requires).
     pub num_warps: u32,
     /// The arguments.
     pub bound: &'a Bound,
@@ -278,7 +279,8 @@ fn on_device(backend: &mut dyn Backend, case: &Case, want: &Memory) -> Result<Re
         addresses.push(backend.alloc(&with_guards)? + GUARD as u64);
     }
     let params = marshal(case, &addresses).map_err(CheckError::Params)?;
-    backend.launch(kernel, case.grid, 32 * case.num_warps, &params)?;
+    let threads = tilec_ptx::kernel_threads(case.ptx, case.kernel).unwrap_or(32 * case.num_warps);
+    backend.launch(kernel, case.grid, threads, &params)?;
     let mut buffers = Vec::new();
     for b in &case.bound.buffers {
         let len = initial.buffers[b.index].len();

@@ -196,8 +196,8 @@ pub fn pipeline_loops(m: &mut Module, opts: &Options) {
         if products.is_empty() {
             continue;
         }
-        // The layouts the types carry.
-        let warp_bits = opts.warp_bits();
+        // The layouts the types carry, made for the entry's warps.
+        let warp_bits = entry_warp_bits(m, e).unwrap_or(opts.warp_bits());
         let mut layout = FxHashMap::default();
         for (v, _) in entry_values(m, e) {
             let ty = m.value_type(v);
@@ -236,9 +236,14 @@ pub fn pipeline_loops(m: &mut Module, opts: &Options) {
 pub fn assign_layouts(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnostic> {
     let mut remarks = Vec::new();
     for e in entries(m) {
+        let warps = if opts.choose_warps {
+            choose_warps(m, e, opts)
+        } else {
+            opts.num_warps
+        };
         let mut a = Assign {
             m,
-            warp_bits: opts.warp_bits(),
+            warp_bits: warps.trailing_zeros(),
             arch: opts.arch,
             layout: FxHashMap::default(),
             ifs: Vec::new(),
@@ -2564,7 +2569,76 @@ pub struct GpuError {
 /// * the tile operands and results of elementwise ops share one encoding.
 pub fn verify_gpu(m: &Module, opts: &Options) -> Result<(), Vec<GpuError>> {
     let mut errors = Vec::new();
-    let warp_bits = opts.warp_bits();
+    for e in entries(m) {
+        // Each entry's layouts are made for its own warps (the first layout says how
+        // many; every other must agree).
+        let warp_bits = entry_warp_bits(m, e).unwrap_or(opts.warp_bits());
+        verify_entry(m, e, warp_bits, &mut errors);
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+/// log2 of the warps the layouts of `entry` were made for (its first tile value with a
+/// layout says), if any has one.
+pub fn entry_warp_bits(m: &Module, entry: Op) -> Option<u32> {
+    let types = &m.ctx.types;
+    entry_values(m, entry).into_iter().find_map(|(v, _)| {
+        let enc = types.encoding(m.value_type(v))?;
+        match types.get(enc) {
+            TypeData::LinearEncoding { warp, .. } => Some(warp.len() as u32),
+            _ => None,
+        }
+    })
+}
+
+/// The warps for `entry` when `--num-warps` does not say: enough that the largest tile
+/// it holds takes at most 64 registers per thread (64 elements of 32 bits: a 128x128 f32
+/// accumulator gets 8 warps), and otherwise as few as keep a 16-byte vector per thread in
+/// its largest global access (a 128-element f32 tile: one warp), at most 4; 1, 2, 4 or 8.
+pub fn choose_warps(m: &Module, entry: Op, opts: &Options) -> u32 {
+    let _ = opts;
+    let types = &m.ctx.types;
+    let mut regs_elems: u64 = 0;
+    let mut global_bytes: u64 = 0;
+    let tile_size = |v: Value| -> (u64, u64) {
+        let ty = m.value_type(v);
+        if !types.is_tile(ty) {
+            return (0, 0);
+        }
+        let n: u64 = types.shape(ty).iter().map(|d| (*d).max(1) as u64).product();
+        let elem = types.element_type(ty);
+        let bytes = match types.get(elem) {
+            TypeData::Ptr(_) => 8,
+            _ => crate::sizes::elem_bytes(elem) as u64,
+        };
+        (n * bytes.div_ceil(4), n * bytes)
+    };
+    m.walk_op(entry, &mut |op| {
+        for r in m.results(op) {
+            regs_elems = regs_elems.max(tile_size(r).0);
+        }
+        let moved = match m.opcode(op) {
+            Opcode::LoadViewTko | Opcode::LoadPtrTko => Some(m.result(op, 0)),
+            Opcode::StoreViewTko => Some(operand_group(m, op, "tile")[0]),
+            Opcode::StorePtrTko => Some(operand_group(m, op, "value")[0]),
+            _ => None,
+        };
+        if let Some(v) = moved {
+            global_bytes = global_bytes.max(tile_size(v).1);
+        }
+    });
+    let floor_pow2 = |x: u64| 1u64 << (63 - x.max(1).leading_zeros());
+    let by_vectors = floor_pow2((global_bytes / (32 * 16)).clamp(1, 4));
+    let by_registers = regs_elems.div_ceil(32 * 64).max(1).next_power_of_two();
+    by_vectors.max(by_registers).min(8) as u32
+}
+
+/// [`verify_gpu`] of one entry whose layouts are made for `2^warp_bits` warps.
+fn verify_entry(m: &Module, e: Op, warp_bits: u32, errors: &mut Vec<GpuError>) {
     let types = &m.ctx.types;
     let mut err = |op: Option<Op>, message: String| errors.push(GpuError { op, message });
     let check_value = |v: Value, err: &mut dyn FnMut(String)| {
@@ -2598,7 +2672,7 @@ pub fn verify_gpu(m: &Module, opts: &Options) -> Result<(), Vec<GpuError>> {
         }
     };
     let is_memdesc = |t: Type| matches!(types.get(t), TypeData::MemDesc { .. });
-    for e in entries(m) {
+    {
         for (v, op) in entry_values(m, e) {
             check_value(v, &mut |s| err(Some(op), s));
         }
@@ -2867,11 +2941,6 @@ pub fn verify_gpu(m: &Module, opts: &Options) -> Result<(), Vec<GpuError>> {
                 }
             }
         });
-    }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors)
     }
 }
 

@@ -126,8 +126,12 @@ impl Arch {
 pub struct Options {
     /// Target architecture.
     pub arch: Arch,
-    /// Warps per CTA (a power of two from 1 to 16).
+    /// Warps per CTA (a power of two from 1 to 16), unless `choose_warps`.
     pub num_warps: u32,
+    /// Choose the warps of each kernel from its tile sizes ([`crate::gpu::choose_warps`])
+    /// instead of `num_warps`: what `tilec` does when `--num-warps` is not given. Each
+    /// kernel's PTX says its threads (`.reqntid`), which launches read (docs/abi.md).
+    pub choose_warps: bool,
     /// Use the hardware approximations for math ops.
     pub fast_math: bool,
     /// Emit `.file`/`.loc` line information.
@@ -153,6 +157,7 @@ impl Default for Options {
         Options {
             arch: Arch::Sm80,
             num_warps: 4,
+            choose_warps: false,
             fast_math: false,
             line_info: false,
             file_name: String::new(),
@@ -182,5 +187,14 @@ impl Options {
     /// log2 of the number of warps.
     pub fn warp_bits(&self) -> u32 {
         self.num_warps.trailing_zeros()
+    }
+
+    /// These options with `num_warps` warps, fixed (for one kernel).
+    pub fn with_warps(&self, num_warps: u32) -> Options {
+        Options {
+            num_warps,
+            choose_warps: false,
+            ..self.clone()
+        }
     }
 }

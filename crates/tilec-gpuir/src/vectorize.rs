@@ -424,7 +424,8 @@ fn async_copy_width(m: &Module, axis: &Axis, op: Op, warp_bits: u32, generic: bo
 
 /// The `gpu-vectorize` pass: records [`VECTOR_ATTR`] on every global access of every
 /// entry of GPU-level IR `m` (replacing what was recorded), and returns remark E0904 for
-/// each view access, in program order.
+/// each view access, in program order. Each entry's layouts say its warps (`warp_bits`
+/// for an entry without a layout).
 pub fn vectorize(m: &mut Module, warp_bits: u32) -> Vec<tilec_diag::Diagnostic> {
     let mut remarks = Vec::new();
     let mut entries = Vec::new();
@@ -437,6 +438,7 @@ pub fn vectorize(m: &mut Module, warp_bits: u32) -> Vec<tilec_diag::Diagnostic> 
         let Some(body) = m.entry_block(m.region(e, 0)) else {
             continue;
         };
+        let warp_bits = crate::gpu::entry_warp_bits(m, e).unwrap_or(warp_bits);
         let axis = Axis::run(m, body);
         let mut ops = Vec::new();
         let mut generic = false;

@@ -10,7 +10,8 @@ pub use tilec_gpuir::{axis, banks, gpu, layout, mma, sizes, smem, target, vector
 pub use banks::{SmemStats, bank_conflicts};
 pub use emit::{
     DYNAMIC_SMEM_MARK, REGISTER_FILE_BYTES, Written, check_limits, compile, compile_all,
-    compile_gpu, compile_gpu_report, compile_gpu_stats, compile_stats, dynamic_smem, ptx_ident,
+    compile_gpu, compile_gpu_report, compile_gpu_stats, compile_stats, dynamic_smem,
+    kernel_threads, ptx_ident,
 };
 pub use gpu::{
     DEFAULT_STAGES, GpuError, GpuPass, convert_to_gpu, convert_to_gpu_remarks, gpu_num_warps,

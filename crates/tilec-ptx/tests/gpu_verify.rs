@@ -83,17 +83,29 @@ fn tile_without_encoding() {
     );
 }
 
+/// An entry's layouts are made for one warp count (its first layout says which, whatever
+/// the options say): a value whose layout is made for another is refused.
 #[test]
 fn encoding_for_another_warp_count() {
-    let (m, _) = gpu();
+    let (mut m, opts) = gpu();
     let two_warps = Options {
         num_warps: 2,
         ..Options::default()
     };
-    let msgs = messages(&m, &two_warps);
+    assert_eq!(messages(&m, &two_warps), Vec::<String>::new());
+    let v = m.result(find(&m, Opcode::Iota), 0);
+    let t = m.value_type(v);
+    let shape = m.ctx.types.shape(t).to_vec();
+    let enc = m
+        .ctx
+        .types
+        .intern(Layout::blocked(11, 1).to_encoding(&shape));
+    let other = m.ctx.types.with_encoding(t, Some(enc));
+    m.set_value_type(v, other);
+    let msgs = messages(&m, &opts);
     assert!(
         msgs.iter()
-            .any(|s| s.ends_with(": 2 warp bases for 2 warps")),
+            .any(|s| s.ends_with(": 1 warp bases for 4 warps")),
         "{msgs:?}"
     );
 }

@@ -187,9 +187,10 @@ struct CompileArgs {
     /// run it.
     #[arg(short = 'O', value_name = "LEVEL", value_parser = clap::value_parser!(u8).range(0..=3))]
     opt_level: Option<u8>,
-    /// Threads per tile block are chosen as this many warps (1, 2, 4, 8 or 16).
-    #[arg(long = "num-warps", default_value_t = 4)]
-    num_warps: u32,
+    /// Warps per tile block (1, 2, 4, 8 or 16); by default chosen per kernel from its tile
+    /// sizes (each kernel's `.reqntid` says how many threads it takes).
+    #[arg(long = "num-warps")]
+    num_warps: Option<u32>,
     /// Target architecture: sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100, sm_100a, sm_103,
     /// sm_110, sm_120 or sm_121.
     #[arg(long = "arch", default_value = "sm_80")]
@@ -270,9 +271,10 @@ struct PassArgs {
         hide = true
     )]
     rename_symbol: Option<String>,
-    /// Warps per tile block for convert-to-gpu (1, 2, 4, 8 or 16).
-    #[arg(long = "num-warps", default_value_t = 4)]
-    num_warps: u32,
+    /// Warps per tile block for convert-to-gpu (1, 2, 4, 8 or 16); by default chosen per
+    /// kernel from its tile sizes.
+    #[arg(long = "num-warps")]
+    num_warps: Option<u32>,
     /// Shared-memory stages of pipelined K loops for convert-to-gpu (1 to 6; default: as
     /// many as fit, up to 4).
     #[arg(long = "num-stages", value_parser = clap::value_parser!(u32).range(1..=6))]
@@ -1023,11 +1025,13 @@ impl<'a, 'b> Driver<'a, 'b> {
             }
         }
         if !gpu.is_empty() {
-            if !matches!(a.passes.num_warps, 1 | 2 | 4 | 8 | 16) {
-                return self.usage_error(&format!(
-                    "--num-warps must be 1, 2, 4, 8 or 16 (got {})",
-                    a.passes.num_warps
-                ));
+            if let Some(w) = a
+                .passes
+                .num_warps
+                .filter(|w| !matches!(w, 1 | 2 | 4 | 8 | 16))
+            {
+                return self
+                    .usage_error(&format!("--num-warps must be 1, 2, 4, 8 or 16 (got {w})"));
             }
             if assign {
                 for m in modules.iter().flatten() {
@@ -1046,8 +1050,9 @@ impl<'a, 'b> Driver<'a, 'b> {
                     num_warps: if gpu_input {
                         tilec_ptx::gpu_num_warps(m)
                     } else {
-                        a.passes.num_warps
+                        a.passes.num_warps.unwrap_or(4)
                     },
+                    choose_warps: !gpu_input && a.passes.num_warps.is_none(),
                     num_stages: a.passes.num_stages,
                     ..tilec_ptx::Options::default()
                 };
@@ -1195,11 +1200,8 @@ impl<'a, 'b> Driver<'a, 'b> {
                 tilec_ptx::Arch::names()
             ));
         };
-        if !matches!(a.num_warps, 1 | 2 | 4 | 8 | 16) {
-            return self.usage_error(&format!(
-                "--num-warps must be 1, 2, 4, 8 or 16 (got {})",
-                a.num_warps
-            ));
+        if let Some(w) = a.num_warps.filter(|w| !matches!(w, 1 | 2 | 4 | 8 | 16)) {
+            return self.usage_error(&format!("--num-warps must be 1, 2, 4, 8 or 16 (got {w})"));
         }
         let name = if path.as_os_str() == "-" {
             "<stdin>".to_string()
@@ -1250,7 +1252,8 @@ impl<'a, 'b> Driver<'a, 'b> {
             },
             ptx: tilec_ptx::Options {
                 arch,
-                num_warps: a.num_warps,
+                num_warps: a.num_warps.unwrap_or(4),
+                choose_warps: a.num_warps.is_none(),
                 fast_math: a.fast_math,
                 line_info: a.line_info,
                 file_name: name,

@@ -52,9 +52,10 @@ pub(crate) struct RunArgs {
     /// With --device: the PTX target (default: the newest the GPU runs; sm_90 without one).
     #[arg(long, requires = "device")]
     arch: Option<String>,
-    /// With --device: warps per tile block.
-    #[arg(long = "num-warps", default_value_t = 4, requires = "device")]
-    num_warps: u32,
+    /// With --device: warps per tile block (default: chosen per kernel, as `tilec`
+    /// compiles it).
+    #[arg(long = "num-warps", requires = "device")]
+    num_warps: Option<u32>,
     /// With --device: compile math functions with the hardware approximations.
     #[arg(long = "fast-math", requires = "device")]
     fast_math: bool,
@@ -363,11 +364,8 @@ impl Driver<'_, '_> {
         bound: &tilec_interp::args::Bound,
         a: &RunArgs,
     ) -> i32 {
-        if !matches!(a.num_warps, 1 | 2 | 4 | 8 | 16) {
-            return self.usage_error(&format!(
-                "--num-warps must be 1, 2, 4, 8 or 16 (got {})",
-                a.num_warps
-            ));
+        if let Some(w) = a.num_warps.filter(|w| !matches!(w, 1 | 2 | 4 | 8 | 16)) {
+            return self.usage_error(&format!("--num-warps must be 1, 2, 4, 8 or 16 (got {w})"));
         }
         let mut device = match tilec_gpu::open() {
             tilec_gpu::Probe::Present(d) => Some(d),
@@ -395,7 +393,8 @@ impl Driver<'_, '_> {
         let opts = crate::pipeline::Options {
             ptx: tilec_ptx::Options {
                 arch,
-                num_warps: a.num_warps,
+                num_warps: a.num_warps.unwrap_or(4),
+                choose_warps: a.num_warps.is_none(),
                 fast_math: a.fast_math,
                 num_stages: a.num_stages,
                 ..tilec_ptx::Options::default()
@@ -424,7 +423,7 @@ impl Driver<'_, '_> {
             ptx: &ptx,
             kernel: &name,
             grid,
-            num_warps: a.num_warps,
+            num_warps: a.num_warps.unwrap_or(4),
             bound,
             policy: tilec_gpu::Policy::of(m, entry, a.fast_math, grid),
             max_ops: a.max_ops,

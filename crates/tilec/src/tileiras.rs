@@ -226,6 +226,9 @@ fn compile(a: &Args, io: &mut Io<'_>) -> i32 {
             file_name: input.display().to_string(),
             // cuTile's launcher passes no dynamic shared-memory size: static only.
             dynamic_smem: false,
+            // Warps chosen per kernel, as tileiras does: cuTile's launcher asks the
+            // loaded kernel for its thread count (`.reqntid`).
+            choose_warps: true,
             ..tilec_ptx::Options::default()
         },
         ..crate::pipeline::Options::default()
@@ -304,7 +307,7 @@ fn compile(a: &Args, io: &mut Io<'_>) -> i32 {
         }
     }
     if let Some(f) = &a.remarks_file
-        && let Err(e) = std::fs::write(f, remarks(&m, gpu, &opts, &pipelines))
+        && let Err(e) = std::fs::write(f, remarks(&m, gpu, &opts, &ptx, &pipelines))
     {
         let _ = writeln!(io.stderr, "error: cannot write '{}': {e}", f.display());
         return EXIT_USAGE;
@@ -347,6 +350,7 @@ fn remarks(
     m: &Module,
     gpu: &str,
     opts: &tilec_ptx::Options,
+    ptx: &str,
     pipelines: &[tilec_diag::Diagnostic],
 ) -> String {
     let mut out = String::new();
@@ -355,12 +359,15 @@ fn remarks(
         None => format!("up to {}", tilec_ptx::DEFAULT_STAGES),
     };
     let entries = m.entries();
+    let threads = |name: &str| {
+        tilec_ptx::kernel_threads(ptx, &tilec_ptx::ptx_ident(name)).unwrap_or(opts.threads())
+    };
     for (name, _) in &entries {
         out.push_str(&format!(
             "--- !Analysis\nPass:            tilec\nName:            KernelCompiled\nFunction:        '{}'\nArgs:\n  - String:          'compiled for {gpu} with {} warps ({} threads per tile block), {stages} pipeline stages'\n...\n",
             name.replace('\'', "''"),
-            opts.num_warps,
-            opts.threads(),
+            threads(name) / 32,
+            threads(name),
         ));
     }
     for d in pipelines {

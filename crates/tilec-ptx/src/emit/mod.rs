@@ -126,6 +126,19 @@ pub(crate) struct Kernel<'a> {
 /// `// tilec.dynamic_smem NAME BYTES`, before its `.extern .shared` declaration.
 pub const DYNAMIC_SMEM_MARK: &str = "tilec.dynamic_smem";
 
+/// The threads per CTA kernel `name` of a PTX module tilec wrote requires (its
+/// `.reqntid`, docs/abi.md: the warps convert-to-gpu chose for it, 32 each), if the module
+/// has that kernel.
+pub fn kernel_threads(ptx: &str, name: &str) -> Option<u32> {
+    let head = format!(".visible .entry {name}(");
+    let mut lines = ptx.lines().skip_while(|l| *l != head);
+    lines.next()?;
+    lines
+        .take_while(|l| !l.starts_with('{'))
+        .find_map(|l| l.strip_prefix(".reqntid "))
+        .and_then(|r| r.split(',').next()?.trim().parse().ok())
+}
+
 /// The dynamic shared memory each kernel of a PTX module tilec wrote needs at launch
 /// (`sharedMemBytes`), from its `// tilec.dynamic_smem NAME BYTES` lines: (name, bytes)
 /// for the kernels over 48 KiB; the others need none.
@@ -672,6 +685,12 @@ fn emit_entry(
     data: &mut ModuleData,
 ) -> Result<String, Vec<Diagnostic>> {
     let block = m.entry_block(m.region(op, 0)).expect("entry has a body");
+    // The warps this entry's layouts were made for (convert-to-gpu may choose them per
+    // kernel): its `.reqntid`.
+    let opts = &match crate::gpu::entry_warp_bits(m, op) {
+        Some(bits) => opts.with_warps(1 << bits),
+        None => opts.clone(),
+    };
     let mut k = Kernel {
         m,
         opts,
