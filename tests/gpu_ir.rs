@@ -405,7 +405,8 @@ fn recorded_mma_instruction_is_checked_and_followed() {
 }
 
 /// gpu-allocate-shared places every buffer (`allocation.offset`); the places are checked
-/// when GPU-level IR is read back: present, aligned, and never over a live buffer.
+/// when GPU-level IR is read back: aligned (1024 bytes for swizzled buffers), and never
+/// over a live buffer; the writer refuses a buffer not placed.
 #[test]
 fn shared_memory_offsets_are_recorded_and_checked() {
     let gpu = gpu_ir(&repo_root().join("examples/matmul.tile"), "4");
@@ -433,7 +434,7 @@ fn shared_memory_offsets_are_recorded_and_checked() {
     );
     check(
         &gpu.replacen("allocation.offset = 16384", "allocation.offset = 16392", 1),
-        "'ttg.local_alloc' op 'allocation.offset' 16392 is not a multiple of its alignment 16",
+        "'ttg.local_alloc' op 'allocation.offset' 16392 is not a multiple of its alignment 1024",
     );
     // Not placed: valid GPU-level IR (what the passes before gpu-allocate-shared print),
     // which the writer refuses at the buffer.
@@ -470,5 +471,82 @@ fn shared_memory_offsets_are_recorded_and_checked() {
         smem(&b.stdout).contains("__smem_matmul[40960]"),
         "{}",
         smem(&b.stdout)
+    );
+}
+
+/// On sm_90a a f16 product runs on warpgroup MMA: gpu-assign-layouts records the
+/// instruction, stages both operands (pipelined as for mma.sync), the GPU-level IR parses
+/// back and compiles to the same PTX, which issues `wgmma.mma_async` with descriptors;
+/// the same IR for sm_90 is refused at the product.
+#[test]
+fn warpgroup_mma_on_sm90a() {
+    let path = repo_root().join("examples/matmul.tile");
+    let p = path.to_str().unwrap();
+    let gpu = run_tilec(
+        &[
+            "opt",
+            p,
+            "-p",
+            "canonicalize,convert-to-gpu",
+            "--arch",
+            "sm_90a",
+        ],
+        "",
+    );
+    assert_eq!(gpu.status, 0, "{}", gpu.stderr);
+    assert!(
+        gpu.stdout
+            .contains("{ttg.mma = \"wgmma.m64n64k16.f32.f16.f16\"}"),
+        "{}",
+        gpu.stdout
+    );
+    let direct = run_tilec(&[p, "--arch", "sm_90a", "-o", "-"], "");
+    let via = run_tilec(&["-", "--arch", "sm_90a", "-o", "-"], &gpu.stdout);
+    assert_eq!(
+        (direct.status, via.status),
+        (0, 0),
+        "{}{}",
+        direct.stderr,
+        via.stderr
+    );
+    let body = |s: &str| {
+        s.lines()
+            .filter(|l| !l.starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(body(&direct.stdout), body(&via.stdout));
+    for want in [
+        "fence.proxy.async.shared::cta;",
+        "wgmma.fence.sync.aligned;",
+        "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {",
+        "wgmma.commit_group.sync.aligned;",
+        "wgmma.wait_group.sync.aligned 0;",
+    ] {
+        assert!(direct.stdout.contains(want), "{want}:\n{}", direct.stdout);
+    }
+    assert!(!direct.stdout.contains("ldmatrix"), "{}", direct.stdout);
+    // Two k steps of 16 over K = 32.
+    assert_eq!(direct.stdout.matches("wgmma.mma_async").count(), 2);
+    // sm_90 (no `a`) keeps mma.sync; the sm_90a IR is refused there.
+    let plain = run_tilec(&[p, "--arch", "sm_90", "-o", "-"], "");
+    assert!(plain.stdout.contains("mma.sync") && !plain.stdout.contains("wgmma"));
+    let out = run_tilec(
+        &[
+            "-",
+            "--arch",
+            "sm_90",
+            "-o",
+            "-",
+            "--diagnostic-format=mlir",
+        ],
+        &gpu.stdout,
+    );
+    assert_eq!(out.status, 1, "{}", out.stdout);
+    assert!(
+        out.stderr
+            .contains("error: warpgroup MMA needs --arch sm_90a"),
+        "{}",
+        out.stderr
     );
 }

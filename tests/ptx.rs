@@ -1,6 +1,6 @@
 //! The PTX backend end to end: every example, every entry kernel of the valid conformance
 //! files, NVIDIA's cuTile samples and tilec's own cuTile corpus compile to PTX for sm_80,
-//! sm_90 and sm_100; ptxas assembles every file with no error and no warning; no kernel
+//! sm_90, sm_90a (warpgroup MMA) and sm_100; ptxas assembles every file with no error and no warning; no kernel
 //! spills;
 //! compiling twice gives the same bytes; the examples' PTX matches the golden files in
 //! tests/snapshots/ptx (`TILEC_BLESS=1` rewrites them). Corpus kernels the backend does not
@@ -13,7 +13,7 @@
 use std::path::{Path, PathBuf};
 use tilec_tests::{example_files, ptxas, repo_root, run_tilec, shared_dir, skipped};
 
-const ARCHS: [&str; 3] = ["sm_80", "sm_90", "sm_100"];
+const ARCHS: [&str; 4] = ["sm_80", "sm_90", "sm_90a", "sm_100"];
 
 struct Input {
     path: PathBuf,

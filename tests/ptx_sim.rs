@@ -2297,10 +2297,13 @@ fn a_pipeline_over_48_kib_uses_dynamic_shared_memory() {
     assert_eq!(out.status, 0, "{}", out.stderr);
     let ptx = &out.stdout;
     assert!(
-        ptx.contains("// tilec.dynamic_smem k 81920\n.extern .shared .align 16 .b8 __smem_k[];"),
+        ptx.contains("// tilec.dynamic_smem k 81920\n.extern .shared .align 1024 .b8 __smem_k[];"),
         "{ptx}"
     );
-    assert!(!ptx.contains("\t.shared .align 16 .b8 __smem_k["), "{ptx}");
+    assert!(
+        !ptx.contains("\t.shared .align 1024 .b8 __smem_k["),
+        "{ptx}"
+    );
     assert_eq!(tilec_gpu::dynamic_smem(ptx, "k"), 81920);
     assert_eq!(tilec_ptx::dynamic_smem(ptx), [("k".to_string(), 81920)]);
     let ks = ptxsim::parse(ptx);

@@ -829,6 +829,7 @@ impl Assign<'_> {
                 self.scalar_body(op);
             }
             O::MmaF | O::MmaI => match self.mma_plan(op) {
+                _ if self.wgmma(op) => {}
                 Some(plan) => self.mma_operands(op, &plan),
                 None => {
                     // The fallback stages its operands inside its own lowering and keeps
@@ -936,6 +937,78 @@ impl Assign<'_> {
     /// `ttg.local_alloc` of the `N x K` tile and a `ttg.memdesc_trans` view of it as
     /// `K x N`). Both buffers are released after the product. An operand too large to
     /// stage (A and B together over 32 KiB) is converted to its fragment layout instead.
+    /// Warpgroup MMA for `op` when [`crate::wgmma::wgmma_plan`] has a plan and its
+    /// staged operands fit the shared memory: the instruction recorded (`ttg.mma`), C in
+    /// the accumulator layout, A and B always staged in swizzled shared memory (A as it
+    /// is, B transposed, as for `mma.sync`), pipelined like them. False when it does not
+    /// apply (the product then takes `mma.sync`).
+    fn wgmma(&mut self, op: Op) -> bool {
+        let m = &*self.m;
+        let (a, b, c) = (m.operand(op, 0), m.operand(op, 1), m.operand(op, 2));
+        let elem = |v: Value| m.ctx.types.element_type(m.value_type(v));
+        // `mmai`'s operands are signed unless their signedness says unsigned.
+        let signed = |name: &str| {
+            m.attr_named(op, name)
+                .and_then(|a| m.ctx.attrs.get_enum(a, EnumKind::Signedness))
+                != Some(0)
+        };
+        let Some(plan) = crate::wgmma::wgmma_plan(
+            &self.shape(a),
+            &self.shape(b),
+            elem(a),
+            elem(b),
+            elem(c),
+            (signed("signedness_lhs"), signed("signedness_rhs")),
+            self.warp_bits,
+            self.arch,
+        ) else {
+            return false;
+        };
+        let staged = u64::from(plan.row_bytes()) * u64::from(plan.m + plan.n);
+        let budget = self
+            .smem_limit
+            .saturating_sub(crate::sizes::STAGE_BYTES as u32) as u64;
+        if staged > budget {
+            return false;
+        }
+        let name = self
+            .m
+            .ctx
+            .attrs
+            .intern(AttrData::String(plan.name().into()));
+        self.m.remove_extra_attr(op, crate::mma::MMA_ATTR);
+        self.m.push_extra_attr(op, crate::mma::MMA_ATTR, name);
+        let acc = Rc::new(plan.c.clone());
+        self.want(op, 2, &acc);
+        if let Some(n) = self.pipeline(op, None) {
+            let a = self.m.ctx.attrs.int(n as i64, Type::I32);
+            self.m.remove_extra_attr(op, STAGES_ATTR);
+            self.m.push_extra_attr(op, STAGES_ATTR, a);
+        }
+        let a_buf = self.alloc_buffer(a, op, true);
+        self.m.set_operand(op, 0, a_buf);
+        let perm = swap_last_two(self.shape(b).len());
+        let (_, t) = self.permuted(b, &perm, InsertPoint::Before(op), op);
+        let b_buf = self.alloc_buffer(t, op, true);
+        let view = self.trans_view(b_buf, &perm, op);
+        self.m.set_operand(op, 1, view);
+        let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
+        let bar = self.create(Opcode::GpuBarrier, &[], &[], &[Some(local)], op);
+        self.located(bar, op);
+        self.results(op, &acc);
+        for buf in [b_buf, a_buf] {
+            self.create_at(
+                Opcode::LocalDealloc,
+                &[buf],
+                &[],
+                &[],
+                InsertPoint::After(op),
+                op,
+            );
+        }
+        true
+    }
+
     fn mma_operands(&mut self, op: Op, plan: &MmaPlan) {
         let kind = self
             .m
@@ -947,7 +1020,7 @@ impl Assign<'_> {
         self.want(op, 2, &Rc::new(plan.c.clone()));
         // A pipelined K loop (gpu-pipeline builds it from the staged form below, with the
         // stages recorded here) stages whatever the size: its stages were budgeted.
-        let limit = match self.pipeline(op, plan) {
+        let limit = match self.pipeline(op, Some((&plan.a, &plan.b))) {
             Some(n) => {
                 let a = self.m.ctx.attrs.int(n as i64, Type::I32);
                 self.m.remove_extra_attr(op, STAGES_ATTR);
@@ -1046,8 +1119,8 @@ impl Assign<'_> {
     /// tensor, and the wait after the loop drains it. Returns false when the pattern does
     /// not hold, with a remark (in `remarks`) when the product is in a loop that could
     /// have been pipelined but is not, or is over fewer stages than asked.
-    fn pipeline(&mut self, op: Op, plan: &MmaPlan) -> Option<u32> {
-        let (f, loads) = match self.pipeline_pattern(op, plan) {
+    fn pipeline(&mut self, op: Op, frags: Option<(&Layout, &Layout)>) -> Option<u32> {
+        let (f, loads) = match self.pipeline_pattern(op, frags) {
             Ok(p) => p,
             Err(Some((f, why))) => {
                 self.remark(f, format!("K loop not pipelined: {why}"));
@@ -1077,7 +1150,11 @@ impl Assign<'_> {
         else {
             return false;
         };
-        let Some(Ok(kind)) = crate::mma::MmaKind::recorded(m, op) else {
+        let recorded = m
+            .attr_named(op, crate::mma::MMA_ATTR)
+            .and_then(|a| m.ctx.attrs.get_str(a))
+            .map(str::to_owned);
+        let Some(recorded) = recorded else {
             return false;
         };
         let def = |v: Value, opcode: Opcode, operands: usize| {
@@ -1114,11 +1191,20 @@ impl Assign<'_> {
             return false;
         }
         let shape = |v: Value| m.ctx.types.shape(m.value_type(v)).to_vec();
-        let Some(plan) =
-            crate::mma::mma_plan_for(kind, &shape(a_tile), &shape(b_tile), self.warp_bits)
-        else {
-            return false;
-        };
+        let (sa, sb) = (shape(a_tile), shape(b_tile));
+        // The accumulator layout, and the fragment layouts A and B would otherwise be in
+        // (none for warpgroup MMA, which reads both from shared memory).
+        let (c, frags) =
+            if let Some(p) = crate::wgmma::wgmma_plan_for(&recorded, &sa, &sb, self.warp_bits) {
+                (p.c, None)
+            } else {
+                let plan = crate::mma::MmaKind::from_name(&recorded)
+                    .and_then(|k| crate::mma::mma_plan_for(k, &sa, &sb, self.warp_bits));
+                match plan {
+                    Some(p) => (p.c, Some((p.a, p.b))),
+                    None => return false,
+                }
+            };
         self.m.set_operand(op, 0, a_tile);
         self.m.set_operand(op, 1, b_tile);
         for d in deallocs {
@@ -1128,11 +1214,12 @@ impl Assign<'_> {
             self.m.erase_op(o);
         }
         self.m.remove_extra_attr(op, STAGES_ATTR);
-        let Ok((f, loads)) = self.pipeline_pattern(op, &plan) else {
+        let frags = frags.as_ref().map(|(a, b)| (a, b));
+        let Ok((f, loads)) = self.pipeline_pattern(op, frags) else {
             return false;
         };
         let a_async = self.async_copyable(loads[0]);
-        self.build_pipeline(op, &plan, f, &loads, a_async, n)
+        self.build_pipeline(op, &c, f, &loads, a_async, n)
     }
 
     /// The `for` around `op` and the view loads of its A and B when the pipelining
@@ -1142,7 +1229,7 @@ impl Assign<'_> {
     fn pipeline_pattern(
         &self,
         op: Op,
-        plan: &MmaPlan,
+        frags: Option<(&Layout, &Layout)>,
     ) -> Result<(Op, Vec<Op>), Option<(Op, String)>> {
         let m = &*self.m;
         let body = m.op_block(op).ok_or(None)?;
@@ -1202,10 +1289,12 @@ impl Assign<'_> {
                     "the load of operand {name} is indexed by values computed in the loop body (only the induction variable and values from outside the loop can be loaded ahead)"
                 ));
             }
-            let moves = self
-                .layout
-                .get(&v)
-                .is_some_and(|l| !l.converts_freely(if i == 0 { &plan.a } else { &plan.b }));
+            // (Warpgroup MMA reads both from shared memory: always staged.)
+            let moves = frags.is_none_or(|(a, b)| {
+                self.layout
+                    .get(&v)
+                    .is_some_and(|l| !l.converts_freely(if i == 0 { a } else { b }))
+            });
             if !moves {
                 return why(format!(
                     "operand {name} is already in its fragment layout (nothing to stage)"
@@ -1338,7 +1427,7 @@ impl Assign<'_> {
     fn build_pipeline(
         &mut self,
         op: Op,
-        plan: &MmaPlan,
+        c: &Layout,
         f: Op,
         loads: &[Op],
         a_async: bool,
@@ -1659,7 +1748,7 @@ impl Assign<'_> {
             let num = self.m.ctx.attrs.int(0, Type::I32);
             self.m.push_extra_attr(w, "num", num);
         }
-        self.results(op, &Rc::new(plan.c.clone()));
+        self.results(op, &Rc::new(c.clone()));
         true
     }
 
@@ -2457,6 +2546,45 @@ fn mma_error(m: &Module, op: Op, warp_bits: u32) -> Option<String> {
     {
         return Some(format!("'{STAGES_ATTR}' must be an integer from 2 to 6"));
     }
+    let layout = |t: Type| {
+        types
+            .encoding(t)
+            .and_then(|e| Layout::from_encoding(types.get(e), types.shape(t), warp_bits).ok())
+    };
+    if let Some(name) = m
+        .attr_named(op, crate::mma::MMA_ATTR)
+        .and_then(|a| m.ctx.attrs.get_str(a))
+        .filter(|n| n.starts_with("wgmma."))
+    {
+        let Some(plan) =
+            crate::wgmma::wgmma_plan_for(name, types.shape(ty(0)), types.shape(ty(1)), warp_bits)
+        else {
+            return Some(format!(
+                "records '{name}', which does not fit its operand shapes and warps"
+            ));
+        };
+        let elems = (0..3)
+            .map(|i| types.element_type(ty(i)))
+            .collect::<Vec<_>>();
+        if elems != [plan.elem_a, plan.elem_b, plan.acc] {
+            return Some(format!(
+                "records '{name}' for operands of other element types"
+            ));
+        }
+        if (0..2).any(|i| types.is_tile(ty(i))) {
+            return Some(format!(
+                "records '{name}', which reads A and B from shared memory"
+            ));
+        }
+        for t in [ty(2), m.value_type(m.result(op, 0))] {
+            if layout(t).as_ref() != Some(&plan.c) {
+                return Some(format!(
+                    "records '{name}' but its accumulator is not in the instruction's layout"
+                ));
+            }
+        }
+        return None;
+    }
     let kind = match crate::mma::MmaKind::recorded(m, op) {
         Some(Ok(k)) => k,
         Some(Err(why)) => return Some(why),
@@ -2488,11 +2616,6 @@ fn mma_error(m: &Module, op: Op, warp_bits: u32) -> Option<String> {
             "records '{}' but its operand shapes do not tile by it",
             kind.name()
         ));
-    };
-    let layout = |t: Type| {
-        types
-            .encoding(t)
-            .and_then(|e| Layout::from_encoding(types.get(e), types.shape(t), warp_bits).ok())
     };
     let want = [
         (ty(0), &plan.a, "A"),

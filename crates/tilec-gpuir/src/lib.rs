@@ -13,6 +13,7 @@ pub mod sizes;
 pub mod smem;
 pub mod target;
 pub mod vectorize;
+pub mod wgmma;
 
 pub use banks::{SmemStats, bank_conflicts};
 pub use gpu::{

@@ -7,7 +7,8 @@
 //! 1. the buffers of its `alloca`s, in program order, each at a multiple of its
 //!    alignment (at least 16), alive for the whole kernel;
 //! 2. the `ttg.local_alloc` buffers, as a stack in program order: a buffer goes right
-//!    above the live buffers, at a multiple of 16 bytes, and `ttg.local_dealloc` of the
+//!    above the live buffers, at a multiple of 16 bytes (1024 when swizzled:
+//!    [`local_alloc_align`]), and `ttg.local_dealloc` of the
 //!    topmost live buffer lowers the top again (buffers are released in reverse order of
 //!    allocation: the pipelines' stages after their loop, staged operands after their
 //!    product);
@@ -25,6 +26,17 @@ use tilec_ir::{Module, Op, Opcode, Type, TypeData};
 
 /// The attribute that records a buffer's place.
 pub const OFFSET_ATTR: &str = "allocation.offset";
+
+/// The alignment of the buffer `ttg.local_alloc` `op` allocates: 1024 bytes for a
+/// swizzled buffer (its XOR pattern repeats every 8 rows of up to 128 bytes, and
+/// warpgroup MMA and the tensor memory accelerator apply it to the address itself), 16
+/// otherwise.
+pub fn local_alloc_align(m: &Module, op: Op) -> u64 {
+    match m.ctx.types.get(m.value_type(m.result(op, 0))) {
+        TypeData::MemDesc { swizzle, .. } if !swizzle.is_identity() => 1024,
+        _ => 16,
+    }
+}
 
 /// The bytes of the buffer `ttg.local_alloc` `op` allocates (a multiple of 16).
 pub fn local_alloc_bytes(m: &Module, op: Op) -> u64 {
@@ -102,9 +114,9 @@ pub fn allocate_shared(m: &mut Module) {
         for &o in &ops {
             match m.opcode(o) {
                 Opcode::LocalAlloc => {
-                    let at = top;
+                    let at = top.next_multiple_of(local_alloc_align(m, o));
                     let size = local_alloc_bytes(m, o);
-                    top += size;
+                    top = at + size;
                     live.push((m.result(o, 0), at, size));
                     places.push((o, at));
                 }
@@ -138,7 +150,7 @@ pub fn allocation_errors(m: &Module, entry: Op) -> Vec<(Op, String)> {
     for o in buffer_ops(m, entry) {
         let (bytes, align) = match m.opcode(o) {
             Opcode::Alloca => alloca_bytes(m, o),
-            Opcode::LocalAlloc => (local_alloc_bytes(m, o), 16),
+            Opcode::LocalAlloc => (local_alloc_bytes(m, o), local_alloc_align(m, o)),
             _ => {
                 let buf = m.operand(o, 0);
                 live.retain(|(v, ..)| *v != Some(buf));

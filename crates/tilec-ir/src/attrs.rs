@@ -458,6 +458,14 @@ impl AttrStore {
             _ => None,
         }
     }
+
+    /// The text of a string attribute.
+    pub fn get_str(&self, a: Attr) -> Option<&str> {
+        match self.get(a) {
+            AttrData::String(s) => Some(s),
+            _ => None,
+        }
+    }
 }
 
 /// A dense constant builder helper: checks whether all values are equal and builds the

@@ -275,6 +275,9 @@ struct PassArgs {
     /// kernel from its tile sizes.
     #[arg(long = "num-warps")]
     num_warps: Option<u32>,
+    /// The target convert-to-gpu plans for (default sm_80; sm_90a plans warpgroup MMA).
+    #[arg(long = "arch")]
+    arch: Option<String>,
     /// Shared-memory stages of pipelined K loops for convert-to-gpu (1 to 6; default: as
     /// many as fit, up to 4).
     #[arg(long = "num-stages", value_parser = clap::value_parser!(u32).range(1..=6))]
@@ -1033,6 +1036,17 @@ impl<'a, 'b> Driver<'a, 'b> {
                 return self
                     .usage_error(&format!("--num-warps must be 1, 2, 4, 8 or 16 (got {w})"));
             }
+            let arch = match a.passes.arch.as_deref().map(tilec_ptx::Arch::from_name) {
+                None => tilec_ptx::Arch::Sm80,
+                Some(Some(arch)) => arch,
+                Some(None) => {
+                    return self.usage_error(&format!(
+                        "unknown architecture '{}' (known: {})",
+                        a.passes.arch.as_deref().unwrap_or_default(),
+                        tilec_ptx::Arch::names()
+                    ));
+                }
+            };
             if assign {
                 for m in modules.iter().flatten() {
                     for d in tilec_ptx::check_limits(m) {
@@ -1054,6 +1068,7 @@ impl<'a, 'b> Driver<'a, 'b> {
                     },
                     choose_warps: !gpu_input && a.passes.num_warps.is_none(),
                     num_stages: a.passes.num_stages,
+                    arch,
                     ..tilec_ptx::Options::default()
                 };
                 for p in &gpu {

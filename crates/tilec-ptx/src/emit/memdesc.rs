@@ -85,7 +85,7 @@ fn normalized(map: Vec<u8>) -> Option<Rc<[u8]>> {
 
 impl Kernel<'_> {
     /// The element map of buffer `v`: bit `k` of a view index goes to bit `map[k]`.
-    fn elem_map(&self, v: Value) -> Vec<u8> {
+    pub(crate) fn elem_map(&self, v: Value) -> Vec<u8> {
         match self.buf_maps.get(&v) {
             Some(m) => m.to_vec(),
             None => (0..shape_bits(&self.shape(v)) as u8).collect(),

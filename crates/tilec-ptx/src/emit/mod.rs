@@ -17,6 +17,7 @@ mod pack;
 mod shape;
 mod stream;
 mod vector;
+mod wgmma;
 
 use crate::layout::{Layout, shape_bits};
 use crate::sink::{RegClass, Sink};

@@ -130,6 +130,8 @@ impl Kernel<'_> {
             self.bar();
         }
         self.smem_top = at;
+        let align = tilec_gpuir::smem::local_alloc_align(m, op);
+        self.smem_align = self.smem_align.max(align);
         let buf = self.smem(size);
         self.buf_extent.insert(res, (at, size));
         self.smem_top = at + size;
@@ -1070,6 +1072,23 @@ impl Kernel<'_> {
         let m = self.m;
         let (a_v, b_v, c_v) = (m.operand(op, 0), m.operand(op, 1), m.operand(op, 2));
         let (sa, sb) = (self.shape(a_v), self.shape(b_v));
+        if let Some(name) = m
+            .attr_named(op, super::mma::MMA_ATTR)
+            .and_then(|a| m.ctx.attrs.get_str(a))
+            .filter(|n| n.starts_with("wgmma."))
+        {
+            match tilec_gpuir::wgmma::wgmma_plan_for(name, &sa, &sb, self.warp_bits()) {
+                Some(plan) if self.opts.arch == tilec_gpuir::Arch::Sm90a => {
+                    self.emit_wgmma(op, &plan)
+                }
+                Some(_) => self.error_at_op(op, "warpgroup MMA needs --arch sm_90a"),
+                None => self.error_at_op(
+                    op,
+                    "the recorded warpgroup MMA instruction does not fit the operands",
+                ),
+            }
+            return;
+        }
         match super::mma::MmaKind::recorded(m, op) {
             Some(Ok(kind)) => {
                 match super::mma::mma_plan_for(kind, &sa, &sb, self.warp_bits()) {

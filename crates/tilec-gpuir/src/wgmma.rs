@@ -1,0 +1,419 @@
+//! Hopper warpgroup MMA (`wgmma.mma_async`, sm_90a): the plan of an `mmaf` that runs on
+//! it, as [`crate::mma`] plans `mma.sync`.
+//!
+//! A warpgroup is four consecutive warps (128 threads) that issue `wgmma.mma_async`
+//! together; one instruction computes a `64 x N` block of the accumulator from A
+//! (`64 x 16`) and B (`16 x N`), both read by the tensor cores from shared memory through
+//! 64-bit matrix descriptors, with the accumulator in the warpgroup's registers.
+//!
+//! **What runs on it** ([`wgmma_plan`]): f16 x f16 and bf16 x bf16 products with f32
+//! accumulators, rank 2, on `sm_90a`, over a multiple of four warps, with M at least 16
+//! rows per warp (64 per warpgroup), N at least 8 and K of 16, 32 or 64 (rows of 32, 64 or
+//! 128 bytes: one swizzle atom per row, below). Everything else keeps `mma.sync`.
+//!
+//! **Accumulator layout** (PTX ISA, "Matrix fragments for wgmma .m64nNk16", register
+//! fragment D): in warpgroup g, warp w (of 4) and lane l hold rows `16w + l/4 + 8*((i/2)%2)`
+//! and columns `8*(i/4) + 2*(l%4) + i%2` of the instruction's block in their registers
+//! `d_i`. As a linear layout over the `M x N` tile: register bits N0, M3, N3, N4, ...
+//! (up to the instruction's N), lane bits N1, N2, M0, M1, M2, warp bits M4, M5 and then
+//! the warpgroups over M6, M7, ...; the remaining bits are registers in ascending order
+//! (more instructions along N, then more 64-row blocks along M), so each instruction's
+//! registers are consecutive slots.
+//!
+//! **Operands**: A (`M x K`) and B (staged `N x K`) in shared memory with K fastest
+//! (K-major, the default `imm-trans-a = imm-trans-b = 0`), in the swizzled buffers
+//! gpu-assign-layouts stages tensor-core operands in ([`crate::gpu::mma_swizzle`]): a row
+//! of `R` = 32, 64 or 128 bytes under that swizzle is exactly the 32B, 64B or 128B
+//! swizzle mode of the descriptor (16-byte chunks XORed with the row's phase within each
+//! `8 x R` atom), so the descriptor of the block at row `r` and k step `s` has its start
+//! address at `base + r * R + 32 s`, the stride byte offset between 8-row groups `8 R`
+//! and the swizzle mode of `R`; the buffer must be aligned to `8 R` bytes
+//! (gpu-allocate-shared aligns swizzled buffers to 1024).
+
+use crate::layout::Layout;
+use crate::target::Arch;
+use tilec_ir::Type;
+
+/// One `wgmma.mma_async` instruction and how many of it an `mmaf`/`mmai` issues.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WgmmaPlan {
+    /// The operand element types (`F16`, `BF16`, `TF32`, `F8E4M3FN`, `F8E5M2`, `I8`) and
+    /// whether an `I8` operand is signed (`s8`) or not (`u8`).
+    pub elem_a: Type,
+    pub elem_b: Type,
+    pub signed: (bool, bool),
+    /// The accumulator type: `F32`, or `I32` for byte integers.
+    pub acc: Type,
+    /// The instruction's N (8 to 256).
+    pub n_inst: u32,
+    /// The product's M, N, K.
+    pub m: u32,
+    pub n: u32,
+    pub k: u32,
+    /// log2 of the warps (a multiple of 4).
+    pub warp_bits: u32,
+    /// The layout of the accumulator and the result (`[1 x] M x N`).
+    pub c: Layout,
+}
+
+/// The bytes of A's and B's rows one instruction reads (its K times the element size,
+/// for every operand type: k16 of f16, k8 of tf32, k32 of bytes).
+pub const K_STEP_BYTES: u32 = 32;
+
+impl WgmmaPlan {
+    /// The name recorded in `ttg.mma`: `wgmma.m64nNkK.D.A.B`, as PTX spells the
+    /// instruction after `wgmma.mma_async.sync.aligned.`.
+    pub fn name(&self) -> String {
+        format!(
+            "wgmma.m64n{}k{}.{}.{}.{}",
+            self.n_inst,
+            self.k_step(),
+            if self.acc == Type::I32 { "s32" } else { "f32" },
+            type_name(self.elem_a, self.signed.0),
+            type_name(self.elem_b, self.signed.1)
+        )
+    }
+
+    /// The instruction's K.
+    pub fn k_step(&self) -> u32 {
+        K_STEP_BYTES / crate::sizes::elem_bytes(self.elem_a)
+    }
+
+    /// The operands after the descriptors and `scale-d`: `imm-scale-a, imm-scale-b` (1:
+    /// not negated) for floats, and `imm-trans-a, imm-trans-b` (0: K-major) for f16 and
+    /// bf16; none for integers.
+    pub fn immediates(&self) -> &'static str {
+        match self.elem_a {
+            Type::F16 | Type::BF16 => ", 1, 1, 0, 0",
+            Type::I8 => "",
+            _ => ", 1, 1",
+        }
+    }
+
+    /// Warpgroups (four warps each).
+    pub fn warpgroups(&self) -> u32 {
+        1 << (self.warp_bits - 2)
+    }
+
+    /// The 64-row blocks each warpgroup computes.
+    pub fn m_blocks(&self) -> u32 {
+        self.m / (64 * self.warpgroups())
+    }
+
+    /// The instructions along N.
+    pub fn n_blocks(&self) -> u32 {
+        self.n / self.n_inst
+    }
+
+    /// The k steps (instructions along K).
+    pub fn k_steps(&self) -> u32 {
+        self.k / self.k_step()
+    }
+
+    /// Accumulator registers per thread of one instruction.
+    pub fn regs_per_inst(&self) -> u32 {
+        self.n_inst / 2
+    }
+
+    /// Bytes of one row of A or of staged B (K elements).
+    pub fn row_bytes(&self) -> u32 {
+        self.k * crate::sizes::elem_bytes(self.elem_a)
+    }
+
+    /// The descriptor's swizzle mode for the rows (bits 62-63: 1 = 128B, 2 = 64B,
+    /// 3 = 32B).
+    pub fn swizzle_mode(&self) -> u64 {
+        match self.row_bytes() {
+            128 => 1,
+            64 => 2,
+            _ => 3,
+        }
+    }
+}
+
+fn type_name(t: Type, signed: bool) -> &'static str {
+    match t {
+        Type::BF16 => "bf16",
+        Type::TF32 => "tf32",
+        Type::F8E4M3FN => "e4m3",
+        Type::F8E5M2 => "e5m2",
+        Type::I8 if signed => "s8",
+        Type::I8 => "u8",
+        _ => "f16",
+    }
+}
+
+/// The operand type and signedness PTX's name `t` stands for.
+fn type_of(t: &str) -> Option<(Type, bool)> {
+    Some(match t {
+        "f16" => (Type::F16, true),
+        "bf16" => (Type::BF16, true),
+        "tf32" => (Type::TF32, true),
+        "e4m3" => (Type::F8E4M3FN, true),
+        "e5m2" => (Type::F8E5M2, true),
+        "s8" => (Type::I8, true),
+        "u8" => (Type::I8, false),
+        _ => return None,
+    })
+}
+
+/// Whether warpgroup MMA multiplies A and B of these types into accumulators of `acc`:
+/// f16 or bf16 (both the same), tf32, any two of e4m3/e5m2 into f32; bytes into s32.
+fn supported(a: Type, b: Type, acc: Type) -> bool {
+    let fp8 = |t| matches!(t, Type::F8E4M3FN | Type::F8E5M2);
+    match acc {
+        Type::F32 => {
+            (a == b && matches!(a, Type::F16 | Type::BF16 | Type::TF32)) || (fp8(a) && fp8(b))
+        }
+        Type::I32 => a == Type::I8 && b == Type::I8,
+        _ => false,
+    }
+}
+
+fn log2(x: i64) -> Option<u32> {
+    (x > 0 && (x as u64).is_power_of_two()).then(|| x.trailing_zeros())
+}
+
+/// The decision: the wgmma plan of `A x B + C` (shapes `[1 x] M x K`, `[1 x] K x N`,
+/// `signed`: of byte operands) over `2^warp_bits` warps on `arch`, when it runs on
+/// warpgroup MMA (see the module docs).
+#[allow(clippy::too_many_arguments)]
+pub fn wgmma_plan(
+    a_shape: &[i64],
+    b_shape: &[i64],
+    elem_a: Type,
+    elem_b: Type,
+    elem_c: Type,
+    signed: (bool, bool),
+    warp_bits: u32,
+    arch: Arch,
+) -> Option<WgmmaPlan> {
+    if arch != Arch::Sm90a || !supported(elem_a, elem_b, elem_c) {
+        return None;
+    }
+    let n_inst = b_shape.last().map_or(0, |n| (*n).min(256));
+    let types = (elem_a, elem_b, signed, elem_c);
+    plan(types, n_inst as u32, a_shape, b_shape, warp_bits)
+}
+
+/// The plan of the instruction recorded as `name` ([`WgmmaPlan::name`]) for these
+/// shapes, if it names one and they fit it: how the writer derives what
+/// gpu-assign-layouts decided.
+pub fn wgmma_plan_for(
+    name: &str,
+    a_shape: &[i64],
+    b_shape: &[i64],
+    warp_bits: u32,
+) -> Option<WgmmaPlan> {
+    let rest = name.strip_prefix("wgmma.m64n")?;
+    let (n, rest) = rest.split_once('k')?;
+    let mut parts = rest.split('.');
+    let _k = parts.next()?;
+    let acc = match parts.next()? {
+        "f32" => Type::F32,
+        "s32" => Type::I32,
+        _ => return None,
+    };
+    let (a, sa) = type_of(parts.next()?)?;
+    let (b, sb) = type_of(parts.next()?)?;
+    if parts.next().is_some() || !supported(a, b, acc) {
+        return None;
+    }
+    let p = plan(
+        (a, b, (sa, sb), acc),
+        n.parse().ok()?,
+        a_shape,
+        b_shape,
+        warp_bits,
+    )?;
+    (p.name() == name).then_some(p)
+}
+
+fn plan(
+    (elem_a, elem_b, signed, acc): (Type, Type, (bool, bool), Type),
+    n_inst: u32,
+    a_shape: &[i64],
+    b_shape: &[i64],
+    warp_bits: u32,
+) -> Option<WgmmaPlan> {
+    // `[1 x] M x K` and `[1 x] K x N` (a batch of one is the product itself).
+    let strip = |s: &[i64]| -> Option<[i64; 2]> {
+        match s {
+            [1, a, b] | [a, b] => Some([*a, *b]),
+            _ => None,
+        }
+    };
+    let (a_shape, b_shape) = (strip(a_shape)?, strip(b_shape)?);
+    if a_shape[1] != b_shape[0] {
+        return None;
+    }
+    let (m, n) = (log2(a_shape[0])?, log2(b_shape[1])?);
+    log2(a_shape[1])?;
+    let ni = log2(n_inst as i64)?;
+    // Four warps per warpgroup, 16 rows per warp; K rows of 32, 64 or 128 bytes; N of 8
+    // to 256 per instruction.
+    let row = (a_shape[1] as u64) * u64::from(crate::sizes::elem_bytes(elem_a));
+    if warp_bits < 2
+        || m < 4 + warp_bits
+        || !matches!(row, 32 | 64 | 128)
+        || !(3..=8).contains(&ni)
+        || ni > n
+    {
+        return None;
+    }
+    // Element bits: N below M.
+    let nb = |b: u32| b as u8;
+    let mb = |b: u32| (n + b) as u8;
+    let mut reg: Vec<u8> = vec![nb(0), mb(3)];
+    reg.extend((3..ni).map(nb));
+    let lane = [
+        Some(nb(1)),
+        Some(nb(2)),
+        Some(mb(0)),
+        Some(mb(1)),
+        Some(mb(2)),
+    ];
+    let warp: Vec<Option<u8>> = (0..warp_bits).map(|w| Some(mb(4 + w))).collect();
+    let taken: u64 = reg
+        .iter()
+        .copied()
+        .chain(lane.iter().flatten().copied())
+        .chain(warp.iter().flatten().copied())
+        .fold(0, |acc, b| acc | 1 << b);
+    reg.extend((0..(m + n) as u8).filter(|b| taken >> b & 1 == 0));
+    Some(WgmmaPlan {
+        elem_a,
+        elem_b,
+        signed,
+        acc,
+        n_inst,
+        m: 1 << m,
+        n: 1 << n,
+        k: a_shape[1] as u32,
+        warp_bits,
+        c: Layout {
+            nbits: m + n,
+            reg,
+            lane,
+            warp,
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The accumulator layout puts register `i` of thread `t` of the first instruction at
+    /// the row and column of the ISA's D fragment.
+    #[test]
+    fn accumulator_layout_is_the_isa_fragment() {
+        for (m, n, warps) in [(64, 64, 4u32), (128, 128, 8), (128, 256, 4), (64, 8, 4)] {
+            let p = wgmma_plan(
+                &[m, 32],
+                &[32, n],
+                Type::F16,
+                Type::F16,
+                Type::F32,
+                (true, true),
+                warps.trailing_zeros(),
+                Arch::Sm90a,
+            )
+            .expect("a plan");
+            let l = &p.c;
+            let nbits = n.trailing_zeros();
+            for t in 0..32 * warps {
+                let (w, lane) = (t / 32, t % 32);
+                let mut thread = 0u64;
+                for (j, b) in l.lane.iter().enumerate() {
+                    if let Some(b) = b
+                        && lane >> j & 1 == 1
+                    {
+                        thread ^= 1 << b;
+                    }
+                }
+                for (j, b) in l.warp.iter().enumerate() {
+                    if let Some(b) = b
+                        && w >> j & 1 == 1
+                    {
+                        thread ^= 1 << b;
+                    }
+                }
+                for i in 0..p.regs_per_inst() {
+                    let e = thread ^ l.slot_elem(i as usize);
+                    let (row, col) = (e >> nbits, e & ((1 << nbits) - 1));
+                    let g = w / 4;
+                    let want_row = 64 * g as u64
+                        + 16 * (w % 4) as u64
+                        + (lane / 4) as u64
+                        + 8 * ((i / 2) % 2) as u64;
+                    let want_col = 8 * (i / 4) as u64 + 2 * (lane % 4) as u64 + (i % 2) as u64;
+                    assert_eq!(
+                        (row, col),
+                        (want_row, want_col),
+                        "{m}x{n}, thread {t}, d{i}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_types_and_shapes_it_takes() {
+        let p = |ea, ec, arch, k: i64, warps: u32| {
+            wgmma_plan(&[64, k], &[k, 64], ea, ea, ec, (true, false), warps, arch).map(|p| p.name())
+        };
+        let f32 = Type::F32;
+        assert_eq!(
+            p(Type::F16, f32, Arch::Sm90a, 32, 2).as_deref(),
+            Some("wgmma.m64n64k16.f32.f16.f16")
+        );
+        assert_eq!(
+            p(Type::BF16, f32, Arch::Sm90a, 64, 2).as_deref(),
+            Some("wgmma.m64n64k16.f32.bf16.bf16")
+        );
+        assert_eq!(
+            p(Type::TF32, f32, Arch::Sm90a, 32, 2).as_deref(),
+            Some("wgmma.m64n64k8.f32.tf32.tf32")
+        );
+        assert_eq!(
+            p(Type::F8E4M3FN, f32, Arch::Sm90a, 64, 2).as_deref(),
+            Some("wgmma.m64n64k32.f32.e4m3.e4m3")
+        );
+        assert_eq!(
+            p(Type::I8, Type::I32, Arch::Sm90a, 128, 2).as_deref(),
+            Some("wgmma.m64n64k32.s32.s8.u8")
+        );
+        assert_eq!(p(Type::F16, f32, Arch::Sm90, 32, 2), None);
+        assert_eq!(p(Type::F16, Type::F16, Arch::Sm90a, 32, 2), None);
+        assert_eq!(
+            p(Type::F16, f32, Arch::Sm90a, 128, 2),
+            None,
+            "256-byte rows"
+        );
+        assert_eq!(p(Type::TF32, f32, Arch::Sm90a, 4, 2), None, "16-byte rows");
+        assert_eq!(p(Type::F16, f32, Arch::Sm90a, 32, 1), None, "two warps");
+        assert_eq!(
+            p(Type::F16, f32, Arch::Sm90a, 32, 3),
+            None,
+            "M < 128 for 8 warps"
+        );
+        let name = "wgmma.m64n64k16.f32.f16.f16";
+        let plan = wgmma_plan_for(name, &[64, 32], &[32, 64], 2);
+        assert_eq!(plan.map(|p| (p.k_steps(), p.swizzle_mode())), Some((2, 2)));
+        let batch1 = wgmma_plan_for(name, &[1, 64, 64], &[1, 64, 64], 2);
+        assert_eq!(
+            batch1.map(|p| (p.k_steps(), p.swizzle_mode())),
+            Some((4, 1))
+        );
+        assert_eq!(wgmma_plan_for(name, &[64, 32], &[32, 32], 2), None);
+        assert_eq!(
+            wgmma_plan_for("wgmma.m64n64k8.f32.f16.f16", &[64, 32], &[32, 64], 2),
+            None
+        );
+        assert_eq!(
+            wgmma_plan_for("wgmma.m64n64k16.f16.f16.f16", &[64, 32], &[32, 64], 2),
+            None
+        );
+    }
+}

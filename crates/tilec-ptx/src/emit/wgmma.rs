@@ -1,0 +1,147 @@
+//! `mmaf` on Hopper's warpgroup MMA (`wgmma.mma_async`, sm_90a): the emission of the plan
+//! [`tilec_gpuir::wgmma::WgmmaPlan`] that gpu-assign-layouts recorded (`ttg.mma =
+//! "wgmma.m64nNk16..."`).
+//!
+//! A and B are in swizzled shared memory (A `M x K`, B staged `N x K`, both K-major);
+//! each instruction reads them through 64-bit matrix descriptors (PTX ISA, "Matrix
+//! Descriptor Format"): bits 0-13 the start address >> 4, bits 16-29 the leading
+//! dimension byte offset >> 4 (unused by the swizzled K-major layouts: 1), bits 32-45 the
+//! stride byte offset >> 4 (8 rows of `R` bytes), bits 62-63 the swizzle mode of `R`.
+//! The descriptor of block row `r`, k step `s` is the buffer's plus `(r R + 32 s) >> 4`.
+//!
+//! The sequence: every thread fences its generic-proxy writes of A and B against the
+//! async proxy the tensor cores read through (`fence.proxy.async.shared::cta`), a
+//! barrier, the accumulator copied into the result registers, `wgmma.fence`, one
+//! `wgmma.mma_async` per (64-row block, N block, k step) with `scale-d` set (D = A B + D),
+//! `wgmma.commit_group` and `wgmma.wait_group 0`.
+
+use super::{Kernel, Tv};
+use crate::sink::{RegClass, Sink};
+use std::rc::Rc;
+use tilec_gpuir::wgmma::WgmmaPlan;
+use tilec_ir::{Op, TypeData};
+
+impl Kernel<'_> {
+    pub(crate) fn emit_wgmma(&mut self, op: Op, plan: &WgmmaPlan) {
+        let m = self.m;
+        let (a_v, b_v, c_v) = (m.operand(op, 0), m.operand(op, 1), m.operand(op, 2));
+        let (Some(a_addr), Some(b_addr)) =
+            (self.bufs.get(&a_v).cloned(), self.bufs.get(&b_v).cloned())
+        else {
+            return self.error_at_op(op, "warpgroup MMA operands must be in shared memory");
+        };
+        // The buffers must be K-major with the swizzle of their rows (what
+        // gpu-assign-layouts stages them in): A as it is, B the `N x K` buffer viewed
+        // transposed.
+        let r = plan.row_bytes() as u64;
+        let want = |shape: &[i64]| tilec_gpuir::gpu::mma_swizzle(shape, plan.elem_a);
+        let swizzle_of = |v| match m.ctx.types.get(m.value_type(v)) {
+            TypeData::MemDesc { swizzle, .. } => Some(*swizzle),
+            _ => None,
+        };
+        let (mm, nn, kk) = (plan.m as i64, plan.n as i64, plan.k as i64);
+        if self.buf_maps.contains_key(&a_v)
+            || swizzle_of(a_v) != Some(want(&[mm, kk]))
+            || swizzle_of(b_v) != Some(want(&[nn, kk]))
+            || self.elem_map(b_v) != transposed_map(plan)
+        {
+            return self.error_at_op(
+                op,
+                "warpgroup MMA operands must be K-major buffers with the swizzle of their rows",
+            );
+        }
+        let lc = Rc::new(plan.c.clone());
+        let c = self.tile_in(c_v, &lc);
+        // Generic-proxy writes of A and B (stores, cp.async) before the async proxy reads.
+        self.ins("fence.proxy.async.shared::cta;");
+        self.lines.push("bar.sync 0;".into());
+        // Descriptors: the address bits of each buffer, the rest constant.
+        let hi: u64 = (plan.swizzle_mode() << 62) | (((8 * r) >> 4) << 32) | (1 << 16);
+        let desc = |k: &mut Self, addr: &str| {
+            let d = k.reg(RegClass::B64);
+            k.ins(format!("cvt.u64.u32 {d}, {addr};"));
+            k.ins(format!("shr.u64 {d}, {d}, 4;"));
+            k.ins(format!("and.b64 {d}, {d}, 16383;"));
+            k.ins(format!("or.b64 {d}, {d}, {hi:#x};"));
+            d
+        };
+        let da = desc(self, &a_addr);
+        let db = desc(self, &b_addr);
+        // The warpgroup's rows of A: 64 * (block * groups + group).
+        let groups = plan.warpgroups();
+        let da_group = if groups > 1 {
+            let g = self.reg(RegClass::B32);
+            let tid = self.tid.clone();
+            self.ins(format!("shr.u32 {g}, {tid}, 7;"));
+            let g64 = self.reg(RegClass::B64);
+            self.ins(format!("cvt.u64.u32 {g64}, {g};"));
+            let d = self.reg(RegClass::B64);
+            self.ins(format!("mad.lo.u64 {d}, {g64}, {}, {da};", (64 * r) >> 4));
+            d
+        } else {
+            da
+        };
+        // D = C, then D += A B per instruction.
+        let (class, mov) = if plan.acc == tilec_ir::Type::I32 {
+            (RegClass::B32, "mov.b32")
+        } else {
+            (RegClass::F32, "mov.f32")
+        };
+        let regs: Vec<String> = c
+            .regs
+            .iter()
+            .map(|x| {
+                let d = self.reg(class);
+                self.ins(format!("{mov} {d}, {x};"));
+                d
+            })
+            .collect();
+        let one = self.reg(RegClass::B32);
+        self.ins(format!("mov.u32 {one}, 1;"));
+        let scale_d = self.reg(RegClass::Pred);
+        self.ins(format!("setp.ne.u32 {scale_d}, {one}, 0;"));
+        self.ins("wgmma.fence.sync.aligned;");
+        let name = plan.name();
+        let inst = name.trim_start_matches("wgmma.");
+        let rpi = plan.regs_per_inst() as usize;
+        for b in 0..plan.m_blocks() {
+            for n in 0..plan.n_blocks() {
+                let slot = rpi * (n + plan.n_blocks() * b) as usize;
+                let ds = regs[slot..slot + rpi].join(", ");
+                for s in 0..plan.k_steps() {
+                    let step = u64::from(tilec_gpuir::wgmma::K_STEP_BYTES * s);
+                    let a_off = (64 * u64::from(b * groups) * r + step) >> 4;
+                    let b_off = (u64::from(n * plan.n_inst) * r + step) >> 4;
+                    let ad = self.reg(RegClass::B64);
+                    self.ins(format!("add.s64 {ad}, {da_group}, {a_off};"));
+                    let bd = self.reg(RegClass::B64);
+                    self.ins(format!("add.s64 {bd}, {db}, {b_off};"));
+                    self.ins(format!(
+                        "wgmma.mma_async.sync.aligned.{inst} {{{ds}}}, {ad}, {bd}, {scale_d}{};",
+                        plan.immediates()
+                    ));
+                }
+            }
+        }
+        self.ins("wgmma.commit_group.sync.aligned;");
+        self.ins("wgmma.wait_group.sync.aligned 0;");
+        self.set_tile(
+            m.result(op, 0),
+            Tv {
+                layout: lc,
+                regs,
+                elem: plan.acc,
+            },
+        );
+    }
+}
+
+/// The element map of B's operand view (`K x N` over an `N x K` buffer): view bit `e`
+/// (N bits low, then K) is buffer bit (K bits low, then N).
+fn transposed_map(plan: &WgmmaPlan) -> Vec<u8> {
+    let (n, k) = (plan.n.trailing_zeros(), plan.k.trailing_zeros());
+    (0..n)
+        .map(|e| (k + e) as u8)
+        .chain((0..k).map(|e| e as u8))
+        .collect()
+}
