@@ -381,6 +381,33 @@ impl Assign<'_> {
         ))
     }
 
+    /// The blocked layout of a tile accessed through view `view_v`: blocked in the order
+    /// of the elements in memory, so that consecutive lanes and a thread's vector run
+    /// along the view's innermost dimension, also when a transposing `dim_map` puts it on
+    /// another tile dimension than the last (then the tile's layout is the blocked layout
+    /// of the tile permuted into the view's order, permuted back).
+    fn view_blocked(&self, view_v: Value, shape: &[i64]) -> Rc<Layout> {
+        let dim_map: Vec<usize> = match self.m.ctx.types.get(self.m.value_type(view_v)) {
+            TypeData::PartitionView { dim_map, .. } | TypeData::StridedView { dim_map, .. } => {
+                dim_map.iter().map(|d| *d as usize).collect()
+            }
+            _ => Vec::new(),
+        };
+        let identity = dim_map.iter().enumerate().all(|(i, d)| i == *d);
+        if dim_map.len() != shape.len() || identity {
+            return self.blocked(shape);
+        }
+        // Memory order: dimension j of `ms` is the tile dimension on view dimension j.
+        let mut ms = vec![0; shape.len()];
+        for (i, d) in dim_map.iter().enumerate() {
+            match ms.get_mut(*d) {
+                Some(x) => *x = shape[i],
+                None => return self.blocked(shape),
+            }
+        }
+        Rc::new(permute_layout(&self.blocked(&ms), &ms, shape, &dim_map))
+    }
+
     fn scalar(&self) -> Rc<Layout> {
         Rc::new(Layout::replicated(0, self.warp_bits))
     }
@@ -687,20 +714,20 @@ impl Assign<'_> {
                     Some(i) => self.shape(self.m.operand(op, i)),
                     None => self.shape(self.m.result(op, 0)),
                 };
+                let view_v = operand_group(self.m, op, "view")[0];
                 let l = match tile_i {
                     None => {
                         let r = self.m.result(op, 0);
                         self.prefer
                             .get(&r)
                             .cloned()
-                            .unwrap_or_else(|| self.blocked(&shape))
+                            .unwrap_or_else(|| self.view_blocked(view_v, &shape))
                     }
-                    Some(_) => self.blocked(&shape),
+                    Some(_) => self.view_blocked(view_v, &shape),
                 };
                 // A gather/scatter view's row indices: in the layout that broadcasts in
                 // registers to the tile's along the other dimensions, so that each thread
                 // holds the rows of its own elements.
-                let view_v = operand_group(self.m, op, "view")[0];
                 let rows = match self.m.ctx.types.get(self.m.value_type(view_v)) {
                     TypeData::GatherScatterView { sparse_dim, .. } => {
                         let sd = *sparse_dim as usize;

@@ -51,15 +51,18 @@ pub fn packed_words(elem: Type, n: usize) -> Option<usize> {
 /// type (1 when the layout does not put consecutive innermost elements in consecutive
 /// slots).
 pub fn vector_slots(layout: &Layout, shape: &[i64], elem: Type) -> usize {
-    let Some(inner) = shape.last() else {
-        return 1;
-    };
-    if elem == Type::I1 {
+    vector_slots_along(layout, shape, elem, shape.len().saturating_sub(1))
+}
+
+/// [`vector_slots`] along tile dimension `dim`: the slots that hold consecutive elements
+/// of `dim` (its lowest index bits are the layout's first register bits).
+pub fn vector_slots_along(layout: &Layout, shape: &[i64], elem: Type, dim: usize) -> usize {
+    if elem == Type::I1 || dim >= shape.len() {
         return 1;
     }
-    let inner_bits = inner.trailing_zeros() as usize;
+    let (low, width) = crate::layout::dim_bits(shape, dim);
     let mut k = 0;
-    while k < layout.reg.len() && k < inner_bits && layout.reg[k] as usize == k {
+    while k < layout.reg.len() && k < width as usize && layout.reg[k] as usize == low as usize + k {
         k += 1;
     }
     let size = elem_bytes(elem) as usize;

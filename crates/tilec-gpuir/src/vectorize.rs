@@ -39,7 +39,7 @@
 
 use crate::axis::{Axis, MAX_DIV, lowbit};
 use crate::layout::Layout;
-use crate::sizes::{elem_bytes, vector_slots};
+use crate::sizes::{elem_bytes, vector_slots, vector_slots_along};
 use tilec_ir::attrs::AttrData;
 use tilec_ir::segments::operand_group;
 use tilec_ir::{Module, Op, Opcode, Type, TypeData, Value};
@@ -69,6 +69,9 @@ pub struct Vector {
     /// Pointer tiles: each run of `width` pointers is one access when, at run time, its
     /// first pointer is aligned and its whole run unmasked; element by element otherwise.
     pub runtime: bool,
+    /// Views: the tile dimension the vectors run along (`None`: the last; another under
+    /// a transposing `dim_map`, whose view dimension is the view's innermost).
+    pub dim: Option<usize>,
 }
 
 impl Vector {
@@ -77,6 +80,7 @@ impl Vector {
         split: false,
         checks: Vec::new(),
         runtime: false,
+        dim: None,
     };
 
     /// The vectors recorded on `op` ([`VECTOR_ATTR`]; one element at a time without it).
@@ -91,6 +95,7 @@ impl Vector {
             match (&**k, m.ctx.attrs.get(*a)) {
                 ("width", AttrData::Int { value, .. }) => v.width = (*value).clamp(1, 16) as usize,
                 ("split", _) => v.split = true,
+                ("dim", AttrData::Int { value, .. }) => v.dim = usize::try_from(*value).ok(),
                 ("runtime", _) => v.runtime = true,
                 ("checks", AttrData::DenseI32Array(xs)) => {
                     v.checks = xs
@@ -131,6 +136,9 @@ impl Vector {
         }
         if self.runtime {
             entries.push(("runtime".into(), attrs.intern(AttrData::Unit)));
+        }
+        if let Some(d) = self.dim {
+            entries.push(("dim".into(), attrs.int(d as i64, Type::I32)));
         }
         if self.split {
             entries.push(("split".into(), attrs.intern(AttrData::Unit)));
@@ -240,15 +248,21 @@ pub fn view_vector(
     runtime: bool,
 ) -> Vector {
     let elem = view.elem;
-    let mut w = vector_slots(layout, shape, elem);
+    // The tile dimension on the view's innermost dimension, which must have stride 1.
+    let last = view.strides.len().checked_sub(1);
+    let Some(vd) =
+        (0..shape.len()).find(|&i| Some(view.dim_map.get(i).copied().unwrap_or(i)) == last)
+    else {
+        return Vector::SCALAR;
+    };
+    let mut w = vector_slots_along(layout, shape, elem, vd);
     if w < 2 || view.sparse.is_some() {
         return Vector::SCALAR;
     }
     let Some(info) = axis.view(view.value) else {
         return Vector::SCALAR;
     };
-    let inner = shape.len() - 1;
-    let d_in = view.dim_map.get(inner).copied().unwrap_or(inner);
+    let d_in = view.dim_map.get(vd).copied().unwrap_or(vd);
     if view.strides.get(d_in) != Some(&Some(1)) {
         return Vector::SCALAR;
     }
@@ -261,7 +275,7 @@ pub fn view_vector(
     let mut dynamic: Vec<usize> = Vec::new();
     for (i, dim) in shape.iter().enumerate() {
         let d = view.dim_map.get(i).copied().unwrap_or(i);
-        let term = if i == inner {
+        let term = if i == vd {
             // index * step + (thread and slot parts, multiples of w)
             let tile = view.step.as_ref().and_then(|t| t.get(i)).copied();
             let from_index = index.get(i).map_or(MAX_DIV, |ix| {
@@ -298,6 +312,7 @@ pub fn view_vector(
         split,
         checks,
         runtime: false,
+        dim: (vd + 1 != shape.len()).then_some(vd),
     }
 }
 
@@ -570,15 +585,16 @@ fn remark(
             v.width
         )
     } else {
-        let inner = shape.len().saturating_sub(1);
-        let d_in = view.dim_map.get(inner).copied().unwrap_or(inner);
+        let last = view.strides.len().checked_sub(1);
+        let vd =
+            (0..shape.len()).find(|&i| Some(view.dim_map.get(i).copied().unwrap_or(i)) == last);
         let why = if view.sparse.is_some() {
             "the rows of a gather/scatter view are gathered one by one"
-        } else if d_in != inner {
-            "the innermost tile dimension is not the view's innermost (a transposing dim_map)"
-        } else if view.strides.get(d_in) != Some(&Some(1)) {
-            "the innermost tile dimension is not contiguous in memory (its stride is not 1)"
-        } else if vector_slots(layout, shape, view.elem) < 2 {
+        } else if vd.is_none() {
+            "no tile dimension runs along the view's innermost dimension"
+        } else if last.and_then(|d| view.strides.get(d)) != Some(&Some(1)) {
+            "the view's innermost dimension is not contiguous in memory (its stride is not 1)"
+        } else if vd.is_some_and(|vd| vector_slots_along(layout, shape, view.elem, vd) < 2) {
             "the layout gives a thread one element of each run"
         } else {
             "the tile index does not keep the vectors aligned"
@@ -624,6 +640,7 @@ pub fn vector_error(m: &Module, op: Op, warp_bits: u32) -> Option<String> {
             }
             ("split", AttrData::Unit) => is_view,
             ("checks", AttrData::DenseI32Array(_)) => is_view,
+            ("dim", AttrData::Int { .. }) => is_view,
             ("runtime", AttrData::Unit) => {
                 matches!(opc, Opcode::LoadPtrTko | Opcode::StorePtrTko)
             }
@@ -653,7 +670,8 @@ pub fn vector_error(m: &Module, op: Op, warp_bits: u32) -> Option<String> {
         Opcode::AsyncCopyGlobalToLocal => 16 / elem_bytes(elem) as i64,
         _ => {
             let layout = layout_of(m, tile_v, warp_bits)?;
-            vector_slots(&layout, &shape, elem) as i64
+            let dim = v.dim.unwrap_or(shape.len().saturating_sub(1));
+            vector_slots_along(&layout, &shape, elem, dim) as i64
         }
     };
     if width > most {

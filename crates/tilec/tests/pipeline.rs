@@ -214,6 +214,6 @@ fn remarks_say_how_global_accesses_move() {
     let strided = remarks(&kernel("%q = assume div_by<16>, %p : tile<ptr<f32>>", "2"));
     assert_eq!(
         strided[0],
-        "load of a 1024 f32 tile: one element per access: the innermost tile dimension is not contiguous in memory (its stride is not 1)"
+        "load of a 1024 f32 tile: one element per access: the view's innermost dimension is not contiguous in memory (its stride is not 1)"
     );
 }

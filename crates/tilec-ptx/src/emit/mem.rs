@@ -301,7 +301,8 @@ impl Kernel<'_> {
             Some(self.tile_in(tile_v, &layout))
         };
         let pad = Self::padding_bits(elem, view.padding);
-        let inner = shape.len().saturating_sub(1);
+        // The tile dimension the vectors run along (the view's innermost in memory).
+        let inner = plan.dim;
         let mut regs = Vec::with_capacity(layout.slots());
         let mut cache = AccessCache::default();
         for s0 in (0..layout.slots()).step_by(vw) {

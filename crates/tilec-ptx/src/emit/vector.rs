@@ -43,6 +43,8 @@ pub(crate) struct VectorPlan {
     /// Run-time alignment checks: `(register, mask)`; the vectors are taken only when
     /// every `register & mask` is zero (the bounds are then [`Bounds::Split`]).
     pub checks: Vec<(String, u64)>,
+    /// The tile dimension the vectors run along (the view's innermost in memory).
+    pub dim: usize,
 }
 
 /// How the bounds of a view vector are checked.
@@ -56,12 +58,6 @@ pub(crate) enum Bounds {
 }
 
 impl Kernel<'_> {
-    /// The most slots one access can cover for this layout, tile shape and element type
-    /// ([`tilec_gpuir::sizes::vector_slots`]).
-    pub(crate) fn vector_slots(layout: &Layout, shape: &[i64], elem: Type) -> usize {
-        tilec_gpuir::sizes::vector_slots(layout, shape, elem)
-    }
-
     /// The vectors gpu-vectorize recorded on access `op` ([`Vector::of`]); one element at
     /// a time (with an error) when the width does not fit the layout, which the GPU-level
     /// verifier refuses first.
@@ -73,7 +69,8 @@ impl Kernel<'_> {
         elem: Type,
     ) -> Vector {
         let v = Vector::of(self.m, op);
-        let most = Self::vector_slots(layout, shape, elem);
+        let dim = v.dim.unwrap_or(shape.len().saturating_sub(1));
+        let most = tilec_gpuir::sizes::vector_slots_along(layout, shape, elem, dim);
         if v.width > 1 && (!v.width.is_power_of_two() || v.width > most) {
             self.error_at_op(
                 op,
@@ -121,6 +118,7 @@ impl Kernel<'_> {
                 Bounds::Uniform
             },
             checks,
+            dim: v.dim.unwrap_or(shape.len().saturating_sub(1)),
         }
     }
 
