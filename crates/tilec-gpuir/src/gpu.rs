@@ -1019,11 +1019,19 @@ impl Assign<'_> {
         let b_buf = self.alloc_buffer(t, op, true);
         let view = self.trans_view(b_buf, &perm, op);
         self.m.set_operand(op, 1, view);
+        self.staged(op, &[a_buf, b_buf], &acc);
+        true
+    }
+
+    /// The end of staging the operands of product `op` in `bufs`: a barrier before it
+    /// (the buffers written), its result in the accumulator layout `acc`, and the buffers
+    /// released right after it, in reverse order of allocation.
+    fn staged(&mut self, op: Op, bufs: &[Value], acc: &Rc<Layout>) {
         let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
         let bar = self.create(Opcode::GpuBarrier, &[], &[], &[Some(local)], op);
         self.located(bar, op);
-        self.results(op, &acc);
-        for buf in [b_buf, a_buf] {
+        self.results(op, acc);
+        for &buf in bufs {
             self.create_at(
                 Opcode::LocalDealloc,
                 &[buf],
@@ -1033,7 +1041,6 @@ impl Assign<'_> {
                 op,
             );
         }
-        true
     }
 
     fn mma_operands(&mut self, op: Op, plan: &MmaPlan) {
@@ -1092,21 +1099,7 @@ impl Assign<'_> {
         if bufs.is_empty() {
             return self.results(op, &Rc::new(plan.c.clone()));
         }
-        let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
-        let bar = self.create(Opcode::GpuBarrier, &[], &[], &[Some(local)], op);
-        self.located(bar, op);
-        self.results(op, &Rc::new(plan.c.clone()));
-        // Released right after the product, in reverse order of allocation.
-        for buf in bufs {
-            self.create_at(
-                Opcode::LocalDealloc,
-                &[buf],
-                &[],
-                &[],
-                InsertPoint::After(op),
-                op,
-            );
-        }
+        self.staged(op, &bufs, &Rc::new(plan.c.clone()));
     }
 
     /// Software pipelining of a K loop: an `mmaf`/`mmai` on tensor cores in the body of a

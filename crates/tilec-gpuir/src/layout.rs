@@ -72,6 +72,29 @@ impl Layout {
     }
 
     /// The number of register slots per thread.
+    /// The layout of `nbits` element bits with these register, lane and warp bits, and
+    /// every element bit none of them takes as a further register bit, in ascending order.
+    pub fn with_free_registers(
+        nbits: u32,
+        mut reg: Vec<u8>,
+        lane: [Option<u8>; 5],
+        warp: Vec<Option<u8>>,
+    ) -> Layout {
+        let taken: u64 = reg
+            .iter()
+            .copied()
+            .chain(lane.iter().flatten().copied())
+            .chain(warp.iter().flatten().copied())
+            .fold(0, |acc, b| acc | 1 << b);
+        reg.extend((0..nbits as u8).filter(|b| taken >> b & 1 == 0));
+        Layout {
+            nbits,
+            reg,
+            lane,
+            warp,
+        }
+    }
+
     pub fn slots(&self) -> usize {
         1 << self.reg.len()
     }
@@ -554,6 +577,25 @@ pub fn coords(shape: &[i64], e: u64) -> Vec<u64> {
             let (low, w) = dim_bits(shape, d);
             (e >> low) & ((1u64 << w) - 1)
         })
+        .collect()
+}
+
+/// The swizzle pairs `(d, s)` of a shared-memory buffer of `shape` in `order` under
+/// `swizzle`: bit `d` of an element's index is XORed with bit `s` (column bits with row
+/// bits: `vec`-element groups of a row XORed with the row's phase).
+pub fn swizzle_pairs(shape: &[i64], order: &[u8], swizzle: tilec_ir::Swizzle) -> Vec<(u8, u8)> {
+    if swizzle.is_identity() || shape.len() < 2 || order.len() != shape.len() {
+        return Vec::new();
+    }
+    let (col_lo, col_w) = dim_bits(shape, order[0] as usize);
+    let (row_lo, row_w) = dim_bits(shape, order[1] as usize);
+    let (v, p) = (
+        swizzle.vec.trailing_zeros(),
+        swizzle.per_phase.trailing_zeros(),
+    );
+    (0..swizzle.max_phase.trailing_zeros())
+        .filter(|j| p + j < row_w && v + j < col_w)
+        .map(|j| ((col_lo + v + j) as u8, (row_lo + p + j) as u8))
         .collect()
 }
 

@@ -330,26 +330,14 @@ fn operand_layout(
 ) -> Layout {
     let pos = |(axis, bit): (Axis, u8)| position(dims, w, axis, bit);
     let nbits: u32 = dims.iter().map(|a| w.of(*a)).sum();
-    let mut reg: Vec<u8> = frag
+    let reg: Vec<u8> = frag
         .reg
         .iter()
         .map(|ab| pos(*ab).expect("fragment axis"))
         .collect();
     let lane = frag.lane.map(pos);
     let warp: Vec<Option<u8>> = warps.iter().map(|ab| ab.and_then(pos)).collect();
-    let taken: u64 = reg
-        .iter()
-        .copied()
-        .chain(lane.iter().flatten().copied())
-        .chain(warp.iter().flatten().copied())
-        .fold(0, |m, b| m | 1 << b);
-    reg.extend((0..nbits as u8).filter(|b| taken >> b & 1 == 0));
-    Layout {
-        nbits,
-        reg,
-        lane,
-        warp,
-    }
+    Layout::with_free_registers(nbits, reg, lane, warp)
 }
 
 /// The tensor-core plan for `A x B + C` (shapes `[batch x] M x K` and `[batch x] K x N`),

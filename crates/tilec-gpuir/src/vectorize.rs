@@ -365,23 +365,31 @@ pub fn ptr_vector(
     }
 }
 
-/// The swizzle pairs `(d, s)` of a shared-memory buffer of `shape` in `order` under
-/// `swizzle`: bit `d` of an element's index is XORed with bit `s` (column bits with row
-/// bits: `vec`-element groups of a row XORed with the row's phase).
-pub fn swizzle_pairs(shape: &[i64], order: &[u8], swizzle: tilec_ir::Swizzle) -> Vec<(u8, u8)> {
-    if swizzle.is_identity() || shape.len() < 2 || order.len() != shape.len() {
-        return Vec::new();
-    }
-    let (col_lo, col_w) = crate::layout::dim_bits(shape, order[0] as usize);
-    let (row_lo, row_w) = crate::layout::dim_bits(shape, order[1] as usize);
-    let (v, p) = (
-        swizzle.vec.trailing_zeros(),
-        swizzle.per_phase.trailing_zeros(),
-    );
-    (0..swizzle.max_phase.trailing_zeros())
-        .filter(|j| p + j < row_w && v + j < col_w)
-        .map(|j| ((col_lo + v + j) as u8, (row_lo + p + j) as u8))
-        .collect()
+/// The layout of `ttg.async_copy_global_to_local` `op` copying a tile of `shape` and
+/// `elem` ([`crate::sizes::async_copy_layout`]) and its `contiguity` (0 without): vectors
+/// of `contiguity` elements when it has one (a width convert-to-gpu versioned the copy
+/// on, so that the lanes of one copy write consecutive bytes), of 16 bytes otherwise.
+pub fn async_copy_layout_of(
+    m: &Module,
+    op: Op,
+    shape: &[i64],
+    elem: Type,
+    warp_bits: u32,
+) -> (Layout, usize) {
+    let size = elem_bytes(elem) as u64;
+    let contiguity = m
+        .attr_named(op, "contiguity")
+        .and_then(|a| m.ctx.attrs.get_int(a))
+        .unwrap_or(0) as usize;
+    let max_bytes = if contiguity > 1 {
+        (contiguity as u64 * size).min(16) as u32
+    } else {
+        16
+    };
+    (
+        crate::sizes::async_copy_layout(shape, elem, warp_bits, max_bytes),
+        contiguity,
+    )
 }
 
 /// The vector width of `ttg.async_copy_global_to_local` `op` (elements per `cp.async`):
@@ -399,16 +407,7 @@ fn async_copy_width(m: &Module, axis: &Axis, op: Op, warp_bits: u32, generic: bo
     let shape = m.ctx.types.shape(m.value_type(dst)).to_vec();
     let elem = view.elem;
     let size = elem_bytes(elem) as u64;
-    let contiguity = m
-        .attr_named(op, "contiguity")
-        .and_then(|a| m.ctx.attrs.get_int(a))
-        .unwrap_or(0) as usize;
-    let max_bytes = if contiguity > 1 {
-        (contiguity as u64 * size).min(16) as u32
-    } else {
-        16
-    };
-    let layout = crate::sizes::async_copy_layout(&shape, elem, warp_bits, max_bytes);
+    let (layout, contiguity) = async_copy_layout_of(m, op, &shape, elem, warp_bits);
     let proved = view_vector(m, axis, &view, &index, &shape, &layout, false).width;
     let unit_inner = view.strides.last() == Some(&Some(1));
     let mut vw = if contiguity > 1 && unit_inner {
@@ -425,7 +424,7 @@ fn async_copy_width(m: &Module, axis: &Axis, op: Op, warp_bits: u32, generic: bo
         ..
     } = m.ctx.types.get(m.value_type(dst))
     {
-        for (d, _) in swizzle_pairs(shape, order, *swizzle) {
+        for (d, _) in crate::layout::swizzle_pairs(shape, order, *swizzle) {
             vw = vw.min(1 << d);
         }
     }

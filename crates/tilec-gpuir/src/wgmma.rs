@@ -274,13 +274,6 @@ fn plan(
         Some(mb(2)),
     ];
     let warp: Vec<Option<u8>> = (0..warp_bits).map(|w| Some(mb(4 + w))).collect();
-    let taken: u64 = reg
-        .iter()
-        .copied()
-        .chain(lane.iter().flatten().copied())
-        .chain(warp.iter().flatten().copied())
-        .fold(0, |acc, b| acc | 1 << b);
-    reg.extend((0..(m + n) as u8).filter(|b| taken >> b & 1 == 0));
     Some(WgmmaPlan {
         elem_a,
         elem_b,
@@ -291,12 +284,7 @@ fn plan(
         n: 1 << n,
         k: a_shape[1] as u32,
         warp_bits,
-        c: Layout {
-            nbits: m + n,
-            reg,
-            lane,
-            warp,
-        },
+        c: Layout::with_free_registers(m + n, reg, lane, warp),
     })
 }
 

@@ -566,25 +566,11 @@ impl Kernel<'_> {
         let shape = m.ctx.types.shape(m.value_type(dst)).to_vec();
         let elem = view.elem;
         let size = elem_bytes(elem) as u64;
-        // `contiguity`: a vector width convert-to-gpu checked at run time (the copy sits
-        // under a mask on the row stride's alignment), over a unit inner stride. The
-        // threads hold vectors of that many elements (so that the lanes of one copy
-        // write consecutive bytes), else of 16 bytes.
-        let contiguity = m
-            .attr_named(op, "contiguity")
-            .and_then(|a| m.ctx.attrs.get_int(a))
-            .unwrap_or(0) as usize;
-        let max_bytes = if contiguity > 1 {
-            (contiguity as u64 * size).min(16) as u32
-        } else {
-            16
-        };
-        let layout = Rc::new(tilec_gpuir::sizes::async_copy_layout(
-            &shape,
-            elem,
-            self.warp_bits(),
-            max_bytes,
-        ));
+        // The layout of the copy's `contiguity` (a vector width convert-to-gpu checked at
+        // run time), else of 16-byte vectors.
+        let layout = Rc::new(
+            tilec_gpuir::vectorize::async_copy_layout_of(m, op, &shape, elem, self.warp_bits()).0,
+        );
         let (addr, limits, strides) = self.view_base(&view, &index, &shape, &layout);
         // The width gpu-vectorize chose (`ttg.vector`: at most what a swizzled buffer
         // keeps together, 4, 8 or 16 bytes; none with allocas, whose shared memory is

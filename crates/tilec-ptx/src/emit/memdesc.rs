@@ -37,25 +37,7 @@ pub fn swizzle_index(e: u64, pairs: &SwizzleBits) -> u64 {
     pairs.iter().fold(e, |x, (d, s)| x ^ ((e >> s & 1) << d))
 }
 
-/// The swizzle of a buffer of `shape` in `order` with `swizzle`, as bit pairs of its
-/// row-major index: column (`order[0]`) bit `log2(vec) + j` XOR row (`order[1]`) bit
-/// `log2(perPhase) + j`, for each of the `log2(maxPhase)` phase bits the row dimension
-/// has. Empty when the swizzle moves nothing.
-pub fn swizzle_pairs(shape: &[i64], order: &[u8], swizzle: tilec_ir::Swizzle) -> Vec<(u8, u8)> {
-    if swizzle.is_identity() || shape.len() < 2 || order.len() != shape.len() {
-        return Vec::new();
-    }
-    let (col_lo, col_w) = dim_bits(shape, order[0] as usize);
-    let (row_lo, row_w) = dim_bits(shape, order[1] as usize);
-    let (v, p) = (
-        swizzle.vec.trailing_zeros(),
-        swizzle.per_phase.trailing_zeros(),
-    );
-    (0..swizzle.max_phase.trailing_zeros())
-        .filter(|j| p + j < row_w && v + j < col_w)
-        .map(|j| ((col_lo + v + j) as u8, (row_lo + p + j) as u8))
-        .collect()
-}
+pub use tilec_gpuir::layout::swizzle_pairs;
 
 /// Where a thread's accesses to a (possibly swizzled) shared-memory buffer go: the
 /// swizzled thread part of the element index and the buffer address plus that part in
