@@ -18,6 +18,9 @@ pub struct SimGpu {
     pub instructions: u64,
     /// Global bytes moved by all launches so far, by instruction width in bits.
     pub global: std::collections::BTreeMap<u32, u64>,
+    /// The warp interleaving of every launch: round robin (`None`), or random from the
+    /// seed ([`ptxsim::RunOptions::seed`]).
+    pub seed: Option<u64>,
 }
 
 thread_local! {
@@ -111,6 +114,7 @@ impl Backend for SimGpu {
         let mem = &mut self.mem;
         let opts = ptxsim::RunOptions {
             shared_bytes: Some(shared),
+            seed: self.seed,
             ..ptxsim::RunOptions::default()
         };
         let r = quietly(|| ptxsim::run_with_options(k, grid, &values, mem, &opts));

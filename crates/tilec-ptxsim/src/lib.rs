@@ -28,6 +28,7 @@ pub mod backend;
 mod race;
 mod sync;
 mod tma;
+mod wgmma;
 
 pub use tma::{TensorMap, decode_tensor_map, encode_tensor_map, swizzle};
 

@@ -46,7 +46,7 @@ fn state_of(addr: usize, phase: u64) -> u64 {
 /// The warpgroup collectives: executed once per warpgroup when its four warps have all
 /// reached the instruction. A `wgmma` arm goes here and in [`Cta::warpgroup_op`].
 pub(crate) fn is_warpgroup_collective(op: &str) -> bool {
-    matches!(op, "setmaxnreg")
+    matches!(op, "setmaxnreg" | "wgmma")
 }
 
 impl Cta<'_> {
@@ -544,6 +544,7 @@ impl Cta<'_> {
     ) -> Result<(), String> {
         let line = inst.line;
         match p[0] {
+            "wgmma" => self.wgmma(inst, p, t0, stats),
             "setmaxnreg" => {
                 if !matches!(p, [_, "inc" | "dec", "sync", "aligned", "u32"]) {
                     return Err(format!("line {line}: unsupported form {}", inst.op));

@@ -204,6 +204,12 @@ fn compile(a: &Args, io: &mut Io<'_>) -> i32 {
         );
         return EXIT_USAGE;
     };
+    // tileiras writes sm_90a code for `--gpu-name sm_90` (its cubin's ELF says sm_90a):
+    // warpgroup MMA, which an H100 or H200 runs. So does tilec.
+    let arch = match arch {
+        tilec_ptx::Arch::Sm90 => tilec_ptx::Arch::Sm90a,
+        a => a,
+    };
     let bytes = match std::fs::read(input) {
         Ok(b) => b,
         Err(e) => {
@@ -269,7 +275,7 @@ fn compile(a: &Args, io: &mut Io<'_>) -> i32 {
         return EXIT_USAGE;
     }
     let mut cmd = std::process::Command::new(&ptxas);
-    cmd.arg(format!("-arch={gpu}")).arg(format!(
+    cmd.arg(format!("-arch={}", arch.name())).arg(format!(
         "-O{}",
         if a.device_debug { 0 } else { a.opt_level }
     ));
