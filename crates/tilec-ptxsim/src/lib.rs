@@ -12,6 +12,7 @@
 //! independently of the compiler. Anything outside the subset is an error, never ignored.
 
 pub mod backend;
+mod wgmma;
 
 use std::collections::HashMap;
 
@@ -56,6 +57,8 @@ pub struct Kernel {
     insts: Vec<Inst>,
     labels: HashMap<String, usize>,
     nregs: usize,
+    /// The registers' names, by index.
+    reg_names: Vec<String>,
     /// The module's initialised `.global` byte arrays.
     globals: Vec<(String, Vec<u8>)>,
 }
@@ -445,6 +448,7 @@ pub fn parse(ptx: &str) -> Vec<Kernel> {
                 insts: Vec::new(),
                 labels: HashMap::new(),
                 nregs: 0,
+                reg_names: Vec::new(),
                 globals: globals.clone(),
             };
             let mut regs: HashMap<String, usize> = HashMap::new();
@@ -490,6 +494,10 @@ pub fn parse(ptx: &str) -> Vec<Kernel> {
                 }
             }
             k.nregs = regs.len();
+            k.reg_names = vec![String::new(); regs.len()];
+            for (name, r) in regs {
+                k.reg_names[r] = name;
+            }
             out.push(k);
         }
         i += 1;
@@ -697,6 +705,10 @@ pub fn f32_to_bf16(x: f32) -> u16 {
 pub struct Stats {
     pub instructions: u64,
     pub mma: u64,
+    /// `wgmma.mma_async` issued, counted once per warpgroup, and their multiply-adds
+    /// (64 N K each).
+    pub wgmma: u64,
+    pub wgmma_macs: u64,
     /// Bytes of global memory moved, by the width in bits of the instruction that moved
     /// them (`ld/st.global` and `cp.async`; generic accesses, atomics and reductions
     /// left out), summed over the threads that executed it.
@@ -783,6 +795,7 @@ struct Cta<'k> {
     nctaid: [u64; 3],
     params: &'k [u64],
     globals: &'k HashMap<String, u64>,
+    wg: wgmma::State,
 }
 
 /// Runs `k` over the grid `grid` with `params` (one value per kernel parameter).
@@ -814,6 +827,8 @@ pub fn run_with_smem(
     let mut stats = Stats {
         instructions: 0,
         mma: 0,
+        wgmma: 0,
+        wgmma_macs: 0,
         global: Default::default(),
     };
     let globals: HashMap<String, u64> = k
@@ -835,6 +850,7 @@ pub fn run_with_smem(
                     nctaid: grid,
                     params,
                     globals: &globals,
+                    wg: wgmma::State::new(k, smem_bytes),
                 };
                 cta.run(mem, &mut stats)?;
             }
@@ -1037,6 +1053,7 @@ impl Cta<'_> {
                         }
                     ));
                 }
+                self.wgmma_smem_write(b, t, line)?;
                 self.writer[b] = (t, self.epoch);
             } else if re != self.epoch {
                 self.reader[b] = (t, self.epoch);
@@ -1099,6 +1116,7 @@ impl Cta<'_> {
                 }
                 Ok(())
             };
+            self.wgmma_watch(inst, &here, &active)?;
             match parts[0] {
                 "ret" | "exit" => {
                     for (t, on) in active.iter().enumerate() {
@@ -1155,6 +1173,17 @@ impl Cta<'_> {
                             self.mma(inst, w * 32);
                         }
                     }
+                }
+                "wgmma" => {
+                    if inst.pred.is_some() {
+                        return Err(format!("line {line}: predicated {}", inst.op));
+                    }
+                    for t0 in self.wgmma_warpgroups(&here, inst)? {
+                        self.wgmma(inst, &parts, t0, stats)?;
+                    }
+                }
+                "fence" if parts.get(1) == Some(&"proxy") => {
+                    self.proxy_fence(inst, &parts, &active)?;
                 }
                 _ => {
                     if let Some(bits) = global_access_bits(inst, &parts) {
