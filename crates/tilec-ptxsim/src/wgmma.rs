@@ -18,7 +18,10 @@
 //! of the tensor cores' accumulation unspecified; with inputs whose sums are exact in
 //! f32 (the tests', and tilec's integer-valued test data) every order gives this result.
 //! Integer forms are exact: the s32 accumulator wraps around, or with `.satfinite`
-//! clamps to the s32 range.
+//! clamps to the s32 range. (The ISA notes that the hardware accumulates `.e4m3`/`.e5m2`
+//! products into `.f32` "at higher than half precision but lower than single precision":
+//! there the simulator can be more precise than an H100 when sums need more than the
+//! hardware's bits.)
 //!
 //! Asynchrony: an `mma_async` is computed when it is issued (its accumulator written at
 //! once), and the registers and shared bytes it uses are then "in flight" until a
@@ -30,7 +33,13 @@
 //! the ISA orders by itself), an `mma_async` before any `wgmma.fence`, shared bytes written
 //! with no barrier before the `mma_async` reads them, or written through the generic proxy
 //! (`st.shared`, `cp.async`, ...) with no `fence.proxy.async` by the writing thread after
-//! the write (the ISA: `mma_async` reads shared memory through the async proxy).
+//! the write (the ISA: `mma_async` reads shared memory through the async proxy, while
+//! `st.shared` and `cp.async` write through the generic one).
+//!
+//! The CTA's scheduler calls four hooks (lib.rs): [`Cta::wgmma_watch`] before every
+//! instruction, [`Cta::wgmma_smem_write`] for every shared byte written,
+//! [`Cta::wgmma_warpgroups`] then [`Cta::wgmma`] once per whole warpgroup for a `wgmma`
+//! instruction, and [`Cta::proxy_fence`] for `fence.proxy.async`.
 
 use crate::{Cta, Inst, Kernel, Opnd, Stats, bf16_to_f32, f16_to_f32, sext};
 use std::collections::{HashMap, VecDeque};
@@ -1570,6 +1579,42 @@ mod tests {
         s.scale_d = 0;
         let (got, _) = s.run_body(Some(&body)).unwrap();
         assert_eq!(got, s.expected());
+    }
+
+    /// The mainloop pattern: a group per K step, a fence before each (the previous group
+    /// still in flight, chaining the same accumulator), `wait_group 1` then `0`.
+    #[test]
+    fn pipelined_groups() {
+        let a = lay(Swizzle::B128, false, 0, 16, 1024);
+        let b = lay(Swizzle::B128, false, 8192, 16, 1024);
+        let mut s = spec(64, "f32", "bf16", Some(a), b);
+        s.steps = 4;
+        let body = s.body();
+        let mut piped = String::new();
+        let mut first = true;
+        for l in body.lines() {
+            if l.starts_with("wgmma.mma_async") {
+                if !first {
+                    piped += "wgmma.fence.sync.aligned;\n";
+                }
+                first = false;
+                piped += l;
+                piped += "\nwgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 2;\n";
+            } else if !l.starts_with("wgmma.") {
+                piped += l;
+                piped += "\n";
+            }
+        }
+        let done = "wgmma.wait_group.sync.aligned 1;\nwgmma.wait_group.sync.aligned 0;\n";
+        let (got, stats) = s.run_body(Some(&format!("{piped}{done}"))).unwrap();
+        assert_eq!(got, s.expected());
+        assert_eq!(stats.wgmma, 4);
+        // Between the two waits the last group is still in flight.
+        let early = format!(
+            "{piped}wgmma.wait_group.sync.aligned 1;\nmov.b32 %x, %d5;\nwgmma.wait_group.sync.aligned 0;\n"
+        );
+        let e = s.run_body(Some(&early)).unwrap_err();
+        assert!(e.contains("%d5") && e.contains("still in flight"), "{e}");
     }
 
     fn error_of(s: &Spec, body: &str) -> String {
