@@ -78,6 +78,8 @@ pub struct Kernel {
     insts: Vec<Inst>,
     labels: HashMap<String, usize>,
     nregs: usize,
+    /// The registers' names, by index.
+    reg_names: Vec<String>,
     /// The module's initialised `.global` byte arrays.
     globals: Vec<(String, Vec<u8>)>,
     /// Whether the kernel uses tensor maps (then generic writes to global memory are
@@ -482,6 +484,7 @@ pub fn parse(ptx: &str) -> Vec<Kernel> {
                 insts: Vec::new(),
                 labels: HashMap::new(),
                 nregs: 0,
+                reg_names: Vec::new(),
                 globals: globals.clone(),
                 uses_tmap: false,
             };
@@ -531,6 +534,10 @@ pub fn parse(ptx: &str) -> Vec<Kernel> {
             k.uses_tmap = k.insts.iter().any(|i| {
                 i.op.starts_with("tensormap.") || i.op.starts_with("cp.async.bulk.tensor")
             });
+            k.reg_names = vec![String::new(); regs.len()];
+            for (name, r) in regs {
+                k.reg_names[r] = name;
+            }
             out.push(k);
         }
         i += 1;
@@ -762,6 +769,10 @@ pub struct Stats {
     pub warp_instructions: u64,
     /// `mma.sync` instructions, counted as [`Stats::instructions`].
     pub mma: u64,
+    /// `wgmma.mma_async` issued, counted once per warpgroup, and their multiply-adds
+    /// (64 N K each).
+    pub wgmma: u64,
+    pub wgmma_macs: u64,
     /// Bytes of global memory moved, by the width in bits of the instruction that moved
     /// them (`ld/st.global` and `cp.async`; generic accesses, atomics and reductions
     /// left out), summed over the threads that executed it.
@@ -963,6 +974,8 @@ struct Cta<'k> {
     steps: u64,
     /// Successful and failed mbarrier waits of the current instruction.
     waits: (u32, u32),
+    /// Warpgroup MMA state (crate::wgmma).
+    wg: wgmma::State,
 }
 
 /// Where `cvta.param` (and a parameter's name as a value) puts array parameters.
@@ -1093,6 +1106,7 @@ pub fn run_with_options(
                     progress: 0,
                     steps: 0,
                     waits: (0, 0),
+                    wg: wgmma::State::new(k, smem_bytes),
                 };
                 cta.run(mem, &mut stats)?;
                 stats.instructions += cta.warps.iter().map(|w| w.executed).max().unwrap_or(0);
@@ -1306,6 +1320,11 @@ impl Cta<'_> {
             return Err(format!(
                 "line {line}: thread {t} accesses shared bytes {a}+{n} of the live mbarrier at {m} (invalidate it first)"
             ));
+        }
+        if write && self.wg.on {
+            for b in a..a + n {
+                self.wgmma_smem_write(b, t, line)?;
+            }
         }
         let who = race::thread(&self.vc, &self.fences, t, line);
         if write {
@@ -1530,6 +1549,15 @@ impl Cta<'_> {
             }
             Ok(())
         };
+        // Registers of warpgroup MMA in flight are not to be touched.
+        if self.wg.on {
+            self.wgmma_watch(
+                inst,
+                w / 4,
+                here.iter().any(|h| *h),
+                active.iter().any(|a| *a),
+            )?;
+        }
         match parts[0] {
             "ret" | "exit" => {
                 for l in 0..n {

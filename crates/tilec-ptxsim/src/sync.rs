@@ -544,7 +544,27 @@ impl Cta<'_> {
     ) -> Result<(), String> {
         let line = inst.line;
         match p[0] {
-            "wgmma" => self.wgmma(inst, p, t0, stats),
+            "wgmma" => {
+                if inst.pred.is_some() {
+                    return Err(format!("line {line}: predicated {}", inst.op));
+                }
+                self.wgmma(inst, p, t0, stats)?;
+                // What `wait_group` retired (reads of shared memory, recorded as the
+                // warpgroup's first thread's) is complete for each of its warps: their
+                // clocks meet, so that any of them may overwrite those bytes after it.
+                if p.get(1) == Some(&"wait_group") {
+                    let ws = t0 / 32..(t0 / 32 + 4).min(self.nwarps);
+                    let mut met = vec![0u32; self.vc[t0 / 32].len()];
+                    for w in ws.clone() {
+                        crate::race::join(&mut met, &self.vc[w]);
+                    }
+                    for w in ws {
+                        self.vc[w].copy_from_slice(&met);
+                        self.bump(w);
+                    }
+                }
+                Ok(())
+            }
             "setmaxnreg" => {
                 if !matches!(p, [_, "inc" | "dec", "sync", "aligned", "u32"]) {
                     return Err(format!("line {line}: unsupported form {}", inst.op));
