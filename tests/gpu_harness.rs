@@ -929,3 +929,35 @@ fn synchronised_kernels_hold_under_random_warp_interleavings() {
     println!("{runs} runs under random interleavings");
     assert!(runs >= 450, "only {runs} runs");
 }
+
+/// sm_90: a 16-bit tile in a tensor-core fragment layout (matmul_bf16's product, rounded
+/// to bf16 in the accumulator layout) goes into shared memory with `stmatrix`, 8x8 matrices
+/// at a time, and the result still matches the interpreter; sm_80 has no `stmatrix`.
+#[test]
+fn fragment_tiles_are_written_with_stmatrix_on_sm90() {
+    let (cases, _) = gpusweep::corpus_cases();
+    let c = cases
+        .iter()
+        .find(|c| c.label.starts_with("matmul_bf16"))
+        .expect("the matmul_bf16 corpus case");
+    for (arch, want) in [
+        (tilec_ptx::Arch::Sm90, true),
+        (tilec_ptx::Arch::Sm80, false),
+    ] {
+        let opts = tilec_ptx::Options {
+            arch,
+            ..tilec_ptx::Options::default()
+        };
+        let p = gpusweep::prepare(c, &opts).expect("prepares");
+        assert_eq!(
+            p.ptx.contains("stmatrix.sync.aligned.m8n8.x4.shared.b16 ["),
+            want,
+            "{}",
+            arch.name()
+        );
+        match gpusweep::run_case(&mut SimGpu::default(), c, &opts) {
+            Verdict::Pass { .. } => {}
+            v => panic!("{} {}: {v:?}", c.label, arch.name()),
+        }
+    }
+}

@@ -76,6 +76,8 @@ pub fn thread_elem(l: &Layout, tid: u32) -> u64 {
 pub struct SmemStats {
     /// `ldmatrix` instructions reading operand fragments.
     pub ldmatrix: u32,
+    /// `stmatrix` instructions writing 16-bit tiles in fragment layouts (sm_90).
+    pub stmatrix: u32,
     /// Operand fragment registers read with `ld.shared.b32` instead (the fallback).
     pub fragment_ld_shared: u32,
     /// Phases of those reads, and their extra wavefronts.
@@ -95,6 +97,7 @@ impl SmemStats {
     /// Adds `other`'s counts.
     pub fn add(&mut self, other: &SmemStats) {
         self.ldmatrix += other.ldmatrix;
+        self.stmatrix += other.stmatrix;
         self.fragment_ld_shared += other.fragment_ld_shared;
         self.read_phases += other.read_phases;
         self.read_conflicts += other.read_conflicts;

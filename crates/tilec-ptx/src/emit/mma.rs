@@ -327,7 +327,7 @@ impl Kernel<'_> {
     /// element per register keeps the registers as they are (tf32, held in .f32
     /// registers, moves to .b32 ones); 16-bit elements pack in pairs; i8 elements (held
     /// sign-extended in `.b32`) pack their low bytes by four.
-    fn pack_operand(&mut self, t: &Tv, per: usize) -> Vec<String> {
+    pub(crate) fn pack_operand(&mut self, t: &Tv, per: usize) -> Vec<String> {
         match per {
             1 if t.elem == Type::TF32 => t
                 .regs

@@ -139,8 +139,48 @@ impl Kernel<'_> {
         if m.num_operands(op) == 1 {
             let t = self.tile(m.operand(op, 0));
             let pairs = self.buf_swizzle(res);
-            self.write_smem_swizzled(&t, &buf, 0, &pairs);
+            if !self.write_stmatrix(&t, &buf, &pairs) {
+                self.write_smem_swizzled(&t, &buf, 0, &pairs);
+            }
         }
+    }
+
+    /// sm_90: a 16-bit tile whose layout is a tensor-core fragment layout (a 32-bit
+    /// register holds two consecutive elements of a 16-byte row, lanes 0-1 the row's
+    /// words, lanes 2-4 its 8 rows, the next register bits the matrix: what
+    /// [`super::mma::ldmatrix_lanes`] requires, as the accumulator of an `mma.sync` has)
+    /// is written with `stmatrix.sync.aligned.m8n8.x{4,2,1}`, the mirror of `ldmatrix`, 8x8
+    /// matrices at a time, instead of one `st.shared.b16` per element. False (nothing
+    /// written) when the tile does not qualify.
+    fn write_stmatrix(&mut self, t: &Tv, buf: &str, pairs: &[(u8, u8)]) -> bool {
+        if self.opts.arch.sm() < 90
+            || !matches!(t.elem, Type::F16 | Type::BF16 | Type::I16)
+            || t.layout.has_replication()
+            || self.warp_bits() > 5
+        {
+            return false;
+        }
+        let words = t.layout.slots() / 2;
+        let Some((group, lanes)) = [4usize, 2, 1].into_iter().find_map(|g| {
+            (words.is_multiple_of(g))
+                .then(|| super::mma::ldmatrix_lanes(&t.layout, 2, 2, pairs, g))
+                .flatten()
+                .map(|l| (g, l))
+        }) else {
+            return false;
+        };
+        let packed = self.pack_operand(t, 2);
+        let mut addr = self.smem_addr(buf, &lanes, pairs, 2);
+        for g0 in (0..packed.len()).step_by(group) {
+            let e = t.layout.slot_elem(2 * g0);
+            let at = self.smem_at(&mut addr, e);
+            self.ins(format!(
+                "stmatrix.sync.aligned.m8n8.x{group}.shared.b16 {at}, {{{}}};",
+                packed[g0..g0 + group].join(", ")
+            ));
+        }
+        self.module_data.smem_stats.stmatrix += 1;
+        true
     }
 
     /// `ttg.local_dealloc`: a barrier (the bytes may be reused right after), and the
