@@ -391,6 +391,25 @@ fn recorded_mma_instruction_is_checked_and_followed() {
         .stdout
         .replacen(" {ttg.mma = \"m16n8k16.f32.f16.f16.f32\"}", "", 1);
     assert_ne!(bare, small_gpu.stdout);
+    // The fallback loop needs scratch: unplaced, the writer refuses it; gpu-allocate-shared
+    // places it.
+    let out = run_tilec(&["-", "--arch", "sm_90", "-o", "-"], &bare);
+    assert_eq!(out.status, 1, "{}", out.stdout);
+    assert!(
+        out.stderr.contains(
+            "shared-memory scratch without 'allocation.offset' (run gpu-allocate-shared)"
+        ),
+        "{}",
+        out.stderr
+    );
+    let placed = run_tilec(&["opt", "-", "-p", "gpu-allocate-shared"], &bare);
+    assert_eq!(placed.status, 0, "{}", placed.stderr);
+    assert!(
+        placed.stdout.contains("{allocation.offset = 0 : i32}"),
+        "{}",
+        placed.stdout
+    );
+    let bare = placed.stdout;
     let with = run_tilec(&["-", "--arch", "sm_90", "-o", "-"], &small_gpu.stdout);
     let without = run_tilec(&["-", "--arch", "sm_90", "-o", "-"], &bare);
     assert_eq!(

@@ -14,8 +14,8 @@
 //!    product);
 //! 3. above the live buffers, the scratch an op uses inside its own lowering (a layout
 //!    conversion through shared memory, a reduction across warps, a scan), fenced by
-//!    barriers; its size is the writer's (it depends on how the op is written), its place
-//!    is the top of the stack at that op.
+//!    barriers; its place, the top of the stack at that op, is recorded on the op too; its
+//!    size is the writer's (it depends on how the op is written).
 //!
 //! The GPU-level verifier checks that every offset is aligned and that no buffer overlaps
 //! another that is alive at the same time (walking the ops in program order, as the
@@ -68,6 +68,21 @@ pub fn alloca_bytes(m: &Module, op: Op) -> (u64, u64) {
     (n.saturating_mul(elem_bytes(pointee) as u64), align)
 }
 
+/// Whether `op`'s lowering uses shared memory of its own above the live buffers (its
+/// scratch, fenced by barriers): a layout conversion, an `extract`, a reduction or scan
+/// (across warps), and the products that run in the writer's fallback loop.
+pub fn uses_scratch(m: &Module, op: Op) -> bool {
+    match m.opcode(op) {
+        Opcode::ConvertLayout
+        | Opcode::Extract
+        | Opcode::Reduce
+        | Opcode::Scan
+        | Opcode::MmaFScaled => true,
+        Opcode::MmaF | Opcode::MmaI => m.attr_named(op, crate::mma::MMA_ATTR).is_none(),
+        _ => false,
+    }
+}
+
 /// The offset recorded on `op`, if any.
 pub fn offset(m: &Module, op: Op) -> Option<u64> {
     m.attr_named(op, OFFSET_ATTR)
@@ -82,7 +97,8 @@ fn buffer_ops(m: &Module, entry: Op) -> Vec<Op> {
         if matches!(
             m.opcode(o),
             Opcode::Alloca | Opcode::LocalAlloc | Opcode::LocalDealloc
-        ) {
+        ) || uses_scratch(m, o)
+        {
             ops.push(o);
         }
     });
@@ -90,7 +106,8 @@ fn buffer_ops(m: &Module, entry: Op) -> Vec<Op> {
 }
 
 /// The `gpu-allocate-shared` pass: records [`OFFSET_ATTR`] on every `alloca` and
-/// `ttg.local_alloc` of every entry of GPU-level IR `m` (replacing what was recorded).
+/// `ttg.local_alloc` of every entry of GPU-level IR `m`, and on every op that uses
+/// scratch ([`uses_scratch`]: where it starts), replacing what was recorded.
 pub fn allocate_shared(m: &mut Module) {
     let mut entries = Vec::new();
     m.walk(|op| {
@@ -129,7 +146,9 @@ pub fn allocate_shared(m: &mut Module) {
                         }
                     }
                 }
-                _ => {}
+                Opcode::Alloca => {}
+                // An op's scratch starts at the top of the live buffers.
+                _ => places.push((o, top)),
             }
         }
         for (o, at) in places {
@@ -151,9 +170,24 @@ pub fn allocation_errors(m: &Module, entry: Op) -> Vec<(Op, String)> {
         let (bytes, align) = match m.opcode(o) {
             Opcode::Alloca => alloca_bytes(m, o),
             Opcode::LocalAlloc => (local_alloc_bytes(m, o), local_alloc_align(m, o)),
-            _ => {
+            Opcode::LocalDealloc => {
                 let buf = m.operand(o, 0);
                 live.retain(|(v, ..)| *v != Some(buf));
+                continue;
+            }
+            _ => {
+                // Scratch: at a multiple of 16 above every live buffer.
+                let Some(at) = offset(m, o) else { continue };
+                let top = live.iter().map(|(_, a, b, _)| a + b).max().unwrap_or(0);
+                if at < top || !at.is_multiple_of(16) {
+                    errors.push((
+                        o,
+                        format!(
+                            "'{}' op scratch at byte {at} of shared memory is not at a multiple of 16 at or above the live buffers (which end at {top})",
+                            name(o)
+                        ),
+                    ));
+                }
                 continue;
             }
         };

@@ -1169,7 +1169,21 @@ impl<'a> Kernel<'a> {
     /// Reserves `bytes` of shared memory for one op (the buffer is reused by every op; each
     /// op fences its use with barriers) and returns a `.b32` register with its address.
     pub fn smem(&mut self, bytes: u32) -> String {
-        let base = self.smem_top;
+        // Where gpu-allocate-shared placed the op's buffer or scratch.
+        let base = match self
+            .cur_op
+            .map(|op| (op, tilec_gpuir::smem::offset(self.m, op)))
+        {
+            Some((_, Some(at))) => at as u32,
+            Some((op, None)) => {
+                self.error_at_op(
+                    op,
+                    "shared-memory scratch without 'allocation.offset' (run gpu-allocate-shared)",
+                );
+                self.smem_top
+            }
+            None => self.smem_top,
+        };
         let end = base + bytes.next_multiple_of(16);
         if end > self.smem_bytes {
             self.smem_op = self.cur_op;
