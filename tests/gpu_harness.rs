@@ -887,7 +887,7 @@ fn a_wrong_wgmma_descriptor_is_a_mismatch() {
 
 /// Deadlock and race freedom under adversarial scheduling: every example and corpus case
 /// whose kernel synchronises through shared memory (barriers, pipelined `cp.async`
-/// stages, warpgroup MMA) gives the interpreter's results under three random warp
+/// stages, warpgroup MMA) gives the interpreter's results under two random warp
 /// interleavings (the simulator's seeded scheduler, with copies landing at random
 /// points), with no race and no hang, at sm_80 and sm_90a.
 #[test]
@@ -910,7 +910,7 @@ fn synchronised_kernels_hold_under_random_warp_interleavings() {
             if !synchronised || tilec_ptx::kernel_threads(&p.ptx, &p.kernel) == Some(32) {
                 continue;
             }
-            for seed in 1..=3u64 {
+            for seed in 1..=2u64 {
                 let mut sim = SimGpu::default();
                 sim.seed = Some(seed);
                 match gpusweep::run_case(&mut sim, c, &opts) {
@@ -927,7 +927,7 @@ fn synchronised_kernels_hold_under_random_warp_interleavings() {
         }
     }
     println!("{runs} runs under random interleavings");
-    assert!(runs >= 450, "only {runs} runs");
+    assert!(runs >= 300, "only {runs} runs");
 }
 
 /// sm_90: a 16-bit tile in a tensor-core fragment layout (matmul_bf16's product, rounded
