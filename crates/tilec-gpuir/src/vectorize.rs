@@ -5,9 +5,10 @@
 //! and 8-bit integer elements, moved as `.b32` words; at most 16 bytes). It is chosen when
 //! all of these hold (otherwise the access stays one `ld`/`st` per slot):
 //!
-//! * the layout's register bits `0..log2(w)` are element bits `0..log2(w)`, the lowest
-//!   bits of the innermost tile dimension, so slots `s0..s0+w` (`s0` a multiple of `w`)
-//!   hold `w` consecutive elements along it ([`crate::sizes::vector_slots`]);
+//! * the layout's register bits `0..log2(w)` are the lowest index bits of the tile
+//!   dimension on the view's innermost dimension (the last, or another under a
+//!   transposing `dim_map`), so slots `s0..s0+w` (`s0` a multiple of `w`) hold `w`
+//!   consecutive elements along it ([`crate::sizes::vector_slots_along`]);
 //! * their addresses are consecutive: through a view, the innermost tile dimension maps to
 //!   a view dimension of static stride 1; through a tile of pointers, the pointers form
 //!   runs of at least `w` consecutive elements ([`crate::axis`]);
@@ -31,10 +32,13 @@
 //! {ttg.vector = {width = 4 : i32, checks = array<i32: -1, 0>, split}} base and stride 0
 //!                                                                   checked at run time
 //! {ttg.vector = {width = 4 : i32, runtime}}                         pointer runs checked
+//! {ttg.vector = {dim = 0 : i32, width = 8 : i32}}                   along tile dimension 0
 //! ```
 //!
-//! (`-1` in `checks` is the base address, `d >= 0` the stride of view dimension `d`.) An
-//! access without the attribute moves one element at a time. Each view access also gets
+//! (`-1` in `checks` is the base address, `d >= 0` the stride of view dimension `d`;
+//! `dim`, when not the last tile dimension, is the one on the view's innermost dimension
+//! under a transposing `dim_map`.) An access without the attribute moves one element at
+//! a time. Each view access also gets
 //! remark E0904 saying what was chosen, and when element by element, why.
 
 use crate::axis::{Axis, MAX_DIV, lowbit};
