@@ -237,7 +237,7 @@ pub fn assign_layouts(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnos
     let mut remarks = Vec::new();
     for e in entries(m) {
         let warps = if opts.choose_warps {
-            choose_warps(m, e, opts)
+            choose_warps(m, e)
         } else {
             opts.num_warps
         };
@@ -307,17 +307,11 @@ fn global_vec_bits(m: &Module, entry: Op) -> FxHashMap<u32, u32> {
     // examples/mma_types.tile spill).
     let mut mma_operand: tilec_ir::util::FxHashSet<u32> = Default::default();
     m.walk_op(entry, &mut |op| {
-        // The tile a global load or store moves (the ops the writer vectorises).
-        let opc = m.opcode(op);
-        let tile = if matches!(opc, Opcode::LoadViewTko | Opcode::LoadPtrTko) {
-            Some(m.result(op, 0))
-        } else if opc == Opcode::StoreViewTko {
-            Some(operand_group(m, op, "tile")[0])
-        } else if opc == Opcode::StorePtrTko {
-            Some(operand_group(m, op, "value")[0])
-        } else {
-            None
-        };
+        // The tile a global load or store moves (the ops the writer vectorises; async
+        // copies come later, from the pipelines).
+        let tile = crate::vectorize::global_access(m, op)
+            .filter(|(a, _)| *a != crate::vectorize::Access::AsyncCopy)
+            .map(|(_, t)| t);
         if let Some(t) = tile {
             let ty = m.value_type(t);
             let elem = m.ctx.types.element_type(ty);
@@ -2571,11 +2565,7 @@ fn mma_error(m: &Module, op: Op, warp_bits: u32) -> Option<String> {
             .encoding(t)
             .and_then(|e| Layout::from_encoding(types.get(e), types.shape(t), warp_bits).ok())
     };
-    if let Some(name) = m
-        .attr_named(op, crate::mma::MMA_ATTR)
-        .and_then(|a| m.ctx.attrs.get_str(a))
-        .filter(|n| n.starts_with("wgmma."))
-    {
+    if let Some(name) = crate::wgmma::recorded(m, op) {
         let Some(plan) =
             crate::wgmma::wgmma_plan_for(name, types.shape(ty(0)), types.shape(ty(1)), warp_bits)
         else {
@@ -2742,8 +2732,7 @@ pub fn entry_warp_bits(m: &Module, entry: Op) -> Option<u32> {
 /// it holds takes at most 64 registers per thread (64 elements of 32 bits: a 128x128 f32
 /// accumulator gets 8 warps), and otherwise as few as keep a 16-byte vector per thread in
 /// its largest global access (a 128-element f32 tile: one warp), at most 4; 1, 2, 4 or 8.
-pub fn choose_warps(m: &Module, entry: Op, opts: &Options) -> u32 {
-    let _ = opts;
+pub fn choose_warps(m: &Module, entry: Op) -> u32 {
     let types = &m.ctx.types;
     let mut regs_elems: u64 = 0;
     let mut global_bytes: u64 = 0;
@@ -2764,13 +2753,7 @@ pub fn choose_warps(m: &Module, entry: Op, opts: &Options) -> u32 {
         for r in m.results(op) {
             regs_elems = regs_elems.max(tile_size(r).0);
         }
-        let moved = match m.opcode(op) {
-            Opcode::LoadViewTko | Opcode::LoadPtrTko => Some(m.result(op, 0)),
-            Opcode::StoreViewTko => Some(operand_group(m, op, "tile")[0]),
-            Opcode::StorePtrTko => Some(operand_group(m, op, "value")[0]),
-            _ => None,
-        };
-        if let Some(v) = moved {
+        if let Some((_, v)) = crate::vectorize::global_access(m, op) {
             global_bytes = global_bytes.max(tile_size(v).1);
         }
     });

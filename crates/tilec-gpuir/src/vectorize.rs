@@ -51,6 +51,40 @@ use tilec_ir::{Module, Op, Opcode, Type, TypeData, Value};
 /// The name of the attribute that records an access's vectors.
 pub const VECTOR_ATTR: &str = "ttg.vector";
 
+/// A global memory access of the kinds gpu-vectorize decides the width of.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// `load_view_tko` (`load`) or `store_view_tko`.
+    View { load: bool },
+    /// `load_ptr_tko` (`load`) or `store_ptr_tko`.
+    Ptr { load: bool },
+    /// `ttg.async_copy_global_to_local`.
+    AsyncCopy,
+}
+
+/// The global access `op` is, with the value whose elements it moves (a load's result, a
+/// store's tile, a copy's destination buffer), if it is one: the one list of the ops
+/// whose global accesses the backend vectorises (gpu-vectorize, its verifier, the warps
+/// and vector widths gpu-assign-layouts chooses).
+pub fn global_access(m: &Module, op: Op) -> Option<(Access, Value)> {
+    Some(match m.opcode(op) {
+        Opcode::LoadViewTko => (Access::View { load: true }, m.result(op, 0)),
+        Opcode::StoreViewTko => (
+            Access::View { load: false },
+            operand_group(m, op, "tile")[0],
+        ),
+        Opcode::LoadPtrTko => (Access::Ptr { load: true }, m.result(op, 0)),
+        Opcode::StorePtrTko => (
+            Access::Ptr { load: false },
+            operand_group(m, op, "value")[0],
+        ),
+        Opcode::AsyncCopyGlobalToLocal => {
+            (Access::AsyncCopy, m.operand(op, m.num_operands(op) - 1))
+        }
+        _ => return None,
+    })
+}
+
 /// An alignment the kernel checks when it runs before taking a view's vectors.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum AlignCheck {
@@ -461,22 +495,14 @@ pub fn vectorize(m: &mut Module, warp_bits: u32) -> Vec<tilec_diag::Diagnostic> 
         let mut ops = Vec::new();
         let mut generic = false;
         m.walk_op(e, &mut |o| {
-            let opc = m.opcode(o);
-            generic |= opc == Opcode::Alloca;
-            if matches!(
-                opc,
-                Opcode::LoadViewTko
-                    | Opcode::StoreViewTko
-                    | Opcode::LoadPtrTko
-                    | Opcode::StorePtrTko
-                    | Opcode::AsyncCopyGlobalToLocal
-            ) {
-                ops.push(o);
+            generic |= m.opcode(o) == Opcode::Alloca;
+            if let Some((access, tile)) = global_access(m, o) {
+                ops.push((o, access, tile));
             }
         });
         let mut decided = Vec::with_capacity(ops.len());
-        for op in ops {
-            let v = decide(m, &axis, op, warp_bits, generic, &mut remarks);
+        for (op, access, tile) in ops {
+            let v = decide(m, &axis, op, access, tile, warp_bits, generic, &mut remarks);
             decided.push((op, v));
         }
         for (op, v) in decided {
@@ -495,21 +521,23 @@ fn layout_of(m: &Module, v: Value, warp_bits: u32) -> Option<Layout> {
     Layout::from_encoding(types.get(enc), types.shape(ty), warp_bits).ok()
 }
 
+#[allow(clippy::too_many_arguments)]
 fn decide(
     m: &Module,
     axis: &Axis,
     op: Op,
+    access: Access,
+    tile_v: Value,
     warp_bits: u32,
     generic: bool,
     remarks: &mut Vec<tilec_diag::Diagnostic>,
 ) -> Vector {
-    match m.opcode(op) {
-        Opcode::AsyncCopyGlobalToLocal => Vector {
+    match access {
+        Access::AsyncCopy => Vector {
             width: async_copy_width(m, axis, op, warp_bits, generic),
             ..Vector::SCALAR
         },
-        Opcode::LoadPtrTko | Opcode::StorePtrTko => {
-            let load = m.opcode(op) == Opcode::LoadPtrTko;
+        Access::Ptr { load } => {
             let ptrs_v = operand_group(m, op, if load { "source" } else { "destination" })[0];
             let mask_v = operand_group(m, op, "mask").first().copied();
             let Some(layout) = layout_of(m, ptrs_v, warp_bits) else {
@@ -518,15 +546,9 @@ fn decide(
             let elem = pointee(m, ptrs_v);
             ptr_vector(m, axis, ptrs_v, mask_v, &layout, elem, generic)
         }
-        _ => {
-            let load = m.opcode(op) == Opcode::LoadViewTko;
+        Access::View { load } => {
             let view_v = operand_group(m, op, "view")[0];
             let index = operand_group(m, op, "index");
-            let tile_v = if load {
-                m.result(op, 0)
-            } else {
-                operand_group(m, op, "tile")[0]
-            };
             let (Some(view), Some(layout)) =
                 (view_desc(m, view_v), layout_of(m, tile_v, warp_bits))
             else {
@@ -618,19 +640,12 @@ fn remark(
 /// (views) and `runtime` (pointer tiles).
 pub fn vector_error(m: &Module, op: Op, warp_bits: u32) -> Option<String> {
     let a = m.attr_named(op, VECTOR_ATTR)?;
-    let opc = m.opcode(op);
-    let (is_view, tile_v) = match opc {
-        Opcode::LoadViewTko => (true, m.result(op, 0)),
-        Opcode::StoreViewTko => (true, operand_group(m, op, "tile")[0]),
-        Opcode::LoadPtrTko => (false, operand_group(m, op, "source")[0]),
-        Opcode::StorePtrTko => (false, operand_group(m, op, "destination")[0]),
-        Opcode::AsyncCopyGlobalToLocal => (false, m.operand(op, m.num_operands(op) - 1)),
-        _ => {
-            return Some(format!(
-                "has '{VECTOR_ATTR}' but is not a global memory access"
-            ));
-        }
+    let Some((access, tile_v)) = global_access(m, op) else {
+        return Some(format!(
+            "has '{VECTOR_ATTR}' but is not a global memory access"
+        ));
     };
+    let is_view = matches!(access, Access::View { .. });
     let AttrData::Dict(entries) = m.ctx.attrs.get(a) else {
         return Some(format!("attribute '{VECTOR_ATTR}' must be a dictionary"));
     };
@@ -644,9 +659,7 @@ pub fn vector_error(m: &Module, op: Op, warp_bits: u32) -> Option<String> {
             ("split", AttrData::Unit) => is_view,
             ("checks", AttrData::DenseI32Array(_)) => is_view,
             ("dim", AttrData::Int { .. }) => is_view,
-            ("runtime", AttrData::Unit) => {
-                matches!(opc, Opcode::LoadPtrTko | Opcode::StorePtrTko)
-            }
+            ("runtime", AttrData::Unit) => matches!(access, Access::Ptr { .. }),
             _ => false,
         };
         if !ok {
@@ -664,14 +677,11 @@ pub fn vector_error(m: &Module, op: Op, warp_bits: u32) -> Option<String> {
     let v = Vector::of(m, op);
     let ty = m.value_type(tile_v);
     let shape = m.ctx.types.shape(ty).to_vec();
-    let elem = match opc {
-        Opcode::LoadPtrTko | Opcode::StorePtrTko => pointee(m, tile_v),
-        _ => m.ctx.types.element_type(ty),
-    };
-    let most = match opc {
+    let elem = m.ctx.types.element_type(ty);
+    let most = match access {
         // A copy's layout is made for its width (sizes::async_copy_layout).
-        Opcode::AsyncCopyGlobalToLocal => 16 / elem_bytes(elem) as i64,
-        _ => {
+        Access::AsyncCopy => 16 / elem_bytes(elem) as i64,
+        Access::View { .. } | Access::Ptr { .. } => {
             let layout = layout_of(m, tile_v, warp_bits)?;
             let dim = v.dim.unwrap_or(shape.len().saturating_sub(1));
             vector_slots_along(&layout, &shape, elem, dim) as i64

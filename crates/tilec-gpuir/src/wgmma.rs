@@ -174,6 +174,13 @@ fn log2(x: i64) -> Option<u32> {
     (x > 0 && (x as u64).is_power_of_two()).then(|| x.trailing_zeros())
 }
 
+/// The warpgroup MMA instruction recorded on product `op` (`ttg.mma`), if it records one.
+pub fn recorded(m: &tilec_ir::Module, op: tilec_ir::Op) -> Option<&str> {
+    m.attr_named(op, crate::mma::MMA_ATTR)
+        .and_then(|a| m.ctx.attrs.get_str(a))
+        .filter(|n| n.starts_with("wgmma."))
+}
+
 /// The decision: the wgmma plan of `A x B + C` (shapes `[1 x] M x K`, `[1 x] K x N`,
 /// `signed`: of byte operands) over `2^warp_bits` warps on `arch`, when it runs on
 /// warpgroup MMA (see the module docs).

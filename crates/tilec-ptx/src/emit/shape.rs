@@ -1112,11 +1112,7 @@ impl Kernel<'_> {
         let m = self.m;
         let (a_v, b_v, c_v) = (m.operand(op, 0), m.operand(op, 1), m.operand(op, 2));
         let (sa, sb) = (self.shape(a_v), self.shape(b_v));
-        if let Some(name) = m
-            .attr_named(op, super::mma::MMA_ATTR)
-            .and_then(|a| m.ctx.attrs.get_str(a))
-            .filter(|n| n.starts_with("wgmma."))
-        {
+        if let Some(name) = tilec_gpuir::wgmma::recorded(m, op) {
             match tilec_gpuir::wgmma::wgmma_plan_for(name, &sa, &sb, self.warp_bits()) {
                 Some(plan) if self.opts.arch == tilec_gpuir::Arch::Sm90a => {
                     self.emit_wgmma(op, &plan)
