@@ -236,6 +236,65 @@ fn gpu_level_ir_parses_back_and_compiles_the_same() {
     );
 }
 
+/// gpu-vectorize records which view indexes are provably non-negative
+/// (`ttg.index_nonneg`); the writer follows it: without it, the access checks for a
+/// negative index when it runs (the tile is then out of bounds); a malformed one is
+/// refused at the op.
+#[test]
+fn nonnegative_view_indexes_are_recorded_and_followed() {
+    let gpu = gpu_ir(&repo_root().join("examples/vector_add.tile"), "4");
+    assert_eq!(
+        gpu.matches("ttg.index_nonneg = array<i32: 0>").count(),
+        3,
+        "{gpu}"
+    );
+    let ptx = |text: &str| {
+        let out = run_tilec(&["-", "--arch", "sm_90", "-o", "-"], text);
+        assert_eq!(out.status, 0, "{}", out.stderr);
+        out.stdout
+    };
+    let negative_checks = |p: &str| p.matches("setp.lt.s64").count();
+    let proven = ptx(&gpu);
+    let unproven = ptx(&gpu.replace("ttg.index_nonneg = array<i32: 0>, ", ""));
+    assert_eq!(negative_checks(&proven), 0, "{proven}");
+    assert_eq!(negative_checks(&unproven), 3, "{unproven}");
+    for (bad, why) in [
+        (
+            "ttg.index_nonneg = array<i32: 1>",
+            "'ttg.index_nonneg' must list index operand positions below 1 in increasing order",
+        ),
+        (
+            "ttg.index_nonneg = 0 : i32",
+            "attribute 'ttg.index_nonneg' must be an array<i32>",
+        ),
+    ] {
+        let broken = gpu.replacen("ttg.index_nonneg = array<i32: 0>", bad, 1);
+        let out = run_tilec(&["opt", "-", "--diagnostic-format=mlir"], &broken);
+        assert_eq!(out.status, 1, "{}", out.stdout);
+        assert!(
+            out.stderr.contains(&format!(
+                "error: invalid GPU-level IR: 'load_view_tko' op {why}"
+            )),
+            "{}",
+            out.stderr
+        );
+    }
+    let broken = gpu.replacen(
+        "%1 = addf %tile, %tile_9  :",
+        "%1 = addf %tile, %tile_9 {ttg.index_nonneg = array<i32: 0>} :",
+        1,
+    );
+    assert_ne!(broken, gpu);
+    let out = run_tilec(&["opt", "-", "--diagnostic-format=mlir"], &broken);
+    assert_eq!(out.status, 1, "{}", out.stdout);
+    assert!(
+        out.stderr
+            .contains("op has 'ttg.index_nonneg' but does not access a view at a tile index"),
+        "{}",
+        out.stderr
+    );
+}
+
 /// The GPU-level IR of pipelines of 2 to 6 stages (examples/matmul.tile and the corpus
 /// bf16 product, whose copies are versioned on the row stride) parses back, prints the
 /// same, and compiles to the same PTX as the tile IR with `--num-stages N`.

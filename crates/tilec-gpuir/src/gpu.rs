@@ -2818,6 +2818,9 @@ fn verify_entry(m: &Module, e: Op, warp_bits: u32, errors: &mut Vec<GpuError>) {
             if let Some(why) = crate::vectorize::vector_error(m, op, warp_bits) {
                 err(Some(op), format!("'{name}' op {why}"));
             }
+            if let Some(why) = crate::vectorize::nonneg_error(m, op) {
+                err(Some(op), format!("'{name}' op {why}"));
+            }
             match m.opcode(op) {
                 Opcode::ConvertLayout => {
                     if plain(operand_ty(0)) != plain(m.value_type(m.result(op, 0))) {

@@ -51,6 +51,85 @@ use tilec_ir::{Module, Op, Opcode, Type, TypeData, Value};
 /// The name of the attribute that records an access's vectors.
 pub const VECTOR_ATTR: &str = "ttg.vector";
 
+/// The name of the attribute that records which tile indexes of a view access are
+/// provably non-negative (`array<i32: ...>`, their positions among the `index` operands),
+/// so that the writer leaves out the run-time check that a negative index puts the whole
+/// tile out of bounds. Recorded by gpu-vectorize from the same analysis as the widths.
+pub const NONNEG_ATTR: &str = "ttg.index_nonneg";
+
+/// The view and the tile index of `op`, if it accesses a view at a tile index: the ops
+/// whose op-table entry has both a `view` and an `index` operand slot (the view loads and
+/// stores, their atomic reduction, the asynchronous copy).
+pub fn view_index(m: &Module, op: Op) -> Option<(Value, Vec<Value>)> {
+    let def = m.def(op);
+    let has = |name: &str| def.operands.iter().any(|s| s.name == name);
+    if !(has("view") && has("index")) {
+        return None;
+    }
+    Some((
+        operand_group(m, op, "view")[0],
+        operand_group(m, op, "index"),
+    ))
+}
+
+/// Per `index` operand of view access `op`, whether [`NONNEG_ATTR`] says it is
+/// non-negative (nothing recorded: none is).
+pub fn nonneg_index(m: &Module, op: Op) -> Vec<bool> {
+    let n = view_index(m, op).map_or(0, |(_, ix)| ix.len());
+    let mut out = vec![false; n];
+    if let Some(AttrData::DenseI32Array(xs)) =
+        m.attr_named(op, NONNEG_ATTR).map(|a| m.ctx.attrs.get(a))
+    {
+        for &x in xs.iter() {
+            if let Some(b) = usize::try_from(x).ok().and_then(|i| out.get_mut(i)) {
+                *b = true;
+            }
+        }
+    }
+    out
+}
+
+/// Records [`NONNEG_ATTR`] on view access `op` from `axis` (replacing what was there;
+/// nothing when no index is provably non-negative).
+fn record_nonneg(m: &mut Module, axis: &Axis, op: Op) {
+    let Some((_, index)) = view_index(m, op) else {
+        return;
+    };
+    let xs: Box<[i32]> = index
+        .iter()
+        .enumerate()
+        .filter(|(_, ix)| axis.info(m, **ix).nonneg)
+        .map(|(i, _)| i as i32)
+        .collect();
+    m.remove_extra_attr(op, NONNEG_ATTR);
+    if !xs.is_empty() {
+        let a = m.ctx.attrs.intern(AttrData::DenseI32Array(xs));
+        m.push_extra_attr(op, NONNEG_ATTR, a);
+    }
+}
+
+/// Why the [`NONNEG_ATTR`] of `op` is invalid, if it is: on an op that does not access a
+/// view at a tile index, or not a strictly increasing array of index positions.
+pub fn nonneg_error(m: &Module, op: Op) -> Option<String> {
+    let a = m.attr_named(op, NONNEG_ATTR)?;
+    let Some((_, index)) = view_index(m, op) else {
+        return Some(format!(
+            "has '{NONNEG_ATTR}' but does not access a view at a tile index"
+        ));
+    };
+    let AttrData::DenseI32Array(xs) = m.ctx.attrs.get(a) else {
+        return Some(format!("attribute '{NONNEG_ATTR}' must be an array<i32>"));
+    };
+    let in_range = xs.iter().all(|&x| x >= 0 && (x as usize) < index.len());
+    if !in_range || xs.windows(2).any(|w| w[0] >= w[1]) {
+        return Some(format!(
+            "'{NONNEG_ATTR}' must list index operand positions below {} in increasing order",
+            index.len()
+        ));
+    }
+    None
+}
+
 /// A global memory access of the kinds gpu-vectorize decides the width of.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Access {
@@ -493,13 +572,20 @@ pub fn vectorize(m: &mut Module, warp_bits: u32) -> Vec<tilec_diag::Diagnostic> 
         let warp_bits = crate::gpu::entry_warp_bits(m, e).unwrap_or(warp_bits);
         let axis = Axis::run(m, body);
         let mut ops = Vec::new();
+        let mut indexed = Vec::new();
         let mut generic = false;
         m.walk_op(e, &mut |o| {
             generic |= m.opcode(o) == Opcode::Alloca;
             if let Some((access, tile)) = global_access(m, o) {
                 ops.push((o, access, tile));
             }
+            if view_index(m, o).is_some() {
+                indexed.push(o);
+            }
         });
+        for o in indexed {
+            record_nonneg(m, &axis, o);
+        }
         let mut decided = Vec::with_capacity(ops.len());
         for (op, access, tile) in ops {
             let v = decide(m, &axis, op, access, tile, warp_bits, generic, &mut remarks);

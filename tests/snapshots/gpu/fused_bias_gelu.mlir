@@ -23,8 +23,8 @@ cuda_tile.module @examples {
     %pview_10 = make_partition_view %tview_7 : partition_view<tile=(16x128), tensor_view<?x?xf32, strides=[?,1]>>
     %pview_11 = make_partition_view %tview_9 : partition_view<tile=(128), tensor_view<?xf32, strides=[1]>>
     %blockId_x, %blockId_y, %blockId_z = get_tile_block_id : tile<i32, #linear>
-    %tile, %result_token = load_view_tko weak %pview[%blockId_x, %blockId_y] token = %0 attributes {ttg.vector = {checks = array<i32: -1, 0>, split, width = 4 : i32}} : partition_view<tile=(16x128), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> tile<16x128xf32, #linear1>, token
-    %tile_12, %result_token_13 = load_view_tko weak %pview_11[%blockId_y] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(128), tensor_view<?xf32, strides=[1]>>, tile<i32, #linear> -> tile<128xf32, #linear2>, token
+    %tile, %result_token = load_view_tko weak %pview[%blockId_x, %blockId_y] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1, 0>, split, width = 4 : i32}} : partition_view<tile=(16x128), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> tile<16x128xf32, #linear1>, token
+    %tile_12, %result_token_13 = load_view_tko weak %pview_11[%blockId_y] token = %0 attributes {ttg.index_nonneg = array<i32: 0>, ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(128), tensor_view<?xf32, strides=[1]>>, tile<i32, #linear> -> tile<128xf32, #linear2>, token
     %reshape = reshape %tile_12 : tile<128xf32, #linear2> -> tile<1x128xf32, #linear3>
     %bcast = broadcast %reshape : tile<1x128xf32, #linear3> -> tile<16x128xf32, #linear1>
     %1 = addf %tile, %bcast  : tile<16x128xf32, #linear1>
@@ -36,7 +36,7 @@ cuda_tile.module @examples {
     %7 = addf %cst_1_f32, %6  : tile<16x128xf32, #linear1>
     %8 = mulf %cst_f32, %1  : tile<16x128xf32, #linear1>
     %9 = mulf %8, %7  : tile<16x128xf32, #linear1>
-    %10 = store_view_tko weak %9, %pview_10[%blockId_x, %blockId_y] token = %0 attributes {ttg.vector = {checks = array<i32: -1, 0>, split, width = 4 : i32}} : tile<16x128xf32, #linear1>, partition_view<tile=(16x128), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> token
+    %10 = store_view_tko weak %9, %pview_10[%blockId_x, %blockId_y] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1, 0>, split, width = 4 : i32}} : tile<16x128xf32, #linear1>, partition_view<tile=(16x128), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> token
     return
   }
 }

@@ -25,7 +25,7 @@ cuda_tile.module @examples {
     %pview_11 = make_partition_view %tview_7 : partition_view<tile=(1024), padding_value = zero, tensor_view<?xf32, strides=[1]>>
     %pview_12 = make_partition_view %tview_9 : partition_view<tile=(1024), padding_value = zero, tensor_view<?xf32, strides=[1]>>
     %blockId_x, %blockId_y, %blockId_z = get_tile_block_id : tile<i32, #linear>
-    %tile, %result_token = load_view_tko weak %pview[%blockId_x, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1, 0>, split, width = 4 : i32}} : partition_view<tile=(1x1024), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> tile<1x1024xf32, #linear1>, token
+    %tile, %result_token = load_view_tko weak %pview[%blockId_x, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1, 0>, split, width = 4 : i32}} : partition_view<tile=(1x1024), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> tile<1x1024xf32, #linear1>, token
     %1 = itof %assume_0 signed  : tile<i32, #linear> -> tile<f32, #linear>
     %reshape = reshape %1 : tile<f32, #linear> -> tile<1xf32, #linear2>
     %reduce = reduce %tile {allocation.offset = 0 : i32} dim=1 identities=[0.000000e+00 : f32] : tile<1x1024xf32, #linear1> -> tile<1xf32, #linear2> 
@@ -56,12 +56,12 @@ cuda_tile.module @examples {
     %reshape_19 = reshape %10 : tile<1xf32, #linear2> -> tile<1x1xf32, #linear3>
     %bcast_20 = broadcast %reshape_19 : tile<1x1xf32, #linear3> -> tile<1x1024xf32, #linear1>
     %11 = mulf %6, %bcast_20  : tile<1x1024xf32, #linear1>
-    %tile_21, %result_token_22 = load_view_tko weak %pview_11[%cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(1024), padding_value = zero, tensor_view<?xf32, strides=[1]>>, tile<i32, #linear> -> tile<1024xf32, #linear4>, token
-    %tile_23, %result_token_24 = load_view_tko weak %pview_12[%cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(1024), padding_value = zero, tensor_view<?xf32, strides=[1]>>, tile<i32, #linear> -> tile<1024xf32, #linear4>, token
+    %tile_21, %result_token_22 = load_view_tko weak %pview_11[%cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0>, ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(1024), padding_value = zero, tensor_view<?xf32, strides=[1]>>, tile<i32, #linear> -> tile<1024xf32, #linear4>, token
+    %tile_23, %result_token_24 = load_view_tko weak %pview_12[%cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0>, ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(1024), padding_value = zero, tensor_view<?xf32, strides=[1]>>, tile<i32, #linear> -> tile<1024xf32, #linear4>, token
     %reshape_25 = reshape %tile_21 : tile<1024xf32, #linear4> -> tile<1x1024xf32, #linear1>
     %reshape_26 = reshape %tile_23 : tile<1024xf32, #linear4> -> tile<1x1024xf32, #linear1>
     %12 = fma %11, %reshape_25, %reshape_26  : tile<1x1024xf32, #linear1>
-    %13 = store_view_tko weak %12, %pview_10[%blockId_x, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1, 0>, split, width = 4 : i32}} : tile<1x1024xf32, #linear1>, partition_view<tile=(1x1024), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> token
+    %13 = store_view_tko weak %12, %pview_10[%blockId_x, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1, 0>, split, width = 4 : i32}} : tile<1x1024xf32, #linear1>, partition_view<tile=(1x1024), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> token
     return
   }
 }

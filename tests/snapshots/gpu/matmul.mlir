@@ -37,13 +37,13 @@ cuda_tile.module @examples {
     %cst_3_i32 = constant <i32: 3> : tile<i32, #linear>
     %2 = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable>
     %3 = ttg.memdesc_index %2[%cst_0_i32_12] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-    %4 = ttg.async_copy_global_to_local %pview[%blockId_x, %cst_0_i32], %3 : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+    %4 = ttg.async_copy_global_to_local %pview[%blockId_x, %cst_0_i32], %3 {ttg.index_nonneg = array<i32: 0, 1>} : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
     %5 = ttg.async_commit_group
     %6 = addi %cst_0_i32, %cst_1_i32_13 : tile<i32, #linear>
     %7 = ttg.predicate_stage %cst_0_i32, %1#1, %cst_1_i32 maxStage 3 stage 2 : tile<i32, #linear> -> tile<i1, #linear>
     ttg.mask %7 : tile<i1, #linear> -> () {
       %19 = ttg.memdesc_index %2[%cst_1_i32_13] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      %20 = ttg.async_copy_global_to_local %pview[%blockId_x, %6], %19 : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      %20 = ttg.async_copy_global_to_local %pview[%blockId_x, %6], %19 {ttg.index_nonneg = array<i32: 0, 1>} : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
       ttg.mask.return
     }
     %8 = ttg.async_commit_group
@@ -51,12 +51,12 @@ cuda_tile.module @examples {
     %10 = ttg.predicate_stage %cst_0_i32, %1#1, %cst_1_i32 maxStage 3 stage 1 : tile<i32, #linear> -> tile<i1, #linear>
     ttg.mask %10 : tile<i1, #linear> -> () {
       %19 = ttg.memdesc_index %2[%cst_2_i32] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      %20 = ttg.async_copy_global_to_local %pview[%blockId_x, %9], %19 : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      %20 = ttg.async_copy_global_to_local %pview[%blockId_x, %9], %19 {ttg.index_nonneg = array<i32: 0, 1>} : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
       ttg.mask.return
     }
     %11 = ttg.async_commit_group
     %12 = ttg.local_alloc {allocation.offset = 16384 : i32} : () -> !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
-    %tile, %result_token = load_view_tko weak %pview_10[%cst_0_i32, %blockId_y] token = %0 attributes {ttg.vector = {checks = array<i32: -1, 0>, split, width = 8 : i32}} : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear2>, token
+    %tile, %result_token = load_view_tko weak %pview_10[%cst_0_i32, %blockId_y] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1, 0>, split, width = 8 : i32}} : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear2>, token
     %13 = permute %tile [1, 0] : tile<32x64xf16, #linear2> -> tile<64x32xf16, #linear3>
     %14 = ttg.memdesc_index %12[%cst_0_i32_12] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
     ttg.local_store %13, %14 : tile<64x32xf16, #linear3> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
@@ -75,12 +75,12 @@ cuda_tile.module @examples {
       %29 = ttg.predicate_stage %loopIdx, %1#1, %cst_1_i32 maxStage 3 stage 0 : tile<i32, #linear> -> tile<i1, #linear>
       ttg.mask %29 : tile<i1, #linear> -> () {
         %38 = ttg.memdesc_index %2[%27] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-        %39 = ttg.async_copy_global_to_local %pview[%blockId_x, %25], %38 : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+        %39 = ttg.async_copy_global_to_local %pview[%blockId_x, %25], %38 {ttg.index_nonneg = array<i32: 0>} : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
         ttg.mask.return
       }
       %30 = ttg.async_commit_group
       %31 = ttg.mask %28 : tile<i1, #linear> -> (tile<32x64xf16, #linear2>) {
-        %tile_14, %result_token_15 = cuda_tile.load_view_tko weak %pview_10[%20, %blockId_y] token = %0 attributes {ttg.vector = {checks = array<i32: -1, 0>, split, width = 8 : i32}} : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear2>, token
+        %tile_14, %result_token_15 = cuda_tile.load_view_tko weak %pview_10[%20, %blockId_y] token = %0 attributes {ttg.index_nonneg = array<i32: 1>, ttg.vector = {checks = array<i32: -1, 0>, split, width = 8 : i32}} : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear2>, token
         ttg.mask.return %tile_14 : tile<32x64xf16, #linear2>
       }
       %32 = ttg.memdesc_index %2[%26] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
@@ -99,7 +99,7 @@ cuda_tile.module @examples {
     ttg.barrier local
     %17 = ttg.local_load %16 : !ttg.memdesc<64x64xf32, #shared3, #smem> -> tile<64x64xf32, #linear4>
     ttg.local_dealloc %16 : !ttg.memdesc<64x64xf32, #shared3, #smem>
-    %18 = store_view_tko weak %17, %pview_11[%blockId_x, %blockId_y] token = %0 attributes {ttg.vector = {checks = array<i32: -1, 0>, split, width = 4 : i32}} : tile<64x64xf32, #linear4>, partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> token
+    %18 = store_view_tko weak %17, %pview_11[%blockId_x, %blockId_y] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1, 0>, split, width = 4 : i32}} : tile<64x64xf32, #linear4>, partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> token
     return
   }
 }

@@ -34,13 +34,13 @@ cuda_tile.module @examples {
     %0 = make_token : token
     %tview = make_tensor_view %arg0, shape = [64, 32], strides = [32, 1] : tensor_view<64x32xf16, strides=[32,1]>
     %pview = make_partition_view %tview : partition_view<tile=(64x32), tensor_view<64x32xf16, strides=[32,1]>>
-    %tile, %result_token = load_view_tko weak %pview[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 8 : i32}} : partition_view<tile=(64x32), tensor_view<64x32xf16, strides=[32,1]>>, tile<i32, #linear> -> tile<64x32xf16, #linear1>, token
+    %tile, %result_token = load_view_tko weak %pview[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1>, split, width = 8 : i32}} : partition_view<tile=(64x32), tensor_view<64x32xf16, strides=[32,1]>>, tile<i32, #linear> -> tile<64x32xf16, #linear1>, token
     %tview_0 = make_tensor_view %arg1, shape = [32, 64], strides = [64, 1] : tensor_view<32x64xf16, strides=[64,1]>
     %pview_1 = make_partition_view %tview_0 : partition_view<tile=(32x64), tensor_view<32x64xf16, strides=[64,1]>>
-    %tile_2, %result_token_3 = load_view_tko weak %pview_1[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 8 : i32}} : partition_view<tile=(32x64), tensor_view<32x64xf16, strides=[64,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear2>, token
+    %tile_2, %result_token_3 = load_view_tko weak %pview_1[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1>, split, width = 8 : i32}} : partition_view<tile=(32x64), tensor_view<32x64xf16, strides=[64,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear2>, token
     %tview_4 = make_tensor_view %arg2, shape = [64, 64], strides = [64, 1] : tensor_view<64x64xf32, strides=[64,1]>
     %pview_5 = make_partition_view %tview_4 : partition_view<tile=(64x64), tensor_view<64x64xf32, strides=[64,1]>>
-    %tile_6, %result_token_7 = load_view_tko weak %pview_5[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(64x64), tensor_view<64x64xf32, strides=[64,1]>>, tile<i32, #linear> -> tile<64x64xf32, #linear3>, token
+    %tile_6, %result_token_7 = load_view_tko weak %pview_5[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(64x64), tensor_view<64x64xf32, strides=[64,1]>>, tile<i32, #linear> -> tile<64x64xf32, #linear3>, token
     %1 = ttg.local_alloc %tile_6 {allocation.offset = 0 : i32} : (tile<64x64xf32, #linear3>) -> !ttg.memdesc<64x64xf32, #shared, #smem>
     ttg.barrier local
     %2 = ttg.local_load %1 : !ttg.memdesc<64x64xf32, #shared, #smem> -> tile<64x64xf32, #linear4>
@@ -59,7 +59,7 @@ cuda_tile.module @examples {
     ttg.barrier local
     %9 = ttg.local_load %8 : !ttg.memdesc<64x64xf32, #shared, #smem> -> tile<64x64xf32, #linear3>
     ttg.local_dealloc %8 : !ttg.memdesc<64x64xf32, #shared, #smem>
-    %10 = store_view_tko weak %9, %pview_9[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : tile<64x64xf32, #linear3>, partition_view<tile=(64x64), tensor_view<64x64xf32, strides=[64,1]>>, tile<i32, #linear> -> token
+    %10 = store_view_tko weak %9, %pview_9[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : tile<64x64xf32, #linear3>, partition_view<tile=(64x64), tensor_view<64x64xf32, strides=[64,1]>>, tile<i32, #linear> -> token
     return
   }
   entry @mma_f16_f16(%arg0: tile<ptr<f16>, #linear>, %arg1: tile<ptr<f16>, #linear>, %arg2: tile<ptr<f16>, #linear>, %arg3: tile<ptr<f16>, #linear>) {
@@ -67,13 +67,13 @@ cuda_tile.module @examples {
     %0 = make_token : token
     %tview = make_tensor_view %arg0, shape = [32, 32], strides = [32, 1] : tensor_view<32x32xf16, strides=[32,1]>
     %pview = make_partition_view %tview : partition_view<tile=(32x32), tensor_view<32x32xf16, strides=[32,1]>>
-    %tile, %result_token = load_view_tko weak %pview[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 8 : i32}} : partition_view<tile=(32x32), tensor_view<32x32xf16, strides=[32,1]>>, tile<i32, #linear> -> tile<32x32xf16, #linear6>, token
+    %tile, %result_token = load_view_tko weak %pview[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1>, split, width = 8 : i32}} : partition_view<tile=(32x32), tensor_view<32x32xf16, strides=[32,1]>>, tile<i32, #linear> -> tile<32x32xf16, #linear6>, token
     %tview_0 = make_tensor_view %arg1, shape = [32, 32], strides = [32, 1] : tensor_view<32x32xf16, strides=[32,1]>
     %pview_1 = make_partition_view %tview_0 : partition_view<tile=(32x32), tensor_view<32x32xf16, strides=[32,1]>>
-    %tile_2, %result_token_3 = load_view_tko weak %pview_1[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 8 : i32}} : partition_view<tile=(32x32), tensor_view<32x32xf16, strides=[32,1]>>, tile<i32, #linear> -> tile<32x32xf16, #linear6>, token
+    %tile_2, %result_token_3 = load_view_tko weak %pview_1[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1>, split, width = 8 : i32}} : partition_view<tile=(32x32), tensor_view<32x32xf16, strides=[32,1]>>, tile<i32, #linear> -> tile<32x32xf16, #linear6>, token
     %tview_4 = make_tensor_view %arg2, shape = [32, 32], strides = [32, 1] : tensor_view<32x32xf16, strides=[32,1]>
     %pview_5 = make_partition_view %tview_4 : partition_view<tile=(32x32), tensor_view<32x32xf16, strides=[32,1]>>
-    %tile_6, %result_token_7 = load_view_tko weak %pview_5[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 8 : i32}} : partition_view<tile=(32x32), tensor_view<32x32xf16, strides=[32,1]>>, tile<i32, #linear> -> tile<32x32xf16, #linear6>, token
+    %tile_6, %result_token_7 = load_view_tko weak %pview_5[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1>, split, width = 8 : i32}} : partition_view<tile=(32x32), tensor_view<32x32xf16, strides=[32,1]>>, tile<i32, #linear> -> tile<32x32xf16, #linear6>, token
     %1 = ttg.local_alloc %tile_6 {allocation.offset = 0 : i32} : (tile<32x32xf16, #linear6>) -> !ttg.memdesc<32x32xf16, #shared, #smem>
     ttg.barrier local
     %2 = ttg.local_load %1 : !ttg.memdesc<32x32xf16, #shared, #smem> -> tile<32x32xf16, #linear7>
@@ -92,7 +92,7 @@ cuda_tile.module @examples {
     ttg.barrier local
     %9 = ttg.local_load %8 : !ttg.memdesc<32x32xf16, #shared, #smem> -> tile<32x32xf16, #linear6>
     ttg.local_dealloc %8 : !ttg.memdesc<32x32xf16, #shared, #smem>
-    %10 = store_view_tko weak %9, %pview_9[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 8 : i32}} : tile<32x32xf16, #linear6>, partition_view<tile=(32x32), tensor_view<32x32xf16, strides=[32,1]>>, tile<i32, #linear> -> token
+    %10 = store_view_tko weak %9, %pview_9[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1>, split, width = 8 : i32}} : tile<32x32xf16, #linear6>, partition_view<tile=(32x32), tensor_view<32x32xf16, strides=[32,1]>>, tile<i32, #linear> -> token
     return
   }
   entry @mma_bf16_f32(%arg0: tile<ptr<bf16>, #linear>, %arg1: tile<ptr<bf16>, #linear>, %arg2: tile<ptr<f32>, #linear>, %arg3: tile<ptr<f32>, #linear>) {
@@ -100,13 +100,13 @@ cuda_tile.module @examples {
     %0 = make_token : token
     %tview = make_tensor_view %arg0, shape = [32, 32], strides = [32, 1] : tensor_view<32x32xbf16, strides=[32,1]>
     %pview = make_partition_view %tview : partition_view<tile=(32x32), tensor_view<32x32xbf16, strides=[32,1]>>
-    %tile, %result_token = load_view_tko weak %pview[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 8 : i32}} : partition_view<tile=(32x32), tensor_view<32x32xbf16, strides=[32,1]>>, tile<i32, #linear> -> tile<32x32xbf16, #linear6>, token
+    %tile, %result_token = load_view_tko weak %pview[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1>, split, width = 8 : i32}} : partition_view<tile=(32x32), tensor_view<32x32xbf16, strides=[32,1]>>, tile<i32, #linear> -> tile<32x32xbf16, #linear6>, token
     %tview_0 = make_tensor_view %arg1, shape = [32, 64], strides = [64, 1] : tensor_view<32x64xbf16, strides=[64,1]>
     %pview_1 = make_partition_view %tview_0 : partition_view<tile=(32x64), tensor_view<32x64xbf16, strides=[64,1]>>
-    %tile_2, %result_token_3 = load_view_tko weak %pview_1[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(32x64), tensor_view<32x64xbf16, strides=[64,1]>>, tile<i32, #linear> -> tile<32x64xbf16, #linear9>, token
+    %tile_2, %result_token_3 = load_view_tko weak %pview_1[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(32x64), tensor_view<32x64xbf16, strides=[64,1]>>, tile<i32, #linear> -> tile<32x64xbf16, #linear9>, token
     %tview_4 = make_tensor_view %arg2, shape = [32, 64], strides = [64, 1] : tensor_view<32x64xf32, strides=[64,1]>
     %pview_5 = make_partition_view %tview_4 : partition_view<tile=(32x64), tensor_view<32x64xf32, strides=[64,1]>>
-    %tile_6, %result_token_7 = load_view_tko weak %pview_5[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(32x64), tensor_view<32x64xf32, strides=[64,1]>>, tile<i32, #linear> -> tile<32x64xf32, #linear9>, token
+    %tile_6, %result_token_7 = load_view_tko weak %pview_5[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(32x64), tensor_view<32x64xf32, strides=[64,1]>>, tile<i32, #linear> -> tile<32x64xf32, #linear9>, token
     %1 = ttg.local_alloc %tile_6 {allocation.offset = 0 : i32} : (tile<32x64xf32, #linear9>) -> !ttg.memdesc<32x64xf32, #shared, #smem>
     ttg.barrier local
     %2 = ttg.local_load %1 : !ttg.memdesc<32x64xf32, #shared, #smem> -> tile<32x64xf32, #linear10>
@@ -125,7 +125,7 @@ cuda_tile.module @examples {
     ttg.barrier local
     %9 = ttg.local_load %8 : !ttg.memdesc<32x64xf32, #shared, #smem> -> tile<32x64xf32, #linear9>
     ttg.local_dealloc %8 : !ttg.memdesc<32x64xf32, #shared, #smem>
-    %10 = store_view_tko weak %9, %pview_9[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : tile<32x64xf32, #linear9>, partition_view<tile=(32x64), tensor_view<32x64xf32, strides=[64,1]>>, tile<i32, #linear> -> token
+    %10 = store_view_tko weak %9, %pview_9[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : tile<32x64xf32, #linear9>, partition_view<tile=(32x64), tensor_view<32x64xf32, strides=[64,1]>>, tile<i32, #linear> -> token
     return
   }
   entry @mma_tf32_f32(%arg0: tile<ptr<f32>, #linear>, %arg1: tile<ptr<f32>, #linear>, %arg2: tile<ptr<f32>, #linear>, %arg3: tile<ptr<f32>, #linear>) {
@@ -133,13 +133,13 @@ cuda_tile.module @examples {
     %0 = make_token : token
     %tview = make_tensor_view %arg0, shape = [32, 32], strides = [32, 1] : tensor_view<32x32xf32, strides=[32,1]>
     %pview = make_partition_view %tview : partition_view<tile=(32x32), tensor_view<32x32xf32, strides=[32,1]>>
-    %tile, %result_token = load_view_tko weak %pview[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(32x32), tensor_view<32x32xf32, strides=[32,1]>>, tile<i32, #linear> -> tile<32x32xf32, #linear12>, token
+    %tile, %result_token = load_view_tko weak %pview[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(32x32), tensor_view<32x32xf32, strides=[32,1]>>, tile<i32, #linear> -> tile<32x32xf32, #linear12>, token
     %tview_0 = make_tensor_view %arg1, shape = [32, 32], strides = [32, 1] : tensor_view<32x32xf32, strides=[32,1]>
     %pview_1 = make_partition_view %tview_0 : partition_view<tile=(32x32), tensor_view<32x32xf32, strides=[32,1]>>
-    %tile_2, %result_token_3 = load_view_tko weak %pview_1[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(32x32), tensor_view<32x32xf32, strides=[32,1]>>, tile<i32, #linear> -> tile<32x32xf32, #linear12>, token
+    %tile_2, %result_token_3 = load_view_tko weak %pview_1[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(32x32), tensor_view<32x32xf32, strides=[32,1]>>, tile<i32, #linear> -> tile<32x32xf32, #linear12>, token
     %tview_4 = make_tensor_view %arg2, shape = [32, 32], strides = [32, 1] : tensor_view<32x32xf32, strides=[32,1]>
     %pview_5 = make_partition_view %tview_4 : partition_view<tile=(32x32), tensor_view<32x32xf32, strides=[32,1]>>
-    %tile_6, %result_token_7 = load_view_tko weak %pview_5[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(32x32), tensor_view<32x32xf32, strides=[32,1]>>, tile<i32, #linear> -> tile<32x32xf32, #linear12>, token
+    %tile_6, %result_token_7 = load_view_tko weak %pview_5[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(32x32), tensor_view<32x32xf32, strides=[32,1]>>, tile<i32, #linear> -> tile<32x32xf32, #linear12>, token
     %1 = ftof %tile  : tile<32x32xf32, #linear12> -> tile<32x32xtf32, #linear12>
     %2 = ftof %tile_2  : tile<32x32xf32, #linear12> -> tile<32x32xtf32, #linear12>
     %3 = ttg.local_alloc %tile_6 {allocation.offset = 0 : i32} : (tile<32x32xf32, #linear12>) -> !ttg.memdesc<32x32xf32, #shared, #smem>
@@ -160,7 +160,7 @@ cuda_tile.module @examples {
     ttg.barrier local
     %11 = ttg.local_load %10 : !ttg.memdesc<32x32xf32, #shared, #smem> -> tile<32x32xf32, #linear12>
     ttg.local_dealloc %10 : !ttg.memdesc<32x32xf32, #shared, #smem>
-    %12 = store_view_tko weak %11, %pview_9[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : tile<32x32xf32, #linear12>, partition_view<tile=(32x32), tensor_view<32x32xf32, strides=[32,1]>>, tile<i32, #linear> -> token
+    %12 = store_view_tko weak %11, %pview_9[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : tile<32x32xf32, #linear12>, partition_view<tile=(32x32), tensor_view<32x32xf32, strides=[32,1]>>, tile<i32, #linear> -> token
     return
   }
   entry @mma_i8_i32(%arg0: tile<ptr<i8>, #linear>, %arg1: tile<ptr<i8>, #linear>, %arg2: tile<ptr<i32>, #linear>, %arg3: tile<ptr<i32>, #linear>, %arg4: tile<ptr<i32>, #linear>, %arg5: tile<ptr<i32>, #linear>, %arg6: tile<ptr<i32>, #linear>) {
@@ -168,13 +168,13 @@ cuda_tile.module @examples {
     %0 = make_token : token
     %tview = make_tensor_view %arg0, shape = [32, 64], strides = [64, 1] : tensor_view<32x64xi8, strides=[64,1]>
     %pview = make_partition_view %tview : partition_view<tile=(32x64), tensor_view<32x64xi8, strides=[64,1]>>
-    %tile, %result_token = load_view_tko weak %pview[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 8 : i32}} : partition_view<tile=(32x64), tensor_view<32x64xi8, strides=[64,1]>>, tile<i32, #linear> -> tile<32x64xi8, #linear2>, token
+    %tile, %result_token = load_view_tko weak %pview[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1>, split, width = 8 : i32}} : partition_view<tile=(32x64), tensor_view<32x64xi8, strides=[64,1]>>, tile<i32, #linear> -> tile<32x64xi8, #linear2>, token
     %tview_0 = make_tensor_view %arg1, shape = [64, 32], strides = [32, 1] : tensor_view<64x32xi8, strides=[32,1]>
     %pview_1 = make_partition_view %tview_0 : partition_view<tile=(64x32), tensor_view<64x32xi8, strides=[32,1]>>
-    %tile_2, %result_token_3 = load_view_tko weak %pview_1[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 8 : i32}} : partition_view<tile=(64x32), tensor_view<64x32xi8, strides=[32,1]>>, tile<i32, #linear> -> tile<64x32xi8, #linear1>, token
+    %tile_2, %result_token_3 = load_view_tko weak %pview_1[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1>, split, width = 8 : i32}} : partition_view<tile=(64x32), tensor_view<64x32xi8, strides=[32,1]>>, tile<i32, #linear> -> tile<64x32xi8, #linear1>, token
     %tview_4 = make_tensor_view %arg2, shape = [32, 32], strides = [32, 1] : tensor_view<32x32xi32, strides=[32,1]>
     %pview_5 = make_partition_view %tview_4 : partition_view<tile=(32x32), tensor_view<32x32xi32, strides=[32,1]>>
-    %tile_6, %result_token_7 = load_view_tko weak %pview_5[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(32x32), tensor_view<32x32xi32, strides=[32,1]>>, tile<i32, #linear> -> tile<32x32xi32, #linear12>, token
+    %tile_6, %result_token_7 = load_view_tko weak %pview_5[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(32x32), tensor_view<32x32xi32, strides=[32,1]>>, tile<i32, #linear> -> tile<32x32xi32, #linear12>, token
     %1 = ttg.local_alloc %tile_6 {allocation.offset = 0 : i32} : (tile<32x32xi32, #linear12>) -> !ttg.memdesc<32x32xi32, #shared, #smem>
     ttg.barrier local
     %2 = ttg.local_load %1 : !ttg.memdesc<32x32xi32, #shared, #smem> -> tile<32x32xi32, #linear7>
@@ -193,7 +193,7 @@ cuda_tile.module @examples {
     ttg.barrier local
     %9 = ttg.local_load %8 : !ttg.memdesc<32x32xi32, #shared, #smem> -> tile<32x32xi32, #linear12>
     ttg.local_dealloc %8 : !ttg.memdesc<32x32xi32, #shared, #smem>
-    %10 = store_view_tko weak %9, %pview_9[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : tile<32x32xi32, #linear12>, partition_view<tile=(32x32), tensor_view<32x32xi32, strides=[32,1]>>, tile<i32, #linear> -> token
+    %10 = store_view_tko weak %9, %pview_9[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : tile<32x32xi32, #linear12>, partition_view<tile=(32x32), tensor_view<32x32xi32, strides=[32,1]>>, tile<i32, #linear> -> token
     %11 = ttg.local_alloc %tile_6 {allocation.offset = 0 : i32} : (tile<32x32xi32, #linear12>) -> !ttg.memdesc<32x32xi32, #shared, #smem>
     ttg.barrier local
     %12 = ttg.local_load %11 : !ttg.memdesc<32x32xi32, #shared, #smem> -> tile<32x32xi32, #linear7>
@@ -212,7 +212,7 @@ cuda_tile.module @examples {
     ttg.barrier local
     %19 = ttg.local_load %18 : !ttg.memdesc<32x32xi32, #shared, #smem> -> tile<32x32xi32, #linear12>
     ttg.local_dealloc %18 : !ttg.memdesc<32x32xi32, #shared, #smem>
-    %20 = store_view_tko weak %19, %pview_11[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : tile<32x32xi32, #linear12>, partition_view<tile=(32x32), tensor_view<32x32xi32, strides=[32,1]>>, tile<i32, #linear> -> token
+    %20 = store_view_tko weak %19, %pview_11[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : tile<32x32xi32, #linear12>, partition_view<tile=(32x32), tensor_view<32x32xi32, strides=[32,1]>>, tile<i32, #linear> -> token
     %21 = ttg.local_alloc %tile_6 {allocation.offset = 0 : i32} : (tile<32x32xi32, #linear12>) -> !ttg.memdesc<32x32xi32, #shared, #smem>
     ttg.barrier local
     %22 = ttg.local_load %21 : !ttg.memdesc<32x32xi32, #shared, #smem> -> tile<32x32xi32, #linear7>
@@ -231,7 +231,7 @@ cuda_tile.module @examples {
     ttg.barrier local
     %29 = ttg.local_load %28 : !ttg.memdesc<32x32xi32, #shared, #smem> -> tile<32x32xi32, #linear12>
     ttg.local_dealloc %28 : !ttg.memdesc<32x32xi32, #shared, #smem>
-    %30 = store_view_tko weak %29, %pview_13[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : tile<32x32xi32, #linear12>, partition_view<tile=(32x32), tensor_view<32x32xi32, strides=[32,1]>>, tile<i32, #linear> -> token
+    %30 = store_view_tko weak %29, %pview_13[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : tile<32x32xi32, #linear12>, partition_view<tile=(32x32), tensor_view<32x32xi32, strides=[32,1]>>, tile<i32, #linear> -> token
     %31 = ttg.local_alloc %tile_6 {allocation.offset = 0 : i32} : (tile<32x32xi32, #linear12>) -> !ttg.memdesc<32x32xi32, #shared, #smem>
     ttg.barrier local
     %32 = ttg.local_load %31 : !ttg.memdesc<32x32xi32, #shared, #smem> -> tile<32x32xi32, #linear7>
@@ -250,7 +250,7 @@ cuda_tile.module @examples {
     ttg.barrier local
     %39 = ttg.local_load %38 : !ttg.memdesc<32x32xi32, #shared, #smem> -> tile<32x32xi32, #linear12>
     ttg.local_dealloc %38 : !ttg.memdesc<32x32xi32, #shared, #smem>
-    %40 = store_view_tko weak %39, %pview_15[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : tile<32x32xi32, #linear12>, partition_view<tile=(32x32), tensor_view<32x32xi32, strides=[32,1]>>, tile<i32, #linear> -> token
+    %40 = store_view_tko weak %39, %pview_15[%cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : tile<32x32xi32, #linear12>, partition_view<tile=(32x32), tensor_view<32x32xi32, strides=[32,1]>>, tile<i32, #linear> -> token
     return
   }
   entry @mma_batched_f16_f32(%arg0: tile<ptr<f16>, #linear>, %arg1: tile<ptr<f16>, #linear>, %arg2: tile<ptr<f32>, #linear>, %arg3: tile<ptr<f32>, #linear>) {
@@ -258,13 +258,13 @@ cuda_tile.module @examples {
     %0 = make_token : token
     %tview = make_tensor_view %arg0, shape = [4, 32, 32], strides = [1024, 32, 1] : tensor_view<4x32x32xf16, strides=[1024,32,1]>
     %pview = make_partition_view %tview : partition_view<tile=(4x32x32), tensor_view<4x32x32xf16, strides=[1024,32,1]>>
-    %tile, %result_token = load_view_tko weak %pview[%cst_0_i32, %cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 8 : i32}} : partition_view<tile=(4x32x32), tensor_view<4x32x32xf16, strides=[1024,32,1]>>, tile<i32, #linear> -> tile<4x32x32xf16, #linear15>, token
+    %tile, %result_token = load_view_tko weak %pview[%cst_0_i32, %cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1, 2>, ttg.vector = {checks = array<i32: -1>, split, width = 8 : i32}} : partition_view<tile=(4x32x32), tensor_view<4x32x32xf16, strides=[1024,32,1]>>, tile<i32, #linear> -> tile<4x32x32xf16, #linear15>, token
     %tview_0 = make_tensor_view %arg1, shape = [4, 32, 8], strides = [256, 8, 1] : tensor_view<4x32x8xf16, strides=[256,8,1]>
     %pview_1 = make_partition_view %tview_0 : partition_view<tile=(4x32x8), tensor_view<4x32x8xf16, strides=[256,8,1]>>
-    %tile_2, %result_token_3 = load_view_tko weak %pview_1[%cst_0_i32, %cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(4x32x8), tensor_view<4x32x8xf16, strides=[256,8,1]>>, tile<i32, #linear> -> tile<4x32x8xf16, #linear16>, token
+    %tile_2, %result_token_3 = load_view_tko weak %pview_1[%cst_0_i32, %cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1, 2>, ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(4x32x8), tensor_view<4x32x8xf16, strides=[256,8,1]>>, tile<i32, #linear> -> tile<4x32x8xf16, #linear16>, token
     %tview_4 = make_tensor_view %arg2, shape = [4, 32, 8], strides = [256, 8, 1] : tensor_view<4x32x8xf32, strides=[256,8,1]>
     %pview_5 = make_partition_view %tview_4 : partition_view<tile=(4x32x8), tensor_view<4x32x8xf32, strides=[256,8,1]>>
-    %tile_6, %result_token_7 = load_view_tko weak %pview_5[%cst_0_i32, %cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(4x32x8), tensor_view<4x32x8xf32, strides=[256,8,1]>>, tile<i32, #linear> -> tile<4x32x8xf32, #linear16>, token
+    %tile_6, %result_token_7 = load_view_tko weak %pview_5[%cst_0_i32, %cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1, 2>, ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(4x32x8), tensor_view<4x32x8xf32, strides=[256,8,1]>>, tile<i32, #linear> -> tile<4x32x8xf32, #linear16>, token
     %1 = ttg.local_alloc %tile_6 {allocation.offset = 0 : i32} : (tile<4x32x8xf32, #linear16>) -> !ttg.memdesc<4x32x8xf32, #shared7, #smem>
     ttg.barrier local
     %2 = ttg.local_load %1 : !ttg.memdesc<4x32x8xf32, #shared7, #smem> -> tile<4x32x8xf32, #linear17>
@@ -283,7 +283,7 @@ cuda_tile.module @examples {
     ttg.barrier local
     %9 = ttg.local_load %8 : !ttg.memdesc<4x32x8xf32, #shared7, #smem> -> tile<4x32x8xf32, #linear16>
     ttg.local_dealloc %8 : !ttg.memdesc<4x32x8xf32, #shared7, #smem>
-    %10 = store_view_tko weak %9, %pview_9[%cst_0_i32, %cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : tile<4x32x8xf32, #linear16>, partition_view<tile=(4x32x8), tensor_view<4x32x8xf32, strides=[256,8,1]>>, tile<i32, #linear> -> token
+    %10 = store_view_tko weak %9, %pview_9[%cst_0_i32, %cst_0_i32, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1, 2>, ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : tile<4x32x8xf32, #linear16>, partition_view<tile=(4x32x8), tensor_view<4x32x8xf32, strides=[256,8,1]>>, tile<i32, #linear> -> token
     return
   }
 }

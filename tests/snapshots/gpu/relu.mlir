@@ -11,9 +11,9 @@ cuda_tile.module @examples {
     %pview = make_partition_view %tview : partition_view<tile=(1024), tensor_view<?xf32, strides=[1]>>
     %pview_2 = make_partition_view %tview_1 : partition_view<tile=(1024), tensor_view<?xf32, strides=[1]>>
     %blockId_x, %blockId_y, %blockId_z = get_tile_block_id : tile<i32, #linear>
-    %tile, %result_token = load_view_tko weak %pview[%blockId_x] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(1024), tensor_view<?xf32, strides=[1]>>, tile<i32, #linear> -> tile<1024xf32, #linear1>, token
+    %tile, %result_token = load_view_tko weak %pview[%blockId_x] token = %0 attributes {ttg.index_nonneg = array<i32: 0>, ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(1024), tensor_view<?xf32, strides=[1]>>, tile<i32, #linear> -> tile<1024xf32, #linear1>, token
     %1 = maxf %tile, %cst_0_f32 : tile<1024xf32, #linear1>
-    %2 = store_view_tko weak %1, %pview_2[%blockId_x] token = %0 attributes {ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : tile<1024xf32, #linear1>, partition_view<tile=(1024), tensor_view<?xf32, strides=[1]>>, tile<i32, #linear> -> token
+    %2 = store_view_tko weak %1, %pview_2[%blockId_x] token = %0 attributes {ttg.index_nonneg = array<i32: 0>, ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : tile<1024xf32, #linear1>, partition_view<tile=(1024), tensor_view<?xf32, strides=[1]>>, tile<i32, #linear> -> token
     return
   }
 }

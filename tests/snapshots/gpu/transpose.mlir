@@ -18,13 +18,13 @@ cuda_tile.module @examples {
     %pview = make_partition_view %tview : partition_view<tile=(64x32), tensor_view<?x?xf32, strides=[?,1]>>
     %pview_6 = make_partition_view %tview_5 : partition_view<tile=(32x64), tensor_view<?x?xf32, strides=[?,1]>>
     %blockId_x, %blockId_y, %blockId_z = get_tile_block_id : tile<i32, #linear>
-    %tile, %result_token = load_view_tko weak %pview[%blockId_x, %blockId_y] token = %0 attributes {ttg.vector = {checks = array<i32: -1, 0>, split, width = 4 : i32}} : partition_view<tile=(64x32), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> tile<64x32xf32, #linear1>, token
+    %tile, %result_token = load_view_tko weak %pview[%blockId_x, %blockId_y] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1, 0>, split, width = 4 : i32}} : partition_view<tile=(64x32), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> tile<64x32xf32, #linear1>, token
     %1 = permute %tile [1, 0] : tile<64x32xf32, #linear1> -> tile<32x64xf32, #linear2>
     %2 = ttg.local_alloc %1 {allocation.offset = 0 : i32} : (tile<32x64xf32, #linear2>) -> !ttg.memdesc<32x64xf32, #shared, #smem>
     ttg.barrier local
     %3 = ttg.local_load %2 : !ttg.memdesc<32x64xf32, #shared, #smem> -> tile<32x64xf32, #linear3>
     ttg.local_dealloc %2 : !ttg.memdesc<32x64xf32, #shared, #smem>
-    %4 = store_view_tko weak %3, %pview_6[%blockId_y, %blockId_x] token = %0 attributes {ttg.vector = {checks = array<i32: -1, 0>, split, width = 4 : i32}} : tile<32x64xf32, #linear3>, partition_view<tile=(32x64), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> token
+    %4 = store_view_tko weak %3, %pview_6[%blockId_y, %blockId_x] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1, 0>, split, width = 4 : i32}} : tile<32x64xf32, #linear3>, partition_view<tile=(32x64), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> token
     return
   }
 }

@@ -16,10 +16,10 @@ cuda_tile.module @examples {
     %pview_7 = make_partition_view %tview_4 : partition_view<tile=(1024), tensor_view<?xf32, strides=[1]>>
     %pview_8 = make_partition_view %tview_6 : partition_view<tile=(1024), tensor_view<?xf32, strides=[1]>>
     %blockId_x, %blockId_y, %blockId_z = get_tile_block_id : tile<i32, #linear>
-    %tile, %result_token = load_view_tko weak %pview[%blockId_x] token = %0 attributes {ttg.vector = {split, width = 4 : i32}} : partition_view<tile=(1024), tensor_view<?xf32, strides=[1]>>, tile<i32, #linear> -> tile<1024xf32, #linear1>, token
-    %tile_9, %result_token_10 = load_view_tko weak %pview_7[%blockId_x] token = %0 attributes {ttg.vector = {split, width = 4 : i32}} : partition_view<tile=(1024), tensor_view<?xf32, strides=[1]>>, tile<i32, #linear> -> tile<1024xf32, #linear1>, token
+    %tile, %result_token = load_view_tko weak %pview[%blockId_x] token = %0 attributes {ttg.index_nonneg = array<i32: 0>, ttg.vector = {split, width = 4 : i32}} : partition_view<tile=(1024), tensor_view<?xf32, strides=[1]>>, tile<i32, #linear> -> tile<1024xf32, #linear1>, token
+    %tile_9, %result_token_10 = load_view_tko weak %pview_7[%blockId_x] token = %0 attributes {ttg.index_nonneg = array<i32: 0>, ttg.vector = {split, width = 4 : i32}} : partition_view<tile=(1024), tensor_view<?xf32, strides=[1]>>, tile<i32, #linear> -> tile<1024xf32, #linear1>, token
     %1 = addf %tile, %tile_9  : tile<1024xf32, #linear1>
-    %2 = store_view_tko weak %1, %pview_8[%blockId_x] token = %0 attributes {ttg.vector = {split, width = 4 : i32}} : tile<1024xf32, #linear1>, partition_view<tile=(1024), tensor_view<?xf32, strides=[1]>>, tile<i32, #linear> -> token
+    %2 = store_view_tko weak %1, %pview_8[%blockId_x] token = %0 attributes {ttg.index_nonneg = array<i32: 0>, ttg.vector = {split, width = 4 : i32}} : tile<1024xf32, #linear1>, partition_view<tile=(1024), tensor_view<?xf32, strides=[1]>>, tile<i32, #linear> -> token
     return
   }
 }

@@ -264,7 +264,7 @@ impl Kernel<'_> {
         // convert-to-gpu put on the tile's type.
         let layout: Rc<Layout> = self.layout_of(tile_v);
         let size = elem_bytes(elem) as i64;
-        let (addr, limits, stride_regs) = self.view_base(&view, &index, &shape, &layout);
+        let (addr, limits, stride_regs) = self.view_base(op, &view, &index, &shape, &layout);
         // The vectors gpu-vectorize chose (`ttg.vector`), with the run-time alignment
         // checks as (register, mask) pairs.
         let plan = self.recorded_vector_plan(op, &view, &layout, &shape);
@@ -476,6 +476,7 @@ impl Kernel<'_> {
     /// negative index), and the strides in bytes.
     pub(crate) fn view_base(
         &mut self,
+        op: Op,
         view: &View,
         index: &[Value],
         shape: &[i64],
@@ -490,6 +491,8 @@ impl Kernel<'_> {
         self.ins(format!("mov.u64 {addr}, {};", view.base));
         let mut limits = Vec::new();
         let mut stride_regs = Vec::new();
+        // The indexes gpu-vectorize proved non-negative (`ttg.index_nonneg`).
+        let proven = tilec_gpuir::vectorize::nonneg_index(m, op);
         for (i, tile_i) in tile_shape.iter().enumerate() {
             let d = view.dim_map.get(i).copied().unwrap_or(i);
             if view.sparse == Some(i) {
@@ -504,7 +507,7 @@ impl Kernel<'_> {
             let t32 = self.reg(RegClass::B32);
             self.ins(format!("bfe.u32 {t32}, {tb}, {low}, {w};"));
             self.ins(format!("cvt.u64.u32 {c}, {t32};"));
-            let nonneg = index.get(i).is_none_or(|ix| self.axis.info(m, *ix).nonneg);
+            let nonneg = index.get(i).is_none() || proven.get(i).copied().unwrap_or(false);
             if let Some(ix) = index.get(i) {
                 let ix = self.index64(*ix);
                 self.ins(format!("mad.lo.s64 {c}, {ix}, {tile_i}, {c};"));
@@ -571,7 +574,7 @@ impl Kernel<'_> {
         let layout = Rc::new(
             tilec_gpuir::vectorize::async_copy_layout_of(m, op, &shape, elem, self.warp_bits()).0,
         );
-        let (addr, limits, strides) = self.view_base(&view, &index, &shape, &layout);
+        let (addr, limits, strides) = self.view_base(op, &view, &index, &shape, &layout);
         // The width gpu-vectorize chose (`ttg.vector`: at most what a swizzled buffer
         // keeps together, 4, 8 or 16 bytes; none with allocas, whose shared memory is
         // behind generic pointers that `cp.async` cannot read).
@@ -1216,7 +1219,7 @@ impl Kernel<'_> {
         let shape = self.shape(value_v);
         let elem = view.elem;
         let layout: Rc<Layout> = self.layout_of(value_v);
-        let (addr, limits, stride_regs) = self.view_base(&view, &index, &shape, &layout);
+        let (addr, limits, stride_regs) = self.view_base(op, &view, &index, &shape, &layout);
         let owner = self.owner(&layout);
         let value = self.tile_in(value_v, &layout);
         let mode = m

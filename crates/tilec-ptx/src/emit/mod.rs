@@ -114,8 +114,6 @@ pub(crate) struct Kernel<'a> {
     pub module_data: &'a mut ModuleData,
     pub diags: Vec<Diagnostic>,
     pub last_loc: Option<(u32, u32, u32)>,
-    /// What is provable about the kernel's integer and pointer tiles and its views.
-    pub axis: crate::axis::Axis,
     /// The streaming loop being written, if any.
     pub stream: Option<stream::StreamCtx>,
     /// The op being written, and the one that asked for the most shared memory.
@@ -717,7 +715,6 @@ fn emit_entry(
         module_data: data,
         diags: Vec::new(),
         last_loc: None,
-        axis: crate::axis::Axis::run(m, block),
         stream: None,
         cur_op: None,
         smem_op: None,
@@ -1355,7 +1352,7 @@ impl<'a> Kernel<'a> {
             }
             O::Assume | O::PtrToPtr => {
                 if let Some(v) = self.views.get(&m.operand(op, 0)).cloned() {
-                    // `assume` on a view: the same view (its facts are in `axis`).
+                    // `assume` on a view: the same view (its facts are in the recorded decisions).
                     if m.num_results(op) > 0 {
                         self.views.insert(m.result(op, 0), v);
                     }
