@@ -81,6 +81,7 @@ fn check(seed: u64) -> Result<Checked, String> {
         parallel: false,
         threads: 1,
         max_ops: Some(1_000_000),
+        conflicting_stores: false,
     };
     let mut mem = bound.memory.clone();
     let module = m.clone();

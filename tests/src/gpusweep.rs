@@ -383,14 +383,20 @@ pub fn load(text: &str) -> Result<Module, String> {
     Ok(m)
 }
 
+/// The shapes [`auto_args`] tries, in its order: ragged (sizes that are no multiple of
+/// anything), aligned (small powers of two) and large (aligned, and long enough in the
+/// innermost dimension that 16-bit and 8-bit elements fill 128-bit vectors: what the share
+/// of 128-bit traffic is measured on).
+pub const SHAPE_VARIANTS: [&str; 3] = ["ragged", "aligned", "large"];
+
 /// Argument candidates for an entry, best first (each with a grid to try): every pointer
 /// gets a buffer; a pointer followed by 2k integers (cuTile's sizes then strides) gets a
-/// k-dimensional shape, ragged first, then aligned; other integers get small values.
+/// k-dimensional shape, one per [`SHAPE_VARIANTS`]; other integers get small values.
 pub fn auto_args(m: &Module, entry: Op, seed: u64) -> Vec<Vec<String>> {
     let types = &m.ctx.types;
     let params = entry_params(m, entry);
     let name = |t: Type| args::elem_name(t).map(str::to_string);
-    let shapes: [&[usize]; 2] = [&[37, 100, 3], &[64, 128, 4]];
+    let shapes: [&[usize]; 3] = [&[37, 100, 3], &[64, 128, 4], &[8, 64, 256]];
     let mut out = Vec::new();
     for (variant, dims_pool) in shapes.iter().enumerate() {
         let mut a = Vec::new();
@@ -495,7 +501,7 @@ pub fn auto_cases(family: Family, path: &Path, shown: &Path) -> (Vec<SweepCase>,
                 ));
                 continue;
             }
-            // Each argument candidate (ragged shapes, aligned shapes) that runs becomes a
+            // Each argument candidate (ragged, aligned, large shapes) that runs becomes a
             // case, on the largest grid that runs; identical candidates only once.
             let mut found: Vec<(Vec<String>, [u32; 3])> = Vec::new();
             for (variant, a) in auto_args(&m, entry, k as u64).into_iter().enumerate() {
@@ -511,10 +517,11 @@ pub fn auto_cases(family: Family, path: &Path, shown: &Path) -> (Vec<SweepCase>,
                         parallel: false,
                         threads: 1,
                         max_ops: Some(1_000_000),
+                        conflicting_stores: true,
                     };
                     if tilec_interp::run_with(&m, entry, grid, &bound.args, &mut mem, &opts).is_ok()
                     {
-                        let shape = if variant == 0 { "ragged" } else { "aligned" };
+                        let shape = SHAPE_VARIANTS.get(variant).copied().unwrap_or("other");
                         cases.push(SweepCase {
                             family,
                             label: format!(

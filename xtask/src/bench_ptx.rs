@@ -114,8 +114,9 @@ fn time_command(cmd: &mut Command) -> Result<Duration, String> {
 }
 
 /// What `tilec FILE -o OUT --arch ARCH` computes, in process, with the time of each phase:
-/// `tilec::pipeline::compile`, the function the command line calls (default options: spec
-/// personality, canonicalizer on, 4 warps, accurate math, no line info).
+/// `tilec::pipeline::compile`, the function the command line calls, with the command
+/// line's defaults (spec personality, canonicalizer on, warps chosen per kernel, accurate
+/// math, no line info).
 fn compile_in_process(
     input: &[u8],
     file_name: &str,
@@ -125,6 +126,7 @@ fn compile_in_process(
         ptx: tilec_ptx::Options {
             arch,
             file_name: file_name.to_string(),
+            choose_warps: true,
             ..tilec_ptx::Options::default()
         },
         ..tilec::pipeline::Options::default()

@@ -1586,6 +1586,7 @@ mod tests {
                 parallel: true,
                 threads: 0,
                 max_ops: None,
+                conflicting_stores: true,
             };
             tilec_interp::run_with(&c.module, c.entry, b.grid(), &args, &mut mem, &iopts)
                 .unwrap_or_else(|e| panic!("{}: {}", b.kind.name(), e.message));

@@ -219,6 +219,9 @@ fn sweep(backend: &mut dyn Backend, arch: &str, o: &Options, sim: bool) -> i32 {
     let mut total: std::collections::BTreeMap<u32, u64> = Default::default();
     let mut by_family: std::collections::BTreeMap<Family, std::collections::BTreeMap<u32, u64>> =
         Default::default();
+    // The corpus and conformance cases by the shape of their arguments.
+    let mut by_shape: std::collections::BTreeMap<&str, std::collections::BTreeMap<u32, u64>> =
+        Default::default();
     let mut tallies: std::collections::BTreeMap<Family, Tally> = Default::default();
     let mut failures = Vec::new();
     let start = std::time::Instant::now();
@@ -240,6 +243,12 @@ fn sweep(backend: &mut dyn Backend, arch: &str, o: &Options, sim: bool) -> i32 {
                     .or_default()
                     .entry(*w)
                     .or_insert(0) += b;
+                if let Some(v) = gpusweep::SHAPE_VARIANTS
+                    .iter()
+                    .find(|v| c.label.ends_with(&format!("({v})")))
+                {
+                    *by_shape.entry(v).or_default().entry(*w).or_insert(0) += b;
+                }
             }
         }
         let t = tallies.entry(c.family).or_default();
@@ -327,6 +336,18 @@ fn sweep(backend: &mut dyn Backend, arch: &str, o: &Options, sim: bool) -> i32 {
             println!("| {} | {} | {} |", f.name(), width_list(m), share_128(m));
         }
         println!("| all | {} | {} |", width_list(&total), share_128(&total));
+        if !by_shape.is_empty() {
+            println!();
+            println!("The corpus and conformance cases by the shape of their arguments:");
+            println!();
+            println!("| shapes | bytes by width (bits:bytes) | 128-bit share |");
+            println!("|---|---|---|");
+            for v in gpusweep::SHAPE_VARIANTS {
+                if let Some(m) = by_shape.get(v) {
+                    println!("| {v} | {} | {} |", width_list(m), share_128(m));
+                }
+            }
+        }
     }
     for f in &failures {
         println!("\n{f}");

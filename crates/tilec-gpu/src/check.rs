@@ -203,6 +203,7 @@ pub fn reference(case: &Case) -> Result<Memory, RunError> {
         parallel: true,
         threads: 0,
         max_ops: Some(case.max_ops),
+        conflicting_stores: true,
     };
     tilec_interp::run_with(
         case.module,

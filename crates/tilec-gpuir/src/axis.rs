@@ -252,7 +252,7 @@ impl Axis {
         let opcode = m.opcode(op);
         match opcode {
             O::MakeTensorView => return self.make_tensor_view(m, op),
-            O::MakePartitionView | O::MakeStridedView => {
+            O::MakePartitionView | O::MakeStridedView | O::MakeGatherScatterView => {
                 if let Some(v) = self.views.get(&m.operand(op, 0)).cloned() {
                     self.views.insert(m.result(op, 0), v);
                 }
@@ -474,6 +474,20 @@ impl Axis {
             O::Reshape => {
                 let src = m.operand(op, 0);
                 Some(reshape(&self.info(m, src), &shape_of(m, src), &shape))
+            }
+            // The same values in another layout (GPU-level IR): converted in registers, or
+            // through a buffer that only holds the tile it was allocated with.
+            O::ConvertLayout => Some(self.info(m, m.operand(op, 0))),
+            O::LocalLoad => {
+                let buf = m.operand(op, 0);
+                let only_read = m
+                    .users(buf)
+                    .all(|user| matches!(m.opcode(user), O::LocalLoad | O::LocalDealloc));
+                m.defining_op(buf)
+                    .filter(|a| {
+                        m.opcode(*a) == O::LocalAlloc && m.num_operands(*a) == 1 && only_read
+                    })
+                    .map(|a| self.info(m, m.operand(a, 0)))
             }
             O::Permute => {
                 let x = self.info(m, m.operand(op, 0));

@@ -372,8 +372,10 @@ pub fn view_vector(
     else {
         return Vector::SCALAR;
     };
+    // A gather/scatter view's rows are anywhere: vectors run inside a row (the row
+    // stride's divisibility counts as any other dimension's stride), never across rows.
     let mut w = vector_slots_along(layout, shape, elem, vd);
-    if w < 2 || view.sparse.is_some() {
+    if w < 2 || view.sparse == Some(vd) {
         return Vector::SCALAR;
     }
     let Some(info) = axis.view(view.value) else {
@@ -699,8 +701,8 @@ fn remark(
         let last = view.strides.len().checked_sub(1);
         let vd =
             (0..shape.len()).find(|&i| Some(view.dim_map.get(i).copied().unwrap_or(i)) == last);
-        let why = if view.sparse.is_some() {
-            "the rows of a gather/scatter view are gathered one by one"
+        let why = if vd.is_some() && view.sparse == vd {
+            "the elements along a gather/scatter view's sparse dimension are gathered one by one"
         } else if vd.is_none() {
             "no tile dimension runs along the view's innermost dimension"
         } else if last.and_then(|d| view.strides.get(d)) != Some(&Some(1)) {

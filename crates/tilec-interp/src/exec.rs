@@ -55,6 +55,8 @@ pub(crate) struct Ctx<'a, 'm> {
     /// loop) reuses its buffer, since the previous allocation's lifetime has ended.
     pub local: Memory,
     pub allocas: FxHashMap<Op, u64>,
+    /// [`Options::conflicting_stores`].
+    pub conflicting_stores: bool,
 }
 
 /// For each op, the values defined in its block that are not used after it: their last
@@ -140,6 +142,7 @@ impl<'a, 'm> Ctx<'a, 'm> {
             allocas: FxHashMap::default(),
             cur: None,
             dead,
+            conflicting_stores: false,
         }
     }
 
@@ -607,6 +610,11 @@ pub struct Options {
     /// tile's size); past it the run stops with an error at the op, as a watchdog would
     /// stop a kernel that never ends. `None`: no limit.
     pub max_ops: Option<u64>,
+    /// Stop with an error when two elements of one `store_ptr_tko` or
+    /// `atomic_store_tko` write different values to the same address: which of them the
+    /// memory keeps is not determined (a GPU may keep either), so a result to compare
+    /// against does not exist. Off: the later element in index order wins.
+    pub conflicting_stores: bool,
 }
 
 /// Runs entry `entry` of `m` over `grid` tile blocks in the deterministic mode: one block
@@ -711,6 +719,7 @@ pub fn run_with_progress(
         let bid = [i % g[0], i / g[0] % g[1], i / (g[0] * g[1])];
         let fuel = opts.max_ops.unwrap_or(u64::MAX);
         let mut ctx = Ctx::new(m, mem, &globals, &dead, bid, g, fuel);
+        ctx.conflicting_stores = opts.conflicting_stores;
         let args = scalars
             .iter()
             .map(|&(e, b)| Val::Tile(Tile::scalar(e, b)))

@@ -448,8 +448,17 @@ impl Ctx<'_, '_> {
                 let ptrs = self.tile(m.operand(op, 0))?.clone();
                 let vals = self.tile(m.operand(op, 1))?.clone();
                 let maskv = self.opt_tile(op, "mask")?;
+                let mut written: FxHashMap<u64, (usize, u64)> = FxHashMap::default();
                 for (i, a) in ptrs.bits.iter().enumerate() {
                     if maskv.as_ref().is_none_or(|k| k.bits[i] & 1 == 1) {
+                        if self.conflicting_stores
+                            && let Some((j, b)) = written.insert(*a, (i, vals.bits[i]))
+                            && b != vals.bits[i]
+                        {
+                            return Err(format!(
+                                "elements {j} and {i} write different values to address {a:#x}: which one memory keeps is not determined"
+                            ));
+                        }
                         self.store_elem(vals.elem, *a, vals.bits[i])?;
                     }
                 }

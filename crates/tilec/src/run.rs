@@ -199,6 +199,7 @@ impl Driver<'_, '_> {
             parallel: !a.deterministic && a.jobs != Some(1),
             threads: a.jobs.unwrap_or(0),
             max_ops: Some(a.max_ops),
+            conflicting_stores: false,
         };
         let mut mem = bound.memory.clone();
         // Out-of-bounds messages name the argument: "argument 3 (%y_ptr)".

@@ -309,8 +309,13 @@ impl Kernel<'_> {
             let coords = crate::layout::coords(&shape, layout.slot_elem(s0));
             // In-bounds predicate over every dimension (over all but the innermost one for
             // a vector), and the owner predicate of stores.
-            let skip = (vw > 1).then_some(inner).or(view.sparse);
-            let mut p = self.bounds_pred(&limits, &coords, skip, owner.as_deref(), &mut cache);
+            // (A gather/scatter view's rows are checked by `gather_rows`.)
+            let skip: Vec<usize> = (vw > 1)
+                .then_some(inner)
+                .into_iter()
+                .chain(view.sparse)
+                .collect();
+            let mut p = self.bounds_pred(&limits, &coords, &skip, owner.as_deref(), &mut cache);
             let (mut a, off) = self.slot_address(&addr, &stride_regs, &coords, &mut cache);
             if let (Some(rows), Some(sd)) = (&rows, view.sparse) {
                 let (inside, ra) = rows[coords[sd] as usize].clone();
@@ -601,7 +606,7 @@ impl Kernel<'_> {
             }
             let to = self.smem_at(&mut dst_at, e);
             if vector {
-                let p = self.bounds_pred(&limits, &coords, Some(inner), None, &mut cache);
+                let p = self.bounds_pred(&limits, &coords, &[inner], None, &mut cache);
                 // Elements of the vector in bounds: clamp(limit - c0, 0, vw).
                 let k = self.reg(RegClass::B64);
                 self.ins(format!(
@@ -620,7 +625,7 @@ impl Kernel<'_> {
                     "cp.async.ca.shared.global {to}, {src}, {bytes}, {nb};"
                 ));
             } else {
-                let p = self.bounds_pred(&limits, &coords, None, None, &mut cache);
+                let p = self.bounds_pred(&limits, &coords, &[], None, &mut cache);
                 let r = self.imm(elem, 0);
                 let ld = format!("ld{}", self.gspace());
                 self.load_into(&ld, elem, &src, &r, p.as_deref());
@@ -638,11 +643,11 @@ impl Kernel<'_> {
         &mut self,
         limits: &[String],
         coords: &[u64],
-        skip: Option<usize>,
+        skip: &[usize],
         owner: Option<&str>,
         cache: &mut AccessCache,
     ) -> Option<String> {
-        let dims: Vec<usize> = (0..limits.len()).filter(|i| Some(*i) != skip).collect();
+        let dims: Vec<usize> = (0..limits.len()).filter(|i| !skip.contains(i)).collect();
         let key: Vec<u64> = dims.iter().map(|d| coords[*d]).collect();
         if let Some(p) = cache.preds.get(&key) {
             return Some(p.clone());
@@ -1239,7 +1244,7 @@ impl Kernel<'_> {
         let mut cache = AccessCache::default();
         for s in 0..layout.slots() {
             let coords = crate::layout::coords(&shape, layout.slot_elem(s));
-            let p = self.bounds_pred(&limits, &coords, None, owner.as_deref(), &mut cache);
+            let p = self.bounds_pred(&limits, &coords, &[], owner.as_deref(), &mut cache);
             let (a, off) = self.slot_address(&addr, &stride_regs, &coords, &mut cache);
             let at = if off == 0 {
                 a.clone()
