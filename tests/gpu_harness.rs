@@ -1051,3 +1051,40 @@ fn large_aligned_corpus_cases_move_their_bytes_in_128_bit_accesses() {
         );
     }
 }
+
+/// sm_90a, a K loop over warpgroup MMA: each K step's product stays in flight during the
+/// next (`wgmma.wait_group 1` after it, the accumulator updated in the registers the loop
+/// carries, `ttng.warp_group_dot_wait` after the loop), over 11 K steps (the stage rings
+/// wrap), matching the interpreter bit for bit; without the wait after the loop, the
+/// epilogue reads accumulators still in flight, which the simulator reports.
+#[test]
+fn warpgroup_mma_stays_in_flight_across_k_steps() {
+    let opts = tilec_ptx::Options {
+        arch: tilec_ptx::Arch::Sm90a,
+        ..tilec_ptx::Options::default()
+    };
+    let c = example("matmul 64x64x352 randint");
+    let mut p = gpusweep::prepare(&c, &opts).expect("prepares");
+    assert!(
+        p.ptx.contains("wgmma.wait_group.sync.aligned 1;")
+            && p.ptx.contains("wgmma.wait_group.sync.aligned 0;"),
+        "{}",
+        p.ptx
+    );
+    for seed in [None, Some(1), Some(2)] {
+        let mut sim = SimGpu::default();
+        sim.seed = seed;
+        // randint inputs: every product exact in f32.
+        let mut policy = Policy::of(&p.module, p.entry, false, c.grid);
+        policy.force_exact = true;
+        let case = p.case(c.grid, 4, policy);
+        let r = tilec_gpu::check(&mut sim, &case).expect("runs");
+        assert!(r.passed(), "{seed:?}: {}", r.render(&p.module));
+    }
+    p.ptx = p.ptx.replacen("wgmma.wait_group.sync.aligned 0;", "", 1);
+    let case = p.case(c.grid, 4, Policy::of(&p.module, p.entry, false, c.grid));
+    match tilec_gpu::check(&mut SimGpu::default(), &case) {
+        Ok(r) => panic!("no error without the wait: {}", r.render(&p.module)),
+        Err(e) => assert!(format!("{e:?}").contains("wgmma"), "{e:?}"),
+    }
+}

@@ -574,7 +574,7 @@ fn warpgroup_mma_on_sm90a() {
     assert_eq!(gpu.status, 0, "{}", gpu.stderr);
     assert!(
         gpu.stdout
-            .contains("{ttg.mma = \"wgmma.m64n64k16.f32.f16.f16\"}"),
+            .contains("{ttg.mma = \"wgmma.m64n64k16.f32.f16.f16\", ttg.mma_async}"),
         "{}",
         gpu.stdout
     );
@@ -599,10 +599,32 @@ fn warpgroup_mma_on_sm90a() {
         "wgmma.fence.sync.aligned;",
         "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {",
         "wgmma.commit_group.sync.aligned;",
+        // In flight across K steps: the previous step's group is awaited in the loop,
+        // the last one after it (`ttng.warp_group_dot_wait`).
+        "wgmma.wait_group.sync.aligned 1;",
         "wgmma.wait_group.sync.aligned 0;",
     ] {
         assert!(direct.stdout.contains(want), "{want}:\n{}", direct.stdout);
     }
+    assert!(
+        gpu.stdout
+            .contains("ttng.warp_group_dot_wait %for {pendings = 0 : i32}"),
+        "{}",
+        gpu.stdout
+    );
+    // The wait is checked like every GPU-level op.
+    let broken = gpu.stdout.replace(
+        "ttng.warp_group_dot_wait %for {pendings = 0 : i32}",
+        "ttng.warp_group_dot_wait %for {pendings = 8 : i32}",
+    );
+    let out = run_tilec(&["opt", "-", "--diagnostic-format=mlir"], &broken);
+    assert_eq!(out.status, 1, "{}", out.stdout);
+    assert!(
+        out.stderr
+            .contains("'ttng.warp_group_dot_wait' op requires 'pendings', an integer from 0 to 7"),
+        "{}",
+        out.stderr
+    );
     assert!(!direct.stdout.contains("ldmatrix"), "{}", direct.stdout);
     // Two k steps of 16 over K = 32.
     assert_eq!(direct.stdout.matches("wgmma.mma_async").count(), 2);

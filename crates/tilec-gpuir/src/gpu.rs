@@ -86,6 +86,35 @@ pub fn convert_to_gpu(m: &mut Module, opts: &Options) {
     convert_to_gpu_remarks(m, opts);
 }
 
+/// Whether product `op` (in the body of `for` `f`) accumulates in place over the loop:
+/// its accumulator is a value the loop carries, used by nothing else in the body, and its
+/// result is what the loop carries on, used by nothing else. A warpgroup MMA can then
+/// stay in flight until the next K step's (its accumulator registers are the carried
+/// ones, touched by no other instruction).
+pub fn accumulates_in_place(m: &Module, op: Op, f: Op) -> bool {
+    let Some(body) = m.op_block(op) else {
+        return false;
+    };
+    if m.block_parent_op(body) != Some(f) || m.num_operands(op) < 3 {
+        return false;
+    }
+    let acc = m.operand(op, 2);
+    let Some(pos) = m.block_args(body).iter().position(|a| *a == acc) else {
+        return false;
+    };
+    if pos == 0 || m.num_uses(acc) != 1 || m.num_results(op) != 1 {
+        return false;
+    }
+    let r = m.result(op, 0);
+    let Some(term) = m.last_op(body) else {
+        return false;
+    };
+    m.opcode(term) == Opcode::Continue
+        && m.num_uses(r) == 1
+        && m.num_operands(term) >= pos
+        && m.operand(term, pos - 1) == r
+}
+
 /// The stages a pipelined K loop gets when `--num-stages` does not say (fewer when they
 /// do not fit the shared memory).
 pub const DEFAULT_STAGES: u32 = 4;
@@ -877,6 +906,7 @@ impl Assign<'_> {
             | O::AsyncCopyGlobalToLocal
             | O::AsyncCommitGroup
             | O::AsyncWait
+            | O::WarpGroupDotWait
             | O::GpuBarrier
             | O::UnrealizedConversionCast
             | O::Unregistered => {}
@@ -1143,7 +1173,17 @@ impl Assign<'_> {
             Err(None) => return None,
         };
         let a_async = self.async_copyable(loads[0]);
-        self.pipeline_stages(op, f, a_async)
+        // Warpgroup MMA (no fragment layouts) accumulating in place over the loop can stay
+        // in flight across K steps when A comes by async copies: B then needs a third
+        // stage (see [`Assign::build_pipeline`]).
+        let overlap = frags.is_none() && a_async && accumulates_in_place(self.m, op, f);
+        let n = self.pipeline_stages(op, f, a_async, overlap)?;
+        self.m.remove_extra_attr(op, crate::wgmma::ASYNC_ATTR);
+        if overlap && n >= 3 {
+            let unit = self.m.ctx.attrs.intern(AttrData::Unit);
+            self.m.push_extra_attr(op, crate::wgmma::ASYNC_ATTR, unit);
+        }
+        Some(n)
     }
 
     /// gpu-pipeline of one product: when `op` records [`STAGES_ATTR`] and its A and B
@@ -1233,7 +1273,13 @@ impl Assign<'_> {
             return false;
         };
         let a_async = self.async_copyable(loads[0]);
-        self.build_pipeline(op, &c, f, &loads, a_async, n)
+        let overlap = self.m.attr_named(op, crate::wgmma::ASYNC_ATTR).is_some();
+        if overlap && !(a_async && n >= 3 && frags.is_none() && accumulates_in_place(self.m, op, f))
+        {
+            self.m.remove_extra_attr(op, crate::wgmma::ASYNC_ATTR);
+            return self.build_pipeline(op, &c, f, &loads, a_async, n, false);
+        }
+        self.build_pipeline(op, &c, f, &loads, a_async, n, overlap)
     }
 
     /// The `for` around `op` and the view loads of its A and B when the pipelining
@@ -1338,7 +1384,7 @@ impl Assign<'_> {
     /// pads with a nonzero value (`cp.async` zero-fills). `n` stages of A and two of B must
     /// fit the shared memory the pipeline may use: the kernel's limit
     /// ([`Options::smem_limit`]) less [`crate::sizes::STAGE_BYTES`] for its other buffers.
-    fn pipeline_stages(&mut self, op: Op, f: Op, a_async: bool) -> Option<u32> {
+    fn pipeline_stages(&mut self, op: Op, f: Op, a_async: bool, overlap: bool) -> Option<u32> {
         if self.stages == Some(1) {
             self.remark(f, "K loop not pipelined: --num-stages 1 asked for".into());
             return None;
@@ -1362,7 +1408,10 @@ impl Assign<'_> {
                 crate::sizes::STAGE_BYTES
             )
         };
-        let need = |n: u32| n as u64 * a + 2 * b;
+        // B's stages: two, three when a warpgroup MMA stays in flight (3 stages of A or
+        // more).
+        let b_stages = |n: u32| if overlap && n >= 3 { 3 } else { 2 };
+        let need = |n: u32| n as u64 * a + b_stages(n) * b;
         if need(2) > budget {
             self.remark(
                 f,
@@ -1385,7 +1434,8 @@ impl Assign<'_> {
         if need(n) > budget {
             let fit = (2..n).rev().find(|&k| need(k) <= budget).unwrap_or(2);
             why.push(format!(
-                "{n} stages of A ({a} bytes each) and two of B ({b} bytes each) need {} bytes of shared memory, more than the {budget} bytes the pipeline may use ({limit_text})",
+                "{n} stages of A ({a} bytes each) and {} of B ({b} bytes each) need {} bytes of shared memory, more than the {budget} bytes the pipeline may use ({limit_text})",
+                if b_stages(n) == 3 { "three" } else { "two" },
                 need(n)
             ));
             n = fit;
@@ -1402,8 +1452,14 @@ impl Assign<'_> {
         self.remark(
             f,
             format!(
-                "K loop pipelined over {n} stages ({n} of A and 2 of B, {} bytes of shared memory)",
-                need(n)
+                "K loop pipelined over {n} stages ({n} of A and {} of B, {} bytes of shared memory){}",
+                b_stages(n),
+                need(n),
+                if overlap && n >= 3 {
+                    "; each K step's warpgroup MMA stays in flight during the next"
+                } else {
+                    ""
+                }
             ),
         );
         Some(n)
@@ -1438,6 +1494,7 @@ impl Assign<'_> {
 
     /// Builds the pipeline of [`Assign::pipeline`] with `n` stages for A (`n` is 2 when A
     /// does not go by async copies).
+    #[allow(clippy::too_many_arguments)]
     fn build_pipeline(
         &mut self,
         op: Op,
@@ -1446,6 +1503,7 @@ impl Assign<'_> {
         loads: &[Op],
         a_async: bool,
         n: u32,
+        overlap: bool,
     ) -> bool {
         let m = &*self.m;
         let Some(body) = m.op_block(op) else {
@@ -1492,9 +1550,15 @@ impl Assign<'_> {
         // A's stages are filled by async copies: wait until at most n - 2 groups are
         // pending (the copy of this step has landed) before the barrier that makes the
         // stage visible to every thread.
+        // With `overlap` (a warpgroup MMA in flight across K steps, `n` >= 3), A's copies
+        // run `n - 2` steps ahead, not `n - 1`: the copy issued in iteration k goes into
+        // the stage of step k - 2, whose product every warpgroup has awaited once it
+        // passes this iteration's barrier (`wgmma.wait_group 1` after each product), and
+        // B keeps three stages for the same reason.
+        let dist = if overlap { n - 2 } else { n - 1 };
         if a_async {
             let w = self.create(Opcode::AsyncWait, &[], &[token_ty], &[], first);
-            let num = self.m.ctx.attrs.int(n as i64 - 2, Type::I32);
+            let num = self.m.ctx.attrs.int(dist as i64 - 1, Type::I32);
             self.m.push_extra_attr(w, "num", num);
             self.located(w, op);
         }
@@ -1506,17 +1570,29 @@ impl Assign<'_> {
         // (k - lb + n - 1) mod n for the copy issued in this iteration.
         let next_k = at_top(self, Opcode::AddI, &[iv, step], &[]);
         let rel = at_top(self, Opcode::SubI, &[iv, lb], &[]);
-        let cur = at_top(self, Opcode::AndI, &[rel, step], &[]);
-        let nxt = at_top(self, Opcode::XOrI, &[cur, step], &[]);
+        let (cur, nxt) = if overlap {
+            // B over three stages: (k - lb) mod 3 and (k + 1 - lb) mod 3.
+            let three = consts[3];
+            let unsigned = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 0);
+            let rel1 = at_top(self, Opcode::AddI, &[rel, step], &[]);
+            let c = at_top(self, Opcode::RemI, &[rel, three], &[Some(unsigned)]);
+            let x = at_top(self, Opcode::RemI, &[rel1, three], &[Some(unsigned)]);
+            (c, x)
+        } else {
+            let c = at_top(self, Opcode::AndI, &[rel, step], &[]);
+            let x = at_top(self, Opcode::XOrI, &[c, step], &[]);
+            (c, x)
+        };
         let (a_cur, a_nxt, a_k) = if n == 2 {
             (cur, nxt, next_k)
         } else {
-            let last = consts[n as usize - 1];
+            let last = consts[dist as usize];
             let ahead = at_top(self, Opcode::AddI, &[rel, last], &[]);
             let a_k = at_top(self, Opcode::AddI, &[iv, last], &[]);
             if n.is_power_of_two() {
-                let c = at_top(self, Opcode::AndI, &[rel, last], &[]);
-                let x = at_top(self, Opcode::AndI, &[ahead, last], &[]);
+                let mask = consts[n as usize - 1];
+                let c = at_top(self, Opcode::AndI, &[rel, mask], &[]);
+                let x = at_top(self, Opcode::AndI, &[ahead, mask], &[]);
                 (c, x, a_k)
             } else {
                 let count = consts[n as usize];
@@ -1550,7 +1626,7 @@ impl Assign<'_> {
         let a_has_next = if n == 2 {
             has_next
         } else {
-            let (ps, r) = predicate(self, iv, n - 1, InsertPoint::Before(first));
+            let (ps, r) = predicate(self, iv, dist, InsertPoint::Before(first));
             anchor = ps;
             r
         };
@@ -1563,7 +1639,13 @@ impl Assign<'_> {
             let elem = self.m.ctx.types.element_type(self.m.value_type(v));
             let src_l = self.layout[&v].clone();
             let by_copies = i == 0 && a_async;
-            let depth = if by_copies { n } else { 2 };
+            let depth = if by_copies {
+                n
+            } else if overlap {
+                3
+            } else {
+                2
+            };
             // What goes into shared memory: A as it is, B transposed (N x K).
             let perm: Vec<usize> = if i == 1 {
                 swap_last_two(rank)
@@ -1617,7 +1699,7 @@ impl Assign<'_> {
                 // negation, the first with `contiguity` (Triton's attribute: the vector
                 // width to use).
                 let versions = self.alignment_versions(d, f, op);
-                for j in 0..n - 1 {
+                for j in 0..dist {
                     let (k_j, pred) = if j == 0 {
                         (lb, None)
                     } else {
@@ -1763,6 +1845,42 @@ impl Assign<'_> {
             self.m.push_extra_attr(w, "num", num);
         }
         self.results(op, &Rc::new(c.clone()));
+        if overlap {
+            // The last product is awaited right after the loop, before its buffers are
+            // released and before anything reads the accumulator.
+            // The loop result that carries the accumulator (block argument 0 is the
+            // induction variable).
+            let cv = self.m.operand(op, 2);
+            let j = self
+                .m
+                .op_block(op)
+                .and_then(|body| self.m.block_args(body).iter().position(|a| *a == cv))
+                .and_then(|p| p.checked_sub(1));
+            if let Some(j) = j {
+                let out = self.m.result(f, j);
+                let ty = self.m.value_type(out);
+                let users: Vec<Op> = self.m.users(out).collect();
+                let w = self.create_at(
+                    Opcode::WarpGroupDotWait,
+                    &[out],
+                    &[ty],
+                    &[],
+                    InsertPoint::After(f),
+                    op,
+                );
+                let zero = self.m.ctx.attrs.int(0, Type::I32);
+                self.m.push_extra_attr(w, crate::wgmma::PENDINGS_ATTR, zero);
+                let awaited = self.m.result(w, 0);
+                self.set(awaited, Rc::new(c.clone()));
+                for u in users {
+                    for k in 0..self.m.num_operands(u) {
+                        if self.m.operand(u, k) == out {
+                            self.m.set_operand(u, k, awaited);
+                        }
+                    }
+                }
+            }
+        }
         true
     }
 
@@ -2555,6 +2673,21 @@ pub fn gpu_num_warps(m: &Module) -> u32 {
 fn mma_error(m: &Module, op: Op, warp_bits: u32) -> Option<String> {
     let types = &m.ctx.types;
     let ty = |i: usize| m.value_type(m.operand(op, i));
+    if m.attr_named(op, crate::wgmma::ASYNC_ATTR).is_some() {
+        let async_attr = crate::wgmma::ASYNC_ATTR;
+        if crate::wgmma::recorded(m, op).is_none() {
+            return Some(format!("has '{async_attr}' but records no warpgroup MMA"));
+        }
+        let in_place = m
+            .op_block(op)
+            .and_then(|b| m.block_parent_op(b))
+            .is_some_and(|f| m.opcode(f) == Opcode::For && accumulates_in_place(m, op, f));
+        if !in_place {
+            return Some(format!(
+                "has '{async_attr}' but does not accumulate in place over a loop (its accumulator a value the loop carries and its result what the loop carries on, neither used otherwise)"
+            ));
+        }
+    }
     if let Some(a) = m.attr_named(op, STAGES_ATTR)
         && !m.ctx.attrs.get_int(a).is_some_and(|n| (2..=6).contains(&n))
     {
@@ -3053,6 +3186,17 @@ fn verify_entry(m: &Module, e: Op, warp_bits: u32, errors: &mut Vec<GpuError>) {
                 Opcode::GpuBarrier => {
                     if m.attr_named(op, "addrSpace").is_none() {
                         err(Some(op), format!("'{name}' op requires an address space"));
+                    }
+                }
+                Opcode::WarpGroupDotWait => {
+                    if operand_ty(0) != m.value_type(m.result(op, 0)) {
+                        err(Some(op), format!("'{name}' op requires its result of its input's type"));
+                    }
+                    let pendings = m
+                        .attr_named(op, crate::wgmma::PENDINGS_ATTR)
+                        .and_then(|a| m.ctx.attrs.get_int(a));
+                    if !pendings.is_some_and(|n| (0..8).contains(&n)) {
+                        err(Some(op), format!("'{name}' op requires 'pendings', an integer from 0 to 7"));
                     }
                 }
                 _ => {

@@ -60,6 +60,15 @@ pub struct WgmmaPlan {
 /// for every operand type: k16 of f16, k8 of tf32, k32 of bytes).
 pub const K_STEP_BYTES: u32 = 32;
 
+/// The unit attribute on a warpgroup `mmaf`/`mmai` that stays in flight after it is
+/// issued: its accumulator registers are those of its C operand (a value the loop
+/// carries), and it waits for the previous group (`wgmma.wait_group 1`) rather than its
+/// own; a `ttng.warp_group_dot_wait` after the loop awaits the last one (gpu-pipeline).
+pub const ASYNC_ATTR: &str = "ttg.mma_async";
+
+/// The attribute of `ttng.warp_group_dot_wait`: how many groups may stay in flight.
+pub const PENDINGS_ATTR: &str = "pendings";
+
 impl WgmmaPlan {
     /// The name recorded in `ttg.mma`: `wgmma.m64nNkK.D.A.B`, as PTX spells the
     /// instruction after `wgmma.mma_async.sync.aligned.`.

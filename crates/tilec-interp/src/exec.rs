@@ -447,6 +447,7 @@ impl<'a, 'm> Ctx<'a, 'm> {
             | O::AsyncCopyGlobalToLocal
             | O::AsyncCommitGroup
             | O::AsyncWait
+            | O::WarpGroupDotWait
             | O::PredicateStage
             | O::Mask
             | O::MaskReturn

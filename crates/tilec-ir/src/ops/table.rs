@@ -1872,6 +1872,20 @@ table! {
         syntax: Syntax::Format("($asyncToken^)? attr-dict"),
         ..DEFAULT
     },
+    WarpGroupDotWait => OpDef {
+        opcode: Opcode::WarpGroupDotWait,
+        name: "ttng.warp_group_dot_wait",
+        summary: "Wait until at most `pendings` groups of warpgroup MMAs issued by this warpgroup are in flight; the result is the accumulator the awaited products wrote",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[one("input", TILE)],
+        results: &[one("output", TILE)],
+        // `pendings` (an i32) is carried in the attribute dictionary, where Triton's NVIDIA
+        // dialect prints it.
+        effects: Effects::ReadWrite,
+        syntax: Syntax::Format("$input attr-dict `:` type($input) `->` type($output)"),
+        ..DEFAULT
+    },
     PredicateStage => OpDef {
         opcode: Opcode::PredicateStage,
         name: "ttg.predicate_stage",

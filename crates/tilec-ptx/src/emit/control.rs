@@ -53,16 +53,23 @@ impl Kernel<'_> {
     /// Moves the values into the destination registers as a parallel copy (sources are
     /// read before any destination is written).
     fn parallel_copy(&mut self, dsts: &[Tv], vals: &[Value]) {
+        // A value already in its destination registers (a loop-carried accumulator a
+        // warpgroup MMA updated in place) is not copied: no instruction touches them.
         let mut staged = Vec::new();
         for (d, v) in dsts.iter().zip(vals) {
             let t = self.tile_in(*v, &d.layout);
+            if t.regs == d.regs {
+                staged.push(None);
+                continue;
+            }
             let tmp = self.fresh_like(d);
             for (a, b) in tmp.regs.iter().zip(&t.regs) {
                 self.copy_reg(d.elem, a, b);
             }
-            staged.push(tmp);
+            staged.push(Some(tmp));
         }
         for (d, t) in dsts.iter().zip(&staged) {
+            let Some(t) = t else { continue };
             for (a, b) in d.regs.iter().zip(&t.regs) {
                 self.copy_reg(d.elem, a, b);
             }

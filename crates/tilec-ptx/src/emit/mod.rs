@@ -1456,6 +1456,16 @@ impl<'a> Kernel<'a> {
                     .unwrap_or(0);
                 self.ins(format!("cp.async.wait_group {num};"));
             }
+            O::WarpGroupDotWait => {
+                // The awaited products wrote the input's registers: the result is them.
+                let pendings = m
+                    .attr_named(op, tilec_gpuir::wgmma::PENDINGS_ATTR)
+                    .and_then(|a| m.ctx.attrs.get_int(a))
+                    .unwrap_or(0);
+                self.ins(format!("wgmma.wait_group.sync.aligned {pendings};"));
+                let t = self.tile(m.operand(op, 0));
+                self.set_tile(m.result(op, 0), t);
+            }
             O::PredicateStage => {
                 // iv + (maxStage - stage) * step < ub, compared signed.
                 let (iv, ub, step) = (

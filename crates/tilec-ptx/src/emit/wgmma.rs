@@ -81,21 +81,33 @@ impl Kernel<'_> {
         } else {
             da
         };
-        // D = C, then D += A B per instruction.
+        // D = C, then D += A B per instruction. A product left in flight
+        // (`ttg.mma_async`) accumulates in C's registers themselves, which the loop carries
+        // and nothing else touches until the next product or the wait after the loop.
+        let in_flight = m.attr_named(op, tilec_gpuir::wgmma::ASYNC_ATTR).is_some();
+        if in_flight && c.regs != self.tile(c_v).regs {
+            return self.error_at_op(
+                op,
+                "a warpgroup MMA left in flight needs its accumulator in the accumulator layout",
+            );
+        }
         let (class, mov) = if plan.acc == tilec_ir::Type::I32 {
             (RegClass::B32, "mov.b32")
         } else {
             (RegClass::F32, "mov.f32")
         };
-        let regs: Vec<String> = c
-            .regs
-            .iter()
-            .map(|x| {
-                let d = self.reg(class);
-                self.ins(format!("{mov} {d}, {x};"));
-                d
-            })
-            .collect();
+        let regs: Vec<String> = if in_flight {
+            c.regs.clone()
+        } else {
+            c.regs
+                .iter()
+                .map(|x| {
+                    let d = self.reg(class);
+                    self.ins(format!("{mov} {d}, {x};"));
+                    d
+                })
+                .collect()
+        };
         let one = self.reg(RegClass::B32);
         self.ins(format!("mov.u32 {one}, 1;"));
         let scale_d = self.reg(RegClass::Pred);
@@ -124,7 +136,9 @@ impl Kernel<'_> {
             }
         }
         self.ins("wgmma.commit_group.sync.aligned;");
-        self.ins("wgmma.wait_group.sync.aligned 0;");
+        // In flight: the previous K step's group is awaited (its stages get refilled).
+        let pending = u32::from(in_flight);
+        self.ins(format!("wgmma.wait_group.sync.aligned {pending};"));
         self.set_tile(
             m.result(op, 0),
             Tv {
