@@ -392,6 +392,16 @@ fn pipeline_remarks_say_why() {
             "K loop pipelined over 2 stages (2 of A and 2 of B, 16384 bytes of shared memory)"
         ]
     );
+    // Operands converted after their load (cuTile's tf32 product: `ftof` of both tiles)
+    // are loaded a K step ahead and converted in registers.
+    let tf32 = repo_root().join("tests/corpus/cutile/matmul_tf32.mlir");
+    assert_eq!(
+        remarks(&[tf32.to_str().unwrap(), "-o", "-", "--remarks"], ""),
+        [
+            "K loop pipelined over 2 stages instead of 4: A is converted, so its tiles go through registers (cp.async copies bytes as they are), which hold one K step ahead",
+            "K loop pipelined over 2 stages (2 of A and 2 of B, 32768 bytes of shared memory)"
+        ]
+    );
 }
 
 /// The tensor-core instruction convert-to-gpu recorded on a product (`ttg.mma`) is what

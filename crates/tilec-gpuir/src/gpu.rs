@@ -1172,12 +1172,23 @@ impl Assign<'_> {
             }
             Err(None) => return None,
         };
-        let a_async = self.async_copyable(loads[0]);
+        let a_async = loads[0].1.is_none() && self.async_copyable(loads[0].0);
         // Warpgroup MMA (no fragment layouts) accumulating in place over the loop can stay
         // in flight across K steps when A comes by async copies: B then needs a third
         // stage (see [`Assign::build_pipeline`]).
         let overlap = frags.is_none() && a_async && accumulates_in_place(self.m, op, f);
-        let n = self.pipeline_stages(op, f, a_async, overlap)?;
+        let a_registers = if a_async {
+            None
+        } else if loads[0].1.is_some() {
+            Some(
+                "A is converted, so its tiles go through registers (cp.async copies bytes as they are)",
+            )
+        } else {
+            Some(
+                "A's view pads with a nonzero value, so its tiles go through registers (cp.async fills with zeros)",
+            )
+        };
+        let n = self.pipeline_stages(op, f, a_registers, overlap)?;
         self.m.remove_extra_attr(op, crate::wgmma::ASYNC_ATTR);
         if overlap && n >= 3 {
             let unit = self.m.ctx.attrs.intern(AttrData::Unit);
@@ -1272,7 +1283,7 @@ impl Assign<'_> {
         let Ok((f, loads)) = self.pipeline_pattern(op, frags) else {
             return false;
         };
-        let a_async = self.async_copyable(loads[0]);
+        let a_async = loads[0].1.is_none() && self.async_copyable(loads[0].0);
         let overlap = self.m.attr_named(op, crate::wgmma::ASYNC_ATTR).is_some();
         if overlap && !(a_async && n >= 3 && frags.is_none() && accumulates_in_place(self.m, op, f))
         {
@@ -1290,7 +1301,7 @@ impl Assign<'_> {
         &self,
         op: Op,
         frags: Option<(&Layout, &Layout)>,
-    ) -> Result<(Op, Vec<Op>), Option<(Op, String)>> {
+    ) -> Result<(Op, Vec<(Op, Option<Op>)>), Option<(Op, String)>> {
         let m = &*self.m;
         let body = m.op_block(op).ok_or(None)?;
         let f = m.block_parent_op(body).ok_or(None)?;
@@ -1319,11 +1330,24 @@ impl Assign<'_> {
         let mut loads = Vec::new();
         for (i, name) in [(0usize, "A"), (1, "B")] {
             let v = m.operand(op, i);
-            let d = match m.defining_op(v) {
+            // The operand may be a conversion of the loaded tile (an elementwise op of one
+            // operand in the body, its only use the product: f32 to tf32, a dequantising
+            // cast), applied in registers when the tile arrives.
+            let conv = m.defining_op(v).filter(|c| {
+                m.def(*c)
+                    .traits
+                    .contains(tilec_ir::ops::Traits::ELEMENTWISE)
+                    && m.num_operands(*c) == 1
+                    && m.num_results(*c) == 1
+                    && m.op_block(*c) == Some(body)
+                    && m.num_uses(v) == 1
+            });
+            let loaded = conv.map_or(v, |c| m.operand(c, 0));
+            let d = match m.defining_op(loaded) {
                 Some(d) if m.opcode(d) == Opcode::LoadViewTko && m.op_block(d) == Some(body) => d,
                 _ => {
                     return why(format!(
-                        "operand {name} of the product is not a view load (`load_view_tko`) in the loop body"
+                        "operand {name} of the product is not a view load (`load_view_tko`) in the loop body, or one conversion of one"
                     ));
                 }
             };
@@ -1331,7 +1355,7 @@ impl Assign<'_> {
                 .attr_named(d, "memory_ordering_semantics")
                 .and_then(|a| m.ctx.attrs.get_enum(a, EnumKind::MemoryOrdering))
                 .is_none_or(|o| o == 0);
-            if m.num_uses(v) != 1 {
+            if m.num_uses(loaded) != 1 || m.num_uses(v) != 1 {
                 return why(format!(
                     "the tile loaded for operand {name} has uses other than the product"
                 ));
@@ -1360,7 +1384,7 @@ impl Assign<'_> {
                     "operand {name} is already in its fragment layout (nothing to stage)"
                 ));
             }
-            loads.push(d);
+            loads.push((d, conv));
         }
         if m.first_op(body).is_none() {
             return Err(None);
@@ -1384,7 +1408,13 @@ impl Assign<'_> {
     /// pads with a nonzero value (`cp.async` zero-fills). `n` stages of A and two of B must
     /// fit the shared memory the pipeline may use: the kernel's limit
     /// ([`Options::smem_limit`]) less [`crate::sizes::STAGE_BYTES`] for its other buffers.
-    fn pipeline_stages(&mut self, op: Op, f: Op, a_async: bool, overlap: bool) -> Option<u32> {
+    fn pipeline_stages(
+        &mut self,
+        op: Op,
+        f: Op,
+        a_registers: Option<&str>,
+        overlap: bool,
+    ) -> Option<u32> {
         if self.stages == Some(1) {
             self.remark(f, "K loop not pipelined: --num-stages 1 asked for".into());
             return None;
@@ -1424,12 +1454,11 @@ impl Assign<'_> {
         }
         let mut n = want;
         let mut why = Vec::new();
-        if !a_async && n > 2 {
+        if let Some(reason) = a_registers
+            && n > 2
+        {
             n = 2;
-            why.push(
-                "A's view pads with a nonzero value, so its tiles go through registers (cp.async fills with zeros), which hold one K step ahead"
-                    .to_string(),
-            );
+            why.push(format!("{reason}, which hold one K step ahead"));
         }
         if need(n) > budget {
             let fit = (2..n).rev().find(|&k| need(k) <= budget).unwrap_or(2);
@@ -1500,7 +1529,7 @@ impl Assign<'_> {
         op: Op,
         c: &Layout,
         f: Op,
-        loads: &[Op],
+        loads: &[(Op, Option<Op>)],
         a_async: bool,
         n: u32,
         overlap: bool,
@@ -1632,7 +1661,7 @@ impl Assign<'_> {
         };
         let zero = consts[0];
         let mut stages: Vec<Value> = Vec::new();
-        for (i, &d) in loads.iter().enumerate() {
+        for (i, &(d, conv)) in loads.iter().enumerate() {
             let v = self.m.operand(op, i);
             let shape = self.shape(v);
             let rank = shape.len();
@@ -1787,12 +1816,23 @@ impl Assign<'_> {
                 stages.push(buf);
                 continue;
             }
-            // Prologue: the load at lb, stored into stage 0.
+            // Prologue: the load at lb (converted), stored into stage 0.
             let pro = self.clone_op(d, &|w| if w == iv { lb } else { w }, InsertPoint::Before(f));
             self.located(pro, op);
-            let pro_tile = self.m.result(pro, 0);
+            let mut pro_tile = self.m.result(pro, 0);
+            let mut pro_last = pro;
+            if let Some(c) = conv {
+                let raw = self.m.result(d, 0);
+                let pc = self.clone_op(
+                    c,
+                    &|w| if w == raw { pro_tile } else { w },
+                    InsertPoint::After(pro),
+                );
+                pro_last = pc;
+                pro_tile = self.m.result(pc, 0);
+            }
             self.set(pro_tile, src_l.clone());
-            store(self, pro_tile, zero, InsertPoint::After(pro));
+            store(self, pro_tile, zero, InsertPoint::After(pro_last));
             // The body's load now fetches the next K step.
             for j in 0..self.m.num_operands(d) {
                 if self.m.operand(d, j) == iv {
@@ -1813,9 +1853,15 @@ impl Assign<'_> {
             self.m.set_operand(op, i, operand);
             // The next K step's load runs only when there is a next step (`ttg.mask`);
             // its tile goes into the other stage after the product.
-            let loaded = self.masked(d, has_next, op);
-            // The next load goes after this one's mask, not into it.
+            let mut loaded = self.masked(d, has_next, op);
+            // The next load goes after this one's mask (and conversion), not into it.
             anchor = self.m.defining_op(loaded).unwrap_or(anchor);
+            if let Some(c) = conv {
+                // The conversion now reads the masked load; it runs after it.
+                self.m.move_op(c, InsertPoint::After(anchor));
+                anchor = c;
+                loaded = self.m.result(c, 0);
+            }
             store(self, loaded, nxt, InsertPoint::After(op));
             stages.push(buf);
         }
@@ -2673,8 +2719,11 @@ pub fn gpu_num_warps(m: &Module) -> u32 {
 fn mma_error(m: &Module, op: Op, warp_bits: u32) -> Option<String> {
     let types = &m.ctx.types;
     let ty = |i: usize| m.value_type(m.operand(op, i));
-    if m.attr_named(op, crate::wgmma::ASYNC_ATTR).is_some() {
+    if let Some(a) = m.attr_named(op, crate::wgmma::ASYNC_ATTR) {
         let async_attr = crate::wgmma::ASYNC_ATTR;
+        if !matches!(m.ctx.attrs.get(a), AttrData::Unit) {
+            return Some(format!("'{async_attr}' must be a unit attribute"));
+        }
         if crate::wgmma::recorded(m, op).is_none() {
             return Some(format!("has '{async_attr}' but records no warpgroup MMA"));
         }
