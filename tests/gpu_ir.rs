@@ -402,6 +402,25 @@ fn pipeline_remarks_say_why() {
             "K loop pipelined over 2 stages (2 of A and 2 of B, 32768 bytes of shared memory)"
         ]
     );
+    // On sm_90a the product (warpgroup MMA) stays in flight across K steps: three
+    // register-filled stages of each.
+    assert_eq!(
+        remarks(
+            &[
+                tf32.to_str().unwrap(),
+                "--arch",
+                "sm_90a",
+                "-o",
+                "-",
+                "--remarks"
+            ],
+            ""
+        ),
+        [
+            "K loop pipelined over 3 stages instead of 4: A is converted, so its tiles go through registers (cp.async copies bytes as they are), which hold one K step ahead",
+            "K loop pipelined over 3 stages (3 of A and 3 of B, 49152 bytes of shared memory); each K step's warpgroup MMA stays in flight during the next"
+        ]
+    );
 }
 
 /// The tensor-core instruction convert-to-gpu recorded on a product (`ttg.mma`) is what

@@ -1174,9 +1174,9 @@ impl Assign<'_> {
         };
         let a_async = loads[0].1.is_none() && self.async_copyable(loads[0].0);
         // Warpgroup MMA (no fragment layouts) accumulating in place over the loop can stay
-        // in flight across K steps when A comes by async copies: B then needs a third
-        // stage (see [`Assign::build_pipeline`]).
-        let overlap = frags.is_none() && a_async && accumulates_in_place(self.m, op, f);
+        // in flight across K steps: what goes through registers then needs a third stage
+        // (see [`Assign::build_pipeline`]).
+        let overlap = frags.is_none() && accumulates_in_place(self.m, op, f);
         let a_registers = if a_async {
             None
         } else if loads[0].1.is_some() {
@@ -1285,8 +1285,7 @@ impl Assign<'_> {
         };
         let a_async = loads[0].1.is_none() && self.async_copyable(loads[0].0);
         let overlap = self.m.attr_named(op, crate::wgmma::ASYNC_ATTR).is_some();
-        if overlap && !(a_async && n >= 3 && frags.is_none() && accumulates_in_place(self.m, op, f))
-        {
+        if overlap && !(n >= 3 && frags.is_none() && accumulates_in_place(self.m, op, f)) {
             self.m.remove_extra_attr(op, crate::wgmma::ASYNC_ATTR);
             return self.build_pipeline(op, &c, f, &loads, a_async, n, false);
         }
@@ -1454,10 +1453,13 @@ impl Assign<'_> {
         }
         let mut n = want;
         let mut why = Vec::new();
+        // Through registers, A is one K step ahead whatever its stages: two, or three for a
+        // product in flight (the stage it reads is not the one the next step is stored in).
+        let a_most = if overlap { 3 } else { 2 };
         if let Some(reason) = a_registers
-            && n > 2
+            && n > a_most
         {
-            n = 2;
+            n = a_most;
             why.push(format!("{reason}, which hold one K step ahead"));
         }
         if need(n) > budget {
@@ -1612,7 +1614,7 @@ impl Assign<'_> {
             let x = at_top(self, Opcode::XOrI, &[c, step], &[]);
             (c, x)
         };
-        let (a_cur, a_nxt, a_k) = if n == 2 {
+        let (a_cur, a_nxt, a_k) = if n == 2 || !a_async {
             (cur, nxt, next_k)
         } else {
             let last = consts[dist as usize];
@@ -1652,7 +1654,7 @@ impl Assign<'_> {
             (ps, r)
         };
         let (mut anchor, has_next) = predicate(self, iv, 1, InsertPoint::Before(first));
-        let a_has_next = if n == 2 {
+        let a_has_next = if n == 2 || !a_async {
             has_next
         } else {
             let (ps, r) = predicate(self, iv, dist, InsertPoint::Before(first));
