@@ -354,6 +354,23 @@ fn policies_name_what_may_differ() {
     let mut forced = policy_of("row_softmax 7x333");
     forced.force_exact = true;
     assert!(forced.exact() && forced.budget() == 0.0);
+    // A rounding to f16 after an inexact op may land on the neighbouring f16 (1 ulp,
+    // 2^-10 relative, carried on by what follows); alone it is exact.
+    let fa = gpusweep::corpus_cases()
+        .0
+        .into_iter()
+        .find(|c| c.label.starts_with("flash_attention.mlir"))
+        .expect("the flash attention corpus kernel");
+    let p = gpusweep::prepare(&fa, &opts()).expect("prepares");
+    let h = Policy::of(&p.module, p.entry, false, fa.grid);
+    let narrowing: Vec<f64> = h
+        .sources
+        .iter()
+        .filter(|x| x.what.starts_with("ftof to f16"))
+        .map(|x| x.relative)
+        .collect();
+    assert!(!narrowing.is_empty(), "{h:?}");
+    assert!(narrowing.iter().all(|r| *r == (-10f64).exp2()), "{h:?}");
 }
 
 fn f32s(v: &[f32]) -> Vec<u64> {

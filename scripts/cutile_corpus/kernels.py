@@ -541,6 +541,32 @@ def mma_scaled_f4(a, sa, b, sb, c, TM: ConstInt, TN: ConstInt, TK: ConstInt):
     ct.store(c, index=(bm, bn), tile=acc)
 
 
+@ct.kernel
+def flash_attention(q, k, v, out, scale, TQ: ConstInt, TKV: ConstInt, D: ConstInt):
+    # Attention of one head, O = softmax(Q K^T * scale) V (Q, K, V: S x D, f16), TQ query
+    # rows per block: the keys in blocks of TKV with the online softmax (running max
+    # and sum, the accumulator rescaled), f32 accumulation; keys past the end masked.
+    bq = ct.bid(0)
+    n = k.shape[0]
+    tq = ct.load(q, index=(bq, 0), shape=(TQ, D), padding_mode=ct.PaddingMode.ZERO)
+    m_i = ct.full((TQ, 1), float("-inf"), ct.float32)
+    l_i = ct.zeros((TQ, 1), ct.float32)
+    acc = ct.zeros((TQ, D), ct.float32)
+    for j in range(ct.num_tiles(k, axis=0, shape=(TKV, D))):
+        tk = ct.load(k, index=(j, 0), shape=(TKV, D), padding_mode=ct.PaddingMode.ZERO)
+        s = ct.mma(tq, ct.transpose(tk), ct.zeros((TQ, TKV), ct.float32)) * scale
+        key = ct.expand_dims(ct.arange(TKV, dtype=ct.int32), axis=0) + j * TKV
+        s = ct.where(key < n, s, float("-inf"))
+        m_new = ct.maximum(m_i, ct.max(s, axis=1, keepdims=True))
+        p = ct.exp(s - m_new)
+        alpha = ct.exp(m_i - m_new)
+        l_i = l_i * alpha + ct.sum(p, axis=1, keepdims=True)
+        tv = ct.load(v, index=(j, 0), shape=(TKV, D), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(ct.astype(p, ct.float16), tv, acc * alpha)
+        m_i = m_new
+    ct.store(out, index=(bq, 0), tile=ct.astype(acc / l_i, out.dtype))
+
+
 # --------------------------------------------------------------------------
 # Signatures
 # --------------------------------------------------------------------------
@@ -696,6 +722,9 @@ CORPUS = {
     ]),
     "argmax_argmin_cols": (argmax_argmin_cols, [
         sig(arr(f32, 2), arr(i32, 2), arr(i32, 2), 16, 64),
+    ]),
+    "flash_attention": (flash_attention, [
+        sig(arr(f16, 2), arr(f16, 2), arr(f16, 2), arr(f16, 2), scalar(f32), 64, 64, 64),
     ]),
     "mma_scaled_f8": (mma_scaled_f8, [
         sig(arr(f8e4m3, 2), arr(e8m0, 2), arr(f8e4m3, 2), arr(e8m0, 2), arr(f32, 2),

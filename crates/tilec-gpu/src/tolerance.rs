@@ -99,6 +99,10 @@ impl Policy {
         let types = &m.ctx.types;
         let kind_of = |t: Type| tilec_ir::attrs::float_kind(types, types.element_type(t));
         let mut sources = Vec::new();
+        // Roundings to a narrower float: exact on both sides of the same input, but an
+        // input that differs by any amount (an inexact op upstream) can round to the
+        // neighbouring value, one ulp of the narrow type, which the ops after it carry on.
+        let mut narrowings: Vec<Source> = Vec::new();
         let mut f64_nan_payloads = false;
         let mut add = |op: Op, what: String, relative: f64| {
             sources.push(Source { op, what, relative });
@@ -112,6 +116,19 @@ impl Policy {
                 && result_kind.is_none()
             {
                 f64_nan_payloads = true;
+            }
+            if code == Opcode::FToF
+                && let (Some(src), Some(k)) = (m.operands(op).next(), result_kind)
+                && kind_of(m.value_type(src)).is_some_and(|w| w.precision() > k.precision())
+            {
+                narrowings.push(Source {
+                    op,
+                    what: format!(
+                        "ftof to {} (an input that differs may round to the next value)",
+                        k.name()
+                    ),
+                    relative: 2.0 * unit_roundoff(k),
+                });
             }
             match code {
                 Opcode::Reduce | Opcode::Scan => {
@@ -225,6 +242,9 @@ impl Policy {
                 }
             }
         });
+        if !sources.is_empty() {
+            sources.extend(narrowings);
+        }
         Policy {
             sources,
             force_exact: false,
