@@ -301,6 +301,25 @@ def case_mma_scaled_f4(tmp, rng):
     return L, {"c": (xa @ xb).astype(np.float32)}, {}
 
 
+def case_flash_attention(tmp, rng):
+    s, d, tq = 150, 64, 64                           # 3 query blocks; keys 150: a ragged last block
+    q = rng.uniform(-1, 1, (s, d)).astype(np.float16)
+    k = rng.uniform(-1, 1, (s, d)).astype(np.float16)
+    v = rng.uniform(-1, 1, (s, d)).astype(np.float16)
+    scale = 0.125
+    L = Launch(tmp, ((s + tq - 1) // tq,))
+    L.array("q", q)
+    L.array("k", k)
+    L.array("v", v)
+    L.array("out", np.zeros((s, d), np.float16))
+    L.scalar(f"f32:{scale}")
+    x = q.astype(np.float64) @ k.astype(np.float64).T * scale
+    p = np.exp(x - x.max(axis=1, keepdims=True))
+    o = (p / p.sum(axis=1, keepdims=True)) @ v.astype(np.float64)
+    # P goes through f16 before its product and the output is f16: a few f16 ulps.
+    return L, {"out": o.astype(np.float16)}, {"out": (2e-3, 6e-4)}
+
+
 CASES = {
     "tile_atomic_accumulate": case_tile_atomic_accumulate,
     "array_atomic_add_unused": case_array_atomic_add_unused,
@@ -313,6 +332,7 @@ CASES = {
     "argmax_argmin_cols": case_argmax_argmin_cols,
     "mma_scaled_f8": case_mma_scaled_f8,
     "mma_scaled_f4": case_mma_scaled_f4,
+    "flash_attention": case_flash_attention,
 }
 
 

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// The kernels with a NumPy reference: at least the ones using Tile IR 13.3's features.
-const CHECKED: [&str; 11] = [
+const CHECKED: [&str; 12] = [
     "tile_atomic_accumulate",
     "array_atomic_add_unused",
     "sliding_window_sum",
@@ -23,6 +23,7 @@ const CHECKED: [&str; 11] = [
     "argmax_argmin_cols",
     "mma_scaled_f8",
     "mma_scaled_f4",
+    "flash_attention",
 ];
 
 #[test]
