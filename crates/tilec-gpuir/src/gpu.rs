@@ -468,10 +468,13 @@ impl Assign<'_> {
         if *from == **l {
             return;
         }
+        let free = self.is_constant(v) || from.converts_freely(l);
+        if !free && self.rematerialize_broadcast(op, i, l) {
+            return;
+        }
         let ty = self.m.value_type(v);
         let span = self.m.op_span(op);
         let loc = self.m.op_loc(op);
-        let free = self.is_constant(v) || from.converts_freely(l);
         // Tiles over STAGE_BYTES convert in chunks inside one `ttg.convert_layout` (a single
         // buffer would not fit the 48 KiB of static shared memory).
         let elem = self.m.ctx.types.element_type(ty);
@@ -497,6 +500,41 @@ impl Assign<'_> {
         }
         self.set(new, l.clone());
         self.m.set_operand(op, i, new);
+    }
+
+    /// Operand `i` of `op` is a `broadcast` result in another layout than `l`: a copy of
+    /// the broadcast right before `op` makes it in `l` from its (smaller) source, wanted in
+    /// the layout that broadcasts to `l` in registers, instead of moving the whole
+    /// broadcast tile through shared memory (a scale, a row max or a mask row combined
+    /// with a product's accumulator). False when the operand is no broadcast.
+    fn rematerialize_broadcast(&mut self, op: Op, i: usize, l: &Rc<Layout>) -> bool {
+        let v = self.m.operand(op, i);
+        let Some(b) = self
+            .m
+            .defining_op(v)
+            .filter(|b| self.m.opcode(*b) == Opcode::Broadcast)
+        else {
+            return false;
+        };
+        let src = self.m.operand(b, 0);
+        if !self.is_tile(src) {
+            return false;
+        }
+        let (ss, rs) = (self.shape(src), self.shape(v));
+        let attrs: Vec<Option<tilec_ir::Attr>> = (0..self.m.def(b).attrs.len())
+            .map(|k| self.m.attr(b, k))
+            .collect();
+        let ty = self.m.value_type(v);
+        let copy = self.create(Opcode::Broadcast, &[src], &[ty], &attrs, op);
+        let need = Rc::new(broadcast_source(l, &ss, &rs));
+        self.want(copy, 0, &need);
+        let r = self.m.result(copy, 0);
+        self.set(r, l.clone());
+        self.m.set_operand(op, i, r);
+        if !self.m.has_uses(v) {
+            self.m.erase_op(b);
+        }
+        true
     }
 
     fn create(
@@ -2457,16 +2495,28 @@ impl Assign<'_> {
         self.mma_acc(def)
     }
 
-    /// Elementwise ops: every operand in the layout of the first non-constant operand.
+    /// Elementwise ops: every operand in the layout of the first operand that is neither a
+    /// constant nor a broadcast (which are made again in any layout, see
+    /// [`Assign::rematerialize_broadcast`]), else of the first non-constant one.
     fn elementwise(&mut self, op: Op) {
         let n = self.m.num_operands(op);
         if n == 0 {
             return;
         }
-        let l = (0..n)
+        let known: Vec<Value> = (0..n)
             .map(|i| self.m.operand(op, i))
-            .find(|v| !self.is_constant(*v) && self.layout.contains_key(v))
-            .map(|v| self.layout[&v].clone())
+            .filter(|v| !self.is_constant(*v) && self.layout.contains_key(v))
+            .collect();
+        let is_broadcast = |v: &Value| {
+            self.m
+                .defining_op(*v)
+                .is_some_and(|d| self.m.opcode(d) == Opcode::Broadcast)
+        };
+        let l = known
+            .iter()
+            .find(|v| !is_broadcast(v))
+            .or(known.first())
+            .map(|v| self.layout[v].clone())
             .unwrap_or_else(|| self.blocked(&self.shape(self.m.operand(op, 0))));
         for i in 0..n {
             self.want(op, i, &l);
