@@ -679,3 +679,41 @@ fn warpgroup_mma_on_sm90a() {
         out.stderr
     );
 }
+
+/// Loop-invariant work leaves the loop, and broadcasts are made in the layout they are
+/// used in: in the flash-attention corpus kernel, Q (A of `Q K^T`, loaded before the key
+/// loop) is staged in its swizzled buffer once, before the loop, and no 64x64 f32 tile
+/// goes through shared memory inside the loop (the scale, the row max and the rescale
+/// factor are broadcast straight into the accumulator's layout).
+#[test]
+fn attention_stages_q_once_and_converts_no_score_tile() {
+    let path = repo_root().join("tests/corpus/cutile/flash_attention.mlir");
+    for arch in ["sm_80", "sm_90a"] {
+        let out = run_tilec(
+            &[
+                "opt",
+                path.to_str().unwrap(),
+                "-p",
+                "canonicalize,convert-to-gpu",
+                "--arch",
+                arch,
+            ],
+            "",
+        );
+        assert_eq!(out.status, 0, "{}", out.stderr);
+        let text = &out.stdout;
+        let loop_at = text.find(" = for %").expect("the key loop");
+        let q_stage = text
+            .find("ttg.local_alloc %tile ")
+            .expect("Q staged in a buffer");
+        assert!(
+            q_stage < loop_at,
+            "{arch}: Q staged inside the loop:\n{text}"
+        );
+        let in_loop = &text[loop_at..];
+        assert!(
+            !in_loop.contains("-> !ttg.memdesc<64x64xf32"),
+            "{arch}: a 64x64 f32 tile goes through shared memory in the loop:\n{text}"
+        );
+    }
+}

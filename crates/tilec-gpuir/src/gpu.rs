@@ -39,7 +39,7 @@ use std::ops::Not;
 use std::rc::Rc;
 use tilec_ir::attrs::{AttrData, PaddingValue};
 use tilec_ir::segments::operand_group;
-use tilec_ir::util::FxHashMap;
+use tilec_ir::util::{FxHashMap, FxHashSet};
 use tilec_ir::{EnumKind, InsertPoint, Module, Op, OpSpec, Opcode, Swizzle, Type, TypeData, Value};
 
 /// The permutation that swaps the last two of `rank` dimensions.
@@ -246,6 +246,7 @@ pub fn pipeline_loops(m: &mut Module, opts: &Options) {
             ifs: Vec::new(),
             loops: Vec::new(),
             prefer: FxHashMap::default(),
+            hoisted: FxHashSet::default(),
             body,
             stages: opts.num_stages,
             smem_limit: opts.smem_limit(),
@@ -278,6 +279,7 @@ pub fn assign_layouts(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnos
             ifs: Vec::new(),
             loops: Vec::new(),
             prefer: FxHashMap::default(),
+            hoisted: FxHashSet::default(),
             body: None,
             stages: opts.num_stages,
             smem_limit: opts.smem_limit(),
@@ -308,6 +310,9 @@ struct Assign<'a> {
     loops: Vec<LoopFrame>,
     /// Layouts some load results are better produced in (`prefer_broadcast_sources`).
     prefer: FxHashMap<Value, Rc<Layout>>,
+    /// Operand buffers staged once before the loops around their product
+    /// (`staged_buffer`), released after them rather than after the product.
+    hoisted: FxHashSet<Value>,
     /// The body block of the entry being converted.
     body: Option<tilec_ir::Block>,
     /// `Options::num_stages` (`None`: [`DEFAULT_STAGES`], fewer if they do not fit).
@@ -475,22 +480,24 @@ impl Assign<'_> {
         let ty = self.m.value_type(v);
         let span = self.m.op_span(op);
         let loc = self.m.op_loc(op);
+        // A value from outside the loops around `op` is converted once, before them.
+        let at = self.hoist_point(op, v);
         // Tiles over STAGE_BYTES convert in chunks inside one `ttg.convert_layout` (a single
         // buffer would not fit the 48 KiB of static shared memory).
         let elem = self.m.ctx.types.element_type(ty);
         let big = (crate::sizes::elem_bytes(elem) as u64) << from.nbits > crate::sizes::STAGE_BYTES;
         let mut created = Vec::new();
         let new = if free || big {
-            let c = self.create(Opcode::ConvertLayout, &[v], &[ty], &[], op);
+            let c = self.create(Opcode::ConvertLayout, &[v], &[ty], &[], at);
             created.push(c);
             self.m.result(c, 0)
         } else {
-            let buf = self.alloc_buffer(v, op, false);
+            let buf = self.alloc_buffer(v, at, false);
             let alloc = self.m.defining_op(buf).expect("local_alloc");
             let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
-            let bar = self.create(Opcode::GpuBarrier, &[], &[], &[Some(local)], op);
-            let load = self.create(Opcode::LocalLoad, &[buf], &[ty], &[], op);
-            let dealloc = self.create(Opcode::LocalDealloc, &[buf], &[], &[], op);
+            let bar = self.create(Opcode::GpuBarrier, &[], &[], &[Some(local)], at);
+            let load = self.create(Opcode::LocalLoad, &[buf], &[ty], &[], at);
+            let dealloc = self.create(Opcode::LocalDealloc, &[buf], &[], &[], at);
             created.extend([alloc, bar, load, dealloc]);
             self.m.result(load, 0)
         };
@@ -500,6 +507,39 @@ impl Assign<'_> {
         }
         self.set(new, l.clone());
         self.m.set_operand(op, i, new);
+    }
+
+    /// Where to put the ops that prepare value `v` for `op`: before the outermost `for` or
+    /// `loop` around `op` (crossing only loops) that `v` is not defined in, so that a
+    /// loop-invariant tile is converted or staged once; `op` itself otherwise.
+    fn hoist_point(&self, op: Op, v: Value) -> Op {
+        let m = &*self.m;
+        let def_block = match m.value_def(v) {
+            tilec_ir::ValueDef::Result(d, _) => m.op_block(d),
+            tilec_ir::ValueDef::Arg(b, _) => Some(b),
+            _ => None,
+        };
+        // Whether block `b` is inside op `p`'s regions (at any depth).
+        let inside = |mut b: tilec_ir::Block, p: Op| loop {
+            match m.block_parent_op(b) {
+                Some(o) if o == p => return true,
+                Some(o) => match m.op_block(o) {
+                    Some(ob) => b = ob,
+                    None => return false,
+                },
+                None => return false,
+            }
+        };
+        let mut at = op;
+        while let Some(parent) = m.op_block(at).and_then(|b| m.block_parent_op(b)) {
+            if !matches!(m.opcode(parent), Opcode::For | Opcode::Loop)
+                || def_block.is_none_or(|b| inside(b, parent))
+            {
+                break;
+            }
+            at = parent;
+        }
+        at
     }
 
     /// Operand `i` of `op` is a `broadcast` result in another layout than `l`: a copy of
@@ -1074,15 +1114,43 @@ impl Assign<'_> {
             self.m.remove_extra_attr(op, STAGES_ATTR);
             self.m.push_extra_attr(op, STAGES_ATTR, a);
         }
-        let a_buf = self.alloc_buffer(a, op, true);
+        let a_buf = self.staged_buffer(a, op);
         self.m.set_operand(op, 0, a_buf);
         let perm = swap_last_two(self.shape(b).len());
         let (_, t) = self.permuted(b, &perm, InsertPoint::Before(op), op);
         let b_buf = self.alloc_buffer(t, op, true);
         let view = self.trans_view(b_buf, &perm, op);
         self.m.set_operand(op, 1, view);
-        self.staged(op, &[a_buf, b_buf], &acc);
+        let bufs: Vec<Value> = [a_buf, b_buf]
+            .into_iter()
+            .filter(|b| !self.hoisted.contains(b))
+            .collect();
+        self.staged(op, &bufs, &acc);
         true
+    }
+
+    /// Operand A of product `op` (the tile `v`) in a swizzled buffer: right before `op`,
+    /// or, when `v` comes from outside the loops around `op`
+    /// ([`Assign::hoist_point`]), once before them and released after them (the
+    /// buffer is then in `hoisted`: not released after `op`).
+    fn staged_buffer(&mut self, v: Value, op: Op) -> Value {
+        let at = self.hoist_point(op, v);
+        let buf = self.alloc_buffer(v, at, true);
+        if at != op {
+            // Written once: visible to every thread before the loops start.
+            let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
+            self.create(Opcode::GpuBarrier, &[], &[], &[Some(local)], at);
+            self.create_at(
+                Opcode::LocalDealloc,
+                &[buf],
+                &[],
+                &[],
+                InsertPoint::After(at),
+                op,
+            );
+            self.hoisted.insert(buf);
+        }
+        buf
     }
 
     /// The end of staging the operands of product `op` in `bufs`: a barrier before it
@@ -1144,8 +1212,11 @@ impl Assign<'_> {
             }
             staged_bytes += bytes;
             let buf = if i == 0 {
-                let buf = self.alloc_buffer(v, op, true);
+                let buf = self.staged_buffer(v, op);
                 self.m.set_operand(op, 0, buf);
+                if self.hoisted.contains(&buf) {
+                    continue;
+                }
                 buf
             } else {
                 // B transposed: N x K in memory, viewed as K x N.
