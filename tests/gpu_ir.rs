@@ -680,11 +680,11 @@ fn warpgroup_mma_on_sm90a() {
     );
 }
 
-/// Loop-invariant work leaves the loop, and broadcasts are made in the layout they are
-/// used in: in the flash-attention corpus kernel, Q (A of `Q K^T`, loaded before the key
-/// loop) is staged in its swizzled buffer once, before the loop, and no 64x64 f32 tile
-/// goes through shared memory inside the loop (the scale, the row max and the rescale
-/// factor are broadcast straight into the accumulator's layout).
+/// Loop-invariant work leaves the loop, broadcasts are made in the layout they are used
+/// in, and values a loop carries from a constant take the layout its body carries them
+/// on in: in the flash-attention corpus kernel, Q (A of `Q K^T`, loaded before the key
+/// loop) is staged in its swizzled buffer once, before the loop, and neither a 64x64
+/// score tile nor a 64x1 row statistic goes through shared memory.
 #[test]
 fn attention_stages_q_once_and_converts_no_score_tile() {
     let path = repo_root().join("tests/corpus/cutile/flash_attention.mlir");
@@ -714,6 +714,12 @@ fn attention_stages_q_once_and_converts_no_score_tile() {
         assert!(
             !in_loop.contains("-> !ttg.memdesc<64x64xf32"),
             "{arch}: a 64x64 f32 tile goes through shared memory in the loop:\n{text}"
+        );
+        // The running max and sum are carried in the layout the row reductions give
+        // them (learned by a first walk): no conversion of a 64x1 tile anywhere.
+        assert!(
+            !text.contains("-> !ttg.memdesc<64x1xf32"),
+            "{arch}: a 64x1 f32 tile goes through shared memory:\n{text}"
         );
     }
 }

@@ -247,6 +247,8 @@ pub fn pipeline_loops(m: &mut Module, opts: &Options) {
             loops: Vec::new(),
             prefer: FxHashMap::default(),
             hoisted: FxHashSet::default(),
+            carried: FxHashMap::default(),
+            learned: FxHashMap::default(),
             body,
             stages: opts.num_stages,
             smem_limit: opts.smem_limit(),
@@ -271,21 +273,32 @@ pub fn assign_layouts(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnos
         } else {
             opts.num_warps
         };
-        let mut a = Assign {
-            m,
-            warp_bits: warps.trailing_zeros(),
-            arch: opts.arch,
-            layout: FxHashMap::default(),
-            ifs: Vec::new(),
-            loops: Vec::new(),
-            prefer: FxHashMap::default(),
-            hoisted: FxHashSet::default(),
-            body: None,
-            stages: opts.num_stages,
-            smem_limit: opts.smem_limit(),
-            remarks: Vec::new(),
-            vec_bits: FxHashMap::default(),
+        // A first walk, on a copy, when a loop carries a value from a constant: the layouts
+        // its body carries such values on in (one walk is forward only).
+        let carries_constants = {
+            let mut any = false;
+            m.walk_op(e, &mut |op| {
+                if m.opcode(op) == Opcode::For {
+                    let inits = operand_group(m, op, "initValues");
+                    any |= inits.iter().any(|v| {
+                        m.defining_op(*v)
+                            .is_some_and(|d| m.opcode(d) == Opcode::Constant)
+                    });
+                }
+            });
+            any
         };
+        let carried = if carries_constants {
+            let mut probe = m.clone();
+            let mut a = Assign::new(&mut probe, warps.trailing_zeros(), opts);
+            a.vec_bits = global_vec_bits(a.m, e);
+            a.entry(e);
+            std::mem::take(&mut a.learned)
+        } else {
+            FxHashMap::default()
+        };
+        let mut a = Assign::new(m, warps.trailing_zeros(), opts);
+        a.carried = carried;
         a.vec_bits = global_vec_bits(a.m, e);
         a.entry(e);
         a.finish(e);
@@ -294,9 +307,33 @@ pub fn assign_layouts(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnos
     remarks
 }
 
+impl<'a> Assign<'a> {
+    /// A walk over `m` with `warp_bits` of warps and the target options.
+    fn new(m: &'a mut Module, warp_bits: u32, opts: &Options) -> Assign<'a> {
+        Assign {
+            m,
+            warp_bits,
+            arch: opts.arch,
+            layout: FxHashMap::default(),
+            ifs: Vec::new(),
+            loops: Vec::new(),
+            prefer: FxHashMap::default(),
+            hoisted: FxHashSet::default(),
+            carried: FxHashMap::default(),
+            learned: FxHashMap::default(),
+            body: None,
+            stages: opts.num_stages,
+            smem_limit: opts.smem_limit(),
+            remarks: Vec::new(),
+            vec_bits: FxHashMap::default(),
+        }
+    }
+}
+
 /// A frame of the walk for a `for` or `loop`: the carried values' layouts and the
 /// results' layouts (chosen by the first `break`).
 struct LoopFrame {
+    op: Op,
     iter: Vec<Rc<Layout>>,
     results: Vec<Option<Rc<Layout>>>,
 }
@@ -313,6 +350,13 @@ struct Assign<'a> {
     /// Operand buffers staged once before the loops around their product
     /// (`staged_buffer`), released after them rather than after the product.
     hoisted: FxHashSet<Value>,
+    /// Layouts for the values `for` loops carry from a constant (by loop and position),
+    /// learned by a first walk ([`assign_layouts`]): the layout the body carries them on
+    /// in, so that the loop needs no conversion of them.
+    carried: FxHashMap<(Op, usize), Rc<Layout>>,
+    /// What this walk learned for [`Assign::carried`]: a value carried from a constant
+    /// whose body yields it in another layout.
+    learned: FxHashMap<(Op, usize), Rc<Layout>>,
     /// The body block of the entry being converted.
     body: Option<tilec_ir::Block>,
     /// `Options::num_stages` (`None`: [`DEFAULT_STAGES`], fewer if they do not fit).
@@ -556,10 +600,12 @@ impl Assign<'_> {
         else {
             return false;
         };
-        let src = self.m.operand(b, 0);
-        if !self.is_tile(src) {
+        let converted = self.m.operand(b, 0);
+        if !self.is_tile(converted) {
             return false;
         }
+        // The source as it was before this walk converted it for the first broadcast.
+        let src = self.unconverted(converted);
         let (ss, rs) = (self.shape(src), self.shape(v));
         let attrs: Vec<Option<tilec_ir::Attr>> = (0..self.m.def(b).attrs.len())
             .map(|k| self.m.attr(b, k))
@@ -573,8 +619,67 @@ impl Assign<'_> {
         self.m.set_operand(op, i, r);
         if !self.m.has_uses(v) {
             self.m.erase_op(b);
+            if converted != src {
+                self.erase_dead_conversion(converted);
+            }
         }
         true
+    }
+
+    /// The value a conversion this walk inserted (`ttg.convert_layout`, or the
+    /// `local_alloc`, barrier, `local_load`, `local_dealloc` round trip) converts, else
+    /// `v` itself.
+    fn unconverted(&self, v: Value) -> Value {
+        let m = &*self.m;
+        let Some(d) = m.defining_op(v) else {
+            return v;
+        };
+        match m.opcode(d) {
+            Opcode::ConvertLayout => m.operand(d, 0),
+            Opcode::LocalLoad => m
+                .defining_op(m.operand(d, 0))
+                .filter(|a| m.opcode(*a) == Opcode::LocalAlloc && m.num_operands(*a) == 1)
+                .map_or(v, |a| m.operand(a, 0)),
+            _ => v,
+        }
+    }
+
+    /// Erases the conversion that defines `v` (see [`Assign::unconverted`]) when nothing
+    /// uses `v` any more.
+    fn erase_dead_conversion(&mut self, v: Value) {
+        if self.m.has_uses(v) {
+            return;
+        }
+        let Some(d) = self.m.defining_op(v) else {
+            return;
+        };
+        match self.m.opcode(d) {
+            Opcode::ConvertLayout => self.m.erase_op(d),
+            Opcode::LocalLoad => {
+                let buf = self.m.operand(d, 0);
+                let bar = self
+                    .m
+                    .prev_op(d)
+                    .filter(|b| self.m.opcode(*b) == Opcode::GpuBarrier);
+                self.m.erase_op(d);
+                if let Some(b) = bar {
+                    self.m.erase_op(b);
+                }
+                let users: Vec<Op> = self.m.users(buf).collect();
+                if users
+                    .iter()
+                    .all(|u| self.m.opcode(*u) == Opcode::LocalDealloc)
+                {
+                    for u in users {
+                        self.m.erase_op(u);
+                    }
+                    if let Some(a) = self.m.defining_op(buf) {
+                        self.m.erase_op(a);
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 
     fn create(
@@ -711,8 +816,16 @@ impl Assign<'_> {
             O::Yield => self.yield_(op),
             O::Continue => {
                 if let Some(f) = self.loops.last() {
-                    let iter = f.iter.clone();
+                    let (loop_op, iter) = (f.op, f.iter.clone());
                     for (i, l) in iter.iter().enumerate().take(n) {
+                        let v = self.m.operand(op, i);
+                        if let Some(got) = self.layout.get(&v).cloned()
+                            && got != *l
+                            && self.m.opcode(loop_op) == Opcode::For
+                            && self.is_constant(operand_group(self.m, loop_op, "initValues")[i])
+                        {
+                            self.learned.insert((loop_op, i), got);
+                        }
                         self.want(op, i, l);
                     }
                 }
@@ -744,13 +857,18 @@ impl Assign<'_> {
                 }
                 let inits = operand_group(self.m, op, "initValues").len();
                 let iter: Vec<Rc<Layout>> = (3..3 + inits)
-                    .map(|i| match self.carried_acc(op, i - 3) {
-                        Some(l) => {
-                            let l = Rc::new(l);
-                            self.want(op, i, &l);
-                            l
+                    .map(|i| {
+                        let pick = self
+                            .carried_acc(op, i - 3)
+                            .map(Rc::new)
+                            .or_else(|| self.carried.get(&(op, i - 3)).cloned());
+                        match pick {
+                            Some(l) => {
+                                self.want(op, i, &l);
+                                l
+                            }
+                            None => self.any(op, i),
                         }
-                        None => self.any(op, i),
                     })
                     .collect();
                 let block = self.m.entry_block(self.m.region(op, 0));
@@ -763,6 +881,7 @@ impl Assign<'_> {
                     }
                 }
                 self.loops.push(LoopFrame {
+                    op,
                     iter: iter.clone(),
                     results: Vec::new(),
                 });
@@ -780,6 +899,7 @@ impl Assign<'_> {
                     }
                 }
                 self.loops.push(LoopFrame {
+                    op,
                     iter,
                     results: vec![None; self.m.num_results(op)],
                 });
@@ -2578,14 +2698,22 @@ impl Assign<'_> {
             .map(|i| self.m.operand(op, i))
             .filter(|v| !self.is_constant(*v) && self.layout.contains_key(v))
             .collect();
-        let is_broadcast = |v: &Value| {
-            self.m
-                .defining_op(*v)
-                .is_some_and(|d| self.m.opcode(d) == Opcode::Broadcast)
+        // Weak: a broadcast (made again in any layout) or a value a `for` carries from a
+        // constant (whose layout the second walk takes from the body).
+        let weak = |v: &Value| match self.m.value_def(*v) {
+            tilec_ir::ValueDef::Result(d, _) => self.m.opcode(d) == Opcode::Broadcast,
+            tilec_ir::ValueDef::Arg(b, k) => self.m.block_parent_op(b).is_some_and(|f| {
+                self.m.opcode(f) == Opcode::For
+                    && k >= 1
+                    && operand_group(self.m, f, "initValues")
+                        .get(k as usize - 1)
+                        .is_some_and(|init| self.is_constant(*init))
+            }),
+            _ => false,
         };
         let l = known
             .iter()
-            .find(|v| !is_broadcast(v))
+            .find(|v| !weak(v))
             .or(known.first())
             .map(|v| self.layout[v].clone())
             .unwrap_or_else(|| self.blocked(&self.shape(self.m.operand(op, 0))));
