@@ -715,6 +715,22 @@ fn attention_stages_q_once_and_converts_no_score_tile() {
             !in_loop.contains("-> !ttg.memdesc<64x64xf32"),
             "{arch}: a 64x64 f32 tile goes through shared memory in the loop:\n{text}"
         );
+        if arch == "sm_90a" {
+            // P (computed, in the QK^T accumulator's layout, which is the A fragment's)
+            // feeds the P V warpgroup MMA from registers.
+            assert!(
+                text.contains("{ttg.mma = \"wgmma.m64n64k16.f32.f16.f16\"} : tile<64x64xf16,"),
+                "{text}"
+            );
+            let ptx = run_tilec(&[path.to_str().unwrap(), "--arch", arch, "-o", "-"], "");
+            assert!(
+                ptx.stdout
+                    .contains("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {")
+                    && ptx.stdout.contains("}, {%r"),
+                "{}",
+                ptx.stdout
+            );
+        }
         // The running max and sum are carried in the layout the row reductions give
         // them (learned by a first walk): no conversion of a 64x1 tile anywhere.
         assert!(

@@ -1234,15 +1234,31 @@ impl Assign<'_> {
             self.m.remove_extra_attr(op, STAGES_ATTR);
             self.m.push_extra_attr(op, STAGES_ATTR, a);
         }
-        let a_buf = self.staged_buffer(a, op);
-        self.m.set_operand(op, 0, a_buf);
+        // A computed in registers (not loaded: attention's P) stays there, in the
+        // instruction's A fragment, when the product is not pipelined; a loaded A is
+        // staged in shared memory (once, when it is loop-invariant).
+        let pipelined = self.m.attr_named(op, STAGES_ATTR).is_some();
+        let computed = self
+            .m
+            .defining_op(a)
+            .is_some_and(|d| !matches!(self.m.opcode(d), Opcode::LoadViewTko | Opcode::LoadPtrTko));
+        let a_regs = !pipelined && computed && plan.a_in_registers_allowed();
+        let a_buf = if a_regs {
+            self.want(op, 0, &Rc::new(plan.a_layout()));
+            None
+        } else {
+            let buf = self.staged_buffer(a, op);
+            self.m.set_operand(op, 0, buf);
+            Some(buf)
+        };
         let perm = swap_last_two(self.shape(b).len());
         let (_, t) = self.permuted(b, &perm, InsertPoint::Before(op), op);
         let b_buf = self.alloc_buffer(t, op, true);
         let view = self.trans_view(b_buf, &perm, op);
         self.m.set_operand(op, 1, view);
-        let bufs: Vec<Value> = [a_buf, b_buf]
+        let bufs: Vec<Value> = a_buf
             .into_iter()
+            .chain([b_buf])
             .filter(|b| !self.hoisted.contains(b))
             .collect();
         self.staged(op, &bufs, &acc);
@@ -3014,9 +3030,16 @@ fn mma_error(m: &Module, op: Op, warp_bits: u32) -> Option<String> {
                 "records '{name}' for operands of other element types"
             ));
         }
-        if (0..2).any(|i| types.is_tile(ty(i))) {
+        if types.is_tile(ty(1)) {
             return Some(format!(
-                "records '{name}', which reads A and B from shared memory"
+                "records '{name}', which reads B from shared memory"
+            ));
+        }
+        if types.is_tile(ty(0))
+            && (!plan.a_in_registers_allowed() || layout(ty(0)).as_ref() != Some(&plan.a_layout()))
+        {
+            return Some(format!(
+                "records '{name}' with A in registers, which must be a 16-bit tile in the instruction's A fragment layout"
             ));
         }
         for t in [ty(2), m.value_type(m.result(op, 0))] {

@@ -20,6 +20,11 @@
 //! (more instructions along N, then more 64-row blocks along M), so each instruction's
 //! registers are consecutive slots.
 //!
+//! **A from registers**: when A is computed rather than loaded (attention's `P` in `P V`)
+//! and the product is not pipelined, f16/bf16 A stays in registers in the A fragment
+//! layout ([`WgmmaPlan::a_layout`]), which for `K = N` is the accumulator layout of the
+//! product that computed it: no shared memory at all.
+//!
 //! **Operands**: A (`M x K`) and B (staged `N x K`) in shared memory with K fastest
 //! (K-major, the default `imm-trans-a = imm-trans-b = 0`), in the swizzled buffers
 //! gpu-assign-layouts stages tensor-core operands in ([`crate::gpu::mma_swizzle`]): a row
@@ -90,11 +95,12 @@ impl WgmmaPlan {
 
     /// The operands after the descriptors and `scale-d`: `imm-scale-a, imm-scale-b` (1:
     /// not negated) for floats, and `imm-trans-a, imm-trans-b` (0: K-major) for f16 and
-    /// bf16; none for integers.
-    pub fn immediates(&self) -> &'static str {
-        match self.elem_a {
-            Type::F16 | Type::BF16 => ", 1, 1, 0, 0",
-            Type::I8 => "",
+    /// bf16 (no `imm-trans-a` when A is in registers); none for integers.
+    pub fn immediates(&self, a_in_registers: bool) -> &'static str {
+        match (self.elem_a, a_in_registers) {
+            (Type::F16 | Type::BF16, false) => ", 1, 1, 0, 0",
+            (Type::F16 | Type::BF16, true) => ", 1, 1, 0",
+            (Type::I8, _) => "",
             _ => ", 1, 1",
         }
     }
@@ -122,6 +128,39 @@ impl WgmmaPlan {
     /// Accumulator registers per thread of one instruction.
     pub fn regs_per_inst(&self) -> u32 {
         self.n_inst / 2
+    }
+
+    /// Whether A may come from registers (PTX allows it for every type; tilec uses it for
+    /// f16 and bf16, whose A fragment is a 16-bit accumulator fragment of the same
+    /// shape: see [`WgmmaPlan::a_layout`]).
+    pub fn a_in_registers_allowed(&self) -> bool {
+        matches!(self.elem_a, Type::F16 | Type::BF16)
+    }
+
+    /// The layout of A (`M x K`) held in registers as the instructions read it (PTX ISA,
+    /// "Register Fragments", the A figure of m64nNk16: per warp 16 rows as `mma.m16n8k16`'s
+    /// A; `a0..a7` at rows `g`, `g + 8` and columns `2q`, `2q + 1`, `2q + 8`, `2q + 9`, `g`
+    /// the lane / 4 and `q` the lane % 4): register bits K0, M3, K3, then the k steps'
+    /// K4, K5, ..., lane bits K1, K2, M0, M1, M2, warp bits M4, M5 and the warpgroups;
+    /// the remaining M bits (more 64-row blocks) are registers after them. Each k step's
+    /// eight elements of a 64-row block are consecutive slots, `a0..a7` in order: the
+    /// accumulator layout of a product with N = K (what attention's `P V` gets from its
+    /// `Q K^T`).
+    pub fn a_layout(&self) -> Layout {
+        let (m, k) = (self.m.trailing_zeros(), self.k.trailing_zeros());
+        let kb = |b: u32| b as u8;
+        let mb = |b: u32| (k + b) as u8;
+        let mut reg: Vec<u8> = vec![kb(0), mb(3)];
+        reg.extend((3..k).map(kb));
+        let lane = [
+            Some(kb(1)),
+            Some(kb(2)),
+            Some(mb(0)),
+            Some(mb(1)),
+            Some(mb(2)),
+        ];
+        let warp: Vec<Option<u8>> = (0..self.warp_bits).map(|w| Some(mb(4 + w))).collect();
+        Layout::with_free_registers(m + k, reg, lane, warp)
     }
 
     /// Bytes of one row of A or of staged B (K elements).

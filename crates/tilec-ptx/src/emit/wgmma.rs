@@ -2,7 +2,9 @@
 //! [`tilec_gpuir::wgmma::WgmmaPlan`] that gpu-assign-layouts recorded (`ttg.mma =
 //! "wgmma.m64nNk16..."`).
 //!
-//! A and B are in swizzled shared memory (A `M x K`, B staged `N x K`, both K-major);
+//! A is in registers (in the A fragment layout, `WgmmaPlan::a_layout`: a product whose
+//! A is computed, not loaded, such as attention's `P V`) or, like B, in swizzled shared
+//! memory (A `M x K`, B staged `N x K`, both K-major);
 //! each instruction reads them through 64-bit matrix descriptors (PTX ISA, "Matrix
 //! Descriptor Format"): bits 0-13 the start address >> 4, bits 16-29 the leading
 //! dimension byte offset >> 4 (unused by the swizzled K-major layouts: 1), bits 32-45 the
@@ -25,11 +27,16 @@ impl Kernel<'_> {
     pub(crate) fn emit_wgmma(&mut self, op: Op, plan: &WgmmaPlan) {
         let m = self.m;
         let (a_v, b_v, c_v) = (m.operand(op, 0), m.operand(op, 1), m.operand(op, 2));
-        let (Some(a_addr), Some(b_addr)) =
-            (self.bufs.get(&a_v).cloned(), self.bufs.get(&b_v).cloned())
-        else {
+        // A from registers (a tile in the A fragment layout gpu-assign-layouts chose), or
+        // from shared memory like B.
+        let a_regs = m.ctx.types.is_tile(m.value_type(a_v));
+        let a_addr = self.bufs.get(&a_v).cloned();
+        let Some(b_addr) = self.bufs.get(&b_v).cloned() else {
             return self.error_at_op(op, "warpgroup MMA operands must be in shared memory");
         };
+        if !a_regs && a_addr.is_none() {
+            return self.error_at_op(op, "warpgroup MMA operands must be in shared memory");
+        }
         // The buffers must be K-major with the swizzle of their rows (what
         // gpu-assign-layouts stages them in): A as it is, B the `N x K` buffer viewed
         // transposed.
@@ -40,8 +47,8 @@ impl Kernel<'_> {
             _ => None,
         };
         let (mm, nn, kk) = (plan.m as i64, plan.n as i64, plan.k as i64);
-        if self.buf_maps.contains_key(&a_v)
-            || swizzle_of(a_v) != Some(want(&[mm, kk]))
+        if (!a_regs
+            && (self.buf_maps.contains_key(&a_v) || swizzle_of(a_v) != Some(want(&[mm, kk]))))
             || swizzle_of(b_v) != Some(want(&[nn, kk]))
             || self.elem_map(b_v) != transposed_map(plan)
         {
@@ -65,11 +72,23 @@ impl Kernel<'_> {
             k.ins(format!("or.b64 {d}, {d}, {hi:#x};"));
             d
         };
-        let da = desc(self, &a_addr);
+        // A's fragments: 4 words (8 elements) per 64-row block and k step, in slot order.
+        let a_words = if a_regs {
+            let t = self.tile_in(a_v, &Rc::new(plan.a_layout()));
+            self.pack_operand(&t, 2)
+        } else {
+            Vec::new()
+        };
+        let da = match &a_addr {
+            Some(a) => desc(self, a),
+            None => String::new(),
+        };
         let db = desc(self, &b_addr);
         // The warpgroup's rows of A: 64 * (block * groups + group).
         let groups = plan.warpgroups();
-        let da_group = if groups > 1 {
+        let da_group = if a_regs {
+            String::new()
+        } else if groups > 1 {
             let g = self.reg(RegClass::B32);
             let tid = self.tid.clone();
             self.ins(format!("shr.u32 {g}, {tid}, 7;"));
@@ -122,15 +141,21 @@ impl Kernel<'_> {
                 let ds = regs[slot..slot + rpi].join(", ");
                 for s in 0..plan.k_steps() {
                     let step = u64::from(tilec_gpuir::wgmma::K_STEP_BYTES * s);
-                    let a_off = (64 * u64::from(b * groups) * r + step) >> 4;
                     let b_off = (u64::from(n * plan.n_inst) * r + step) >> 4;
-                    let ad = self.reg(RegClass::B64);
-                    self.ins(format!("add.s64 {ad}, {da_group}, {a_off};"));
+                    let a = if a_regs {
+                        let w = 4 * (s + plan.k_steps() * b) as usize;
+                        format!("{{{}}}", a_words[w..w + 4].join(", "))
+                    } else {
+                        let a_off = (64 * u64::from(b * groups) * r + step) >> 4;
+                        let ad = self.reg(RegClass::B64);
+                        self.ins(format!("add.s64 {ad}, {da_group}, {a_off};"));
+                        ad
+                    };
                     let bd = self.reg(RegClass::B64);
                     self.ins(format!("add.s64 {bd}, {db}, {b_off};"));
                     self.ins(format!(
-                        "wgmma.mma_async.sync.aligned.{inst} {{{ds}}}, {ad}, {bd}, {scale_d}{};",
-                        plan.immediates()
+                        "wgmma.mma_async.sync.aligned.{inst} {{{ds}}}, {a}, {bd}, {scale_d}{};",
+                        plan.immediates(a_regs)
                     ));
                 }
             }
