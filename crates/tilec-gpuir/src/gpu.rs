@@ -634,14 +634,17 @@ impl Assign<'_> {
         let Some(d) = m.defining_op(v) else {
             return v;
         };
-        match m.opcode(d) {
-            Opcode::ConvertLayout => m.operand(d, 0),
-            Opcode::LocalLoad => m
-                .defining_op(m.operand(d, 0))
-                .filter(|a| m.opcode(*a) == Opcode::LocalAlloc && m.num_operands(*a) == 1)
-                .map_or(v, |a| m.operand(a, 0)),
-            _ => v,
+        if m.opcode(d) == Opcode::ConvertLayout {
+            return m.operand(d, 0);
         }
+        // The round trip: `local_load` of a buffer `local_alloc` filled with the value.
+        m.defining_op(m.operand(d, 0))
+            .filter(|a| {
+                m.opcode(d) == Opcode::LocalLoad
+                    && m.opcode(*a) == Opcode::LocalAlloc
+                    && m.num_operands(*a) == 1
+            })
+            .map_or(v, |a| m.operand(a, 0))
     }
 
     /// Erases the conversion that defines `v` (see [`Assign::unconverted`]) when nothing
@@ -653,32 +656,33 @@ impl Assign<'_> {
         let Some(d) = self.m.defining_op(v) else {
             return;
         };
-        match self.m.opcode(d) {
-            Opcode::ConvertLayout => self.m.erase_op(d),
-            Opcode::LocalLoad => {
-                let buf = self.m.operand(d, 0);
-                let bar = self
-                    .m
-                    .prev_op(d)
-                    .filter(|b| self.m.opcode(*b) == Opcode::GpuBarrier);
-                self.m.erase_op(d);
-                if let Some(b) = bar {
-                    self.m.erase_op(b);
-                }
-                let users: Vec<Op> = self.m.users(buf).collect();
-                if users
-                    .iter()
-                    .all(|u| self.m.opcode(*u) == Opcode::LocalDealloc)
-                {
-                    for u in users {
-                        self.m.erase_op(u);
-                    }
-                    if let Some(a) = self.m.defining_op(buf) {
-                        self.m.erase_op(a);
-                    }
-                }
+        if self.m.opcode(d) == Opcode::ConvertLayout {
+            self.m.erase_op(d);
+            return;
+        }
+        if self.m.opcode(d) != Opcode::LocalLoad {
+            return;
+        }
+        let buf = self.m.operand(d, 0);
+        let bar = self
+            .m
+            .prev_op(d)
+            .filter(|b| self.m.opcode(*b) == Opcode::GpuBarrier);
+        self.m.erase_op(d);
+        if let Some(b) = bar {
+            self.m.erase_op(b);
+        }
+        let users: Vec<Op> = self.m.users(buf).collect();
+        if users
+            .iter()
+            .all(|u| self.m.opcode(*u) == Opcode::LocalDealloc)
+        {
+            for u in users {
+                self.m.erase_op(u);
             }
-            _ => {}
+            if let Some(a) = self.m.defining_op(buf) {
+                self.m.erase_op(a);
+            }
         }
     }
 
