@@ -236,6 +236,13 @@ fn gpu_level_ir_parses_back_and_compiles_the_same() {
     );
 }
 
+/// GPU-level IR `text` is refused by `tilec opt` with a diagnostic containing `why`.
+fn assert_refused(text: &str, why: &str) {
+    let out = run_tilec(&["opt", "-", "--diagnostic-format=mlir"], text);
+    assert_eq!(out.status, 1, "{}", out.stdout);
+    assert!(out.stderr.contains(why), "{}", out.stderr);
+}
+
 /// gpu-vectorize records which view indexes are provably non-negative
 /// (`ttg.index_nonneg`); the writer follows it: without it, the access checks for a
 /// negative index when it runs (the tile is then out of bounds); a malformed one is
@@ -269,14 +276,9 @@ fn nonnegative_view_indexes_are_recorded_and_followed() {
         ),
     ] {
         let broken = gpu.replacen("ttg.index_nonneg = array<i32: 0>", bad, 1);
-        let out = run_tilec(&["opt", "-", "--diagnostic-format=mlir"], &broken);
-        assert_eq!(out.status, 1, "{}", out.stdout);
-        assert!(
-            out.stderr.contains(&format!(
-                "error: invalid GPU-level IR: 'load_view_tko' op {why}"
-            )),
-            "{}",
-            out.stderr
+        assert_refused(
+            &broken,
+            &format!("error: invalid GPU-level IR: 'load_view_tko' op {why}"),
         );
     }
     let broken = gpu.replacen(
@@ -285,13 +287,9 @@ fn nonnegative_view_indexes_are_recorded_and_followed() {
         1,
     );
     assert_ne!(broken, gpu);
-    let out = run_tilec(&["opt", "-", "--diagnostic-format=mlir"], &broken);
-    assert_eq!(out.status, 1, "{}", out.stdout);
-    assert!(
-        out.stderr
-            .contains("op has 'ttg.index_nonneg' but does not access a view at a tile index"),
-        "{}",
-        out.stderr
+    assert_refused(
+        &broken,
+        "op has 'ttg.index_nonneg' but does not access a view at a tile index",
     );
 }
 
@@ -646,13 +644,9 @@ fn warpgroup_mma_on_sm90a() {
         "ttng.warp_group_dot_wait %for {pendings = 0 : i32}",
         "ttng.warp_group_dot_wait %for {pendings = 8 : i32}",
     );
-    let out = run_tilec(&["opt", "-", "--diagnostic-format=mlir"], &broken);
-    assert_eq!(out.status, 1, "{}", out.stdout);
-    assert!(
-        out.stderr
-            .contains("'ttng.warp_group_dot_wait' op requires 'pendings', an integer from 0 to 7"),
-        "{}",
-        out.stderr
+    assert_refused(
+        &broken,
+        "'ttng.warp_group_dot_wait' op requires 'pendings', an integer from 0 to 7",
     );
     assert!(!direct.stdout.contains("ldmatrix"), "{}", direct.stdout);
     // Two k steps of 16 over K = 32.

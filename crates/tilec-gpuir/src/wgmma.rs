@@ -147,20 +147,8 @@ impl WgmmaPlan {
     /// accumulator layout of a product with N = K (what attention's `P V` gets from its
     /// `Q K^T`).
     pub fn a_layout(&self) -> Layout {
-        let (m, k) = (self.m.trailing_zeros(), self.k.trailing_zeros());
-        let kb = |b: u32| b as u8;
-        let mb = |b: u32| (k + b) as u8;
-        let mut reg: Vec<u8> = vec![kb(0), mb(3)];
-        reg.extend((3..k).map(kb));
-        let lane = [
-            Some(kb(1)),
-            Some(kb(2)),
-            Some(mb(0)),
-            Some(mb(1)),
-            Some(mb(2)),
-        ];
-        let warp: Vec<Option<u8>> = (0..self.warp_bits).map(|w| Some(mb(4 + w))).collect();
-        Layout::with_free_registers(m + k, reg, lane, warp)
+        let k = self.k.trailing_zeros();
+        fragment_layout(self.m.trailing_zeros(), k, k, self.warp_bits)
     }
 
     /// Bytes of one row of A or of staged B (K elements).
@@ -316,19 +304,6 @@ fn plan(
     {
         return None;
     }
-    // Element bits: N below M.
-    let nb = |b: u32| b as u8;
-    let mb = |b: u32| (n + b) as u8;
-    let mut reg: Vec<u8> = vec![nb(0), mb(3)];
-    reg.extend((3..ni).map(nb));
-    let lane = [
-        Some(nb(1)),
-        Some(nb(2)),
-        Some(mb(0)),
-        Some(mb(1)),
-        Some(mb(2)),
-    ];
-    let warp: Vec<Option<u8>> = (0..warp_bits).map(|w| Some(mb(4 + w))).collect();
     Some(WgmmaPlan {
         elem_a,
         elem_b,
@@ -339,8 +314,30 @@ fn plan(
         n: 1 << n,
         k: a_shape[1] as u32,
         warp_bits,
-        c: Layout::with_free_registers(m + n, reg, lane, warp),
+        c: fragment_layout(m, n, ni, warp_bits),
     })
+}
+
+/// The register fragment of an `M x C` tile (`2^m` rows, `2^c` columns, C the lowest
+/// element bits) that warpgroup MMA reads or writes, `2^ci` columns per instruction: the
+/// D fragment (C = N, `ci` the instruction's N) and, for 16-bit A, the A fragment (C = K,
+/// every K bit in the instructions' order). Register bits C0, M3, then C3 .. C(ci-1);
+/// lane bits C1, C2, M0, M1, M2; warp bits M4, M5 and then the warpgroups; the remaining
+/// bits (more columns, then more 64-row blocks) are registers in ascending order.
+fn fragment_layout(m: u32, c: u32, ci: u32, warp_bits: u32) -> Layout {
+    let cb = |b: u32| b as u8;
+    let mb = |b: u32| (c + b) as u8;
+    let mut reg: Vec<u8> = vec![cb(0), mb(3)];
+    reg.extend((3..ci).map(cb));
+    let lane = [
+        Some(cb(1)),
+        Some(cb(2)),
+        Some(mb(0)),
+        Some(mb(1)),
+        Some(mb(2)),
+    ];
+    let warp: Vec<Option<u8>> = (0..warp_bits).map(|w| Some(mb(4 + w))).collect();
+    Layout::with_free_registers(m + c, reg, lane, warp)
 }
 
 #[cfg(test)]
@@ -349,6 +346,68 @@ mod tests {
 
     /// The accumulator layout puts register `i` of thread `t` of the first instruction at
     /// the row and column of the ISA's D fragment.
+    #[test]
+    fn a_register_layout_is_the_isa_fragment() {
+        // m64nNk16 A in registers: a0..a7 of k step s, 64-row block b at rows
+        // 64 b' + 16 w + g (+8) and columns 16 s + 2 q (+1, +8); g = lane / 4, q = lane % 4.
+        for (m, k, warps) in [(64, 64, 4u32), (128, 32, 4), (128, 64, 8)] {
+            let p = wgmma_plan(
+                &[m, k],
+                &[k, 64],
+                Type::F16,
+                Type::F16,
+                Type::F32,
+                (true, true),
+                warps.trailing_zeros(),
+                Arch::Sm90a,
+            )
+            .expect("a plan");
+            let l = p.a_layout();
+            let kbits = k.trailing_zeros();
+            for t in 0..32 * warps {
+                let (w, lane) = (t / 32, t % 32);
+                let mut thread = 0u64;
+                for (j, b) in l.lane.iter().enumerate() {
+                    if let Some(b) = b
+                        && lane >> j & 1 == 1
+                    {
+                        thread ^= 1 << b;
+                    }
+                }
+                for (j, b) in l.warp.iter().enumerate() {
+                    if let Some(b) = b
+                        && w >> j & 1 == 1
+                    {
+                        thread ^= 1 << b;
+                    }
+                }
+                for blk in 0..p.m_blocks() {
+                    for st in 0..p.k_steps() {
+                        for i in 0..8u32 {
+                            let slot = (8 * (st + p.k_steps() * blk) + i) as usize;
+                            let e = thread ^ l.slot_elem(slot);
+                            let (row, col) = (e >> kbits, e & ((1 << kbits) - 1));
+                            let g = w / 4;
+                            let want_row = 64 * u64::from(blk * p.warpgroups() + g)
+                                + 16 * u64::from(w % 4)
+                                + u64::from(lane / 4)
+                                + 8 * u64::from((i / 2) % 2);
+                            let want_col = 16 * u64::from(st)
+                                + 8 * u64::from(i / 4)
+                                + 2 * u64::from(lane % 4)
+                                + u64::from(i % 2);
+                            assert_eq!(
+                                (row, col),
+                                (want_row, want_col),
+                                "{m}x{k}, thread {t}, block {blk}, step {st}, a{i}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn accumulator_layout_is_the_isa_fragment() {
         for (m, n, warps) in [(64, 64, 4u32), (128, 128, 8), (128, 256, 4), (64, 8, 4)] {
