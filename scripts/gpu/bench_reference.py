@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Reference timings for `cargo xtask gpu-bench`: the same kernels written in cuTile
-Python (compiled by NVIDIA's tileiras when `ct.launch` first runs them) and, for matmul,
-torch's cuBLAS, on the same shapes and dtypes as tilec's runs.
+Python (compiled by NVIDIA's tileiras when `ct.launch` first runs them) and, for the
+GEMMs, torch's cuBLAS, on the same shapes and dtypes as tilec's runs.
 
     python3 scripts/gpu/bench_reference.py --bench vector_add:67108864 \
         --bench matmul:4096x4096x4096 [--reps 100] [--warmup 10]
     python3 scripts/gpu/bench_reference.py --dry-run [--arch sm_90] [--bench ...]
 
 Benchmarks (NAME:SHAPE; the kernels are those of scripts/cutile_corpus/kernels.py, with
-the tile sizes of the matching examples/*.tile):
+the tile sizes of the matching examples/*.tile, or for matmul_128 and matmul_bf16 those
+of the tests/corpus/cutile entry tilec compiles: both sides run the same cuTile kernel):
 
     vector_add:N        c = a + b, f32, 1024-element tiles, grid N/1024
     row_softmax:MxN     softmax of each row, f32, N <= 1024, one 1x1024 tile per row
@@ -16,11 +17,16 @@ the tile sizes of the matching examples/*.tile):
     transpose:MxN       B = A^T, f32, A read in 64x32 tiles, grid (M/64, N/32)
     matmul:MxNxK        C (f32) = A (f16, MxK) @ B (f16, KxN), 64x64x32 tiles;
                         also torch.mm (cuBLAS) with the same dtypes
+    matmul_128:MxNxK    the same product with 128x128x32 tiles (matmul_f16_f32acc);
+                        also torch.mm (cuBLAS)
+    matmul_bf16:MxNxK   C (bf16) = A (bf16, MxK) @ B^T, B (bf16) stored NxK, 64x64x64
+                        tiles (matmul_bf16); also torch.mm(a, b.t()) (cuBLAS), bf16
 
 Each launch is timed between two CUDA events (record, launch, record, wait), as tilec's
 side times its launches: the median of --reps runs after --warmup launches. Every
 kernel's output is checked once against a NumPy computation on a few rows, so a fast
-wrong result is not reported as a time.
+wrong result is not reported as a time. CuPy has no bfloat16: without torch, matmul_bf16
+is a "skip".
 
 Output: one JSON object per line on stdout (progress and errors on stderr):
 
@@ -52,7 +58,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "cutile_corpus"))
 
 # The shape each benchmark takes (the number of dimensions of its NAME:SHAPE).
-DIMS = {"vector_add": 1, "row_softmax": 2, "layernorm": 2, "transpose": 2, "matmul": 3}
+DIMS = {"vector_add": 1, "row_softmax": 2, "layernorm": 2, "transpose": 2, "matmul": 3,
+        "matmul_128": 3, "matmul_bf16": 3}
+
+# The matrix products: also timed with torch.mm (cuBLAS).
+GEMMS = ("matmul", "matmul_128", "matmul_bf16")
 
 EPS = 1e-5
 
@@ -92,6 +102,10 @@ DEFAULT_BENCHES = [
     "transpose:8192x8192",
     "matmul:4096x4096x4096",
     "matmul:8192x8192x8192",
+    "matmul_128:4096x4096x4096",
+    "matmul_128:8192x8192x8192",
+    "matmul_bf16:4096x4096x4096",
+    "matmul_bf16:8192x8192x8192",
 ]
 
 
@@ -118,6 +132,14 @@ def kernel_plan(name, dims):
     if name == "matmul":
         m, n, _ = dims
         return K.matmul_f16_f32acc, (cdiv(m, 64), cdiv(n, 64), 1), (64, 64, 32)
+    if name == "matmul_128":
+        # tests/corpus/cutile/matmul_f16_f32acc, entry ..._I128_I128_I32.
+        m, n, _ = dims
+        return K.matmul_f16_f32acc, (cdiv(m, 128), cdiv(n, 128), 1), (128, 128, 32)
+    if name == "matmul_bf16":
+        # tests/corpus/cutile/matmul_bf16, entry ..._I64_I64_I64.
+        m, n, _ = dims
+        return K.matmul_bf16, (cdiv(m, 64), cdiv(n, 64), 1), (64, 64, 64)
     raise ValueError(name)
 
 
@@ -127,12 +149,15 @@ def signature(name):
     allocations of these sizes), without the constants."""
     import kernels as K
     a1, a2 = K.arr(K.f32, 1), K.arr(K.f32, 2)
+    h2, b2 = K.arr(K.f16, 2), K.arr(K.bf16, 2)
     return {
         "vector_add": [a1, a1, a1],
         "row_softmax": [a2, a2],
         "layernorm": [a2, a1, a1, a2, K.scalar(K.f32)],
         "transpose": [a2, a2],
-        "matmul": [K.arr(K.f16, 2), K.arr(K.f16, 2), a2],
+        "matmul": [h2, h2, a2],
+        "matmul_128": [h2, h2, a2],
+        "matmul_bf16": [b2, b2, b2],
     }[name]
 
 
@@ -172,7 +197,8 @@ class TorchLib:
         return self.torch.cuda.get_device_name(0)
 
     def dtype(self, s):
-        return {"f16": self.torch.float16, "f32": self.torch.float32}[s]
+        return {"f16": self.torch.float16, "bf16": self.torch.bfloat16,
+                "f32": self.torch.float32}[s]
 
     def randn(self, shape, dtype):
         return self.torch.randn(shape, generator=self.gen, device="cuda",
@@ -215,6 +241,8 @@ class CupyLib:
         return name.decode() if isinstance(name, bytes) else str(name)
 
     def dtype(self, s):
+        if s == "bf16":
+            raise TypeError("CuPy has no bfloat16")
         return {"f16": self.cp.float16, "f32": self.cp.float32}[s]
 
     def randn(self, shape, dtype):
@@ -319,19 +347,31 @@ def setup(lib, name, dims):
                 want = lib.host(a[:, r:r + 1]).reshape(1, m).astype(np.float64)
                 check_close(f"row {r}", lib.host(t[r:r + 1]), want, 0, 0)
         return (a, t), check
-    if name == "matmul":
+    if name in GEMMS:
         m, n, k = dims
-        a, b, c = lib.randn((m, k), "f16"), lib.randn((k, n), "f16"), lib.empty((m, n), "f32")
+        if name == "matmul_bf16":
+            # C (bf16) = A @ B^T, B stored N x K; the f32 sum is rounded to bf16 (2^-8).
+            a, b, c = lib.randn((m, k), "bf16"), lib.randn((n, k), "bf16"), lib.empty((m, n), "bf16")
+            rel = 2.0 ** -8
+
+            def host_b():
+                return lib.host(b).astype(np.float64).T
+        else:
+            a, b, c = lib.randn((m, k), "f16"), lib.randn((k, n), "f16"), lib.empty((m, n), "f32")
+            rel = 0.0
+
+            def host_b():
+                return lib.host(b).astype(np.float64)
 
         def check():
-            hb = lib.host(b).astype(np.float64)
+            hb = host_b()
             for r in sample_rows(m):
                 ha = lib.host(a[r:r + 1]).astype(np.float64)
                 want = ha @ hb
                 scale = np.abs(ha) @ np.abs(hb)
                 got = lib.host(c[r:r + 1])
                 err = np.abs(got - want)
-                bad = ~(err <= 1e-3 * scale + 1e-6)
+                bad = ~(err <= rel * np.abs(want) + 1e-3 * scale + 1e-6)
                 if bad.any():
                     j = int(np.argmax(bad))
                     raise AssertionError(f"row {r}: {int(bad.sum())} of {n} elements wrong; "
@@ -354,9 +394,20 @@ def run_cutile(ct, lib, name, dims, warmup, reps):
     return time_ms(lib, launch, warmup, reps), ""
 
 
-def run_torch_matmul(torch_lib, dims, warmup, reps):
+def run_torch_matmul(torch_lib, name, dims, warmup, reps):
+    """cuBLAS on the benchmark's shapes and dtypes: torch.mm f16 x f16 -> f32 for matmul
+    and matmul_128; torch.mm(a, b.t()) bf16 -> bf16 for matmul_bf16 (B stored N x K)."""
     torch = torch_lib.torch
     m, n, k = dims
+    if name == "matmul_bf16":
+        a, b = torch_lib.randn((m, k), "bf16"), torch_lib.randn((n, k), "bf16")
+        bt = b.t()
+
+        def launch():
+            torch.mm(a, bt)
+        launch()
+        torch_lib.sync()
+        return time_ms(torch_lib, launch, warmup, reps), "torch.mm(a, b.t()) bf16 x bf16 -> bf16"
     a, b = torch_lib.randn((m, k), "f16"), torch_lib.randn((k, n), "f16")
     try:
         torch.mm(a, b, out_dtype=torch.float32)
@@ -430,10 +481,14 @@ def main():
 
     for name, dims in benches:
         shape = "x".join(map(str, dims))
-        impls = ["cutile"] + (["torch"] if name == "matmul" else [])
+        impls = ["cutile"] + (["torch"] if name in GEMMS else [])
         for impl in impls:
             if impl == "cutile" and lib is None:
                 emit(record="skip", bench=name, shape=shape, impl=impl, reason="; ".join(why))
+                continue
+            if impl == "cutile" and lib.name == "cupy" and name == "matmul_bf16":
+                emit(record="skip", bench=name, shape=shape, impl=impl,
+                     reason="CuPy has no bfloat16 (torch: " + "; ".join(why) + ")")
                 continue
             if impl == "torch" and torch_lib is None:
                 emit(record="skip", bench=name, shape=shape, impl=impl,
@@ -444,7 +499,7 @@ def main():
                 if impl == "cutile":
                     ms, note = run_cutile(ct, lib, name, dims, args.warmup, args.reps)
                 else:
-                    ms, note = run_torch_matmul(torch_lib, dims, args.warmup, args.reps)
+                    ms, note = run_torch_matmul(torch_lib, name, dims, args.warmup, args.reps)
                 emit(record="result", bench=name, shape=shape, impl=impl, median_ms=ms,
                      runs=args.reps, note=note)
             except Exception as e:  # noqa: BLE001 - reported, the run goes on

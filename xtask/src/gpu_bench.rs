@@ -5,18 +5,24 @@
 //!   in GB/s: the bytes the kernel must read and write, over the median time, and that as a
 //!   percentage of the device's own device-to-device copy bandwidth
 //!   ([`tilec_gpu::CudaDevice::copy_bandwidth`]);
-//! * `examples/matmul` (f16 in, f32 out) in TFLOP/s (2·M·N·K over the median time), and
-//!   that as a percentage of `torch.mm` (cuBLAS) on the same shapes and dtypes;
+//! * the GEMMs in TFLOP/s (2·M·N·K over the median time), and that as a percentage of
+//!   `torch.mm` (cuBLAS) on the same shapes and dtypes: `examples/matmul` (f16 in, f32
+//!   out, 64x64x32 tiles), and two cuTile kernels compiled from the bytecode cuTile Python
+//!   wrote (`tests/corpus/cutile`), so that tilec and tileiras compile the very same
+//!   kernel: `matmul_128` (`matmul_f16_f32acc` with 128x128x32 tiles, f16 in, f32 out)
+//!   and `matmul_bf16` (`matmul_bf16` with 64x64x64 tiles, C = A·B^T, all bf16);
 //! * every kernel next to the same kernel written in cuTile Python and compiled by
 //!   NVIDIA's tileiras, launched by `scripts/gpu/bench_reference.py` on the same shapes.
 //!
-//! Each example is compiled in process as `tilec FILE -o OUT --arch ARCH` compiles it
-//! (canonicalized, 4 warps; `ARCH` the device's unless `--arch`), its arguments are checked
-//! against the `.param` list of the PTX, its output is checked once on sampled rows against
-//! a host computation (a fast wrong kernel is reported as wrong, not as fast), and then it
-//! is timed with CUDA events: `--warmup` launches (default 10), then the median of `--reps`
-//! (default 100), each launch between its own pair of events. The reference script runs
-//! afterwards, in its own process, with the same shapes and counts.
+//! Each kernel is compiled in process as `tilec FILE -o OUT --arch ARCH` compiles it
+//! (canonicalized; the examples at 4 warps, the cuTile GEMMs at the warps tilec chooses;
+//! `ARCH` the device's unless `--arch`), launched with the threads of its `.reqntid`, its
+//! arguments are checked against the `.param` list of the PTX, its output is checked once
+//! on sampled rows against a host computation (a fast wrong kernel is reported as wrong,
+//! not as fast), and then it is timed with CUDA events: `--warmup` launches (default 10),
+//! then the median of `--reps` (default 100), each launch between its own pair of events.
+//! The reference script runs afterwards, in its own process, with the same shapes and
+//! counts.
 //!
 //! Without a GPU it compiles every benchmark kernel, checks the arguments against the PTX,
 //! says that no GPU is present and exits 0. Exit status 1: a benchmark kernel failed
@@ -32,7 +38,8 @@ use tilec_ir::float::{FloatKind, round_from_f64, to_f64};
 use tilec_ir::{Module, Op, Opcode, Type, TypeData};
 use tilec_ptx::Arch;
 
-/// Warps per tile block (tilec's default); the launch has 32 times as many threads.
+/// Warps per tile block of the examples (tilec's default `--num-warps`); the cuTile GEMMs
+/// take the warps tilec chooses. Every launch has the threads of the kernel's `.reqntid`.
 pub const NUM_WARPS: u32 = 4;
 /// Bytes of each device-to-device copy that measures the copy bandwidth.
 pub const COPY_BYTES: usize = 256 << 20;
@@ -129,21 +136,43 @@ pub enum Kind {
     Layernorm,
     /// `examples/transpose.tile`: B = A^T, f32.
     Transpose,
-    /// `examples/matmul.tile`: C (f32) = A (f16) x B (f16).
+    /// `examples/matmul.tile`: C (f32) = A (f16) x B (f16), 64x64x32 tiles.
     Matmul,
+    /// cuTile's `matmul_f16_f32acc` with 128x128x32 tiles (`tests/corpus/cutile`): C (f32)
+    /// = A (f16) x B (f16).
+    Matmul128,
+    /// cuTile's `matmul_bf16` with 64x64x64 tiles (`tests/corpus/cutile`): C (bf16) =
+    /// A (bf16) x B^T, B stored N x K (bf16).
+    MatmulBf16,
+}
+
+/// Where a benchmark's kernel comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Source {
+    /// The file, relative to the repository root; for a `.tileirbc` file, the `.mlir`
+    /// text of the same name stands in when the bytecode is missing.
+    pub file: &'static str,
+    /// The entry's name.
+    pub entry: &'static str,
+    /// Fixed warps per tile block, or `None`: the warps tilec's command line chooses
+    /// (`tilec_ptx::Options::choose_warps`).
+    pub warps: Option<u32>,
 }
 
 impl Kind {
     /// Every benchmark kind.
-    pub const ALL: [Kind; 5] = [
+    pub const ALL: [Kind; 7] = [
         Kind::VectorAdd,
         Kind::RowSoftmax,
         Kind::Layernorm,
         Kind::Transpose,
         Kind::Matmul,
+        Kind::Matmul128,
+        Kind::MatmulBf16,
     ];
 
-    /// The example's file stem and entry name (also the reference script's name).
+    /// The benchmark's name (`--only`, the table, the reference script); for the
+    /// examples also the file stem and the entry's name.
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
@@ -152,7 +181,44 @@ impl Kind {
             Kind::Layernorm => "layernorm",
             Kind::Transpose => "transpose",
             Kind::Matmul => "matmul",
+            Kind::Matmul128 => "matmul_128",
+            Kind::MatmulBf16 => "matmul_bf16",
         }
+    }
+
+    /// The kernel: `examples/NAME.tile`, entry `NAME`, at [`NUM_WARPS`] warps; for the
+    /// cuTile GEMMs the bytecode cuTile Python wrote for the kernel the reference script
+    /// launches (so both sides run the same kernel), at the warps tilec chooses.
+    #[must_use]
+    pub fn source(self) -> Source {
+        let example = |file, entry| Source {
+            file,
+            entry,
+            warps: Some(NUM_WARPS),
+        };
+        match self {
+            Kind::VectorAdd => example("examples/vector_add.tile", "vector_add"),
+            Kind::RowSoftmax => example("examples/row_softmax.tile", "row_softmax"),
+            Kind::Layernorm => example("examples/layernorm.tile", "layernorm"),
+            Kind::Transpose => example("examples/transpose.tile", "transpose"),
+            Kind::Matmul => example("examples/matmul.tile", "matmul"),
+            Kind::Matmul128 => Source {
+                file: "tests/corpus/cutile/matmul_f16_f32acc.tileirbc",
+                entry: "matmul_f16_f32acc_Kt1_A2f16_1l0_2t1_p16_A2f16_1l0_2t1_p16_A2f32_1l0_2t1_p16_I128_I128_I32",
+                warps: None,
+            },
+            Kind::MatmulBf16 => Source {
+                file: "tests/corpus/cutile/matmul_bf16.tileirbc",
+                entry: "matmul_bf16_Kt1_A2bf16_1l0_2t1_p16_A2bf16_1l0_2t1_p16_A2bf16_1l0_2t1_p16_I64_I64_I64",
+                warps: None,
+            },
+        }
+    }
+
+    /// Whether it is a matrix product (measured in TFLOP/s against cuBLAS).
+    #[must_use]
+    pub fn is_gemm(self) -> bool {
+        matches!(self, Kind::Matmul | Kind::Matmul128 | Kind::MatmulBf16)
     }
 
     /// The kind named `name`.
@@ -167,12 +233,12 @@ impl Kind {
         match self {
             Kind::VectorAdd => 1,
             Kind::RowSoftmax | Kind::Layernorm | Kind::Transpose => 2,
-            Kind::Matmul => 3,
+            Kind::Matmul | Kind::Matmul128 | Kind::MatmulBf16 => 3,
         }
     }
 }
 
-/// One benchmark: a kernel on one shape (`[n]`, `[M, N]`, or `[M, N, K]` for matmul).
+/// One benchmark: a kernel on one shape (`[n]`, `[M, N]`, or `[M, N, K]` for the GEMMs).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bench {
     /// The kernel.
@@ -186,6 +252,8 @@ pub struct Bench {
 pub enum Elem {
     /// IEEE half.
     F16,
+    /// bfloat16.
+    BF16,
     /// IEEE single.
     F32,
 }
@@ -195,7 +263,7 @@ impl Elem {
     #[must_use]
     pub fn size(self) -> usize {
         match self {
-            Elem::F16 => 2,
+            Elem::F16 | Elem::BF16 => 2,
             Elem::F32 => 4,
         }
     }
@@ -203,6 +271,7 @@ impl Elem {
     fn ir_type(self) -> Type {
         match self {
             Elem::F16 => Type::F16,
+            Elem::BF16 => Type::BF16,
             Elem::F32 => Type::F32,
         }
     }
@@ -292,7 +361,10 @@ impl Bench {
             Kind::VectorAdd => [div_ceil(self.d(0), 1024), 1, 1],
             Kind::RowSoftmax | Kind::Layernorm => [self.d(0), 1, 1],
             Kind::Transpose => [div_ceil(self.d(0), 64), div_ceil(self.d(1), 32), 1],
-            Kind::Matmul => [div_ceil(self.d(0), 64), div_ceil(self.d(1), 64), 1],
+            Kind::Matmul | Kind::MatmulBf16 => {
+                [div_ceil(self.d(0), 64), div_ceil(self.d(1), 64), 1]
+            }
+            Kind::Matmul128 => [div_ceil(self.d(0), 128), div_ceil(self.d(1), 128), 1],
         }
     }
 
@@ -331,7 +403,7 @@ impl Bench {
                 let mn = self.du(0) * self.du(1);
                 vec![b("a", Elem::F32, mn, false), b("b", Elem::F32, mn, true)]
             }
-            Kind::Matmul => {
+            Kind::Matmul | Kind::Matmul128 => {
                 let (m, n, k) = (self.du(0), self.du(1), self.du(2));
                 vec![
                     b("a", Elem::F16, m * k, false),
@@ -339,11 +411,21 @@ impl Bench {
                     b("c", Elem::F32, m * n, true),
                 ]
             }
+            Kind::MatmulBf16 => {
+                // B is stored N x K.
+                let (m, n, k) = (self.du(0), self.du(1), self.du(2));
+                vec![
+                    b("a", Elem::BF16, m * k, false),
+                    b("b", Elem::BF16, n * k, false),
+                    b("c", Elem::BF16, m * n, true),
+                ]
+            }
         }
     }
 
-    /// The kernel's arguments, in the order of the example's entry (its header comment):
-    /// each array as pointer, sizes, strides (in elements).
+    /// The kernel's arguments, in the order of its entry (an example's header comment;
+    /// cuTile's calling convention for the corpus kernels): each array as pointer, sizes,
+    /// strides (in elements).
     #[must_use]
     pub fn args(&self) -> Vec<KArg> {
         let i = |v: u32| KArg::I32(v as i32);
@@ -375,19 +457,23 @@ impl Bench {
                 let (m, n) = (self.d(0), self.d(1));
                 [matrix(0, m, n), matrix(1, n, m)].concat()
             }
-            Kind::Matmul => {
+            Kind::Matmul | Kind::Matmul128 => {
                 let (m, n, k) = (self.d(0), self.d(1), self.d(2));
                 [matrix(0, m, k), matrix(1, k, n), matrix(2, m, n)].concat()
+            }
+            Kind::MatmulBf16 => {
+                let (m, n, k) = (self.d(0), self.d(1), self.d(2));
+                [matrix(0, m, k), matrix(1, n, k), matrix(2, m, n)].concat()
             }
         }
     }
 
     /// Bytes a memory-bound kernel must move: every input element read once, every
     /// output element written once (layernorm's gamma and beta once, not once per row);
-    /// `None` for matmul, which is measured in FLOP/s.
+    /// `None` for the GEMMs, which are measured in FLOP/s.
     #[must_use]
     pub fn bytes_moved(&self) -> Option<u64> {
-        (self.kind != Kind::Matmul).then(|| {
+        (!self.kind.is_gemm()).then(|| {
             self.buffers()
                 .iter()
                 .map(|b| (b.len * b.elem.size()) as u64)
@@ -395,10 +481,11 @@ impl Bench {
         })
     }
 
-    /// Floating-point operations of matmul, 2·M·N·K; `None` for the others.
+    /// Floating-point operations of a GEMM, 2·M·N·K; `None` for the others.
     #[must_use]
     pub fn flops(&self) -> Option<u64> {
-        (self.kind == Kind::Matmul)
+        self.kind
+            .is_gemm()
             .then(|| 2 * u64::from(self.d(0)) * u64::from(self.d(1)) * u64::from(self.d(2)))
     }
 
@@ -433,7 +520,7 @@ impl Bench {
             Kind::RowSoftmax | Kind::Layernorm => rows(self.du(0), self.du(1)),
             // B is N x M: rows of B are columns of A.
             Kind::Transpose => rows(self.du(1), self.du(0)),
-            Kind::Matmul => rows(self.du(0), self.du(1)),
+            Kind::Matmul | Kind::Matmul128 | Kind::MatmulBf16 => rows(self.du(0), self.du(1)),
         }
     }
 
@@ -441,13 +528,18 @@ impl Bench {
     /// `[first, first + count)`, computed on the host from the inputs (`inputs[i]` the
     /// bytes of buffer i). Tolerances as `scripts/gpu/run_examples.py`: exact for
     /// vector_add and transpose, 1e-5 relative (plus 1e-7 / 1e-5 absolute) for softmax
-    /// and layer norm, 1e-3 of Σ|a·b| for matmul.
+    /// and layer norm, 1e-3 of Σ|a·b| for the GEMMs (plus, for a bf16 result, its
+    /// rounding to bf16: 2^-8 of the value).
     #[must_use]
     pub fn expected(&self, inputs: &[Vec<u8>], first: usize, count: usize) -> Vec<(f64, f64)> {
         // The output as rows of `width` elements: each row's values are computed at once.
         let width = match self.kind {
             Kind::VectorAdd => count.max(1),
-            Kind::RowSoftmax | Kind::Layernorm | Kind::Matmul => self.du(1),
+            Kind::RowSoftmax
+            | Kind::Layernorm
+            | Kind::Matmul
+            | Kind::Matmul128
+            | Kind::MatmulBf16 => self.du(1),
             Kind::Transpose => self.du(0),
         };
         let mut out = Vec::with_capacity(count);
@@ -516,7 +608,7 @@ impl Bench {
                     .map(|c| (f32s(0, c * cols + r, 1)[0], 0.0))
                     .collect()
             }
-            Kind::Matmul => {
+            Kind::Matmul | Kind::Matmul128 => {
                 let (cols, k) = (self.du(1), self.du(2));
                 let a = decode(Elem::F16, &inputs[0], r * k, k);
                 let mut sum = vec![0.0; n];
@@ -533,6 +625,21 @@ impl Bench {
                     .map(|(s, m)| (s, 1e-3 * m + 1e-6))
                     .collect()
             }
+            Kind::MatmulBf16 => {
+                // C[r, j] = Σ A[r, kk] · B[j, kk]: B is N x K; an f32 sum rounded to bf16.
+                let k = self.du(2);
+                let a = decode(Elem::BF16, &inputs[0], r * k, k);
+                (j0..j0 + n)
+                    .map(|j| {
+                        let b = decode(Elem::BF16, &inputs[1], j * k, k);
+                        let (s, m) = a
+                            .iter()
+                            .zip(&b)
+                            .fold((0.0, 0.0), |(s, m), (x, y)| (s + x * y, m + (x * y).abs()));
+                        (s, s.abs() / 256.0 + 1e-3 * m + 1e-6)
+                    })
+                    .collect()
+            }
         }
     }
 }
@@ -546,6 +653,7 @@ pub fn decode(elem: Elem, bytes: &[u8], at: usize, n: usize) -> Vec<f64> {
         .map(|c| match elem {
             Elem::F32 => f64::from(f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
             Elem::F16 => to_f64(FloatKind::F16, u64::from(u16::from_le_bytes([c[0], c[1]]))),
+            Elem::BF16 => to_f64(FloatKind::BF16, u64::from(u16::from_le_bytes([c[0], c[1]]))),
         })
         .collect()
 }
@@ -591,8 +699,8 @@ pub fn check_sample(
     }
 }
 
-/// The default plan: sizes large enough to be bound by memory bandwidth (or, for matmul,
-/// by the tensor cores), within the kernels' limits.
+/// The default plan: sizes large enough to be bound by memory bandwidth (or, for the
+/// GEMMs, by the tensor cores), within the kernels' limits.
 #[must_use]
 pub fn default_plan() -> Vec<Bench> {
     [
@@ -602,6 +710,10 @@ pub fn default_plan() -> Vec<Bench> {
         (Kind::Transpose, vec![8192, 8192]),
         (Kind::Matmul, vec![4096, 4096, 4096]),
         (Kind::Matmul, vec![8192, 8192, 8192]),
+        (Kind::Matmul128, vec![4096, 4096, 4096]),
+        (Kind::Matmul128, vec![8192, 8192, 8192]),
+        (Kind::MatmulBf16, vec![4096, 4096, 4096]),
+        (Kind::MatmulBf16, vec![8192, 8192, 8192]),
     ]
     .into_iter()
     .filter_map(|(k, d)| Bench::new(k, &d))
@@ -631,13 +743,17 @@ impl Rng {
 }
 
 /// The initial bytes of every buffer: inputs uniform in [-1, 1) (f16: multiples of
-/// 1/1024), outputs all 0xFF bytes (NaN), so an element the kernel does not write fails
-/// the check.
+/// 1/1024 in [-1, 1]; bf16: multiples of 1/128 in [-1, 1], which it holds exactly),
+/// outputs all 0xFF bytes (NaN), so an element the kernel does not write fails the check.
 #[must_use]
 pub fn inputs(bench: &Bench, seed: u64) -> Vec<Vec<u8>> {
-    let f16_table: Vec<[u8; 2]> = (-1024i32..=1024)
-        .map(|k| (round_from_f64(FloatKind::F16, f64::from(k) / 1024.0) as u16).to_le_bytes())
-        .collect();
+    let table = |kind, steps: i32| -> Vec<[u8; 2]> {
+        (-steps..=steps)
+            .map(|k| (round_from_f64(kind, f64::from(k) / f64::from(steps)) as u16).to_le_bytes())
+            .collect()
+    };
+    let f16_table = table(FloatKind::F16, 1024);
+    let bf16_table = table(FloatKind::BF16, 128);
     bench
         .buffers()
         .iter()
@@ -657,6 +773,9 @@ pub fn inputs(bench: &Bench, seed: u64) -> Vec<Vec<u8>> {
                     Elem::F16 => {
                         out.extend_from_slice(&f16_table[(rng.next() % 2049) as usize]);
                     }
+                    Elem::BF16 => {
+                        out.extend_from_slice(&bf16_table[(rng.next() % 257) as usize]);
+                    }
                 }
             }
             out
@@ -664,7 +783,7 @@ pub fn inputs(bench: &Bench, seed: u64) -> Vec<Vec<u8>> {
         .collect()
 }
 
-/// An example compiled to PTX.
+/// A benchmark's kernel compiled to PTX.
 pub struct Compiled {
     /// The verified module (not canonicalized).
     pub module: Module,
@@ -674,47 +793,83 @@ pub struct Compiled {
     pub ptx: String,
     /// The kernel's name in the PTX.
     pub kernel: String,
+    /// Threads per tile block: the kernel's `.reqntid` (32 per warp).
+    pub threads: u32,
 }
 
-/// Compiles `examples/NAME.tile` as `tilec FILE -o OUT --arch ARCH` does (parse, verify,
-/// canonicalize, 4 warps).
+impl Compiled {
+    /// Warps per tile block.
+    #[must_use]
+    pub fn warps(&self) -> u32 {
+        self.threads / 32
+    }
+}
+
+/// The file a kind's kernel is read from: [`Source::file`], or for bytecode that is
+/// missing the `.mlir` text of the same name.
+#[must_use]
+pub fn source_path(kind: Kind) -> PathBuf {
+    let path = crate::root().join(kind.source().file);
+    if path.extension().is_some_and(|e| e == "tileirbc") && !path.exists() {
+        let text = path.with_extension("mlir");
+        if text.exists() {
+            return text;
+        }
+    }
+    path
+}
+
+/// Compiles a benchmark's kernel ([`Kind::source`]) as `tilec FILE -o OUT --arch ARCH`
+/// compiles it (read, verify, canonicalize, PTX), at [`NUM_WARPS`] warps for the examples
+/// (`--num-warps 4`) and for the cuTile GEMMs at the warps the command line chooses when
+/// `--num-warps` is not given.
 ///
 /// # Errors
 ///
-/// The first diagnostic of a failing step.
+/// The first diagnostic of a failing step; no `.reqntid` for the kernel in the PTX.
 pub fn compile(kind: Kind, arch: Arch) -> Result<Compiled, String> {
-    let path = crate::root().join(format!("examples/{}.tile", kind.name()));
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let path = source_path(kind);
+    let input = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    compile_input(&input, &path.display().to_string(), kind.source(), arch)
+}
+
+/// [`compile`] of `input` (bytecode or text; `what` names it in messages).
+fn compile_input(input: &[u8], what: &str, src: Source, arch: Arch) -> Result<Compiled, String> {
     let opts = tilec::pipeline::Options {
         ptx: tilec_ptx::Options {
             arch,
-            num_warps: NUM_WARPS,
+            num_warps: src.warps.unwrap_or(NUM_WARPS),
+            choose_warps: src.warps.is_none(),
             ..tilec_ptx::Options::default()
         },
         ..tilec::pipeline::Options::default()
     };
     let mut timings = tilec::pipeline::Timings::default();
-    let (module, _) =
-        tilec::pipeline::front(text.as_bytes(), tilec_diag::FileId(0), &opts, &mut timings)
-            .map_err(|f| format!("{}: {}: {}", path.display(), f.stage.name(), f.message()))?;
+    let (module, _) = tilec::pipeline::front(input, tilec_diag::FileId(0), &opts, &mut timings)
+        .map_err(|f| format!("{what}: {}: {}", f.stage.name(), f.message()))?;
     let ptx = tilec::pipeline::back(vec![module.clone()], None, &opts, &mut timings)
-        .map_err(|f| format!("{}: {}: {}", path.display(), f.stage.name(), f.message()))?
+        .map_err(|f| format!("{what}: {}: {}", f.stage.name(), f.message()))?
         .ptx;
     let mut entry = None;
     module.walk(|op| {
         if module.opcode(op) == Opcode::Entry
             && matches!(module.attr_named(op, "sym_name").map(|a| module.ctx.attrs.get(a)),
-                Some(tilec_ir::AttrData::String(s)) if &**s == kind.name())
+                Some(tilec_ir::AttrData::String(s)) if &**s == src.entry)
         {
             entry = Some(op);
         }
     });
-    let entry = entry.ok_or_else(|| format!("{} has no entry @{}", path.display(), kind.name()))?;
+    let entry = entry.ok_or_else(|| format!("{what} has no entry @{}", src.entry))?;
+    let kernel = tilec_ptx::ptx_ident(src.entry);
+    let threads = tilec_ptx::kernel_threads(&ptx, &kernel)
+        .filter(|t| *t > 0 && t % 32 == 0)
+        .ok_or_else(|| format!("{what}: the PTX of @{} has no .reqntid", src.entry))?;
     Ok(Compiled {
         module,
         entry,
         ptx,
-        kernel: tilec_ptx::ptx_ident(kind.name()),
+        kernel,
+        threads,
     })
 }
 
@@ -1094,6 +1249,8 @@ pub struct Row {
     pub bench: Bench,
     /// tilec's result.
     pub tilec: Measured,
+    /// Warps per tile block of tilec's kernel (`None`: it did not compile).
+    pub warps: Option<u32>,
 }
 
 fn us(ms: f64) -> String {
@@ -1114,9 +1271,9 @@ fn ref_cell(t: Option<&RefTime>) -> String {
 pub fn render_table(rows: &[Row], copy_gbs: Option<f64>, reference: &Reference) -> String {
     let mut out = String::new();
     out.push_str(
-        "| kernel | shape | tilec µs | tilec rate | % of copy bandwidth / of cuBLAS | cuTile (tileiras) µs | tilec / cuTile time |\n",
+        "| kernel | shape | warps | tilec µs | tilec rate | % of copy bandwidth / of cuBLAS | cuTile (tileiras) µs | tilec / cuTile time |\n",
     );
-    out.push_str("|---|---|---:|---:|---:|---:|---:|\n");
+    out.push_str("|---|---|---:|---:|---:|---:|---:|---:|\n");
     for row in rows {
         let b = &row.bench;
         let cutile = reference.time(b, "cutile");
@@ -1129,7 +1286,7 @@ pub fn render_table(rows: &[Row], copy_gbs: Option<f64>, reference: &Reference) 
             ),
             Measured::Ms(ms) => {
                 let (v, unit) = b.rate(*ms);
-                let share = if b.kind == Kind::Matmul {
+                let share = if b.kind.is_gemm() {
                     match reference.time(b, "torch") {
                         Some(RefTime::Ms(t, _)) => {
                             let (cublas, _) = b.rate(*t);
@@ -1151,9 +1308,10 @@ pub fn render_table(rows: &[Row], copy_gbs: Option<f64>, reference: &Reference) 
         };
         let _ = writeln!(
             out,
-            "| {} | {} | {time} | {rate} | {share} | {} | {ratio} |",
+            "| {} | {} | {} | {time} | {rate} | {share} | {} | {ratio} |",
             b.kind.name(),
             b.shape_text(),
+            row.warps.map_or("-".into(), |w| w.to_string()),
             ref_cell(cutile),
         );
     }
@@ -1196,7 +1354,7 @@ pub fn render_json(
     let _ = writeln!(out, "  \"arch\": {},", json_str(arch.name()));
     let _ = writeln!(
         out,
-        "  \"num_warps\": {NUM_WARPS},\n  \"reps\": {},\n  \"warmup\": {},",
+        "  \"reps\": {},\n  \"warmup\": {},",
         opts.reps, opts.warmup
     );
     let _ = writeln!(out, "  \"copy_gb_per_s\": {},", json_num(copy_gbs));
@@ -1222,9 +1380,10 @@ pub fn render_json(
             };
             let rate = ms.map(|m| b.rate(m).0);
             format!(
-                "    {{\"kernel\": {}, \"shape\": {}, \"tilec_ms\": {}, \"tilec_error\": {}, \"bytes\": {}, \"flops\": {}, \"rate\": {}, \"unit\": {}, \"cutile_ms\": {}, \"cublas_ms\": {}}}",
+                "    {{\"kernel\": {}, \"shape\": {}, \"warps\": {}, \"tilec_ms\": {}, \"tilec_error\": {}, \"bytes\": {}, \"flops\": {}, \"rate\": {}, \"unit\": {}, \"cutile_ms\": {}, \"cublas_ms\": {}}}",
                 json_str(b.kind.name()),
                 json_str(&b.shape_text()),
+                r.warps.map_or("null".into(), |w| w.to_string()),
                 json_num(ms),
                 err.map_or("null".into(), json_str),
                 b.bytes_moved().map_or("null".into(), |v| v.to_string()),
@@ -1298,9 +1457,11 @@ pub fn run(opts: &Options, probe: Probe, out: &mut dyn std::io::Write) -> i32 {
                 b.shape_text()
             );
         }
+        let warps = c.as_ref().ok().map(|(c, _)| c.warps());
         rows.push(Row {
             bench: b.clone(),
             tilec,
+            warps,
         });
     }
     // The reference runs in its own process, after tilec's runs (one at a time on the GPU).
@@ -1324,7 +1485,7 @@ pub fn run(opts: &Options, probe: Probe, out: &mut dyn std::io::Write) -> i32 {
     let _ = writeln!(out, "## gpu-bench on {name}\n");
     let _ = writeln!(
         out,
-        "PTX for {}, {NUM_WARPS} warps; the median of {} runs after {} warm-ups, CUDA events; device-to-device copy: {}; reference: {}.\n",
+        "PTX for {}, warps per tile block as the warps column gives them (the examples at {NUM_WARPS}, the cuTile GEMMs at tilec's choice); the median of {} runs after {} warm-ups, CUDA events; device-to-device copy: {}; reference: {}.\n",
         arch.name(),
         opts.reps,
         opts.warmup,
@@ -1341,13 +1502,17 @@ pub fn run(opts: &Options, probe: Probe, out: &mut dyn std::io::Write) -> i32 {
         }
     );
     let _ = write!(out, "{}", render_table(&rows, copy_gbs, &reference));
+    let mut notes: Vec<&str> = Vec::new();
     for b in &plan {
         if let Some(RefTime::Ms(_, note)) = reference.time(b, "torch")
             && !note.is_empty()
+            && !notes.contains(&note.as_str())
         {
-            let _ = writeln!(out, "\ncuBLAS: {note}");
-            break;
+            notes.push(note);
         }
+    }
+    if !notes.is_empty() {
+        let _ = writeln!(out, "\ncuBLAS: {}", notes.join("; "));
     }
     if let Some(path) = &opts.json {
         let text = render_json(&name, arch, opts, copy_gbs, &rows, &reference);
@@ -1364,16 +1529,30 @@ fn no_gpu(opts: &Options, plan: &[Bench], why: &str, out: &mut dyn std::io::Writ
     let _ = writeln!(out, "no GPU present ({why}): nothing measured");
     let arch = opts.arch.unwrap_or(Arch::Sm90);
     let mut failed = 0;
+    let mut compiled: Vec<(Kind, Result<Compiled, String>)> = Vec::new();
     for b in plan {
-        let r = compile(b.kind, arch).and_then(|c| {
+        if !compiled.iter().any(|(k, _)| *k == b.kind) {
+            compiled.push((b.kind, compile(b.kind, arch)));
+        }
+        let c = &compiled
+            .iter()
+            .find(|(k, _)| *k == b.kind)
+            .expect("compiled")
+            .1;
+        let r = c.as_ref().map_err(Clone::clone).and_then(|c| {
             let buffers = b.buffers();
-            marshal(&c, &buffers, &b.args(), &fake_addresses(buffers.len()))
+            marshal(c, &buffers, &b.args(), &fake_addresses(buffers.len()))
         });
         if let Err(e) = r {
             let _ = writeln!(out, "{} {}: {e}", b.kind.name(), b.shape_text());
             failed += 1;
         }
     }
+    let warps: Vec<String> = compiled
+        .iter()
+        .filter_map(|(k, c)| Some(format!("{} {}", k.name(), c.as_ref().ok()?.warps())))
+        .collect();
+    let _ = writeln!(out, "warps per tile block: {}", warps.join(", "));
     let _ = writeln!(
         out,
         "checked the arguments of {} benchmark(s) against their PTX ({}): {}",
@@ -1404,7 +1583,7 @@ fn measure(
         addresses.push(device.alloc(d).map_err(|e| e.to_string())?);
     }
     let params = marshal(c, &buffers, &b.args(), &addresses)?;
-    let threads = 32 * NUM_WARPS;
+    let threads = c.threads;
     device
         .launch(kernel, b.grid(), threads, &params)
         .map_err(|e| e.to_string())?;
@@ -1465,11 +1644,22 @@ mod tests {
     #[test]
     fn the_plan_covers_every_kernel_within_its_limits() {
         let p = default_plan();
-        assert_eq!(p.len(), 6, "a shape of the default plan was rejected");
+        assert_eq!(p.len(), 10, "a shape of the default plan was rejected");
         for k in Kind::ALL {
             assert!(p.iter().any(|b| b.kind == k), "{k:?} is not benchmarked");
+            assert_eq!(Kind::from_name(k.name()), Some(k));
         }
         assert_eq!(plan(&strings(&["matmul"])).len(), 2);
+        assert_eq!(plan(&strings(&["matmul_128", "matmul_bf16"])).len(), 4);
+        for k in [Kind::Matmul, Kind::Matmul128, Kind::MatmulBf16] {
+            assert!(k.is_gemm());
+            assert_eq!(k.rank(), 3);
+            for d in [4096, 8192] {
+                assert!(p.contains(&Bench::new(k, &[d, d, d]).unwrap()), "{k:?} {d}");
+            }
+        }
+        assert!(!Kind::Transpose.is_gemm());
+        assert!(Bench::new(Kind::MatmulBf16, &[10, 10]).is_none());
         assert!(Bench::new(Kind::RowSoftmax, &[10, 1025]).is_none());
         assert!(Bench::new(Kind::Layernorm, &[10, 1024]).is_some());
         assert!(Bench::new(Kind::Matmul, &[10, 10]).is_none());
@@ -1503,26 +1693,98 @@ mod tests {
         assert_eq!(unit, "TFLOP/s");
         assert!((tf - 17.179_869_184).abs() < 1e-9, "{tf}");
         assert_eq!(mm.spec(), "matmul:4096x2048x1024");
+        let m128 = Bench::new(Kind::Matmul128, &[4096, 2048, 1024]).unwrap();
+        assert_eq!(m128.flops(), mm.flops());
+        assert_eq!(m128.bytes_moved(), None);
+        assert_eq!(m128.grid(), [32, 16, 1]);
+        assert_eq!(m128.rate(1.0).1, "TFLOP/s");
+        assert_eq!(
+            Bench::new(Kind::Matmul128, &[4097, 100, 8]).unwrap().grid(),
+            [33, 1, 1]
+        );
+        let bf = Bench::new(Kind::MatmulBf16, &[4096, 2048, 1024]).unwrap();
+        assert_eq!(bf.flops(), mm.flops());
+        assert_eq!(bf.bytes_moved(), None);
+        assert_eq!(bf.grid(), [64, 32, 1]);
+        assert_eq!(bf.spec(), "matmul_bf16:4096x2048x1024");
+        // B is N x K, every array bf16.
+        let sizes: Vec<(Elem, usize)> = bf.buffers().iter().map(|s| (s.elem, s.len)).collect();
+        assert_eq!(
+            sizes,
+            vec![
+                (Elem::BF16, 4096 * 1024),
+                (Elem::BF16, 2048 * 1024),
+                (Elem::BF16, 4096 * 2048)
+            ]
+        );
+        let i = KArg::I32;
+        assert_eq!(
+            bf.args()[5..10],
+            [KArg::Buffer(1), i(2048), i(1024), i(1024), i(1)]
+        );
     }
 
     /// Every benchmark's arguments fit its kernel's entry and the PTX `.param` list, for
-    /// every target tilec has.
+    /// Ampere, Hopper (with and without its architecture-specific features) and
+    /// Blackwell; the launch's threads are the kernel's `.reqntid`: 4 warps for the
+    /// examples, the warps tilec's command line chooses for the cuTile GEMMs.
     #[test]
     fn arguments_match_the_ptx_of_every_benchmark_kernel() {
-        for arch in [Arch::Sm80, Arch::Sm90, Arch::Sm100] {
+        for arch in [Arch::Sm80, Arch::Sm90, Arch::Sm90a, Arch::Sm100] {
+            let mut compiled: HashMap<Kind, Compiled> = HashMap::new();
             for b in default_plan() {
-                let c = compile(b.kind, arch).unwrap();
+                let c = compiled.entry(b.kind).or_insert_with(|| {
+                    compile(b.kind, arch)
+                        .unwrap_or_else(|e| panic!("{} on {}: {e}", b.kind.name(), arch.name()))
+                });
                 let buffers = b.buffers();
-                let params = marshal(&c, &buffers, &b.args(), &fake_addresses(buffers.len()))
+                let params = marshal(c, &buffers, &b.args(), &fake_addresses(buffers.len()))
                     .unwrap_or_else(|e| panic!("{} on {}: {e}", b.kind.name(), arch.name()));
                 let declared = tilec_gpu::params::ptx_params(&c.ptx, &c.kernel).unwrap();
                 assert_eq!(params.len(), declared.len());
+                if b.kind.is_gemm() {
+                    assert_eq!(params.len(), 15, "three arrays of five parameters");
+                }
                 for (p, d) in params.iter().zip(&declared) {
                     assert_eq!(p.len(), d.bytes);
                 }
-                assert!(c.ptx.contains(&format!(".reqntid {}", 32 * NUM_WARPS)));
+                assert_eq!(
+                    tilec_ptx::kernel_threads(&c.ptx, &c.kernel),
+                    Some(c.threads)
+                );
+                let want = b
+                    .kind
+                    .source()
+                    .warps
+                    .unwrap_or_else(|| tilec_ptx::gpu::choose_warps(&c.module, c.entry));
+                assert_eq!(c.warps(), want, "{} on {}", b.kind.name(), arch.name());
             }
+            // A 128x128 f32 accumulator: 8 warps (64 registers a thread).
+            assert_eq!(compiled[&Kind::Matmul128].warps(), 8);
+            assert_eq!(compiled[&Kind::Matmul].warps(), NUM_WARPS);
         }
+    }
+
+    /// The cuTile GEMMs are read from cuTile's bytecode; its `.mlir` text (the fallback
+    /// when the bytecode is missing) gives the same PTX.
+    #[test]
+    fn corpus_bytecode_and_text_give_the_same_kernel() {
+        for kind in [Kind::Matmul128, Kind::MatmulBf16] {
+            let src = kind.source();
+            assert!(src.file.ends_with(".tileirbc"));
+            assert_eq!(source_path(kind), crate::root().join(src.file));
+            let bc = compile(kind, Arch::Sm90).unwrap();
+            let text_path = crate::root().join(src.file).with_extension("mlir");
+            let text = std::fs::read(&text_path).unwrap();
+            let t = compile_input(&text, "text", src, Arch::Sm90).unwrap();
+            assert_eq!(bc.kernel, t.kernel);
+            assert_eq!(bc.threads, t.threads);
+            assert_eq!(bc.ptx, t.ptx, "{}", kind.name());
+        }
+        let mut src = Kind::Matmul128.source();
+        src.entry = "no_such_entry";
+        let text = std::fs::read(crate::root().join(src.file)).unwrap();
+        assert!(compile_input(&text, "x", src, Arch::Sm90).is_err());
     }
 
     #[test]
@@ -1551,6 +1813,14 @@ mod tests {
         let mut f16 = buffers.clone();
         f16[0].elem = Elem::F16;
         assert!(marshal(&c, &f16, &b.args(), &addrs).is_err());
+        // bf16 is not f16.
+        let b = Bench::new(Kind::MatmulBf16, &[64, 64, 64]).unwrap();
+        let c = compile(b.kind, Arch::Sm90).unwrap();
+        let mut buffers = b.buffers();
+        let addrs = fake_addresses(buffers.len());
+        assert!(marshal(&c, &buffers, &b.args(), &addrs).is_ok());
+        buffers[1].elem = Elem::F16;
+        assert!(marshal(&c, &buffers, &b.args(), &addrs).is_err());
     }
 
     /// The host checks agree with the reference interpreter running the very kernels on
@@ -1564,6 +1834,10 @@ mod tests {
             Bench::new(Kind::Layernorm, &[5, 1024]).unwrap(),
             Bench::new(Kind::Transpose, &[130, 70]).unwrap(),
             Bench::new(Kind::Matmul, &[70, 66, 40]).unwrap(),
+            Bench::new(Kind::Matmul128, &[128, 128, 96]).unwrap(),
+            Bench::new(Kind::Matmul128, &[150, 70, 50]).unwrap(),
+            Bench::new(Kind::MatmulBf16, &[64, 64, 128]).unwrap(),
+            Bench::new(Kind::MatmulBf16, &[100, 70, 90]).unwrap(),
         ];
         for b in small {
             let c = compile(b.kind, Arch::Sm90).unwrap();
@@ -1609,6 +1883,31 @@ mod tests {
                 "{}: a corrupted element passed",
                 b.kind.name()
             );
+        }
+    }
+
+    /// The inputs are exact in their types: f16 multiples of 1/1024 and bf16 multiples
+    /// of 1/128, all in [-1, 1], both ends reached; the outputs start as NaN.
+    #[test]
+    fn inputs_are_exact_multiples_in_their_types() {
+        for (kind, steps) in [(Kind::Matmul128, 1024.0), (Kind::MatmulBf16, 128.0)] {
+            let b = Bench::new(kind, &[64, 64, 64]).unwrap();
+            let data = inputs(&b, 3);
+            for (spec, bytes) in b.buffers().iter().zip(&data) {
+                let v = decode(spec.elem, bytes, 0, spec.len);
+                if spec.output {
+                    assert!(v.iter().all(|x| x.is_nan()), "{kind:?}");
+                    continue;
+                }
+                for x in &v {
+                    let k = x * steps;
+                    assert!(k == k.round() && k.abs() <= steps, "{kind:?}: {x}");
+                }
+                let (lo, hi) = v
+                    .iter()
+                    .fold((0.0f64, 0.0f64), |(l, h), x| (l.min(*x), h.max(*x)));
+                assert!(lo < -0.99 && hi > 0.99, "{kind:?}: [{lo}, {hi}]");
+            }
         }
     }
 
@@ -1678,6 +1977,7 @@ warning: something
         let va = Bench::new(Kind::VectorAdd, &[1 << 26]).unwrap();
         let mm = Bench::new(Kind::Matmul, &[4096, 4096, 4096]).unwrap();
         let tr = Bench::new(Kind::Transpose, &[8192, 8192]).unwrap();
+        let bf = Bench::new(Kind::MatmulBf16, &[4096, 4096, 4096]).unwrap();
         assert_eq!(
             r.time(&va, "cutile"),
             Some(&RefTime::Ms(0.25, String::new()))
@@ -1691,21 +1991,40 @@ warning: something
             Row {
                 bench: va.clone(),
                 tilec: Measured::Ms(0.3),
+                warps: Some(4),
             },
             Row {
                 bench: mm.clone(),
                 tilec: Measured::Ms(0.4),
+                warps: Some(4),
             },
             Row {
                 bench: tr.clone(),
                 tilec: Measured::Failed("wrong result: 3 of 8192 checked elements wrong".into()),
+                warps: Some(4),
+            },
+            Row {
+                bench: bf.clone(),
+                tilec: Measured::Ms(0.5),
+                warps: Some(8),
+            },
+            Row {
+                bench: Bench::new(Kind::Matmul128, &[4096, 4096, 4096]).unwrap(),
+                tilec: Measured::Failed("ptx: boom".into()),
+                warps: None,
             },
         ];
         let table = render_table(&rows, Some(3000.0), &r);
-        assert!(table.contains("| vector_add | 67108864 | 300.0 | 2684.4 GB/s | 89.5% (copy 3000 GB/s) | 250.0 | 1.20 |"), "{table}");
-        assert!(table.contains("| matmul | 4096x4096x4096 | 400.0 | 343.6 TFLOP/s | 50.0% (cuBLAS 687.2 TFLOP/s) | skipped: no | - |"), "{table}");
+        assert!(table.contains("| vector_add | 67108864 | 4 | 300.0 | 2684.4 GB/s | 89.5% (copy 3000 GB/s) | 250.0 | 1.20 |"), "{table}");
+        assert!(table.contains("| matmul | 4096x4096x4096 | 4 | 400.0 | 343.6 TFLOP/s | 50.0% (cuBLAS 687.2 TFLOP/s) | skipped: no | - |"), "{table}");
         assert!(
-            table.contains("| transpose | 8192x8192 | FAILED: wrong result"),
+            table.contains("| transpose | 8192x8192 | 4 | FAILED: wrong result"),
+            "{table}"
+        );
+        // Every GEMM is compared with cuBLAS.
+        assert!(table.contains("| matmul_bf16 | 4096x4096x4096 | 8 | 500.0 | 274.9 TFLOP/s | cuBLAS not run | not run | - |"), "{table}");
+        assert!(
+            table.contains("| matmul_128 | 4096x4096x4096 | - | FAILED: ptx: boom"),
             "{table}"
         );
         let json = render_json(
@@ -1719,6 +2038,13 @@ warning: something
         assert!(json.contains("\"device\": \"dev \\\"x\\\"\""), "{json}");
         assert!(json.contains("\"tilec_ms\": 0.3"), "{json}");
         assert!(json.contains("\"cublas_ms\": 0.2"), "{json}");
+        assert!(
+            json.contains(
+                "\"kernel\": \"matmul_bf16\", \"shape\": \"4096x4096x4096\", \"warps\": 8,"
+            ),
+            "{json}"
+        );
+        assert!(json.contains("\"warps\": null"), "{json}");
     }
 
     #[test]
@@ -1737,8 +2063,12 @@ warning: something
         );
         assert!(
             text.contains(
-                "checked the arguments of 6 benchmark(s) against their PTX (sm_90): all fit"
+                "checked the arguments of 10 benchmark(s) against their PTX (sm_90): all fit"
             ),
+            "{text}"
+        );
+        assert!(
+            text.contains("warps per tile block: vector_add 4, row_softmax 4, layernorm 4, transpose 4, matmul 4, matmul_128 8, matmul_bf16 "),
             "{text}"
         );
     }
