@@ -639,6 +639,12 @@ fn warpgroup_mma_on_sm90a() {
         "{}",
         gpu.stdout
     );
+    // `ttg.mma_async` is a unit attribute.
+    assert_refused(
+        &gpu.stdout
+            .replace(", ttg.mma_async}", ", ttg.mma_async = 3 : i32}"),
+        "'ttg.mma_async' must be a unit attribute",
+    );
     // The wait is checked like every GPU-level op.
     let broken = gpu.stdout.replace(
         "ttng.warp_group_dot_wait %for {pendings = 0 : i32}",
