@@ -1852,11 +1852,20 @@ impl Cta<'_> {
                 let w = width(ty);
                 let (x, y) = (v(self, 1), v(self, 2));
                 let r = if ty.starts_with('f') {
+                    // `.ftz` (f32): subnormal operands compare as zero of their sign.
+                    let ftz = ty == "f32" && p.contains(&"ftz");
                     let f = |b: u64| match ty {
                         "f16" => f16_to_f32(b as u16) as f64,
                         "bf16" => bf16_to_f32(b as u16) as f64,
                         "f64" => f64::from_bits(b),
-                        _ => f32::from_bits(b as u32) as f64,
+                        _ => {
+                            let x = f32::from_bits(b as u32);
+                            if ftz && x.is_subnormal() {
+                                (0.0f32).copysign(x) as f64
+                            } else {
+                                x as f64
+                            }
+                        }
                     };
                     let (x, y) = (f(x), f(y));
                     let unordered = x.is_nan() || y.is_nan();
