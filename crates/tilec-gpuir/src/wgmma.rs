@@ -346,6 +346,26 @@ mod tests {
 
     /// The accumulator layout puts register `i` of thread `t` of the first instruction at
     /// the row and column of the ISA's D fragment.
+    /// The element bits thread `lane` of warp `w` holds in `l` (its lane and warp bits).
+    fn thread_elem(l: &Layout, w: u32, lane: u32) -> u64 {
+        let mut thread = 0u64;
+        for (j, b) in l.lane.iter().enumerate() {
+            if let Some(b) = b
+                && lane >> j & 1 == 1
+            {
+                thread ^= 1 << b;
+            }
+        }
+        for (j, b) in l.warp.iter().enumerate() {
+            if let Some(b) = b
+                && w >> j & 1 == 1
+            {
+                thread ^= 1 << b;
+            }
+        }
+        thread
+    }
+
     #[test]
     fn a_register_layout_is_the_isa_fragment() {
         // m64nNk16 A in registers: a0..a7 of k step s, 64-row block b at rows
@@ -362,25 +382,11 @@ mod tests {
                 Arch::Sm90a,
             )
             .expect("a plan");
-            let l = p.a_layout();
+            let l = &p.a_layout();
             let kbits = k.trailing_zeros();
             for t in 0..32 * warps {
                 let (w, lane) = (t / 32, t % 32);
-                let mut thread = 0u64;
-                for (j, b) in l.lane.iter().enumerate() {
-                    if let Some(b) = b
-                        && lane >> j & 1 == 1
-                    {
-                        thread ^= 1 << b;
-                    }
-                }
-                for (j, b) in l.warp.iter().enumerate() {
-                    if let Some(b) = b
-                        && w >> j & 1 == 1
-                    {
-                        thread ^= 1 << b;
-                    }
-                }
+                let thread = thread_elem(l, w, lane);
                 for blk in 0..p.m_blocks() {
                     for st in 0..p.k_steps() {
                         for i in 0..8u32 {
@@ -426,21 +432,7 @@ mod tests {
             let nbits = n.trailing_zeros();
             for t in 0..32 * warps {
                 let (w, lane) = (t / 32, t % 32);
-                let mut thread = 0u64;
-                for (j, b) in l.lane.iter().enumerate() {
-                    if let Some(b) = b
-                        && lane >> j & 1 == 1
-                    {
-                        thread ^= 1 << b;
-                    }
-                }
-                for (j, b) in l.warp.iter().enumerate() {
-                    if let Some(b) = b
-                        && w >> j & 1 == 1
-                    {
-                        thread ^= 1 << b;
-                    }
-                }
+                let thread = thread_elem(l, w, lane);
                 for i in 0..p.regs_per_inst() {
                     let e = thread ^ l.slot_elem(i as usize);
                     let (row, col) = (e >> nbits, e & ((1 << nbits) - 1));
