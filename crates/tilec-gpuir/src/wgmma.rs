@@ -346,6 +346,22 @@ mod tests {
 
     /// The accumulator layout puts register `i` of thread `t` of the first instruction at
     /// the row and column of the ISA's D fragment.
+    /// The sm_90a plan of an f16 x f16 -> f32 product of these shapes over `warps` warps.
+    fn f16_plan(a: &[i64], b: &[i64], warps: u32) -> WgmmaPlan {
+        let (f16, f32) = (Type::F16, Type::F32);
+        wgmma_plan(
+            a,
+            b,
+            f16,
+            f16,
+            f32,
+            (true, true),
+            warps.trailing_zeros(),
+            Arch::Sm90a,
+        )
+        .expect("a plan")
+    }
+
     /// The element bits thread `lane` of warp `w` holds in `l` (its lane and warp bits).
     fn thread_elem(l: &Layout, w: u32, lane: u32) -> u64 {
         let mut thread = 0u64;
@@ -371,17 +387,7 @@ mod tests {
         // m64nNk16 A in registers: a0..a7 of k step s, 64-row block b at rows
         // 64 b' + 16 w + g (+8) and columns 16 s + 2 q (+1, +8); g = lane / 4, q = lane % 4.
         for (m, k, warps) in [(64, 64, 4u32), (128, 32, 4), (128, 64, 8)] {
-            let p = wgmma_plan(
-                &[m, k],
-                &[k, 64],
-                Type::F16,
-                Type::F16,
-                Type::F32,
-                (true, true),
-                warps.trailing_zeros(),
-                Arch::Sm90a,
-            )
-            .expect("a plan");
+            let p = f16_plan(&[m, k], &[k, 64], warps);
             let l = &p.a_layout();
             let kbits = k.trailing_zeros();
             for t in 0..32 * warps {
@@ -417,17 +423,7 @@ mod tests {
     #[test]
     fn accumulator_layout_is_the_isa_fragment() {
         for (m, n, warps) in [(64, 64, 4u32), (128, 128, 8), (128, 256, 4), (64, 8, 4)] {
-            let p = wgmma_plan(
-                &[m, 32],
-                &[32, n],
-                Type::F16,
-                Type::F16,
-                Type::F32,
-                (true, true),
-                warps.trailing_zeros(),
-                Arch::Sm90a,
-            )
-            .expect("a plan");
+            let p = f16_plan(&[m, 32], &[32, n], warps);
             let l = &p.c;
             let nbits = n.trailing_zeros();
             for t in 0..32 * warps {
