@@ -214,25 +214,14 @@ fn gpu_level_ir_parses_back_and_compiles_the_same() {
     let out = run_tilec(&["opt", "-", "-p", "canonicalize"], &gpu);
     assert_eq!(out.status, 2, "{}", out.stderr);
     let broken = gpu.replacen("warp = [[128], [256]]", "warp = [[128], [128]]", 1);
-    let out = run_tilec(&["opt", "-", "--diagnostic-format=mlir"], &broken);
-    assert_eq!(out.status, 1, "{}", out.stdout);
-    assert!(
-        out.stderr.contains("error: invalid GPU-level IR: "),
-        "{}",
-        out.stderr
-    );
+    assert_refused(&broken, "error: invalid GPU-level IR: ");
     // The vectors gpu-vectorize recorded are checked against the access's layout.
     assert!(gpu.contains("ttg.vector = {"), "{gpu}");
     let broken = gpu.replacen("width = 4 : i32", "width = 32 : i32", 1);
     assert_ne!(broken, gpu);
-    let out = run_tilec(&["opt", "-", "--diagnostic-format=mlir"], &broken);
-    assert_eq!(out.status, 1, "{}", out.stdout);
-    assert!(
-        out.stderr.contains(
-            "op 'ttg.vector' width 32 is more than the 4 consecutive elements a thread holds"
-        ),
-        "{}",
-        out.stderr
+    assert_refused(
+        &broken,
+        "op 'ttg.vector' width 32 is more than the 4 consecutive elements a thread holds",
     );
 }
 
@@ -430,24 +419,14 @@ fn recorded_mma_instruction_is_checked_and_followed() {
     let recorded = "{ttg.mma = \"m16n8k16.f32.f16.f16.f32\"}";
     assert!(gpu.contains(recorded), "{gpu}");
     let wrong = gpu.replacen("m16n8k16.f32.f16.f16.f32", "m16n8k8.f32.tf32.tf32.f32", 1);
-    let out = run_tilec(&["opt", "-", "--diagnostic-format=mlir"], &wrong);
-    assert_eq!(out.status, 1, "{}", out.stdout);
-    assert!(
-        out.stderr.contains(
-            "op records 'm16n8k8.f32.tf32.tf32.f32' for operands of element types f16, f16 and f32"
-        ),
-        "{}",
-        out.stderr
+    assert_refused(
+        &wrong,
+        "op records 'm16n8k8.f32.tf32.tf32.f32' for operands of element types f16, f16 and f32",
     );
     let unknown = gpu.replacen("m16n8k16.f32.f16.f16.f32", "m64n8k16.f32.f16.f16.f32", 1);
-    let out = run_tilec(&["opt", "-", "--diagnostic-format=mlir"], &unknown);
-    assert_eq!(out.status, 1, "{}", out.stdout);
-    assert!(
-        out.stderr.contains(
-            "names no tensor-core instruction tilec issues: \"m64n8k16.f32.f16.f16.f32\""
-        ),
-        "{}",
-        out.stderr
+    assert_refused(
+        &unknown,
+        "names no tensor-core instruction tilec issues: \"m64n8k16.f32.f16.f16.f32\"",
     );
     let with = run_tilec(&["-", "--arch", "sm_90", "-o", "-"], &gpu);
     assert_eq!(with.status, 0, "{}", with.stderr);
@@ -457,12 +436,9 @@ fn recorded_mma_instruction_is_checked_and_followed() {
     );
     // Staged operands are read by the instruction only.
     let unrecorded = gpu.replacen(&format!(" {recorded}"), "", 1);
-    let out = run_tilec(&["opt", "-", "--diagnostic-format=mlir"], &unrecorded);
-    assert_eq!(out.status, 1, "{}", out.stdout);
-    assert!(
-        out.stderr.contains("op reads an operand from shared memory but records no tensor-core instruction ('ttg.mma')"),
-        "{}",
-        out.stderr
+    assert_refused(
+        &unrecorded,
+        "op reads an operand from shared memory but records no tensor-core instruction ('ttg.mma')",
     );
     // A product in registers without the attribute runs in the fallback loop.
     let small = "cuda_tile.module @m {\n  entry @k(%p: tile<ptr<f32>>) {\n    %a = constant <f16: 1.0> : tile<16x16xf16>\n    %b = constant <f16: 2.0> : tile<16x8xf16>\n    %c = constant <f32: 0.0> : tile<16x8xf32>\n    %d = mmaf %a, %b, %c : tile<16x16xf16>, tile<16x8xf16>, tile<16x8xf32>\n    %t = make_token : token\n    %v = make_tensor_view %p, shape = [16, 8], strides = [8, 1] : tensor_view<16x8xf32, strides=[8,1]>\n    %pv = make_partition_view %v : partition_view<tile=(16x8), tensor_view<16x8xf32, strides=[8,1]>>\n    %z = constant <i32: 0> : tile<i32>\n    %s = store_view_tko weak %d, %pv[%z, %z] token = %t : tile<16x8xf32>, partition_view<tile=(16x8), tensor_view<16x8xf32, strides=[8,1]>>, tile<i32> -> token\n    return\n  }\n}\n";
@@ -528,11 +504,7 @@ fn shared_memory_offsets_are_recorded_and_checked() {
         ),
         "{gpu}"
     );
-    let check = |text: &str, want: &str| {
-        let out = run_tilec(&["opt", "-", "--diagnostic-format=mlir"], text);
-        assert_eq!(out.status, 1, "{}", out.stdout);
-        assert!(out.stderr.contains(want), "{}", out.stderr);
-    };
+    let check = assert_refused;
     check(
         &gpu.replacen("allocation.offset = 16384", "allocation.offset = 8192", 1),
         "'ttg.local_alloc' op buffer at bytes 8192..16384 of shared memory overlaps the buffer of a live 'ttg.local_alloc' at bytes 0..16384",
