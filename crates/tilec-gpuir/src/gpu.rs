@@ -275,16 +275,29 @@ pub fn assign_layouts(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnos
         };
         // A first walk, on a copy, when a loop carries a value from a constant: the layouts
         // its body carries such values on in (one walk is forward only).
+        // (A product's accumulator carried from a constant already has its layout:
+        // `Assign::carried_acc`; GEMM loops need no first walk.)
         let carries_constants = {
             let mut any = false;
             m.walk_op(e, &mut |op| {
-                if m.opcode(op) == Opcode::For {
-                    let inits = operand_group(m, op, "initValues");
-                    any |= inits.iter().any(|v| {
-                        m.defining_op(*v)
-                            .is_some_and(|d| m.opcode(d) == Opcode::Constant)
-                    });
+                if m.opcode(op) != Opcode::For {
+                    return;
                 }
+                let yielded: Vec<Value> = m
+                    .entry_block(m.region(op, 0))
+                    .and_then(|b| m.last_op(b))
+                    .map(|t| m.operands(t).collect())
+                    .unwrap_or_default();
+                let inits = operand_group(m, op, "initValues");
+                any |= inits.iter().enumerate().any(|(i, v)| {
+                    let from_product = yielded
+                        .get(i)
+                        .and_then(|y| m.defining_op(*y))
+                        .is_some_and(|d| matches!(m.opcode(d), Opcode::MmaF | Opcode::MmaI));
+                    !from_product
+                        && m.defining_op(*v)
+                            .is_some_and(|d| m.opcode(d) == Opcode::Constant)
+                });
             });
             any
         };
