@@ -40,6 +40,9 @@ use tilec_tests::ptxas::find_tool;
 const TARGET_TILEC: f64 = 50.0;
 /// Target: tileiras time over tilec + ptxas time.
 const TARGET_TILEC_PTXAS: f64 = 3.0;
+/// Target: tileiras time over tilec run as `tileiras` (bytecode to cubin in one command, as
+/// cuTile Python runs its compiler; issues 21 and 22).
+const TARGET_AS_TILEIRAS: f64 = 5.0;
 
 /// The in-process phases, in pipeline order (the first reads bytecode, or parses text with
 /// `--text`).
@@ -66,6 +69,8 @@ struct Samples {
     phases: [Vec<f64>; 5],
     process: Vec<f64>,
     ptxas: Vec<f64>,
+    /// `tileiras` (a link to tilec) writing the cubin, ptxas included.
+    as_tileiras: Vec<f64>,
     tileiras: Vec<f64>,
     ops: usize,
     ptx_bytes: usize,
@@ -276,6 +281,28 @@ pub fn bench_ptx(runs: usize, arch_name: &str, text_input: bool) -> i32 {
     if tileiras.is_none() {
         skipped("tileiras", "TILEC_TILEIRAS");
     }
+    // tilec under the name cuTile runs: a link `tileiras` to the built binary, finding the
+    // same ptxas as the other columns.
+    let shim = match (&tilec, &ptxas) {
+        (Some(tilec), Some(_)) => {
+            let dir = out_dir.join("shim");
+            let link = dir.join("tileiras");
+            let _ = std::fs::remove_file(&link);
+            match std::fs::create_dir_all(&dir)
+                .and_then(|_| std::os::unix::fs::symlink(tilec, &link))
+            {
+                Ok(()) => Some(link),
+                Err(e) => {
+                    println!(
+                        "SKIPPED: tilec as tileiras: cannot link {}: {e}",
+                        link.display()
+                    );
+                    None
+                }
+            }
+        }
+        _ => None,
+    };
 
     println!(
         "# cargo xtask bench-ptx --runs {runs} --arch {arch_name}{}",
@@ -333,6 +360,11 @@ pub fn bench_ptx(runs: usize, arch_name: &str, text_input: bool) -> i32 {
         }
     );
     println!(
+        "ptxas:    run as tilec runs it: GLIBC_TUNABLES={} unless set ({})",
+        tilec::ptxas::MALLOC_TUNABLES,
+        std::env::var("GLIBC_TUNABLES").map_or("it is not".into(), |v| format!("set: {v}"))
+    );
+    println!(
         "method:   per kernel, 1 warm-up then {runs} interleaved runs of each column; medians in ms"
     );
     println!();
@@ -359,6 +391,7 @@ pub fn bench_ptx(runs: usize, arch_name: &str, text_input: bool) -> i32 {
         let ptx_path = out_dir.join(format!("{}.ptx", k.name));
         let ptx_cubin = out_dir.join(format!("{}.ptxas.cubin", k.name));
         let ir_cubin = out_dir.join(format!("{}.tileiras.cubin", k.name));
+        let shim_cubin = out_dir.join(format!("{}.as-tileiras.cubin", k.name));
         // No cubin of an earlier run may stand in for one this run did not write.
         let _ = std::fs::remove_file(&ptx_cubin);
         let _ = std::fs::remove_file(&ir_cubin);
@@ -423,10 +456,10 @@ pub fn bench_ptx(runs: usize, arch_name: &str, text_input: bool) -> i32 {
                     break;
                 }
             }
-            // 3. ptxas
+            // 3. ptxas, run as tilec runs it
             if let Some(ptxas) = &ptxas {
                 match time_command(
-                    Command::new(ptxas)
+                    tilec::ptxas::command(ptxas)
                         .arg(format!("-arch={arch_name}"))
                         .arg("-o")
                         .arg(&ptx_cubin)
@@ -441,7 +474,26 @@ pub fn bench_ptx(runs: usize, arch_name: &str, text_input: bool) -> i32 {
                     }
                 }
             }
-            // 4. tileiras (run from its own directory: it finds its ptxas and libnvvm
+            // 4. tilec as `tileiras`: bytecode to cubin, the command cuTile runs
+            if let (Some(shim), Some(ptxas), Some(bc)) = (&shim, &ptxas, &k.bytecode) {
+                match time_command(
+                    Command::new(shim)
+                        .env("TILEC_PTXAS", ptxas)
+                        .arg(format!("--gpu-name={arch_name}"))
+                        .arg("-o")
+                        .arg(&shim_cubin)
+                        .arg(bc),
+                ) {
+                    Ok(d) if !warm => s.as_tileiras.push(ms(d)),
+                    Ok(_) => {}
+                    Err(e) => {
+                        failures.push(format!("{}: tilec as tileiras: {e}", k.name));
+                        failed = true;
+                        break;
+                    }
+                }
+            }
+            // 5. tileiras (run from its own directory: it finds its ptxas and libnvvm
             //    relative to itself)
             if let (Some(tileiras), Some(bc)) = (&tileiras, &k.bytecode) {
                 let mut cmd = Command::new(tileiras);
@@ -493,25 +545,27 @@ pub fn bench_ptx(runs: usize, arch_name: &str, text_input: bool) -> i32 {
 
     // Per-kernel table.
     println!(
-        "| kernel | ops (canonical) | PTX KB | tilec in process | tilec process | ptxas | tilec + ptxas | tileiras | tileiras / tilec (in process) | tileiras / tilec (process) | tileiras / (tilec + ptxas) |"
+        "| kernel | ops (canonical) | PTX KB | tilec in process | tilec process | ptxas | tilec + ptxas | tilec as tileiras | tileiras | tileiras / tilec (in process) | tileiras / tilec (process) | tileiras / (tilec + ptxas) | tileiras / tilec as tileiras |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     // Per kernel: the three ratios (None where a tool is missing).
-    let mut ratios: Vec<[Option<f64>; 3]> = Vec::new();
+    let mut ratios: Vec<[Option<f64>; 4]> = Vec::new();
     for (k, s) in &results {
         let inp = median(&s.in_process);
         let pro = median(&s.process);
         let asm = median(&s.ptxas);
         let both = pro.zip(asm).map(|(a, b)| a + b);
+        let shim = median(&s.as_tileiras);
         let ir = median(&s.tileiras);
         let r = [
             ir.zip(inp).map(|(a, b)| a / b),
             ir.zip(pro).map(|(a, b)| a / b),
             ir.zip(both).map(|(a, b)| a / b),
+            ir.zip(shim).map(|(a, b)| a / b),
         ];
         ratios.push(r);
         println!(
-            "| {} | {} | {:.1} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {:.1} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             k.name,
             s.ops,
             s.ptx_bytes as f64 / 1024.0,
@@ -519,14 +573,18 @@ pub fn bench_ptx(runs: usize, arch_name: &str, text_input: bool) -> i32 {
             fmt_opt(pro, 2, ""),
             fmt_opt(asm, 1, ""),
             fmt_opt(both, 1, ""),
+            fmt_opt(shim, 1, ""),
             fmt_opt(ir, 1, ""),
             fmt_opt(r[0], 0, "x"),
             fmt_opt(r[1], 0, "x"),
             fmt_opt(r[2], 1, "x"),
+            fmt_opt(r[3], 1, "x"),
         );
     }
     println!();
-    println!("Times in ms (medians). tilec + ptxas = tilec process + ptxas.");
+    println!(
+        "Times in ms (medians). tilec + ptxas = tilec process + ptxas; tilec as tileiras = one command, bytecode to cubin (a link named tileiras, as cuTile runs it)."
+    );
     println!();
 
     // Summary.
@@ -536,6 +594,7 @@ pub fn bench_ptx(runs: usize, arch_name: &str, text_input: bool) -> i32 {
         ("tileiras / tilec (in process)", TARGET_TILEC),
         ("tileiras / tilec (process)", TARGET_TILEC),
         ("tileiras / (tilec + ptxas)", TARGET_TILEC_PTXAS),
+        ("tileiras / tilec as tileiras", TARGET_AS_TILEIRAS),
     ];
     for (i, (name, target)) in names.iter().enumerate() {
         let v: Vec<f64> = ratios.iter().filter_map(|r| r[i]).collect();
@@ -689,7 +748,7 @@ fn example_inputs(
         if let Some(ptxas) = ptxas
             && std::fs::write(&ptx_path, &ptx).is_ok()
             && let Err(e) = time_command(
-                Command::new(ptxas)
+                tilec::ptxas::command(ptxas)
                     .arg(format!("-arch={arch_name}"))
                     .arg("-o")
                     .arg(&tilec_cubin)

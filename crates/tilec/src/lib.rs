@@ -11,6 +11,7 @@
 
 mod output;
 pub mod pipeline;
+pub mod ptxas;
 mod run;
 mod tileiras;
 mod translate;

@@ -274,7 +274,7 @@ fn compile(a: &Args, io: &mut Io<'_>) -> i32 {
         let _ = writeln!(io.stderr, "error: cannot write '{}': {e}", tmp.display());
         return EXIT_USAGE;
     }
-    let mut cmd = std::process::Command::new(&ptxas);
+    let mut cmd = crate::ptxas::command(&ptxas);
     cmd.arg(format!("-arch={}", arch.name())).arg(format!(
         "-O{}",
         if a.device_debug { 0 } else { a.opt_level }

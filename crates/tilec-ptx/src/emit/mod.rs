@@ -1120,7 +1120,9 @@ impl<'a> Kernel<'a> {
     /// destinations move with one `bfe` (and `shl`).
     pub fn move_bits(&mut self, x: &str, moves: &[(u32, u32)]) -> String {
         let acc = self.reg(RegClass::B32);
-        self.ins(format!("mov.u32 {acc}, 0;"));
+        if moves.is_empty() {
+            self.ins(format!("mov.u32 {acc}, 0;"));
+        }
         let mut i = 0;
         while i < moves.len() {
             let (s0, d0) = moves[i];
@@ -1131,12 +1133,19 @@ impl<'a> Kernel<'a> {
             {
                 w += 1;
             }
-            let t = self.reg(RegClass::B32);
+            // The first run lands in the result itself; later ones are or-ed into it.
+            let t = if i == 0 {
+                acc.clone()
+            } else {
+                self.reg(RegClass::B32)
+            };
             self.ins(format!("bfe.u32 {t}, {x}, {s0}, {w};"));
             if d0 > 0 {
                 self.ins(format!("shl.b32 {t}, {t}, {d0};"));
             }
-            self.ins(format!("or.b32 {acc}, {acc}, {t};"));
+            if i > 0 {
+                self.ins(format!("or.b32 {acc}, {acc}, {t};"));
+            }
             i += w;
         }
         acc
