@@ -459,7 +459,7 @@ fn recorded_mma_instruction_is_checked_and_followed() {
     assert_eq!(out.status, 1, "{}", out.stdout);
     assert!(
         out.stderr.contains(
-            "shared-memory scratch without 'allocation.offset' (run gpu-allocate-shared)"
+            "shared-memory scratch without 'allocation.offset' and 'allocation.size' (run gpu-allocate-shared)"
         ),
         "{}",
         out.stderr
@@ -467,9 +467,25 @@ fn recorded_mma_instruction_is_checked_and_followed() {
     let placed = run_tilec(&["opt", "-", "-p", "gpu-allocate-shared"], &bare);
     assert_eq!(placed.status, 0, "{}", placed.stderr);
     assert!(
-        placed.stdout.contains("{allocation.offset = 0 : i32}"),
+        placed
+            .stdout
+            .contains("{allocation.offset = 0 : i32, allocation.size = 768 : i32}"),
         "{}",
         placed.stdout
+    );
+    // Its size is A's 16x16 and B's 16x8 f16 (the whole K in one chunk); recorded smaller,
+    // the GPU-level verifier refuses it.
+    let short = placed
+        .stdout
+        .replace("allocation.size = 768", "allocation.size = 512");
+    let out = run_tilec(&["-", "--arch", "sm_90", "-o", "-"], &short);
+    assert_eq!(out.status, 1, "{}", out.stdout);
+    assert!(
+        out.stderr.contains(
+            "'cuda_tile.mmaf' op 'allocation.size' 512 is smaller than the 768 bytes of shared memory its lowering uses"
+        ),
+        "{}",
+        out.stderr
     );
     let bare = placed.stdout;
     let with = run_tilec(&["-", "--arch", "sm_90", "-o", "-"], &small_gpu.stdout);

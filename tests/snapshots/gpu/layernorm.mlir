@@ -28,7 +28,7 @@ cuda_tile.module @examples {
     %tile, %result_token = load_view_tko weak %pview[%blockId_x, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1, 0>, split, width = 4 : i32}} : partition_view<tile=(1x1024), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> tile<1x1024xf32, #linear1>, token
     %1 = itof %assume_0 signed  : tile<i32, #linear> -> tile<f32, #linear>
     %reshape = reshape %1 : tile<f32, #linear> -> tile<1xf32, #linear2>
-    %reduce = reduce %tile {allocation.offset = 0 : i32} dim=1 identities=[0.000000e+00 : f32] : tile<1x1024xf32, #linear1> -> tile<1xf32, #linear2> 
+    %reduce = reduce %tile {allocation.offset = 0 : i32, allocation.size = 32 : i32} dim=1 identities=[0.000000e+00 : f32] : tile<1x1024xf32, #linear1> -> tile<1xf32, #linear2> 
     (%reduce_lhs: tile<f32, #linear>, %reduce_rhs: tile<f32, #linear>) {
       %14 = addf %reduce_lhs, %reduce_rhs  : tile<f32, #linear>
       yield %14 : tile<f32, #linear>
@@ -44,7 +44,7 @@ cuda_tile.module @examples {
     %5 = subf %tile, %bcast  : tile<1x1024xf32, #linear1>
     %6 = select %4, %5, %cst_0_f32 : tile<1x1024xi1, #linear1>, tile<1x1024xf32, #linear1>
     %7 = mulf %6, %6  : tile<1x1024xf32, #linear1>
-    %reduce_17 = reduce %7 {allocation.offset = 0 : i32} dim=1 identities=[0.000000e+00 : f32] : tile<1x1024xf32, #linear1> -> tile<1xf32, #linear2> 
+    %reduce_17 = reduce %7 {allocation.offset = 0 : i32, allocation.size = 32 : i32} dim=1 identities=[0.000000e+00 : f32] : tile<1x1024xf32, #linear1> -> tile<1xf32, #linear2> 
     (%reduce_lhs: tile<f32, #linear>, %reduce_rhs: tile<f32, #linear>) {
       %14 = addf %reduce_lhs, %reduce_rhs  : tile<f32, #linear>
       yield %14 : tile<f32, #linear>

@@ -19,7 +19,7 @@ cuda_tile.module @examples {
     %1 = get_index_space_shape %pview : partition_view<tile=(1024), padding_value = zero, tensor_view<?xf32, strides=[1]>> -> tile<i32, #linear>
     %for = for %loopIdx in (%cst_0_i32 to %1, step %cst_1_i32) : tile<i32, #linear> iter_values(%iterArg0 = %cst_0_f32) -> (tile<f32, #linear>) {
       %tile, %result_token = load_view_tko weak %pview[%loopIdx] token = %0 attributes {ttg.index_nonneg = array<i32: 0>, ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(1024), padding_value = zero, tensor_view<?xf32, strides=[1]>>, tile<i32, #linear> -> tile<1024xf32, #linear1>, token
-      %2 = scan %tile {allocation.offset = 0 : i32} dim=0 reverse=false identities=[0.000000e+00 : f32] : tile<1024xf32, #linear1> -> tile<1024xf32, #linear1> 
+      %2 = scan %tile {allocation.offset = 0 : i32, allocation.size = 4096 : i32} dim=0 reverse=false identities=[0.000000e+00 : f32] : tile<1024xf32, #linear1> -> tile<1024xf32, #linear1> 
       (%arg6: tile<f32, #linear>, %arg7: tile<f32, #linear>) {
         %8 = addf %arg6, %arg7  : tile<f32, #linear>
         yield %8 : tile<f32, #linear>

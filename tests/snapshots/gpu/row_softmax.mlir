@@ -18,7 +18,7 @@ cuda_tile.module @examples {
     %pview_6 = make_partition_view %tview_5 : partition_view<tile=(1x1024), tensor_view<?x?xf32, strides=[?,1]>>
     %blockId_x, %blockId_y, %blockId_z = get_tile_block_id : tile<i32, #linear>
     %tile, %result_token = load_view_tko weak %pview[%blockId_x, %cst_0_i32] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1, 0>, split, width = 4 : i32}} : partition_view<tile=(1x1024), padding_value = neg_inf, tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> tile<1x1024xf32, #linear1>, token
-    %reduce = reduce %tile {allocation.offset = 0 : i32} dim=1 identities=[0xFF800000 : f32] : tile<1x1024xf32, #linear1> -> tile<1xf32, #linear2> 
+    %reduce = reduce %tile {allocation.offset = 0 : i32, allocation.size = 32 : i32} dim=1 identities=[0xFF800000 : f32] : tile<1x1024xf32, #linear1> -> tile<1xf32, #linear2> 
     (%reduce_lhs: tile<f32, #linear>, %reduce_rhs: tile<f32, #linear>) {
       %5 = maxf %reduce_lhs, %reduce_rhs : tile<f32, #linear>
       yield %5 : tile<f32, #linear>
@@ -27,7 +27,7 @@ cuda_tile.module @examples {
     %bcast = broadcast %reshape : tile<1x1xf32, #linear3> -> tile<1x1024xf32, #linear1>
     %1 = subf %tile, %bcast  : tile<1x1024xf32, #linear1>
     %2 = exp %1  : tile<1x1024xf32, #linear1>
-    %reduce_7 = reduce %2 {allocation.offset = 0 : i32} dim=1 identities=[0.000000e+00 : f32] : tile<1x1024xf32, #linear1> -> tile<1xf32, #linear2> 
+    %reduce_7 = reduce %2 {allocation.offset = 0 : i32, allocation.size = 32 : i32} dim=1 identities=[0.000000e+00 : f32] : tile<1x1024xf32, #linear1> -> tile<1xf32, #linear2> 
     (%reduce_lhs: tile<f32, #linear>, %reduce_rhs: tile<f32, #linear>) {
       %5 = addf %reduce_lhs, %reduce_rhs  : tile<f32, #linear>
       yield %5 : tile<f32, #linear>

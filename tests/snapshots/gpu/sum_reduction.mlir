@@ -8,7 +8,7 @@ cuda_tile.module @examples {
     %pview = make_partition_view %tview : partition_view<tile=(1024), padding_value = zero, tensor_view<?xf32, strides=[1]>>
     %blockId_x, %blockId_y, %blockId_z = get_tile_block_id : tile<i32, #linear>
     %tile, %result_token = load_view_tko weak %pview[%blockId_x] token = %0 attributes {ttg.index_nonneg = array<i32: 0>, ttg.vector = {checks = array<i32: -1>, split, width = 4 : i32}} : partition_view<tile=(1024), padding_value = zero, tensor_view<?xf32, strides=[1]>>, tile<i32, #linear> -> tile<1024xf32, #linear1>, token
-    %reduce = reduce %tile {allocation.offset = 0 : i32} dim=0 identities=[0.000000e+00 : f32] : tile<1024xf32, #linear1> -> tile<f32, #linear> 
+    %reduce = reduce %tile {allocation.offset = 0 : i32, allocation.size = 32 : i32} dim=0 identities=[0.000000e+00 : f32] : tile<1024xf32, #linear1> -> tile<f32, #linear> 
     (%reduce_lhs: tile<f32, #linear>, %reduce_rhs: tile<f32, #linear>) {
       %4 = addf %reduce_lhs, %reduce_rhs  : tile<f32, #linear>
       yield %4 : tile<f32, #linear>

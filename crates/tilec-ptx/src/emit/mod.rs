@@ -101,7 +101,6 @@ pub(crate) struct Kernel<'a> {
     pub loops: Vec<LoopCtx>,
     /// `if` ops being emitted, with their result registers once known.
     pub ifs: Vec<(Op, Vec<Option<Tv>>)>,
-    pub smem_bytes: u32,
     /// The offset in `__smem` of each `alloca`'s buffer (at the bottom, below every
     /// other use of shared memory, alive for the whole kernel).
     pub allocas: FxHashMap<Op, u32>,
@@ -116,9 +115,8 @@ pub(crate) struct Kernel<'a> {
     pub last_loc: Option<(u32, u32, u32)>,
     /// The streaming loop being written, if any.
     pub stream: Option<stream::StreamCtx>,
-    /// The op being written, and the one that asked for the most shared memory.
+    /// The op being written.
     pub cur_op: Option<Op>,
-    pub smem_op: Option<Op>,
 }
 
 /// The comment that gives a kernel's dynamic shared-memory size (docs/abi.md):
@@ -707,7 +705,6 @@ fn emit_entry(
         dirty: FxHashMap::default(),
         loops: Vec::new(),
         ifs: Vec::new(),
-        smem_bytes: 0,
         allocas: FxHashMap::default(),
         generic: false,
         smem_align: 16,
@@ -717,7 +714,6 @@ fn emit_entry(
         last_loc: None,
         stream: None,
         cur_op: None,
-        smem_op: None,
     };
     let mut params = Vec::new();
     k.tid = k.reg(RegClass::B32);
@@ -750,21 +746,25 @@ fn emit_entry(
         k.set_scalar(*arg, elem, r);
     }
     k.emit_block(block);
+    // The kernel's shared memory: the highest end of what gpu-allocate-shared placed.
+    let (smem_bytes, smem_op) = tilec_gpuir::smem::peak(m, op).map_or((0, None), |(end, o)| {
+        (u32::try_from(end).unwrap_or(u32::MAX), Some(o))
+    });
     let limit = opts.smem_limit();
-    if k.smem_bytes > limit {
+    if smem_bytes > limit {
         // ptxas or the launch would reject the kernel: say which op needs the memory.
-        let at = k.smem_op.unwrap_or(op);
+        let at = smem_op.unwrap_or(op);
         let msg = if opts.dynamic_smem {
             format!(
                 "this operation needs {} bytes of shared memory, more than the {limit} bytes ({} KiB) a CTA may use on {}; use smaller tiles or fewer --num-stages",
-                k.smem_bytes,
+                smem_bytes,
                 limit / 1024,
                 opts.arch.name()
             )
         } else {
             format!(
                 "this operation needs {} bytes of shared memory, more than the {MAX_STATIC_SMEM} bytes (48 KiB) a kernel may declare statically; use smaller tiles",
-                k.smem_bytes
+                smem_bytes
             )
         };
         k.error_at_op(at, &msg);
@@ -775,9 +775,9 @@ fn emit_entry(
     let mut out = String::new();
     // Over 48 KiB: dynamic shared memory, whose size the launch must pass
     // (docs/abi.md, "Shared memory"): the comment line tells the launcher how much.
-    let dynamic = k.smem_bytes > MAX_STATIC_SMEM;
+    let dynamic = smem_bytes > MAX_STATIC_SMEM;
     if dynamic {
-        let _ = writeln!(out, "// {DYNAMIC_SMEM_MARK} {name} {}", k.smem_bytes);
+        let _ = writeln!(out, "// {DYNAMIC_SMEM_MARK} {name} {}", smem_bytes);
         let _ = writeln!(
             out,
             ".extern .shared .align {} .b8 __smem_{name}[];\n",
@@ -799,11 +799,11 @@ fn emit_entry(
             let _ = writeln!(out, "\t.reg {} \t{}<{}>;", c.decl(), c.prefix(), n + 1);
         }
     }
-    if k.smem_bytes > 0 && !dynamic {
+    if smem_bytes > 0 && !dynamic {
         let _ = writeln!(
             out,
             "\t.shared .align {} .b8 __smem_{name}[{}];",
-            k.smem_align, k.smem_bytes
+            k.smem_align, smem_bytes
         );
     }
     out.push('\n');
@@ -1172,29 +1172,39 @@ impl<'a> Kernel<'a> {
         Some(p)
     }
 
-    /// Reserves `bytes` of shared memory for one op (the buffer is reused by every op; each
-    /// op fences its use with barriers) and returns a `.b32` register with its address.
+    /// The address of the shared memory gpu-allocate-shared placed for the op being
+    /// written (its buffer, or its scratch: `allocation.offset`, `allocation.size`), of
+    /// which it uses `bytes`: a `.b32` register. Using more than was recorded is an
+    /// internal error (the writer and the plan in `tilec_gpuir::smem` disagree).
     pub fn smem(&mut self, bytes: u32) -> String {
-        // Where gpu-allocate-shared placed the op's buffer or scratch.
-        let base = match self
-            .cur_op
-            .map(|op| (op, tilec_gpuir::smem::offset(self.m, op)))
-        {
-            Some((_, Some(at))) => at as u32,
-            Some((op, None)) => {
-                self.error_at_op(
-                    op,
-                    "shared-memory scratch without 'allocation.offset' (run gpu-allocate-shared)",
-                );
-                self.smem_top
-            }
-            None => self.smem_top,
+        let m = self.m;
+        let (base, size) = match self.cur_op {
+            Some(op) => match (
+                tilec_gpuir::smem::offset(m, op),
+                tilec_gpuir::smem::size(m, op),
+            ) {
+                (Some(at), Some(size)) => {
+                    if u64::from(bytes) > size {
+                        self.error_at_op(
+                            op,
+                            &format!(
+                                "internal error: the lowering uses {bytes} bytes of shared memory where {size} were planned"
+                            ),
+                        );
+                    }
+                    (at as u32, size as u32)
+                }
+                _ => {
+                    self.error_at_op(
+                        op,
+                        "shared-memory scratch without 'allocation.offset' and 'allocation.size' (run gpu-allocate-shared)",
+                    );
+                    (self.smem_top, bytes)
+                }
+            },
+            None => (self.smem_top, bytes),
         };
-        let end = base + bytes.next_multiple_of(16);
-        if end > self.smem_bytes {
-            self.smem_op = self.cur_op;
-        }
-        self.smem_bytes = self.smem_bytes.max(end);
+        let end = base + size.next_multiple_of(16);
         self.smem_dirty = self.smem_dirty.max(end);
         let r = self.reg(RegClass::B32);
         self.ins(format!("mov.u32 {r}, __smem;"));
@@ -1244,7 +1254,6 @@ impl<'a> Kernel<'a> {
         }
         let top = top as u32;
         self.smem_top = top;
-        self.smem_bytes = top;
         // Zero-fill: 16 bytes per thread and step.
         let base = self.reg(RegClass::B32);
         self.ins(format!("mov.u32 {base}, __smem;"));

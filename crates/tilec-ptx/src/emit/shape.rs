@@ -6,32 +6,11 @@ use super::{Kernel, Tv, class_of, elem_bytes};
 use crate::layout::{Chunks, Layout, broadcast_bits, coords, dim_bits, shape_bits};
 use crate::sink::{RegClass, Sink};
 use std::rc::Rc;
+use tilec_gpuir::smem as plan;
 use tilec_ir::attrs::AttrData;
 use tilec_ir::{Op, Opcode, Type, Value};
 
 pub(crate) use tilec_gpuir::sizes::STAGE_BYTES;
-
-/// The shared memory the `mmaf`/`mmai` fallback stages one K chunk of A and B in.
-const MMA_FALLBACK_BYTES: u64 = 32 * 1024;
-
-/// The element bits that split a conversion of an `nbits`-bit tile of `size`-byte
-/// elements from `from` to `to` into chunks of at most [`STAGE_BYTES`]: register bits of
-/// `from` (so which slots a thread stores for a chunk is known at compile time), those
-/// that are register bits of `to` too first (no predication on the reading side), the
-/// highest first. `None` when `from` has too few register bits.
-fn chunk_bits(from: &Layout, to: &Layout, nbits: u32, size: u64) -> Option<Vec<u8>> {
-    let total = (1u64 << nbits) * size;
-    let need = (total / STAGE_BYTES).trailing_zeros() as usize;
-    let mut regs: Vec<u8> = from.reg.clone();
-    regs.sort_unstable_by(|a, b| b.cmp(a));
-    let (common, other): (Vec<u8>, Vec<u8>) = regs.into_iter().partition(|b| to.reg.contains(b));
-    let mut chunk: Vec<u8> = common.into_iter().chain(other).take(need).collect();
-    if chunk.len() < need {
-        return None;
-    }
-    chunk.sort_unstable();
-    Some(chunk)
-}
 
 impl Kernel<'_> {
     /// Converts `t` (a tile of `shape`) to layout `to`: a renaming of slots when both
@@ -210,14 +189,14 @@ impl Kernel<'_> {
     }
 
     /// A conversion of a tile larger than [`STAGE_BYTES`] in chunks of at most that size:
-    /// register bits of the source layout pick the chunk ([`chunk_bits`]), and each chunk
+    /// register bits of the source layout pick the chunk ([`plan::convert_chunk_bits`]), and each chunk
     /// makes its own round trip through a buffer indexed by the remaining bits. A chunk bit
     /// that is a lane or warp bit of `to` makes the reading side predicated: a thread reads
     /// a slot in the chunk whose bits match its own thread id. `None` when the source has
     /// too few register bits.
     fn convert_in_chunks(&mut self, t: &Tv, nbits: u32, to: &Rc<Layout>, base: u64) -> Option<Tv> {
         let size = elem_bytes(t.elem) as u64;
-        let chunks = Chunks::new(chunk_bits(&t.layout, to, nbits, size)?, nbits);
+        let chunks = Chunks::new(plan::convert_chunk_bits(&t.layout, to, nbits, size)?, nbits);
         let map = chunks.inner_map();
         let thread_bits = chunks.thread_bits(to);
         let thread_mask: u64 = thread_bits.iter().fold(0, |m, (i, _)| m | 1 << i);
@@ -515,11 +494,7 @@ impl Kernel<'_> {
         // A source over one stage goes through shared memory in chunks picked by its
         // register bits; which chunk holds a result element depends on the index, so each
         // result slot reads in the chunk its element is in (a predicated load per chunk).
-        let need = (((size << nbits) / STAGE_BYTES).max(1)).trailing_zeros() as usize;
-        let mut top: Vec<u8> = src.layout.reg.clone();
-        top.sort_unstable_by(|a, b| b.cmp(a));
-        top.truncate(need);
-        let chunks = Chunks::new(top, nbits);
+        let chunks = plan::extract_chunks(&src.layout, nbits, size);
         let layout = self.layout_of(res);
         // Source linear index of result element c: sum_d (idx_d * rs_d + c_d) << low_src_d.
         let tb = self.thread_base(&layout);
@@ -809,9 +784,10 @@ impl Kernel<'_> {
             // of its warp; then every thread combines the combos in ascending order.
             let nops = elems.len() as u64;
             let n_out = 1u64 << (shape_bits(&shape) - w);
-            let combos = 1u64 << warp_bits.len();
+            let combos = plan::reduce_combos(&layout, &shape, dim);
+            debug_assert_eq!(combos, 1 << warp_bits.len());
             self.bar();
-            let buf = self.smem((combos * n_out * nops * 8) as u32);
+            let buf = self.smem(plan::reduce_bytes(&layout, &shape, dim, nops) as u32);
             let tb = self.thread_base(&layout);
             let tpart = self.reg(RegClass::B32);
             self.ins(format!("and.b32 {tpart}, {tb}, {};", !dim_mask as u32));
@@ -945,7 +921,6 @@ impl Kernel<'_> {
         let layout = self.layout_of(inputs[0]);
         let tvs: Vec<Tv> = inputs.iter().map(|v| self.tile_in(*v, &layout)).collect();
         let elems: Vec<Type> = tvs.iter().map(|t| t.elem).collect();
-        let nbits = shape_bits(&shape);
         let (low, w) = dim_bits(&shape, dim);
         let len = 1u64 << w;
         let slots = layout.slots();
@@ -968,18 +943,8 @@ impl Kernel<'_> {
                 .map(|e| elem_bytes(*e) as u64)
                 .max()
                 .unwrap_or(4);
-            let per_elem = stride * elems.len() as u64;
-            let need = ((per_elem << nbits) / STAGE_BYTES).max(1).trailing_zeros() as usize;
-            let scanned = |b: u8| (low..low + w).contains(&(b as u32));
-            let mut top: Vec<u8> = layout
-                .reg
-                .iter()
-                .copied()
-                .filter(|b| !scanned(*b))
-                .collect();
-            top.sort_unstable_by(|a, b| b.cmp(a));
-            top.truncate(need);
-            let chunks = Chunks::new(top, nbits);
+            let per_elem = plan::scan_elem_bytes(&elems);
+            let chunks = plan::scan_chunks(&layout, &shape, dim, per_elem);
             let region = 1u64 << chunks.inner_bits(); // elements per chunk
             let low_in = low - chunks.bits.iter().filter(|b| (**b as u32) < low).count() as u32;
             self.bar();
@@ -1145,23 +1110,20 @@ impl Kernel<'_> {
             sa[rank - 1] as u64,
             sb[rank - 1] as u64,
         );
-        let batch: u64 = sa[..rank - 2].iter().product::<i64>() as u64;
         let a = self.tile(a_v);
         let b = self.tile(b_v);
         let c = self.tile(c_v);
         let (ea, eb, ec) = (a.elem, b.elem, c.elem);
         let (za, zb) = (elem_bytes(ea) as u64, elem_bytes(eb) as u64);
         // K is split into chunks (its top bits) so that the staged A and B columns and rows
-        // of one chunk fit MMA_FALLBACK_BYTES; the accumulators carry across chunks.
+        // of one chunk fit the fallback's buffer; the accumulators carry across chunks.
         let kbits = kk.trailing_zeros();
-        let total = batch * mm * kk * za + batch * kk * nn * zb;
-        let cbits = ((total.div_ceil(MMA_FALLBACK_BYTES))
-            .next_power_of_two()
-            .trailing_zeros())
-        .min(kbits);
+        let plan::MmaFallback {
+            cbits,
+            a_bytes,
+            b_bytes,
+        } = plan::mma_fallback_plan(&sa, &sb, za, zb);
         let kc = kk >> cbits;
-        let a_bytes = (batch * mm * kc * za).next_multiple_of(16);
-        let b_bytes = batch * kc * nn * zb;
         self.bar();
         let buf = self.smem((a_bytes + b_bytes) as u32);
         let bbuf = self.reg(RegClass::B32);
@@ -1279,23 +1241,10 @@ impl Kernel<'_> {
                 "mmaf_scaled: the scale block size is not a power of two",
             );
         }
-        let batch: u64 = sa[..rank - 2].iter().product::<i64>() as u64;
         let tiles: Vec<Tv> = vals.iter().map(|v| self.tile(*v)).collect();
-        let sizes: Vec<u64> = tiles.iter().map(|t| elem_bytes(t.elem) as u64).collect();
+        let sizes: [u64; 5] = std::array::from_fn(|i| elem_bytes(tiles[i].elem) as u64);
         // Staged: A [batch, M, K], B [batch, K, N], SA [batch, M, K/V], SB [batch, K/V, N].
-        let counts = [
-            batch * mm * kk,
-            batch * kk * nn,
-            0,
-            batch * mm * blocks,
-            batch * blocks * nn,
-        ];
-        let mut offs = [0u64; 5];
-        let mut total = 0u64;
-        for i in [0usize, 1, 3, 4] {
-            offs[i] = total;
-            total = (total + counts[i] * sizes[i]).next_multiple_of(16);
-        }
+        let (offs, total) = plan::mma_scaled_plan(&sa, &sb, blocks, &sizes);
         self.bar();
         let buf = self.smem(total as u32);
         let mut bases = vec![String::new(); 5];
