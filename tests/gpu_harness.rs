@@ -841,16 +841,30 @@ fn warpgroup_mma_cases_match_the_interpreter_on_the_simulator() {
     let mut cases = gpusweep::example_cases();
     cases.extend(gpusweep::corpus_cases().0);
     let (mut wgmma, mut wgmma_exact, mut passed) = (0, 0, 0);
+    // Cases whose B is read MN-major (`imm-trans-b` 1: A from shared memory `.., 0, 1`,
+    // from registers `.., 1, 1, 1`) and K-major.
+    let (mut mn_major, mut k_major) = (0, 0);
     for c in &cases {
-        let uses_wgmma = gpusweep::prepare(c, &opts)
-            .map(|p| p.ptx.contains("wgmma.mma_async"))
-            .unwrap_or(false);
+        let ptx = gpusweep::prepare(c, &opts)
+            .map(|p| p.ptx)
+            .unwrap_or_default();
+        let uses_wgmma = ptx.contains("wgmma.mma_async");
+        let trans_b = |l: &str| l.ends_with(", 0, 1;") || l.ends_with(", 1, 1, 1;");
+        let insts: Vec<&str> = ptx
+            .lines()
+            .map(str::trim)
+            .filter(|l| {
+                l.starts_with("wgmma.mma_async") && l.contains(".f16") | l.contains(".bf16")
+            })
+            .collect();
         match gpusweep::run_case(&mut sim, c, &opts) {
             Verdict::Pass { exact, .. } => {
                 passed += 1;
                 if uses_wgmma {
                     wgmma += 1;
                     wgmma_exact += usize::from(exact);
+                    mn_major += usize::from(insts.iter().any(|l| trans_b(l)));
+                    k_major += usize::from(insts.iter().any(|l| !trans_b(l)));
                 }
                 assert!(
                     !c.exact || exact,
@@ -862,8 +876,14 @@ fn warpgroup_mma_cases_match_the_interpreter_on_the_simulator() {
             v => panic!("{}: {} {v:?}\n{}", c.label, v.word(), c.command()),
         }
     }
-    println!("sm_90a: {passed} cases pass; {wgmma} use wgmma ({wgmma_exact} bit for bit)");
+    println!(
+        "sm_90a: {passed} cases pass; {wgmma} use wgmma ({wgmma_exact} bit for bit; 16-bit B MN-major in {mn_major}, K-major in {k_major})"
+    );
     assert!(wgmma >= 10, "only {wgmma} cases ran on warpgroup MMA");
+    assert!(
+        mn_major >= 3 && k_major >= 1,
+        "B read MN-major in {mn_major} cases, K-major in {k_major}"
+    );
     assert!(wgmma_exact >= 1, "no wgmma case bit for bit");
 }
 

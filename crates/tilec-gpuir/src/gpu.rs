@@ -1206,8 +1206,10 @@ impl Assign<'_> {
     /// Warpgroup MMA for `op` when [`crate::wgmma::wgmma_plan`] has a plan and its
     /// staged operands fit the shared memory: the instruction recorded (`ttg.mma`), C in
     /// the accumulator layout, A and B always staged in swizzled shared memory (A as it
-    /// is, B transposed, as for `mma.sync`), pipelined like them. False when it does not
-    /// apply (the product then takes `mma.sync`).
+    /// is; B as it is, MN-major, where the plan allows it
+    /// ([`crate::wgmma::WgmmaPlan::b_mn_major_allowed`]), else transposed, as for
+    /// `mma.sync`), pipelined like them. False when it does not apply (the product then
+    /// takes `mma.sync`).
     fn wgmma(&mut self, op: Op) -> bool {
         let m = &*self.m;
         let (a, b, c) = (m.operand(op, 0), m.operand(op, 1), m.operand(op, 2));
@@ -1268,11 +1270,25 @@ impl Assign<'_> {
             self.m.set_operand(op, 0, buf);
             Some(buf)
         };
+        // B that is a transposed tile (`permute` of its last two dimensions) or loaded
+        // with K contiguous in memory is staged `N x K` (the permutes cancel; copies keep
+        // the memory order); any other B MN-major where the plan allows it.
         let perm = swap_last_two(self.shape(b).len());
-        let (_, t) = self.permuted(b, &perm, InsertPoint::Before(op), op);
-        let b_buf = self.alloc_buffer(t, op, true);
-        let view = self.trans_view(b_buf, &perm, op);
-        self.m.set_operand(op, 1, view);
+        let b_transposed = self.m.defining_op(b).is_some_and(|d| {
+            self.m.opcode(d) == Opcode::Permute && permutation(self.m, d, perm.len()) == perm
+        }) || loaded_k_fastest(self.m, b);
+        let b_buf = if plan.b_mn_major_allowed() && !b_transposed {
+            // MN-major: `K x N` as it is (no transposition in registers).
+            let buf = self.alloc_buffer(b, op, true);
+            self.m.set_operand(op, 1, buf);
+            buf
+        } else {
+            let (_, t) = self.permuted(b, &perm, InsertPoint::Before(op), op);
+            let buf = self.alloc_buffer(t, op, true);
+            let view = self.trans_view(buf, &perm, op);
+            self.m.set_operand(op, 1, view);
+            buf
+        };
         let bufs: Vec<Value> = a_buf
             .into_iter()
             .chain([b_buf])
@@ -1492,28 +1508,43 @@ impl Assign<'_> {
         let Some(a_alloc) = def(a_buf, Opcode::LocalAlloc, 1) else {
             return false;
         };
-        let Some(b_trans) = def(m.operand(op, 1), Opcode::MemDescTrans, 1) else {
-            return false;
-        };
-        let b_buf = m.operand(b_trans, 0);
-        let Some(b_alloc) = def(b_buf, Opcode::LocalAlloc, 1) else {
-            return false;
-        };
-        let Some(b_perm) = def(m.operand(b_alloc, 0), Opcode::Permute, 1) else {
-            return false;
+        // B: the `ttg.memdesc_trans` of the buffer of its tile permuted, or (MN-major)
+        // the buffer of its tile.
+        let (b_buf, b_trans, b_alloc, b_perm) = match def(m.operand(op, 1), Opcode::MemDescTrans, 1)
+        {
+            Some(t) => {
+                let buf = m.operand(t, 0);
+                let Some(alloc) = def(buf, Opcode::LocalAlloc, 1) else {
+                    return false;
+                };
+                let Some(perm) = def(m.operand(alloc, 0), Opcode::Permute, 1) else {
+                    return false;
+                };
+                (buf, Some(t), alloc, Some(perm))
+            }
+            None => {
+                let buf = m.operand(op, 1);
+                let Some(alloc) = def(buf, Opcode::LocalAlloc, 1) else {
+                    return false;
+                };
+                (buf, None, alloc, None)
+            }
         };
         let Some(bar) = m.prev_op(op).filter(|b| m.opcode(*b) == Opcode::GpuBarrier) else {
             return false;
         };
-        let (a_tile, b_tile) = (m.operand(a_alloc, 0), m.operand(b_perm, 0));
+        let a_tile = m.operand(a_alloc, 0);
+        let b_tile = m.operand(b_perm.unwrap_or(b_alloc), 0);
         let deallocs: Vec<Op> = [a_buf, b_buf]
             .iter()
             .flat_map(|b| m.users(*b).collect::<Vec<_>>())
             .filter(|u| m.opcode(*u) == Opcode::LocalDealloc)
             .collect();
-        let single_use = [a_buf, b_buf, m.result(b_perm, 0), m.result(b_trans, 0)]
-            .iter()
-            .all(|v| m.users(*v).count() <= 2);
+        let single_use = [a_buf, b_buf]
+            .into_iter()
+            .chain(b_perm.map(|p| m.result(p, 0)))
+            .chain(b_trans.map(|t| m.result(t, 0)))
+            .all(|v| m.users(v).count() <= 2);
         if !single_use {
             return false;
         }
@@ -1532,12 +1563,16 @@ impl Assign<'_> {
                     None => return false,
                 }
             };
+        let b_mn = b_trans.is_none();
         self.m.set_operand(op, 0, a_tile);
         self.m.set_operand(op, 1, b_tile);
         for d in deallocs {
             self.m.erase_op(d);
         }
-        for o in [bar, b_trans, b_alloc, b_perm, a_alloc] {
+        for o in [Some(bar), b_trans, Some(b_alloc), b_perm, Some(a_alloc)]
+            .into_iter()
+            .flatten()
+        {
             self.m.erase_op(o);
         }
         self.m.remove_extra_attr(op, STAGES_ATTR);
@@ -1549,9 +1584,9 @@ impl Assign<'_> {
         let overlap = self.m.attr_named(op, crate::wgmma::ASYNC_ATTR).is_some();
         if overlap && !(n >= 3 && frags.is_none() && accumulates_in_place(self.m, op, f)) {
             self.m.remove_extra_attr(op, crate::wgmma::ASYNC_ATTR);
-            return self.build_pipeline(op, &c, f, &loads, a_async, n, false);
+            return self.build_pipeline(op, &c, f, &loads, a_async, b_mn, n, false);
         }
-        self.build_pipeline(op, &c, f, &loads, a_async, n, overlap)
+        self.build_pipeline(op, &c, f, &loads, a_async, b_mn, n, overlap)
     }
 
     /// The `for` around `op` and the view loads of its A and B when the pipelining
@@ -1786,7 +1821,8 @@ impl Assign<'_> {
     }
 
     /// Builds the pipeline of [`Assign::pipeline`] with `n` stages for A (`n` is 2 when A
-    /// does not go by async copies).
+    /// does not go by async copies); B is staged MN-major (`K x N` as loaded) with `b_mn`,
+    /// transposed otherwise.
     #[allow(clippy::too_many_arguments)]
     fn build_pipeline(
         &mut self,
@@ -1795,6 +1831,7 @@ impl Assign<'_> {
         f: Op,
         loads: &[(Op, Option<Op>)],
         a_async: bool,
+        b_mn: bool,
         n: u32,
         overlap: bool,
     ) -> bool {
@@ -1939,8 +1976,10 @@ impl Assign<'_> {
             } else {
                 2
             };
-            // What goes into shared memory: A as it is, B transposed (N x K).
-            let perm: Vec<usize> = if i == 1 {
+            // What goes into shared memory: A as it is, B transposed (N x K) unless it is
+            // staged MN-major.
+            let transposed = i == 1 && !b_mn;
+            let perm: Vec<usize> = if transposed {
                 swap_last_two(rank)
             } else {
                 (0..rank).collect()
@@ -1968,7 +2007,7 @@ impl Assign<'_> {
             // new ops placed one after the other from `at`.
             let store = |k: &mut Self, tile: Value, s: Value, at: InsertPoint| {
                 let (mut at, mut t) = (at, tile);
-                if i == 1 {
+                if transposed {
                     let (p, pt) = k.permuted(tile, &perm, at, op);
                     (at, t) = (InsertPoint::After(p), pt);
                 }
@@ -2111,7 +2150,7 @@ impl Assign<'_> {
             let cur_ix = self.create(Opcode::MemDescIndex, &[buf, cur], &[one_ty], &[], op);
             self.located(cur_ix, op);
             let mut operand = self.m.result(cur_ix, 0);
-            if i == 1 {
+            if transposed {
                 operand = self.trans_view(operand, &perm, op);
             }
             self.m.set_operand(op, i, operand);
@@ -2865,6 +2904,31 @@ pub fn int_attr(m: &Module, op: Op, name: &str) -> i64 {
     m.attr_named(op, name)
         .and_then(|a| m.ctx.attrs.get_int(a))
         .unwrap_or(0)
+}
+
+/// Whether tile `v` is a view load (or one elementwise conversion of one) whose
+/// second-to-last dimension is the tensor's last, contiguous one (`dim_map`): a `K x N`
+/// operand stored `N x K`.
+fn loaded_k_fastest(m: &Module, v: Value) -> bool {
+    let mut d = m.defining_op(v);
+    if let Some(c) = d.filter(|c| {
+        m.def(*c)
+            .traits
+            .contains(tilec_ir::ops::Traits::ELEMENTWISE)
+            && m.num_operands(*c) == 1
+    }) {
+        d = m.defining_op(m.operand(c, 0));
+    }
+    let Some(load) = d.filter(|l| m.opcode(*l) == Opcode::LoadViewTko) else {
+        return false;
+    };
+    match m.ctx.types.get(m.value_type(m.operand(load, 0))) {
+        TypeData::PartitionView { tile, dim_map, .. } => {
+            let r = tile.len();
+            r >= 2 && dim_map.len() == r && dim_map[r - 2] as usize == r - 1
+        }
+        _ => false,
+    }
 }
 
 /// The `permutation` of a `permute` (identity when absent).

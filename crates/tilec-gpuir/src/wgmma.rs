@@ -34,6 +34,15 @@
 //! address at `base + r * R + 32 s`, the stride byte offset between 8-row groups `8 R`
 //! and the swizzle mode of `R`; the buffer must be aligned to `8 R` bytes
 //! (gpu-allocate-shared aligns swizzled buffers to 1024).
+//!
+//! **B MN-major** (`imm-trans-b = 1`, f16 and bf16 only): when B's `N` row is one
+//! swizzle atom wide (32, 64 or 128 bytes: [`WgmmaPlan::b_mn_major_allowed`]), B is
+//! staged as it is loaded, `K x N` with N fastest, under the swizzle of its rows, with no
+//! transposition in registers; cp.async copies it like A. Its descriptor: start
+//! `base + 16 s R_B` for k step `s` (16 rows of `R_B = N` bytes), the 8-row groups along
+//! K `8 R_B` apart, the swizzle mode of `R_B`. The stride between swizzle atoms along N
+//! is never used (N is one atom); the descriptor carries `8 R_B` in both of its offset
+//! fields, so the K stride is right whichever the hardware reads for it.
 
 use crate::layout::Layout;
 use crate::target::Arch;
@@ -96,11 +105,14 @@ impl WgmmaPlan {
     /// The operands after the descriptors and `scale-d`: `imm-scale-a, imm-scale-b` (1:
     /// not negated) for floats, and `imm-trans-a, imm-trans-b` (0: K-major) for f16 and
     /// bf16 (no `imm-trans-a` when A is in registers); none for integers.
-    pub fn immediates(&self, a_in_registers: bool) -> &'static str {
-        match (self.elem_a, a_in_registers) {
-            (Type::F16 | Type::BF16, false) => ", 1, 1, 0, 0",
-            (Type::F16 | Type::BF16, true) => ", 1, 1, 0",
-            (Type::I8, _) => "",
+    /// `imm-trans-b` is 1 for B staged MN-major.
+    pub fn immediates(&self, a_in_registers: bool, b_mn_major: bool) -> &'static str {
+        match (self.elem_a, a_in_registers, b_mn_major) {
+            (Type::F16 | Type::BF16, false, false) => ", 1, 1, 0, 0",
+            (Type::F16 | Type::BF16, false, true) => ", 1, 1, 0, 1",
+            (Type::F16 | Type::BF16, true, false) => ", 1, 1, 0",
+            (Type::F16 | Type::BF16, true, true) => ", 1, 1, 1",
+            (Type::I8, ..) => "",
             _ => ", 1, 1",
         }
     }
@@ -156,14 +168,34 @@ impl WgmmaPlan {
         self.k * crate::sizes::elem_bytes(self.elem_a)
     }
 
+    /// Whether B may be staged MN-major (`K x N`, N fastest, read with `imm-trans-b = 1`):
+    /// 16-bit types, one instruction along N, and an N row of 32, 64 or 128 bytes (one
+    /// swizzle atom).
+    pub fn b_mn_major_allowed(&self) -> bool {
+        matches!(self.elem_b, Type::F16 | Type::BF16)
+            && self.n_blocks() == 1
+            && matches!(self.b_mn_row_bytes(), 32 | 64 | 128)
+    }
+
+    /// Bytes of one row of B staged MN-major (N elements).
+    pub fn b_mn_row_bytes(&self) -> u32 {
+        self.n * crate::sizes::elem_bytes(self.elem_b)
+    }
+
     /// The descriptor's swizzle mode for the rows (bits 62-63: 1 = 128B, 2 = 64B,
     /// 3 = 32B).
     pub fn swizzle_mode(&self) -> u64 {
-        match self.row_bytes() {
-            128 => 1,
-            64 => 2,
-            _ => 3,
-        }
+        swizzle_mode(self.row_bytes())
+    }
+}
+
+/// A descriptor's swizzle mode for rows of `row_bytes` (bits 62-63: 1 = 128B, 2 = 64B,
+/// 3 = 32B).
+pub fn swizzle_mode(row_bytes: u32) -> u64 {
+    match row_bytes {
+        128 => 1,
+        64 => 2,
+        _ => 3,
     }
 }
 

@@ -39,18 +39,23 @@ impl Kernel<'_> {
         }
         // The buffers must be K-major with the swizzle of their rows (what
         // gpu-assign-layouts stages them in): A as it is, B the `N x K` buffer viewed
-        // transposed.
+        // transposed, or B staged MN-major, its `K x N` buffer as it is.
         let r = plan.row_bytes() as u64;
+        let rb_mn = u64::from(plan.b_mn_row_bytes());
         let want = |shape: &[i64]| tilec_gpuir::gpu::mma_swizzle(shape, plan.elem_a);
         let swizzle_of = |v| match m.ctx.types.get(m.value_type(v)) {
             TypeData::MemDesc { swizzle, .. } => Some(*swizzle),
             _ => None,
         };
         let (mm, nn, kk) = (plan.m as i64, plan.n as i64, plan.k as i64);
+        let b_mn = plan.b_mn_major_allowed()
+            && !self.buf_maps.contains_key(&b_v)
+            && swizzle_of(b_v) == Some(want(&[kk, nn]));
         if (!a_regs
             && (self.buf_maps.contains_key(&a_v) || swizzle_of(a_v) != Some(want(&[mm, kk]))))
-            || swizzle_of(b_v) != Some(want(&[nn, kk]))
-            || self.elem_map(b_v) != transposed_map(plan)
+            || !(b_mn
+                || (swizzle_of(b_v) == Some(want(&[nn, kk]))
+                    && self.elem_map(b_v) == transposed_map(plan)))
         {
             return self.error_at_op(
                 op,
@@ -64,7 +69,17 @@ impl Kernel<'_> {
         self.lines.push("bar.sync 0;".into());
         // Descriptors: the address bits of each buffer, the rest constant.
         let hi: u64 = (plan.swizzle_mode() << 62) | (((8 * r) >> 4) << 32) | (1 << 16);
-        let desc = |k: &mut Self, addr: &str| {
+        // MN-major B: 8-row groups along K 8 R_B apart, in both offset fields (see
+        // tilec_gpuir::wgmma).
+        let hi_b: u64 = if b_mn {
+            let group = (8 * rb_mn) >> 4;
+            (tilec_gpuir::wgmma::swizzle_mode(plan.b_mn_row_bytes()) << 62)
+                | (group << 32)
+                | (group << 16)
+        } else {
+            hi
+        };
+        let desc = |k: &mut Self, addr: &str, hi: u64| {
             let d = k.reg(RegClass::B64);
             k.ins(format!("cvt.u64.u32 {d}, {addr};"));
             k.ins(format!("shr.u64 {d}, {d}, 4;"));
@@ -80,10 +95,10 @@ impl Kernel<'_> {
             Vec::new()
         };
         let da = match &a_addr {
-            Some(a) => desc(self, a),
+            Some(a) => desc(self, a, hi),
             None => String::new(),
         };
-        let db = desc(self, &b_addr);
+        let db = desc(self, &b_addr, hi_b);
         // The warpgroup's rows of A: 64 * (block * groups + group).
         let groups = plan.warpgroups();
         let da_group = if a_regs {
@@ -141,7 +156,13 @@ impl Kernel<'_> {
                 let ds = regs[slot..slot + rpi].join(", ");
                 for s in 0..plan.k_steps() {
                     let step = u64::from(tilec_gpuir::wgmma::K_STEP_BYTES * s);
-                    let b_off = (u64::from(n * plan.n_inst) * r + step) >> 4;
+                    // K-major: N block rows down, k step bytes along; MN-major (one N
+                    // block): 16 rows of K per k step.
+                    let b_off = if b_mn {
+                        (16 * u64::from(s) * rb_mn) >> 4
+                    } else {
+                        (u64::from(n * plan.n_inst) * r + step) >> 4
+                    };
                     let a = if a_regs {
                         let w = 4 * (s + plan.k_steps() * b) as usize;
                         format!("{{{}}}", a_words[w..w + 4].join(", "))
@@ -155,7 +176,7 @@ impl Kernel<'_> {
                     self.ins(format!("add.s64 {bd}, {db}, {b_off};"));
                     self.ins(format!(
                         "wgmma.mma_async.sync.aligned.{inst} {{{ds}}}, {a}, {bd}, {scale_d}{};",
-                        plan.immediates(a_regs)
+                        plan.immediates(a_regs, b_mn)
                     ));
                 }
             }
