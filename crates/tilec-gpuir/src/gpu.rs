@@ -1248,7 +1248,15 @@ impl Assign<'_> {
         self.m.push_extra_attr(op, crate::mma::MMA_ATTR, name);
         let acc = Rc::new(plan.c.clone());
         self.want(op, 2, &acc);
-        if let Some(n) = self.pipeline(op, None) {
+        // B that is a transposed tile (`permute` of its last two dimensions) or loaded
+        // with K contiguous in memory is staged `N x K` (the permutes cancel; copies keep
+        // the memory order); any other B MN-major where the plan allows it.
+        let perm = swap_last_two(self.shape(b).len());
+        let b_transposed = self.m.defining_op(b).is_some_and(|d| {
+            self.m.opcode(d) == Opcode::Permute && permutation(self.m, d, perm.len()) == perm
+        }) || loaded_k_fastest(self.m, b);
+        let b_mn = plan.b_mn_major_allowed() && !b_transposed;
+        if let Some(n) = self.pipeline(op, None, b_mn) {
             let a = self.m.ctx.attrs.int(n as i64, Type::I32);
             self.m.remove_extra_attr(op, STAGES_ATTR);
             self.m.push_extra_attr(op, STAGES_ATTR, a);
@@ -1270,14 +1278,7 @@ impl Assign<'_> {
             self.m.set_operand(op, 0, buf);
             Some(buf)
         };
-        // B that is a transposed tile (`permute` of its last two dimensions) or loaded
-        // with K contiguous in memory is staged `N x K` (the permutes cancel; copies keep
-        // the memory order); any other B MN-major where the plan allows it.
-        let perm = swap_last_two(self.shape(b).len());
-        let b_transposed = self.m.defining_op(b).is_some_and(|d| {
-            self.m.opcode(d) == Opcode::Permute && permutation(self.m, d, perm.len()) == perm
-        }) || loaded_k_fastest(self.m, b);
-        let b_buf = if plan.b_mn_major_allowed() && !b_transposed {
+        let b_buf = if b_mn {
             // MN-major: `K x N` as it is (no transposition in registers).
             let buf = self.alloc_buffer(b, op, true);
             self.m.set_operand(op, 1, buf);
@@ -1353,7 +1354,7 @@ impl Assign<'_> {
         self.want(op, 2, &Rc::new(plan.c.clone()));
         // A pipelined K loop (gpu-pipeline builds it from the staged form below, with the
         // stages recorded here) stages whatever the size: its stages were budgeted.
-        let limit = match self.pipeline(op, Some((&plan.a, &plan.b))) {
+        let limit = match self.pipeline(op, Some((&plan.a, &plan.b)), false) {
             Some(n) => {
                 let a = self.m.ctx.attrs.int(n as i64, Type::I32);
                 self.m.remove_extra_attr(op, STAGES_ATTR);
@@ -1409,7 +1410,9 @@ impl Assign<'_> {
     /// the induction variable and loop-invariant values, used only by the product, weak,
     /// not ordered after anything in the loop) gets `n` shared-memory stages for A (when
     /// its view pads with zero, so that `ttg.async_copy_global_to_local` can fill them)
-    /// and two for B (which goes through registers: see [`Assign::pipeline_stages`]):
+    /// and two for B (which goes through registers: see [`Assign::pipeline_stages`]; a
+    /// warpgroup MMA's B staged MN-major is copied like A, over A's stages, when
+    /// [`Assign::b_by_copies`] holds, each K step's copies of both one group):
     ///
     /// ```text
     /// %a_st = ttg.local_alloc : () -> !ttg.memdesc<nxMxK, mutable>       (before the loop)
@@ -1441,7 +1444,7 @@ impl Assign<'_> {
     /// tensor, and the wait after the loop drains it. Returns false when the pattern does
     /// not hold, with a remark (in `remarks`) when the product is in a loop that could
     /// have been pipelined but is not, or is over fewer stages than asked.
-    fn pipeline(&mut self, op: Op, frags: Option<(&Layout, &Layout)>) -> Option<u32> {
+    fn pipeline(&mut self, op: Op, frags: Option<(&Layout, &Layout)>, b_mn: bool) -> Option<u32> {
         let (f, loads) = match self.pipeline_pattern(op, frags) {
             Ok(p) => p,
             Err(Some((f, why))) => {
@@ -1466,7 +1469,8 @@ impl Assign<'_> {
                 "A's view pads with a nonzero value, so its tiles go through registers (cp.async fills with zeros)",
             )
         };
-        let n = self.pipeline_stages(op, f, a_registers, overlap)?;
+        let b_async = self.b_by_copies(&loads, a_async, b_mn);
+        let n = self.pipeline_stages(op, f, a_registers, overlap, b_async)?;
         self.m.remove_extra_attr(op, crate::wgmma::ASYNC_ATTR);
         if overlap && n >= 3 {
             let unit = self.m.ctx.attrs.intern(AttrData::Unit);
@@ -1581,12 +1585,13 @@ impl Assign<'_> {
             return false;
         };
         let a_async = loads[0].1.is_none() && self.async_copyable(loads[0].0);
+        let b_async = self.b_by_copies(&loads, a_async, b_mn);
         let overlap = self.m.attr_named(op, crate::wgmma::ASYNC_ATTR).is_some();
         if overlap && !(n >= 3 && frags.is_none() && accumulates_in_place(self.m, op, f)) {
             self.m.remove_extra_attr(op, crate::wgmma::ASYNC_ATTR);
-            return self.build_pipeline(op, &c, f, &loads, a_async, b_mn, n, false);
+            return self.build_pipeline(op, &c, f, &loads, a_async, b_mn, b_async, n, false);
         }
-        self.build_pipeline(op, &c, f, &loads, a_async, b_mn, n, overlap)
+        self.build_pipeline(op, &c, f, &loads, a_async, b_mn, b_async, n, overlap)
     }
 
     /// The `for` around `op` and the view loads of its A and B when the pipelining
@@ -1699,8 +1704,9 @@ impl Assign<'_> {
     /// loop when they are fewer than asked (`--num-stages`, or [`DEFAULT_STAGES`]) or when
     /// there is no pipeline at all (`None`). A's stages are filled by async copies, so any
     /// number of them may be in flight; B goes through registers (`cp.async` cannot
-    /// transpose it into the K-fastest order the fragments read), which holds one K step
-    /// ahead whatever the stage count: it keeps two stages, and so does A when its view
+    /// transpose it into the K-fastest order the fragments read; a warpgroup MMA's B
+    /// staged MN-major is copied like A and gets as many stages, `b_async`), which holds
+    /// one K step ahead whatever the stage count: it keeps two stages, and so does A when its view
     /// pads with a nonzero value (`cp.async` zero-fills). `n` stages of A and two of B must
     /// fit the shared memory the pipeline may use: the kernel's limit
     /// ([`Options::smem_limit`]) less [`crate::sizes::STAGE_BYTES`] for its other buffers.
@@ -1710,6 +1716,7 @@ impl Assign<'_> {
         f: Op,
         a_registers: Option<&str>,
         overlap: bool,
+        b_async: bool,
     ) -> Option<u32> {
         if self.stages == Some(1) {
             self.remark(f, "K loop not pipelined: --num-stages 1 asked for".into());
@@ -1734,10 +1741,18 @@ impl Assign<'_> {
                 crate::sizes::STAGE_BYTES
             )
         };
-        // B's stages: two, three when a warpgroup MMA stays in flight (3 stages of A or
-        // more).
-        let b_stages = |n: u32| if overlap && n >= 3 { 3 } else { 2 };
-        let need = |n: u32| n as u64 * a + b_stages(n) * b;
+        // B's stages: as many as A's when async copies fill them too; otherwise two, three
+        // when a warpgroup MMA stays in flight (3 stages of A or more).
+        let b_stages = |n: u32| {
+            if b_async {
+                n
+            } else if overlap && n >= 3 {
+                3
+            } else {
+                2
+            }
+        };
+        let need = |n: u32| n as u64 * a + b_stages(n) as u64 * b;
         if need(2) > budget {
             self.remark(
                 f,
@@ -1763,7 +1778,7 @@ impl Assign<'_> {
             let fit = (2..n).rev().find(|&k| need(k) <= budget).unwrap_or(2);
             why.push(format!(
                 "{n} stages of A ({a} bytes each) and {} of B ({b} bytes each) need {} bytes of shared memory, more than the {budget} bytes the pipeline may use ({limit_text})",
-                if b_stages(n) == 3 { "three" } else { "two" },
+                b_stages(n),
                 need(n)
             ));
             n = fit;
@@ -1820,9 +1835,30 @@ impl Assign<'_> {
         )
     }
 
+    /// Whether B's stages are filled by async copies like A's: B staged MN-major (as it
+    /// is loaded), not converted, its view padding with zero, a 2-D tile whose base is
+    /// aligned to 16 bytes (so that its copies move vectors, under the run-time stride
+    /// check of [`Assign::alignment_versions`]; otherwise its loads in registers are
+    /// better: they check their alignment at run time), and A by copies too (both then
+    /// share the stages' indices and commit groups).
+    fn b_by_copies(&self, loads: &[(Op, Option<Op>)], a_async: bool, b_mn: bool) -> bool {
+        let d = loads[1].0;
+        a_async
+            && b_mn
+            && loads[1].1.is_none()
+            && self.async_copyable(d)
+            && self.shape(self.m.result(d, 0)).len() == 2
+            && self.body.is_some_and(|body| {
+                crate::axis::Axis::run(self.m, body)
+                    .view(self.m.operand(d, 0))
+                    .is_some_and(|v| v.base_div >= 16)
+            })
+    }
+
     /// Builds the pipeline of [`Assign::pipeline`] with `n` stages for A (`n` is 2 when A
     /// does not go by async copies); B is staged MN-major (`K x N` as loaded) with `b_mn`,
-    /// transposed otherwise.
+    /// transposed otherwise, and with `b_async` its stages are filled by async copies
+    /// like A's, each K step's copies of A and B committed as one group.
     #[allow(clippy::too_many_arguments)]
     fn build_pipeline(
         &mut self,
@@ -1832,6 +1868,7 @@ impl Assign<'_> {
         loads: &[(Op, Option<Op>)],
         a_async: bool,
         b_mn: bool,
+        b_async: bool,
         n: u32,
         overlap: bool,
     ) -> bool {
@@ -1968,7 +2005,11 @@ impl Assign<'_> {
             let rank = shape.len();
             let elem = self.m.ctx.types.element_type(self.m.value_type(v));
             let src_l = self.layout[&v].clone();
-            let by_copies = i == 0 && a_async;
+            let by_copies = (i == 0 && a_async) || (i == 1 && b_async);
+            // With B by copies too, each K step's copies of A and B form one group: B's
+            // commits close them (A's prologue copies all join the first group, which
+            // only makes them land earlier).
+            let commits = by_copies && !(i == 0 && b_async);
             let depth = if by_copies {
                 n
             } else if overlap {
@@ -2074,14 +2115,16 @@ impl Assign<'_> {
                             self.end_mask(block, &[], op);
                         }
                     }
-                    self.create_at(
-                        Opcode::AsyncCommitGroup,
-                        &[],
-                        &[token_ty],
-                        &[],
-                        InsertPoint::Before(f),
-                        op,
-                    );
+                    if commits {
+                        self.create_at(
+                            Opcode::AsyncCommitGroup,
+                            &[],
+                            &[token_ty],
+                            &[],
+                            InsertPoint::Before(f),
+                            op,
+                        );
+                    }
                 }
                 let mut last = anchor;
                 for (pred, contiguity) in &versions {
@@ -2103,15 +2146,18 @@ impl Assign<'_> {
                     self.end_mask(block, &[], op);
                     last = mask;
                 }
-                let commit = self.create_at(
-                    Opcode::AsyncCommitGroup,
-                    &[],
-                    &[token_ty],
-                    &[],
-                    InsertPoint::After(last),
-                    op,
-                );
-                anchor = commit;
+                anchor = if commits {
+                    self.create_at(
+                        Opcode::AsyncCommitGroup,
+                        &[],
+                        &[token_ty],
+                        &[],
+                        InsertPoint::After(last),
+                        op,
+                    )
+                } else {
+                    last
+                };
                 let cur_ix = self.create(Opcode::MemDescIndex, &[buf, a_cur], &[one_ty], &[], op);
                 self.located(cur_ix, op);
                 self.m.set_operand(op, i, self.m.result(cur_ix, 0));
