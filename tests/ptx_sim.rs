@@ -2355,7 +2355,7 @@ fn pipeline_remarks_on_shared_memory() {
     assert_eq!(
         remarks(&["-", "--arch", "sm_86", "-o", "-", "--remarks"]),
         [
-            "K loop pipelined over 3 stages instead of 4: 4 stages of A (16384 bytes each) and two of B (16384 bytes each) need 98304 bytes of shared memory, more than the 84992 bytes the pipeline may use (101376 bytes of shared memory per CTA on sm_86 less 16384 for the kernel's other buffers)",
+            "K loop pipelined over 3 stages instead of 4: 4 stages of A (16384 bytes each) and 2 of B (16384 bytes each) need 98304 bytes of shared memory, more than the 84992 bytes the pipeline may use (101376 bytes of shared memory per CTA on sm_86 less 16384 for the kernel's other buffers)",
             "K loop pipelined over 3 stages (3 of A and 2 of B, 81920 bytes of shared memory)",
         ]
     );
@@ -2388,7 +2388,7 @@ fn pipeline_remarks_on_shared_memory() {
             "--remarks"
         ]),
         [
-            "K loop pipelined over 3 stages instead of 6: 6 stages of A (16384 bytes each) and two of B (16384 bytes each) need 131072 bytes of shared memory, more than the 84992 bytes the pipeline may use (101376 bytes of shared memory per CTA on sm_89 less 16384 for the kernel's other buffers)",
+            "K loop pipelined over 3 stages instead of 6: 6 stages of A (16384 bytes each) and 2 of B (16384 bytes each) need 131072 bytes of shared memory, more than the 84992 bytes the pipeline may use (101376 bytes of shared memory per CTA on sm_89 less 16384 for the kernel's other buffers)",
             "K loop pipelined over 3 stages (3 of A and 2 of B, 81920 bytes of shared memory)",
         ]
     );

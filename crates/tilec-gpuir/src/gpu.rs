@@ -1248,14 +1248,7 @@ impl Assign<'_> {
         self.m.push_extra_attr(op, crate::mma::MMA_ATTR, name);
         let acc = Rc::new(plan.c.clone());
         self.want(op, 2, &acc);
-        // B that is a transposed tile (`permute` of its last two dimensions) or loaded
-        // with K contiguous in memory is staged `N x K` (the permutes cancel; copies keep
-        // the memory order); any other B MN-major where the plan allows it.
-        let perm = swap_last_two(self.shape(b).len());
-        let b_transposed = self.m.defining_op(b).is_some_and(|d| {
-            self.m.opcode(d) == Opcode::Permute && permutation(self.m, d, perm.len()) == perm
-        }) || loaded_k_fastest(self.m, b);
-        let b_mn = plan.b_mn_major_allowed() && !b_transposed;
+        let b_mn = plan.b_mn_major_allowed() && !b_k_fastest(self.m, b);
         if let Some(n) = self.pipeline(op, None, b_mn) {
             let a = self.m.ctx.attrs.int(n as i64, Type::I32);
             self.m.remove_extra_attr(op, STAGES_ATTR);
@@ -1284,6 +1277,7 @@ impl Assign<'_> {
             self.m.set_operand(op, 1, buf);
             buf
         } else {
+            let perm = swap_last_two(self.shape(b).len());
             let (_, t) = self.permuted(b, &perm, InsertPoint::Before(op), op);
             let buf = self.alloc_buffer(t, op, true);
             let view = self.trans_view(buf, &perm, op);
@@ -1354,7 +1348,10 @@ impl Assign<'_> {
         self.want(op, 2, &Rc::new(plan.c.clone()));
         // A pipelined K loop (gpu-pipeline builds it from the staged form below, with the
         // stages recorded here) stages whatever the size: its stages were budgeted.
-        let limit = match self.pipeline(op, Some((&plan.a, &plan.b)), false) {
+        // B MN-major (`K x N` as it is, read with `ldmatrix.trans`) where the plan allows
+        // it and B is not better staged K-fastest.
+        let b_mn = plan.b_mn_major_allowed() && !b_k_fastest(self.m, self.m.operand(op, 1));
+        let limit = match self.pipeline(op, Some((&plan.a, &plan.b)), b_mn) {
             Some(n) => {
                 let a = self.m.ctx.attrs.int(n as i64, Type::I32);
                 self.m.remove_extra_attr(op, STAGES_ATTR);
@@ -1387,6 +1384,10 @@ impl Assign<'_> {
                 if self.hoisted.contains(&buf) {
                     continue;
                 }
+                buf
+            } else if b_mn {
+                let buf = self.alloc_buffer(v, op, true);
+                self.m.set_operand(op, 1, buf);
                 buf
             } else {
                 // B transposed: N x K in memory, viewed as K x N.
@@ -2950,6 +2951,18 @@ pub fn int_attr(m: &Module, op: Op, name: &str) -> i64 {
     m.attr_named(op, name)
         .and_then(|a| m.ctx.attrs.get_int(a))
         .unwrap_or(0)
+}
+
+/// Whether B operand `b` of a product is better staged `N x K` (K fastest) than as it
+/// is: a transposed tile (`permute` of its last two dimensions, which the staging's
+/// permute cancels) or one loaded with K contiguous in memory ([`loaded_k_fastest`]:
+/// copies keep the memory order).
+fn b_k_fastest(m: &Module, b: Value) -> bool {
+    let rank = m.ctx.types.shape(m.value_type(b)).len();
+    let perm = swap_last_two(rank.max(2));
+    m.defining_op(b)
+        .is_some_and(|d| m.opcode(d) == Opcode::Permute && permutation(m, d, rank) == perm)
+        || loaded_k_fastest(m, b)
 }
 
 /// Whether tile `v` is a view load (or one elementwise conversion of one) whose

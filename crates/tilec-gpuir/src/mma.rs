@@ -247,6 +247,15 @@ impl MmaPlan {
         self.a.clone()
     }
 
+    /// Whether B may be staged MN-major (`K x N` as it is, N fastest) and read with
+    /// `ldmatrix.trans`: 16-bit operands, and N at least one 16-byte row (8 elements).
+    pub fn b_mn_major_allowed(&self) -> bool {
+        matches!(
+            self.kind,
+            MmaKind::F16F32 | MmaKind::F16F16 | MmaKind::Bf16F32
+        ) && self.w.n >= 3
+    }
+
     /// The layout of B over the index of B as it is staged in shared memory: transposed
     /// (`N x K`, K fastest), so that the elements of one packed register, which run along
     /// K, are consecutive.

@@ -29,11 +29,13 @@ enum Source {
 enum SmemRead {
     /// `ldmatrix.x{group}` of the `group` packed registers `g * group ..`: lane `8 q + i`
     /// supplies row `i` of matrix `q` at its element of `lanes` (plus the group's first
-    /// slot), see [`ldmatrix_lanes`].
+    /// slot), see [`ldmatrix_lanes`]; with `trans`, `ldmatrix.trans` of a buffer whose
+    /// 16-byte rows run across the packed registers ([`ldmatrix_trans_lanes`]).
     Ldmatrix {
         addr: SmemAddr,
         lanes: Layout,
         group: usize,
+        trans: bool,
     },
     /// One `ld.shared.b32` per packed register, at its element of the staged layout.
     Words(SmemAddr),
@@ -75,6 +77,47 @@ pub(crate) fn ldmatrix_lanes(
     let rows: Vec<u8> = l.lane[2..].iter().copied().collect::<Option<_>>()?;
     let mats = &l.reg[pb as usize..pb as usize + gb];
     if !low_ok || rows.iter().chain(mats).any(|b| *b < row) || pairs.iter().any(|(d, _)| *d < row) {
+        return None;
+    }
+    let mut lane = [None; 5];
+    for (i, b) in rows.iter().chain(mats).enumerate() {
+        lane[i] = Some(*b);
+    }
+    Some(Layout {
+        nbits: l.nbits,
+        reg: Vec::new(),
+        lane,
+        warp: l.warp.clone(),
+    })
+}
+
+/// [`ldmatrix_lanes`] for `ldmatrix.trans` (16-bit elements): thread `t` receives
+/// elements `2 (t % 4)` and `2 (t % 4) + 1` of column `t / 4` of each 8x8 matrix, so a
+/// packed register's two elements lie in consecutive rows. It applies when the 8 columns
+/// are one 16-byte row of the buffer (`l`'s lane bits 2-4 are the index's bits 0-2,
+/// which the swizzle keeps together) and the row bits, the register's pair bit and lane
+/// bits 0-1, and the matrix bits, the `log2(group)` register bits after it, are above
+/// it. Lane `8 q + i` then supplies row `i` (pair bit, lane bits 0-1 of `l`) of matrix
+/// `q`. This is how B staged MN-major (`K x N`, N fastest) gives its fragments, whose
+/// pairs run along K.
+pub(crate) fn ldmatrix_trans_lanes(
+    l: &Layout,
+    per: usize,
+    size: u64,
+    pairs: &[(u8, u8)],
+    group: usize,
+) -> Option<Layout> {
+    if size != 2 || per != 2 || !matches!(group, 1 | 2 | 4) {
+        return None;
+    }
+    let gb = group.trailing_zeros() as usize;
+    if l.reg.len() < 1 + gb || l.lane[2..] != [Some(0), Some(1), Some(2)] {
+        return None;
+    }
+    let rows = [Some(l.reg[0]), l.lane[0], l.lane[1]];
+    let rows: Vec<u8> = rows.into_iter().collect::<Option<_>>()?;
+    let mats = &l.reg[1..1 + gb];
+    if rows.iter().chain(mats).any(|b| *b < 3) || pairs.iter().any(|(d, _)| *d < 3) {
         return None;
     }
     let mut lane = [None; 5];
@@ -203,6 +246,46 @@ impl Kernel<'_> {
         } else {
             rank.wrapping_sub(1)
         };
+        // B staged MN-major (`K x N` as it is, N fastest): read with `ldmatrix.trans`,
+        // its fragment layout being the layout over the buffer's index.
+        let mn_major = transposed
+            && !self.buf_maps.contains_key(&v)
+            && order.first().copied() == Some(rank.wrapping_sub(1) as u8);
+        if mn_major {
+            let pairs = self.buf_swizzle(v);
+            let size = elem_bytes(elem) as u64;
+            let pb = per.trailing_zeros() as usize;
+            let n_bits = shape
+                .last()
+                .map_or(0, |n| (*n as u64).trailing_zeros() as u8);
+            // Two n tiles per `ldmatrix.x4` when the register bit after the fragment's is
+            // an N bit (N is the lowest `log2 N` bits of the index).
+            let group = if nfrag == 2 && frag.reg.get(pb + 1).is_some_and(|b| *b < n_bits) {
+                4
+            } else {
+                nfrag
+            };
+            let Some(lanes) = ldmatrix_trans_lanes(frag, per, size, &pairs, group) else {
+                self.error_at_op(
+                    op,
+                    "a tensor-core operand B staged N-fastest must be 16-bit, in rows of at least 16 bytes that its swizzle keeps together",
+                );
+                return None;
+            };
+            let n = frag.slots() / per;
+            return Some(Source::Smem {
+                layout: frag.clone(),
+                read: Box::new(SmemRead::Ldmatrix {
+                    addr: self.smem_addr(&buf, &lanes, &pairs, size),
+                    lanes,
+                    group,
+                    trans: true,
+                }),
+                pairs,
+                size,
+                loaded: vec![None; n],
+            });
+        }
         if order.first().copied() != Some(fastest as u8) {
             self.error_at_op(op, "internal error: a tensor-core operand in shared memory must have K as its fastest dimension");
             return None;
@@ -232,6 +315,7 @@ impl Kernel<'_> {
                 addr: self.smem_addr(&buf, &lanes, &pairs, size),
                 lanes,
                 group,
+                trans: false,
             },
             None => SmemRead::Words(self.smem_addr(&buf, &staged, &pairs, size)),
         });
@@ -262,14 +346,20 @@ impl Kernel<'_> {
             return r.clone();
         }
         match &mut **read {
-            SmemRead::Ldmatrix { addr, lanes, group } => {
+            SmemRead::Ldmatrix {
+                addr,
+                lanes,
+                group,
+                trans,
+            } => {
                 let group = *group;
                 let g0 = j - j % group;
                 let e = layout.slot_elem(g0 * per);
                 let regs: Vec<String> = (0..group).map(|_| self.reg(RegClass::B32)).collect();
                 let at = self.smem_at(addr, e);
+                let t = if *trans { ".trans" } else { "" };
                 self.ins(format!(
-                    "ldmatrix.sync.aligned.m8n8.x{group}.shared.b16 {{{}}}, {at};",
+                    "ldmatrix.sync.aligned.m8n8.x{group}{t}.shared.b16 {{{}}}, {at};",
                     regs.join(", ")
                 ));
                 let lanes = lanes.clone();
