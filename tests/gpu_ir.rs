@@ -507,7 +507,7 @@ fn recorded_mma_instruction_is_checked_and_followed() {
 #[test]
 fn shared_memory_offsets_are_recorded_and_checked() {
     let gpu = gpu_ir(&repo_root().join("examples/matmul.tile"), "4");
-    // The four stages of A at the bottom, the two of B above them.
+    // The four stages of A at the bottom, the two of B (K x N, as loaded) above them.
     assert!(
         gpu.contains(
             "ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<4x64x32xf16"
@@ -516,7 +516,7 @@ fn shared_memory_offsets_are_recorded_and_checked() {
     );
     assert!(
         gpu.contains(
-            "ttg.local_alloc {allocation.offset = 16384 : i32} : () -> !ttg.memdesc<2x64x32xf16"
+            "ttg.local_alloc {allocation.offset = 16384 : i32} : () -> !ttg.memdesc<2x32x64xf16"
         ),
         "{gpu}"
     );

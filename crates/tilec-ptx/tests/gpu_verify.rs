@@ -259,19 +259,20 @@ fn encodings_round_trip_and_reject_bad_bases() {
     );
 }
 
-/// A product on tensor cores with A and B loaded in the blocked layout: both are staged
-/// (`ttg.local_alloc`, B through `permute` and `ttg.memdesc_trans`).
+/// A product on tensor cores with A and B loaded in the blocked layout, B stored `N x K`
+/// (loaded through `dim_map`, K contiguous): both are staged (`ttg.local_alloc`, B
+/// through `permute` and `ttg.memdesc_trans`).
 const MMA_KERNEL: &str = r#"
 cuda_tile.module @m {
   entry @k(%pa: tile<ptr<f16>>, %pb: tile<ptr<f16>>) {
     %token = make_token : token
     %c0 = constant <i32: 0> : tile<i32>
     %av = make_tensor_view %pa, shape = [64, 32], strides = [32, 1] : tensor_view<64x32xf16, strides=[32,1]>
-    %bv = make_tensor_view %pb, shape = [32, 64], strides = [64, 1] : tensor_view<32x64xf16, strides=[64,1]>
+    %bv = make_tensor_view %pb, shape = [64, 32], strides = [32, 1] : tensor_view<64x32xf16, strides=[32,1]>
     %at = make_partition_view %av : partition_view<tile=(64x32), tensor_view<64x32xf16, strides=[32,1]>>
-    %bt = make_partition_view %bv : partition_view<tile=(32x64), tensor_view<32x64xf16, strides=[64,1]>>
+    %bt = make_partition_view %bv : partition_view<tile=(32x64), tensor_view<64x32xf16, strides=[32,1]>, dim_map=[1, 0]>
     %a, %t1 = load_view_tko weak %at[%c0, %c0] token = %token : partition_view<tile=(64x32), tensor_view<64x32xf16, strides=[32,1]>>, tile<i32> -> tile<64x32xf16>, token
-    %b, %t2 = load_view_tko weak %bt[%c0, %c0] token = %token : partition_view<tile=(32x64), tensor_view<32x64xf16, strides=[64,1]>>, tile<i32> -> tile<32x64xf16>, token
+    %b, %t2 = load_view_tko weak %bt[%c0, %c0] token = %token : partition_view<tile=(32x64), tensor_view<64x32xf16, strides=[32,1]>, dim_map=[1, 0]>, tile<i32> -> tile<32x64xf16>, token
     %c = constant <f32: 0.0> : tile<64x64xf32>
     %d = mmaf %a, %b, %c : tile<64x32xf16>, tile<32x64xf16>, tile<64x64xf32>
     return
@@ -281,6 +282,38 @@ cuda_tile.module @m {
 
 fn mma_gpu() -> (Module, Options) {
     converted(MMA_KERNEL)
+}
+
+/// The product with B stored `K x N` (N contiguous): B is staged as it is, `K x N`, no
+/// `permute` and no `ttg.memdesc_trans` (its fragments are read with `ldmatrix.trans`).
+#[test]
+fn b_stored_k_by_n_is_staged_as_it_is() {
+    let src = MMA_KERNEL
+        .replace(
+            "%bv = make_tensor_view %pb, shape = [64, 32], strides = [32, 1] : tensor_view<64x32xf16, strides=[32,1]>",
+            "%bv = make_tensor_view %pb, shape = [32, 64], strides = [64, 1] : tensor_view<32x64xf16, strides=[64,1]>",
+        )
+        .replace(
+            "partition_view<tile=(32x64), tensor_view<64x32xf16, strides=[32,1]>, dim_map=[1, 0]>",
+            "partition_view<tile=(32x64), tensor_view<32x64xf16, strides=[64,1]>>",
+        );
+    let (m, opts) = converted(&src);
+    assert_eq!(messages(&m, &opts), Vec::<String>::new());
+    let mma = find(&m, Opcode::MmaF);
+    let b = m.operand(mma, 1);
+    let alloc = m.defining_op(b).expect("staged");
+    assert_eq!(m.opcode(alloc), Opcode::LocalAlloc);
+    assert_eq!(m.ctx.types.shape(m.value_type(b)), &[32, 64]);
+    // Rows of 128 bytes: the 128-byte swizzle.
+    assert_eq!(swizzle_of(&m, b), SW(8, 1, 8));
+    let mut transposes = 0;
+    m.walk(|op| {
+        transposes += usize::from(matches!(
+            m.opcode(op),
+            Opcode::MemDescTrans | Opcode::Permute
+        ));
+    });
+    assert_eq!(transposes, 0);
 }
 
 #[test]
@@ -324,8 +357,8 @@ fn mma_with_inconsistent_shapes() {
     );
 }
 
-/// The same product inside a K loop: pipelined over two shared-memory stages
-/// (`ttg.memdesc_index`, `ttg.local_store`).
+/// The same product inside a K loop (B stored `N x K`): pipelined over two shared-memory
+/// stages (`ttg.memdesc_index`, `ttg.local_store`).
 const PIPELINED_KERNEL: &str = r#"
 cuda_tile.module @m {
   entry @k(%pa: tile<ptr<f16>>, %pb: tile<ptr<f16>>, %n: tile<i32>) {
@@ -333,13 +366,13 @@ cuda_tile.module @m {
     %c0 = constant <i32: 0> : tile<i32>
     %c1 = constant <i32: 1> : tile<i32>
     %av = make_tensor_view %pa, shape = [64, 256], strides = [256, 1] : tensor_view<64x256xf16, strides=[256,1]>
-    %bv = make_tensor_view %pb, shape = [256, 64], strides = [64, 1] : tensor_view<256x64xf16, strides=[64,1]>
+    %bv = make_tensor_view %pb, shape = [64, 256], strides = [256, 1] : tensor_view<64x256xf16, strides=[256,1]>
     %at = make_partition_view %av : partition_view<tile=(64x32), tensor_view<64x256xf16, strides=[256,1]>>
-    %bt = make_partition_view %bv : partition_view<tile=(32x64), tensor_view<256x64xf16, strides=[64,1]>>
+    %bt = make_partition_view %bv : partition_view<tile=(32x64), tensor_view<64x256xf16, strides=[256,1]>, dim_map=[1, 0]>
     %c = constant <f32: 0.0> : tile<64x64xf32>
     %acc = for %k in (%c0 to %n, step %c1) : tile<i32> iter_values(%x = %c) -> (tile<64x64xf32>) {
       %a, %t1 = load_view_tko weak %at[%c0, %k] token = %token : partition_view<tile=(64x32), tensor_view<64x256xf16, strides=[256,1]>>, tile<i32> -> tile<64x32xf16>, token
-      %b, %t2 = load_view_tko weak %bt[%k, %c0] token = %token : partition_view<tile=(32x64), tensor_view<256x64xf16, strides=[64,1]>>, tile<i32> -> tile<32x64xf16>, token
+      %b, %t2 = load_view_tko weak %bt[%k, %c0] token = %token : partition_view<tile=(32x64), tensor_view<64x256xf16, strides=[256,1]>, dim_map=[1, 0]>, tile<i32> -> tile<32x64xf16>, token
       %d = mmaf %a, %b, %x : tile<64x32xf16>, tile<32x64xf16>, tile<64x64xf32>
       continue %d : tile<64x64xf32>
     }

@@ -1,12 +1,12 @@
 #linear = #ttg.linear<{register = [], lane = [[], [], [], [], []], warp = [[], []], block = []}>
 #linear1 = #ttg.linear<{register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]], block = []}>
 #linear2 = #ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [16, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]], block = []}>
-#linear3 = #ttg.linear<{register = [[1, 0], [2, 0], [4, 0], [0, 16]], lane = [[8, 0], [16, 0], [32, 0], [0, 1], [0, 2]], warp = [[0, 4], [0, 8]], block = []}>
-#linear4 = #ttg.linear<{register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]], block = []}>
+#linear3 = #ttg.linear<{register = [[0, 1], [0, 2], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = [[2, 0], [4, 0]], block = []}>
 #shared = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [2, 1, 0]}>
 #shared1 = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
-#shared2 = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [0, 1]}>
-#shared3 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#shared2 = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]}>
+#shared3 = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#shared4 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory
 cuda_tile.module @examples {
   entry @matmul(%arg0: tile<ptr<f16>, #linear>, %arg1: tile<i32, #linear>, %arg2: tile<i32, #linear>, %arg3: tile<i32, #linear>, %arg4: tile<i32, #linear>, %arg5: tile<ptr<f16>, #linear>, %arg6: tile<i32, #linear>, %arg7: tile<i32, #linear>, %arg8: tile<i32, #linear>, %arg9: tile<i32, #linear>, %arg10: tile<ptr<f32>, #linear>, %arg11: tile<i32, #linear>, %arg12: tile<i32, #linear>, %arg13: tile<i32, #linear>, %arg14: tile<i32, #linear>) {
@@ -42,64 +42,61 @@ cuda_tile.module @examples {
     %6 = addi %cst_0_i32, %cst_1_i32_13 : tile<i32, #linear>
     %7 = ttg.predicate_stage %cst_0_i32, %1#1, %cst_1_i32 maxStage 3 stage 2 : tile<i32, #linear> -> tile<i1, #linear>
     ttg.mask %7 : tile<i1, #linear> -> () {
-      %19 = ttg.memdesc_index %2[%cst_1_i32_13] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      %20 = ttg.async_copy_global_to_local %pview[%blockId_x, %6], %19 {ttg.index_nonneg = array<i32: 0, 1>} : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      %18 = ttg.memdesc_index %2[%cst_1_i32_13] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      %19 = ttg.async_copy_global_to_local %pview[%blockId_x, %6], %18 {ttg.index_nonneg = array<i32: 0, 1>} : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
       ttg.mask.return
     }
     %8 = ttg.async_commit_group
     %9 = addi %cst_0_i32, %cst_2_i32 : tile<i32, #linear>
     %10 = ttg.predicate_stage %cst_0_i32, %1#1, %cst_1_i32 maxStage 3 stage 1 : tile<i32, #linear> -> tile<i1, #linear>
     ttg.mask %10 : tile<i1, #linear> -> () {
-      %19 = ttg.memdesc_index %2[%cst_2_i32] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      %20 = ttg.async_copy_global_to_local %pview[%blockId_x, %9], %19 {ttg.index_nonneg = array<i32: 0, 1>} : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      %18 = ttg.memdesc_index %2[%cst_2_i32] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      %19 = ttg.async_copy_global_to_local %pview[%blockId_x, %9], %18 {ttg.index_nonneg = array<i32: 0, 1>} : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
       ttg.mask.return
     }
     %11 = ttg.async_commit_group
-    %12 = ttg.local_alloc {allocation.offset = 16384 : i32} : () -> !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
+    %12 = ttg.local_alloc {allocation.offset = 16384 : i32} : () -> !ttg.memdesc<2x32x64xf16, #shared2, #smem, mutable>
     %tile, %result_token = load_view_tko weak %pview_10[%cst_0_i32, %blockId_y] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1, 0>, split, width = 8 : i32}} : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear2>, token
-    %13 = permute %tile [1, 0] : tile<32x64xf16, #linear2> -> tile<64x32xf16, #linear3>
-    %14 = ttg.memdesc_index %12[%cst_0_i32_12] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-    ttg.local_store %13, %14 : tile<64x32xf16, #linear3> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+    %13 = ttg.memdesc_index %12[%cst_0_i32_12] : !ttg.memdesc<2x32x64xf16, #shared2, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared3, #smem, mutable>
+    ttg.local_store %tile, %13 : tile<32x64xf16, #linear2> -> !ttg.memdesc<32x64xf16, #shared3, #smem, mutable>
     %for = for %loopIdx in (%cst_0_i32 to %1#1, step %cst_1_i32) : tile<i32, #linear> iter_values(%iterArg0 = %cst_0_f32) -> (tile<64x64xf32, #linear1>) {
-      %19 = ttg.async_wait {num = 2 : i32}
+      %18 = ttg.async_wait {num = 2 : i32}
       ttg.barrier local
-      %20 = addi %loopIdx, %cst_1_i32 : tile<i32, #linear>
-      %21 = subi %loopIdx, %cst_0_i32 : tile<i32, #linear>
-      %22 = andi %21, %cst_1_i32 : tile<i32, #linear>
-      %23 = xori %22, %cst_1_i32 : tile<i32, #linear>
-      %24 = addi %21, %cst_3_i32 : tile<i32, #linear>
-      %25 = addi %loopIdx, %cst_3_i32 : tile<i32, #linear>
-      %26 = andi %21, %cst_3_i32 : tile<i32, #linear>
-      %27 = andi %24, %cst_3_i32 : tile<i32, #linear>
-      %28 = ttg.predicate_stage %loopIdx, %1#1, %cst_1_i32 maxStage 3 stage 2 : tile<i32, #linear> -> tile<i1, #linear>
-      %29 = ttg.predicate_stage %loopIdx, %1#1, %cst_1_i32 maxStage 3 stage 0 : tile<i32, #linear> -> tile<i1, #linear>
-      ttg.mask %29 : tile<i1, #linear> -> () {
-        %38 = ttg.memdesc_index %2[%27] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-        %39 = ttg.async_copy_global_to_local %pview[%blockId_x, %25], %38 {ttg.index_nonneg = array<i32: 0>} : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      %19 = addi %loopIdx, %cst_1_i32 : tile<i32, #linear>
+      %20 = subi %loopIdx, %cst_0_i32 : tile<i32, #linear>
+      %21 = andi %20, %cst_1_i32 : tile<i32, #linear>
+      %22 = xori %21, %cst_1_i32 : tile<i32, #linear>
+      %23 = addi %20, %cst_3_i32 : tile<i32, #linear>
+      %24 = addi %loopIdx, %cst_3_i32 : tile<i32, #linear>
+      %25 = andi %20, %cst_3_i32 : tile<i32, #linear>
+      %26 = andi %23, %cst_3_i32 : tile<i32, #linear>
+      %27 = ttg.predicate_stage %loopIdx, %1#1, %cst_1_i32 maxStage 3 stage 2 : tile<i32, #linear> -> tile<i1, #linear>
+      %28 = ttg.predicate_stage %loopIdx, %1#1, %cst_1_i32 maxStage 3 stage 0 : tile<i32, #linear> -> tile<i1, #linear>
+      ttg.mask %28 : tile<i1, #linear> -> () {
+        %35 = ttg.memdesc_index %2[%26] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+        %36 = ttg.async_copy_global_to_local %pview[%blockId_x, %24], %35 {ttg.index_nonneg = array<i32: 0>} : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
         ttg.mask.return
       }
-      %30 = ttg.async_commit_group
-      %31 = ttg.mask %28 : tile<i1, #linear> -> (tile<32x64xf16, #linear2>) {
-        %tile_14, %result_token_15 = cuda_tile.load_view_tko weak %pview_10[%20, %blockId_y] token = %0 attributes {ttg.index_nonneg = array<i32: 1>, ttg.vector = {checks = array<i32: -1, 0>, split, width = 8 : i32}} : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear2>, token
+      %29 = ttg.async_commit_group
+      %30 = ttg.mask %27 : tile<i1, #linear> -> (tile<32x64xf16, #linear2>) {
+        %tile_14, %result_token_15 = cuda_tile.load_view_tko weak %pview_10[%19, %blockId_y] token = %0 attributes {ttg.index_nonneg = array<i32: 1>, ttg.vector = {checks = array<i32: -1, 0>, split, width = 8 : i32}} : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear2>, token
         ttg.mask.return %tile_14 : tile<32x64xf16, #linear2>
       }
-      %32 = ttg.memdesc_index %2[%26] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      %33 = ttg.memdesc_index %12[%22] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      %34 = ttg.memdesc_trans %33 {order = array<i32: 1, 0>} : !ttg.memdesc<64x32xf16, #shared1, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared2, #smem, mutable>
-      %35 = mmaf %32, %34, %iterArg0 {ttg.mma = "m16n8k16.f32.f16.f16.f32"} : !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>, !ttg.memdesc<32x64xf16, #shared2, #smem, mutable>, tile<64x64xf32, #linear1>
-      %36 = permute %31 [1, 0] : tile<32x64xf16, #linear2> -> tile<64x32xf16, #linear3>
-      %37 = ttg.memdesc_index %12[%23] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      ttg.local_store %36, %37 : tile<64x32xf16, #linear3> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      continue %35 : tile<64x64xf32, #linear1>
+      %31 = ttg.memdesc_index %2[%25] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      %32 = ttg.memdesc_index %12[%21] : !ttg.memdesc<2x32x64xf16, #shared2, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared3, #smem, mutable>
+      %33 = mmaf %31, %32, %iterArg0 {ttg.mma = "m16n8k16.f32.f16.f16.f32"} : !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>, !ttg.memdesc<32x64xf16, #shared3, #smem, mutable>, tile<64x64xf32, #linear1>
+      %34 = ttg.memdesc_index %12[%22] : !ttg.memdesc<2x32x64xf16, #shared2, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared3, #smem, mutable>
+      ttg.local_store %30, %34 : tile<32x64xf16, #linear2> -> !ttg.memdesc<32x64xf16, #shared3, #smem, mutable>
+      continue %33 : tile<64x64xf32, #linear1>
     }
-    %15 = ttg.async_wait {num = 0 : i32}
-    ttg.local_dealloc %12 : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
+    %14 = ttg.async_wait {num = 0 : i32}
+    ttg.local_dealloc %12 : !ttg.memdesc<2x32x64xf16, #shared2, #smem, mutable>
     ttg.local_dealloc %2 : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable>
-    %16 = ttg.local_alloc %for {allocation.offset = 0 : i32} : (tile<64x64xf32, #linear1>) -> !ttg.memdesc<64x64xf32, #shared3, #smem>
+    %15 = ttg.local_alloc %for {allocation.offset = 0 : i32} : (tile<64x64xf32, #linear1>) -> !ttg.memdesc<64x64xf32, #shared4, #smem>
     ttg.barrier local
-    %17 = ttg.local_load %16 : !ttg.memdesc<64x64xf32, #shared3, #smem> -> tile<64x64xf32, #linear4>
-    ttg.local_dealloc %16 : !ttg.memdesc<64x64xf32, #shared3, #smem>
-    %18 = store_view_tko weak %17, %pview_11[%blockId_x, %blockId_y] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1, 0>, split, width = 4 : i32}} : tile<64x64xf32, #linear4>, partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> token
+    %16 = ttg.local_load %15 : !ttg.memdesc<64x64xf32, #shared4, #smem> -> tile<64x64xf32, #linear3>
+    ttg.local_dealloc %15 : !ttg.memdesc<64x64xf32, #shared4, #smem>
+    %17 = store_view_tko weak %16, %pview_11[%blockId_x, %blockId_y] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1, 0>, split, width = 4 : i32}} : tile<64x64xf32, #linear3>, partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> token
     return
   }
 }
