@@ -6,17 +6,21 @@
 use tilec_tests::{example_files, repo_root, run_tilec};
 
 fn gpu_ir(path: &std::path::Path, warps: &str) -> String {
-    let out = run_tilec(
-        &[
-            "opt",
-            path.to_str().unwrap(),
-            "-p",
-            "canonicalize,convert-to-gpu",
-            "--num-warps",
-            warps,
-        ],
-        "",
-    );
+    gpu_ir_for(path, warps, &[])
+}
+
+/// [`gpu_ir`] with more options (`--arch`).
+fn gpu_ir_for(path: &std::path::Path, warps: &str, more: &[&str]) -> String {
+    let mut args = vec![
+        "opt",
+        path.to_str().unwrap(),
+        "-p",
+        "canonicalize,convert-to-gpu",
+        "--num-warps",
+        warps,
+    ];
+    args.extend_from_slice(more);
+    let out = run_tilec(&args, "");
     assert_eq!(out.status, 0, "{}: {}", path.display(), out.stderr);
     out.stdout
 }
@@ -183,7 +187,9 @@ fn gpu_level_ir_parses_back_and_compiles_the_same() {
             continue;
         }
         for warps in ["4", "1"] {
-            let gpu = gpu_ir(path, warps);
+            // Planned for the architecture it is compiled for (the plan depends on it:
+            // swizzles for `stmatrix` on sm_90).
+            let gpu = gpu_ir_for(path, warps, &["--arch", "sm_90"]);
             let again = run_tilec(&["opt", "-"], &gpu);
             assert_eq!(again.status, 0, "{}: {}", path.display(), again.stderr);
             assert_eq!(
@@ -308,6 +314,8 @@ fn pipelines_of_n_stages_parse_back() {
                     "canonicalize,convert-to-gpu",
                     "--num-stages",
                     n,
+                    "--arch",
+                    "sm_90",
                 ],
                 "",
             );

@@ -1950,6 +1950,8 @@ fn mma_operand_reads_are_conflict_free_ldmatrix() {
                     "canonicalize,convert-to-gpu",
                     "--num-warps",
                     warps,
+                    "--arch",
+                    "sm_90",
                 ],
                 "",
             );

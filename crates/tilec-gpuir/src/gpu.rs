@@ -549,7 +549,10 @@ impl Assign<'_> {
             created.push(c);
             self.m.result(c, 0)
         } else {
-            let buf = self.alloc_buffer(v, at, false);
+            // Swizzled where the writer stores the tile with `stmatrix` (8 rows of 16 bytes
+            // at once, which an unswizzled buffer puts in one bank group).
+            let swizzled = self.stmatrix_swizzle(v, &from);
+            let buf = self.alloc_buffer(v, at, swizzled);
             let alloc = self.m.defining_op(buf).expect("local_alloc");
             let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
             let bar = self.create(Opcode::GpuBarrier, &[], &[], &[Some(local)], at);
@@ -2754,6 +2757,22 @@ impl Assign<'_> {
 
     /// `ttg.local_alloc %v` before `op`: a row-major buffer holding `v`, swizzled for
     /// tensor-core fragment reads ([`mma_swizzle`]) when `mma_operand`.
+    /// Whether a round trip of `v` (in layout `from`) through shared memory should use the
+    /// tensor-core operands' swizzle ([`mma_swizzle`]): the writer stores the tile with
+    /// `stmatrix` under it ([`crate::mma::stmatrix_writes`]), whose 8 rows of 16 bytes an
+    /// unswizzled buffer with rows of 128 bytes or more puts in one bank group.
+    fn stmatrix_swizzle(&self, v: Value, from: &Layout) -> bool {
+        let shape = self.shape(v);
+        let elem = self.m.ctx.types.element_type(self.m.value_type(v));
+        let swizzle = mma_swizzle(&shape, elem);
+        if swizzle.is_identity() {
+            return false;
+        }
+        let order = tilec_ir::TypeStore::row_major_order(shape.len());
+        let pairs = crate::layout::swizzle_pairs(&shape, &order, swizzle);
+        crate::mma::stmatrix_writes(self.arch, elem, from, &pairs).is_some()
+    }
+
     fn alloc_buffer(&mut self, v: Value, op: Op, mma_operand: bool) -> Value {
         let ty = self.m.value_type(v);
         let shape: Box<[i64]> = self.shape(v).into();

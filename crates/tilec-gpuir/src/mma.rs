@@ -480,3 +480,80 @@ pub const PRMT_LOW_HALVES: u32 = 0x5410;
 
 #[cfg(test)]
 mod tests;
+
+/// The layout whose lane bits say which row of which 8x8 matrix each lane supplies to an
+/// `ldmatrix` that loads `group` consecutive packed registers of the staged layout `l`
+/// (`per` elements of `size` bytes per register, buffer stored under `pairs`), or `None`
+/// when `ldmatrix` cannot load them. It can when the packed register is the 4-byte word
+/// `t % 4` of a 16-byte row in every thread `t`: the `per` elements of a register are the
+/// lowest index bits (`l`'s first register bits), lane bits 0-1 are the next two, so
+/// that one row is `16 / size` consecutive elements that the swizzle keeps together (no
+/// swizzled bit below the row's), and lane bits 2-4 (the thread's row `t / 4`) and the
+/// `log2(group)` register bits after the `per` ones (the matrix) are bits above the row.
+/// Then lane `8 q + i` supplies the row of element `rows(i) | matrix(q)`: lane bits 0-2
+/// are `l`'s lane bits 2-4, lane bits 3-4 its matrix bits, and the warp bits are `l`'s.
+/// The compiler's own staging always qualifies (rows of 32 bytes or more, 16-byte swizzle
+/// vectors); hand-written GPU-level IR with other layouts or swizzles falls back to
+/// `ld.shared.b32`.
+pub fn ldmatrix_lanes(
+    l: &Layout,
+    per: usize,
+    size: u64,
+    pairs: &[(u8, u8)],
+    group: usize,
+) -> Option<Layout> {
+    if size == 0 || size > 16 || !matches!(group, 1 | 2 | 4) {
+        return None;
+    }
+    let pb = per.trailing_zeros() as u8;
+    let row = (16 / size).trailing_zeros() as u8;
+    let gb = group.trailing_zeros() as usize;
+    if pb + 2 != row || l.reg.len() < pb as usize + gb {
+        return None;
+    }
+    let low_ok = (0..pb).all(|b| l.reg[b as usize] == b)
+        && l.lane[0] == Some(pb)
+        && l.lane[1] == Some(pb + 1);
+    let rows: Vec<u8> = l.lane[2..].iter().copied().collect::<Option<_>>()?;
+    let mats = &l.reg[pb as usize..pb as usize + gb];
+    if !low_ok || rows.iter().chain(mats).any(|b| *b < row) || pairs.iter().any(|(d, _)| *d < row) {
+        return None;
+    }
+    let mut lane = [None; 5];
+    for (i, b) in rows.iter().chain(mats).enumerate() {
+        lane[i] = Some(*b);
+    }
+    Some(Layout {
+        nbits: l.nbits,
+        reg: Vec::new(),
+        lane,
+        warp: l.warp.clone(),
+    })
+}
+
+/// Whether the writer stores a tile in layout `l` of 16-bit `elem`s into a buffer under
+/// `pairs` with `stmatrix` (sm_90 and later: 8x8 matrices, the mirror of
+/// [`ldmatrix_lanes`]), and so whether a swizzle helps its writes: no replicated lanes or
+/// warps, at most 32 warps, and four, two or one matrices at a time that fit.
+pub fn stmatrix_writes(
+    arch: Arch,
+    elem: Type,
+    l: &Layout,
+    pairs: &[(u8, u8)],
+) -> Option<(usize, Layout)> {
+    if arch.sm() < 90
+        || !matches!(elem, Type::F16 | Type::BF16 | Type::I16)
+        || l.has_replication()
+        || l.warp.len() > 5
+    {
+        return None;
+    }
+    let words = l.slots() / 2;
+    [4usize, 2, 1].into_iter().find_map(|g| {
+        words
+            .is_multiple_of(g)
+            .then(|| ldmatrix_lanes(l, 2, 2, pairs, g))
+            .flatten()
+            .map(|lanes| (g, lanes))
+    })
+}

@@ -41,55 +41,7 @@ enum SmemRead {
     Words(SmemAddr),
 }
 
-/// The layout whose lane bits say which row of which 8x8 matrix each lane supplies to an
-/// `ldmatrix` that loads `group` consecutive packed registers of the staged layout `l`
-/// (`per` elements of `size` bytes per register, buffer stored under `pairs`), or `None`
-/// when `ldmatrix` cannot load them. It can when the packed register is the 4-byte word
-/// `t % 4` of a 16-byte row in every thread `t`: the `per` elements of a register are the
-/// lowest index bits (`l`'s first register bits), lane bits 0-1 are the next two, so
-/// that one row is `16 / size` consecutive elements that the swizzle keeps together (no
-/// swizzled bit below the row's), and lane bits 2-4 (the thread's row `t / 4`) and the
-/// `log2(group)` register bits after the `per` ones (the matrix) are bits above the row.
-/// Then lane `8 q + i` supplies the row of element `rows(i) | matrix(q)`: lane bits 0-2
-/// are `l`'s lane bits 2-4, lane bits 3-4 its matrix bits, and the warp bits are `l`'s.
-/// The compiler's own staging always qualifies (rows of 32 bytes or more, 16-byte swizzle
-/// vectors); hand-written GPU-level IR with other layouts or swizzles falls back to
-/// `ld.shared.b32`.
-pub(crate) fn ldmatrix_lanes(
-    l: &Layout,
-    per: usize,
-    size: u64,
-    pairs: &[(u8, u8)],
-    group: usize,
-) -> Option<Layout> {
-    if size == 0 || size > 16 || !matches!(group, 1 | 2 | 4) {
-        return None;
-    }
-    let pb = per.trailing_zeros() as u8;
-    let row = (16 / size).trailing_zeros() as u8;
-    let gb = group.trailing_zeros() as usize;
-    if pb + 2 != row || l.reg.len() < pb as usize + gb {
-        return None;
-    }
-    let low_ok = (0..pb).all(|b| l.reg[b as usize] == b)
-        && l.lane[0] == Some(pb)
-        && l.lane[1] == Some(pb + 1);
-    let rows: Vec<u8> = l.lane[2..].iter().copied().collect::<Option<_>>()?;
-    let mats = &l.reg[pb as usize..pb as usize + gb];
-    if !low_ok || rows.iter().chain(mats).any(|b| *b < row) || pairs.iter().any(|(d, _)| *d < row) {
-        return None;
-    }
-    let mut lane = [None; 5];
-    for (i, b) in rows.iter().chain(mats).enumerate() {
-        lane[i] = Some(*b);
-    }
-    Some(Layout {
-        nbits: l.nbits,
-        reg: Vec::new(),
-        lane,
-        warp: l.warp.clone(),
-    })
-}
+pub(crate) use tilec_gpuir::mma::ldmatrix_lanes;
 
 /// [`ldmatrix_lanes`] for `ldmatrix.trans` (16-bit elements): thread `t` receives
 /// elements `2 (t % 4)` and `2 (t % 4) + 1` of column `t / 4` of each 8x8 matrix, so a
@@ -363,7 +315,7 @@ impl Kernel<'_> {
                     regs.join(", ")
                 ));
                 let lanes = lanes.clone();
-                self.note_ldmatrix(&lanes, pairs, size, e, group);
+                self.note_matrices(&lanes, pairs, size, e, group, false);
                 for (q, r) in regs.into_iter().enumerate() {
                     loaded[g0 + q] = Some(r);
                 }
@@ -385,20 +337,23 @@ impl Kernel<'_> {
         loaded[j].clone().unwrap_or_default()
     }
 
-    /// Adds an `ldmatrix` of `group` matrices to the shared-memory statistics: in every
-    /// warp, matrix `q` is one phase of 8 rows of 16 bytes, row `i` at the element of lane
-    /// `8 q + i` in `lanes` plus `e`.
-    fn note_ldmatrix(
+    /// Adds an `ldmatrix` (or, with `write`, an `stmatrix`) of `group` matrices to the
+    /// shared-memory statistics: in every warp, matrix `q` is one phase of 8 rows of 16
+    /// bytes, row `i` at the element of lane `8 q + i` in `lanes` plus `e`.
+    pub(crate) fn note_matrices(
         &mut self,
         lanes: &Layout,
         pairs: &[(u8, u8)],
         size: u64,
         e: u64,
         group: usize,
+        write: bool,
     ) {
         let warps = 1u32 << self.warp_bits();
         let st = &mut self.module_data.smem_stats;
-        st.ldmatrix += 1;
+        if !write {
+            st.ldmatrix += 1;
+        }
         for w in 0..warps {
             for q in 0..group as u32 {
                 let rows: Vec<(u64, u32)> = (0..8)
@@ -407,8 +362,14 @@ impl Kernel<'_> {
                         (super::memdesc::swizzle_index(t | e, pairs) * size, 16)
                     })
                     .collect();
-                st.read_phases += 1;
-                st.read_conflicts += crate::banks::bank_conflicts(&rows) as u64;
+                let conflicts = crate::banks::bank_conflicts(&rows) as u64;
+                if write {
+                    st.write_phases += 1;
+                    st.write_conflicts += conflicts;
+                } else {
+                    st.read_phases += 1;
+                    st.read_conflicts += conflicts;
+                }
             }
         }
     }

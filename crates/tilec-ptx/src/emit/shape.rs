@@ -132,20 +132,15 @@ impl Kernel<'_> {
     /// matrices at a time, instead of one `st.shared.b16` per element. False (nothing
     /// written) when the tile does not qualify.
     fn write_stmatrix(&mut self, t: &Tv, buf: &str, pairs: &[(u8, u8)]) -> bool {
-        if self.opts.arch.sm() < 90
-            || !matches!(t.elem, Type::F16 | Type::BF16 | Type::I16)
-            || t.layout.has_replication()
-            || self.warp_bits() > 5
-        {
+        // Only into a swizzled buffer: gpu-assign-layouts swizzles the buffers it means
+        // `stmatrix` to write (an unswizzled one with long rows would take the 8 rows of a
+        // matrix in one bank group).
+        if pairs.is_empty() {
             return false;
         }
-        let words = t.layout.slots() / 2;
-        let Some((group, lanes)) = [4usize, 2, 1].into_iter().find_map(|g| {
-            (words.is_multiple_of(g))
-                .then(|| super::mma::ldmatrix_lanes(&t.layout, 2, 2, pairs, g))
-                .flatten()
-                .map(|l| (g, l))
-        }) else {
+        let Some((group, lanes)) =
+            tilec_gpuir::mma::stmatrix_writes(self.opts.arch, t.elem, &t.layout, pairs)
+        else {
             return false;
         };
         let packed = self.pack_operand(t, 2);
@@ -157,6 +152,7 @@ impl Kernel<'_> {
                 "stmatrix.sync.aligned.m8n8.x{group}.shared.b16 {at}, {{{}}};",
                 packed[g0..g0 + group].join(", ")
             ));
+            self.note_matrices(&lanes, pairs, 2, e, group, true);
         }
         self.module_data.smem_stats.stmatrix += 1;
         true
