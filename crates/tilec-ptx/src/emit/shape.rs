@@ -12,6 +12,28 @@ use tilec_ir::{Op, Opcode, Type, Value};
 
 pub(crate) use tilec_gpuir::sizes::STAGE_BYTES;
 
+/// How many consecutive slots of layout `l` one vector access to a buffer under `pairs`
+/// moves: slots holding consecutive elements (the layout's lowest register bits are the
+/// index's lowest bits) that the swizzle keeps together, up to 16 bytes, for 16- and
+/// 32-bit floats; 1 for an unswizzled buffer.
+fn swizzled_run(l: &Layout, elem: Type, pairs: &SwizzleBits) -> usize {
+    if pairs.is_empty() || !matches!(elem, Type::F16 | Type::BF16 | Type::F32 | Type::TF32) {
+        return 1;
+    }
+    let size = elem_bytes(elem) as u64;
+    let lowest = pairs.iter().map(|(d, _)| *d).min().unwrap_or(0);
+    let mut w = 1usize;
+    while w < 8
+        && (2 * w) as u64 * size <= 16
+        && l.reg.get(w.trailing_zeros() as usize) == Some(&(w.trailing_zeros() as u8))
+        && (2 * w).trailing_zeros() as u8 <= lowest
+        && l.slots().is_multiple_of(2 * w)
+    {
+        w *= 2;
+    }
+    w
+}
+
 impl Kernel<'_> {
     /// Converts `t` (a tile of `shape`) to layout `to`: a renaming of slots when both
     /// layouts give every thread the same elements, otherwise a round trip through shared
@@ -75,10 +97,33 @@ impl Kernel<'_> {
         let size = elem_bytes(elem) as u64;
         let mut addr = self.smem_addr(buf, to, pairs, size);
         let mut regs = Vec::with_capacity(to.slots());
-        for s in 0..to.slots() {
+        // From a swizzled buffer, runs of `w` consecutive elements come as one vector load
+        // (as [`Self::write_smem_swizzled`] stores them).
+        let w = swizzled_run(to, elem, pairs);
+        for s in (0..to.slots()).step_by(w) {
             let at = self.smem_at(&mut addr, to.slot_elem(s));
-            let r = self.load_elem("ld.shared", elem, &at);
-            regs.push(r);
+            if w == 1 {
+                let r = self.load_elem("ld.shared", elem, &at);
+                regs.push(r);
+                continue;
+            }
+            let class = super::class_of(elem);
+            let run: Vec<String> = (0..w).map(|_| self.reg(class)).collect();
+            if w > 4 {
+                // Eight 16-bit elements: four `.b32` words.
+                let words: Vec<String> = (0..w / 2).map(|_| self.reg(RegClass::B32)).collect();
+                self.ins(format!("ld.shared.v4.b32 {{{}}}, {at};", words.join(", ")));
+                for (word, pair) in words.iter().zip(run.chunks(2)) {
+                    self.ins(format!("mov.b32 {{{}, {}}}, {word};", pair[0], pair[1]));
+                }
+            } else {
+                self.ins(format!(
+                    "ld.shared.v{w}{} {{{}}}, {at};",
+                    super::mem_type(elem),
+                    run.join(", ")
+                ));
+            }
+            regs.extend(run);
         }
         Tv {
             layout: to.clone(),
@@ -353,24 +398,7 @@ impl Kernel<'_> {
         addr.offset = base;
         // Into a swizzled (tensor-core operand) buffer, runs of `w` slots holding
         // consecutive elements that the swizzle keeps together go as one vector store.
-        let w = if pairs.is_empty()
-            || !matches!(t.elem, Type::F16 | Type::BF16 | Type::F32 | Type::TF32)
-        {
-            1
-        } else {
-            let lowest = pairs.iter().map(|(d, _)| *d).min().unwrap_or(0);
-            let mut w = 1usize;
-            while w < 8
-                && (2 * w) as u64 * size <= 16
-                && t.layout.reg.get(w.trailing_zeros() as usize)
-                    == Some(&(w.trailing_zeros() as u8))
-                && (2 * w).trailing_zeros() as u8 <= lowest
-                && t.layout.slots().is_multiple_of(2 * w)
-            {
-                w *= 2;
-            }
-            w
-        };
+        let w = swizzled_run(&t.layout, t.elem, pairs);
         for s in (0..t.layout.slots()).step_by(w) {
             let e = t.layout.slot_elem(s);
             if !pairs.is_empty() {
