@@ -14,14 +14,14 @@ pub(crate) use tilec_gpuir::sizes::STAGE_BYTES;
 
 /// How many consecutive slots of layout `l` one vector access to a buffer under `pairs`
 /// moves: slots holding consecutive elements (the layout's lowest register bits are the
-/// index's lowest bits) that the swizzle keeps together, up to 16 bytes, for 16- and
-/// 32-bit floats; 1 for an unswizzled buffer.
+/// index's lowest bits, so a run starts at a multiple of its length) that the swizzle, if
+/// any, keeps together, up to 16 bytes, for 16- and 32-bit floats.
 fn swizzled_run(l: &Layout, elem: Type, pairs: &SwizzleBits) -> usize {
-    if pairs.is_empty() || !matches!(elem, Type::F16 | Type::BF16 | Type::F32 | Type::TF32) {
+    if !matches!(elem, Type::F16 | Type::BF16 | Type::F32 | Type::TF32) {
         return 1;
     }
     let size = elem_bytes(elem) as u64;
-    let lowest = pairs.iter().map(|(d, _)| *d).min().unwrap_or(0);
+    let lowest = pairs.iter().map(|(d, _)| *d).min().unwrap_or(u8::MAX);
     let mut w = 1usize;
     while w < 8
         && (2 * w) as u64 * size <= 16
@@ -97,8 +97,8 @@ impl Kernel<'_> {
         let size = elem_bytes(elem) as u64;
         let mut addr = self.smem_addr(buf, to, pairs, size);
         let mut regs = Vec::with_capacity(to.slots());
-        // From a swizzled buffer, runs of `w` consecutive elements come as one vector load
-        // (as [`Self::write_smem_swizzled`] stores them).
+        // Runs of `w` consecutive elements (that the swizzle, if any, keeps together)
+        // come as one vector load, as [`Self::write_smem_swizzled`] stores them.
         let w = swizzled_run(to, elem, pairs);
         for s in (0..to.slots()).step_by(w) {
             let at = self.smem_at(&mut addr, to.slot_elem(s));
@@ -396,8 +396,8 @@ impl Kernel<'_> {
         let owner = self.owner(&t.layout);
         let mut addr = self.smem_addr(buf, &t.layout, pairs, size);
         addr.offset = base;
-        // Into a swizzled (tensor-core operand) buffer, runs of `w` slots holding
-        // consecutive elements that the swizzle keeps together go as one vector store.
+        // Runs of `w` slots holding consecutive elements that the swizzle (if any) keeps
+        // together go as one vector store.
         let w = swizzled_run(&t.layout, t.elem, pairs);
         for s in (0..t.layout.slots()).step_by(w) {
             let e = t.layout.slot_elem(s);
