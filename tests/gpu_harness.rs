@@ -1089,6 +1089,21 @@ fn large_aligned_corpus_cases_move_their_bytes_in_128_bit_accesses() {
     }
 }
 
+/// Case `c` prepared as `p` matches the interpreter bit for bit (randint inputs: every
+/// product exact in f32) on 4 warps under three warp schedules: round robin and two
+/// seeded random interleavings.
+fn passes_bit_for_bit_under_three_schedules(p: &gpusweep::Prepared, c: &SweepCase) {
+    for seed in [None, Some(1), Some(2)] {
+        let mut sim = SimGpu::default();
+        sim.seed = seed;
+        let mut policy = Policy::of(&p.module, p.entry, false, c.grid);
+        policy.force_exact = true;
+        let case = p.case(c.grid, 4, policy);
+        let r = tilec_gpu::check(&mut sim, &case).expect("runs");
+        assert!(r.passed(), "{seed:?}: {}", r.render(&p.module));
+    }
+}
+
 /// sm_90a, a K loop over warpgroup MMA: each K step's product stays in flight during the
 /// next (`wgmma.wait_group 1` after it, the accumulator updated in the registers the loop
 /// carries, `ttng.warp_group_dot_wait` after the loop), over 11 K steps (the stage rings
@@ -1108,16 +1123,7 @@ fn warpgroup_mma_stays_in_flight_across_k_steps() {
         "{}",
         p.ptx
     );
-    for seed in [None, Some(1), Some(2)] {
-        let mut sim = SimGpu::default();
-        sim.seed = seed;
-        // randint inputs: every product exact in f32.
-        let mut policy = Policy::of(&p.module, p.entry, false, c.grid);
-        policy.force_exact = true;
-        let case = p.case(c.grid, 4, policy);
-        let r = tilec_gpu::check(&mut sim, &case).expect("runs");
-        assert!(r.passed(), "{seed:?}: {}", r.render(&p.module));
-    }
+    passes_bit_for_bit_under_three_schedules(&p, &c);
     p.ptx = p.ptx.replacen("wgmma.wait_group.sync.aligned 0;", "", 1);
     let case = p.case(c.grid, 4, Policy::of(&p.module, p.entry, false, c.grid));
     match tilec_gpu::check(&mut SimGpu::default(), &case) {
@@ -1162,15 +1168,7 @@ fn both_wgmma_operands_go_by_async_copies() {
         .count();
     assert!(copies >= 4, "{copies} copies\n{}", p.ptx);
     assert!(p.ptx.contains(", 0, 1;"), "{}", p.ptx);
-    for seed in [None, Some(1), Some(2)] {
-        let mut sim = SimGpu::default();
-        sim.seed = seed;
-        let mut policy = Policy::of(&p.module, p.entry, false, c.grid);
-        policy.force_exact = true;
-        let case = p.case(c.grid, 4, policy);
-        let r = tilec_gpu::check(&mut sim, &case).expect("runs");
-        assert!(r.passed(), "{seed:?}: {}", r.render(&p.module));
-    }
+    passes_bit_for_bit_under_three_schedules(&p, &c);
 }
 
 /// sm_80, the K loop of `mma.sync`: B staged as it is loaded (`K x N`, N fastest) and
@@ -1190,15 +1188,7 @@ fn mma_sync_reads_b_with_ldmatrix_trans() {
         "{}",
         p.ptx
     );
-    for seed in [None, Some(1), Some(2)] {
-        let mut sim = SimGpu::default();
-        sim.seed = seed;
-        let mut policy = Policy::of(&p.module, p.entry, false, c.grid);
-        policy.force_exact = true;
-        let case = p.case(c.grid, 4, policy);
-        let r = tilec_gpu::check(&mut sim, &case).expect("runs");
-        assert!(r.passed(), "{seed:?}: {}", r.render(&p.module));
-    }
+    passes_bit_for_bit_under_three_schedules(&p, &c);
 }
 
 /// `setp` with `.ftz` compares a subnormal f32 as zero, as the hardware does: the

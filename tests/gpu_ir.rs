@@ -486,14 +486,9 @@ fn recorded_mma_instruction_is_checked_and_followed() {
     let short = placed
         .stdout
         .replace("allocation.size = 768", "allocation.size = 512");
-    let out = run_tilec(&["-", "--arch", "sm_90", "-o", "-"], &short);
-    assert_eq!(out.status, 1, "{}", out.stdout);
-    assert!(
-        out.stderr.contains(
-            "'cuda_tile.mmaf' op 'allocation.size' 512 is smaller than the 768 bytes of shared memory its lowering uses"
-        ),
-        "{}",
-        out.stderr
+    assert_refused(
+        &short,
+        "'cuda_tile.mmaf' op 'allocation.size' 512 is smaller than the 768 bytes of shared memory its lowering uses",
     );
     let bare = placed.stdout;
     let with = run_tilec(&["-", "--arch", "sm_90", "-o", "-"], &small_gpu.stdout);

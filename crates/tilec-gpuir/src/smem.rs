@@ -215,6 +215,19 @@ pub fn scan_elem_bytes(elems: &[Type]) -> u64 {
     stride * elems.len() as u64
 }
 
+/// The batch (product of the leading dimensions), M, K and N of a product of A of shape
+/// `sa` and B of shape `sb`.
+fn product_dims(sa: &[i64], sb: &[i64]) -> (u64, u64, u64, u64) {
+    let rank = sa.len();
+    let batch: u64 = sa[..rank - 2].iter().product::<i64>() as u64;
+    (
+        batch,
+        sa[rank - 2] as u64,
+        sa[rank - 1] as u64,
+        sb[rank - 1] as u64,
+    )
+}
+
 /// The plan of the writer's fallback product (no tensor-core instruction): K is split into
 /// `2^cbits` chunks so that the A columns and B rows of one chunk fit
 /// [`MMA_FALLBACK_BYTES`]; A's chunk at the scratch's start, B's `a_bytes` above it.
@@ -228,13 +241,7 @@ pub struct MmaFallback {
 /// [`MmaFallback`] for A of shape `sa` and B of `sb` (batch dims first), `za` and `zb`
 /// bytes per element.
 pub fn mma_fallback_plan(sa: &[i64], sb: &[i64], za: u64, zb: u64) -> MmaFallback {
-    let rank = sa.len();
-    let (mm, kk, nn) = (
-        sa[rank - 2] as u64,
-        sa[rank - 1] as u64,
-        sb[rank - 1] as u64,
-    );
-    let batch: u64 = sa[..rank - 2].iter().product::<i64>() as u64;
+    let (batch, mm, kk, nn) = product_dims(sa, sb);
     let kbits = kk.trailing_zeros();
     let total = batch * mm * kk * za + batch * kk * nn * zb;
     let cbits = ((total.div_ceil(MMA_FALLBACK_BYTES))
@@ -254,13 +261,7 @@ pub fn mma_fallback_plan(sa: &[i64], sb: &[i64], za: u64, zb: u64) -> MmaFallbac
 /// accumulator, stays in registers), each at a multiple of 16 bytes. Returns each
 /// operand's offset and the total.
 pub fn mma_scaled_plan(sa: &[i64], sb: &[i64], blocks: u64, sizes: &[u64; 5]) -> ([u64; 5], u64) {
-    let rank = sa.len();
-    let (mm, kk, nn) = (
-        sa[rank - 2] as u64,
-        sa[rank - 1] as u64,
-        sb[rank - 1] as u64,
-    );
-    let batch: u64 = sa[..rank - 2].iter().product::<i64>() as u64;
+    let (batch, mm, kk, nn) = product_dims(sa, sb);
     let counts = [
         batch * mm * kk,
         batch * kk * nn,

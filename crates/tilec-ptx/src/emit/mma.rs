@@ -41,48 +41,7 @@ enum SmemRead {
     Words(SmemAddr),
 }
 
-pub(crate) use tilec_gpuir::mma::ldmatrix_lanes;
-
-/// [`ldmatrix_lanes`] for `ldmatrix.trans` (16-bit elements): thread `t` receives
-/// elements `2 (t % 4)` and `2 (t % 4) + 1` of column `t / 4` of each 8x8 matrix, so a
-/// packed register's two elements lie in consecutive rows. It applies when the 8 columns
-/// are one 16-byte row of the buffer (`l`'s lane bits 2-4 are the index's bits 0-2,
-/// which the swizzle keeps together) and the row bits, the register's pair bit and lane
-/// bits 0-1, and the matrix bits, the `log2(group)` register bits after it, are above
-/// it. Lane `8 q + i` then supplies row `i` (pair bit, lane bits 0-1 of `l`) of matrix
-/// `q`. This is how B staged MN-major (`K x N`, N fastest) gives its fragments, whose
-/// pairs run along K.
-pub(crate) fn ldmatrix_trans_lanes(
-    l: &Layout,
-    per: usize,
-    size: u64,
-    pairs: &[(u8, u8)],
-    group: usize,
-) -> Option<Layout> {
-    if size != 2 || per != 2 || !matches!(group, 1 | 2 | 4) {
-        return None;
-    }
-    let gb = group.trailing_zeros() as usize;
-    if l.reg.len() < 1 + gb || l.lane[2..] != [Some(0), Some(1), Some(2)] {
-        return None;
-    }
-    let rows = [Some(l.reg[0]), l.lane[0], l.lane[1]];
-    let rows: Vec<u8> = rows.into_iter().collect::<Option<_>>()?;
-    let mats = &l.reg[1..1 + gb];
-    if rows.iter().chain(mats).any(|b| *b < 3) || pairs.iter().any(|(d, _)| *d < 3) {
-        return None;
-    }
-    let mut lane = [None; 5];
-    for (i, b) in rows.iter().chain(mats).enumerate() {
-        lane[i] = Some(*b);
-    }
-    Some(Layout {
-        nbits: l.nbits,
-        reg: Vec::new(),
-        lane,
-        warp: l.warp.clone(),
-    })
-}
+pub(crate) use tilec_gpuir::mma::{ldmatrix_lanes, ldmatrix_trans_lanes};
 
 impl Kernel<'_> {
     /// mmaf / mmai on tensor cores, following `plan`. The GPU-level IR has put each
