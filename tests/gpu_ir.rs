@@ -416,6 +416,23 @@ fn pipeline_remarks_say_why() {
             "K loop pipelined over 3 stages (3 of A and 3 of B, 49152 bytes of shared memory); each K step's warpgroup MMA stays in flight during the next"
         ]
     );
+    // cuTile's f16 products (16-byte-aligned pointers, B stored K x N): B is copied like
+    // A, over as many stages; on sm_90a only where its N row is one swizzle atom (the
+    // 64x64 tiles, not the 128x128 ones).
+    let f16 = repo_root().join("tests/corpus/cutile/matmul_f16_f32acc.mlir");
+    let f16 = f16.to_str().unwrap();
+    let both = "K loop pipelined over 4 stages (4 of A and 4 of B, 65536 bytes of shared memory); B is staged as loaded and copied like A";
+    assert_eq!(
+        remarks(&[f16, "--arch", "sm_80", "-o", "-", "--remarks"], ""),
+        [both, both]
+    );
+    assert_eq!(
+        remarks(&[f16, "--arch", "sm_90a", "-o", "-", "--remarks"], ""),
+        [
+            format!("{both}; each K step's warpgroup MMA stays in flight during the next"),
+            "K loop pipelined over 4 stages (4 of A and 3 of B, 57344 bytes of shared memory); each K step's warpgroup MMA stays in flight during the next".to_string()
+        ]
+    );
 }
 
 /// The tensor-core instruction convert-to-gpu recorded on a product (`ttg.mma`) is what

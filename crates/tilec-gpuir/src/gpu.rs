@@ -1799,9 +1799,14 @@ impl Assign<'_> {
         self.remark(
             f,
             format!(
-                "K loop pipelined over {n} stages ({n} of A and {} of B, {} bytes of shared memory){}",
+                "K loop pipelined over {n} stages ({n} of A and {} of B, {} bytes of shared memory){}{}",
                 b_stages(n),
                 need(n),
+                if b_async {
+                    "; B is staged as loaded and copied like A"
+                } else {
+                    ""
+                },
                 if overlap && n >= 3 {
                     "; each K step's warpgroup MMA stays in flight during the next"
                 } else {
