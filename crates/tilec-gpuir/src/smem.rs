@@ -219,12 +219,17 @@ pub fn scan_elem_bytes(elems: &[Type]) -> u64 {
 /// `sa` and B of shape `sb`.
 fn product_dims(sa: &[i64], sb: &[i64]) -> (u64, u64, u64, u64) {
     let rank = sa.len();
-    let batch: u64 = sa[..rank - 2].iter().product::<i64>() as u64;
+    if rank < 2 || sb.len() != rank {
+        // Not a product the verifier admits: nothing to stage.
+        return (0, 0, 0, 0);
+    }
+    let dim = |d: i64| d.max(0) as u64;
+    let batch: u64 = sa[..rank - 2].iter().map(|d| dim(*d)).product();
     (
         batch,
-        sa[rank - 2] as u64,
-        sa[rank - 1] as u64,
-        sb[rank - 1] as u64,
+        dim(sa[rank - 2]),
+        dim(sa[rank - 1]),
+        dim(sb[rank - 1]),
     )
 }
 
