@@ -258,24 +258,28 @@ fn bytecode_fuzz_findings_stay_fixed() {
 }
 
 /// The GPU-level IR is an input too (`tilec opt -p ...,convert-to-gpu` prints it, and
-/// `tilec FILE` compiles it to PTX): mutants of the GPU-level IR of the examples, for
+/// `tilec FILE` compiles it to PTX): mutants of the GPU-level IR of five examples and two
+/// cuTile kernels, for
 /// sm_80 and sm_90a (warpgroup MMA, pipelines, swizzled buffers), compiled to PTX, never
 /// crash; each ends with exit status 0, or 1 and located diagnostics. 30 mutants per seed
-/// here (`TILEC_GPU_MUTANTS=N` for more: 1,500 per seed, 15,000 in all, found nothing on
+/// here (`TILEC_GPU_MUTANTS=N` for more: 1,500 per seed, 21,000 in all, found nothing on
 /// 2026-11-27).
 #[test]
 fn gpu_ir_mutants_never_crash_and_always_explain_themselves() {
     let root = tilec_tests::repo_root();
     let mut seeds = Vec::new();
     for name in [
-        "matmul",
-        "layernorm",
-        "row_softmax",
-        "prefix_sum",
-        "mma_types",
+        "examples/matmul.tile",
+        "examples/layernorm.tile",
+        "examples/row_softmax.tile",
+        "examples/prefix_sum.tile",
+        "examples/mma_types.tile",
+        // cuTile's: both operands by async copies, B staged as loaded; attention.
+        "tests/corpus/cutile/matmul_f16_f32acc.mlir",
+        "tests/corpus/cutile/flash_attention.mlir",
     ] {
-        let path = root.join(format!("examples/{name}.tile"));
-        let text = std::fs::read(&path).expect("example");
+        let path = root.join(name);
+        let text = std::fs::read(&path).expect("seed");
         for arch in ["sm_80", "sm_90a"] {
             let out = tilec_tests::mutate::run_bytes(
                 &[
