@@ -1215,3 +1215,57 @@ fn flushing_rsqrt_of_subnormals_is_infinite_on_the_simulator() {
         v.word()
     );
 }
+
+/// Attention's `P V`: A (P) is computed in the loop, so only B (V) is loaded ahead, by
+/// `cp.async` over four stages. Six key blocks wrap the stage ring; at sm_80 and sm_90a
+/// (A from registers) the result matches the interpreter within the kernel's bound under
+/// three warp schedules.
+#[test]
+fn attention_loads_v_ahead_by_async_copies() {
+    let fa = gpusweep::corpus_cases()
+        .0
+        .into_iter()
+        .find(|c| c.label.starts_with("flash_attention.mlir"))
+        .expect("the flash attention corpus kernel");
+    let array = |buf: String, rows: u32| {
+        [
+            buf,
+            format!("i32:{rows}"),
+            "i32:64".to_string(),
+            "i32:64".to_string(),
+            "i32:1".to_string(),
+        ]
+    };
+    let mut args = Vec::new();
+    args.extend(array("random:f16:4096:11".into(), 64));
+    args.extend(array("random:f16:24576:12".into(), 384));
+    args.extend(array("random:f16:24576:13".into(), 384));
+    args.extend(array("zeros:f16:4096".into(), 64));
+    args.push("f32:0.125".into());
+    let case = SweepCase {
+        label: "flash_attention 64x384x64".into(),
+        grid: [1, 1, 1],
+        args,
+        ..fa
+    };
+    for arch in [tilec_ptx::Arch::Sm80, tilec_ptx::Arch::Sm90a] {
+        let opts = tilec_ptx::Options {
+            arch,
+            ..tilec_ptx::Options::default()
+        };
+        let p = gpusweep::prepare(&case, &opts).expect("prepares");
+        let copies = p
+            .ptx
+            .lines()
+            .filter(|l| l.contains("cp.async.") && l.contains(", 16, "))
+            .count();
+        assert!(copies >= 2, "{arch:?}: {copies} copies\n{}", p.ptx);
+        for seed in [None, Some(1), Some(2)] {
+            let mut sim = SimGpu::default();
+            sim.seed = seed;
+            let policy = Policy::of(&p.module, p.entry, false, case.grid);
+            let r = tilec_gpu::check(&mut sim, &p.case(case.grid, 4, policy)).expect("runs");
+            assert!(r.passed(), "{arch:?} {seed:?}: {}", r.render(&p.module));
+        }
+    }
+}

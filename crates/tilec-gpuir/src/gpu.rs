@@ -1265,7 +1265,13 @@ impl Assign<'_> {
             .m
             .defining_op(a)
             .is_some_and(|d| !matches!(self.m.opcode(d), Opcode::LoadViewTko | Opcode::LoadPtrTko));
-        let a_regs = !pipelined && computed && plan.a_in_registers_allowed();
+        // (A converted from a load in a pipelined loop is the pipeline's: staged.)
+        let a_pipelined = pipelined
+            && self
+                .m
+                .op_block(op)
+                .is_some_and(|body| is_load_in(self.m, a, body));
+        let a_regs = !a_pipelined && computed && plan.a_in_registers_allowed();
         let a_buf = if a_regs {
             self.want(op, 0, &Rc::new(plan.a_layout()));
             None
@@ -1416,7 +1422,9 @@ impl Assign<'_> {
     /// its view pads with zero, so that `ttg.async_copy_global_to_local` can fill them)
     /// and two for B (which goes through registers: see [`Assign::pipeline_stages`]; a
     /// warpgroup MMA's B staged MN-major is copied like A, over A's stages, when
-    /// [`Assign::b_by_copies`] holds, each K step's copies of both one group):
+    /// [`Assign::b_by_copies`] holds, each K step's copies of both one group; and when A is
+    /// not loaded in the loop (computed there, as attention's P, or from outside it),
+    /// B alone is loaded ahead, by copies, A staying as gpu-assign-layouts staged it):
     ///
     /// ```text
     /// %a_st = ttg.local_alloc : () -> !ttg.memdesc<nxMxK, mutable>       (before the loop)
@@ -1457,14 +1465,22 @@ impl Assign<'_> {
             }
             Err(None) => return None,
         };
-        let a_async = loads[0].1.is_none() && self.async_copyable(loads[0].0);
+        let a_async = self.a_by_copies(&loads);
         // Warpgroup MMA (no fragment layouts) accumulating in place over the loop can stay
         // in flight across K steps: what goes through registers then needs a third stage
         // (see [`Assign::build_pipeline`]).
         let overlap = frags.is_none() && accumulates_in_place(self.m, op, f);
-        let a_registers = if a_async {
+        let b_async = self.b_by_copies(&loads, a_async, b_mn);
+        if loads[0].is_none() && !b_async {
+            self.remark(
+                f,
+                "K loop not pipelined: A is not loaded in the loop, and B cannot be copied asynchronously (staged transposed, converted, padded with a nonzero value, or its base not known 16-byte aligned)".into(),
+            );
+            return None;
+        }
+        let a_registers = if a_async || loads[0].is_none() {
             None
-        } else if loads[0].1.is_some() {
+        } else if loads[0].is_some_and(|(_, conv)| conv.is_some()) {
             Some(
                 "A is converted, so its tiles go through registers (cp.async copies bytes as they are)",
             )
@@ -1473,8 +1489,7 @@ impl Assign<'_> {
                 "A's view pads with a nonzero value, so its tiles go through registers (cp.async fills with zeros)",
             )
         };
-        let b_async = self.b_by_copies(&loads, a_async, b_mn);
-        let n = self.pipeline_stages(op, f, a_registers, overlap, b_async)?;
+        let n = self.pipeline_stages(op, f, a_registers, overlap, b_async, loads[0].is_some())?;
         self.m.remove_extra_attr(op, crate::wgmma::ASYNC_ATTR);
         if overlap && n >= 3 {
             let unit = self.m.ctx.attrs.intern(AttrData::Unit);
@@ -1513,9 +1528,15 @@ impl Assign<'_> {
                 .filter(|d| m.opcode(*d) == opcode && m.num_operands(*d) == operands)
         };
         let a_buf = m.operand(op, 0);
-        let Some(a_alloc) = def(a_buf, Opcode::LocalAlloc, 1) else {
+        let Some(body) = m.op_block(op) else {
             return false;
         };
+        // A: the buffer of its tile loaded in the loop, which the pipeline takes over, or
+        // anything else (A computed, or from outside the loop: registers, or a buffer
+        // staged in or before the loop), which stays as it is while only B is loaded
+        // ahead.
+        let a_alloc = def(a_buf, Opcode::LocalAlloc, 1)
+            .filter(|a| m.op_block(*a) == Some(body) && is_load_in(m, m.operand(*a, 0), body));
         // B: the `ttg.memdesc_trans` of the buffer of its tile permuted, or (MN-major)
         // the buffer of its tile.
         let (b_buf, b_trans, b_alloc, b_perm) = match def(m.operand(op, 1), Opcode::MemDescTrans, 1)
@@ -1541,15 +1562,23 @@ impl Assign<'_> {
         let Some(bar) = m.prev_op(op).filter(|b| m.opcode(*b) == Opcode::GpuBarrier) else {
             return false;
         };
-        let a_tile = m.operand(a_alloc, 0);
+        let a_tile = a_alloc.map(|a| m.operand(a, 0));
         let b_tile = m.operand(b_perm.unwrap_or(b_alloc), 0);
-        let deallocs: Vec<Op> = [a_buf, b_buf]
-            .iter()
-            .flat_map(|b| m.users(*b).collect::<Vec<_>>())
+        // The barrier before the product stays where A is still staged in the loop.
+        let a_staged_here = a_alloc.is_none()
+            && m.defining_op(a_buf)
+                .is_some_and(|d| m.opcode(d) == Opcode::LocalAlloc && m.op_block(d) == Some(body));
+        let deallocs: Vec<Op> = a_alloc
+            .map(|_| a_buf)
+            .into_iter()
+            .chain([b_buf])
+            .flat_map(|b| m.users(b).collect::<Vec<_>>())
             .filter(|u| m.opcode(*u) == Opcode::LocalDealloc)
             .collect();
-        let single_use = [a_buf, b_buf]
+        let single_use = a_alloc
+            .map(|_| a_buf)
             .into_iter()
+            .chain([b_buf])
             .chain(b_perm.map(|p| m.result(p, 0)))
             .chain(b_trans.map(|t| m.result(t, 0)))
             .all(|v| m.users(v).count() <= 2);
@@ -1557,7 +1586,7 @@ impl Assign<'_> {
             return false;
         }
         let shape = |v: Value| m.ctx.types.shape(m.value_type(v)).to_vec();
-        let (sa, sb) = (shape(a_tile), shape(b_tile));
+        let (sa, sb) = (shape(a_tile.unwrap_or(a_buf)), shape(b_tile));
         // The accumulator layout, and the fragment layouts A and B would otherwise be in
         // (none for warpgroup MMA, which reads both from shared memory).
         let (c, frags) =
@@ -1572,14 +1601,22 @@ impl Assign<'_> {
                 }
             };
         let b_mn = b_trans.is_none();
-        self.m.set_operand(op, 0, a_tile);
+        if let Some(t) = a_tile {
+            self.m.set_operand(op, 0, t);
+        }
         self.m.set_operand(op, 1, b_tile);
         for d in deallocs {
             self.m.erase_op(d);
         }
-        for o in [Some(bar), b_trans, Some(b_alloc), b_perm, Some(a_alloc)]
-            .into_iter()
-            .flatten()
+        for o in [
+            (!a_staged_here).then_some(bar),
+            b_trans,
+            Some(b_alloc),
+            b_perm,
+            a_alloc,
+        ]
+        .into_iter()
+        .flatten()
         {
             self.m.erase_op(o);
         }
@@ -1588,7 +1625,7 @@ impl Assign<'_> {
         let Ok((f, loads)) = self.pipeline_pattern(op, frags) else {
             return false;
         };
-        let a_async = loads[0].1.is_none() && self.async_copyable(loads[0].0);
+        let a_async = self.a_by_copies(&loads);
         let b_async = self.b_by_copies(&loads, a_async, b_mn);
         let overlap = self.m.attr_named(op, crate::wgmma::ASYNC_ATTR).is_some();
         if overlap && !(n >= 3 && frags.is_none() && accumulates_in_place(self.m, op, f)) {
@@ -1599,14 +1636,15 @@ impl Assign<'_> {
     }
 
     /// The `for` around `op` and the view loads of its A and B when the pipelining
-    /// pattern holds; otherwise `Err(Some((loop, why)))` when `op` is in a `for` body and
-    /// `Err(None)` when it is in no loop at all.
+    /// pattern holds (A's `None` when A is not loaded in the loop: computed there, or from
+    /// outside it; only B can then be loaded ahead); otherwise `Err(Some((loop, why)))`
+    /// when `op` is in a `for` body and `Err(None)` when it is in no loop at all.
     #[allow(clippy::type_complexity)]
     fn pipeline_pattern(
         &self,
         op: Op,
         frags: Option<(&Layout, &Layout)>,
-    ) -> Result<(Op, Vec<(Op, Option<Op>)>), Option<(Op, String)>> {
+    ) -> Result<(Op, Vec<Option<(Op, Option<Op>)>>), Option<(Op, String)>> {
         let m = &*self.m;
         let body = m.op_block(op).ok_or(None)?;
         let f = m.block_parent_op(body).ok_or(None)?;
@@ -1650,6 +1688,11 @@ impl Assign<'_> {
             let loaded = conv.map_or(v, |c| m.operand(c, 0));
             let d = match m.defining_op(loaded) {
                 Some(d) if m.opcode(d) == Opcode::LoadViewTko && m.op_block(d) == Some(body) => d,
+                // A not loaded in the loop: only B is loaded ahead.
+                _ if i == 0 && !is_load_in(m, v, body) => {
+                    loads.push(None);
+                    continue;
+                }
                 _ => {
                     return why(format!(
                         "operand {name} of the product is not a view load (`load_view_tko`) in the loop body, or one conversion of one"
@@ -1689,7 +1732,7 @@ impl Assign<'_> {
                     "operand {name} is already in its fragment layout (nothing to stage)"
                 ));
             }
-            loads.push((d, conv));
+            loads.push(Some((d, conv)));
         }
         if m.first_op(body).is_none() {
             return Err(None);
@@ -1721,13 +1764,16 @@ impl Assign<'_> {
         a_registers: Option<&str>,
         overlap: bool,
         b_async: bool,
+        a_loaded: bool,
     ) -> Option<u32> {
         if self.stages == Some(1) {
             self.remark(f, "K loop not pipelined: --num-stages 1 asked for".into());
             return None;
         }
         let want = self.stages.unwrap_or(DEFAULT_STAGES);
-        let (a, b) = (self.stage_bytes(op, 0), self.stage_bytes(op, 1));
+        // A not loaded in the loop has no stages of the pipeline's.
+        let a = if a_loaded { self.stage_bytes(op, 0) } else { 0 };
+        let b = self.stage_bytes(op, 1);
         let budget = self
             .smem_limit
             .saturating_sub(crate::sizes::STAGE_BYTES as u32) as u64;
@@ -1799,13 +1845,17 @@ impl Assign<'_> {
         self.remark(
             f,
             format!(
-                "K loop pipelined over {n} stages ({n} of A and {} of B, {} bytes of shared memory){}{}",
-                b_stages(n),
-                need(n),
-                if b_async {
-                    "; B is staged as loaded and copied like A"
+                "K loop pipelined over {n} stages ({}, {} bytes of shared memory){}{}",
+                if a_loaded {
+                    format!("{n} of A and {} of B", b_stages(n))
                 } else {
-                    ""
+                    format!("{} of B; A is not loaded in the loop", b_stages(n))
+                },
+                need(n),
+                match (b_async, a_loaded) {
+                    (true, true) => "; B is staged as loaded and copied like A",
+                    (true, false) => "; B is staged as loaded and copied asynchronously",
+                    (false, _) => "",
                 },
                 if overlap && n >= 3 {
                     "; each K step's warpgroup MMA stays in flight during the next"
@@ -1844,17 +1894,25 @@ impl Assign<'_> {
         )
     }
 
+    /// Whether A's stages are filled by async copies: A loaded in the loop, not converted,
+    /// its view padding with zero.
+    fn a_by_copies(&self, loads: &[Option<(Op, Option<Op>)>]) -> bool {
+        loads[0].is_some_and(|(d, conv)| conv.is_none() && self.async_copyable(d))
+    }
+
     /// Whether B's stages are filled by async copies like A's: B staged MN-major (as it
     /// is loaded), not converted, its view padding with zero, a 2-D tile whose base is
     /// aligned to 16 bytes (so that its copies move vectors, under the run-time stride
     /// check of [`Assign::alignment_versions`]; otherwise its loads in registers are
     /// better: they check their alignment at run time), and A by copies too (both then
     /// share the stages' indices and commit groups).
-    fn b_by_copies(&self, loads: &[(Op, Option<Op>)], a_async: bool, b_mn: bool) -> bool {
-        let d = loads[1].0;
-        a_async
+    fn b_by_copies(&self, loads: &[Option<(Op, Option<Op>)>], a_async: bool, b_mn: bool) -> bool {
+        let Some((d, conv)) = loads[1] else {
+            return false;
+        };
+        (a_async || loads[0].is_none())
             && b_mn
-            && loads[1].1.is_none()
+            && conv.is_none()
             && self.async_copyable(d)
             && self.shape(self.m.result(d, 0)).len() == 2
             && self.body.is_some_and(|body| {
@@ -1874,13 +1932,16 @@ impl Assign<'_> {
         op: Op,
         c: &Layout,
         f: Op,
-        loads: &[(Op, Option<Op>)],
+        loads: &[Option<(Op, Option<Op>)>],
         a_async: bool,
         b_mn: bool,
         b_async: bool,
         n: u32,
         overlap: bool,
     ) -> bool {
+        // Stages filled by async copies (A's, B's or both), over `n` stages with their own
+        // indices; the rest go through registers over two (three in flight).
+        let copies = a_async || b_async;
         let m = &*self.m;
         let Some(body) = m.op_block(op) else {
             return false;
@@ -1932,7 +1993,7 @@ impl Assign<'_> {
         // passes this iteration's barrier (`wgmma.wait_group 1` after each product), and
         // B keeps three stages for the same reason.
         let dist = if overlap { n - 2 } else { n - 1 };
-        if a_async {
+        if copies {
             let w = self.create(Opcode::AsyncWait, &[], &[token_ty], &[], first);
             let num = self.m.ctx.attrs.int(dist as i64 - 1, Type::I32);
             self.m.push_extra_attr(w, "num", num);
@@ -1959,7 +2020,7 @@ impl Assign<'_> {
             let x = at_top(self, Opcode::XOrI, &[c, step], &[]);
             (c, x)
         };
-        let (a_cur, a_nxt, a_k) = if n == 2 || !a_async {
+        let (a_cur, a_nxt, a_k) = if n == 2 || !copies {
             (cur, nxt, next_k)
         } else {
             let last = consts[dist as usize];
@@ -1999,7 +2060,7 @@ impl Assign<'_> {
             (ps, r)
         };
         let (mut anchor, has_next) = predicate(self, iv, 1, InsertPoint::Before(first));
-        let a_has_next = if n == 2 || !a_async {
+        let a_has_next = if n == 2 || !copies {
             has_next
         } else {
             let (ps, r) = predicate(self, iv, dist, InsertPoint::Before(first));
@@ -2008,7 +2069,11 @@ impl Assign<'_> {
         };
         let zero = consts[0];
         let mut stages: Vec<Value> = Vec::new();
-        for (i, &(d, conv)) in loads.iter().enumerate() {
+        for (i, &load) in loads.iter().enumerate() {
+            // A not loaded in the loop stays as gpu-assign-layouts staged it.
+            let Some((d, conv)) = load else {
+                continue;
+            };
             let v = self.m.operand(op, i);
             let shape = self.shape(v);
             let rank = shape.len();
@@ -2234,7 +2299,7 @@ impl Assign<'_> {
                 op,
             );
         }
-        if a_async {
+        if copies {
             // Copies the loop issued and never waited for (the prologue's, when it runs
             // fewer times than there are stages) land before the buffers are released.
             let w = self.create_at(
@@ -2975,6 +3040,23 @@ pub fn int_attr(m: &Module, op: Op, name: &str) -> i64 {
     m.attr_named(op, name)
         .and_then(|a| m.ctx.attrs.get_int(a))
         .unwrap_or(0)
+}
+
+/// Whether `v` is a view or pointer load in `body`, or one elementwise op of one operand
+/// applied to one (a conversion of a loaded tile).
+fn is_load_in(m: &Module, v: Value, body: tilec_ir::Block) -> bool {
+    let load = |v: Value| {
+        m.defining_op(v).is_some_and(|d| {
+            matches!(m.opcode(d), Opcode::LoadViewTko | Opcode::LoadPtrTko)
+                && m.op_block(d) == Some(body)
+        })
+    };
+    load(v)
+        || m.defining_op(v).is_some_and(|c| {
+            m.def(c).traits.contains(tilec_ir::ops::Traits::ELEMENTWISE)
+                && m.num_operands(c) == 1
+                && load(m.operand(c, 0))
+        })
 }
 
 /// Whether B operand `b` of a product is better staged `N x K` (K fastest) than as it
