@@ -247,6 +247,7 @@ pub fn pipeline_loops(m: &mut Module, opts: &Options) {
             loops: Vec::new(),
             prefer: FxHashMap::default(),
             hoisted: FxHashSet::default(),
+            pipelined_smem: FxHashMap::default(),
             carried: FxHashMap::default(),
             learned: FxHashMap::default(),
             body,
@@ -332,6 +333,7 @@ impl<'a> Assign<'a> {
             loops: Vec::new(),
             prefer: FxHashMap::default(),
             hoisted: FxHashSet::default(),
+            pipelined_smem: FxHashMap::default(),
             carried: FxHashMap::default(),
             learned: FxHashMap::default(),
             body: None,
@@ -363,6 +365,9 @@ struct Assign<'a> {
     /// Operand buffers staged once before the loops around their product
     /// (`staged_buffer`), released after them rather than after the product.
     hoisted: FxHashSet<Value>,
+    /// Shared memory the stages of the pipelines built so far in each loop take (by
+    /// `for`): a loop's pipelines share its budget.
+    pipelined_smem: FxHashMap<Op, u64>,
     /// Layouts for the values `for` loops carry from a constant (by loop and position),
     /// learned by a first walk ([`assign_layouts`]): the layout the body carries them on
     /// in, so that the loop needs no conversion of them.
@@ -1774,19 +1779,27 @@ impl Assign<'_> {
         // A not loaded in the loop has no stages of the pipeline's.
         let a = if a_loaded { self.stage_bytes(op, 0) } else { 0 };
         let b = self.stage_bytes(op, 1);
-        let budget = self
+        // The loop's other pipelines (another product in the same loop) take their part.
+        let taken = self.pipelined_smem.get(&f).copied().unwrap_or(0);
+        let budget = (self
             .smem_limit
-            .saturating_sub(crate::sizes::STAGE_BYTES as u32) as u64;
+            .saturating_sub(crate::sizes::STAGE_BYTES as u32) as u64)
+            .saturating_sub(taken);
+        let others = if taken > 0 {
+            format!(" and {taken} for the loop's other pipelines")
+        } else {
+            String::new()
+        };
         let limit_text = if self.smem_limit > crate::sizes::MAX_STATIC_SMEM {
             format!(
-                "{} bytes of shared memory per CTA on {} less {} for the kernel's other buffers",
+                "{} bytes of shared memory per CTA on {} less {} for the kernel's other buffers{others}",
                 self.smem_limit,
                 self.arch.name(),
                 crate::sizes::STAGE_BYTES
             )
         } else {
             format!(
-                "{} bytes of static shared memory less {} for the kernel's other buffers",
+                "{} bytes of static shared memory less {} for the kernel's other buffers{others}",
                 self.smem_limit,
                 crate::sizes::STAGE_BYTES
             )
@@ -1864,6 +1877,7 @@ impl Assign<'_> {
                 }
             ),
         );
+        *self.pipelined_smem.entry(f).or_default() += need(n);
         Some(n)
     }
 
