@@ -1257,25 +1257,21 @@ impl Assign<'_> {
         let acc = Rc::new(plan.c.clone());
         self.want(op, 2, &acc);
         let b_mn = plan.b_mn_major_allowed() && !b_k_fastest(self.m, b);
-        if let Some(n) = self.pipeline(op, None, b_mn) {
+        let pipeline = self.pipeline(op, None, b_mn);
+        if let Some((n, _)) = pipeline {
             let a = self.m.ctx.attrs.int(n as i64, Type::I32);
             self.m.remove_extra_attr(op, STAGES_ATTR);
             self.m.push_extra_attr(op, STAGES_ATTR, a);
         }
         // A computed in registers (not loaded: attention's P) stays there, in the
-        // instruction's A fragment, when the product is not pipelined; a loaded A is
-        // staged in shared memory (once, when it is loop-invariant).
-        let pipelined = self.m.attr_named(op, STAGES_ATTR).is_some();
+        // instruction's A fragment, unless a pipeline loads it; a loaded A is staged in
+        // shared memory (once, when it is loop-invariant).
         let computed = self
             .m
             .defining_op(a)
             .is_some_and(|d| !matches!(self.m.opcode(d), Opcode::LoadViewTko | Opcode::LoadPtrTko));
         // (A converted from a load in a pipelined loop is the pipeline's: staged.)
-        let a_pipelined = pipelined
-            && self
-                .m
-                .op_block(op)
-                .is_some_and(|body| is_load_in(self.m, a, body));
+        let a_pipelined = pipeline.is_some_and(|(_, a_loaded)| a_loaded);
         let a_regs = !a_pipelined && computed && plan.a_in_registers_allowed();
         let a_buf = if a_regs {
             self.want(op, 0, &Rc::new(plan.a_layout()));
@@ -1366,7 +1362,7 @@ impl Assign<'_> {
         // it and B is not better staged K-fastest.
         let b_mn = plan.b_mn_major_allowed() && !b_k_fastest(self.m, self.m.operand(op, 1));
         let limit = match self.pipeline(op, Some((&plan.a, &plan.b)), b_mn) {
-            Some(n) => {
+            Some((n, _)) => {
                 let a = self.m.ctx.attrs.int(n as i64, Type::I32);
                 self.m.remove_extra_attr(op, STAGES_ATTR);
                 self.m.push_extra_attr(op, STAGES_ATTR, a);
@@ -1461,7 +1457,13 @@ impl Assign<'_> {
     /// tensor, and the wait after the loop drains it. Returns false when the pattern does
     /// not hold, with a remark (in `remarks`) when the product is in a loop that could
     /// have been pipelined but is not, or is over fewer stages than asked.
-    fn pipeline(&mut self, op: Op, frags: Option<(&Layout, &Layout)>, b_mn: bool) -> Option<u32> {
+    /// Returns the stages and whether A is one of the pipeline's loads.
+    fn pipeline(
+        &mut self,
+        op: Op,
+        frags: Option<(&Layout, &Layout)>,
+        b_mn: bool,
+    ) -> Option<(u32, bool)> {
         let (f, loads) = match self.pipeline_pattern(op, frags) {
             Ok(p) => p,
             Err(Some((f, why))) => {
@@ -1494,13 +1496,14 @@ impl Assign<'_> {
                 "A's view pads with a nonzero value, so its tiles go through registers (cp.async fills with zeros)",
             )
         };
-        let n = self.pipeline_stages(op, f, a_registers, overlap, b_async, loads[0].is_some())?;
+        let a_loaded = loads[0].is_some();
+        let n = self.pipeline_stages(op, f, a_registers, overlap, b_async, a_loaded)?;
         self.m.remove_extra_attr(op, crate::wgmma::ASYNC_ATTR);
         if overlap && n >= 3 {
             let unit = self.m.ctx.attrs.intern(AttrData::Unit);
             self.m.push_extra_attr(op, crate::wgmma::ASYNC_ATTR, unit);
         }
-        Some(n)
+        Some((n, a_loaded))
     }
 
     /// gpu-pipeline of one product: when `op` records [`STAGES_ATTR`] and its A and B
@@ -2839,8 +2842,6 @@ impl Assign<'_> {
         }
     }
 
-    /// `ttg.local_alloc %v` before `op`: a row-major buffer holding `v`, swizzled for
-    /// tensor-core fragment reads ([`mma_swizzle`]) when `mma_operand`.
     /// Whether a round trip of `v` (in layout `from`) through shared memory should use the
     /// tensor-core operands' swizzle ([`mma_swizzle`]): the writer stores the tile with
     /// `stmatrix` under it ([`crate::mma::stmatrix_writes`]), whose 8 rows of 16 bytes an
@@ -2857,6 +2858,8 @@ impl Assign<'_> {
         crate::mma::stmatrix_writes(self.arch, elem, from, &pairs).is_some()
     }
 
+    /// `ttg.local_alloc %v` before `op`: a row-major buffer holding `v`, swizzled for
+    /// tensor-core fragment reads ([`mma_swizzle`]) when `mma_operand`.
     fn alloc_buffer(&mut self, v: Value, op: Op, mma_operand: bool) -> Value {
         let ty = self.m.value_type(v);
         let shape: Box<[i64]> = self.shape(v).into();
