@@ -1145,18 +1145,10 @@ fn warpgroup_mma_stays_in_flight_across_k_steps() {
     }
 }
 
-/// sm_90a, the same K loop with its base pointers declared 16-byte aligned (as cuTile
-/// declares them): B, staged MN-major, is copied by `cp.async` like A (no transposition
-/// in registers), both over the same stages and commit groups, and still matches the
-/// interpreter bit for bit over 11 K steps under three warp schedules, with the race
-/// detector on.
-#[test]
-fn both_wgmma_operands_go_by_async_copies() {
-    let opts = tilec_ptx::Options {
-        arch: tilec_ptx::Arch::Sm90a,
-        ..tilec_ptx::Options::default()
-    };
-    let mut c = example("matmul 64x64x352 randint");
+/// The example matmul (`label`) with its base pointers declared 16-byte aligned, as
+/// cuTile declares them.
+fn aligned_matmul(label: &str) -> SweepCase {
+    let mut c = example(label);
     for x in ["a", "b", "c"] {
         let from = format!("make_tensor_view %{x}_ptr,");
         assert!(c.text.contains(&from), "{}", c.text);
@@ -1172,12 +1164,101 @@ fn both_wgmma_operands_go_by_async_copies() {
             1,
         );
     }
+    c
+}
+
+/// sm_90a without the copy engine (`--no-tma`), the same K loop with its base pointers
+/// declared 16-byte aligned: B, staged MN-major, is copied by `cp.async` like A (no
+/// transposition in registers), both over the same stages and commit groups, and still
+/// matches the interpreter bit for bit over 11 K steps under three warp schedules, with
+/// the race detector on.
+#[test]
+fn both_wgmma_operands_go_by_async_copies() {
+    let opts = tilec_ptx::Options {
+        arch: tilec_ptx::Arch::Sm90a,
+        tma: false,
+        ..tilec_ptx::Options::default()
+    };
+    let c = aligned_matmul("matmul 64x64x352 randint");
     let p = gpusweep::prepare(&c, &opts).expect("prepares");
+    assert!(!p.ptx.contains("cp.async.bulk"), "{}", p.ptx);
     // 16-byte copies of both operands, B read MN-major.
     let copies = sixteen_byte_copies(&p.ptx);
     assert!(copies >= 4, "{copies} copies\n{}", p.ptx);
     assert!(p.ptx.contains(", 0, 1;"), "{}", p.ptx);
     passes_bit_for_bit_under_three_schedules(&p, &c);
+}
+
+/// Runs `p` (case `c`) on the simulator under round robin and two random warp
+/// interleavings (the race detector on, a hang reported as a deadlock): bit for bit with
+/// the interpreter each time. Returns the bytes the copy engine loaded in each run.
+fn tma_bytes_under_three_schedules(p: &gpusweep::Prepared, c: &SweepCase) -> Vec<u64> {
+    let mut loaded = Vec::new();
+    for seed in [None, Some(1), Some(2)] {
+        let mut sim = SimGpu::default();
+        sim.seed = seed;
+        let mut policy = Policy::of(&p.module, p.entry, false, c.grid);
+        policy.force_exact = true;
+        let case = p.case(c.grid, 4, policy);
+        let r = tilec_gpu::check(&mut sim, &case).expect("runs");
+        assert!(r.passed(), "{seed:?}: {}", r.render(&p.module));
+        loaded.push(sim.global.get(&0).copied().unwrap_or(0));
+    }
+    loaded
+}
+
+/// sm_90a: the stages of the warpgroup-MMA K loop are filled by the copy engine. The
+/// kernel builds a tensor map per operand in a global slot it claims (`%smid`'s mask),
+/// with `tensormap.replace` and `tensormap.cp_fenceproxy`; thread 0 issues one
+/// `cp.async.bulk.tensor` per operand and K step, completing on the stage's mbarrier,
+/// which every thread waits on (`try_wait.parity`). Over 11 K steps (the 4-stage ring
+/// wraps twice, so both barrier phases are used) it matches the interpreter bit for bit
+/// under three warp schedules, every A and B byte loaded by the copy engine: 11 steps of
+/// 64 x 32 + 32 x 64 f16.
+#[test]
+fn wgmma_stages_are_filled_by_the_copy_engine() {
+    let opts = tilec_ptx::Options {
+        arch: tilec_ptx::Arch::Sm90a,
+        ..tilec_ptx::Options::default()
+    };
+    let c = aligned_matmul("matmul 64x64x352 randint");
+    let p = gpusweep::prepare(&c, &opts).expect("prepares");
+    for needle in [
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes",
+        "tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32",
+        "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned",
+        "mbarrier.arrive.expect_tx.shared::cta.b64",
+        "mbarrier.try_wait.parity.shared::cta.b64",
+        "mbarrier.inval.shared::cta.b64",
+        "atom.acquire.gpu.global.or.b32",
+        "red.release.gpu.global.and.b32",
+    ] {
+        assert!(p.ptx.contains(needle), "no {needle}:\n{}", p.ptx);
+    }
+    let want = 11 * (64 * 32 + 32 * 64) * 2;
+    assert_eq!(tma_bytes_under_three_schedules(&p, &c), vec![want; 3]);
+}
+
+/// The copy engine's run-time alternative: with K = 50, A's rows (50 f16, 100 bytes) are
+/// not a multiple of 16 bytes, which a tensor map cannot stride, so the same PTX fills
+/// the stages by `cp.async` (each fill still arriving on its stage's mbarrier, with no
+/// bytes, so the waits hold): bit for bit with the interpreter under three schedules,
+/// nothing loaded by the copy engine.
+#[test]
+fn unaligned_rows_fall_back_to_async_copies() {
+    let opts = tilec_ptx::Options {
+        arch: tilec_ptx::Arch::Sm90a,
+        ..tilec_ptx::Options::default()
+    };
+    let c = aligned_matmul("matmul 100x70x50 randint");
+    let p = gpusweep::prepare(&c, &opts).expect("prepares");
+    assert!(p.ptx.contains("cp.async.bulk.tensor"), "{}", p.ptx);
+    assert!(
+        p.ptx.contains("mbarrier.arrive.shared::cta.b64"),
+        "{}",
+        p.ptx
+    );
+    assert_eq!(tma_bytes_under_three_schedules(&p, &c), vec![0; 3]);
 }
 
 /// sm_80, the K loop of `mma.sync`: B staged as it is loaded (`K x N`, N fastest) and
@@ -1260,6 +1341,7 @@ fn attention_loads_v_ahead_by_async_copies() {
     for arch in [tilec_ptx::Arch::Sm80, tilec_ptx::Arch::Sm90a] {
         let opts = tilec_ptx::Options {
             arch,
+            tma: false,
             ..tilec_ptx::Options::default()
         };
         let p = gpusweep::prepare(&case, &opts).expect("prepares");

@@ -18,16 +18,20 @@ pub fn width_list<T: std::fmt::Display>(h: &BTreeMap<u32, T>) -> String {
         return "-".into();
     }
     h.iter()
-        .map(|(w, n)| format!("{w}:{n}"))
+        .map(|(w, n)| match w {
+            0 => format!("tma:{n}"),
+            w => format!("{w}:{n}"),
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }
 
-/// The share (0 to 1) of the bytes moved by 128-bit accesses, from bytes by access width;
-/// `None` when nothing moved.
+/// The share (0 to 1) of the bytes moved by 128-bit accesses or the copy engine (width 0),
+/// from bytes by access width; `None` when nothing moved.
 pub fn share_128_of_bytes(bytes: &BTreeMap<u32, u64>) -> Option<f64> {
     let all: u64 = bytes.values().sum();
-    (all > 0).then(|| bytes.get(&128).copied().unwrap_or(0) as f64 / all as f64)
+    let wide = bytes.get(&128).copied().unwrap_or(0) + bytes.get(&0).copied().unwrap_or(0);
+    (all > 0).then(|| wide as f64 / all as f64)
 }
 
 /// Bytes by access width from instruction counts by width.

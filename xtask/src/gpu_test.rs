@@ -209,7 +209,7 @@ fn sweep(backend: &mut dyn Backend, arch: &str, o: &Options, sim: bool) -> i32 {
     let counts = backend.global_bytes().is_some();
     if counts {
         println!(
-            "| family | case | result | worst ulps | global bytes by width (bits:bytes) | 128-bit share |"
+            "| family | case | result | worst ulps | global bytes by width (bits:bytes; tma: the copy engine) | 128-bit or TMA share |"
         );
         println!("|---|---|---|---|---|---|");
     } else {

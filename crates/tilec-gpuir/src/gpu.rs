@@ -34,6 +34,8 @@ use crate::layout::{
     reduce_layout, shape_bits, widen_low,
 };
 use crate::mma::MmaPlan;
+
+mod tma;
 use crate::target::Options;
 use std::ops::Not;
 use std::rc::Rc;
@@ -242,6 +244,7 @@ pub fn pipeline_loops(m: &mut Module, opts: &Options) {
             m,
             warp_bits,
             arch: opts.arch,
+            tma: opts.tma,
             layout,
             ifs: Vec::new(),
             loops: Vec::new(),
@@ -328,6 +331,7 @@ impl<'a> Assign<'a> {
             m,
             warp_bits,
             arch: opts.arch,
+            tma: opts.tma,
             layout: FxHashMap::default(),
             ifs: Vec::new(),
             loops: Vec::new(),
@@ -357,6 +361,8 @@ struct Assign<'a> {
     m: &'a mut Module,
     warp_bits: u32,
     arch: crate::target::Arch,
+    /// `Options::tma`.
+    tma: bool,
     layout: FxHashMap<Value, Rc<Layout>>,
     ifs: Vec<(Op, Vec<Option<Rc<Layout>>>)>,
     loops: Vec<LoopFrame>,
@@ -1131,6 +1137,14 @@ impl Assign<'_> {
             | O::AsyncWait
             | O::WarpGroupDotWait
             | O::GpuBarrier
+            | O::GlobalScratchAlloc
+            | O::TensormapCreate
+            | O::InitBarrier
+            | O::InvalBarrier
+            | O::BarrierExpect
+            | O::ArriveBarrier
+            | O::WaitBarrier
+            | O::AsyncTmaCopyGlobalToLocal
             | O::UnrealizedConversionCast
             | O::Unregistered => {}
             // 13.3 ops without a lowering yet and the testing ops: `check_limits` refuses
@@ -1638,9 +1652,27 @@ impl Assign<'_> {
         let overlap = self.m.attr_named(op, crate::wgmma::ASYNC_ATTR).is_some();
         if overlap && !(n >= 3 && frags.is_none() && accumulates_in_place(self.m, op, f)) {
             self.m.remove_extra_attr(op, crate::wgmma::ASYNC_ATTR);
-            return self.build_pipeline(op, &c, f, &loads, a_async, b_mn, b_async, n, false);
+            return self.build_pipeline(
+                op,
+                &c,
+                f,
+                &loads,
+                (a_async, b_mn, b_async),
+                n,
+                false,
+                frags.is_none(),
+            );
         }
-        self.build_pipeline(op, &c, f, &loads, a_async, b_mn, b_async, n, overlap)
+        self.build_pipeline(
+            op,
+            &c,
+            f,
+            &loads,
+            (a_async, b_mn, b_async),
+            n,
+            overlap,
+            frags.is_none(),
+        )
     }
 
     /// The `for` around `op` and the view loads of its A and B when the pipelining
@@ -1950,15 +1982,27 @@ impl Assign<'_> {
         c: &Layout,
         f: Op,
         loads: &[Option<(Op, Option<Op>)>],
-        a_async: bool,
-        b_mn: bool,
-        b_async: bool,
+        (a_async, b_mn, b_async): (bool, bool, bool),
         n: u32,
         overlap: bool,
+        wgmma: bool,
     ) -> bool {
         // Stages filled by async copies (A's, B's or both), over `n` stages with their own
         // indices; the rest go through registers over two (three in flight).
         let copies = a_async || b_async;
+        // On sm_90a a warpgroup MMA's copied operands go by the copy engine when every one
+        // of them can (gpu/tma.rs), under a check before the loop where it is needed.
+        let tma_copies: Vec<tma::TmaCopy> = if wgmma && copies {
+            let copied = loads.iter().enumerate().filter_map(|(i, l)| {
+                let by_copies = (i == 0 && a_async) || (i == 1 && b_async);
+                l.filter(|_| by_copies).map(|(d, _)| (i, d))
+            });
+            let all: Option<Vec<tma::TmaCopy>> = copied.map(|(i, d)| self.tma_copy(i, d)).collect();
+            all.unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        let tma = !tma_copies.is_empty();
         let m = &*self.m;
         let Some(body) = m.op_block(op) else {
             return false;
@@ -2010,7 +2054,22 @@ impl Assign<'_> {
         // passes this iteration's barrier (`wgmma.wait_group 1` after each product), and
         // B keeps three stages for the same reason.
         let dist = if overlap { n - 2 } else { n - 1 };
-        if copies {
+        let tma_ok = if tma {
+            self.tma_condition(&tma_copies, f, op)
+        } else {
+            None
+        };
+        // `cp.async` copies: without the copy engine, or as its run-time alternative.
+        let cp_async = copies && (!tma || tma_ok.is_some());
+        let not_tma = tma_ok.map(|ok| {
+            let i1 = self.i1_type();
+            let one = self.m.ctx.attrs.intern(tilec_ir::attrs::dense(i1, vec![1]));
+            let before = InsertPoint::Before(f);
+            let one = self.scalar_at(Opcode::Constant, &[], i1, &[Some(one)], before, op);
+            self.scalar_at(Opcode::XOrI, &[ok, one], i1, &[], before, op)
+        });
+        let mut tma_bufs: Vec<(usize, Value, Type)> = Vec::new();
+        if cp_async {
             let w = self.create(Opcode::AsyncWait, &[], &[token_ty], &[], first);
             let num = self.m.ctx.attrs.int(dist as i64 - 1, Type::I32);
             self.m.push_extra_attr(w, "num", num);
@@ -2100,7 +2159,7 @@ impl Assign<'_> {
             // With B by copies too, each K step's copies of A and B form one group: B's
             // commits close them (A's prologue copies all join the first group, which
             // only makes them land earlier).
-            let commits = by_copies && !(i == 0 && b_async);
+            let commits = by_copies && !(i == 0 && b_async) && cp_async;
             let depth = if by_copies {
                 n
             } else if overlap {
@@ -2162,7 +2221,16 @@ impl Assign<'_> {
                 // strides, every copy is written twice, under `aligned` and under its
                 // negation, the first with `contiguity` (Triton's attribute: the vector
                 // width to use).
-                let versions = self.alignment_versions(d, f, op);
+                // Beside the copy engine, one plain version (its run-time alternative:
+                // strides the copy engine cannot take, where vector widths matter less).
+                let versions = match (cp_async, not_tma) {
+                    (false, _) => Vec::new(),
+                    (true, Some(nt)) => vec![(Some(nt), 0)],
+                    (true, None) => self.alignment_versions(d, f, op),
+                };
+                if tma {
+                    tma_bufs.push((i, buf, one_ty));
+                }
                 for j in 0..dist {
                     let (k_j, pred) = if j == 0 {
                         (lb, None)
@@ -2305,6 +2373,87 @@ impl Assign<'_> {
             store(self, loaded, nxt, InsertPoint::After(op));
             stages.push(buf);
         }
+        let ring = tma.then(|| {
+            let maps = self.tensor_maps(&tma_copies, tma_ok, f, op);
+            let ring = self.barrier_ring(n, f, op);
+            // The prologue's fills, stages 0 to dist - 1.
+            for j in 0..dist {
+                let (k_j, pred) = if j == 0 {
+                    (lb, None)
+                } else {
+                    let c = self.int_const(u64::from(j), i32_ty, f, op);
+                    let kj = self.scalar_at(
+                        Opcode::AddI,
+                        &[lb, c],
+                        i32_ty,
+                        &[],
+                        InsertPoint::Before(f),
+                        op,
+                    );
+                    (kj, Some(predicate(self, lb, j, InsertPoint::Before(f)).1))
+                };
+                let stage = self.int_const(u64::from(j), i32_ty, f, op);
+                let subst = |w: Value| if w == iv { k_j } else { w };
+                let at = InsertPoint::Before(f);
+                self.tma_fill(
+                    &tma_copies,
+                    &maps,
+                    &tma_bufs,
+                    ring,
+                    stage,
+                    &subst,
+                    pred,
+                    tma_ok,
+                    at,
+                    op,
+                );
+            }
+            // In the loop, step k + dist into its stage, after the other fills.
+            if let Some(next) = self.m.next_op(anchor) {
+                let ahead = |w: Value| if w == iv { a_k } else { w };
+                let at = InsertPoint::Before(next);
+                self.tma_fill(
+                    &tma_copies,
+                    &maps,
+                    &tma_bufs,
+                    ring,
+                    a_nxt,
+                    &ahead,
+                    Some(a_has_next),
+                    tma_ok,
+                    at,
+                    op,
+                );
+            }
+            // The product waits for its stage: phase ((k - lb) / n) & 1.
+            let before = InsertPoint::Before(op);
+            let unsigned = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 0);
+            let turn = if n.is_power_of_two() {
+                let sh = self.int_const(u64::from(n.trailing_zeros()), i32_ty, f, op);
+                self.scalar_at(
+                    Opcode::ShRI,
+                    &[rel, sh],
+                    i32_ty,
+                    &[Some(unsigned)],
+                    before,
+                    op,
+                )
+            } else {
+                let c = self.int_const(u64::from(n), i32_ty, f, op);
+                self.scalar_at(
+                    Opcode::DivI,
+                    &[rel, c],
+                    i32_ty,
+                    &[Some(unsigned)],
+                    before,
+                    op,
+                )
+            };
+            let phase = self.scalar_at(Opcode::AndI, &[turn, step], i32_ty, &[], before, op);
+            let bar = self.barrier_at(ring.0, a_cur, ring.1, before, op);
+            self.create_at(Opcode::WaitBarrier, &[bar, phase], &[], &[], before, op);
+            ring
+        });
         // Each inserted right after the loop, so the last allocated is released first.
         for &buf in &stages {
             self.create_at(
@@ -2316,7 +2465,27 @@ impl Assign<'_> {
                 op,
             );
         }
-        if copies {
+        if let Some((ring, one_ty)) = ring {
+            // Every barrier invalidated once no thread waits on it any more, then released.
+            let after = InsertPoint::After(f);
+            self.create_at(Opcode::LocalDealloc, &[ring], &[], &[], after, op);
+            for s in (0..n).rev() {
+                let c = self.int_const(u64::from(s), i32_ty, f, op);
+                let b = self.barrier_at(ring, c, one_ty, after, op);
+                let ix = self.m.defining_op(b).unwrap_or(f);
+                self.create_at(
+                    Opcode::InvalBarrier,
+                    &[b],
+                    &[],
+                    &[],
+                    InsertPoint::After(ix),
+                    op,
+                );
+            }
+            let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
+            self.create_at(Opcode::GpuBarrier, &[], &[], &[Some(local)], after, op);
+        }
+        if cp_async {
             // Copies the loop issued and never waited for (the prologue's, when it runs
             // fewer times than there are stages) land before the buffers are released.
             let w = self.create_at(
@@ -3418,6 +3587,12 @@ pub struct GpuError {
 /// * `mmaf`/`mmai` operands (tiles or buffers) have consistent shapes, the accumulator in
 ///   registers;
 /// * `ttg.barrier` has its address space;
+/// * `ttg.global_scratch_alloc` is in its entry's body and its pointer only the map of
+///   `ttng.tensormap_create` (of a partition view, swizzle mode 0 to 3) and of
+///   `ttng.async_tma_copy_global_to_local`, which copies a view tile through a map made
+///   for that view into a mutable buffer of its shape, completing on a barrier;
+/// * the `ttng` barrier ops take a mutable `!ttg.memdesc<1xi64>`, a positive count or
+///   size, an i1 predicate (`barrier_expect`) and an i32 phase (`wait_barrier`);
 /// * the tile operands and results of elementwise ops share one encoding.
 pub fn verify_gpu(m: &Module, opts: &Options) -> Result<(), Vec<GpuError>> {
     let mut errors = Vec::new();
@@ -3517,6 +3692,7 @@ fn verify_entry(m: &Module, e: Op, warp_bits: u32, errors: &mut Vec<GpuError>) {
         }
     };
     let is_memdesc = |t: Type| matches!(types.get(t), TypeData::MemDesc { .. });
+    let is_barrier = |t: Type| matches!(types.get(t), TypeData::MemDesc { shape, elem: Type::I64, mutable: true, .. } if **shape == [1]);
     {
         for (v, op) in entry_values(m, e) {
             check_value(v, &mut |s| err(Some(op), s));
@@ -3772,6 +3948,84 @@ fn verify_entry(m: &Module, e: Op, warp_bits: u32, errors: &mut Vec<GpuError>) {
                 Opcode::GpuBarrier => {
                     if m.attr_named(op, "addrSpace").is_none() {
                         err(Some(op), format!("'{name}' op requires an address space"));
+                    }
+                }
+                Opcode::GlobalScratchAlloc => {
+                    let int = |n: &str| m.attr_named(op, n).and_then(|a| m.ctx.attrs.get_int(a)).unwrap_or(0);
+                    if m.op_block(op) != m.entry_block(m.region(e, 0)) {
+                        err(Some(op), format!("'{name}' op must be in the body of its entry (it claims a slot once per CTA)"));
+                    }
+                    if !(1..=1 << 16).contains(&int("nbytes")) || !(int("alignment") as u64).is_power_of_two() {
+                        err(Some(op), format!("'{name}' op requires 'nbytes' from 1 to 65536 and a power-of-two 'alignment'"));
+                    }
+                    // Only warp 0 holds the address (tensor maps are built and used there).
+                    let r = m.result(op, 0);
+                    let used_right = m.users(r).all(|u| {
+                        matches!(m.opcode(u), Opcode::TensormapCreate | Opcode::AsyncTmaCopyGlobalToLocal)
+                            && m.operand(u, 0) == r
+                    });
+                    if !used_right || !types.shape(m.value_type(r)).is_empty() {
+                        err(Some(op), format!("'{name}' op returns a rank-0 pointer used only as the map of 'ttng.tensormap_create' and 'ttng.async_tma_copy_global_to_local'"));
+                    }
+                }
+                Opcode::TensormapCreate => {
+                    let slot = m.defining_op(m.operand(op, 0)).filter(|d| m.opcode(*d) == Opcode::GlobalScratchAlloc);
+                    let bytes = slot
+                        .and_then(|d| m.attr_named(d, "nbytes"))
+                        .and_then(|a| m.ctx.attrs.get_int(a))
+                        .unwrap_or(0);
+                    if bytes < 128 {
+                        err(Some(op), format!("'{name}' op writes its 128-byte map into a 'ttg.global_scratch_alloc' of at least 128 bytes"));
+                    }
+                    if !matches!(types.get(operand_ty(1)), TypeData::PartitionView { .. }) {
+                        err(Some(op), format!("'{name}' op maps a partition view"));
+                    }
+                    let mode = m.attr_named(op, "swizzle_mode").and_then(|a| m.ctx.attrs.get_int(a));
+                    if !mode.is_some_and(|x| (0..4).contains(&x)) {
+                        err(Some(op), format!("'{name}' op requires 'swizzle_mode' from 0 (none) to 3 (128 bytes)"));
+                    }
+                }
+                Opcode::InitBarrier
+                | Opcode::InvalBarrier
+                | Opcode::BarrierExpect
+                | Opcode::ArriveBarrier
+                | Opcode::WaitBarrier => {
+                    if !is_barrier(operand_ty(0)) {
+                        err(Some(op), format!("'{name}' op requires a mutable !ttg.memdesc<1xi64> barrier"));
+                    }
+                    let int = |n: &str| m.attr_named(op, n).and_then(|a| m.ctx.attrs.get_int(a));
+                    let rank0 = |t: Type, elems: &[Type]| {
+                        types.is_tile(t) && types.shape(t).is_empty() && elems.contains(&types.element_type(t))
+                    };
+                    let code = m.opcode(op);
+                    if matches!(code, Opcode::InitBarrier | Opcode::ArriveBarrier) && int("count").is_none_or(|c| c < 1) {
+                        err(Some(op), format!("'{name}' op requires a positive 'count'"));
+                    }
+                    if code == Opcode::BarrierExpect && (int("size").is_none_or(|c| c < 1) || !rank0(operand_ty(1), &[Type::I1])) {
+                        err(Some(op), format!("'{name}' op requires a positive 'size' and a rank-0 i1 predicate"));
+                    }
+                    if code == Opcode::WaitBarrier && !rank0(operand_ty(1), &[Type::I32]) {
+                        err(Some(op), format!("'{name}' op requires a rank-0 i32 phase"));
+                    }
+                }
+                Opcode::AsyncTmaCopyGlobalToLocal => {
+                    let n = m.num_operands(op);
+                    let (map, view) = (m.operand(op, 0), m.operand(op, 1));
+                    // The map is one a `ttng.tensormap_create` of this view writes.
+                    let made = m.users(map).any(|u| m.opcode(u) == Opcode::TensormapCreate && m.operand(u, 1) == view);
+                    if !made {
+                        err(Some(op), format!("'{name}' op requires a map that a 'ttng.tensormap_create' of its view writes"));
+                    }
+                    match (types.get(operand_ty(1)), types.get(operand_ty(n - 2))) {
+                        (TypeData::PartitionView { tile, .. }, TypeData::MemDesc { shape, mutable: true, .. }) => {
+                            if tile != shape || n - 4 != tile.len() {
+                                err(Some(op), format!("'{name}' op requires a buffer of the view's tile shape and one index per dimension"));
+                            }
+                        }
+                        _ => err(Some(op), format!("'{name}' op copies a partition view tile into a mutable !ttg.memdesc")),
+                    }
+                    if !is_barrier(operand_ty(n - 1)) {
+                        err(Some(op), format!("'{name}' op completes on a mutable !ttg.memdesc<1xi64> barrier"));
                     }
                 }
                 Opcode::WarpGroupDotWait => {

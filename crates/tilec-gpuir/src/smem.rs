@@ -87,7 +87,12 @@ enum Scratch {
     Scan,
     MmaFallback,
     MmaScaled,
+    TensorMap,
 }
+
+/// The scratch of `ttng.tensormap_create`: a 128-byte map at a 128-byte aligned address
+/// inside it.
+pub const TENSOR_MAP_SCRATCH: u64 = 128 + 112;
 
 fn scratch_kind(m: &Module, op: Op) -> Option<Scratch> {
     match m.opcode(op) {
@@ -96,6 +101,7 @@ fn scratch_kind(m: &Module, op: Op) -> Option<Scratch> {
         Opcode::Reduce => Some(Scratch::Reduce),
         Opcode::Scan => Some(Scratch::Scan),
         Opcode::MmaFScaled => Some(Scratch::MmaScaled),
+        Opcode::TensormapCreate => Some(Scratch::TensorMap),
         Opcode::MmaF | Opcode::MmaI => m
             .attr_named(op, crate::mma::MMA_ATTR)
             .is_none()
@@ -374,6 +380,7 @@ pub fn scratch_bytes(m: &Module, op: Op, warp_bits: u32) -> u64 {
             let sizes: [u64; 5] = std::array::from_fn(|i| elem_size(m, vals[i]));
             mma_scaled_plan(&shape_of(m, vals[0]), &shape_of(m, vals[1]), blocks, &sizes).1
         }
+        Scratch::TensorMap => TENSOR_MAP_SCRATCH,
     };
     bytes.next_multiple_of(16)
 }

@@ -71,13 +71,14 @@ impl Arch {
     }
 
     /// The lowest PTX ISA version that supports the target (the `.version` line; checked
-    /// against ptxas 13.5 for the Blackwell targets).
+    /// against ptxas 13.5 for the Blackwell targets) and what tilec emits for it: sm_90a
+    /// takes 8.3, the first with `tensormap.replace`, which its copy-engine pipelines use.
     pub fn ptx_version(self) -> &'static str {
         match self {
             Arch::Sm80 => "7.0",
             Arch::Sm86 => "7.1",
             Arch::Sm89 | Arch::Sm90 => "7.8",
-            Arch::Sm90a => "8.0",
+            Arch::Sm90a => "8.3",
             Arch::Sm100 | Arch::Sm100a => "8.6",
             Arch::Sm120 => "8.7",
             Arch::Sm103 | Arch::Sm121 => "8.8",
@@ -150,6 +151,9 @@ pub struct Options {
     /// target's limit ([`Arch::max_smem`]). The `tileiras` personality turns it off:
     /// cuTile's launcher passes no dynamic size.
     pub dynamic_smem: bool,
+    /// Whether sm_90a's warpgroup-MMA pipelines may fill their stages with the copy engine
+    /// (TMA, docs/hopper.md) rather than `cp.async`.
+    pub tma: bool,
 }
 
 impl Default for Options {
@@ -164,6 +168,7 @@ impl Default for Options {
             unroll: false,
             num_stages: None,
             dynamic_smem: true,
+            tma: true,
         }
     }
 }

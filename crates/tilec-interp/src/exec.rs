@@ -448,6 +448,14 @@ impl<'a, 'm> Ctx<'a, 'm> {
             | O::AsyncCommitGroup
             | O::AsyncWait
             | O::WarpGroupDotWait
+            | O::GlobalScratchAlloc
+            | O::TensormapCreate
+            | O::InitBarrier
+            | O::InvalBarrier
+            | O::BarrierExpect
+            | O::ArriveBarrier
+            | O::WaitBarrier
+            | O::AsyncTmaCopyGlobalToLocal
             | O::PredicateStage
             | O::Mask
             | O::MaskReturn

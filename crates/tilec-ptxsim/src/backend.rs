@@ -124,6 +124,10 @@ impl Backend for SimGpu {
                 for (bits, bytes) in stats.global {
                     *self.global.entry(bits).or_insert(0) += bytes;
                 }
+                // The copy engine's loads under width 0.
+                if stats.tma_bytes_loaded > 0 {
+                    *self.global.entry(0).or_insert(0) += stats.tma_bytes_loaded;
+                }
                 Ok(())
             }
             Ok(Err(e)) => Err(GpuError::Other(format!("ptxsim: {e}"))),

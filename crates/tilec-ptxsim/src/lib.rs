@@ -595,6 +595,9 @@ fn parse_opnd(s: &str, regs: &mut HashMap<String, usize>) -> Opnd {
         "%nctaid.x" => return Opnd::Nctaid(0),
         "%nctaid.y" => return Opnd::Nctaid(1),
         "%nctaid.z" => return Opnd::Nctaid(2),
+        // One SM: every CTA runs on SM 0 (the simulator runs them one after the other).
+        "%smid" => return Opnd::Imm(0),
+        "%nsmid" => return Opnd::Imm(1),
         _ => {}
     }
     if s.starts_with('%') {
@@ -1994,7 +1997,8 @@ impl Cta<'_> {
             },
             "membar" | "griddepcontrol" => {}
             "prefetch" if p.get(1) == Some(&"tensormap") => {}
-            "cvta" if p.get(1) == Some(&"param") => {
+            // Global addresses are generic ones.
+            "cvta" if p.get(1) == Some(&"param") || p.get(1) == Some(&"global") => {
                 let x = v(self, 1);
                 self.set(&a[0], t, x);
             }

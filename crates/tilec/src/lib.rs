@@ -208,6 +208,10 @@ struct CompileArgs {
     /// default as many as fit, up to 4 (see --remarks).
     #[arg(long = "num-stages", value_parser = clap::value_parser!(u32).range(1..=6))]
     num_stages: Option<u32>,
+    /// sm_90a: fill the stages of warpgroup-MMA pipelines with `cp.async` instead of the
+    /// copy engine (TMA).
+    #[arg(long = "no-tma")]
+    no_tma: bool,
     /// Print remarks: how many stages each K loop was pipelined over, and why a loop got
     /// fewer than asked or no pipeline.
     #[arg(long = "remarks")]
@@ -283,6 +287,10 @@ struct PassArgs {
     /// many as fit, up to 4).
     #[arg(long = "num-stages", value_parser = clap::value_parser!(u32).range(1..=6))]
     num_stages: Option<u32>,
+    /// sm_90a: fill the stages of warpgroup-MMA pipelines with `cp.async` instead of the
+    /// copy engine (TMA).
+    #[arg(long = "no-tma")]
+    no_tma: bool,
     /// Run the canonicalizer (cuda-tile-opt's spelling; in command-line order with --cse/--dce).
     #[arg(long)]
     canonicalize: bool,
@@ -426,6 +434,9 @@ pub fn process_main(args: Vec<OsString>) -> ! {
     std::panic::set_hook(Box::new(|info| {
         eprintln!("tilec: internal error: {info}");
         eprintln!("tilec: this is a bug in tilec; please report it with the input that caused it");
+        if std::env::var_os("RUST_BACKTRACE").is_some_and(|v| v != "0") {
+            eprintln!("{}", std::backtrace::Backtrace::force_capture());
+        }
     }));
     let status = std::panic::catch_unwind(|| {
         let stdin = std::io::stdin();
@@ -1069,6 +1080,7 @@ impl<'a, 'b> Driver<'a, 'b> {
                     },
                     choose_warps: !gpu_input && a.passes.num_warps.is_none(),
                     num_stages: a.passes.num_stages,
+                    tma: !a.passes.no_tma,
                     arch,
                     ..tilec_ptx::Options::default()
                 };
@@ -1275,6 +1287,7 @@ impl<'a, 'b> Driver<'a, 'b> {
                 file_name: name,
                 unroll: a.no_stream_loops,
                 num_stages: a.num_stages,
+                tma: !a.no_tma,
                 ..tilec_ptx::Options::default()
             },
             ..pipeline::Options::default()

@@ -1886,6 +1886,101 @@ table! {
         syntax: Syntax::Format("$input attr-dict `:` type($input) `->` type($output)"),
         ..DEFAULT
     },
+    GlobalScratchAlloc => OpDef {
+        opcode: Opcode::GlobalScratchAlloc,
+        name: "ttg.global_scratch_alloc",
+        summary: "Global memory private to the CTA until the kernel ends (tilec: a slot of a per-kernel table, claimed here and released at the kernel's exit)",
+        family: Family::Gpu,
+        since: "gpu",
+        results: &[one("result", PT)],
+        attrs: &[req("nbytes", AttrKind::I32), req("alignment", AttrKind::I32)],
+        effects: Effects::ReadWrite,
+        syntax: Syntax::Format("attr-dict `:` type($result)"),
+        ..DEFAULT
+    },
+    TensormapCreate => OpDef {
+        opcode: Opcode::TensormapCreate,
+        name: "ttng.tensormap_create",
+        summary: "Build the 128-byte tensor map of a partition view's tiles at `desc_ptr` and make it visible to the copy engine (tilec's form: the fields come from the view)",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[one("desc_ptr", PT), one("view", ANY)],
+        attrs: &[req("swizzle_mode", AttrKind::I32)],
+        effects: Effects::ReadWrite,
+        syntax: Syntax::Format("$desc_ptr `,` $view attr-dict `:` type($desc_ptr) `,` type($view)"),
+        ..DEFAULT
+    },
+    InitBarrier => OpDef {
+        opcode: Opcode::InitBarrier,
+        name: "ttng.init_barrier",
+        summary: "Initialise an mbarrier in shared memory with its arrival count (one thread)",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[one("alloc", ANY)],
+        attrs: &[req("count", AttrKind::I32)],
+        effects: Effects::ReadWrite,
+        syntax: Syntax::Format("$alloc `,` $count attr-dict `:` type($alloc)"),
+        ..DEFAULT
+    },
+    InvalBarrier => OpDef {
+        opcode: Opcode::InvalBarrier,
+        name: "ttng.inval_barrier",
+        summary: "Invalidate an mbarrier so that its shared memory can be used again (one thread)",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[one("alloc", ANY)],
+        effects: Effects::ReadWrite,
+        syntax: Syntax::Format("$alloc attr-dict `:` type($alloc)"),
+        ..DEFAULT
+    },
+    BarrierExpect => OpDef {
+        opcode: Opcode::BarrierExpect,
+        name: "ttng.barrier_expect",
+        summary: "When `pred` holds, one thread arrives on the mbarrier expecting `size` bytes of copies to complete on it",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[one("alloc", ANY), one("pred", TILE)],
+        attrs: &[req("size", AttrKind::I32)],
+        effects: Effects::ReadWrite,
+        syntax: Syntax::Format("$alloc `,` $size `,` $pred attr-dict `:` type($alloc)"),
+        ..DEFAULT
+    },
+    ArriveBarrier => OpDef {
+        opcode: Opcode::ArriveBarrier,
+        name: "ttng.arrive_barrier",
+        summary: "One thread arrives `count` times on the mbarrier",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[one("alloc", ANY)],
+        attrs: &[req("count", AttrKind::I32)],
+        effects: Effects::ReadWrite,
+        syntax: Syntax::Format("$alloc `,` $count attr-dict `:` type($alloc)"),
+        ..DEFAULT
+    },
+    WaitBarrier => OpDef {
+        opcode: Opcode::WaitBarrier,
+        name: "ttng.wait_barrier",
+        summary: "Every thread waits until the mbarrier's phase of parity `phase` has completed",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[one("alloc", ANY), one("phase", TILE)],
+        effects: Effects::ReadWrite,
+        syntax: Syntax::Format("$alloc `,` $phase attr-dict `:` type($alloc) `,` type($phase)"),
+        ..DEFAULT
+    },
+    AsyncTmaCopyGlobalToLocal => OpDef {
+        opcode: Opcode::AsyncTmaCopyGlobalToLocal,
+        name: "ttng.async_tma_copy_global_to_local",
+        summary: "One thread has the copy engine copy a tile of a partition view, through its tensor map, into a shared-memory buffer, completing on an mbarrier (tilec's form: the view gives the tile)",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[one("desc", PT), one("view", ANY), var("index", TILE), one("result", ANY), one("barrier", ANY)],
+        effects: Effects::ReadWrite,
+        syntax: Syntax::Format(
+            "$desc `,` $view `[` $index `]` `,` $result `,` $barrier attr-dict `:` type($desc) `,` type($view) `,` type($barrier) `->` type($result)",
+        ),
+        ..DEFAULT
+    },
     PredicateStage => OpDef {
         opcode: Opcode::PredicateStage,
         name: "ttg.predicate_stage",

@@ -16,6 +16,7 @@ mod narrow;
 mod pack;
 mod shape;
 mod stream;
+mod tma;
 mod vector;
 mod wgmma;
 
@@ -117,6 +118,11 @@ pub(crate) struct Kernel<'a> {
     pub stream: Option<stream::StreamCtx>,
     /// The op being written.
     pub cur_op: Option<Op>,
+    /// The kernel's PTX name.
+    pub name: String,
+    /// Each `ttg.global_scratch_alloc`'s claim registers: the address of its mask word
+    /// and the claimed bit (zero until claimed; see `tma`).
+    pub claims: Vec<(Op, String, String)>,
 }
 
 /// The comment that gives a kernel's dynamic shared-memory size (docs/abi.md):
@@ -714,11 +720,14 @@ fn emit_entry(
         last_loc: None,
         stream: None,
         cur_op: None,
+        name: name.to_string(),
+        claims: Vec::new(),
     };
     let mut params = Vec::new();
     k.tid = k.reg(RegClass::B32);
     let tid = k.tid.clone();
     k.ins(format!("mov.u32 {tid}, %tid.x;"));
+    k.prepare_scratch_claims(op);
     k.place_allocas(op);
     for (i, arg) in m.block_args(block).iter().enumerate() {
         let pname = format!("{name}_param_{i}");
@@ -1393,7 +1402,10 @@ impl<'a> Kernel<'a> {
                     self.set_scalar(m.result(op, i), Type::I32, r);
                 }
             }
-            O::Return => self.ins("ret;"),
+            O::Return => {
+                self.release_scratch();
+                self.ins("ret;");
+            }
             O::Yield => self.emit_yield(op),
             O::Continue => self.emit_continue(op),
             O::Break => self.emit_break(op),
@@ -1467,6 +1479,17 @@ impl<'a> Kernel<'a> {
             O::LocalDealloc => self.emit_local_dealloc(op),
             O::AsyncCopyGlobalToLocal => self.emit_async_copy(op),
             O::AsyncCommitGroup => self.ins("cp.async.commit_group;"),
+            O::GlobalScratchAlloc => {
+                let name = self.name.clone();
+                self.emit_global_scratch_alloc(op, &name);
+            }
+            O::TensormapCreate => self.emit_tensormap_create(op),
+            O::InitBarrier
+            | O::InvalBarrier
+            | O::BarrierExpect
+            | O::ArriveBarrier
+            | O::WaitBarrier => self.emit_mbarrier(op),
+            O::AsyncTmaCopyGlobalToLocal => self.emit_tma_copy(op),
             O::AsyncWait => {
                 let num = m
                     .attr_named(op, "num")

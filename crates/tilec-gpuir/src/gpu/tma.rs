@@ -1,0 +1,436 @@
+//! gpu-pipeline on sm_90a: the stages of a warpgroup MMA's K loop filled by the copy
+//! engine (TMA) instead of `cp.async` (docs/hopper.md, "Tensor maps built by the kernel").
+//!
+//! Each operand the pipeline copies gets a tensor map, built by the kernel in a global
+//! slot private to the CTA (`ttg.global_scratch_alloc` at the entry's top,
+//! `ttng.tensormap_create` before the loop), and the stages get one mbarrier each
+//! (`ttng.init_barrier`, count 1). Filling a stage is one `ttng.barrier_expect` of the
+//! bytes of every operand's tile and one `ttng.async_tma_copy_global_to_local` per
+//! operand; a K step waits on its stage's barrier (`ttng.wait_barrier`, phase
+//! `((k - lb) / n) & 1`) before its product; after the loop the barriers are invalidated.
+//!
+//! Where what the copy engine needs is known only at run time (the rows of a dynamic
+//! stride a multiple of 16 bytes), the copies are versioned like `cp.async`'s vector
+//! widths: the TMA fills under `tma_ok`, the `cp.async` ones under its negation, which
+//! also arrive on the stage's barrier (no bytes), so that the waits hold either way.
+
+use super::{Assign, mma_swizzle};
+use crate::target::Arch;
+use tilec_ir::attrs::PaddingValue;
+use tilec_ir::segments::operand_group;
+use tilec_ir::{EnumKind, InsertPoint, Op, Opcode, Swizzle, Type, TypeData, Value};
+
+/// How one operand's view loads go by the copy engine.
+pub(super) struct TmaCopy {
+    /// The operand (0: A, 1: B), and the view and tile indices of its load in the loop
+    /// (which the pipeline erases).
+    pub operand: usize,
+    pub view: Value,
+    pub index: Vec<Value>,
+    /// `tensormap.replace.swizzle_mode`: 0 none, 1 32B, 2 64B, 3 128B.
+    pub swizzle_mode: i64,
+    /// Bytes of one tile.
+    pub bytes: u64,
+    /// The dynamic strides to check before the loop: each a positive multiple of this many
+    /// elements (16 bytes).
+    pub checks: Vec<(Value, u64)>,
+    /// The base pointer, when it is to be checked 16-byte aligned before the loop.
+    pub base_check: Option<Value>,
+}
+
+/// The copy engine's swizzle mode for rows of `row` bytes staged with `swizzle`, if it is
+/// one: the NVMMA swizzles of [`mma_swizzle`] are the modes of a row of 32, 64 and 128
+/// bytes; rows of 16 bytes or less are unswizzled.
+fn swizzle_mode(row: u64, swizzle: Swizzle) -> Option<i64> {
+    if swizzle.is_identity() {
+        return (row.is_multiple_of(16) && row <= 16).then_some(0);
+    }
+    let mode = match row {
+        32 => 1,
+        64 => 2,
+        128 => 3,
+        _ => return None,
+    };
+    (swizzle.per_phase as u64 == 128 / row && swizzle.max_phase as u64 == row / 16).then_some(mode)
+}
+
+impl Assign<'_> {
+    /// Whether view load `d` (operand `i`, staged as loaded) can go by the copy engine on
+    /// this target: a partition view (identity dim map, zero padding or none) of a tensor
+    /// view of contiguous rows (static inner stride 1, i32 shapes and strides; the base
+    /// checked 16-byte aligned before the loop unless the IR proves it), a tile of at most 256 elements a side, rows of 16 bytes
+    /// or of one 32-, 64- or 128-byte swizzle atom, as the stage is swizzled.
+    pub(super) fn tma_copy(&self, i: usize, d: Op) -> Option<TmaCopy> {
+        if self.arch != Arch::Sm90a || !self.tma {
+            return None;
+        }
+        let m = &*self.m;
+        let view_v = m.operand(d, 0);
+        let TypeData::PartitionView {
+            tile,
+            padding,
+            tensor_view,
+            dim_map,
+        } = m.ctx.types.get(m.value_type(view_v))
+        else {
+            return None;
+        };
+        let identity =
+            dim_map.is_empty() || dim_map.iter().enumerate().all(|(k, x)| *x == k as i32);
+        if !identity || !matches!(padding, None | Some(PaddingValue::Zero)) {
+            return None;
+        }
+        let rank = tile.len();
+        if rank == 0 || rank > 5 || tile.iter().any(|t| !(1..=256).contains(t)) {
+            return None;
+        }
+        let elem = m.ctx.types.element_type(*tensor_view);
+        let size = crate::sizes::elem_bytes(elem) as u64;
+        if !matches!(size, 1 | 2 | 4 | 8) || matches!(elem, Type::I4 | Type::F4E2M1FN) {
+            return None;
+        }
+        let TypeData::TensorView { strides, .. } = m.ctx.types.get(*tensor_view) else {
+            return None;
+        };
+        if strides.len() != rank || strides[rank - 1] != 1 {
+            return None;
+        }
+        let tv_op = m.defining_op(m.operand(m.defining_op(view_v)?, 0))?;
+        if m.opcode(tv_op) != Opcode::MakeTensorView {
+            return None;
+        }
+        let dyn_shapes = operand_group(m, tv_op, "dynamicShape");
+        let dyn_strides = operand_group(m, tv_op, "dynamicStrides");
+        let i32_scalar = |v: &Value| m.ctx.types.element_type(m.value_type(*v)) == Type::I32;
+        if !dyn_shapes.iter().all(i32_scalar) || !dyn_strides.iter().all(i32_scalar) {
+            return None;
+        }
+        let info = crate::axis::Axis::run(m, self.body?).view(view_v)?.clone();
+        let base_check = (info.base_div < 16).then(|| m.operand(tv_op, 0));
+        // The strides other than the innermost: static ones must be a multiple of 16
+        // bytes, dynamic ones are checked before the loop unless the IR proves them.
+        let per = 16 / size;
+        let mut checks = Vec::new();
+        let mut dynamic = dyn_strides.iter();
+        for (k, s) in strides.iter().enumerate() {
+            if *s == tilec_ir::types::DYNAMIC {
+                let v = *dynamic.next()?;
+                let proven = info.stride_div.get(k).is_some_and(|q| q % per == 0);
+                if k + 1 < rank && !proven {
+                    checks.push((v, per));
+                } else if k + 1 < rank {
+                    // Divisible, but its sign is unknown: still checked.
+                    checks.push((v, 1));
+                }
+            } else if k + 1 < rank && (*s <= 0 || !(*s as u64 * size).is_multiple_of(16)) {
+                return None;
+            }
+        }
+        let row = tile[rank - 1] as u64 * size;
+        let swizzle = mma_swizzle(tile, elem);
+        let swizzle_mode = swizzle_mode(row, swizzle)?;
+        Some(TmaCopy {
+            operand: i,
+            view: view_v,
+            index: operand_group(m, d, "index").to_vec(),
+            swizzle_mode,
+            bytes: tile.iter().product::<i64>() as u64 * size,
+            checks,
+            base_check,
+        })
+    }
+
+    /// `tma_ok` before loop `f`: every checked stride positive and a multiple of its
+    /// elements, every checked base 16-byte aligned; `None` when nothing is to be checked.
+    pub(super) fn tma_condition(&mut self, copies: &[TmaCopy], f: Op, origin: Op) -> Option<Value> {
+        let checks: Vec<(Value, u64)> = copies.iter().flat_map(|c| c.checks.clone()).collect();
+        let i1 = self.i1_type();
+        let before = InsertPoint::Before(f);
+        let mut ok: Option<Value> = None;
+        for base in copies.iter().filter_map(|c| c.base_check) {
+            let i64_ty = self.m.ctx.types.intern(TypeData::Tile {
+                shape: Box::new([]),
+                elem: Type::I64,
+                encoding: None,
+            });
+            let addr = self.scalar_at(Opcode::PtrToInt, &[base], i64_ty, &[], before, origin);
+            let low = self.int_const(15, i64_ty, f, origin);
+            let zero = self.int_const(0, i64_ty, f, origin);
+            let bits = self.scalar_at(Opcode::AndI, &[addr, low], i64_ty, &[], before, origin);
+            let eq = self.m.ctx.attrs.enum_case(EnumKind::ComparisonPredicate, 0);
+            let unsigned = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 0);
+            let c = self.scalar_at(
+                Opcode::CmpI,
+                &[bits, zero],
+                i1,
+                &[Some(eq), Some(unsigned)],
+                before,
+                origin,
+            );
+            ok = Some(match ok {
+                Some(o) => self.scalar_at(Opcode::AndI, &[o, c], i1, &[], before, origin),
+                None => c,
+            });
+        }
+        for (v, per) in checks {
+            let ty = self.m.value_type(v);
+            let zero = self.int_const(0, ty, f, origin);
+            let gt = self.m.ctx.attrs.enum_case(EnumKind::ComparisonPredicate, 4);
+            let signed = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 1);
+            let mut c = self.scalar_at(
+                Opcode::CmpI,
+                &[v, zero],
+                i1,
+                &[Some(gt), Some(signed)],
+                before,
+                origin,
+            );
+            if per > 1 {
+                let low = self.int_const(per - 1, ty, f, origin);
+                let bits = self.scalar_at(Opcode::AndI, &[v, low], ty, &[], before, origin);
+                let eq = self.m.ctx.attrs.enum_case(EnumKind::ComparisonPredicate, 0);
+                let aligned = self.scalar_at(
+                    Opcode::CmpI,
+                    &[bits, zero],
+                    i1,
+                    &[Some(eq), Some(signed)],
+                    before,
+                    origin,
+                );
+                c = self.scalar_at(Opcode::AndI, &[c, aligned], i1, &[], before, origin);
+            }
+            ok = Some(match ok {
+                Some(o) => self.scalar_at(Opcode::AndI, &[o, c], i1, &[], before, origin),
+                None => c,
+            });
+        }
+        ok
+    }
+
+    /// The rank-0 i1 tile type.
+    pub(super) fn i1_type(&mut self) -> Type {
+        self.m.ctx.types.intern(TypeData::Tile {
+            shape: Box::new([]),
+            elem: Type::I1,
+            encoding: None,
+        })
+    }
+
+    /// The tensor maps of `copies`: a global slot each at the entry's top, built before
+    /// loop `f` (under `tma_ok` when there is one). Returns each map's pointer.
+    pub(super) fn tensor_maps(
+        &mut self,
+        copies: &[TmaCopy],
+        tma_ok: Option<Value>,
+        f: Op,
+        origin: Op,
+    ) -> Vec<Value> {
+        let Some(top) = self.body.and_then(|b| self.m.first_op(b)) else {
+            return Vec::new();
+        };
+        let i8_ptr = self.m.ctx.types.ptr(Type::I8);
+        let ptr_ty = self.m.ctx.types.intern(TypeData::Tile {
+            shape: Box::new([]),
+            elem: i8_ptr,
+            encoding: None,
+        });
+        let at = match tma_ok {
+            Some(p) => {
+                let (_, block) = self.mask_at(p, &[], InsertPoint::Before(f), origin);
+                InsertPoint::End(block)
+            }
+            None => InsertPoint::Before(f),
+        };
+        let mut maps = Vec::new();
+        for c in copies {
+            let nbytes = self.m.ctx.attrs.int(128, Type::I32);
+            let align = self.m.ctx.attrs.int(128, Type::I32);
+            let p = self.scalar_at(
+                Opcode::GlobalScratchAlloc,
+                &[],
+                ptr_ty,
+                &[Some(nbytes), Some(align)],
+                InsertPoint::Before(top),
+                origin,
+            );
+            let view = c.view;
+            let mode = self.m.ctx.attrs.int(c.swizzle_mode, Type::I32);
+            self.create_at(
+                Opcode::TensormapCreate,
+                &[p, view],
+                &[],
+                &[Some(mode)],
+                at,
+                origin,
+            );
+            maps.push(p);
+        }
+        if let InsertPoint::End(block) = at {
+            self.end_mask(block, &[], origin);
+        }
+        maps
+    }
+
+    /// The mbarrier ring of `n` stages before loop `f` (initialised, count 1, then a CTA
+    /// barrier), its buffer and the type of one barrier.
+    pub(super) fn barrier_ring(&mut self, n: u32, f: Op, origin: Op) -> (Value, Type) {
+        let ring_ty = self.barrier_type(&[n as i64, 1]);
+        let one_ty = self.barrier_type(&[1]);
+        let alloc = self.create(Opcode::LocalAlloc, &[], &[ring_ty], &[], f);
+        self.located(alloc, origin);
+        let ring = self.m.result(alloc, 0);
+        let i32_ty = self.m.ctx.types.intern(TypeData::Tile {
+            shape: Box::new([]),
+            elem: Type::I32,
+            encoding: None,
+        });
+        for s in 0..n {
+            let c = self.int_const(u64::from(s), i32_ty, f, origin);
+            let b = self.barrier_at(ring, c, one_ty, InsertPoint::Before(f), origin);
+            let count = self.m.ctx.attrs.int(1, Type::I32);
+            self.create_at(
+                Opcode::InitBarrier,
+                &[b],
+                &[],
+                &[Some(count)],
+                InsertPoint::Before(f),
+                origin,
+            );
+        }
+        let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
+        self.create_at(
+            Opcode::GpuBarrier,
+            &[],
+            &[],
+            &[Some(local)],
+            InsertPoint::Before(f),
+            origin,
+        );
+        (ring, one_ty)
+    }
+
+    fn barrier_type(&mut self, shape: &[i64]) -> Type {
+        self.m.ctx.types.intern(TypeData::MemDesc {
+            shape: shape.into(),
+            elem: Type::I64,
+            mutable: true,
+            order: tilec_ir::TypeStore::row_major_order(shape.len()),
+            swizzle: Swizzle::NONE,
+        })
+    }
+
+    /// Barrier `s` of `ring` at `at`.
+    pub(super) fn barrier_at(
+        &mut self,
+        ring: Value,
+        s: Value,
+        one_ty: Type,
+        at: InsertPoint,
+        origin: Op,
+    ) -> Value {
+        let ix = self.create_at(Opcode::MemDescIndex, &[ring, s], &[one_ty], &[], at, origin);
+        self.m.result(ix, 0)
+    }
+
+    /// Fills stage `stage` of every operand's buffer (`bufs`, by operand) for the K step
+    /// whose indices `subst` gives, under `pred`: under `pred && tma_ok` the barrier's
+    /// expected bytes and the copies, under `pred && !tma_ok` (when `tma_ok` is dynamic) an
+    /// arrival with none. Everything goes at `at` (`Before` an op or at the `End` of a
+    /// block, where ops stay in the order they are made); returns the last op made there.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn tma_fill(
+        &mut self,
+        copies: &[TmaCopy],
+        maps: &[Value],
+        bufs: &[(usize, Value, Type)],
+        (ring, one_ty): (Value, Type),
+        stage: Value,
+        subst: &dyn Fn(Value) -> Value,
+        pred: Option<Value>,
+        tma_ok: Option<Value>,
+        at: InsertPoint,
+        origin: Op,
+    ) -> Op {
+        let i1 = self.i1_type();
+        let both = |k: &mut Self, a: Option<Value>, b: Option<Value>| match (a, b) {
+            (Some(a), Some(b)) => Some(k.scalar_at(Opcode::AndI, &[a, b], i1, &[], at, origin)),
+            (x, None) | (None, x) => x,
+        };
+        let go = both(self, pred, tma_ok);
+        let bytes: u64 = copies.iter().map(|c| c.bytes).sum();
+        let (mask, block) = match go {
+            Some(p) => {
+                let (mask, block) = self.mask_at(p, &[], at, origin);
+                (Some(mask), Some(block))
+            }
+            None => (None, None),
+        };
+        let inner = block.map_or(at, InsertPoint::End);
+        let bar = self.barrier_at(ring, stage, one_ty, inner, origin);
+        let yes = self.m.ctx.attrs.intern(tilec_ir::attrs::dense(i1, vec![1]));
+        let t = self.scalar_at(Opcode::Constant, &[], i1, &[Some(yes)], inner, origin);
+        let size = self.m.ctx.attrs.int(bytes as i64, Type::I32);
+        let mut last = self.create_at(
+            Opcode::BarrierExpect,
+            &[bar, t],
+            &[],
+            &[Some(size)],
+            inner,
+            origin,
+        );
+        for (c, map) in copies.iter().zip(maps) {
+            let Some(&(_, buf, stage_ty)) = bufs.iter().find(|(i, ..)| *i == c.operand) else {
+                continue;
+            };
+            let view = c.view;
+            let index: Vec<Value> = c.index.iter().map(|v| subst(*v)).collect();
+            let ix = self.create_at(
+                Opcode::MemDescIndex,
+                &[buf, stage],
+                &[stage_ty],
+                &[],
+                inner,
+                origin,
+            );
+            let dst = self.m.result(ix, 0);
+            let operands: Vec<Value> = [*map, view]
+                .into_iter()
+                .chain(index)
+                .chain([dst, bar])
+                .collect();
+            last = self.create_at(
+                Opcode::AsyncTmaCopyGlobalToLocal,
+                &operands,
+                &[],
+                &[],
+                inner,
+                origin,
+            );
+        }
+        if let Some(block) = block {
+            self.end_mask(block, &[], origin);
+        }
+        let mut after = mask.unwrap_or(last);
+        if let Some(ok) = tma_ok {
+            // The cp.async version arrives with no bytes.
+            let one = self.m.ctx.attrs.intern(tilec_ir::attrs::dense(i1, vec![1]));
+            let one = self.scalar_at(Opcode::Constant, &[], i1, &[Some(one)], at, origin);
+            let not_ok = self.scalar_at(Opcode::XOrI, &[ok, one], i1, &[], at, origin);
+            let p = both(self, pred, Some(not_ok)).unwrap_or(not_ok);
+            let (mask2, block2) = self.mask_at(p, &[], at, origin);
+            let bar = self.barrier_at(ring, stage, one_ty, InsertPoint::End(block2), origin);
+            let count = self.m.ctx.attrs.int(1, Type::I32);
+            self.create_at(
+                Opcode::ArriveBarrier,
+                &[bar],
+                &[],
+                &[Some(count)],
+                InsertPoint::End(block2),
+                origin,
+            );
+            self.end_mask(block2, &[], origin);
+            after = mask2;
+        }
+        after
+    }
+}
