@@ -434,6 +434,11 @@ fn pipeline_remarks_say_why() {
     let f16 = repo_root().join("tests/corpus/cutile/matmul_f16_f32acc.mlir");
     let f16 = f16.to_str().unwrap();
     let both = "K loop pipelined over 4 stages (4 of A and 4 of B, 65536 bytes of shared memory); B is staged as loaded and copied like A";
+    let (tma, engine) = (
+        "K loop stages of",
+        "the copy engine (TMA: tensor maps built by the kernel, one mbarrier per stage)",
+    );
+    let checked = " when the row strides are positive multiples of 16 bytes at run time (by cp.async otherwise)";
     assert_eq!(
         remarks(&[f16, "--arch", "sm_80", "-o", "-", "--remarks"], ""),
         [both, both]
@@ -442,8 +447,40 @@ fn pipeline_remarks_say_why() {
         remarks(&[f16, "--arch", "sm_90a", "-o", "-", "--remarks"], ""),
         [
             format!("{both}; each K step's warpgroup MMA stays in flight during the next"),
-            "K loop pipelined over 4 stages (4 of A and 3 of B, 57344 bytes of shared memory); each K step's warpgroup MMA stays in flight during the next".to_string()
+            "K loop pipelined over 4 stages (4 of A and 3 of B, 57344 bytes of shared memory); each K step's warpgroup MMA stays in flight during the next".to_string(),
+            // gpu-pipeline's: the copy engine fills what is copied, under the strides'
+            // check (the pointers are declared 16-byte aligned).
+            format!("{tma} A's and B's tiles filled by {engine}{checked}"),
+            format!("{tma} A's tiles filled by {engine}{checked}"),
         ]
+    );
+    // Without the copy engine: the same stages, filled by cp.async.
+    assert_eq!(
+        remarks(
+            &[f16, "--arch", "sm_90a", "--no-tma", "-o", "-", "--remarks"],
+            ""
+        )
+        .len(),
+        2
+    );
+    // The first kernel's operands padded with a nonzero value: the copy engine fills
+    // with zeros only (and cp.async too: they go through registers); the second kernel
+    // keeps its copy engine.
+    let text = std::fs::read_to_string(f16).unwrap();
+    let nan = text.replace(
+        "partition_view<tile=(64x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>",
+        "partition_view<tile=(64x64), padding_value = nan, tensor_view<?x?xf16, strides=[?,1]>>",
+    );
+    assert_ne!(nan, text);
+    let r = remarks(&["-", "--arch", "sm_90a", "-o", "-", "--remarks"], &nan);
+    let engine_fills: Vec<&String> = r
+        .iter()
+        .filter(|l| l.contains("copy engine (TMA:"))
+        .collect();
+    assert_eq!(
+        engine_fills,
+        [&format!("{tma} A's tiles filled by {engine}{checked}")],
+        "{r:?}"
     );
 }
 

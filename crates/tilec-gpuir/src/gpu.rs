@@ -127,7 +127,7 @@ pub const DEFAULT_STAGES: u32 = 4;
 /// [`GpuPass::CONVERT_TO_GPU`]'s passes but the verifier.
 pub fn convert_to_gpu_remarks(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnostic> {
     let mut remarks = assign_layouts(m, opts);
-    pipeline_loops(m, opts);
+    remarks.extend(pipeline_loops(m, opts));
     remarks.extend(crate::vectorize::vectorize(m, opts.warp_bits()));
     crate::smem::allocate_shared(m);
     remarks
@@ -195,10 +195,7 @@ impl GpuPass {
     ) -> Result<Vec<tilec_diag::Diagnostic>, Vec<GpuError>> {
         Ok(match self {
             GpuPass::AssignLayouts => assign_layouts(m, opts),
-            GpuPass::Pipeline => {
-                pipeline_loops(m, opts);
-                Vec::new()
-            }
+            GpuPass::Pipeline => pipeline_loops(m, opts),
             GpuPass::Vectorize => crate::vectorize::vectorize(m, opts.warp_bits()),
             GpuPass::AllocateShared => {
                 crate::smem::allocate_shared(m);
@@ -214,7 +211,8 @@ impl GpuPass {
 
 /// The `gpu-pipeline` pass ([`GpuPass::Pipeline`]): builds the pipeline of every product
 /// that records [`STAGES_ATTR`] over its staged operands (`Assign::expand_pipeline`).
-pub fn pipeline_loops(m: &mut Module, opts: &Options) {
+pub fn pipeline_loops(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnostic> {
+    let mut remarks = Vec::new();
     for e in entries(m) {
         let mut products = Vec::new();
         m.walk_op(e, &mut |op| {
@@ -264,7 +262,9 @@ pub fn pipeline_loops(m: &mut Module, opts: &Options) {
             a.expand_pipeline(op);
         }
         a.finish(e);
+        remarks.append(&mut a.remarks);
     }
+    remarks
 }
 
 /// The `gpu-assign-layouts` pass ([`GpuPass::AssignLayouts`]), with its remarks on the
@@ -1997,12 +1997,30 @@ impl Assign<'_> {
                 let by_copies = (i == 0 && a_async) || (i == 1 && b_async);
                 l.filter(|_| by_copies).map(|(d, _)| (i, d))
             });
-            let all: Option<Vec<tma::TmaCopy>> = copied.map(|(i, d)| self.tma_copy(i, d)).collect();
-            all.unwrap_or_default()
+            let all: Result<Vec<tma::TmaCopy>, Option<String>> =
+                copied.map(|(i, d)| self.tma_copy(i, d)).collect();
+            match all {
+                Ok(all) => all,
+                Err(why) => {
+                    if let Some(why) = why {
+                        self.remark(
+                            f,
+                            format!(
+                                "K loop stages filled by cp.async, not the copy engine (TMA): {why}"
+                            ),
+                        );
+                    }
+                    Vec::new()
+                }
+            }
         } else {
             Vec::new()
         };
         let tma = !tma_copies.is_empty();
+        if tma {
+            let remark = self.tma_remark(&tma_copies);
+            self.remark(f, remark);
+        }
         let m = &*self.m;
         let Some(body) = m.op_block(op) else {
             return false;
@@ -3962,7 +3980,7 @@ fn verify_entry(m: &Module, e: Op, warp_bits: u32, errors: &mut Vec<GpuError>) {
                     let r = m.result(op, 0);
                     let used_right = m.users(r).all(|u| {
                         matches!(m.opcode(u), Opcode::TensormapCreate | Opcode::AsyncTmaCopyGlobalToLocal)
-                            && m.operand(u, 0) == r
+                            && m.operands(u).enumerate().all(|(i, v)| v != r || i == 0)
                     });
                     if !used_right || !types.shape(m.value_type(r)).is_empty() {
                         err(Some(op), format!("'{name}' op returns a rank-0 pointer used only as the map of 'ttng.tensormap_create' and 'ttng.async_tma_copy_global_to_local'"));

@@ -963,3 +963,187 @@ fn memdesc_reshape_of_a_swizzled_buffer() {
         "{msgs:?}"
     );
 }
+
+/// sm_90a: a warpgroup MMA's K loop whose A goes by the copy engine (static strides of 512
+/// bytes; the base checked at run time): a tensor map in a global slot, an mbarrier ring.
+const TMA_KERNEL: &str = r#"
+cuda_tile.module @m {
+  entry @k(%pa: tile<ptr<f16>>, %pb: tile<ptr<f16>>, %n: tile<i32>) {
+    %token = make_token : token
+    %c0 = constant <i32: 0> : tile<i32>
+    %c1 = constant <i32: 1> : tile<i32>
+    %av = make_tensor_view %pa, shape = [64, 256], strides = [256, 1] : tensor_view<64x256xf16, strides=[256,1]>
+    %bv = make_tensor_view %pb, shape = [256, 64], strides = [64, 1] : tensor_view<256x64xf16, strides=[64,1]>
+    %at = make_partition_view %av : partition_view<tile=(64x32), tensor_view<64x256xf16, strides=[256,1]>>
+    %bt = make_partition_view %bv : partition_view<tile=(32x64), tensor_view<256x64xf16, strides=[64,1]>>
+    %c = constant <f32: 0.0> : tile<64x64xf32>
+    %acc = for %k in (%c0 to %n, step %c1) : tile<i32> iter_values(%x = %c) -> (tile<64x64xf32>) {
+      %a, %t1 = load_view_tko weak %at[%c0, %k] token = %token : partition_view<tile=(64x32), tensor_view<64x256xf16, strides=[256,1]>>, tile<i32> -> tile<64x32xf16>, token
+      %b, %t2 = load_view_tko weak %bt[%k, %c0] token = %token : partition_view<tile=(32x64), tensor_view<256x64xf16, strides=[64,1]>>, tile<i32> -> tile<32x64xf16>, token
+      %d = mmaf %a, %b, %x : tile<64x32xf16>, tile<32x64xf16>, tile<64x64xf32>
+      continue %d : tile<64x64xf32>
+    }
+    return
+  }
+}
+"#;
+
+fn tma_gpu() -> (Module, Options) {
+    let mut m = tilec_parse::parse(TMA_KERNEL, FileId(0), &Default::default()).expect("parses");
+    let opts = Options {
+        arch: tilec_ptx::Arch::Sm90a,
+        ..Options::default()
+    };
+    convert_to_gpu(&mut m, &opts);
+    (m, opts)
+}
+
+fn has(msgs: &[String], want: &str) -> bool {
+    msgs.iter().any(|m| m == want)
+}
+
+#[test]
+fn tma_pipeline_verifies_and_has_every_new_op() {
+    let (m, opts) = tma_gpu();
+    assert_eq!(messages(&m, &opts), Vec::<String>::new());
+    for opcode in [
+        Opcode::GlobalScratchAlloc,
+        Opcode::TensormapCreate,
+        Opcode::InitBarrier,
+        Opcode::BarrierExpect,
+        Opcode::AsyncTmaCopyGlobalToLocal,
+        Opcode::ArriveBarrier,
+        Opcode::WaitBarrier,
+        Opcode::InvalBarrier,
+    ] {
+        find(&m, opcode);
+    }
+}
+
+#[test]
+fn tma_copy_rules() {
+    // Into the whole ring instead of one stage.
+    let (mut m, opts) = tma_gpu();
+    let c = find(&m, Opcode::AsyncTmaCopyGlobalToLocal);
+    let n = m.num_operands(c);
+    let ix = m.defining_op(m.operand(c, n - 2)).expect("memdesc_index");
+    let whole = m.operand(ix, 0);
+    m.set_operand(c, n - 2, whole);
+    assert!(has(
+        &messages(&m, &opts),
+        "'ttng.async_tma_copy_global_to_local' op requires a buffer of the view's tile shape and one index per dimension"
+    ));
+    // Completing on a stage buffer instead of a barrier.
+    let (mut m, opts) = tma_gpu();
+    let c = find(&m, Opcode::AsyncTmaCopyGlobalToLocal);
+    let n = m.num_operands(c);
+    let dst = m.operand(c, n - 2);
+    m.set_operand(c, n - 1, dst);
+    assert!(has(
+        &messages(&m, &opts),
+        "'ttng.async_tma_copy_global_to_local' op completes on a mutable !ttg.memdesc<1xi64> barrier"
+    ));
+    // Through a map no `ttng.tensormap_create` wrote: the create takes the other view.
+    let (mut m, opts) = tma_gpu();
+    let t = find(&m, Opcode::TensormapCreate);
+    let other = {
+        let mut v = None;
+        m.walk(|op| {
+            if m.opcode(op) == Opcode::MakePartitionView
+                && Some(m.result(op, 0)) != Some(m.operand(t, 1))
+            {
+                v = Some(m.result(op, 0));
+            }
+        });
+        v.expect("B's view")
+    };
+    m.set_operand(t, 1, other);
+    assert!(has(
+        &messages(&m, &opts),
+        "'ttng.async_tma_copy_global_to_local' op requires a map that a 'ttng.tensormap_create' of its view writes"
+    ));
+}
+
+#[test]
+fn tma_map_and_slot_rules() {
+    // A slot of fewer than 128 bytes.
+    let (mut m, opts) = tma_gpu();
+    let g = find(&m, Opcode::GlobalScratchAlloc);
+    let small = m.ctx.attrs.int(64, tilec_ir::Type::I32);
+    m.set_attr(g, 0, Some(small));
+    assert!(has(
+        &messages(&m, &opts),
+        "'ttng.tensormap_create' op writes its 128-byte map into a 'ttg.global_scratch_alloc' of at least 128 bytes"
+    ));
+    // A swizzle mode the copy engine does not have.
+    let (mut m, opts) = tma_gpu();
+    let t = find(&m, Opcode::TensormapCreate);
+    let bad = m.ctx.attrs.int(7, tilec_ir::Type::I32);
+    m.set_attr(t, 0, Some(bad));
+    assert!(has(
+        &messages(&m, &opts),
+        "'ttng.tensormap_create' op requires 'swizzle_mode' from 0 (none) to 3 (128 bytes)"
+    ));
+    // The slot's pointer used as something else than a map: only warp 0 holds it.
+    let (mut m, opts) = tma_gpu();
+    let g = find(&m, Opcode::GlobalScratchAlloc);
+    let p = m.result(g, 0);
+    let t = find(&m, Opcode::TensormapCreate);
+    m.set_operand(t, 1, p);
+    let msgs = messages(&m, &opts);
+    assert!(
+        has(&msgs, "'ttng.tensormap_create' op maps a partition view"),
+        "{msgs:?}"
+    );
+    assert!(
+        has(
+            &msgs,
+            "'ttg.global_scratch_alloc' op returns a rank-0 pointer used only as the map of 'ttng.tensormap_create' and 'ttng.async_tma_copy_global_to_local'"
+        ),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn mbarrier_rules() {
+    // A wait on a stage buffer, not a barrier.
+    let (mut m, opts) = tma_gpu();
+    let c = find(&m, Opcode::AsyncTmaCopyGlobalToLocal);
+    let n = m.num_operands(c);
+    let stage = m.operand(c, n - 2);
+    let w = find(&m, Opcode::WaitBarrier);
+    m.set_operand(w, 0, stage);
+    assert!(has(
+        &messages(&m, &opts),
+        "'ttng.wait_barrier' op requires a mutable !ttg.memdesc<1xi64> barrier"
+    ));
+    // A phase that is not an i32 scalar, and an expectation of no bytes.
+    let (mut m, opts) = tma_gpu();
+    let w = find(&m, Opcode::WaitBarrier);
+    let e = find(&m, Opcode::BarrierExpect);
+    let pred = m.operand(e, 1);
+    m.set_operand(w, 1, pred);
+    let zero = m.ctx.attrs.int(0, tilec_ir::Type::I32);
+    m.set_attr(e, 0, Some(zero));
+    let msgs = messages(&m, &opts);
+    assert!(
+        has(&msgs, "'ttng.wait_barrier' op requires a rank-0 i32 phase"),
+        "{msgs:?}"
+    );
+    assert!(
+        has(
+            &msgs,
+            "'ttng.barrier_expect' op requires a positive 'size' and a rank-0 i1 predicate"
+        ),
+        "{msgs:?}"
+    );
+    // A barrier initialised with no arrivals.
+    let (mut m, opts) = tma_gpu();
+    let i = find(&m, Opcode::InitBarrier);
+    let zero = m.ctx.attrs.int(0, tilec_ir::Type::I32);
+    m.set_attr(i, 0, Some(zero));
+    assert!(has(
+        &messages(&m, &opts),
+        "'ttng.init_barrier' op requires a positive 'count'"
+    ));
+}

@@ -60,10 +60,13 @@ impl Assign<'_> {
     /// view of contiguous rows (static inner stride 1, i32 shapes and strides; the base
     /// checked 16-byte aligned before the loop unless the IR proves it), a tile of at most 256 elements a side, rows of 16 bytes
     /// or of one 32-, 64- or 128-byte swizzle atom, as the stage is swizzled.
-    pub(super) fn tma_copy(&self, i: usize, d: Op) -> Option<TmaCopy> {
+    /// Otherwise why not (`None` when the target or `--no-tma` rules it out).
+    pub(super) fn tma_copy(&self, i: usize, d: Op) -> Result<TmaCopy, Option<String>> {
         if self.arch != Arch::Sm90a || !self.tma {
-            return None;
+            return Err(None);
         }
+        let operand = if i == 0 { "A" } else { "B" };
+        let no = |why: &str| Err(Some(format!("{operand} {why}")));
         let m = &*self.m;
         let view_v = m.operand(d, 0);
         let TypeData::PartitionView {
@@ -73,39 +76,50 @@ impl Assign<'_> {
             dim_map,
         } = m.ctx.types.get(m.value_type(view_v))
         else {
-            return None;
+            return no("is not loaded through a partition view");
         };
         let identity =
             dim_map.is_empty() || dim_map.iter().enumerate().all(|(k, x)| *x == k as i32);
-        if !identity || !matches!(padding, None | Some(PaddingValue::Zero)) {
-            return None;
+        if !identity {
+            return no("is loaded through a permuting dim map");
+        }
+        if !matches!(padding, None | Some(PaddingValue::Zero)) {
+            return no("pads with a nonzero value");
         }
         let rank = tile.len();
         if rank == 0 || rank > 5 || tile.iter().any(|t| !(1..=256).contains(t)) {
-            return None;
+            return no("has a tile over 256 elements a side");
         }
         let elem = m.ctx.types.element_type(*tensor_view);
         let size = crate::sizes::elem_bytes(elem) as u64;
         if !matches!(size, 1 | 2 | 4 | 8) || matches!(elem, Type::I4 | Type::F4E2M1FN) {
-            return None;
+            return no("has sub-byte elements");
         }
         let TypeData::TensorView { strides, .. } = m.ctx.types.get(*tensor_view) else {
-            return None;
+            return no("is not loaded from a tensor view");
         };
         if strides.len() != rank || strides[rank - 1] != 1 {
-            return None;
+            return no("is not contiguous along its rows (inner stride 1)");
         }
-        let tv_op = m.defining_op(m.operand(m.defining_op(view_v)?, 0))?;
-        if m.opcode(tv_op) != Opcode::MakeTensorView {
-            return None;
-        }
+        let tv_op = m
+            .defining_op(view_v)
+            .and_then(|pv| m.defining_op(m.operand(pv, 0)))
+            .filter(|t| m.opcode(*t) == Opcode::MakeTensorView);
+        let Some(tv_op) = tv_op else {
+            return no("is not loaded from a 'make_tensor_view' of this kernel");
+        };
         let dyn_shapes = operand_group(m, tv_op, "dynamicShape");
         let dyn_strides = operand_group(m, tv_op, "dynamicStrides");
         let i32_scalar = |v: &Value| m.ctx.types.element_type(m.value_type(*v)) == Type::I32;
         if !dyn_shapes.iter().all(i32_scalar) || !dyn_strides.iter().all(i32_scalar) {
-            return None;
+            return no("has shapes or strides wider than i32");
         }
-        let info = crate::axis::Axis::run(m, self.body?).view(view_v)?.clone();
+        let info = self
+            .body
+            .and_then(|b| crate::axis::Axis::run(m, b).view(view_v).cloned());
+        let Some(info) = info else {
+            return no("is loaded through a view the analysis does not know");
+        };
         let base_check = (info.base_div < 16).then(|| m.operand(tv_op, 0));
         // The strides other than the innermost: static ones must be a multiple of 16
         // bytes, dynamic ones are checked before the loop unless the IR proves them.
@@ -114,7 +128,9 @@ impl Assign<'_> {
         let mut dynamic = dyn_strides.iter();
         for (k, s) in strides.iter().enumerate() {
             if *s == tilec_ir::types::DYNAMIC {
-                let v = *dynamic.next()?;
+                let Some(&v) = dynamic.next() else {
+                    return no("has a stride the view does not give");
+                };
                 let proven = info.stride_div.get(k).is_some_and(|q| q % per == 0);
                 if k + 1 < rank && !proven {
                     checks.push((v, per));
@@ -123,13 +139,17 @@ impl Assign<'_> {
                     checks.push((v, 1));
                 }
             } else if k + 1 < rank && (*s <= 0 || !(*s as u64 * size).is_multiple_of(16)) {
-                return None;
+                return no("has a row stride that is not a positive multiple of 16 bytes");
             }
         }
         let row = tile[rank - 1] as u64 * size;
         let swizzle = mma_swizzle(tile, elem);
-        let swizzle_mode = swizzle_mode(row, swizzle)?;
-        Some(TmaCopy {
+        let Some(swizzle_mode) = swizzle_mode(row, swizzle) else {
+            return no(&format!(
+                "has rows of {row} bytes: the copy engine writes rows of 16 bytes or of one 32-, 64- or 128-byte swizzle atom"
+            ));
+        };
+        Ok(TmaCopy {
             operand: i,
             view: view_v,
             index: operand_group(m, d, "index").to_vec(),
@@ -138,6 +158,32 @@ impl Assign<'_> {
             checks,
             base_check,
         })
+    }
+
+    /// The remark on a loop whose stages the copy engine fills.
+    pub(super) fn tma_remark(&self, copies: &[TmaCopy]) -> String {
+        let which = match copies {
+            [one] if one.operand == 0 => "A's",
+            [_] => "B's",
+            _ => "A's and B's",
+        };
+        let strides = copies.iter().any(|c| !c.checks.is_empty());
+        let bases = copies.iter().any(|c| c.base_check.is_some());
+        let when = match (strides, bases) {
+            (false, false) => "",
+            (true, false) => {
+                " when the row strides are positive multiples of 16 bytes at run time (by cp.async otherwise)"
+            }
+            (false, true) => {
+                " when the base addresses are 16-byte aligned at run time (by cp.async otherwise)"
+            }
+            (true, true) => {
+                " when the row strides are positive multiples of 16 bytes and the base addresses 16-byte aligned at run time (by cp.async otherwise)"
+            }
+        };
+        format!(
+            "K loop stages of {which} tiles filled by the copy engine (TMA: tensor maps built by the kernel, one mbarrier per stage){when}"
+        )
     }
 
     /// `tma_ok` before loop `f`: every checked stride positive and a multiple of its
