@@ -1239,6 +1239,49 @@ fn wgmma_stages_are_filled_by_the_copy_engine() {
     assert_eq!(tma_bytes_under_three_schedules(&p, &c), vec![want; 3]);
 }
 
+/// The global slots that hold the tensor maps, over the four CTAs of a 128 x 128
+/// product: with all but one of the SM's slots held by other CTAs (the busy mask starts
+/// with those bits set), each CTA in turn claims the free one and releases it before it
+/// returns, so the next finds it free (a CTA that did not release would leave the next
+/// spinning); the results match the interpreter bit for bit, every operand byte by the
+/// copy engine (5 K steps of 64 x 32 + 32 x 64 f16 per CTA).
+#[test]
+fn tensor_map_slots_are_claimed_and_released() {
+    let opts = tilec_ptx::Options {
+        arch: tilec_ptx::Arch::Sm90a,
+        ..tilec_ptx::Options::default()
+    };
+    let c = aligned_matmul("matmul 128x128x160 randint");
+    let mut p = gpusweep::prepare(&c, &opts).expect("prepares");
+    let decl = p
+        .ptx
+        .lines()
+        .find(|l| l.starts_with(".global .align 4 .b8 __tilec_scratch_busy_matmul_0["))
+        .expect("the busy masks")
+        .to_string();
+    // Slots per SM: the `and` after the claim's `not` keeps the claim to them.
+    let lines: Vec<&str> = p.ptx.lines().map(str::trim).collect();
+    let slots = lines
+        .windows(2)
+        .find_map(|w| {
+            w[0].strip_prefix("not.b32 ")?;
+            let mask = w[1].strip_prefix("and.b32 ")?.rsplit(", ").next()?;
+            let mask: u32 = mask.trim_end_matches(';').parse().ok()?;
+            (mask + 1)
+                .is_power_of_two()
+                .then(|| (mask + 1).trailing_zeros())
+        })
+        .expect("the slot mask");
+    assert!((2..32).contains(&slots), "{slots} slots");
+    let mut bytes = vec![0u8; 1024];
+    bytes[..4].copy_from_slice(&((1u32 << (slots - 1)) - 1).to_le_bytes());
+    let list: Vec<String> = bytes.iter().map(u8::to_string).collect();
+    let busy = decl.replace("[1024];", &format!("[1024] = {{{}}};", list.join(", ")));
+    p.ptx = p.ptx.replace(&decl, &busy);
+    let want = 4 * 5 * (64 * 32 + 32 * 64) * 2;
+    assert_eq!(tma_bytes_under_three_schedules(&p, &c), vec![want; 3]);
+}
+
 /// The copy engine's run-time alternative: with K = 50, A's rows (50 f16, 100 bytes) are
 /// not a multiple of 16 bytes, which a tensor map cannot stride, so the same PTX fills
 /// the stages by `cp.async` (each fill still arriving on its stage's mbarrier, with no

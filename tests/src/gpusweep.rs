@@ -222,7 +222,7 @@ pub fn example_cases() -> Vec<SweepCase> {
                 exact,
             );
         }
-        for (m, n, k) in [(64, 64, 64), (100, 70, 50), (64, 64, 352)] {
+        for (m, n, k) in [(64, 64, 64), (100, 70, 50), (64, 64, 352), (128, 128, 160)] {
             let mut a = mat(b.buf(generator, "f16", &format!("{m}x{k}")), m, k, k);
             a.extend(mat(b.buf(generator, "f16", &format!("{k}x{n}")), k, n, n));
             a.extend(mat(b.buf("zeros", "f32", &format!("{m}x{n}")), m, n, n));

@@ -123,6 +123,8 @@ pub(crate) struct Kernel<'a> {
     /// Each `ttg.global_scratch_alloc`'s claim registers: the address of its mask word
     /// and the claimed bit (zero until claimed; see `tma`).
     pub claims: Vec<(Op, String, String)>,
+    /// Slots per SM of the kernel's global scratch tables (`tma::scratch_slots`).
+    pub scratch_slots: u64,
 }
 
 /// The comment that gives a kernel's dynamic shared-memory size (docs/abi.md):
@@ -722,6 +724,7 @@ fn emit_entry(
         cur_op: None,
         name: name.to_string(),
         claims: Vec::new(),
+        scratch_slots: 32,
     };
     let mut params = Vec::new();
     k.tid = k.reg(RegClass::B32);

@@ -3,8 +3,8 @@
 //! ops (docs/hopper.md, "Tensor maps built by the kernel").
 //!
 //! * **Global scratch**: each `ttg.global_scratch_alloc` of a kernel has a module-scope
-//!   table of `256 x 32` slots of its `nbytes` and one 32-bit mask of busy slots per SM
-//!   bucket (`%smid & 255`). Lane 0 of warp 0 claims a free bit of its SM's mask with
+//!   table of `256 x S` slots of its `nbytes` (S: as many of the kernel's CTAs as an SM
+//!   holds, [`scratch_slots`]) and one mask of busy slots per SM bucket (`%smid & 255`). Lane 0 of warp 0 claims a free bit of its SM's mask with
 //!   `atom.acquire.gpu.or` (spinning while all 32 are busy: only other running CTAs hold
 //!   them) and broadcasts the slot's address to warp 0, the only warp that uses it; the
 //!   bit is released (`red.release.gpu.and`) before every `ret`. The registers that
@@ -25,9 +25,18 @@ use super::{Dim, Kernel};
 use crate::sink::{RegClass, Sink};
 use tilec_ir::{Op, TypeData, Value};
 
-/// SM buckets of a global scratch table (`%smid & 255`) and slots per bucket.
+/// SM buckets of a global scratch table (`%smid & 255`).
 const SCRATCH_BUCKETS: u64 = 256;
-const SCRATCH_SLOTS: u64 = 32;
+
+/// Slots per SM bucket for a kernel of `threads` threads and `smem` bytes of shared
+/// memory: as many of its CTAs as an SM can hold (2048 threads, 228 KiB of shared memory
+/// with 1 KiB reserved per CTA, at most 32 CTAs). More CTAs than that on one SM (a GPU
+/// with more shared memory) only wait for a slot, which running CTAs release.
+pub(crate) fn scratch_slots(threads: u32, smem: u64) -> u64 {
+    let by_threads = u64::from(2048 / threads.max(1));
+    let by_smem = (228 * 1024) / (smem + 1024);
+    by_threads.min(by_smem).clamp(1, 32)
+}
 
 impl Kernel<'_> {
     /// The registers of every `ttg.global_scratch_alloc` of `entry`'s claim (the mask
@@ -46,6 +55,8 @@ impl Kernel<'_> {
             self.ins(format!("mov.u32 {bit}, 0;"));
             self.claims.push((o, at, bit));
         }
+        let smem = tilec_gpuir::smem::peak(m, entry).map_or(0, |(end, _)| end);
+        self.scratch_slots = scratch_slots(self.opts.threads(), smem);
     }
 
     /// Releases the slots this thread claimed (before a `ret`).
@@ -83,11 +94,12 @@ impl Kernel<'_> {
             return self.error_at_op(op, "internal error: a global scratch claim not prepared");
         };
         let (_, at, bit) = self.claims[i].clone();
+        let slots = self.scratch_slots;
         let table = format!("__tilec_scratch_{entry_name}_{i}");
         let busy = format!("__tilec_scratch_busy_{entry_name}_{i}");
         self.module_data.decls.push(format!(
             ".global .align {align} .b8 {table}[{}];",
-            SCRATCH_BUCKETS * SCRATCH_SLOTS * slot
+            SCRATCH_BUCKETS * slots * slot
         ));
         self.module_data.decls.push(format!(
             ".global .align 4 .b8 {busy}[{}];",
@@ -104,8 +116,8 @@ impl Kernel<'_> {
         self.ins(format!("and.b32 {bucket}, {sm}, {};", SCRATCH_BUCKETS - 1));
         self.ins(format!("mov.u64 {at}, {busy};"));
         self.ins(format!("mad.wide.u32 {at}, {bucket}, 4, {at};"));
-        // Try bit `b` (first 0); on failure the lowest bit the mask shows free, or 0
-        // again when none is (until a running CTA releases one).
+        // Try bit `b` (first 0); on failure the lowest of the `slots` bits the mask shows
+        // free, or 0 again when none is (until a running CTA releases one).
         let (b, old, free, taken) = (
             self.reg(RegClass::B32),
             self.reg(RegClass::B32),
@@ -121,6 +133,9 @@ impl Kernel<'_> {
         self.ins(format!("and.b32 {free}, {old}, {bit};"));
         self.ins(format!("setp.ne.u32 {taken}, {free}, 0;"));
         self.ins(format!("not.b32 {free}, {old};"));
+        if slots < 32 {
+            self.ins(format!("and.b32 {free}, {free}, {};", (1u64 << slots) - 1));
+        }
         self.ins(format!("brev.b32 {free}, {free};"));
         self.ins(format!("clz.b32 {b}, {free};"));
         self.ins(format!("and.b32 {b}, {b}, 31;"));
@@ -129,7 +144,7 @@ impl Kernel<'_> {
         let (idx, z) = (self.reg(RegClass::B32), self.reg(RegClass::B32));
         self.ins(format!("clz.b32 {z}, {bit};"));
         self.ins(format!("sub.u32 {z}, 31, {z};"));
-        self.ins(format!("mad.lo.u32 {idx}, {bucket}, {SCRATCH_SLOTS}, {z};"));
+        self.ins(format!("mad.lo.u32 {idx}, {bucket}, {slots}, {z};"));
         self.ins(format!("mov.u64 {ptr}, {table};"));
         self.ins(format!("cvta.global.u64 {ptr}, {ptr};"));
         self.ins(format!("mad.wide.u32 {ptr}, {idx}, {slot}, {ptr};"));
