@@ -1716,10 +1716,13 @@ impl Assign<'_> {
             // The operand may be a conversion of the loaded tile (an elementwise op of one
             // operand in the body, its only use the product: f32 to tf32, a dequantising
             // cast), applied in registers when the tile arrives.
+            // B may also be the transpose of a tile loaded N x K (attention's `Q K^T`),
+            // which is then staged as loaded.
             let conv = m.defining_op(v).filter(|c| {
-                m.def(*c)
+                (m.def(*c)
                     .traits
                     .contains(tilec_ir::ops::Traits::ELEMENTWISE)
+                    || (i == 1 && transposes(m, *c)))
                     && m.num_operands(*c) == 1
                     && m.num_results(*c) == 1
                     && m.op_block(*c) == Some(body)
@@ -1959,9 +1962,13 @@ impl Assign<'_> {
         let Some((d, conv)) = loads[1] else {
             return false;
         };
+        // Staged as loaded: MN-major and unconverted, or N x K as loaded and transposed.
+        let as_loaded = match conv {
+            None => b_mn,
+            Some(c) => !b_mn && transposes(self.m, c),
+        };
         (a_async || loads[0].is_none())
-            && b_mn
-            && conv.is_none()
+            && as_loaded
             && self.async_copyable(d)
             && self.shape(self.m.result(d, 0)).len() == 2
             && self.body.is_some_and(|body| {
@@ -2337,7 +2344,16 @@ impl Assign<'_> {
                 };
                 let cur_ix = self.create(Opcode::MemDescIndex, &[buf, a_cur], &[one_ty], &[], op);
                 self.located(cur_ix, op);
-                self.m.set_operand(op, i, self.m.result(cur_ix, 0));
+                let mut operand = self.m.result(cur_ix, 0);
+                if transposed {
+                    // B loaded N x K and transposed (attention's K): the stage holds the
+                    // tile as loaded, the product reads its transposed view.
+                    operand = self.trans_view(operand, &perm, op);
+                }
+                self.m.set_operand(op, i, operand);
+                if let Some(c) = conv {
+                    self.m.erase_op(c);
+                }
                 self.m.erase_op(d);
                 stages.push(buf);
                 continue;
@@ -3301,6 +3317,14 @@ fn loaded_k_fastest(m: &Module, v: Value) -> bool {
 }
 
 /// The `permutation` of a `permute` (identity when absent).
+/// Whether `op` is a `permute` swapping the two dimensions of a matrix.
+fn transposes(m: &Module, op: Op) -> bool {
+    m.opcode(op) == Opcode::Permute
+        && m.num_operands(op) == 1
+        && m.ctx.types.shape(m.value_type(m.operand(op, 0))).len() == 2
+        && permutation(m, op, 2) == [1, 0]
+}
+
 fn permutation(m: &Module, op: Op, rank: usize) -> Vec<usize> {
     match m.attr_named(op, "permutation").map(|a| m.ctx.attrs.get(a)) {
         Some(AttrData::DenseI32Array(p)) => p.iter().map(|x| *x as usize).collect(),
