@@ -1244,6 +1244,31 @@ fn wgmma_stages_are_filled_by_the_copy_engine() {
     assert_eq!(tma_bytes_under_three_schedules(&p, &c), vec![want; 3]);
 }
 
+/// The copy engine's mbarrier ring at every stage count: 2 to 6 stages over 11 K steps
+/// (the phase parity `((k - lb) / n) & 1` by a shift for 2 and 4 stages, by a division
+/// for 3, 5 and 6; the product in flight from 3 on, with the copies one step less ahead),
+/// bit for bit with the interpreter under three schedules, every A and B byte by TMA.
+#[test]
+fn tma_rings_of_every_stage_count() {
+    let c = aligned_matmul("matmul 64x64x352 randint");
+    let want = 11 * (64 * 32 + 32 * 64) * 2;
+    for n in 2..=6 {
+        let opts = tilec_ptx::Options {
+            arch: tilec_ptx::Arch::Sm90a,
+            num_stages: Some(n),
+            ..tilec_ptx::Options::default()
+        };
+        let p = gpusweep::prepare(&c, &opts).expect("prepares");
+        let inits = p.ptx.matches("mbarrier.init.shared::cta.b64").count();
+        assert_eq!(inits, n as usize, "{n} stages");
+        assert_eq!(
+            tma_bytes_under_three_schedules(&p, &c),
+            vec![want; 3],
+            "{n} stages"
+        );
+    }
+}
+
 /// The global slots that hold the tensor maps, over the four CTAs of a 128 x 128
 /// product: with all but one of the SM's slots held by other CTAs (the busy mask starts
 /// with those bits set), each CTA in turn claims the free one and releases it before it
