@@ -1198,7 +1198,16 @@ fn tma_bytes_under_three_schedules(p: &gpusweep::Prepared, c: &SweepCase) -> Vec
 
 /// [`tma_bytes_under_three_schedules`], within the kernel's error bound unless `exact`.
 fn tma_bytes_under_schedules(p: &gpusweep::Prepared, c: &SweepCase, exact: bool) -> Vec<u64> {
-    let mut loaded = Vec::new();
+    tma_traffic_under_schedules(p, c, exact).0
+}
+
+/// [`tma_bytes_under_schedules`], and the bytes the copy engine stored in each run.
+fn tma_traffic_under_schedules(
+    p: &gpusweep::Prepared,
+    c: &SweepCase,
+    exact: bool,
+) -> (Vec<u64>, Vec<u64>) {
+    let (mut loaded, mut stored) = (Vec::new(), Vec::new());
     for seed in [None, Some(1), Some(2)] {
         let mut sim = SimGpu::default();
         sim.seed = seed;
@@ -1208,8 +1217,9 @@ fn tma_bytes_under_schedules(p: &gpusweep::Prepared, c: &SweepCase, exact: bool)
         let r = tilec_gpu::check(&mut sim, &case).expect("runs");
         assert!(r.passed(), "{seed:?}: {}", r.render(&p.module));
         loaded.push(sim.global.get(&0).copied().unwrap_or(0));
+        stored.push(sim.global.get(&1).copied().unwrap_or(0));
     }
-    loaded
+    (loaded, stored)
 }
 
 /// sm_90a: the stages of the warpgroup-MMA K loop are filled by the copy engine. The
@@ -1218,8 +1228,8 @@ fn tma_bytes_under_schedules(p: &gpusweep::Prepared, c: &SweepCase, exact: bool)
 /// `cp.async.bulk.tensor` per operand and K step, completing on the stage's mbarrier,
 /// which every thread waits on (`try_wait.parity`). Over 11 K steps (the 4-stage ring
 /// wraps twice, so both barrier phases are used) it matches the interpreter bit for bit
-/// under three warp schedules, every A and B byte loaded by the copy engine: 11 steps of
-/// 64 x 32 + 32 x 64 f16.
+/// under three warp schedules, every A and B byte loaded by the copy engine (11 steps of
+/// 64 x 32 + 32 x 64 f16), and C stored by it from its layout conversion's buffer.
 #[test]
 fn wgmma_stages_are_filled_by_the_copy_engine() {
     let opts = tilec_ptx::Options {
@@ -1241,7 +1251,17 @@ fn wgmma_stages_are_filled_by_the_copy_engine() {
         assert!(p.ptx.contains(needle), "no {needle}:\n{}", p.ptx);
     }
     let want = 11 * (64 * 32 + 32 * 64) * 2;
-    assert_eq!(tma_bytes_under_three_schedules(&p, &c), vec![want; 3]);
+    // The epilogue: the accumulator's buffer (its layout conversion) stored by the copy
+    // engine, 64 x 64 f32.
+    assert!(
+        p.ptx
+            .contains("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"),
+        "{}",
+        p.ptx
+    );
+    let (loaded, stored) = tma_traffic_under_schedules(&p, &c, true);
+    assert_eq!(loaded, vec![want; 3]);
+    assert_eq!(stored, vec![64 * 64 * 4; 3]);
 }
 
 /// The copy engine's mbarrier ring at every stage count: 2 to 6 stages over 11 K steps
@@ -1316,7 +1336,7 @@ fn tensor_map_slots_are_claimed_and_released() {
 /// not a multiple of 16 bytes, which a tensor map cannot stride, so the same PTX fills
 /// the stages by `cp.async` (each fill still arriving on its stage's mbarrier, with no
 /// bytes, so the waits hold): bit for bit with the interpreter under three schedules,
-/// nothing loaded by the copy engine.
+/// nothing loaded or stored by the copy engine.
 #[test]
 fn unaligned_rows_fall_back_to_async_copies() {
     let opts = tilec_ptx::Options {
@@ -1331,7 +1351,12 @@ fn unaligned_rows_fall_back_to_async_copies() {
         "{}",
         p.ptx
     );
-    assert_eq!(tma_bytes_under_three_schedules(&p, &c), vec![0; 3]);
+    // C's rows (70 f32, 280 bytes) are not 16-byte multiples either: the epilogue stores
+    // from registers.
+    assert_eq!(
+        tma_traffic_under_schedules(&p, &c, true),
+        (vec![0; 3], vec![0; 3])
+    );
 }
 
 /// sm_80, the K loop of `mma.sync`: B staged as it is loaded (`K x N`, N fastest) and

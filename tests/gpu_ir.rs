@@ -454,6 +454,15 @@ fn pipeline_remarks_say_why() {
             format!("{tma} A's tiles filled by {engine}{checked}"),
         ]
     );
+    // The epilogue's store (E0904): by the copy engine from its conversion's buffer (the
+    // 64x64 kernel's; the 128x128 accumulator converts in chunks, with no whole buffer).
+    let out = run_tilec(&[f16, "--arch", "sm_90a", "-o", "-", "--remarks"], "");
+    let stores = out
+        .stderr
+        .lines()
+        .filter(|l| *l == "[E0904] Advice: store by the copy engine (TMA, a tensor map built by the kernel) from the shared-memory buffer of its layout conversion when the row strides are positive multiples of 16 bytes at run time (from registers otherwise)")
+        .count();
+    assert_eq!(stores, 1, "{}", out.stderr);
     // Without the copy engine: the same stages, filled by cp.async.
     assert_eq!(
         remarks(

@@ -20,17 +20,22 @@ pub fn width_list<T: std::fmt::Display>(h: &BTreeMap<u32, T>) -> String {
     h.iter()
         .map(|(w, n)| match w {
             0 => format!("tma:{n}"),
+            1 => format!("tma-store:{n}"),
             w => format!("{w}:{n}"),
         })
         .collect::<Vec<_>>()
         .join(" ")
 }
 
-/// The share (0 to 1) of the bytes moved by 128-bit accesses or the copy engine (width 0),
+/// The share (0 to 1) of the bytes moved by 128-bit accesses or the copy engine (width 0
+/// for its loads, 1 for its stores),
 /// from bytes by access width; `None` when nothing moved.
 pub fn share_128_of_bytes(bytes: &BTreeMap<u32, u64>) -> Option<f64> {
     let all: u64 = bytes.values().sum();
-    let wide = bytes.get(&128).copied().unwrap_or(0) + bytes.get(&0).copied().unwrap_or(0);
+    let wide = [128, 0, 1]
+        .iter()
+        .map(|w| bytes.get(w).copied().unwrap_or(0))
+        .sum::<u64>();
     (all > 0).then(|| wide as f64 / all as f64)
 }
 

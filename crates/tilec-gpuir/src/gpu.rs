@@ -222,7 +222,8 @@ pub fn pipeline_loops(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnos
                 products.push(op);
             }
         });
-        if products.is_empty() {
+        let stores = opts.arch == crate::target::Arch::Sm90a && opts.tma;
+        if products.is_empty() && !stores {
             continue;
         }
         // The layouts the types carry, made for the entry's warps.
@@ -261,6 +262,7 @@ pub fn pipeline_loops(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnos
         for op in products {
             a.expand_pipeline(op);
         }
+        a.tma_stores(e);
         a.finish(e);
         remarks.append(&mut a.remarks);
     }
@@ -1145,6 +1147,9 @@ impl Assign<'_> {
             | O::ArriveBarrier
             | O::WaitBarrier
             | O::AsyncTmaCopyGlobalToLocal
+            | O::FenceAsyncShared
+            | O::AsyncTmaCopyLocalToGlobal
+            | O::AsyncTmaStoreWait
             | O::UnrealizedConversionCast
             | O::Unregistered => {}
             // 13.3 ops without a lowering yet and the testing ops: `check_limits` refuses
@@ -1921,11 +1926,15 @@ impl Assign<'_> {
 
     /// A remark located at `at`.
     fn remark(&mut self, at: Op, message: String) {
+        self.remark_as(tilec_diag::codes::PIPELINE, at, message);
+    }
+
+    /// A remark of code `code` at `at`.
+    fn remark_as(&mut self, code: &'static str, at: Op, message: String) {
         let span = self.m.op_span(at).unwrap_or(tilec_diag::Span::new(0, 0));
         let file = self.m.file().unwrap_or(tilec_diag::FileId(0));
         self.remarks.push(
-            tilec_diag::Diagnostic::remark(tilec_diag::codes::PIPELINE, message)
-                .at(tilec_diag::Location::new(file, span)),
+            tilec_diag::Diagnostic::remark(code, message).at(tilec_diag::Location::new(file, span)),
         );
     }
 
@@ -4003,11 +4012,14 @@ fn verify_entry(m: &Module, e: Op, warp_bits: u32, errors: &mut Vec<GpuError>) {
                     // Only warp 0 holds the address (tensor maps are built and used there).
                     let r = m.result(op, 0);
                     let used_right = m.users(r).all(|u| {
-                        matches!(m.opcode(u), Opcode::TensormapCreate | Opcode::AsyncTmaCopyGlobalToLocal)
+                        matches!(
+                            m.opcode(u),
+                            Opcode::TensormapCreate | Opcode::AsyncTmaCopyGlobalToLocal | Opcode::AsyncTmaCopyLocalToGlobal
+                        )
                             && m.operands(u).enumerate().all(|(i, v)| v != r || i == 0)
                     });
                     if !used_right || !types.shape(m.value_type(r)).is_empty() {
-                        err(Some(op), format!("'{name}' op returns a rank-0 pointer used only as the map of 'ttng.tensormap_create' and 'ttng.async_tma_copy_global_to_local'"));
+                        err(Some(op), format!("'{name}' op returns a rank-0 pointer used only as the map of 'ttng.tensormap_create' and the copy engine's copies"));
                     }
                 }
                 Opcode::TensormapCreate => {
@@ -4070,6 +4082,31 @@ fn verify_entry(m: &Module, e: Op, warp_bits: u32, errors: &mut Vec<GpuError>) {
                         err(Some(op), format!("'{name}' op completes on a mutable !ttg.memdesc<1xi64> barrier"));
                     }
                 }
+                Opcode::AsyncTmaCopyLocalToGlobal => {
+                    let n = m.num_operands(op);
+                    let (map, view) = (m.operand(op, 0), m.operand(op, 1));
+                    let made = m.users(map).any(|u| m.opcode(u) == Opcode::TensormapCreate && m.operand(u, 1) == view);
+                    if !made {
+                        err(Some(op), format!("'{name}' op requires a map that a 'ttng.tensormap_create' of its view writes"));
+                    }
+                    match (types.get(operand_ty(1)), types.get(operand_ty(n - 1))) {
+                        (TypeData::PartitionView { tile, .. }, TypeData::MemDesc { shape, swizzle, .. }) => {
+                            if tile != shape || n - 3 != tile.len() || !swizzle.is_identity() {
+                                err(Some(op), format!("'{name}' op requires an unswizzled buffer of the view's tile shape and one index per dimension"));
+                            }
+                        }
+                        _ => err(Some(op), format!("'{name}' op stores a !ttg.memdesc into a partition view tile")),
+                    }
+                }
+                Opcode::AsyncTmaStoreWait => {
+                    let pendings = m
+                        .attr_named(op, crate::wgmma::PENDINGS_ATTR)
+                        .and_then(|a| m.ctx.attrs.get_int(a));
+                    if !pendings.is_some_and(|n| (0..8).contains(&n)) {
+                        err(Some(op), format!("'{name}' op requires 'pendings', an integer from 0 to 7"));
+                    }
+                }
+                Opcode::FenceAsyncShared => {}
                 Opcode::WarpGroupDotWait => {
                     if operand_ty(0) != m.value_type(m.result(op, 0)) {
                         err(Some(op), format!("'{name}' op requires its result of its input's type"));

@@ -40,10 +40,18 @@ pub const MMA_FALLBACK_BYTES: u64 = 32 * 1024;
 /// The alignment of the buffer `ttg.local_alloc` `op` allocates: 1024 bytes for a
 /// swizzled buffer (its XOR pattern repeats every 8 rows of up to 128 bytes, and
 /// warpgroup MMA and the tensor memory accelerator apply it to the address itself), 16
-/// otherwise.
+/// otherwise (128 for the source of a tensor store).
 pub fn local_alloc_align(m: &Module, op: Op) -> u64 {
-    match m.ctx.types.get(m.value_type(m.result(op, 0))) {
+    let r = m.result(op, 0);
+    match m.ctx.types.get(m.value_type(r)) {
         TypeData::MemDesc { swizzle, .. } if !swizzle.is_identity() => 1024,
+        // The copy engine reads a tensor store's source at a 128-byte aligned address.
+        _ if m
+            .users(r)
+            .any(|u| m.opcode(u) == Opcode::AsyncTmaCopyLocalToGlobal) =>
+        {
+            128
+        }
         _ => 16,
     }
 }

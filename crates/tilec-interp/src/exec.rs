@@ -456,6 +456,9 @@ impl<'a, 'm> Ctx<'a, 'm> {
             | O::ArriveBarrier
             | O::WaitBarrier
             | O::AsyncTmaCopyGlobalToLocal
+            | O::FenceAsyncShared
+            | O::AsyncTmaCopyLocalToGlobal
+            | O::AsyncTmaStoreWait
             | O::PredicateStage
             | O::Mask
             | O::MaskReturn

@@ -965,15 +965,18 @@ fn memdesc_reshape_of_a_swizzled_buffer() {
 }
 
 /// sm_90a: a warpgroup MMA's K loop whose A goes by the copy engine (static strides of 512
-/// bytes; the base checked at run time): a tensor map in a global slot, an mbarrier ring.
+/// bytes; the base checked at run time): a tensor map in a global slot, an mbarrier ring;
+/// and the accumulator stored by the copy engine from its layout conversion's buffer.
 const TMA_KERNEL: &str = r#"
 cuda_tile.module @m {
-  entry @k(%pa: tile<ptr<f16>>, %pb: tile<ptr<f16>>, %n: tile<i32>) {
+  entry @k(%pa: tile<ptr<f16>>, %pb: tile<ptr<f16>>, %pc: tile<ptr<f32>>, %n: tile<i32>) {
     %token = make_token : token
     %c0 = constant <i32: 0> : tile<i32>
     %c1 = constant <i32: 1> : tile<i32>
     %av = make_tensor_view %pa, shape = [64, 256], strides = [256, 1] : tensor_view<64x256xf16, strides=[256,1]>
     %bv = make_tensor_view %pb, shape = [256, 64], strides = [64, 1] : tensor_view<256x64xf16, strides=[64,1]>
+    %cv = make_tensor_view %pc, shape = [64, 64], strides = [64, 1] : tensor_view<64x64xf32, strides=[64,1]>
+    %ct = make_partition_view %cv : partition_view<tile=(64x64), tensor_view<64x64xf32, strides=[64,1]>>
     %at = make_partition_view %av : partition_view<tile=(64x32), tensor_view<64x256xf16, strides=[256,1]>>
     %bt = make_partition_view %bv : partition_view<tile=(32x64), tensor_view<256x64xf16, strides=[64,1]>>
     %c = constant <f32: 0.0> : tile<64x64xf32>
@@ -983,6 +986,7 @@ cuda_tile.module @m {
       %d = mmaf %a, %b, %x : tile<64x32xf16>, tile<32x64xf16>, tile<64x64xf32>
       continue %d : tile<64x64xf32>
     }
+    %t3 = store_view_tko weak %acc, %ct[%c0, %c0] token = %token : tile<64x64xf32>, partition_view<tile=(64x64), tensor_view<64x64xf32, strides=[64,1]>>, tile<i32> -> token
     return
   }
 }
@@ -1015,9 +1019,39 @@ fn tma_pipeline_verifies_and_has_every_new_op() {
         Opcode::ArriveBarrier,
         Opcode::WaitBarrier,
         Opcode::InvalBarrier,
+        Opcode::FenceAsyncShared,
+        Opcode::AsyncTmaCopyLocalToGlobal,
+        Opcode::AsyncTmaStoreWait,
     ] {
         find(&m, opcode);
     }
+}
+
+#[test]
+fn tma_store_rules() {
+    // From a (swizzled) stage of the ring instead of the conversion's buffer.
+    let (mut m, opts) = tma_gpu();
+    let stage = {
+        let c = find(&m, Opcode::AsyncTmaCopyGlobalToLocal);
+        m.operand(c, m.num_operands(c) - 2)
+    };
+    let st = find(&m, Opcode::AsyncTmaCopyLocalToGlobal);
+    let n = m.num_operands(st);
+    m.set_operand(st, n - 1, stage);
+    assert!(has(
+        &messages(&m, &opts),
+        "'ttng.async_tma_copy_local_to_global' op requires an unswizzled buffer of the view's tile shape and one index per dimension"
+    ));
+    // A wait for more groups than a thread may have in flight.
+    let (mut m, opts) = tma_gpu();
+    let w = find(&m, Opcode::AsyncTmaStoreWait);
+    m.remove_extra_attr(w, "pendings");
+    let nine = m.ctx.attrs.int(9, tilec_ir::Type::I32);
+    m.push_extra_attr(w, "pendings", nine);
+    assert!(has(
+        &messages(&m, &opts),
+        "'ttng.async_tma_store_wait' op requires 'pendings', an integer from 0 to 7"
+    ));
 }
 
 #[test]
@@ -1098,7 +1132,7 @@ fn tma_map_and_slot_rules() {
     assert!(
         has(
             &msgs,
-            "'ttg.global_scratch_alloc' op returns a rank-0 pointer used only as the map of 'ttng.tensormap_create' and 'ttng.async_tma_copy_global_to_local'"
+            "'ttg.global_scratch_alloc' op returns a rank-0 pointer used only as the map of 'ttng.tensormap_create' and the copy engine's copies"
         ),
         "{msgs:?}"
     );

@@ -124,9 +124,12 @@ impl Backend for SimGpu {
                 for (bits, bytes) in stats.global {
                     *self.global.entry(bits).or_insert(0) += bytes;
                 }
-                // The copy engine's loads under width 0.
+                // The copy engine's loads under width 0, its stores under width 1.
                 if stats.tma_bytes_loaded > 0 {
                     *self.global.entry(0).or_insert(0) += stats.tma_bytes_loaded;
+                }
+                if stats.tma_bytes_stored > 0 {
+                    *self.global.entry(1).or_insert(0) += stats.tma_bytes_stored;
                 }
                 Ok(())
             }

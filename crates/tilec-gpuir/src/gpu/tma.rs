@@ -20,6 +20,14 @@ use tilec_ir::attrs::PaddingValue;
 use tilec_ir::segments::operand_group;
 use tilec_ir::{EnumKind, InsertPoint, Op, Opcode, Swizzle, Type, TypeData, Value};
 
+/// What a view's tiles need to go by the copy engine ([`Assign::tma_view`]).
+pub(super) struct TmaView {
+    pub swizzle_mode: i64,
+    pub bytes: u64,
+    pub checks: Vec<(Value, u64)>,
+    pub base_check: Option<Value>,
+}
+
 /// How one operand's view loads go by the copy engine.
 pub(super) struct TmaCopy {
     /// The operand (0: A, 1: B), and the view and tile indices of its load in the loop
@@ -54,21 +62,56 @@ fn swizzle_mode(row: u64, swizzle: Swizzle) -> Option<i64> {
     (swizzle.per_phase as u64 == 128 / row && swizzle.max_phase as u64 == row / 16).then_some(mode)
 }
 
+/// What `copies` check before their loop, as a remark says it (`otherwise`: how the
+/// tiles go when the check fails); empty when nothing is checked.
+fn run_time_condition(copies: &[TmaCopy], otherwise: &str) -> String {
+    let strides = copies.iter().any(|c| !c.checks.is_empty());
+    let bases = copies.iter().any(|c| c.base_check.is_some());
+    let what = match (strides, bases) {
+        (false, false) => return String::new(),
+        (true, false) => "the row strides are positive multiples of 16 bytes",
+        (false, true) => "the base addresses are 16-byte aligned",
+        (true, true) => {
+            "the row strides are positive multiples of 16 bytes and the base addresses 16-byte aligned"
+        }
+    };
+    format!(" when {what} at run time ({otherwise} otherwise)")
+}
+
 impl Assign<'_> {
     /// Whether view load `d` (operand `i`, staged as loaded) can go by the copy engine on
-    /// this target: a partition view (identity dim map, zero padding or none) of a tensor
-    /// view of contiguous rows (static inner stride 1, i32 shapes and strides; the base
-    /// checked 16-byte aligned before the loop unless the IR proves it), a tile of at most 256 elements a side, rows of 16 bytes
-    /// or of one 32-, 64- or 128-byte swizzle atom, as the stage is swizzled.
-    /// Otherwise why not (`None` when the target or `--no-tma` rules it out).
+    /// this target ([`Assign::tma_view`], into a stage swizzled as [`mma_swizzle`] makes
+    /// it). Otherwise why not (`None` when the target or `--no-tma` rules it out).
     pub(super) fn tma_copy(&self, i: usize, d: Op) -> Result<TmaCopy, Option<String>> {
         if self.arch != Arch::Sm90a || !self.tma {
             return Err(None);
         }
         let operand = if i == 0 { "A" } else { "B" };
-        let no = |why: &str| Err(Some(format!("{operand} {why}")));
+        let view = self.m.operand(d, 0);
+        let v = self
+            .tma_view(view, false)
+            .map_err(|why| Some(format!("{operand} {why}")))?;
+        Ok(TmaCopy {
+            operand: i,
+            view,
+            index: operand_group(self.m, d, "index").to_vec(),
+            swizzle_mode: v.swizzle_mode,
+            bytes: v.bytes,
+            checks: v.checks,
+            base_check: v.base_check,
+        })
+    }
+
+    /// Whether the tiles of partition view `view_v` can go by the copy engine: an identity
+    /// dim map (and, for loads, zero padding or none: the engine fills with zeros) over a
+    /// tensor view of contiguous rows (static inner stride 1, i32 shapes and strides; the
+    /// base checked 16-byte aligned before the loop unless the IR proves it), a tile of at
+    /// most 256 elements a side, elements of 1, 2, 4 or 8 bytes; for a load, rows of 16
+    /// bytes or of one 32-, 64- or 128-byte swizzle atom, as its stage is swizzled; for a
+    /// `store` (from an unswizzled row-major buffer), rows of a multiple of 16 bytes.
+    pub(super) fn tma_view(&self, view_v: Value, store: bool) -> Result<TmaView, String> {
         let m = &*self.m;
-        let view_v = m.operand(d, 0);
+        let no = |why: &str| Err(why.to_string());
         let TypeData::PartitionView {
             tile,
             padding,
@@ -76,14 +119,14 @@ impl Assign<'_> {
             dim_map,
         } = m.ctx.types.get(m.value_type(view_v))
         else {
-            return no("is not loaded through a partition view");
+            return no("is not a partition view tile");
         };
         let identity =
             dim_map.is_empty() || dim_map.iter().enumerate().all(|(k, x)| *x == k as i32);
         if !identity {
-            return no("is loaded through a permuting dim map");
+            return no("goes through a permuting dim map");
         }
-        if !matches!(padding, None | Some(PaddingValue::Zero)) {
+        if !store && !matches!(padding, None | Some(PaddingValue::Zero)) {
             return no("pads with a nonzero value");
         }
         let rank = tile.len();
@@ -96,7 +139,7 @@ impl Assign<'_> {
             return no("has sub-byte elements");
         }
         let TypeData::TensorView { strides, .. } = m.ctx.types.get(*tensor_view) else {
-            return no("is not loaded from a tensor view");
+            return no("is not a tensor view's");
         };
         if strides.len() != rank || strides[rank - 1] != 1 {
             return no("is not contiguous along its rows (inner stride 1)");
@@ -106,7 +149,7 @@ impl Assign<'_> {
             .and_then(|pv| m.defining_op(m.operand(pv, 0)))
             .filter(|t| m.opcode(*t) == Opcode::MakeTensorView);
         let Some(tv_op) = tv_op else {
-            return no("is not loaded from a 'make_tensor_view' of this kernel");
+            return no("is not of a 'make_tensor_view' of this kernel");
         };
         let dyn_shapes = operand_group(m, tv_op, "dynamicShape");
         let dyn_strides = operand_group(m, tv_op, "dynamicStrides");
@@ -118,11 +161,12 @@ impl Assign<'_> {
             .body
             .and_then(|b| crate::axis::Axis::run(m, b).view(view_v).cloned());
         let Some(info) = info else {
-            return no("is loaded through a view the analysis does not know");
+            return no("is of a view the analysis does not know");
         };
         let base_check = (info.base_div < 16).then(|| m.operand(tv_op, 0));
         // The strides other than the innermost: static ones must be a multiple of 16
-        // bytes, dynamic ones are checked before the loop unless the IR proves them.
+        // bytes, dynamic ones are checked before the loop (their sign too; their
+        // divisibility unless the IR proves it).
         let per = 16 / size;
         let mut checks = Vec::new();
         let mut dynamic = dyn_strides.iter();
@@ -131,28 +175,26 @@ impl Assign<'_> {
                 let Some(&v) = dynamic.next() else {
                     return no("has a stride the view does not give");
                 };
-                let proven = info.stride_div.get(k).is_some_and(|q| q % per == 0);
-                if k + 1 < rank && !proven {
-                    checks.push((v, per));
-                } else if k + 1 < rank {
-                    // Divisible, but its sign is unknown: still checked.
-                    checks.push((v, 1));
+                if k + 1 < rank {
+                    let proven = info.stride_div.get(k).is_some_and(|q| q % per == 0);
+                    checks.push((v, if proven { 1 } else { per }));
                 }
             } else if k + 1 < rank && (*s <= 0 || !(*s as u64 * size).is_multiple_of(16)) {
                 return no("has a row stride that is not a positive multiple of 16 bytes");
             }
         }
         let row = tile[rank - 1] as u64 * size;
-        let swizzle = mma_swizzle(tile, elem);
-        let Some(swizzle_mode) = swizzle_mode(row, swizzle) else {
+        let swizzle_mode = if store {
+            row.is_multiple_of(16).then_some(0)
+        } else {
+            swizzle_mode(row, mma_swizzle(tile, elem))
+        };
+        let Some(swizzle_mode) = swizzle_mode else {
             return no(&format!(
-                "has rows of {row} bytes: the copy engine writes rows of 16 bytes or of one 32-, 64- or 128-byte swizzle atom"
+                "has rows of {row} bytes: the copy engine moves rows of a multiple of 16 bytes, and into swizzled stages rows of 16 bytes or of one 32-, 64- or 128-byte swizzle atom"
             ));
         };
-        Ok(TmaCopy {
-            operand: i,
-            view: view_v,
-            index: operand_group(m, d, "index").to_vec(),
+        Ok(TmaView {
             swizzle_mode,
             bytes: tile.iter().product::<i64>() as u64 * size,
             checks,
@@ -167,20 +209,7 @@ impl Assign<'_> {
             [_] => "B's",
             _ => "A's and B's",
         };
-        let strides = copies.iter().any(|c| !c.checks.is_empty());
-        let bases = copies.iter().any(|c| c.base_check.is_some());
-        let when = match (strides, bases) {
-            (false, false) => "",
-            (true, false) => {
-                " when the row strides are positive multiples of 16 bytes at run time (by cp.async otherwise)"
-            }
-            (false, true) => {
-                " when the base addresses are 16-byte aligned at run time (by cp.async otherwise)"
-            }
-            (true, true) => {
-                " when the row strides are positive multiples of 16 bytes and the base addresses 16-byte aligned at run time (by cp.async otherwise)"
-            }
-        };
+        let when = run_time_condition(copies, "by cp.async");
         format!(
             "K loop stages of {which} tiles filled by the copy engine (TMA: tensor maps built by the kernel, one mbarrier per stage){when}"
         )
@@ -478,5 +507,180 @@ impl Assign<'_> {
             after = mask2;
         }
         after
+    }
+}
+
+impl Assign<'_> {
+    /// The copy engine's stores (sm_90a): every `store_view_tko` of entry `e` whose tile
+    /// comes from a round trip through shared memory (`ttg.local_alloc %x`, a CTA barrier,
+    /// `ttg.local_load`: a layout conversion, as before a GEMM's epilogue store) stores
+    /// the buffer with `ttng.async_tma_copy_local_to_global` instead of loading it back
+    /// into registers: every thread fences its writes for the async proxy, thread 0 issues
+    /// the store and waits for it, a CTA barrier, then the buffer is released. Where the
+    /// view's strides are known only at run time, the load and store stay as the
+    /// alternative under the check's negation.
+    pub(super) fn tma_stores(&mut self, e: Op) {
+        if self.arch != Arch::Sm90a || !self.tma {
+            return;
+        }
+        let m = &*self.m;
+        let mut found = Vec::new();
+        m.walk_op(e, &mut |op| {
+            if m.opcode(op) == Opcode::StoreViewTko {
+                found.push(op);
+            }
+        });
+        for st in found {
+            let Some((la, ll, dl)) = self.store_round_trip(st) else {
+                continue;
+            };
+            let view = self.m.operand(st, 1);
+            let tv = match self.tma_view(view, true) {
+                Ok(tv) => tv,
+                Err(why) => {
+                    let code = tilec_diag::codes::VECTOR_ACCESS;
+                    self.remark_as(code, st, format!("store through shared memory, not by the copy engine (TMA): the view {why}"));
+                    continue;
+                }
+            };
+            let copy = TmaCopy {
+                operand: 2,
+                view,
+                index: operand_group(self.m, st, "index").to_vec(),
+                swizzle_mode: tv.swizzle_mode,
+                bytes: tv.bytes,
+                checks: tv.checks,
+                base_check: tv.base_check,
+            };
+            let copies = [copy];
+            let when = run_time_condition(&copies, "from registers");
+            let tma_ok = self.tma_condition(&copies, la, st);
+            let maps = self.tensor_maps(&copies, tma_ok, la, st);
+            let buf = self.m.result(la, 0);
+            // Every thread's writes of the buffer, then (the round trip's barrier) the
+            // store by thread 0.
+            self.create_at(
+                Opcode::FenceAsyncShared,
+                &[],
+                &[],
+                &[],
+                InsertPoint::After(la),
+                st,
+            );
+            let at = InsertPoint::Before(st);
+            let (mask, block) = match tma_ok {
+                Some(p) => {
+                    let (mask, block) = self.mask_at(p, &[], at, st);
+                    (Some(mask), Some(block))
+                }
+                None => (None, None),
+            };
+            let inner = block.map_or(at, InsertPoint::End);
+            let operands: Vec<Value> = [maps[0], view]
+                .into_iter()
+                .chain(copies[0].index.iter().copied())
+                .chain([buf])
+                .collect();
+            self.create_at(
+                Opcode::AsyncTmaCopyLocalToGlobal,
+                &operands,
+                &[],
+                &[],
+                inner,
+                st,
+            );
+            let w = self.create_at(Opcode::AsyncTmaStoreWait, &[], &[], &[], inner, st);
+            let zero = self.m.ctx.attrs.int(0, Type::I32);
+            self.m.push_extra_attr(w, crate::wgmma::PENDINGS_ATTR, zero);
+            if let Some(block) = block {
+                self.end_mask(block, &[], st);
+            }
+            let last = match (tma_ok, mask) {
+                (Some(ok), Some(mask)) => {
+                    // The registers' way under `!tma_ok`: the load and the store, moved
+                    // into a mask after the copy engine's.
+                    let i1 = self.i1_type();
+                    let after = InsertPoint::After(mask);
+                    let one = self.m.ctx.attrs.intern(tilec_ir::attrs::dense(i1, vec![1]));
+                    let one = self.scalar_at(Opcode::Constant, &[], i1, &[Some(one)], after, st);
+                    let after = InsertPoint::After(self.m.defining_op(one).unwrap_or(mask));
+                    let not_ok = self.scalar_at(Opcode::XOrI, &[ok, one], i1, &[], after, st);
+                    let after = InsertPoint::After(self.m.defining_op(not_ok).unwrap_or(mask));
+                    let (mask2, block2) = self.mask_at(not_ok, &[], after, st);
+                    self.m.move_op(ll, InsertPoint::End(block2));
+                    self.m.move_op(st, InsertPoint::End(block2));
+                    self.end_mask(block2, &[], st);
+                    mask2
+                }
+                _ => {
+                    self.m.erase_op(st);
+                    self.m.erase_op(ll);
+                    mask.unwrap_or(w)
+                }
+            };
+            // The buffer is free once thread 0's store has read it.
+            let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
+            let bar = self.create_at(
+                Opcode::GpuBarrier,
+                &[],
+                &[],
+                &[Some(local)],
+                InsertPoint::After(last),
+                st,
+            );
+            self.m.move_op(dl, InsertPoint::After(bar));
+            self.remark_as(
+                tilec_diag::codes::VECTOR_ACCESS,
+                bar,
+                format!("store by the copy engine (TMA, a tensor map built by the kernel) from the shared-memory buffer of its layout conversion{when}"),
+            );
+        }
+    }
+
+    /// The round trip `%b = ttg.local_alloc %x`, `ttg.barrier local`, `%t = ttg.local_load
+    /// %b`, `ttg.local_dealloc %b` whose tile `%t` only store `st` uses (weak, its token
+    /// unused), from an unswizzled row-major buffer of the view's tile shape: (alloc,
+    /// load, dealloc).
+    fn store_round_trip(&self, st: Op) -> Option<(Op, Op, Op)> {
+        let m = &*self.m;
+        let weak = m
+            .attr_named(st, "memory_ordering_semantics")
+            .and_then(|a| m.ctx.attrs.get_enum(a, EnumKind::MemoryOrdering))
+            .is_none_or(|o| o == 0);
+        let tile = m.operand(st, 0);
+        if !weak || m.has_uses(m.result(st, 0)) || m.num_uses(tile) != 1 {
+            return None;
+        }
+        let ll = m
+            .defining_op(tile)
+            .filter(|d| m.opcode(*d) == Opcode::LocalLoad)?;
+        let buf = m.operand(ll, 0);
+        let la = m
+            .defining_op(buf)
+            .filter(|d| m.opcode(*d) == Opcode::LocalAlloc && m.num_operands(*d) == 1)?;
+        let barrier = m
+            .prev_op(ll)
+            .is_some_and(|b| m.opcode(b) == Opcode::GpuBarrier);
+        let same_block = m.op_block(la) == m.op_block(st) && m.op_block(ll) == m.op_block(st);
+        let users: Vec<Op> = m.users(buf).collect();
+        let dl = users
+            .iter()
+            .copied()
+            .find(|u| m.opcode(*u) == Opcode::LocalDealloc && m.op_block(*u) == m.op_block(st))?;
+        let view_tile = m.ctx.types.shape(m.value_type(m.operand(st, 1)));
+        let plain = match m.ctx.types.get(m.value_type(buf)) {
+            TypeData::MemDesc {
+                shape,
+                swizzle,
+                order,
+                ..
+            } => {
+                swizzle.is_identity()
+                    && **shape == *view_tile
+                    && **order == *tilec_ir::TypeStore::row_major_order(shape.len())
+            }
+            _ => false,
+        };
+        (barrier && same_block && users.len() == 2 && plain).then_some((la, ll, dl))
     }
 }

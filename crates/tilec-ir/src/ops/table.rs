@@ -1981,6 +1981,41 @@ table! {
         ),
         ..DEFAULT
     },
+    FenceAsyncShared => OpDef {
+        opcode: Opcode::FenceAsyncShared,
+        name: "ttng.fence_async_shared",
+        summary: "Every thread orders its shared-memory writes before the copy engine's and tensor cores' reads (async proxy)",
+        family: Family::Gpu,
+        since: "gpu",
+        effects: Effects::ReadWrite,
+        syntax: Syntax::Format("attr-dict"),
+        ..DEFAULT
+    },
+    AsyncTmaCopyLocalToGlobal => OpDef {
+        opcode: Opcode::AsyncTmaCopyLocalToGlobal,
+        name: "ttng.async_tma_copy_local_to_global",
+        summary: "One thread has the copy engine store a shared-memory buffer into a tile of a partition view through its tensor map (clipped at the tensor's edges), as one bulk group (tilec's form: the view gives the tile)",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[one("desc", PT), one("view", ANY), var("index", TILE), one("src", ANY)],
+        effects: Effects::ReadWrite,
+        syntax: Syntax::Format(
+            "$desc `,` $view `[` $index `]` `,` $src attr-dict `:` type($desc) `,` type($view) `,` type($src)",
+        ),
+        ..DEFAULT
+    },
+    AsyncTmaStoreWait => OpDef {
+        opcode: Opcode::AsyncTmaStoreWait,
+        name: "ttng.async_tma_store_wait",
+        summary: "The thread that issued the copy engine's stores waits until at most `pendings` bulk groups are in flight",
+        family: Family::Gpu,
+        since: "gpu",
+        // `pendings` (an i32) is carried in the attribute dictionary, where Triton's NVIDIA
+        // dialect prints it.
+        effects: Effects::ReadWrite,
+        syntax: Syntax::Format("attr-dict"),
+        ..DEFAULT
+    },
     PredicateStage => OpDef {
         opcode: Opcode::PredicateStage,
         name: "ttg.predicate_stage",

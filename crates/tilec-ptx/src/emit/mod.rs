@@ -1493,6 +1493,17 @@ impl<'a> Kernel<'a> {
             | O::ArriveBarrier
             | O::WaitBarrier => self.emit_mbarrier(op),
             O::AsyncTmaCopyGlobalToLocal => self.emit_tma_copy(op),
+            O::AsyncTmaCopyLocalToGlobal => self.emit_tma_store(op),
+            O::FenceAsyncShared => self.ins("fence.proxy.async.shared::cta;"),
+            O::AsyncTmaStoreWait => {
+                let pendings = m
+                    .attr_named(op, tilec_gpuir::wgmma::PENDINGS_ATTR)
+                    .and_then(|a| m.ctx.attrs.get_int(a))
+                    .unwrap_or(0);
+                let (tid, lead) = (self.tid.clone(), self.reg(RegClass::Pred));
+                self.ins(format!("setp.eq.u32 {lead}, {tid}, 0;"));
+                self.ins(format!("@{lead} cp.async.bulk.wait_group {pendings};"));
+            }
             O::AsyncWait => {
                 let num = m
                     .attr_named(op, "num")

@@ -4,12 +4,13 @@
 //!
 //! * **Global scratch**: each `ttg.global_scratch_alloc` of a kernel has a module-scope
 //!   table of `256 x S` slots of its `nbytes` (S: as many of the kernel's CTAs as an SM
-//!   holds, [`scratch_slots`]) and one mask of busy slots per SM bucket (`%smid & 255`). Lane 0 of warp 0 claims a free bit of its SM's mask with
-//!   `atom.acquire.gpu.or` (spinning while all 32 are busy: only other running CTAs hold
-//!   them) and broadcasts the slot's address to warp 0, the only warp that uses it; the
-//!   bit is released (`red.release.gpu.and`) before every `ret`. The registers that
-//!   remember the claim start at zero, so a kernel that returns before claiming releases
-//!   nothing.
+//!   holds, [`scratch_slots`]) and one mask of busy slots per SM bucket (`%smid & 255`).
+//!   Warp 0 claims a free bit of its SM's mask in step (lane 0's `atom.acquire.gpu.or`,
+//!   its result shuffled to the warp; spinning while all are busy: only other running
+//!   CTAs hold them), so the whole warp, the only one that uses it, has the slot's
+//!   address; thread 0 releases the bit (`red.release.gpu.and`) before every `ret`. The
+//!   registers that remember the claim start at zero, so a kernel that returns before
+//!   claiming releases nothing.
 //! * **Tensor maps**: warp 0 zeroes 128 bytes of its scratch (128-byte aligned), lane 0
 //!   writes every field with `tensormap.replace` (address, rank, box, dimensions, strides,
 //!   element type, swizzle, zero fill), the warp copies the map to its global slot with
@@ -59,11 +60,14 @@ impl Kernel<'_> {
         self.scratch_slots = scratch_slots(self.opts.threads(), smem);
     }
 
-    /// Releases the slots this thread claimed (before a `ret`).
+    /// Releases the slots this CTA claimed (thread 0, before a `ret`; warp 0 holds the
+    /// claim, the other warps zero).
     pub(crate) fn release_scratch(&mut self) {
+        let tid = self.tid.clone();
         for (_, at, bit) in self.claims.clone() {
             let (p, free) = (self.reg(RegClass::Pred), self.reg(RegClass::B32));
             self.ins(format!("setp.ne.u32 {p}, {bit}, 0;"));
+            self.ins(format!("setp.eq.and.u32 {p}, {tid}, 0, {p};"));
             self.ins(format!("not.b32 {free}, {bit};"));
             self.ins(format!(
                 "@{p} red.release.gpu.global.and.b32 [{at}], {free};"
@@ -106,11 +110,12 @@ impl Kernel<'_> {
             4 * SCRATCH_BUCKETS
         ));
         let (w0, lead) = self.warp0_and_lead();
-        let (skip, claimed, retry) = (self.label(), self.label(), self.label());
+        let (skip, retry) = (self.label(), self.label());
         let ptr = self.reg(RegClass::B64);
         self.ins(format!("mov.u64 {ptr}, 0;"));
-        self.ins(format!("@!{w0} bra {skip};"));
-        self.ins(format!("@!{lead} bra {claimed};"));
+        // Warp 0 runs the claim in step (lane 0's atomic, its result shuffled to the
+        // warp): no divergence, which made ptxas keep convergence state on the stack.
+        self.ins(format!("@!{w0} bra.uni {skip};"));
         let (sm, bucket) = (self.reg(RegClass::B32), self.reg(RegClass::B32));
         self.ins(format!("mov.u32 {sm}, %smid;"));
         self.ins(format!("and.b32 {bucket}, {sm}, {};", SCRATCH_BUCKETS - 1));
@@ -127,9 +132,11 @@ impl Kernel<'_> {
         self.ins(format!("mov.u32 {b}, 0;"));
         self.line(format!("{retry}:"));
         self.ins(format!("shl.b32 {bit}, 1, {b};"));
+        self.ins(format!("mov.u32 {old}, 0;"));
         self.ins(format!(
-            "atom.acquire.gpu.global.or.b32 {old}, [{at}], {bit};"
+            "@{lead} atom.acquire.gpu.global.or.b32 {old}, [{at}], {bit};"
         ));
+        self.ins(format!("shfl.sync.idx.b32 {old}, {old}, 0, 31, -1;"));
         self.ins(format!("and.b32 {free}, {old}, {bit};"));
         self.ins(format!("setp.ne.u32 {taken}, {free}, 0;"));
         self.ins(format!("not.b32 {free}, {old};"));
@@ -139,7 +146,7 @@ impl Kernel<'_> {
         self.ins(format!("brev.b32 {free}, {free};"));
         self.ins(format!("clz.b32 {b}, {free};"));
         self.ins(format!("and.b32 {b}, {b}, 31;"));
-        self.ins(format!("@{taken} bra {retry};"));
+        self.ins(format!("@{taken} bra.uni {retry};"));
         // Slot (bucket * 32 + bit) of the table: bit = 31 - clz(bit mask).
         let (idx, z) = (self.reg(RegClass::B32), self.reg(RegClass::B32));
         self.ins(format!("clz.b32 {z}, {bit};"));
@@ -148,13 +155,6 @@ impl Kernel<'_> {
         self.ins(format!("mov.u64 {ptr}, {table};"));
         self.ins(format!("cvta.global.u64 {ptr}, {ptr};"));
         self.ins(format!("mad.wide.u32 {ptr}, {idx}, {slot}, {ptr};"));
-        self.line(format!("{claimed}:"));
-        // Warp 0 gets lane 0's address.
-        let (lo, hi) = (self.reg(RegClass::B32), self.reg(RegClass::B32));
-        self.ins(format!("mov.b64 {{{lo}, {hi}}}, {ptr};"));
-        self.ins(format!("shfl.sync.idx.b32 {lo}, {lo}, 0, 31, -1;"));
-        self.ins(format!("shfl.sync.idx.b32 {hi}, {hi}, 0, 31, -1;"));
-        self.ins(format!("mov.b64 {ptr}, {{{lo}, {hi}}};"));
         self.line(format!("{skip}:"));
         let elem = m.ctx.types.element_type(m.value_type(m.result(op, 0)));
         self.set_scalar(m.result(op, 0), elem, ptr);
@@ -182,8 +182,9 @@ impl Kernel<'_> {
         self.ins(format!("add.u32 {tm}, {scratch}, 127;"));
         self.ins(format!("and.b32 {tm}, {tm}, -128;"));
         let (w0, lead) = self.warp0_and_lead();
-        let (skip, fields_done) = (self.label(), self.label());
-        self.ins(format!("@!{w0} bra {skip};"));
+        let skip = self.label();
+        // Warp-uniform: the whole of warp 0 goes on, the warp collectives below need it.
+        self.ins(format!("@!{w0} bra.uni {skip};"));
         // The warp is done with what it last read there (an earlier map's copy).
         self.ins("bar.warp.sync -1;");
         let za = self.reg(RegClass::B32);
@@ -191,11 +192,13 @@ impl Kernel<'_> {
         self.ins(format!("mad.lo.u32 {za}, {tid}, 4, {tm};"));
         self.ins(format!("st.shared.u32 [{za}], 0;"));
         self.ins("bar.warp.sync -1;");
-        self.ins(format!("@!{lead} bra {fields_done};"));
+        // Lane 0 writes the fields, predicated rather than branched around, so that the
+        // warp never diverges before its collective copy (a branch there made ptxas keep
+        // a convergence state on the stack).
         let rank = tile.len();
         let replace = |k: &mut Self, field: &str, ty: &str, rest: String| {
             k.ins(format!(
-                "tensormap.replace.tile.{field}.shared::cta.b1024.{ty} [{tm}], {rest};"
+                "@{lead} tensormap.replace.tile.{field}.shared::cta.b1024.{ty} [{tm}], {rest};"
             ));
         };
         replace(self, "global_address", "b64", view.base.clone());
@@ -238,7 +241,6 @@ impl Kernel<'_> {
         replace(self, "interleave_layout", "b32", "0".into());
         replace(self, "swizzle_mode", "b32", format!("{swizzle}"));
         replace(self, "fill_mode", "b32", "0".into());
-        self.line(format!("{fields_done}:"));
         self.ins("bar.warp.sync -1;");
         self.ins(format!(
             "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [{desc}], [{tm}], 128;"
@@ -326,6 +328,46 @@ impl Kernel<'_> {
         }
     }
 
+    /// Element coordinates `index * tile` of `op`'s view access (operands `2..2 + rank`),
+    /// innermost first, as 32-bit registers.
+    fn tma_coords(&mut self, op: Op, tile: &[i64]) -> Vec<String> {
+        let m = self.m;
+        let mut coords = Vec::with_capacity(tile.len());
+        for d in (0..tile.len()).rev() {
+            let ix = self.index64(m.operand(op, 2 + d));
+            let (e, c) = (self.reg(RegClass::B64), self.reg(RegClass::B32));
+            self.ins(format!("mul.lo.s64 {e}, {ix}, {};", tile[d]));
+            self.ins(format!("cvt.u32.u64 {c}, {e};"));
+            coords.push(c);
+        }
+        coords
+    }
+
+    /// `ttng.async_tma_copy_local_to_global %desc, %view[%index], %src`: thread 0 stores
+    /// the buffer as one bulk group (the writers fenced it for the async proxy and a CTA
+    /// barrier followed).
+    pub(crate) fn emit_tma_store(&mut self, op: Op) {
+        let m = self.m;
+        let n = m.num_operands(op);
+        let desc = self.scalar(m.operand(op, 0));
+        let view_ty = m.value_type(m.operand(op, 1));
+        let TypeData::PartitionView { tile, .. } = m.ctx.types.get(view_ty).clone() else {
+            return self.error_at_op(op, "TMA store into a view that is not a partition view");
+        };
+        let Some(src) = self.bufs.get(&m.operand(op, n - 1)).cloned() else {
+            return self.error_at_op(op, "TMA store from an unknown buffer");
+        };
+        let coords = self.tma_coords(op, &tile);
+        let (tid, lead) = (self.tid.clone(), self.reg(RegClass::Pred));
+        self.ins(format!("setp.eq.u32 {lead}, {tid}, 0;"));
+        self.ins(format!(
+            "@{lead} cp.async.bulk.tensor.{}d.global.shared::cta.tile.bulk_group [{desc}, {{{}}}], [{src}];",
+            tile.len(),
+            coords.join(", ")
+        ));
+        self.ins(format!("@{lead} cp.async.bulk.commit_group;"));
+    }
+
     /// `ttng.async_tma_copy_global_to_local %desc, %view[%index], %dst, %bar`.
     pub(crate) fn emit_tma_copy(&mut self, op: Op) {
         let m = self.m;
@@ -341,14 +383,7 @@ impl Kernel<'_> {
             return self.error_at_op(op, "TMA copy into an unknown buffer");
         };
         let rank = tile.len();
-        let mut coords = Vec::with_capacity(rank);
-        for d in (0..rank).rev() {
-            let ix = self.index64(m.operand(op, 2 + d));
-            let (e, c) = (self.reg(RegClass::B64), self.reg(RegClass::B32));
-            self.ins(format!("mul.lo.s64 {e}, {ix}, {};", tile[d]));
-            self.ins(format!("cvt.u32.u64 {c}, {e};"));
-            coords.push(c);
-        }
+        let coords = self.tma_coords(op, &tile);
         let tid = self.tid.clone();
         let lead = self.reg(RegClass::Pred);
         self.ins(format!("setp.eq.u32 {lead}, {tid}, 0;"));
