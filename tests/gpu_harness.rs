@@ -1099,15 +1099,7 @@ fn passes_bit_for_bit_under_three_schedules(p: &gpusweep::Prepared, c: &SweepCas
 /// [`passes_bit_for_bit_under_three_schedules`], or within the kernel's error bound
 /// unless `exact`.
 fn passes_under_three_schedules(p: &gpusweep::Prepared, c: &SweepCase, exact: bool) {
-    for seed in [None, Some(1), Some(2)] {
-        let mut sim = SimGpu::default();
-        sim.seed = seed;
-        let mut policy = Policy::of(&p.module, p.entry, false, c.grid);
-        policy.force_exact = exact;
-        let case = p.case(c.grid, 4, policy);
-        let r = tilec_gpu::check(&mut sim, &case).expect("runs");
-        assert!(r.passed(), "{seed:?}: {}", r.render(&p.module));
-    }
+    tma_traffic_under_schedules(p, c, exact);
 }
 
 /// The 16-byte `cp.async` copies in `ptx`.

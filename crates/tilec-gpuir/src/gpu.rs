@@ -2095,13 +2095,7 @@ impl Assign<'_> {
         };
         // `cp.async` copies: without the copy engine, or as its run-time alternative.
         let cp_async = copies && (!tma || tma_ok.is_some());
-        let not_tma = tma_ok.map(|ok| {
-            let i1 = self.i1_type();
-            let one = self.m.ctx.attrs.intern(tilec_ir::attrs::dense(i1, vec![1]));
-            let before = InsertPoint::Before(f);
-            let one = self.scalar_at(Opcode::Constant, &[], i1, &[Some(one)], before, op);
-            self.scalar_at(Opcode::XOrI, &[ok, one], i1, &[], before, op)
-        });
+        let not_tma = tma_ok.map(|ok| self.negation(ok, InsertPoint::Before(f), op));
         let mut tma_bufs: Vec<(usize, Value, Type)> = Vec::new();
         if cp_async {
             let w = self.create(Opcode::AsyncWait, &[], &[token_ty], &[], first);
@@ -3743,6 +3737,13 @@ fn verify_entry(m: &Module, e: Op, warp_bits: u32, errors: &mut Vec<GpuError>) {
         }
     };
     let is_memdesc = |t: Type| matches!(types.get(t), TypeData::MemDesc { .. });
+    // A copy engine's copy `op` goes through a map (operand 0) that a
+    // `ttng.tensormap_create` of its view (operand 1) writes.
+    let map_made_for_view = |op: Op| {
+        let (map, view) = (m.operand(op, 0), m.operand(op, 1));
+        m.users(map)
+            .any(|u| m.opcode(u) == Opcode::TensormapCreate && m.operand(u, 1) == view)
+    };
     let is_barrier = |t: Type| matches!(types.get(t), TypeData::MemDesc { shape, elem: Type::I64, mutable: true, .. } if **shape == [1]);
     {
         for (v, op) in entry_values(m, e) {
@@ -4064,10 +4065,7 @@ fn verify_entry(m: &Module, e: Op, warp_bits: u32, errors: &mut Vec<GpuError>) {
                 }
                 Opcode::AsyncTmaCopyGlobalToLocal => {
                     let n = m.num_operands(op);
-                    let (map, view) = (m.operand(op, 0), m.operand(op, 1));
-                    // The map is one a `ttng.tensormap_create` of this view writes.
-                    let made = m.users(map).any(|u| m.opcode(u) == Opcode::TensormapCreate && m.operand(u, 1) == view);
-                    if !made {
+                    if !map_made_for_view(op) {
                         err(Some(op), format!("'{name}' op requires a map that a 'ttng.tensormap_create' of its view writes"));
                     }
                     match (types.get(operand_ty(1)), types.get(operand_ty(n - 2))) {
@@ -4084,9 +4082,7 @@ fn verify_entry(m: &Module, e: Op, warp_bits: u32, errors: &mut Vec<GpuError>) {
                 }
                 Opcode::AsyncTmaCopyLocalToGlobal => {
                     let n = m.num_operands(op);
-                    let (map, view) = (m.operand(op, 0), m.operand(op, 1));
-                    let made = m.users(map).any(|u| m.opcode(u) == Opcode::TensormapCreate && m.operand(u, 1) == view);
-                    if !made {
+                    if !map_made_for_view(op) {
                         err(Some(op), format!("'{name}' op requires a map that a 'ttng.tensormap_create' of its view writes"));
                     }
                     match (types.get(operand_ty(1)), types.get(operand_ty(n - 1))) {

@@ -282,6 +282,14 @@ impl Assign<'_> {
         ok
     }
 
+    /// `!v` (a rank-0 i1) at `at` (`Before` an op or at the `End` of a block).
+    pub(super) fn negation(&mut self, v: Value, at: InsertPoint, origin: Op) -> Value {
+        let i1 = self.i1_type();
+        let one = self.m.ctx.attrs.intern(tilec_ir::attrs::dense(i1, vec![1]));
+        let one = self.scalar_at(Opcode::Constant, &[], i1, &[Some(one)], at, origin);
+        self.scalar_at(Opcode::XOrI, &[v, one], i1, &[], at, origin)
+    }
+
     /// The rank-0 i1 tile type.
     pub(super) fn i1_type(&mut self) -> Type {
         self.m.ctx.types.intern(TypeData::Tile {
@@ -488,9 +496,7 @@ impl Assign<'_> {
         let mut after = mask.unwrap_or(last);
         if let Some(ok) = tma_ok {
             // The cp.async version arrives with no bytes.
-            let one = self.m.ctx.attrs.intern(tilec_ir::attrs::dense(i1, vec![1]));
-            let one = self.scalar_at(Opcode::Constant, &[], i1, &[Some(one)], at, origin);
-            let not_ok = self.scalar_at(Opcode::XOrI, &[ok, one], i1, &[], at, origin);
+            let not_ok = self.negation(ok, at, origin);
             let p = both(self, pred, Some(not_ok)).unwrap_or(not_ok);
             let (mask2, block2) = self.mask_at(p, &[], at, origin);
             let bar = self.barrier_at(ring, stage, one_ty, InsertPoint::End(block2), origin);
@@ -596,17 +602,11 @@ impl Assign<'_> {
                 self.end_mask(block, &[], st);
             }
             let last = match (tma_ok, mask) {
-                (Some(ok), Some(mask)) => {
+                (Some(ok), Some(_)) => {
                     // The registers' way under `!tma_ok`: the load and the store, moved
                     // into a mask after the copy engine's.
-                    let i1 = self.i1_type();
-                    let after = InsertPoint::After(mask);
-                    let one = self.m.ctx.attrs.intern(tilec_ir::attrs::dense(i1, vec![1]));
-                    let one = self.scalar_at(Opcode::Constant, &[], i1, &[Some(one)], after, st);
-                    let after = InsertPoint::After(self.m.defining_op(one).unwrap_or(mask));
-                    let not_ok = self.scalar_at(Opcode::XOrI, &[ok, one], i1, &[], after, st);
-                    let after = InsertPoint::After(self.m.defining_op(not_ok).unwrap_or(mask));
-                    let (mask2, block2) = self.mask_at(not_ok, &[], after, st);
+                    let not_ok = self.negation(ok, at, st);
+                    let (mask2, block2) = self.mask_at(not_ok, &[], at, st);
                     self.m.move_op(ll, InsertPoint::End(block2));
                     self.m.move_op(st, InsertPoint::End(block2));
                     self.end_mask(block2, &[], st);
