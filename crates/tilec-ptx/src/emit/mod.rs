@@ -1487,11 +1487,11 @@ impl<'a> Kernel<'a> {
                 self.emit_global_scratch_alloc(op, &name);
             }
             O::TensormapCreate => self.emit_tensormap_create(op),
-            O::InitBarrier
-            | O::InvalBarrier
-            | O::BarrierExpect
-            | O::ArriveBarrier
-            | O::WaitBarrier => self.emit_mbarrier(op),
+            O::InitBarrier => self.emit_mbarrier(op, tma::Mbarrier::Init),
+            O::InvalBarrier => self.emit_mbarrier(op, tma::Mbarrier::Inval),
+            O::BarrierExpect => self.emit_mbarrier(op, tma::Mbarrier::Expect),
+            O::ArriveBarrier => self.emit_mbarrier(op, tma::Mbarrier::Arrive),
+            O::WaitBarrier => self.emit_mbarrier(op, tma::Mbarrier::Wait),
             O::AsyncTmaCopyGlobalToLocal => self.emit_tma_copy(op),
             O::AsyncTmaCopyLocalToGlobal => self.emit_tma_store(op),
             O::FenceAsyncShared => self.ins("fence.proxy.async.shared::cta;"),
