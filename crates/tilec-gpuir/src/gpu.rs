@@ -1824,10 +1824,17 @@ impl Assign<'_> {
         let b = self.stage_bytes(op, 1);
         // The loop's other pipelines (another product in the same loop) take their part.
         let taken = self.pipelined_smem.get(&f).copied().unwrap_or(0);
-        let budget = (self
-            .smem_limit
-            .saturating_sub(crate::sizes::STAGE_BYTES as u32) as u64)
-            .saturating_sub(taken);
+        // Stages the copy engine may fill (sm_90a) bring an mbarrier ring and, before the
+        // loop, a tensor map's scratch: a little shared memory, and the padding up to the
+        // next 1024-byte aligned stage buffer.
+        let copies = b_async || (a_loaded && a_registers.is_none());
+        let reserved = crate::sizes::STAGE_BYTES
+            + if copies && self.tma && self.arch == crate::target::Arch::Sm90a {
+                tma::RING_RESERVE
+            } else {
+                0
+            };
+        let budget = (self.smem_limit.saturating_sub(reserved as u32) as u64).saturating_sub(taken);
         let others = if taken > 0 {
             format!(" and {taken} for the loop's other pipelines")
         } else {
@@ -1838,13 +1845,12 @@ impl Assign<'_> {
                 "{} bytes of shared memory per CTA on {} less {} for the kernel's other buffers{others}",
                 self.smem_limit,
                 self.arch.name(),
-                crate::sizes::STAGE_BYTES
+                reserved
             )
         } else {
             format!(
                 "{} bytes of static shared memory less {} for the kernel's other buffers{others}",
-                self.smem_limit,
-                crate::sizes::STAGE_BYTES
+                self.smem_limit, reserved
             )
         };
         // B's stages: as many as A's when async copies fill them too; otherwise two, three

@@ -386,3 +386,42 @@ fn ptx_refused_corpus() -> Option<Vec<(String, String)>> {
         .collect();
     Some(list)
 }
+
+/// Every corpus bytecode file through tilec as `tileiras --gpu-name sm_90` (warpgroup
+/// MMA, the copy engine, 48 KiB of static shared memory: cuTile's launcher passes no
+/// dynamic size) writes a cubin; flash_attention's two pipelines once needed 1 KiB more
+/// than that (the mbarrier ring's alignment padding, outside the pipelines' budget).
+#[test]
+fn every_corpus_kernel_fits_the_static_shared_memory_at_sm_90() {
+    let dir = shim("tileiras-corpus-shim");
+    let Some(ptxas) = ptxas() else {
+        return skipped("corpus cubins at sm_90", "ptxas not found (TILEC_PTXAS)");
+    };
+    let out_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tileiras-corpus-out");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(repo().join("tests/corpus/cutile"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "tileirbc"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 40, "{} files", files.len());
+    for f in &files {
+        let stem = f.file_stem().unwrap().to_str().unwrap();
+        let cubin = out_dir.join(format!("{stem}.cubin"));
+        let r = tileiras(
+            &dir,
+            &[
+                f.to_str().unwrap(),
+                "-o",
+                cubin.to_str().unwrap(),
+                "--gpu-name",
+                "sm_90",
+            ],
+            Some(&ptxas),
+        );
+        assert!(r.status.success(), "{stem}: {}", text(&r.stderr));
+        assert_eq!(&std::fs::read(&cubin).unwrap()[..4], b"\x7fELF", "{stem}");
+    }
+}

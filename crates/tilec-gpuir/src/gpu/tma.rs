@@ -20,6 +20,11 @@ use tilec_ir::attrs::PaddingValue;
 use tilec_ir::segments::operand_group;
 use tilec_ir::{EnumKind, InsertPoint, Op, Opcode, Swizzle, Type, TypeData, Value};
 
+/// Shared memory a pipeline's budget keeps for what the copy engine brings beside the
+/// stages: the mbarrier ring, the padding before the next 1024-byte aligned buffer, and
+/// the tensor maps' scratch before the loop.
+pub(super) const RING_RESERVE: u64 = 2048;
+
 /// What a view's tiles need to go by the copy engine ([`Assign::tma_view`]).
 pub(super) struct TmaView {
     pub swizzle_mode: i64,
