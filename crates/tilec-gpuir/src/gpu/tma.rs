@@ -25,6 +25,11 @@ use tilec_ir::{EnumKind, InsertPoint, Op, Opcode, Swizzle, Type, TypeData, Value
 /// the tensor maps' scratch before the loop.
 pub(super) const RING_RESERVE: u64 = 2048;
 
+/// The smallest tile a store gives the copy engine: below it, building the tensor map and
+/// the extra barriers cost more than the register store they replace (argmax_argmin_cols's
+/// 1 x 64 i32 rows, 256 bytes, would pay a map per CTA for one small store).
+pub(super) const TMA_STORE_MIN_BYTES: u64 = 4096;
+
 /// What a view's tiles need to go by the copy engine ([`Assign::tma_view`]).
 pub(super) struct TmaView {
     pub swizzle_mode: i64,
@@ -554,6 +559,9 @@ impl Assign<'_> {
                     continue;
                 }
             };
+            if tv.bytes < TMA_STORE_MIN_BYTES {
+                continue;
+            }
             let copy = TmaCopy {
                 operand: 2,
                 view,
