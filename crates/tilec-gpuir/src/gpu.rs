@@ -2019,8 +2019,15 @@ impl Assign<'_> {
                 let by_copies = (i == 0 && a_async) || (i == 1 && b_async);
                 l.filter(|_| by_copies).map(|(d, _)| (i, d))
             });
-            let all: Result<Vec<tma::TmaCopy>, Option<String>> =
-                copied.map(|(i, d)| self.tma_copy(i, d)).collect();
+            // The entry's analysis, once for both operands (none where the target or
+            // `--no-tma` rules the copy engine out: `tma_copy` says so first).
+            let axis = (self.tma && self.arch == crate::target::Arch::Sm90a)
+                .then_some(self.body)
+                .flatten()
+                .map(|b| crate::axis::Axis::run(self.m, b));
+            let all: Result<Vec<tma::TmaCopy>, Option<String>> = copied
+                .map(|(i, d)| self.tma_copy(i, d, axis.as_ref()))
+                .collect();
             match all {
                 Ok(all) => all,
                 Err(why) => {

@@ -15,6 +15,7 @@
 //! also arrive on the stage's barrier (no bytes), so that the waits hold either way.
 
 use super::{Assign, mma_swizzle};
+use crate::axis::Axis;
 use crate::target::Arch;
 use tilec_ir::attrs::PaddingValue;
 use tilec_ir::segments::operand_group;
@@ -92,14 +93,19 @@ impl Assign<'_> {
     /// Whether view load `d` (operand `i`, staged as loaded) can go by the copy engine on
     /// this target ([`Assign::tma_view`], into a stage swizzled as [`mma_swizzle`] makes
     /// it). Otherwise why not (`None` when the target or `--no-tma` rules it out).
-    pub(super) fn tma_copy(&self, i: usize, d: Op) -> Result<TmaCopy, Option<String>> {
+    pub(super) fn tma_copy(
+        &self,
+        i: usize,
+        d: Op,
+        axis: Option<&Axis>,
+    ) -> Result<TmaCopy, Option<String>> {
         if self.arch != Arch::Sm90a || !self.tma {
             return Err(None);
         }
         let operand = if i == 0 { "A" } else { "B" };
         let view = self.m.operand(d, 0);
         let v = self
-            .tma_view(view, false)
+            .tma_view(view, false, axis)
             .map_err(|why| Some(format!("{operand} {why}")))?;
         Ok(TmaCopy {
             operand: i,
@@ -119,7 +125,13 @@ impl Assign<'_> {
     /// most 256 elements a side, elements of 1, 2, 4 or 8 bytes; for a load, rows of 16
     /// bytes or of one 32-, 64- or 128-byte swizzle atom, as its stage is swizzled; for a
     /// `store` (from an unswizzled row-major buffer), rows of a multiple of 16 bytes.
-    pub(super) fn tma_view(&self, view_v: Value, store: bool) -> Result<TmaView, String> {
+    /// `axis` is the entry's [`Axis`] analysis (the caller runs it once for all its views).
+    pub(super) fn tma_view(
+        &self,
+        view_v: Value,
+        store: bool,
+        axis: Option<&Axis>,
+    ) -> Result<TmaView, String> {
         let m = &*self.m;
         let no = |why: &str| Err(why.to_string());
         let TypeData::PartitionView {
@@ -167,10 +179,7 @@ impl Assign<'_> {
         if !dyn_shapes.iter().all(i32_scalar) || !dyn_strides.iter().all(i32_scalar) {
             return no("has shapes or strides wider than i32");
         }
-        let info = self
-            .body
-            .and_then(|b| crate::axis::Axis::run(m, b).view(view_v).cloned());
-        let Some(info) = info else {
+        let Some(info) = axis.and_then(|a| a.view(view_v)) else {
             return no("is of a view the analysis does not know");
         };
         let base_check = (info.base_div < 16).then(|| m.operand(tv_op, 0));
@@ -546,12 +555,17 @@ impl Assign<'_> {
                 found.push(op);
             }
         });
-        for st in found {
-            let Some((la, ll, dl)) = self.store_round_trip(st) else {
-                continue;
-            };
+        let found: Vec<(Op, (Op, Op, Op))> = found
+            .into_iter()
+            .filter_map(|st| Some((st, self.store_round_trip(st)?)))
+            .collect();
+        if found.is_empty() {
+            return;
+        }
+        let axis = self.body.map(|b| Axis::run(self.m, b));
+        for (st, (la, ll, dl)) in found {
             let view = self.m.operand(st, 1);
-            let tv = match self.tma_view(view, true) {
+            let tv = match self.tma_view(view, true, axis.as_ref()) {
                 Ok(tv) => tv,
                 Err(why) => {
                     let code = tilec_diag::codes::VECTOR_ACCESS;
@@ -681,19 +695,18 @@ impl Assign<'_> {
             .copied()
             .find(|u| m.opcode(*u) == Opcode::LocalDealloc && m.op_block(*u) == m.op_block(st))?;
         let view_tile = m.ctx.types.shape(m.value_type(m.operand(st, 1)));
-        let plain = match m.ctx.types.get(m.value_type(buf)) {
-            TypeData::MemDesc {
-                shape,
-                swizzle,
-                order,
-                ..
-            } => {
-                swizzle.is_identity()
-                    && **shape == *view_tile
-                    && **order == *tilec_ir::TypeStore::row_major_order(shape.len())
-            }
-            _ => false,
+        let TypeData::MemDesc {
+            shape,
+            swizzle,
+            order,
+            ..
+        } = m.ctx.types.get(m.value_type(buf))
+        else {
+            return None;
         };
+        let plain = swizzle.is_identity()
+            && **shape == *view_tile
+            && **order == *tilec_ir::TypeStore::row_major_order(shape.len());
         (barrier && same_block && users.len() == 2 && plain).then_some((la, ll, dl))
     }
 }

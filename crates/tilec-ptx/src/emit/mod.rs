@@ -1500,8 +1500,7 @@ impl<'a> Kernel<'a> {
                     .attr_named(op, tilec_gpuir::wgmma::PENDINGS_ATTR)
                     .and_then(|a| m.ctx.attrs.get_int(a))
                     .unwrap_or(0);
-                let (tid, lead) = (self.tid.clone(), self.reg(RegClass::Pred));
-                self.ins(format!("setp.eq.u32 {lead}, {tid}, 0;"));
+                let lead = self.thread0();
                 self.ins(format!("@{lead} cp.async.bulk.wait_group {pendings};"));
             }
             O::AsyncWait => {

@@ -90,13 +90,19 @@ impl Kernel<'_> {
         }
     }
 
+    /// A predicate that holds in thread 0, which issues the copy engine's and the
+    /// mbarriers' single-thread instructions.
+    pub(crate) fn thread0(&mut self) -> String {
+        let (tid, l) = (self.tid.clone(), self.reg(RegClass::Pred));
+        self.ins(format!("setp.eq.u32 {l}, {tid}, 0;"));
+        l
+    }
+
     /// A predicate that holds in warp 0, and one for thread 0.
     fn warp0_and_lead(&mut self) -> (String, String) {
-        let tid = self.tid.clone();
-        let (w, l) = (self.reg(RegClass::Pred), self.reg(RegClass::Pred));
+        let (tid, w) = (self.tid.clone(), self.reg(RegClass::Pred));
         self.ins(format!("setp.lt.u32 {w}, {tid}, 32;"));
-        self.ins(format!("setp.eq.u32 {l}, {tid}, 0;"));
-        (w, l)
+        (w, self.thread0())
     }
 
     /// `ttg.global_scratch_alloc {nbytes, alignment}`: a slot of this op's table.
@@ -287,11 +293,9 @@ impl Kernel<'_> {
                 .and_then(|a| m.ctx.attrs.get_int(a))
                 .unwrap_or(0)
         };
-        let tid = self.tid.clone();
-        let lead = self.reg(RegClass::Pred);
         match kind {
             Mbarrier::Init => {
-                self.ins(format!("setp.eq.u32 {lead}, {tid}, 0;"));
+                let lead = self.thread0();
                 let count = int("count").max(1);
                 self.ins(format!(
                     "@{lead} mbarrier.init.shared::cta.b64 [{bar}], {count};"
@@ -299,11 +303,12 @@ impl Kernel<'_> {
                 self.ins(format!("@{lead} fence.mbarrier_init.release.cluster;"));
             }
             Mbarrier::Inval => {
-                self.ins(format!("setp.eq.u32 {lead}, {tid}, 0;"));
+                let lead = self.thread0();
                 self.ins(format!("@{lead} mbarrier.inval.shared::cta.b64 [{bar}];"));
             }
             Mbarrier::Expect => {
                 let pred = self.scalar(m.operand(op, 1));
+                let (tid, lead) = (self.tid.clone(), self.reg(RegClass::Pred));
                 self.ins(format!("setp.eq.and.u32 {lead}, {tid}, 0, {pred};"));
                 self.ins(format!(
                     "@{lead} mbarrier.arrive.expect_tx.shared::cta.b64 _, [{bar}], {};",
@@ -311,7 +316,7 @@ impl Kernel<'_> {
                 ));
             }
             Mbarrier::Arrive => {
-                self.ins(format!("setp.eq.u32 {lead}, {tid}, 0;"));
+                let lead = self.thread0();
                 let count = int("count").max(1);
                 if count == 1 {
                     self.ins(format!(
@@ -325,12 +330,12 @@ impl Kernel<'_> {
             }
             Mbarrier::Wait => {
                 let phase = self.scalar(m.operand(op, 1));
-                let again = self.label();
+                let (again, done) = (self.label(), self.reg(RegClass::Pred));
                 self.line(format!("{again}:"));
                 self.ins(format!(
-                    "mbarrier.try_wait.parity.shared::cta.b64 {lead}, [{bar}], {phase};"
+                    "mbarrier.try_wait.parity.shared::cta.b64 {done}, [{bar}], {phase};"
                 ));
-                self.ins(format!("@!{lead} bra {again};"));
+                self.ins(format!("@!{done} bra {again};"));
             }
         }
     }
@@ -365,8 +370,7 @@ impl Kernel<'_> {
             return self.error_at_op(op, "TMA store from an unknown buffer");
         };
         let coords = self.tma_coords(op, &tile);
-        let (tid, lead) = (self.tid.clone(), self.reg(RegClass::Pred));
-        self.ins(format!("setp.eq.u32 {lead}, {tid}, 0;"));
+        let lead = self.thread0();
         self.ins(format!(
             "@{lead} cp.async.bulk.tensor.{}d.global.shared::cta.tile.bulk_group [{desc}, {{{}}}], [{src}];",
             tile.len(),
@@ -391,9 +395,7 @@ impl Kernel<'_> {
         };
         let rank = tile.len();
         let coords = self.tma_coords(op, &tile);
-        let tid = self.tid.clone();
-        let lead = self.reg(RegClass::Pred);
-        self.ins(format!("setp.eq.u32 {lead}, {tid}, 0;"));
+        let lead = self.thread0();
         self.ins(format!("@{lead} fence.proxy.async.shared::cta;"));
         self.ins(format!(
             "@{lead} cp.async.bulk.tensor.{rank}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{dst}], [{desc}, {{{}}}], [{bar}];",
