@@ -1159,6 +1159,80 @@ fn aligned_matmul(label: &str) -> SweepCase {
     c
 }
 
+/// The example matmul (`label`, its base pointers declared 16-byte aligned) with C tiles
+/// of 64 x `n` and B tiles of 32 x `n`, on a grid of `n`-column blocks.
+fn wide_matmul(label: &str, n: u32) -> SweepCase {
+    let mut c = aligned_matmul(label);
+    for (from, to) in [
+        ("tile=(32x64)", format!("tile=(32x{n})")),
+        ("tile<32x64xf16>", format!("tile<32x{n}xf16>")),
+        ("tile=(64x64)", format!("tile=(64x{n})")),
+        ("tile<64x64xf32>", format!("tile<64x{n}xf32>")),
+    ] {
+        assert!(c.text.contains(from), "{from}");
+        c.text = c.text.replace(from, &to);
+    }
+    let cols: u32 = label
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.split('x').nth(1))
+        .and_then(|s| s.parse().ok())
+        .expect("the label's N");
+    c.grid[1] = cols.div_ceil(n);
+    c
+}
+
+/// sm_90a, B tiles of 32 x 128 and 32 x 256 f16 (rows of 256 and 512 bytes, wider than
+/// the 128-byte swizzle atom): B is staged MN-major, column-blocked (`[N / 64] x 32 x 64`,
+/// each block one 128-byte swizzled matrix), filled by one copy-engine box per block and
+/// read by `wgmma ... n128`/`n256` with the blocks `32 * 128` bytes apart in the
+/// descriptor's leading byte offset: no transposition in registers. Bit for bit with the
+/// interpreter under three schedules, every A and B byte by the copy engine; at N = 256
+/// over a matrix of 128 columns, the last two blocks of each B tile lie wholly out of
+/// bounds and come back as zeros. Without the copy engine (`--no-tma`) `cp.async` fills
+/// the same blocks through their `K x N` view, and without a pipeline (one stage) the
+/// tile is stored there from registers, bit for bit too.
+#[test]
+fn wide_b_is_staged_column_blocked() {
+    let sm90a = |tma| tilec_ptx::Options {
+        arch: tilec_ptx::Arch::Sm90a,
+        tma,
+        ..tilec_ptx::Options::default()
+    };
+    for n in [128u32, 256] {
+        let c = wide_matmul("matmul 128x128x160 randint", n);
+        let p = gpusweep::prepare(&c, &sm90a(true)).expect("prepares");
+        let inst = format!("wgmma.mma_async.sync.aligned.m64n{n}k16.f32.f16.f16");
+        assert!(p.ptx.contains(&inst), "no {inst}:\n{}", p.ptx);
+        // B read MN-major (`imm-trans-b` 1), never transposed in registers.
+        assert!(p.ptx.contains(", 1, 1, 0, 1;"), "{}", p.ptx);
+        assert!(!p.ptx.contains("st.shared.v4.b32"), "{}", p.ptx);
+        // Two CTAs (one at N = 256) of 5 K steps: A 64 x 32 and B 32 x N per step, the
+        // boxes out of bounds counted whole.
+        let ctas = 2 * 128u64.div_ceil(u64::from(n));
+        let want = ctas * 5 * (64 * 32 + 32 * u64::from(n)) * 2;
+        let (loaded, _) = tma_traffic_under_schedules(&p, &c, true);
+        assert_eq!(loaded, vec![want; 3], "N = {n}");
+        let p = gpusweep::prepare(&c, &sm90a(false)).expect("prepares");
+        assert!(!p.ptx.contains("cp.async.bulk"), "{}", p.ptx);
+        assert!(sixteen_byte_copies(&p.ptx) >= 2, "{}", p.ptx);
+        passes_bit_for_bit_under_three_schedules(&p, &c);
+        // Not pipelined (one stage): B stored from registers through the same view.
+        let one = tilec_ptx::Options {
+            num_stages: Some(1),
+            ..sm90a(true)
+        };
+        let p = gpusweep::prepare(&c, &one).expect("prepares");
+        assert!(
+            p.ptx.contains(&inst) && p.ptx.contains(", 1, 1, 0, 1;"),
+            "{}",
+            p.ptx
+        );
+        assert!(!p.ptx.contains("cp.async"), "{}", p.ptx);
+        passes_bit_for_bit_under_three_schedules(&p, &c);
+    }
+}
+
 /// sm_90a without the copy engine (`--no-tma`), the same K loop with its base pointers
 /// declared 16-byte aligned: B, staged MN-major, is copied by `cp.async` like A (no
 /// transposition in registers), both over the same stages and commit groups, and still

@@ -429,8 +429,8 @@ fn pipeline_remarks_say_why() {
         ]
     );
     // cuTile's f16 products (16-byte-aligned pointers, B stored K x N): B is copied like
-    // A, over as many stages; on sm_90a only where its N row is one swizzle atom (the
-    // 64x64 tiles, not the 128x128 ones).
+    // A, over as many stages; on sm_90a the 128x128 tiles' B (N rows of two swizzle
+    // atoms) is staged column-blocked, a copy-engine box per block.
     let f16 = repo_root().join("tests/corpus/cutile/matmul_f16_f32acc.mlir");
     let f16 = f16.to_str().unwrap();
     let both = "K loop pipelined over 4 stages (4 of A and 4 of B, 65536 bytes of shared memory); B is staged as loaded and copied like A";
@@ -447,11 +447,11 @@ fn pipeline_remarks_say_why() {
         remarks(&[f16, "--arch", "sm_90a", "-o", "-", "--remarks"], ""),
         [
             format!("{both}; each K step's warpgroup MMA stays in flight during the next"),
-            "K loop pipelined over 4 stages (4 of A and 3 of B, 57344 bytes of shared memory); each K step's warpgroup MMA stays in flight during the next".to_string(),
+            format!("{both}; each K step's warpgroup MMA stays in flight during the next"),
             // gpu-pipeline's: the copy engine fills what is copied, under the strides'
             // check (the pointers are declared 16-byte aligned).
             format!("{tma} A's and B's tiles filled by {engine}{checked}"),
-            format!("{tma} A's tiles filled by {engine}{checked}"),
+            format!("{tma} A's and B's tiles filled by {engine}{checked}"),
         ]
     );
     // The epilogue's store (E0904): by the copy engine from its conversion's buffer (the
@@ -488,7 +488,9 @@ fn pipeline_remarks_say_why() {
         .collect();
     assert_eq!(
         engine_fills,
-        [&format!("{tma} A's tiles filled by {engine}{checked}")],
+        [&format!(
+            "{tma} A's and B's tiles filled by {engine}{checked}"
+        )],
         "{r:?}"
     );
 }

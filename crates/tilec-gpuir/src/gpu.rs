@@ -70,6 +70,43 @@ pub fn mma_swizzle(shape: &[i64], elem: Type) -> Swizzle {
     }
 }
 
+/// The 128-byte swizzle atoms side by side of a 2-D tile `[R, C]` staged column-blocked:
+/// `Some(atoms)` when its rows are wider than one atom (a multiple of 128 bytes, 16-bit
+/// elements), which warpgroup MMA reads MN-major only as `[atoms x R x C / atoms]`, each
+/// block one 128-byte swizzled matrix ([`crate::wgmma`], "B MN-major, column-blocked").
+pub fn column_blocks(shape: &[i64], elem: Type) -> Option<i64> {
+    let bytes = crate::sizes::elem_bytes(elem) as i64;
+    let [_, cols] = shape else {
+        return None;
+    };
+    let row = cols * bytes;
+    (bytes == 2 && row > 128 && row % 128 == 0).then_some(row / 128)
+}
+
+/// The `!ttg.memdesc` of a column-blocked buffer of the 2-D tile `shape` (`atoms` blocks),
+/// `[depth x] atoms x R x (C / atoms)`, each block swizzled as an operand matrix.
+fn column_blocked_type(
+    m: &mut Module,
+    shape: &[i64],
+    elem: Type,
+    atoms: i64,
+    depth: Option<i64>,
+) -> Type {
+    let block = [shape[0], shape[1] / atoms];
+    let dims: Vec<i64> = depth
+        .into_iter()
+        .chain([atoms])
+        .chain(block.iter().copied())
+        .collect();
+    m.ctx.types.intern(TypeData::MemDesc {
+        order: tilec_ir::TypeStore::row_major_order(dims.len()),
+        shape: dims.into(),
+        elem,
+        mutable: true,
+        swizzle: mma_swizzle(&block, elem),
+    })
+}
+
 fn swap_last_two(rank: usize) -> Vec<usize> {
     let mut p: Vec<usize> = (0..rank).collect();
     p.swap(rank - 2, rank - 1);
@@ -1300,7 +1337,25 @@ impl Assign<'_> {
             self.m.set_operand(op, 0, buf);
             Some(buf)
         };
-        let b_buf = if b_mn {
+        let elem_b = self.m.ctx.types.element_type(self.m.value_type(b));
+        let b_buf = if b_mn && let Some(atoms) = column_blocks(&self.shape(b), elem_b) {
+            // MN-major over several swizzle atoms: the blocks of 64 columns side by side,
+            // B stored through the `K x N` view the product reads.
+            let ty = column_blocked_type(self.m, &self.shape(b), elem_b, atoms, None);
+            let alloc = self.create(Opcode::LocalAlloc, &[], &[ty], &[], op);
+            let buf = self.m.result(alloc, 0);
+            let (last, view) = self.column_blocked_view(buf, InsertPoint::Before(op), op);
+            self.create_at(
+                Opcode::LocalStore,
+                &[b, view],
+                &[],
+                &[],
+                InsertPoint::After(last),
+                op,
+            );
+            self.m.set_operand(op, 1, view);
+            buf
+        } else if b_mn {
             // MN-major: `K x N` as it is (no transposition in registers).
             let buf = self.alloc_buffer(b, op, true);
             self.m.set_operand(op, 1, buf);
@@ -1565,7 +1620,9 @@ impl Assign<'_> {
         let a_alloc = def(a_buf, Opcode::LocalAlloc, 1)
             .filter(|a| m.op_block(*a) == Some(body) && is_load_in(m, m.operand(*a, 0), body));
         // B: the `ttg.memdesc_trans` of the buffer of its tile permuted, or (MN-major)
-        // the buffer of its tile.
+        // the buffer of its tile, or (MN-major, column-blocked) the `K x N` view of an
+        // empty buffer its tile is stored into.
+        let mut b_blocked: Option<(Op, Op, Value)> = None;
         let (b_buf, b_trans, b_alloc, b_perm) = match def(m.operand(op, 1), Opcode::MemDescTrans, 1)
         {
             Some(t) => {
@@ -1578,19 +1635,41 @@ impl Assign<'_> {
                 };
                 (buf, Some(t), alloc, Some(perm))
             }
-            None => {
-                let buf = m.operand(op, 1);
-                let Some(alloc) = def(buf, Opcode::LocalAlloc, 1) else {
-                    return false;
-                };
-                (buf, None, alloc, None)
-            }
+            None => match def(m.operand(op, 1), Opcode::MemDescReshape, 1) {
+                Some(r) => {
+                    let view = m.operand(op, 1);
+                    let Some(t) = def(m.operand(r, 0), Opcode::MemDescTrans, 1) else {
+                        return false;
+                    };
+                    let buf = m.operand(t, 0);
+                    let Some(alloc) = def(buf, Opcode::LocalAlloc, 0) else {
+                        return false;
+                    };
+                    let Some(store) = m.users(view).find(|u| {
+                        m.opcode(*u) == Opcode::LocalStore && m.op_block(*u) == Some(body)
+                    }) else {
+                        return false;
+                    };
+                    b_blocked = Some((store, t, m.operand(store, 0)));
+                    (buf, None, alloc, None)
+                }
+                None => {
+                    let buf = m.operand(op, 1);
+                    let Some(alloc) = def(buf, Opcode::LocalAlloc, 1) else {
+                        return false;
+                    };
+                    (buf, None, alloc, None)
+                }
+            },
         };
         let Some(bar) = m.prev_op(op).filter(|b| m.opcode(*b) == Opcode::GpuBarrier) else {
             return false;
         };
         let a_tile = a_alloc.map(|a| m.operand(a, 0));
-        let b_tile = m.operand(b_perm.unwrap_or(b_alloc), 0);
+        let b_tile = match b_blocked {
+            Some((_, _, tile)) => tile,
+            None => m.operand(b_perm.unwrap_or(b_alloc), 0),
+        };
         // The barrier before the product stays where A is still staged in the loop.
         let a_staged_here = a_alloc.is_none()
             && m.defining_op(a_buf)
@@ -1608,6 +1687,8 @@ impl Assign<'_> {
             .chain([b_buf])
             .chain(b_perm.map(|p| m.result(p, 0)))
             .chain(b_trans.map(|t| m.result(t, 0)))
+            .chain(b_blocked.map(|(_, t, _)| m.result(t, 0)))
+            .chain(b_blocked.map(|_| m.operand(op, 1)))
             .all(|v| m.users(v).count() <= 2);
         if !single_use {
             return false;
@@ -1628,6 +1709,7 @@ impl Assign<'_> {
                 }
             };
         let b_mn = b_trans.is_none();
+        let b_view = b_blocked.and_then(|_| self.m.defining_op(self.m.operand(op, 1)));
         if let Some(t) = a_tile {
             self.m.set_operand(op, 0, t);
         }
@@ -1638,6 +1720,9 @@ impl Assign<'_> {
         for o in [
             (!a_staged_here).then_some(bar),
             b_trans,
+            b_blocked.map(|(store, ..)| store),
+            b_view,
+            b_blocked.map(|(_, t, _)| t),
             Some(b_alloc),
             b_perm,
             a_alloc,
@@ -2026,10 +2111,13 @@ impl Assign<'_> {
                 .flatten()
                 .map(|b| crate::axis::Axis::run(self.m, b));
             let all: Result<Vec<tma::TmaCopy>, Option<String>> = copied
-                .map(|(i, d)| self.tma_copy(i, d, axis.as_ref()))
+                .map(|(i, d)| self.tma_copy(i, d, b_mn, axis.as_ref()))
                 .collect();
             match all {
-                Ok(all) => all,
+                Ok(mut all) => {
+                    self.block_views(&mut all, op);
+                    all
+                }
                 Err(why) => {
                     if let Some(why) = why {
                         self.remark(
@@ -2230,8 +2318,22 @@ impl Assign<'_> {
                     swizzle,
                 })
             };
-            let buf_ty = stage_ty(self, &buf_shape, true);
-            let one_ty = stage_ty(self, &st_shape, true);
+            // B MN-major over several swizzle atoms: stages of column blocks, read and
+            // written through their `K x N` views.
+            let blocked = (i == 1 && b_mn && wgmma)
+                .then(|| column_blocks(&st_shape, elem))
+                .flatten();
+            let (buf_ty, one_ty) = match blocked {
+                Some(atoms) => (
+                    column_blocked_type(self.m, &st_shape, elem, atoms, Some(depth as i64)),
+                    column_blocked_type(self.m, &st_shape, elem, atoms, None),
+                ),
+                None => (
+                    stage_ty(self, &buf_shape, true),
+                    stage_ty(self, &st_shape, true),
+                ),
+            };
+            let blocked = blocked.is_some();
             let alloc = self.create(Opcode::LocalAlloc, &[], &[buf_ty], &[], f);
             self.located(alloc, op);
             let buf = self.m.result(alloc, 0);
@@ -2244,13 +2346,16 @@ impl Assign<'_> {
                     (at, t) = (InsertPoint::After(p), pt);
                 }
                 let ix = k.create_at(Opcode::MemDescIndex, &[buf, s], &[one_ty], &[], at, op);
-                let ixv = k.m.result(ix, 0);
+                let (mut last, mut ixv) = (ix, k.m.result(ix, 0));
+                if blocked {
+                    (last, ixv) = k.column_blocked_view(ixv, InsertPoint::After(ix), op);
+                }
                 k.create_at(
                     Opcode::LocalStore,
                     &[t, ixv],
                     &[],
                     &[],
-                    InsertPoint::After(ix),
+                    InsertPoint::After(last),
                     op,
                 );
             };
@@ -2309,7 +2414,8 @@ impl Assign<'_> {
                             None => InsertPoint::Before(f),
                         };
                         let stage = consts[j as usize];
-                        let c = self.async_copy(d, &subst, buf, stage, one_ty, token_ty, at, op);
+                        let c = self
+                            .async_copy(d, &subst, buf, stage, one_ty, blocked, token_ty, at, op);
                         self.set_contiguity(c, *contiguity);
                         if let InsertPoint::End(block) = at {
                             self.end_mask(block, &[], op);
@@ -2341,7 +2447,8 @@ impl Assign<'_> {
                     let (mask, block) = self.mask_at(p, &[], InsertPoint::After(last), op);
                     let ahead = |w: Value| if w == iv { a_k } else { w };
                     let at = InsertPoint::End(block);
-                    let c = self.async_copy(d, &ahead, buf, a_nxt, one_ty, token_ty, at, op);
+                    let c =
+                        self.async_copy(d, &ahead, buf, a_nxt, one_ty, blocked, token_ty, at, op);
                     self.set_contiguity(c, *contiguity);
                     self.end_mask(block, &[], op);
                     last = mask;
@@ -2361,6 +2468,11 @@ impl Assign<'_> {
                 let cur_ix = self.create(Opcode::MemDescIndex, &[buf, a_cur], &[one_ty], &[], op);
                 self.located(cur_ix, op);
                 let mut operand = self.m.result(cur_ix, 0);
+                if blocked {
+                    operand = self
+                        .column_blocked_view(operand, InsertPoint::Before(op), op)
+                        .1;
+                }
                 if transposed {
                     // B loaded N x K and transposed (attention's K): the stage holds the
                     // tile as loaded, the product reads its transposed view.
@@ -2405,6 +2517,11 @@ impl Assign<'_> {
             let cur_ix = self.create(Opcode::MemDescIndex, &[buf, cur], &[one_ty], &[], op);
             self.located(cur_ix, op);
             let mut operand = self.m.result(cur_ix, 0);
+            if blocked {
+                operand = self
+                    .column_blocked_view(operand, InsertPoint::Before(op), op)
+                    .1;
+            }
             if transposed {
                 operand = self.trans_view(operand, &perm, op);
             }
@@ -2810,7 +2927,8 @@ impl Assign<'_> {
     }
 
     /// `ttg.async_copy_global_to_local` of the tile view load `d` would read (its view and
-    /// indices mapped by `map`) into stage `stage` of `buf` (the caller commits the group).
+    /// indices mapped by `map`) into stage `stage` of `buf` (through its `K x N` view
+    /// when the stage is `blocked`: [`column_blocks`]; the caller commits the group).
     /// Returns the copy.
     #[allow(clippy::too_many_arguments)]
     fn async_copy(
@@ -2820,6 +2938,7 @@ impl Assign<'_> {
         buf: Value,
         stage: Value,
         stage_ty: Type,
+        blocked: bool,
         token_ty: Type,
         at: InsertPoint,
         origin: Op,
@@ -2837,14 +2956,17 @@ impl Assign<'_> {
             at,
             origin,
         );
-        let dst = self.m.result(ix, 0);
+        let (mut last, mut dst) = (ix, self.m.result(ix, 0));
+        if blocked {
+            (last, dst) = self.column_blocked_view(dst, InsertPoint::After(ix), origin);
+        }
         let operands: Vec<Value> = std::iter::once(view).chain(index).chain([dst]).collect();
         self.create_at(
             Opcode::AsyncCopyGlobalToLocal,
             &operands,
             &[token_ty],
             &[],
-            InsertPoint::After(ix),
+            InsertPoint::After(last),
             origin,
         )
     }
@@ -2951,6 +3073,55 @@ impl Assign<'_> {
         );
         self.m.push_extra_attr(trans, "order", perm_attr);
         self.m.result(trans, 0)
+    }
+
+    /// The `R x C` view of column-blocked buffer `buf` (`atoms x R x C / atoms`, see
+    /// [`column_blocks`]): `ttg.memdesc_trans {order = [1, 0, 2]}` then
+    /// `ttg.memdesc_reshape`, made one after the other at `at`. The last op made and the
+    /// view.
+    fn column_blocked_view(&mut self, buf: Value, at: InsertPoint, origin: Op) -> (Op, Value) {
+        let TypeData::MemDesc {
+            shape,
+            elem,
+            mutable,
+            order,
+            swizzle,
+        } = self.m.ctx.types.get(self.m.value_type(buf)).clone()
+        else {
+            unreachable!("a column-blocked buffer is a !ttg.memdesc");
+        };
+        let perm = [1usize, 0, 2];
+        let t_ty = self.m.ctx.types.intern(TypeData::MemDesc {
+            shape: perm.iter().map(|p| shape[*p]).collect(),
+            elem,
+            mutable,
+            order: permuted_order(&order, &perm).into(),
+            swizzle,
+        });
+        let perm_attr = self
+            .m
+            .ctx
+            .attrs
+            .intern(AttrData::DenseI32Array(Box::new([1, 0, 2])));
+        let trans = self.create_at(Opcode::MemDescTrans, &[buf], &[t_ty], &[], at, origin);
+        self.m.push_extra_attr(trans, "order", perm_attr);
+        let v_ty = self.m.ctx.types.intern(TypeData::MemDesc {
+            shape: Box::new([shape[1], shape[0] * shape[2]]),
+            elem,
+            mutable,
+            order: tilec_ir::TypeStore::row_major_order(2),
+            swizzle,
+        });
+        let t = self.m.result(trans, 0);
+        let reshape = self.create_at(
+            Opcode::MemDescReshape,
+            &[t],
+            &[v_ty],
+            &[],
+            InsertPoint::After(trans),
+            origin,
+        );
+        (reshape, self.m.result(reshape, 0))
     }
 
     /// A `!ttg.memdesc` type like `buf`'s with `shape` and `order` (row-major when `None`).
@@ -3964,11 +4135,24 @@ fn verify_entry(m: &Module, e: Op, warp_bits: u32, errors: &mut Vec<GpuError>) {
                     let reinterpret = m.opcode(op) == Opcode::MemDescReinterpret;
                     match (types.get(operand_ty(0)), types.get(m.value_type(m.result(op, 0)))) {
                         (
-                            src @ TypeData::MemDesc { shape: ss, elem: se, mutable: sm, .. },
-                            res @ TypeData::MemDesc { shape: rs, elem: re, mutable: rm, .. },
+                            src @ TypeData::MemDesc { shape: ss, elem: se, mutable: sm, order: so, swizzle: ssw },
+                            res @ TypeData::MemDesc { shape: rs, elem: re, mutable: rm, order: ro, swizzle: rsw },
                         ) => {
                             let bytes = |s: &[i64], e: &Type| s.iter().product::<i64>() * crate::sizes::elem_bytes(*e) as i64;
-                            if !row_major(src) || !row_major(res) {
+                            // A swizzled view reshaped into a row-major one whose XOR pattern
+                            // falls on the same bits of the row-major index, which a reshape
+                            // keeps (a column-blocked buffer's `K x N` view).
+                            let pairs = crate::layout::swizzle_pairs;
+                            let same_swizzle = !reinterpret
+                                && ssw == rsw
+                                && !ssw.is_identity()
+                                && row_major(res)
+                                && pairs(ss, so, *ssw) == pairs(rs, ro, *rsw);
+                            if same_swizzle {
+                                if se != re || sm != rm || ss.iter().product::<i64>() != rs.iter().product::<i64>() {
+                                    err(Some(op), format!("'{name}' op requires the same mutability and element type and number of elements in its source and result"));
+                                }
+                            } else if !row_major(src) || !row_major(res) {
                                 err(Some(op), format!("'{name}' op requires a row-major source and result"));
                             } else if !unswizzled(src) || !unswizzled(res) {
                                 err(Some(op), format!("'{name}' op requires an unswizzled source and result"));

@@ -43,6 +43,15 @@
 //! K `8 R_B` apart, the swizzle mode of `R_B`. The stride between swizzle atoms along N
 //! is never used (N is one atom); the descriptor carries `8 R_B` in both of its offset
 //! fields, so the K stride is right whichever the hardware reads for it.
+//!
+//! **B MN-major, column-blocked**: an N row over 128 bytes (N = 128 or 256 f16) cannot be
+//! one swizzle atom, so B is staged as `[N / 64] x K x 64` (each block one 128-byte
+//! swizzled matrix of K rows), which the product reads through the view
+//! `memdesc_reshape(memdesc_trans(buf, [1, 0, 2]))` as `K x N`. Its descriptor (PTX ISA,
+//! "Strides"; CUTLASS's canonical MN-major layouts say the same): the leading byte offset
+//! is the stride between atoms along N (`K * 128`), the stride byte offset the one
+//! between 8-row groups along K (1024), the 128B swizzle mode; instruction `j` along N
+//! starts `j * n_inst / 64` atoms in, k step `s` `16 s` rows down.
 
 use crate::layout::Layout;
 use crate::target::Arch;
@@ -169,12 +178,21 @@ impl WgmmaPlan {
     }
 
     /// Whether B may be staged MN-major (`K x N`, N fastest, read with `imm-trans-b = 1`):
-    /// 16-bit types, one instruction along N, and an N row of 32, 64 or 128 bytes (one
-    /// swizzle atom).
+    /// 16-bit types, and either one instruction along N over an N row of 32, 64 or 128
+    /// bytes (one swizzle atom), or N rows of a multiple of 128 bytes, staged
+    /// column-blocked ([`WgmmaPlan::b_mn_atoms`] 128-byte atoms side by side).
     pub fn b_mn_major_allowed(&self) -> bool {
+        let row = self.b_mn_row_bytes();
         matches!(self.elem_b, Type::F16 | Type::BF16)
-            && self.n_blocks() == 1
-            && matches!(self.b_mn_row_bytes(), 32 | 64 | 128)
+            && ((self.n_blocks() == 1 && matches!(row, 32 | 64 | 128))
+                || (row > 128 && row.is_multiple_of(128)))
+    }
+
+    /// The 128-byte swizzle atoms side by side along N of B staged MN-major (1 for an N
+    /// row of one atom): a wider row is staged column-blocked, `[atoms x K x 64]` (see the
+    /// module docs).
+    pub fn b_mn_atoms(&self) -> u32 {
+        self.b_mn_row_bytes().div_ceil(128)
     }
 
     /// Bytes of one row of B staged MN-major (N elements).
@@ -478,6 +496,32 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// B MN-major: one swizzle atom per N row, or column-blocked rows of 128-byte atoms.
+    #[test]
+    fn b_mn_major_widths() {
+        let b = |n: i64| {
+            let p = f16_plan(&[64, 32], &[32, n], 4);
+            (p.b_mn_major_allowed(), p.b_mn_atoms(), p.n_inst)
+        };
+        assert_eq!(b(16), (true, 1, 16));
+        assert_eq!(b(64), (true, 1, 64));
+        assert_eq!(b(128), (true, 2, 128));
+        assert_eq!(b(256), (true, 4, 256));
+        assert_eq!(b(512), (true, 8, 256));
+        let tf32 = wgmma_plan(
+            &[64, 16],
+            &[16, 128],
+            Type::TF32,
+            Type::TF32,
+            Type::F32,
+            (true, true),
+            2,
+            Arch::Sm90a,
+        )
+        .expect("a plan");
+        assert!(!tf32.b_mn_major_allowed(), "tf32 is K-major only");
     }
 
     #[test]

@@ -1181,3 +1181,57 @@ fn mbarrier_rules() {
         "'ttng.init_barrier' op requires a positive 'count'"
     ));
 }
+
+/// sm_90a, B tiles of 32 x 128 f16 (rows of two 128-byte swizzle atoms): B's stages are
+/// column-blocked buffers (`4 x 2 x 32 x 64`) that the product reads through
+/// `ttg.memdesc_reshape` of `ttg.memdesc_trans` as `32 x 128`, which the verifier admits
+/// because the reshape keeps the XOR pattern on the same bits of the index; a result
+/// swizzled otherwise is refused.
+#[test]
+fn column_blocked_b_is_a_swizzled_reshape() {
+    let wide = TMA_KERNEL
+        .replace("tile=(32x64)", "tile=(32x128)")
+        .replace("tile<32x64xf16>", "tile<32x128xf16>")
+        .replace(
+            "shape = [256, 64], strides = [64, 1]",
+            "shape = [256, 128], strides = [128, 1]",
+        )
+        .replace(
+            "tensor_view<256x64xf16, strides=[64,1]>",
+            "tensor_view<256x128xf16, strides=[128,1]>",
+        )
+        .replace(
+            "tensor_view<64x64xf32, strides=[64,1]>",
+            "tensor_view<64x128xf32, strides=[128,1]>",
+        )
+        .replace("64x64xf32", "64x128xf32")
+        .replace("tile=(64x64)", "tile=(64x128)")
+        .replace(
+            "shape = [64, 64], strides = [64, 1]",
+            "shape = [64, 128], strides = [128, 1]",
+        );
+    let mut m = tilec_parse::parse(&wide, FileId(0), &Default::default()).expect("parses");
+    let opts = Options {
+        arch: tilec_ptx::Arch::Sm90a,
+        ..Options::default()
+    };
+    convert_to_gpu(&mut m, &opts);
+    assert_eq!(messages(&m, &opts), Vec::<String>::new());
+    let reshape = find(&m, Opcode::MemDescReshape);
+    let trans = m.defining_op(m.operand(reshape, 0)).expect("a view");
+    assert_eq!(m.opcode(trans), Opcode::MemDescTrans);
+    let TypeData::MemDesc { shape, swizzle, .. } = memdesc(&m, m.operand(trans, 0)) else {
+        panic!("memdesc");
+    };
+    assert_eq!((&*shape, swizzle), (&[2i64, 32, 64][..], SW(8, 1, 8)));
+    let res = m.result(reshape, 0);
+    set_swizzle(&mut m, res, SW(8, 2, 4));
+    let msgs = messages(&m, &opts);
+    assert!(
+        has(
+            &msgs,
+            "'ttg.memdesc_reshape' op requires a row-major source and result"
+        ),
+        "{msgs:?}"
+    );
+}

@@ -55,6 +55,11 @@ pub(super) struct TmaCopy {
     pub checks: Vec<(Value, u64)>,
     /// The base pointer, when it is to be checked 16-byte aligned before the loop.
     pub base_check: Option<Value>,
+    /// The column blocks of a stage staged column-blocked (B MN-major over several
+    /// 128-byte atoms, [`super::column_blocks`]), 1 otherwise: each block is one copy of
+    /// a box of the tile's rows and `1 / blocks` of its columns, through a partition view
+    /// of that tile ([`Assign::block_views`] makes it).
+    pub blocks: i64,
 }
 
 /// The copy engine's swizzle mode for rows of `row` bytes staged with `swizzle`, if it is
@@ -93,10 +98,13 @@ impl Assign<'_> {
     /// Whether view load `d` (operand `i`, staged as loaded) can go by the copy engine on
     /// this target ([`Assign::tma_view`], into a stage swizzled as [`mma_swizzle`] makes
     /// it). Otherwise why not (`None` when the target or `--no-tma` rules it out).
+    /// With `b_mn` B is staged MN-major, column-blocked when its rows are wider than one
+    /// swizzle atom (then copied a block at a time).
     pub(super) fn tma_copy(
         &self,
         i: usize,
         d: Op,
+        b_mn: bool,
         axis: Option<&Axis>,
     ) -> Result<TmaCopy, Option<String>> {
         if self.arch != Arch::Sm90a || !self.tma {
@@ -104,8 +112,14 @@ impl Assign<'_> {
         }
         let operand = if i == 0 { "A" } else { "B" };
         let view = self.m.operand(d, 0);
+        let tile = self.m.result(d, 0);
+        let elem = self.m.ctx.types.element_type(self.m.value_type(tile));
+        let blocks = (i == 1 && b_mn)
+            .then(|| super::column_blocks(&self.shape(tile), elem))
+            .flatten()
+            .unwrap_or(1);
         let v = self
-            .tma_view(view, false, axis)
+            .tma_view(view, false, blocks, axis)
             .map_err(|why| Some(format!("{operand} {why}")))?;
         Ok(TmaCopy {
             operand: i,
@@ -115,7 +129,49 @@ impl Assign<'_> {
             bytes: v.bytes,
             checks: v.checks,
             base_check: v.base_check,
+            blocks,
         })
+    }
+
+    /// The partition views of the column blocks of `copies` staged column-blocked: each
+    /// such copy's view becomes one of the same tensor view whose tile has `1 / blocks`
+    /// of the columns (made right after the view it stands for), whose tensor map and
+    /// copies move one block.
+    pub(super) fn block_views(&mut self, copies: &mut [TmaCopy], origin: Op) {
+        for c in copies.iter_mut().filter(|c| c.blocks > 1) {
+            let Some(pv) = self.m.defining_op(c.view) else {
+                continue;
+            };
+            let TypeData::PartitionView {
+                tile,
+                padding,
+                tensor_view,
+                dim_map,
+            } = self.m.ctx.types.get(self.m.value_type(c.view)).clone()
+            else {
+                continue;
+            };
+            let mut block = tile.to_vec();
+            if let Some(last) = block.last_mut() {
+                *last /= c.blocks;
+            }
+            let ty = self.m.ctx.types.intern(TypeData::PartitionView {
+                tile: block.into(),
+                padding,
+                tensor_view,
+                dim_map,
+            });
+            let tv = self.m.operand(pv, 0);
+            let v = self.create_at(
+                Opcode::MakePartitionView,
+                &[tv],
+                &[ty],
+                &[],
+                InsertPoint::After(pv),
+                origin,
+            );
+            c.view = self.m.result(v, 0);
+        }
     }
 
     /// Whether the tiles of partition view `view_v` can go by the copy engine: an identity
@@ -126,10 +182,13 @@ impl Assign<'_> {
     /// bytes or of one 32-, 64- or 128-byte swizzle atom, as its stage is swizzled; for a
     /// `store` (from an unswizzled row-major buffer), rows of a multiple of 16 bytes.
     /// `axis` is the entry's [`Axis`] analysis (the caller runs it once for all its views).
+    /// A load staged column-blocked (`blocks` > 1) moves boxes of `1 / blocks` of the
+    /// tile's columns, whose rows are the swizzle atom.
     pub(super) fn tma_view(
         &self,
         view_v: Value,
         store: bool,
+        blocks: i64,
         axis: Option<&Axis>,
     ) -> Result<TmaView, String> {
         let m = &*self.m;
@@ -202,11 +261,13 @@ impl Assign<'_> {
                 return no("has a row stride that is not a positive multiple of 16 bytes");
             }
         }
-        let row = tile[rank - 1] as u64 * size;
+        let cols = tile[rank - 1] / blocks.max(1);
+        let row = cols as u64 * size;
         let swizzle_mode = if store {
             row.is_multiple_of(16).then_some(0)
         } else {
-            swizzle_mode(row, mma_swizzle(tile, elem))
+            let box_shape: Vec<i64> = tile[..rank - 1].iter().copied().chain([cols]).collect();
+            swizzle_mode(row, mma_swizzle(&box_shape, elem))
         };
         let Some(swizzle_mode) = swizzle_mode else {
             return no(&format!(
@@ -495,19 +556,84 @@ impl Assign<'_> {
                 origin,
             );
             let dst = self.m.result(ix, 0);
-            let operands: Vec<Value> = [*map, view]
-                .into_iter()
-                .chain(index)
-                .chain([dst, bar])
-                .collect();
-            last = self.create_at(
-                Opcode::AsyncTmaCopyGlobalToLocal,
-                &operands,
-                &[],
-                &[],
-                inner,
-                origin,
-            );
+            if c.blocks <= 1 {
+                let operands: Vec<Value> = [*map, view]
+                    .into_iter()
+                    .chain(index)
+                    .chain([dst, bar])
+                    .collect();
+                last = self.create_at(
+                    Opcode::AsyncTmaCopyGlobalToLocal,
+                    &operands,
+                    &[],
+                    &[],
+                    inner,
+                    origin,
+                );
+                continue;
+            }
+            // Column-blocked: block j of the stage is tile `index * blocks + j` of the
+            // block view along the last dimension.
+            let TypeData::MemDesc {
+                shape,
+                elem,
+                mutable,
+                swizzle,
+                ..
+            } = self.m.ctx.types.get(stage_ty).clone()
+            else {
+                continue;
+            };
+            let block_ty = self.m.ctx.types.intern(TypeData::MemDesc {
+                order: tilec_ir::TypeStore::row_major_order(shape.len() - 1),
+                shape: shape[1..].into(),
+                elem,
+                mutable,
+                swizzle,
+            });
+            let (Some(&col), Some(&col0)) = (index.last(), c.index.last()) else {
+                continue;
+            };
+            let ity = self.m.value_type(col0);
+            let konst = |k: &mut Self, value: u64| {
+                let a =
+                    k.m.ctx
+                        .attrs
+                        .intern(tilec_ir::attrs::dense(ity, vec![value]));
+                k.scalar_at(Opcode::Constant, &[], ity, &[Some(a)], inner, origin)
+            };
+            let n = konst(self, c.blocks as u64);
+            let first = self.scalar_at(Opcode::MulI, &[col, n], ity, &[], inner, origin);
+            for j in 0..c.blocks {
+                let jc = konst(self, j as u64);
+                let col_j = if j == 0 {
+                    first
+                } else {
+                    self.scalar_at(Opcode::AddI, &[first, jc], ity, &[], inner, origin)
+                };
+                let bix = self.create_at(
+                    Opcode::MemDescIndex,
+                    &[dst, jc],
+                    &[block_ty],
+                    &[],
+                    inner,
+                    origin,
+                );
+                let block = self.m.result(bix, 0);
+                let operands: Vec<Value> = [*map, view]
+                    .into_iter()
+                    .chain(index[..index.len() - 1].iter().copied())
+                    .chain([col_j, block, bar])
+                    .collect();
+                last = self.create_at(
+                    Opcode::AsyncTmaCopyGlobalToLocal,
+                    &operands,
+                    &[],
+                    &[],
+                    inner,
+                    origin,
+                );
+            }
         }
         if let Some(block) = block {
             self.end_mask(block, &[], origin);
@@ -565,7 +691,7 @@ impl Assign<'_> {
         let axis = self.body.map(|b| Axis::run(self.m, b));
         for (st, (la, ll, dl)) in found {
             let view = self.m.operand(st, 1);
-            let tv = match self.tma_view(view, true, axis.as_ref()) {
+            let tv = match self.tma_view(view, true, 1, axis.as_ref()) {
                 Ok(tv) => tv,
                 Err(why) => {
                     let code = tilec_diag::codes::VECTOR_ACCESS;
@@ -584,6 +710,7 @@ impl Assign<'_> {
                 bytes: tv.bytes,
                 checks: tv.checks,
                 base_check: tv.base_check,
+                blocks: 1,
             };
             let copies = [copy];
             let when = run_time_condition(&copies, "from registers");

@@ -587,7 +587,17 @@ impl Kernel<'_> {
         let pairs = self.buf_swizzle(dst);
         let bytes = vw as u64 * size;
         let vector = vw > 1;
-        let mut dst_at = self.smem_addr(&buf, &layout, &pairs, size);
+        // The shared side goes through the destination's view (a column-blocked stage's
+        // `K x N`), whose vectors must stay consecutive in the allocation.
+        let smem_layout = self.through_view(dst, &layout);
+        let map = self.elem_map(dst);
+        if (0..vw.trailing_zeros() as usize).any(|k| map.get(k).is_some_and(|b| *b as usize != k)) {
+            return self.error_at_op(
+                op,
+                "internal error: async copy vectors split by the destination view",
+            );
+        }
+        let mut dst_at = self.smem_addr(&buf, &smem_layout, &pairs, size);
         let inner = shape.len() - 1;
         let mut cache = AccessCache::default();
         let step = if vector { vw } else { 1 };
@@ -600,11 +610,12 @@ impl Kernel<'_> {
             } else {
                 format!("[{a}+{off}]")
             };
+            let se = smem_layout.slot_elem(s0);
             if !pairs.is_empty() {
                 let n = (step as u64 * size) as u32;
-                self.note_access(&layout, &pairs, size, e, n, true);
+                self.note_access(&smem_layout, &pairs, size, se, n, true);
             }
-            let to = self.smem_at(&mut dst_at, e);
+            let to = self.smem_at(&mut dst_at, se);
             if vector {
                 let p = self.bounds_pred(&limits, &coords, &[inner], None, &mut cache);
                 // Elements of the vector in bounds: clamp(limit - c0, 0, vw).

@@ -48,9 +48,15 @@ impl Kernel<'_> {
             _ => None,
         };
         let (mm, nn, kk) = (plan.m as i64, plan.n as i64, plan.k as i64);
+        // MN-major over several atoms: the `K x N` view of a column-blocked buffer.
+        let atoms = plan.b_mn_atoms();
         let b_mn = plan.b_mn_major_allowed()
-            && !self.buf_maps.contains_key(&b_v)
-            && swizzle_of(b_v) == Some(want(&[kk, nn]));
+            && swizzle_of(b_v) == Some(want(&[kk, nn]))
+            && if atoms > 1 {
+                self.elem_map(b_v) == column_blocked_map(plan)
+            } else {
+                !self.buf_maps.contains_key(&b_v)
+            };
         if (!a_regs
             && (self.buf_maps.contains_key(&a_v) || swizzle_of(a_v) != Some(want(&[mm, kk]))))
             || !(b_mn
@@ -70,12 +76,14 @@ impl Kernel<'_> {
         // Descriptors: the address bits of each buffer, the rest constant.
         let hi: u64 = (plan.swizzle_mode() << 62) | (((8 * r) >> 4) << 32) | (1 << 16);
         // MN-major B: 8-row groups along K 8 R_B apart, in both offset fields (see
-        // tilec_gpuir::wgmma).
+        // tilec_gpuir::wgmma); column-blocked, the atoms along N `K * 128` bytes apart
+        // in the leading byte offset.
+        let rb_mn = rb_mn.min(128);
+        let atom_bytes = u64::from(plan.k) * 128;
         let hi_b: u64 = if b_mn {
             let group = (8 * rb_mn) >> 4;
-            (tilec_gpuir::wgmma::swizzle_mode(plan.b_mn_row_bytes()) << 62)
-                | (group << 32)
-                | (group << 16)
+            let lead = if atoms > 1 { atom_bytes >> 4 } else { group };
+            (tilec_gpuir::wgmma::swizzle_mode(rb_mn as u32) << 62) | (group << 32) | (lead << 16)
         } else {
             hi
         };
@@ -156,10 +164,11 @@ impl Kernel<'_> {
                 let ds = regs[slot..slot + rpi].join(", ");
                 for s in 0..plan.k_steps() {
                     let step = u64::from(tilec_gpuir::wgmma::K_STEP_BYTES * s);
-                    // K-major: N block rows down, k step bytes along; MN-major (one N
-                    // block): 16 rows of K per k step.
+                    // K-major: N block rows down, k step bytes along; MN-major: 16 rows
+                    // of K per k step, and (column-blocked) the instruction's first atom.
                     let b_off = if b_mn {
-                        (16 * u64::from(s) * rb_mn) >> 4
+                        let first_atom = u64::from(n * plan.n_inst * 2 / 128);
+                        (16 * u64::from(s) * rb_mn + first_atom * atom_bytes) >> 4
                     } else {
                         (u64::from(n * plan.n_inst) * r + step) >> 4
                     };
@@ -194,6 +203,17 @@ impl Kernel<'_> {
             },
         );
     }
+}
+
+/// The element map of B's operand view over a column-blocked buffer (`K x N` over
+/// `N / 64 x K x 64`): N's low six bits stay, K's follow them, N's others go on top.
+fn column_blocked_map(plan: &WgmmaPlan) -> Vec<u8> {
+    let (n, k) = (plan.n.trailing_zeros(), plan.k.trailing_zeros());
+    (0..n)
+        .map(|e| if e < 6 { e } else { k + e })
+        .chain((0..k).map(|e| 6 + e))
+        .map(|b| b as u8)
+        .collect()
 }
 
 /// The element map of B's operand view (`K x N` over an `N x K` buffer): view bit `e`
