@@ -1233,6 +1233,61 @@ fn wide_b_is_staged_column_blocked() {
     }
 }
 
+/// The example matmul (`label`, its base pointers declared 16-byte aligned) with a K step
+/// of `k`: A tiles of 64 x `k`, B tiles of `k` x 64.
+fn deep_matmul(label: &str, k: u32) -> SweepCase {
+    let mut c = aligned_matmul(label);
+    for (from, to) in [
+        ("tile=(64x32)", format!("tile=(64x{k})")),
+        ("tile<64x32xf16>", format!("tile<64x{k}xf16>")),
+        ("tile=(32x64)", format!("tile=({k}x64)")),
+        ("tile<32x64xf16>", format!("tile<{k}x64xf16>")),
+    ] {
+        assert!(c.text.contains(from), "{from}");
+        c.text = c.text.replace(from, &to);
+    }
+    c
+}
+
+/// sm_90a, K steps of 128 and 256 f16 (A rows of 256 and 512 bytes, wider than the
+/// 128-byte swizzle atom): A is staged column-blocked (`[K / 64] x 64 x 64`), filled by
+/// one copy-engine box per block, and k step `s` reads block `s / 4` (the descriptor's
+/// start moving to it), with B MN-major. Bit for bit with the interpreter under three
+/// schedules (K = 352 leaves a ragged last step, zero-filled), every A and B byte by the
+/// copy engine; and by `cp.async` without it, and from registers without a pipeline.
+#[test]
+fn wide_a_rows_are_staged_column_blocked() {
+    let sm90a = |tma| tilec_ptx::Options {
+        arch: tilec_ptx::Arch::Sm90a,
+        tma,
+        ..tilec_ptx::Options::default()
+    };
+    for k in [128u32, 256] {
+        let c = deep_matmul("matmul 64x64x352 randint", k);
+        let p = gpusweep::prepare(&c, &sm90a(true)).expect("prepares");
+        assert!(
+            p.ptx
+                .contains("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16"),
+            "{}",
+            p.ptx
+        );
+        let steps = 352u64.div_ceil(u64::from(k));
+        let want = steps * (64 * u64::from(k) * 2) * 2;
+        let (loaded, _) = tma_traffic_under_schedules(&p, &c, true);
+        assert_eq!(loaded, vec![want; 3], "K step {k}");
+        let p = gpusweep::prepare(&c, &sm90a(false)).expect("prepares");
+        assert!(!p.ptx.contains("cp.async.bulk"), "{}", p.ptx);
+        passes_bit_for_bit_under_three_schedules(&p, &c);
+        let one = tilec_ptx::Options {
+            num_stages: Some(1),
+            ..sm90a(true)
+        };
+        let p = gpusweep::prepare(&c, &one).expect("prepares");
+        assert!(p.ptx.contains("wgmma.mma_async"), "{}", p.ptx);
+        passes_bit_for_bit_under_three_schedules(&p, &c);
+    }
+}
+
 /// sm_90a without the copy engine (`--no-tma`), the same K loop with its base pointers
 /// declared 16-byte aligned: B, staged MN-major, is copied by `cp.async` like A (no
 /// transposition in registers), both over the same stages and commit groups, and still

@@ -71,16 +71,54 @@ pub fn mma_swizzle(shape: &[i64], elem: Type) -> Swizzle {
 }
 
 /// The 128-byte swizzle atoms side by side of a 2-D tile `[R, C]` staged column-blocked:
-/// `Some(atoms)` when its rows are wider than one atom (a multiple of 128 bytes, 16-bit
-/// elements), which warpgroup MMA reads MN-major only as `[atoms x R x C / atoms]`, each
-/// block one 128-byte swizzled matrix ([`crate::wgmma`], "B MN-major, column-blocked").
+/// `Some(atoms)` when its rows are wider than one atom (a multiple of 128 bytes, elements
+/// of 1, 2 or 4 bytes), which warpgroup MMA reads only as `[atoms x R x C / atoms]`, each
+/// block one 128-byte swizzled matrix ([`crate::wgmma`]: A over several atoms along K, B
+/// MN-major over several along N).
 pub fn column_blocks(shape: &[i64], elem: Type) -> Option<i64> {
     let bytes = crate::sizes::elem_bytes(elem) as i64;
     let [_, cols] = shape else {
         return None;
     };
     let row = cols * bytes;
-    (bytes == 2 && row > 128 && row % 128 == 0).then_some(row / 128)
+    (matches!(bytes, 1 | 2 | 4) && row > 128 && row % 128 == 0).then_some(row / 128)
+}
+
+/// A column-blocked stage ([`Assign::column_blocked_stage`]) as gpu-assign-layouts leaves
+/// it: the empty buffer, its `ttg.memdesc_trans` and `ttg.memdesc_reshape` views, and the
+/// `ttg.local_store` of the tile through the last.
+#[derive(Clone, Copy)]
+struct ColumnBlockedStage {
+    alloc: Op,
+    trans: Op,
+    reshape: Op,
+    store: Op,
+    tile: Value,
+}
+
+/// The column-blocked stage read through view `v` whose tile is stored in `body`.
+fn column_blocked_stage_of(
+    m: &Module,
+    v: Value,
+    body: tilec_ir::Block,
+) -> Option<ColumnBlockedStage> {
+    let def = |v: Value, opcode: Opcode, operands: usize| {
+        m.defining_op(v)
+            .filter(|d| m.opcode(*d) == opcode && m.num_operands(*d) == operands)
+    };
+    let reshape = def(v, Opcode::MemDescReshape, 1)?;
+    let trans = def(m.operand(reshape, 0), Opcode::MemDescTrans, 1)?;
+    let alloc = def(m.operand(trans, 0), Opcode::LocalAlloc, 0)?;
+    let store = m
+        .users(v)
+        .find(|u| m.opcode(*u) == Opcode::LocalStore && m.op_block(*u) == Some(body))?;
+    Some(ColumnBlockedStage {
+        alloc,
+        trans,
+        reshape,
+        store,
+        tile: m.operand(store, 0),
+    })
 }
 
 /// The `!ttg.memdesc` of a column-blocked buffer of the 2-D tile `shape` (`atoms` blocks),
@@ -1303,6 +1341,11 @@ impl Assign<'_> {
         if staged > budget {
             return false;
         }
+        let b_mn = plan.b_mn_major_allowed() && !b_k_fastest(self.m, b);
+        if plan.a_atoms() > 1 && !b_mn {
+            // K rows over one swizzle atom: A is staged column-blocked, B only MN-major.
+            return false;
+        }
         let name = self
             .m
             .ctx
@@ -1312,7 +1355,6 @@ impl Assign<'_> {
         self.m.push_extra_attr(op, crate::mma::MMA_ATTR, name);
         let acc = Rc::new(plan.c.clone());
         self.want(op, 2, &acc);
-        let b_mn = plan.b_mn_major_allowed() && !b_k_fastest(self.m, b);
         let pipeline = self.pipeline(op, None, b_mn);
         if let Some((n, _)) = pipeline {
             let a = self.m.ctx.attrs.int(n as i64, Type::I32);
@@ -1333,26 +1375,14 @@ impl Assign<'_> {
             self.want(op, 0, &Rc::new(plan.a_layout()));
             None
         } else {
-            let buf = self.staged_buffer(a, op);
-            self.m.set_operand(op, 0, buf);
+            let (buf, view) = self.staged_buffer(a, op, plan.a_atoms() > 1);
+            self.m.set_operand(op, 0, view);
             Some(buf)
         };
-        let elem_b = self.m.ctx.types.element_type(self.m.value_type(b));
-        let b_buf = if b_mn && let Some(atoms) = column_blocks(&self.shape(b), elem_b) {
+        let b_buf = if b_mn && plan.b_mn_atoms() > 1 {
             // MN-major over several swizzle atoms: the blocks of 64 columns side by side,
             // B stored through the `K x N` view the product reads.
-            let ty = column_blocked_type(self.m, &self.shape(b), elem_b, atoms, None);
-            let alloc = self.create(Opcode::LocalAlloc, &[], &[ty], &[], op);
-            let buf = self.m.result(alloc, 0);
-            let (last, view) = self.column_blocked_view(buf, InsertPoint::Before(op), op);
-            self.create_at(
-                Opcode::LocalStore,
-                &[b, view],
-                &[],
-                &[],
-                InsertPoint::After(last),
-                op,
-            );
+            let (buf, view) = self.column_blocked_stage(b, op, op);
             self.m.set_operand(op, 1, view);
             buf
         } else if b_mn {
@@ -1381,9 +1411,16 @@ impl Assign<'_> {
     /// or, when `v` comes from outside the loops around `op`
     /// ([`Assign::hoist_point`]), once before them and released after them (the
     /// buffer is then in `hoisted`: not released after `op`).
-    fn staged_buffer(&mut self, v: Value, op: Op) -> Value {
+    /// With `blocked` the buffer is column-blocked ([`Assign::column_blocked_stage`]).
+    /// The buffer and the view the product reads (the buffer itself unless `blocked`).
+    fn staged_buffer(&mut self, v: Value, op: Op, blocked: bool) -> (Value, Value) {
         let at = self.hoist_point(op, v);
-        let buf = self.alloc_buffer(v, at, true);
+        let (buf, view) = if blocked {
+            self.column_blocked_stage(v, at, op)
+        } else {
+            let buf = self.alloc_buffer(v, at, true);
+            (buf, buf)
+        };
         if at != op {
             // Written once: visible to every thread before the loops start.
             let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
@@ -1398,7 +1435,29 @@ impl Assign<'_> {
             );
             self.hoisted.insert(buf);
         }
-        buf
+        (buf, view)
+    }
+
+    /// The 2-D tile `v` stored, right before `at`, into a new column-blocked buffer
+    /// ([`column_blocks`]) through its `R x C` view: the buffer and the view.
+    fn column_blocked_stage(&mut self, v: Value, at: Op, origin: Op) -> (Value, Value) {
+        let shape = self.shape(v);
+        let elem = self.m.ctx.types.element_type(self.m.value_type(v));
+        let atoms = column_blocks(&shape, elem).unwrap_or(1);
+        let ty = column_blocked_type(self.m, &shape, elem, atoms, None);
+        let alloc = self.create(Opcode::LocalAlloc, &[], &[ty], &[], at);
+        self.located(alloc, origin);
+        let buf = self.m.result(alloc, 0);
+        let (last, view) = self.column_blocked_view(buf, InsertPoint::Before(at), origin);
+        self.create_at(
+            Opcode::LocalStore,
+            &[v, view],
+            &[],
+            &[],
+            InsertPoint::After(last),
+            origin,
+        );
+        (buf, view)
     }
 
     /// The end of staging the operands of product `op` in `bufs`: a barrier before it
@@ -1463,7 +1522,7 @@ impl Assign<'_> {
             }
             staged_bytes += bytes;
             let buf = if i == 0 {
-                let buf = self.staged_buffer(v, op);
+                let (buf, _) = self.staged_buffer(v, op, false);
                 self.m.set_operand(op, 0, buf);
                 if self.hoisted.contains(&buf) {
                     continue;
@@ -1609,71 +1668,65 @@ impl Assign<'_> {
             m.defining_op(v)
                 .filter(|d| m.opcode(*d) == opcode && m.num_operands(*d) == operands)
         };
-        let a_buf = m.operand(op, 0);
+        let a_view = m.operand(op, 0);
         let Some(body) = m.op_block(op) else {
             return false;
         };
-        // A: the buffer of its tile loaded in the loop, which the pipeline takes over, or
-        // anything else (A computed, or from outside the loop: registers, or a buffer
-        // staged in or before the loop), which stays as it is while only B is loaded
-        // ahead.
-        let a_alloc = def(a_buf, Opcode::LocalAlloc, 1)
-            .filter(|a| m.op_block(*a) == Some(body) && is_load_in(m, m.operand(*a, 0), body));
+        // A: the buffer of its tile loaded in the loop (column-blocked: the view of the
+        // buffer its tile is stored into), which the pipeline takes over, or anything else
+        // (A computed, or from outside the loop: registers, or a buffer staged in or
+        // before the loop), which stays as it is while only B is loaded ahead.
+        let a_blocked = column_blocked_stage_of(m, a_view, body);
+        let (a_alloc, a_tile) = match a_blocked {
+            Some(s) if is_load_in(m, s.tile, body) => (Some(s.alloc), Some(s.tile)),
+            Some(_) => (None, None),
+            None => {
+                let alloc = def(a_view, Opcode::LocalAlloc, 1).filter(|a| {
+                    m.op_block(*a) == Some(body) && is_load_in(m, m.operand(*a, 0), body)
+                });
+                (alloc, alloc.map(|a| m.operand(a, 0)))
+            }
+        };
+        let a_blocked = a_blocked.filter(|_| a_alloc.is_some());
+        let a_buf = a_alloc.map_or(a_view, |a| m.result(a, 0));
         // B: the `ttg.memdesc_trans` of the buffer of its tile permuted, or (MN-major)
         // the buffer of its tile, or (MN-major, column-blocked) the `K x N` view of an
         // empty buffer its tile is stored into.
-        let mut b_blocked: Option<(Op, Op, Value)> = None;
-        let (b_buf, b_trans, b_alloc, b_perm) = match def(m.operand(op, 1), Opcode::MemDescTrans, 1)
-        {
-            Some(t) => {
-                let buf = m.operand(t, 0);
-                let Some(alloc) = def(buf, Opcode::LocalAlloc, 1) else {
-                    return false;
-                };
-                let Some(perm) = def(m.operand(alloc, 0), Opcode::Permute, 1) else {
-                    return false;
-                };
-                (buf, Some(t), alloc, Some(perm))
-            }
-            None => match def(m.operand(op, 1), Opcode::MemDescReshape, 1) {
-                Some(r) => {
-                    let view = m.operand(op, 1);
-                    let Some(t) = def(m.operand(r, 0), Opcode::MemDescTrans, 1) else {
-                        return false;
-                    };
+        let b_blocked = column_blocked_stage_of(m, m.operand(op, 1), body);
+        let (b_buf, b_trans, b_alloc, b_perm) =
+            match (b_blocked, def(m.operand(op, 1), Opcode::MemDescTrans, 1)) {
+                (Some(s), _) => (m.result(s.alloc, 0), None, s.alloc, None),
+                (None, Some(t)) => {
                     let buf = m.operand(t, 0);
-                    let Some(alloc) = def(buf, Opcode::LocalAlloc, 0) else {
+                    let Some(alloc) = def(buf, Opcode::LocalAlloc, 1) else {
                         return false;
                     };
-                    let Some(store) = m.users(view).find(|u| {
-                        m.opcode(*u) == Opcode::LocalStore && m.op_block(*u) == Some(body)
-                    }) else {
+                    let Some(perm) = def(m.operand(alloc, 0), Opcode::Permute, 1) else {
                         return false;
                     };
-                    b_blocked = Some((store, t, m.operand(store, 0)));
-                    (buf, None, alloc, None)
+                    (buf, Some(t), alloc, Some(perm))
                 }
-                None => {
+                (None, None) => {
                     let buf = m.operand(op, 1);
                     let Some(alloc) = def(buf, Opcode::LocalAlloc, 1) else {
                         return false;
                     };
                     (buf, None, alloc, None)
                 }
-            },
-        };
+            };
         let Some(bar) = m.prev_op(op).filter(|b| m.opcode(*b) == Opcode::GpuBarrier) else {
             return false;
         };
-        let a_tile = a_alloc.map(|a| m.operand(a, 0));
         let b_tile = match b_blocked {
-            Some((_, _, tile)) => tile,
+            Some(s) => s.tile,
             None => m.operand(b_perm.unwrap_or(b_alloc), 0),
         };
         // The barrier before the product stays where A is still staged in the loop.
         let a_staged_here = a_alloc.is_none()
-            && m.defining_op(a_buf)
-                .is_some_and(|d| m.opcode(d) == Opcode::LocalAlloc && m.op_block(d) == Some(body));
+            && (column_blocked_stage_of(m, a_view, body).is_some()
+                || m.defining_op(a_view).is_some_and(|d| {
+                    m.opcode(d) == Opcode::LocalAlloc && m.op_block(d) == Some(body)
+                }));
         let deallocs: Vec<Op> = a_alloc
             .map(|_| a_buf)
             .into_iter()
@@ -1681,14 +1734,18 @@ impl Assign<'_> {
             .flat_map(|b| m.users(b).collect::<Vec<_>>())
             .filter(|u| m.opcode(*u) == Opcode::LocalDealloc)
             .collect();
+        let views = |s: Option<ColumnBlockedStage>| {
+            s.into_iter()
+                .flat_map(|s| [m.result(s.trans, 0), m.result(s.reshape, 0)])
+        };
         let single_use = a_alloc
             .map(|_| a_buf)
             .into_iter()
             .chain([b_buf])
             .chain(b_perm.map(|p| m.result(p, 0)))
             .chain(b_trans.map(|t| m.result(t, 0)))
-            .chain(b_blocked.map(|(_, t, _)| m.result(t, 0)))
-            .chain(b_blocked.map(|_| m.operand(op, 1)))
+            .chain(views(a_blocked))
+            .chain(views(b_blocked))
             .all(|v| m.users(v).count() <= 2);
         if !single_use {
             return false;
@@ -1709,7 +1766,6 @@ impl Assign<'_> {
                 }
             };
         let b_mn = b_trans.is_none();
-        let b_view = b_blocked.and_then(|_| self.m.defining_op(self.m.operand(op, 1)));
         if let Some(t) = a_tile {
             self.m.set_operand(op, 0, t);
         }
@@ -1717,19 +1773,19 @@ impl Assign<'_> {
         for d in deallocs {
             self.m.erase_op(d);
         }
-        for o in [
-            (!a_staged_here).then_some(bar),
-            b_trans,
-            b_blocked.map(|(store, ..)| store),
-            b_view,
-            b_blocked.map(|(_, t, _)| t),
-            Some(b_alloc),
-            b_perm,
-            a_alloc,
-        ]
-        .into_iter()
-        .flatten()
-        {
+        let parts = |s: Option<ColumnBlockedStage>| {
+            s.into_iter().flat_map(|s| [s.store, s.reshape, s.trans])
+        };
+        let erased: Vec<Op> = [(!a_staged_here).then_some(bar), b_trans]
+            .into_iter()
+            .flatten()
+            .chain(parts(b_blocked))
+            .chain([b_alloc])
+            .chain(b_perm)
+            .chain(parts(a_blocked))
+            .chain(a_alloc)
+            .collect();
+        for o in erased {
             self.m.erase_op(o);
         }
         self.m.remove_extra_attr(op, STAGES_ATTR);
@@ -2318,9 +2374,10 @@ impl Assign<'_> {
                     swizzle,
                 })
             };
-            // B MN-major over several swizzle atoms: stages of column blocks, read and
-            // written through their `K x N` views.
-            let blocked = (i == 1 && b_mn && wgmma)
+            // A over several swizzle atoms along K, B MN-major over several along N
+            // (warpgroup MMA): stages of column blocks, read and written through their
+            // `M x K`, `K x N` views.
+            let blocked = ((i == 0 || b_mn) && wgmma)
                 .then(|| column_blocks(&st_shape, elem))
                 .flatten();
             let (buf_ty, one_ty) = match blocked {

@@ -8,8 +8,9 @@
 //!
 //! **What runs on it** ([`wgmma_plan`]): f16 x f16 and bf16 x bf16 products with f32
 //! accumulators, rank 2, on `sm_90a`, over a multiple of four warps, with M at least 16
-//! rows per warp (64 per warpgroup), N at least 8 and K of 16, 32 or 64 (rows of 32, 64 or
-//! 128 bytes: one swizzle atom per row, below). Everything else keeps `mma.sync`.
+//! rows per warp (64 per warpgroup), N at least 8 and K rows of 32, 64 or 128 bytes (one
+//! swizzle atom per row, below) or of a multiple of 128 bytes (column-blocked, below).
+//! Everything else keeps `mma.sync`.
 //!
 //! **Accumulator layout** (PTX ISA, "Matrix fragments for wgmma .m64nNk16", register
 //! fragment D): in warpgroup g, warp w (of 4) and lane l hold rows `16w + l/4 + 8*((i/2)%2)`
@@ -43,6 +44,13 @@
 //! K `8 R_B` apart, the swizzle mode of `R_B`. The stride between swizzle atoms along N
 //! is never used (N is one atom); the descriptor carries `8 R_B` in both of its offset
 //! fields, so the K stride is right whichever the hardware reads for it.
+//!
+//! **A over several atoms along K** (K rows of 256 bytes and more: K = 128 f16, 64 tf32,
+//! 256 bytes): A is staged column-blocked like a wide B, `[K bytes / 128] x M x 128
+//! bytes`, each block one 128-byte swizzled matrix of M rows ([`WgmmaPlan::a_atoms`]);
+//! k step `s` reads block `32 s / 128` at byte `32 s % 128` of its rows (K-major
+//! descriptors leave the leading byte offset unused). B then goes MN-major (K-major B
+//! rows this wide are not staged: the product keeps `mma.sync`).
 //!
 //! **B MN-major, column-blocked**: an N row over 128 bytes (N = 128 or 256 f16) cannot be
 //! one swizzle atom, so B is staged as `[N / 64] x K x 64` (each block one 128-byte
@@ -177,6 +185,18 @@ impl WgmmaPlan {
         self.k * crate::sizes::elem_bytes(self.elem_a)
     }
 
+    /// The 128-byte swizzle atoms along K of a row of A staged in shared memory (1 for
+    /// rows of 128 bytes or less; more: column-blocked, see the module docs).
+    pub fn a_atoms(&self) -> u32 {
+        self.row_bytes().div_ceil(128)
+    }
+
+    /// Bytes between consecutive rows of A in shared memory (of one block when
+    /// column-blocked).
+    pub fn row_stride(&self) -> u32 {
+        self.row_bytes().min(128)
+    }
+
     /// Whether B may be staged MN-major (`K x N`, N fastest, read with `imm-trans-b = 1`):
     /// 16-bit types, and either one instruction along N over an N row of 32, 64 or 128
     /// bytes (one swizzle atom), or N rows of a multiple of 128 bytes, staged
@@ -203,7 +223,7 @@ impl WgmmaPlan {
     /// The descriptor's swizzle mode for the rows (bits 62-63: 1 = 128B, 2 = 64B,
     /// 3 = 32B).
     pub fn swizzle_mode(&self) -> u64 {
-        swizzle_mode(self.row_bytes())
+        swizzle_mode(self.row_stride())
     }
 }
 
@@ -343,12 +363,13 @@ fn plan(
     let (m, n) = (log2(a_shape[0])?, log2(b_shape[1])?);
     log2(a_shape[1])?;
     let ni = log2(n_inst as i64)?;
-    // Four warps per warpgroup, 16 rows per warp; K rows of 32, 64 or 128 bytes; N of 8
+    // Four warps per warpgroup, 16 rows per warp; K rows of 32, 64 or 128 bytes, or of
+    // several 128-byte atoms; N of 8
     // to 256 per instruction.
     let row = (a_shape[1] as u64) * u64::from(crate::sizes::elem_bytes(elem_a));
     if warp_bits < 2
         || m < 4 + warp_bits
-        || !matches!(row, 32 | 64 | 128)
+        || !(matches!(row, 32 | 64 | 128) || (row > 128 && row.is_multiple_of(128)))
         || !(3..=8).contains(&ni)
         || ni > n
     {
@@ -553,10 +574,26 @@ mod tests {
         assert_eq!(p(Type::F16, f32, Arch::Sm90, 32, 2), None);
         assert_eq!(p(Type::F16, Type::F16, Arch::Sm90a, 32, 2), None);
         assert_eq!(
-            p(Type::F16, f32, Arch::Sm90a, 128, 2),
-            None,
-            "256-byte rows"
+            p(Type::F16, f32, Arch::Sm90a, 128, 2).as_deref(),
+            Some("wgmma.m64n64k16.f32.f16.f16"),
+            "256-byte rows, column-blocked"
         );
+        let wide = wgmma_plan(
+            &[64, 256],
+            &[256, 64],
+            Type::F8E4M3FN,
+            Type::F8E4M3FN,
+            f32,
+            (true, true),
+            2,
+            Arch::Sm90a,
+        )
+        .expect("a plan");
+        assert_eq!(
+            (wide.a_atoms(), wide.row_stride(), wide.k_steps()),
+            (2, 128, 8)
+        );
+        assert_eq!(p(Type::F16, f32, Arch::Sm90a, 8, 2), None, "16-byte rows");
         assert_eq!(p(Type::TF32, f32, Arch::Sm90a, 4, 2), None, "16-byte rows");
         assert_eq!(p(Type::F16, f32, Arch::Sm90a, 32, 1), None, "two warps");
         assert_eq!(

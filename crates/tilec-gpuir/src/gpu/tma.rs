@@ -55,8 +55,8 @@ pub(super) struct TmaCopy {
     pub checks: Vec<(Value, u64)>,
     /// The base pointer, when it is to be checked 16-byte aligned before the loop.
     pub base_check: Option<Value>,
-    /// The column blocks of a stage staged column-blocked (B MN-major over several
-    /// 128-byte atoms, [`super::column_blocks`]), 1 otherwise: each block is one copy of
+    /// The column blocks of a stage staged column-blocked (A over several 128-byte atoms
+    /// along K, B MN-major over several along N: [`super::column_blocks`]), 1 otherwise: each block is one copy of
     /// a box of the tile's rows and `1 / blocks` of its columns, through a partition view
     /// of that tile ([`Assign::block_views`] makes it).
     pub blocks: i64,
@@ -98,8 +98,8 @@ impl Assign<'_> {
     /// Whether view load `d` (operand `i`, staged as loaded) can go by the copy engine on
     /// this target ([`Assign::tma_view`], into a stage swizzled as [`mma_swizzle`] makes
     /// it). Otherwise why not (`None` when the target or `--no-tma` rules it out).
-    /// With `b_mn` B is staged MN-major, column-blocked when its rows are wider than one
-    /// swizzle atom (then copied a block at a time).
+    /// A, and B with `b_mn` (staged MN-major), are column-blocked when their rows are
+    /// wider than one swizzle atom (then copied a block at a time).
     pub(super) fn tma_copy(
         &self,
         i: usize,
@@ -114,7 +114,7 @@ impl Assign<'_> {
         let view = self.m.operand(d, 0);
         let tile = self.m.result(d, 0);
         let elem = self.m.ctx.types.element_type(self.m.value_type(tile));
-        let blocks = (i == 1 && b_mn)
+        let blocks = (i == 0 || b_mn)
             .then(|| super::column_blocks(&self.shape(tile), elem))
             .flatten()
             .unwrap_or(1);

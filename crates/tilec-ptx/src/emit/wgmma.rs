@@ -40,7 +40,10 @@ impl Kernel<'_> {
         // The buffers must be K-major with the swizzle of their rows (what
         // gpu-assign-layouts stages them in): A as it is, B the `N x K` buffer viewed
         // transposed, or B staged MN-major, its `K x N` buffer as it is.
-        let r = plan.row_bytes() as u64;
+        // Bytes between rows of A (and of B staged K-major): one block's when A is
+        // column-blocked.
+        let r = plan.row_stride() as u64;
+        let esize = u64::from(tilec_gpuir::sizes::elem_bytes(plan.elem_a));
         let rb_mn = u64::from(plan.b_mn_row_bytes());
         let want = |shape: &[i64]| tilec_gpuir::gpu::mma_swizzle(shape, plan.elem_a);
         let swizzle_of = |v| match m.ctx.types.get(m.value_type(v)) {
@@ -53,12 +56,17 @@ impl Kernel<'_> {
         let b_mn = plan.b_mn_major_allowed()
             && swizzle_of(b_v) == Some(want(&[kk, nn]))
             && if atoms > 1 {
-                self.elem_map(b_v) == column_blocked_map(plan)
+                self.elem_map(b_v) == column_blocked_map(plan.k, plan.n, 64)
             } else {
                 !self.buf_maps.contains_key(&b_v)
             };
-        if (!a_regs
-            && (self.buf_maps.contains_key(&a_v) || swizzle_of(a_v) != Some(want(&[mm, kk]))))
+        // A over several atoms along K: the `M x K` view of a column-blocked buffer.
+        let a_placed = if plan.a_atoms() > 1 {
+            self.elem_map(a_v) == column_blocked_map(plan.m, plan.k, (128 / esize) as u32)
+        } else {
+            !self.buf_maps.contains_key(&a_v)
+        };
+        if (!a_regs && (!a_placed || swizzle_of(a_v) != Some(want(&[mm, kk]))))
             || !(b_mn
                 || (swizzle_of(b_v) == Some(want(&[nn, kk]))
                     && self.elem_map(b_v) == transposed_map(plan)))
@@ -176,7 +184,9 @@ impl Kernel<'_> {
                         let w = 4 * (s + plan.k_steps() * b) as usize;
                         format!("{{{}}}", a_words[w..w + 4].join(", "))
                     } else {
-                        let a_off = (64 * u64::from(b * groups) * r + step) >> 4;
+                        // Column-blocked: the k step's block, then its bytes in the row.
+                        let block = step / 128 * u64::from(plan.m) * 128;
+                        let a_off = (64 * u64::from(b * groups) * r + block + step % 128) >> 4;
                         let ad = self.reg(RegClass::B64);
                         self.ins(format!("add.s64 {ad}, {da_group}, {a_off};"));
                         ad
@@ -205,13 +215,18 @@ impl Kernel<'_> {
     }
 }
 
-/// The element map of B's operand view over a column-blocked buffer (`K x N` over
-/// `N / 64 x K x 64`): N's low six bits stay, K's follow them, N's others go on top.
-fn column_blocked_map(plan: &WgmmaPlan) -> Vec<u8> {
-    let (n, k) = (plan.n.trailing_zeros(), plan.k.trailing_zeros());
-    (0..n)
-        .map(|e| if e < 6 { e } else { k + e })
-        .chain((0..k).map(|e| 6 + e))
+/// The element map of an operand's view over a column-blocked buffer (`R x C` over
+/// `C / W x R x W`, `W` elements per 128-byte row of a block): C's low bits (within a
+/// block's row) stay, R's follow them, C's others (the block) go on top.
+fn column_blocked_map(rows: u32, cols: u32, w: u32) -> Vec<u8> {
+    let (r, c, w) = (
+        rows.trailing_zeros(),
+        cols.trailing_zeros(),
+        w.trailing_zeros(),
+    );
+    (0..c)
+        .map(|e| if e < w { e } else { r + e })
+        .chain((0..r).map(|e| w + e))
         .map(|b| b as u8)
         .collect()
 }
