@@ -1288,6 +1288,75 @@ fn wide_a_rows_are_staged_column_blocked() {
     }
 }
 
+/// The example matmul (`label`, base pointers 16-byte aligned) as `C = A B^T`: B's view
+/// read as `N x K` (its rows are N), a K step of `k`, and each B tile transposed
+/// (`permute`) before the product, as attention's `Q K^T` takes K.
+fn nt_matmul(label: &str, k: u32) -> SweepCase {
+    let mut c = aligned_matmul(label);
+    for (from, to) in [
+        (
+            "mmaf %a, %b, %acc_in : tile<64x32xf16>, tile<32x64xf16>",
+            format!("mmaf %a, %bt, %acc_in : tile<64x{k}xf16>, tile<{k}x64xf16>"),
+        ),
+        (
+            "tile<i32> -> tile<32x64xf16>, token",
+            format!(
+                "tile<i32> -> tile<64x{k}xf16>, token\n      %bt = permute %b [1, 0] : tile<64x{k}xf16> -> tile<{k}x64xf16>"
+            ),
+        ),
+        ("tile=(64x32)", format!("tile=(64x{k})")),
+        ("tile<64x32xf16>", format!("tile<64x{k}xf16>")),
+        ("tile=(32x64)", format!("tile=(64x{k})")),
+        ("%b_tiles[%k, %by]", "%b_tiles[%by, %k]".to_string()),
+        // B's buffer (K x N, row-major) read as the N x K matrix of the same elements.
+        (
+            "shape = [%bk, %bn], strides = [%bs, 1]",
+            "shape = [%bn, %bk], strides = [%bk, 1]".to_string(),
+        ),
+    ] {
+        assert!(c.text.contains(from), "{from}");
+        c.text = c.text.replace(from, &to);
+    }
+    c
+}
+
+/// sm_90a, `A B^T` with K steps of 128 f16 (K rows of 256 bytes for both operands): B,
+/// K-major this time (loaded `N x K`, transposed), is staged column-blocked as loaded
+/// (`[K / 64] x N x 64`) and read through the transposed view of its `N x K` view, each
+/// k step's descriptor starting in its block like A's. Bit for bit with the interpreter
+/// under three schedules, every A and B byte by the copy engine; and without a pipeline.
+/// With K steps of 32 (64-byte rows) the same kernel needs no blocks.
+#[test]
+fn wide_k_major_b_is_staged_column_blocked() {
+    let sm90a = tilec_ptx::Options {
+        arch: tilec_ptx::Arch::Sm90a,
+        ..tilec_ptx::Options::default()
+    };
+    for k in [32u32, 128] {
+        let c = nt_matmul("matmul 64x64x352 randint", k);
+        let p = gpusweep::prepare(&c, &sm90a).expect("prepares");
+        // K-major B (`imm-trans-b` 0).
+        assert!(
+            p.ptx.contains("m64n64k16.f32.f16.f16") && p.ptx.contains(", 1, 1, 0, 0;"),
+            "{}",
+            p.ptx
+        );
+        // A 64 x k and B 64 x k per step, over ceil(352 / k) steps (the last K step of
+        // 128 partly out of bounds: zero-filled, its boxes counted whole).
+        let steps = 352u64.div_ceil(u64::from(k));
+        let want = steps * 2 * (64 * u64::from(k) * 2);
+        let (loaded, _) = tma_traffic_under_schedules(&p, &c, true);
+        assert_eq!(loaded, vec![want; 3], "K step {k}");
+        let one = tilec_ptx::Options {
+            num_stages: Some(1),
+            ..sm90a.clone()
+        };
+        let p = gpusweep::prepare(&c, &one).expect("prepares");
+        assert!(p.ptx.contains(", 1, 1, 0, 0;"), "{}", p.ptx);
+        passes_bit_for_bit_under_three_schedules(&p, &c);
+    }
+}
+
 /// sm_90a without the copy engine (`--no-tma`), the same K loop with its base pointers
 /// declared 16-byte aligned: B, staged MN-major, is copied by `cp.async` like A (no
 /// transposition in registers), both over the same stages and commit groups, and still

@@ -1342,10 +1342,6 @@ impl Assign<'_> {
             return false;
         }
         let b_mn = plan.b_mn_major_allowed() && !b_k_fastest(self.m, b);
-        if plan.a_atoms() > 1 && !b_mn {
-            // K rows over one swizzle atom: A is staged column-blocked, B only MN-major.
-            return false;
-        }
         let name = self
             .m
             .ctx
@@ -1393,8 +1389,14 @@ impl Assign<'_> {
         } else {
             let perm = swap_last_two(self.shape(b).len());
             let (_, t) = self.permuted(b, &perm, InsertPoint::Before(op), op);
-            let buf = self.alloc_buffer(t, op, true);
-            let view = self.trans_view(buf, &perm, op);
+            // K rows over one swizzle atom: `N x K` column-blocked like A.
+            let (buf, nk) = if plan.a_atoms() > 1 {
+                self.column_blocked_stage(t, op, op)
+            } else {
+                let buf = self.alloc_buffer(t, op, true);
+                (buf, buf)
+            };
+            let view = self.trans_view(nk, &perm, op);
             self.m.set_operand(op, 1, view);
             buf
         };
@@ -1692,16 +1694,28 @@ impl Assign<'_> {
         // B: the `ttg.memdesc_trans` of the buffer of its tile permuted, or (MN-major)
         // the buffer of its tile, or (MN-major, column-blocked) the `K x N` view of an
         // empty buffer its tile is stored into.
+        // (Transposed and column-blocked: the `ttg.memdesc_trans` of the `N x K` view of
+        // an empty buffer its permuted tile is stored into.)
         let b_blocked = column_blocked_stage_of(m, m.operand(op, 1), body);
+        let mut b_blocked_nk = None;
         let (b_buf, b_trans, b_alloc, b_perm) =
             match (b_blocked, def(m.operand(op, 1), Opcode::MemDescTrans, 1)) {
                 (Some(s), _) => (m.result(s.alloc, 0), None, s.alloc, None),
                 (None, Some(t)) => {
                     let buf = m.operand(t, 0);
-                    let Some(alloc) = def(buf, Opcode::LocalAlloc, 1) else {
-                        return false;
+                    let (buf, alloc, permuted) = match column_blocked_stage_of(m, buf, body) {
+                        Some(s) => {
+                            b_blocked_nk = Some(s);
+                            (m.result(s.alloc, 0), s.alloc, s.tile)
+                        }
+                        None => {
+                            let Some(alloc) = def(buf, Opcode::LocalAlloc, 1) else {
+                                return false;
+                            };
+                            (buf, alloc, m.operand(alloc, 0))
+                        }
                     };
-                    let Some(perm) = def(m.operand(alloc, 0), Opcode::Permute, 1) else {
+                    let Some(perm) = def(permuted, Opcode::Permute, 1) else {
                         return false;
                     };
                     (buf, Some(t), alloc, Some(perm))
@@ -1746,6 +1760,7 @@ impl Assign<'_> {
             .chain(b_trans.map(|t| m.result(t, 0)))
             .chain(views(a_blocked))
             .chain(views(b_blocked))
+            .chain(views(b_blocked_nk))
             .all(|v| m.users(v).count() <= 2);
         if !single_use {
             return false;
@@ -1780,6 +1795,7 @@ impl Assign<'_> {
             .into_iter()
             .flatten()
             .chain(parts(b_blocked))
+            .chain(parts(b_blocked_nk))
             .chain([b_alloc])
             .chain(b_perm)
             .chain(parts(a_blocked))
@@ -2167,7 +2183,7 @@ impl Assign<'_> {
                 .flatten()
                 .map(|b| crate::axis::Axis::run(self.m, b));
             let all: Result<Vec<tma::TmaCopy>, Option<String>> = copied
-                .map(|(i, d)| self.tma_copy(i, d, b_mn, axis.as_ref()))
+                .map(|(i, d)| self.tma_copy(i, d, axis.as_ref()))
                 .collect();
             match all {
                 Ok(mut all) => {
@@ -2374,12 +2390,10 @@ impl Assign<'_> {
                     swizzle,
                 })
             };
-            // A over several swizzle atoms along K, B MN-major over several along N
-            // (warpgroup MMA): stages of column blocks, read and written through their
-            // `M x K`, `K x N` views.
-            let blocked = ((i == 0 || b_mn) && wgmma)
-                .then(|| column_blocks(&st_shape, elem))
-                .flatten();
+            // Rows over one swizzle atom (warpgroup MMA: A's and B's K rows, B's N rows
+            // MN-major): stages of column blocks, read and written through their
+            // `M x K`, `N x K` or `K x N` views.
+            let blocked = wgmma.then(|| column_blocks(&st_shape, elem)).flatten();
             let (buf_ty, one_ty) = match blocked {
                 Some(atoms) => (
                     column_blocked_type(self.m, &st_shape, elem, atoms, Some(depth as i64)),

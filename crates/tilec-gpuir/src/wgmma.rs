@@ -49,8 +49,9 @@
 //! 256 bytes): A is staged column-blocked like a wide B, `[K bytes / 128] x M x 128
 //! bytes`, each block one 128-byte swizzled matrix of M rows ([`WgmmaPlan::a_atoms`]);
 //! k step `s` reads block `32 s / 128` at byte `32 s % 128` of its rows (K-major
-//! descriptors leave the leading byte offset unused). B then goes MN-major (K-major B
-//! rows this wide are not staged: the product keeps `mma.sync`).
+//! descriptors leave the leading byte offset unused). B staged K-major (`N x K`) is
+//! column-blocked the same way, `[K bytes / 128] x N x 128 bytes`, and read through the
+//! transposed view of its `N x K` view.
 //!
 //! **B MN-major, column-blocked**: an N row over 128 bytes (N = 128 or 256 f16) cannot be
 //! one swizzle atom, so B is staged as `[N / 64] x K x 64` (each block one 128-byte

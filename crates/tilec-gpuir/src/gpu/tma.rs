@@ -55,8 +55,8 @@ pub(super) struct TmaCopy {
     pub checks: Vec<(Value, u64)>,
     /// The base pointer, when it is to be checked 16-byte aligned before the loop.
     pub base_check: Option<Value>,
-    /// The column blocks of a stage staged column-blocked (A over several 128-byte atoms
-    /// along K, B MN-major over several along N: [`super::column_blocks`]), 1 otherwise: each block is one copy of
+    /// The column blocks of a stage staged column-blocked (rows over one 128-byte atom:
+    /// [`super::column_blocks`]), 1 otherwise: each block is one copy of
     /// a box of the tile's rows and `1 / blocks` of its columns, through a partition view
     /// of that tile ([`Assign::block_views`] makes it).
     pub blocks: i64,
@@ -98,13 +98,12 @@ impl Assign<'_> {
     /// Whether view load `d` (operand `i`, staged as loaded) can go by the copy engine on
     /// this target ([`Assign::tma_view`], into a stage swizzled as [`mma_swizzle`] makes
     /// it). Otherwise why not (`None` when the target or `--no-tma` rules it out).
-    /// A, and B with `b_mn` (staged MN-major), are column-blocked when their rows are
-    /// wider than one swizzle atom (then copied a block at a time).
+    /// A stage is column-blocked when its rows (as loaded) are wider than one swizzle
+    /// atom, and then copied a block at a time.
     pub(super) fn tma_copy(
         &self,
         i: usize,
         d: Op,
-        b_mn: bool,
         axis: Option<&Axis>,
     ) -> Result<TmaCopy, Option<String>> {
         if self.arch != Arch::Sm90a || !self.tma {
@@ -114,10 +113,7 @@ impl Assign<'_> {
         let view = self.m.operand(d, 0);
         let tile = self.m.result(d, 0);
         let elem = self.m.ctx.types.element_type(self.m.value_type(tile));
-        let blocks = (i == 0 || b_mn)
-            .then(|| super::column_blocks(&self.shape(tile), elem))
-            .flatten()
-            .unwrap_or(1);
+        let blocks = super::column_blocks(&self.shape(tile), elem).unwrap_or(1);
         let v = self
             .tma_view(view, false, blocks, axis)
             .map_err(|why| Some(format!("{operand} {why}")))?;

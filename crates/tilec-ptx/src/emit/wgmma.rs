@@ -66,10 +66,20 @@ impl Kernel<'_> {
         } else {
             !self.buf_maps.contains_key(&a_v)
         };
+        // B K-major: the transposed view of an `N x K` buffer, itself column-blocked when
+        // A is.
+        let b_k_major = {
+            let t = transposed_map(plan);
+            if plan.a_atoms() > 1 {
+                let blocked = column_blocked_map(plan.n, plan.k, (128 / esize) as u32);
+                t.iter().map(|b| blocked[*b as usize]).collect()
+            } else {
+                t
+            }
+        };
         if (!a_regs && (!a_placed || swizzle_of(a_v) != Some(want(&[mm, kk]))))
             || !(b_mn
-                || (swizzle_of(b_v) == Some(want(&[nn, kk]))
-                    && self.elem_map(b_v) == transposed_map(plan)))
+                || (swizzle_of(b_v) == Some(want(&[nn, kk])) && self.elem_map(b_v) == b_k_major))
         {
             return self.error_at_op(
                 op,
@@ -178,7 +188,8 @@ impl Kernel<'_> {
                         let first_atom = u64::from(n * plan.n_inst * 2 / 128);
                         (16 * u64::from(s) * rb_mn + first_atom * atom_bytes) >> 4
                     } else {
-                        (u64::from(n * plan.n_inst) * r + step) >> 4
+                        let block = step / 128 * u64::from(plan.n) * 128;
+                        (u64::from(n * plan.n_inst) * r + block + step % 128) >> 4
                     };
                     let a = if a_regs {
                         let w = 4 * (s + plan.k_steps() * b) as usize;
