@@ -177,6 +177,22 @@ fn tileiras_command_lines_write_cubins() {
         text(&r.stderr)
     );
     assert!(!cubin.exists());
+    // ptxas, started before tilec compiles, is stopped before it reads anything: a file
+    // already at the output path is left as it was.
+    std::fs::write(&cubin, b"earlier").unwrap();
+    let r = tileiras(
+        &dir,
+        &[
+            bad.to_str().unwrap(),
+            "-o",
+            cubin.to_str().unwrap(),
+            "--gpu-name",
+            "sm_90",
+        ],
+        Some(&ptxas),
+    );
+    assert_eq!(r.status.code(), Some(1));
+    assert_eq!(std::fs::read(&cubin).unwrap(), b"earlier");
     // An architecture tilec does not target.
     let r = tileiras(
         &dir,
