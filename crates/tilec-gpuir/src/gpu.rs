@@ -1952,6 +1952,51 @@ impl Assign<'_> {
         ((crate::sizes::elem_bytes(elem) as u64) << shape_bits(&self.shape(v))).next_multiple_of(16)
     }
 
+    /// Whether loop `f`, the innermost around product `op`, holds nothing else that takes
+    /// shared memory while it runs: a top-level loop of an entry without `alloca`s nor
+    /// buffers staged before it, whose body is the product, the loads of its operands
+    /// (and their conversions), scalar arithmetic and the terminator.
+    fn bare_k_loop(&self, op: Op, f: Op) -> bool {
+        let m = &*self.m;
+        let Some(body) = m.op_block(op) else {
+            return false;
+        };
+        let top_level = m
+            .op_block(f)
+            .and_then(|b| m.block_parent_op(b))
+            .is_some_and(|e| m.opcode(e) == Opcode::Entry);
+        let mut allocas = false;
+        if let Some(e) = m.op_block(f).and_then(|b| m.block_parent_op(b)) {
+            m.walk_op(e, &mut |x| allocas |= m.opcode(x) == Opcode::Alloca);
+        }
+        if !top_level || allocas || !self.hoisted.is_empty() {
+            return false;
+        }
+        let scalar = |v: Value| {
+            let t = m.value_type(v);
+            !m.ctx.types.is_tile(t) || m.ctx.types.shape(t).is_empty()
+        };
+        // Feeds the product: its only use is `op` or one conversion whose only use is.
+        let feeds = |x: Op| {
+            let r = m.result(x, 0);
+            m.users(r).all(|u| {
+                u == op || (m.num_results(u) == 1 && m.users(m.result(u, 0)).all(|w| w == op))
+            })
+        };
+        let mut x = m.first_op(body);
+        while let Some(o) = x {
+            let fine = o == op
+                || m.def(o).traits.contains(tilec_ir::ops::Traits::TERMINATOR)
+                || (m.regions(o).is_empty()
+                    && (m.results(o).all(scalar) || (m.num_results(o) >= 1 && feeds(o))));
+            if !fine {
+                return false;
+            }
+            x = m.next_op(o);
+        }
+        true
+    }
+
     /// How many stages the pipeline of loop `f` around `op` gets, with a remark on the
     /// loop when they are fewer than asked (`--num-stages`, or [`DEFAULT_STAGES`]) or when
     /// there is no pipeline at all (`None`). A's stages are filled by async copies, so any
@@ -1985,7 +2030,18 @@ impl Assign<'_> {
         // loop, a tensor map's scratch: a little shared memory, and the padding up to the
         // next 1024-byte aligned stage buffer.
         let copies = b_async || (a_loaded && a_registers.is_none());
-        let reserved = crate::sizes::STAGE_BYTES
+        // The kernel's other buffers while the loop runs: one stage's worth
+        // (`STAGE_BYTES`: a conversion's or a reduction's scratch, a staged operand),
+        // unless the loop body does nothing but load and multiply (then A's buffer when
+        // the loop does not load it, and 1 KiB for the alignment of the stage buffers);
+        // what comes after the loop (the epilogue's conversion) reuses the stages' shared
+        // memory.
+        let others = if self.bare_k_loop(op, f) {
+            1024 + if a_loaded { 0 } else { self.stage_bytes(op, 0) }
+        } else {
+            crate::sizes::STAGE_BYTES
+        };
+        let reserved = others
             + if copies && self.tma && self.arch == crate::target::Arch::Sm90a {
                 tma::RING_RESERVE
             } else {
