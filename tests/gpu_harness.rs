@@ -1431,6 +1431,51 @@ fn the_corpus_as_the_tileiras_personality_compiles_it() {
     }
 }
 
+/// sm_90a under the `tileiras` personality's static 48 KiB, the K loop nested in an outer
+/// loop (as in a persistent kernel: here the same C tile computed twice): the inner loop
+/// still only loads and multiplies, so it gets all four stages of the copy engine (the
+/// tensor maps rebuilt, the barriers initialised and invalidated, each outer step), bit
+/// for bit with the interpreter under three schedules, every A and B byte by TMA twice.
+#[test]
+fn a_k_loop_inside_an_outer_loop_keeps_its_stages() {
+    let mut c = aligned_matmul("matmul 64x64x352 randint");
+    c.text = c.text.replacen(
+        "    %acc = for",
+        "    %c2 = constant <i32: 2> : tile<i32>\n    for %rep in (%c0 to %c2, step %c1) : tile<i32> {\n    %acc = for",
+        1,
+    );
+    let store = c
+        .text
+        .lines()
+        .find(|l| l.contains("%c_tok = store_view_tko"))
+        .expect("the store")
+        .to_string();
+    c.text = c
+        .text
+        .replacen(&store, &format!("{store}\n      continue\n    }}"), 1);
+    let opts = tilec_ptx::Options {
+        arch: tilec_ptx::Arch::Sm90a,
+        dynamic_smem: false,
+        ..tilec_ptx::Options::default()
+    };
+    let mut m = gpusweep::load(&c.text).expect("loads");
+    let remarks: Vec<String> = tilec_ptx::convert_to_gpu_remarks(&mut m, &opts)
+        .into_iter()
+        .map(|d| d.message)
+        .collect();
+    assert!(
+        remarks
+            .iter()
+            .any(|r| r.starts_with("K loop pipelined over 4 stages (4 of A and 4 of B")),
+        "{remarks:?}"
+    );
+    let p = gpusweep::prepare(&c, &opts).expect("prepares");
+    assert!(!p.ptx.contains(".extern .shared"), "{}", p.ptx);
+    assert!(p.ptx.contains("cp.async.bulk.tensor.2d"), "{}", p.ptx);
+    let want = 2 * 11 * (64 * 32 + 32 * 64) * 2;
+    assert_eq!(tma_bytes_under_three_schedules(&p, &c), vec![want; 3]);
+}
+
 /// sm_90a without the copy engine (`--no-tma`), the same K loop with its base pointers
 /// declared 16-byte aligned: B, staged MN-major, is copied by `cp.async` like A (no
 /// transposition in registers), both over the same stages and commit groups, and still

@@ -1953,23 +1953,42 @@ impl Assign<'_> {
     }
 
     /// Whether loop `f`, the innermost around product `op`, holds nothing else that takes
-    /// shared memory while it runs: a top-level loop of an entry without `alloca`s nor
-    /// buffers staged before it, whose body is the product, the loads of its operands
-    /// (and their conversions), scalar arithmetic and the terminator.
+    /// shared memory while it runs: in an entry without `alloca`s nor buffers staged
+    /// before it, no other product in a loop around it (whose buffers or stages could be
+    /// alive across it), and its body is the product, the loads of its operands (and
+    /// their conversions), scalar arithmetic and the terminator.
     fn bare_k_loop(&self, op: Op, f: Op) -> bool {
         let m = &*self.m;
         let Some(body) = m.op_block(op) else {
             return false;
         };
-        let top_level = m
-            .op_block(f)
-            .and_then(|b| m.block_parent_op(b))
-            .is_some_and(|e| m.opcode(e) == Opcode::Entry);
-        let mut allocas = false;
-        if let Some(e) = m.op_block(f).and_then(|b| m.block_parent_op(b)) {
-            m.walk_op(e, &mut |x| allocas |= m.opcode(x) == Opcode::Alloca);
-        }
-        if !top_level || allocas || !self.hoisted.is_empty() {
+        // The ops around `f`, up to its entry.
+        let mut around = Vec::new();
+        let mut at = f;
+        let entry = loop {
+            let Some(p) = m.op_block(at).and_then(|b| m.block_parent_op(b)) else {
+                return false;
+            };
+            if m.opcode(p) == Opcode::Entry {
+                break p;
+            }
+            around.push(p);
+            at = p;
+        };
+        let mut other = !self.hoisted.is_empty();
+        m.walk_op(entry, &mut |x| {
+            let product = matches!(
+                m.opcode(x),
+                Opcode::MmaF | Opcode::MmaI | Opcode::MmaFScaled
+            );
+            other |= m.opcode(x) == Opcode::Alloca
+                || (product
+                    && x != op
+                    && m.op_block(x)
+                        .and_then(|b| m.block_parent_op(b))
+                        .is_some_and(|l| around.contains(&l)));
+        });
+        if other {
             return false;
         }
         let scalar = |v: Value| {
