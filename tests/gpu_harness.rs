@@ -1159,19 +1159,38 @@ fn aligned_matmul(label: &str) -> SweepCase {
     c
 }
 
+/// sm_90a options, with or without the copy engine.
+fn sm90a(tma: bool) -> tilec_ptx::Options {
+    tilec_ptx::Options {
+        arch: tilec_ptx::Arch::Sm90a,
+        tma,
+        ..tilec_ptx::Options::default()
+    }
+}
+
+/// [`aligned_matmul`] with every `from` of its kernel replaced by `to`, in order (each
+/// present).
+fn aligned_matmul_with(label: &str, substitutions: &[(&str, String)]) -> SweepCase {
+    let mut c = aligned_matmul(label);
+    for (from, to) in substitutions {
+        assert!(c.text.contains(from), "{from}");
+        c.text = c.text.replace(from, to);
+    }
+    c
+}
+
 /// The example matmul (`label`, its base pointers declared 16-byte aligned) with C tiles
 /// of 64 x `n` and B tiles of 32 x `n`, on a grid of `n`-column blocks.
 fn wide_matmul(label: &str, n: u32) -> SweepCase {
-    let mut c = aligned_matmul(label);
-    for (from, to) in [
-        ("tile=(32x64)", format!("tile=(32x{n})")),
-        ("tile<32x64xf16>", format!("tile<32x{n}xf16>")),
-        ("tile=(64x64)", format!("tile=(64x{n})")),
-        ("tile<64x64xf32>", format!("tile<64x{n}xf32>")),
-    ] {
-        assert!(c.text.contains(from), "{from}");
-        c.text = c.text.replace(from, &to);
-    }
+    let mut c = aligned_matmul_with(
+        label,
+        &[
+            ("tile=(32x64)", format!("tile=(32x{n})")),
+            ("tile<32x64xf16>", format!("tile<32x{n}xf16>")),
+            ("tile=(64x64)", format!("tile=(64x{n})")),
+            ("tile<64x64xf32>", format!("tile<64x{n}xf32>")),
+        ],
+    );
     let cols: u32 = label
         .split_whitespace()
         .nth(1)
@@ -1194,11 +1213,6 @@ fn wide_matmul(label: &str, n: u32) -> SweepCase {
 /// tile is stored there from registers, bit for bit too.
 #[test]
 fn wide_b_is_staged_column_blocked() {
-    let sm90a = |tma| tilec_ptx::Options {
-        arch: tilec_ptx::Arch::Sm90a,
-        tma,
-        ..tilec_ptx::Options::default()
-    };
     for n in [128u32, 256] {
         let c = wide_matmul("matmul 128x128x160 randint", n);
         let p = gpusweep::prepare(&c, &sm90a(true)).expect("prepares");
@@ -1236,17 +1250,15 @@ fn wide_b_is_staged_column_blocked() {
 /// The example matmul (`label`, its base pointers declared 16-byte aligned) with a K step
 /// of `k`: A tiles of 64 x `k`, B tiles of `k` x 64.
 fn deep_matmul(label: &str, k: u32) -> SweepCase {
-    let mut c = aligned_matmul(label);
-    for (from, to) in [
-        ("tile=(64x32)", format!("tile=(64x{k})")),
-        ("tile<64x32xf16>", format!("tile<64x{k}xf16>")),
-        ("tile=(32x64)", format!("tile=({k}x64)")),
-        ("tile<32x64xf16>", format!("tile<{k}x64xf16>")),
-    ] {
-        assert!(c.text.contains(from), "{from}");
-        c.text = c.text.replace(from, &to);
-    }
-    c
+    aligned_matmul_with(
+        label,
+        &[
+            ("tile=(64x32)", format!("tile=(64x{k})")),
+            ("tile<64x32xf16>", format!("tile<64x{k}xf16>")),
+            ("tile=(32x64)", format!("tile=({k}x64)")),
+            ("tile<32x64xf16>", format!("tile<{k}x64xf16>")),
+        ],
+    )
 }
 
 /// sm_90a, K steps of 128 and 256 f16 (A rows of 256 and 512 bytes, wider than the
@@ -1257,11 +1269,6 @@ fn deep_matmul(label: &str, k: u32) -> SweepCase {
 /// copy engine; and by `cp.async` without it, and from registers without a pipeline.
 #[test]
 fn wide_a_rows_are_staged_column_blocked() {
-    let sm90a = |tma| tilec_ptx::Options {
-        arch: tilec_ptx::Arch::Sm90a,
-        tma,
-        ..tilec_ptx::Options::default()
-    };
     for k in [128u32, 256] {
         let c = deep_matmul("matmul 64x64x352 randint", k);
         let p = gpusweep::prepare(&c, &sm90a(true)).expect("prepares");
@@ -1292,32 +1299,30 @@ fn wide_a_rows_are_staged_column_blocked() {
 /// read as `N x K` (its rows are N), a K step of `k`, and each B tile transposed
 /// (`permute`) before the product, as attention's `Q K^T` takes K.
 fn nt_matmul(label: &str, k: u32) -> SweepCase {
-    let mut c = aligned_matmul(label);
-    for (from, to) in [
-        (
-            "mmaf %a, %b, %acc_in : tile<64x32xf16>, tile<32x64xf16>",
-            format!("mmaf %a, %bt, %acc_in : tile<64x{k}xf16>, tile<{k}x64xf16>"),
-        ),
-        (
-            "tile<i32> -> tile<32x64xf16>, token",
-            format!(
-                "tile<i32> -> tile<64x{k}xf16>, token\n      %bt = permute %b [1, 0] : tile<64x{k}xf16> -> tile<{k}x64xf16>"
+    aligned_matmul_with(
+        label,
+        &[
+            (
+                "mmaf %a, %b, %acc_in : tile<64x32xf16>, tile<32x64xf16>",
+                format!("mmaf %a, %bt, %acc_in : tile<64x{k}xf16>, tile<{k}x64xf16>"),
             ),
-        ),
-        ("tile=(64x32)", format!("tile=(64x{k})")),
-        ("tile<64x32xf16>", format!("tile<64x{k}xf16>")),
-        ("tile=(32x64)", format!("tile=(64x{k})")),
-        ("%b_tiles[%k, %by]", "%b_tiles[%by, %k]".to_string()),
-        // B's buffer (K x N, row-major) read as the N x K matrix of the same elements.
-        (
-            "shape = [%bk, %bn], strides = [%bs, 1]",
-            "shape = [%bn, %bk], strides = [%bk, 1]".to_string(),
-        ),
-    ] {
-        assert!(c.text.contains(from), "{from}");
-        c.text = c.text.replace(from, &to);
-    }
-    c
+            (
+                "tile<i32> -> tile<32x64xf16>, token",
+                format!(
+                    "tile<i32> -> tile<64x{k}xf16>, token\n      %bt = permute %b [1, 0] : tile<64x{k}xf16> -> tile<{k}x64xf16>"
+                ),
+            ),
+            ("tile=(64x32)", format!("tile=(64x{k})")),
+            ("tile<64x32xf16>", format!("tile<64x{k}xf16>")),
+            ("tile=(32x64)", format!("tile=(64x{k})")),
+            ("%b_tiles[%k, %by]", "%b_tiles[%by, %k]".to_string()),
+            // B's buffer (K x N, row-major) read as the N x K matrix of the same elements.
+            (
+                "shape = [%bk, %bn], strides = [%bs, 1]",
+                "shape = [%bn, %bk], strides = [%bk, 1]".to_string(),
+            ),
+        ],
+    )
 }
 
 /// sm_90a, `A B^T` with K steps of 128 f16 (K rows of 256 bytes for both operands): B,

@@ -3187,6 +3187,19 @@ impl Assign<'_> {
     /// `ttg.memdesc_trans %buf {order = perm}` before `op`: the buffer with its dimensions
     /// (and their memory order) permuted.
     fn trans_view(&mut self, buf: Value, perm: &[usize], op: Op) -> Value {
+        self.trans_view_at(buf, perm, InsertPoint::Before(op), op)
+            .map_or(buf, |(_, v)| v)
+    }
+
+    /// [`Assign::trans_view`] at `at`: the op and the view (`None` for a value that is
+    /// not a buffer).
+    fn trans_view_at(
+        &mut self,
+        buf: Value,
+        perm: &[usize],
+        at: InsertPoint,
+        origin: Op,
+    ) -> Option<(Op, Value)> {
         let TypeData::MemDesc {
             shape,
             elem,
@@ -3195,7 +3208,7 @@ impl Assign<'_> {
             swizzle,
         } = self.m.ctx.types.get(self.m.value_type(buf)).clone()
         else {
-            return buf;
+            return None;
         };
         // Result dimension i is source dimension perm[i]; the swizzle follows the
         // dimensions of the memory order.
@@ -3209,16 +3222,9 @@ impl Assign<'_> {
         let perm_attr = self.m.ctx.attrs.intern(AttrData::DenseI32Array(
             perm.iter().map(|p| *p as i32).collect(),
         ));
-        let trans = self.create_at(
-            Opcode::MemDescTrans,
-            &[buf],
-            &[view_ty],
-            &[],
-            InsertPoint::Before(op),
-            op,
-        );
+        let trans = self.create_at(Opcode::MemDescTrans, &[buf], &[view_ty], &[], at, origin);
         self.m.push_extra_attr(trans, "order", perm_attr);
-        self.m.result(trans, 0)
+        Some((trans, self.m.result(trans, 0)))
     }
 
     /// The `R x C` view of column-blocked buffer `buf` (`atoms x R x C / atoms`, see
@@ -3226,31 +3232,19 @@ impl Assign<'_> {
     /// `ttg.memdesc_reshape`, made one after the other at `at`. The last op made and the
     /// view.
     fn column_blocked_view(&mut self, buf: Value, at: InsertPoint, origin: Op) -> (Op, Value) {
+        let Some((trans, t)) = self.trans_view_at(buf, &[1, 0, 2], at, origin) else {
+            unreachable!("a column-blocked buffer is a !ttg.memdesc");
+        };
         let TypeData::MemDesc {
             shape,
             elem,
             mutable,
-            order,
             swizzle,
+            ..
         } = self.m.ctx.types.get(self.m.value_type(buf)).clone()
         else {
             unreachable!("a column-blocked buffer is a !ttg.memdesc");
         };
-        let perm = [1usize, 0, 2];
-        let t_ty = self.m.ctx.types.intern(TypeData::MemDesc {
-            shape: perm.iter().map(|p| shape[*p]).collect(),
-            elem,
-            mutable,
-            order: permuted_order(&order, &perm).into(),
-            swizzle,
-        });
-        let perm_attr = self
-            .m
-            .ctx
-            .attrs
-            .intern(AttrData::DenseI32Array(Box::new([1, 0, 2])));
-        let trans = self.create_at(Opcode::MemDescTrans, &[buf], &[t_ty], &[], at, origin);
-        self.m.push_extra_attr(trans, "order", perm_attr);
         let v_ty = self.m.ctx.types.intern(TypeData::MemDesc {
             shape: Box::new([shape[1], shape[0] * shape[2]]),
             elem,
@@ -3258,7 +3252,6 @@ impl Assign<'_> {
             order: tilec_ir::TypeStore::row_major_order(2),
             swizzle,
         });
-        let t = self.m.result(trans, 0);
         let reshape = self.create_at(
             Opcode::MemDescReshape,
             &[t],

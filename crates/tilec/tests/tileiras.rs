@@ -156,17 +156,20 @@ fn tileiras_command_lines_write_cubins() {
     .unwrap();
     let cubin = out_dir.join("bad.cubin");
     let _ = std::fs::remove_file(&cubin);
-    let r = tileiras(
-        &dir,
-        &[
-            bad.to_str().unwrap(),
-            "-o",
-            cubin.to_str().unwrap(),
-            "--gpu-name",
-            "sm_90",
-        ],
-        Some(&ptxas),
-    );
+    let compile_bad = || {
+        tileiras(
+            &dir,
+            &[
+                bad.to_str().unwrap(),
+                "-o",
+                cubin.to_str().unwrap(),
+                "--gpu-name",
+                "sm_90",
+            ],
+            Some(&ptxas),
+        )
+    };
+    let r = compile_bad();
     assert_eq!(r.status.code(), Some(1));
     assert!(
         text(&r.stderr).starts_with(&format!(
@@ -180,17 +183,7 @@ fn tileiras_command_lines_write_cubins() {
     // ptxas, started before tilec compiles, is stopped before it reads anything: a file
     // already at the output path is left as it was.
     std::fs::write(&cubin, b"earlier").unwrap();
-    let r = tileiras(
-        &dir,
-        &[
-            bad.to_str().unwrap(),
-            "-o",
-            cubin.to_str().unwrap(),
-            "--gpu-name",
-            "sm_90",
-        ],
-        Some(&ptxas),
-    );
+    let r = compile_bad();
     assert_eq!(r.status.code(), Some(1));
     assert_eq!(std::fs::read(&cubin).unwrap(), b"earlier");
     // An architecture tilec does not target.

@@ -552,74 +552,18 @@ impl Assign<'_> {
                 origin,
             );
             let dst = self.m.result(ix, 0);
-            if c.blocks <= 1 {
+            // Where each box goes: the stage, or (column-blocked) block j of the stage
+            // for tile `index * blocks + j` of the block view along the last dimension.
+            let boxes: Vec<(Vec<Value>, Value)> = if c.blocks <= 1 {
+                vec![(index, dst)]
+            } else {
+                self.block_boxes(c, &index, dst, stage_ty, inner, origin)
+            };
+            for (index, dst) in boxes {
                 let operands: Vec<Value> = [*map, view]
                     .into_iter()
                     .chain(index)
                     .chain([dst, bar])
-                    .collect();
-                last = self.create_at(
-                    Opcode::AsyncTmaCopyGlobalToLocal,
-                    &operands,
-                    &[],
-                    &[],
-                    inner,
-                    origin,
-                );
-                continue;
-            }
-            // Column-blocked: block j of the stage is tile `index * blocks + j` of the
-            // block view along the last dimension.
-            let TypeData::MemDesc {
-                shape,
-                elem,
-                mutable,
-                swizzle,
-                ..
-            } = self.m.ctx.types.get(stage_ty).clone()
-            else {
-                continue;
-            };
-            let block_ty = self.m.ctx.types.intern(TypeData::MemDesc {
-                order: tilec_ir::TypeStore::row_major_order(shape.len() - 1),
-                shape: shape[1..].into(),
-                elem,
-                mutable,
-                swizzle,
-            });
-            let (Some(&col), Some(&col0)) = (index.last(), c.index.last()) else {
-                continue;
-            };
-            let ity = self.m.value_type(col0);
-            let konst = |k: &mut Self, value: u64| {
-                let a =
-                    k.m.ctx
-                        .attrs
-                        .intern(tilec_ir::attrs::dense(ity, vec![value]));
-                k.scalar_at(Opcode::Constant, &[], ity, &[Some(a)], inner, origin)
-            };
-            let n = konst(self, c.blocks as u64);
-            let first = self.scalar_at(Opcode::MulI, &[col, n], ity, &[], inner, origin);
-            for j in 0..c.blocks {
-                let jc = konst(self, j as u64);
-                let col_j = if j == 0 {
-                    first
-                } else {
-                    self.scalar_at(Opcode::AddI, &[first, jc], ity, &[], inner, origin)
-                };
-                let bix = self.create_at(
-                    Opcode::MemDescIndex,
-                    &[dst, jc],
-                    &[block_ty],
-                    &[],
-                    inner,
-                    origin,
-                );
-                let block = self.m.result(bix, 0);
-                let operands: Vec<Value> = [*map, view]
-                    .into_iter()
-                    .chain(index[..index.len() - 1].iter().copied())
-                    .chain([col_j, block, bar])
                     .collect();
                 last = self.create_at(
                     Opcode::AsyncTmaCopyGlobalToLocal,
@@ -654,6 +598,73 @@ impl Assign<'_> {
             after = mask2;
         }
         after
+    }
+}
+
+impl Assign<'_> {
+    /// The boxes of column-blocked copy `c` into stage `dst` (of type `stage_ty`,
+    /// `blocks x R x C / blocks`) at K step indices `index`: block j of the stage takes
+    /// tile `index * blocks + j` of the block view along the last dimension. The index
+    /// arithmetic and the block views go at `at`.
+    fn block_boxes(
+        &mut self,
+        c: &TmaCopy,
+        index: &[Value],
+        dst: Value,
+        stage_ty: Type,
+        at: InsertPoint,
+        origin: Op,
+    ) -> Vec<(Vec<Value>, Value)> {
+        let TypeData::MemDesc {
+            shape,
+            elem,
+            mutable,
+            swizzle,
+            ..
+        } = self.m.ctx.types.get(stage_ty).clone()
+        else {
+            return Vec::new();
+        };
+        let block_ty = self.m.ctx.types.intern(TypeData::MemDesc {
+            order: tilec_ir::TypeStore::row_major_order(shape.len() - 1),
+            shape: shape[1..].into(),
+            elem,
+            mutable,
+            swizzle,
+        });
+        let (Some((&col, outer)), Some(&col0)) = (index.split_last(), c.index.last()) else {
+            return Vec::new();
+        };
+        let ity = self.m.value_type(col0);
+        let konst = |k: &mut Self, value: u64| {
+            let a =
+                k.m.ctx
+                    .attrs
+                    .intern(tilec_ir::attrs::dense(ity, vec![value]));
+            k.scalar_at(Opcode::Constant, &[], ity, &[Some(a)], at, origin)
+        };
+        let n = konst(self, c.blocks as u64);
+        let first = self.scalar_at(Opcode::MulI, &[col, n], ity, &[], at, origin);
+        (0..c.blocks)
+            .map(|j| {
+                let jc = konst(self, j as u64);
+                let col_j = if j == 0 {
+                    first
+                } else {
+                    self.scalar_at(Opcode::AddI, &[first, jc], ity, &[], at, origin)
+                };
+                let bix = self.create_at(
+                    Opcode::MemDescIndex,
+                    &[dst, jc],
+                    &[block_ty],
+                    &[],
+                    at,
+                    origin,
+                );
+                let ix: Vec<Value> = outer.iter().copied().chain([col_j]).collect();
+                (ix, self.m.result(bix, 0))
+            })
+            .collect()
     }
 }
 
