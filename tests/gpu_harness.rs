@@ -1481,6 +1481,43 @@ fn a_k_loop_inside_an_outer_loop_keeps_its_stages() {
     assert_eq!(tma_bytes_under_three_schedules(&p, &c), vec![want; 3]);
 }
 
+/// Warps chosen per kernel (as the `tileiras` personality does) for 64 x 128 C tiles
+/// with K steps of 128: the 128 x 128 f16 B tile alone would ask for 8 warps, which
+/// leaves 32 rows per warpgroup, too few for warpgroup MMA; on sm_90a the choice stops at
+/// the 4 warps that keep the product on `wgmma` (n128, A and B column-blocked), bit for
+/// bit with the interpreter. On sm_90 (`mma.sync`) it stays 8.
+#[test]
+fn chosen_warps_keep_a_64_row_product_on_warpgroup_mma() {
+    let mut c = aligned_matmul_with(
+        "matmul 128x128x160 randint",
+        &[
+            ("tile=(64x32)", "tile=(64x128)".to_string()),
+            ("tile<64x32xf16>", "tile<64x128xf16>".to_string()),
+            ("tile=(32x64)", "tile=(128x128)".to_string()),
+            ("tile<32x64xf16>", "tile<128x128xf16>".to_string()),
+            ("tile=(64x64)", "tile=(64x128)".to_string()),
+            ("tile<64x64xf32>", "tile<64x128xf32>".to_string()),
+        ],
+    );
+    c.grid = [2, 1, 1];
+    let chosen = |arch| tilec_ptx::Options {
+        arch,
+        choose_warps: true,
+        ..tilec_ptx::Options::default()
+    };
+    let p = gpusweep::prepare(&c, &chosen(tilec_ptx::Arch::Sm90a)).expect("prepares");
+    assert!(p.ptx.contains(".reqntid 128, 1, 1"), "{}", p.ptx);
+    assert!(
+        p.ptx
+            .contains("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16"),
+        "{}",
+        p.ptx
+    );
+    passes_bit_for_bit_under_three_schedules(&p, &c);
+    let p = gpusweep::prepare(&c, &chosen(tilec_ptx::Arch::Sm90)).expect("prepares");
+    assert!(p.ptx.contains(".reqntid 256, 1, 1"), "{}", p.ptx);
+}
+
 /// sm_90a without the copy engine (`--no-tma`), the same K loop with its base pointers
 /// declared 16-byte aligned: B, staged MN-major, is copied by `cp.async` like A (no
 /// transposition in registers), both over the same stages and commit groups, and still

@@ -350,7 +350,15 @@ pub fn assign_layouts(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnos
     let mut remarks = Vec::new();
     for e in entries(m) {
         let warps = if opts.choose_warps {
-            choose_warps(m, e)
+            let w = choose_warps(m, e);
+            // On sm_90a no more warps than lets every product run on warpgroup MMA.
+            match (opts.arch == crate::target::Arch::Sm90a)
+                .then(|| wgmma_warp_cap(m, e))
+                .flatten()
+            {
+                Some(cap) => w.min(cap),
+                None => w,
+            }
         } else {
             opts.num_warps
         };
@@ -3988,6 +3996,38 @@ pub fn entry_warp_bits(m: &Module, entry: Op) -> Option<u32> {
             _ => None,
         }
     })
+}
+
+/// The most warps (4 or 8) at which every product of `entry` that warpgroup MMA can run
+/// with 4 warps still can (its M holds 64 rows per warpgroup): `None` when none can.
+/// [`choose_warps`] may ask for more (a wide B tile counts many registers), which would
+/// leave a product of 64 rows on `mma.sync`.
+fn wgmma_warp_cap(m: &Module, entry: Op) -> Option<u32> {
+    let types = &m.ctx.types;
+    let mut cap: Option<u32> = None;
+    m.walk_op(entry, &mut |op| {
+        if !matches!(m.opcode(op), Opcode::MmaF | Opcode::MmaI) {
+            return;
+        }
+        let ty = |i: usize| m.value_type(m.operand(op, i));
+        let plan = |warp_bits: u32| {
+            crate::wgmma::wgmma_plan(
+                types.shape(ty(0)),
+                types.shape(ty(1)),
+                types.element_type(ty(0)),
+                types.element_type(ty(1)),
+                types.element_type(ty(2)),
+                (true, true),
+                warp_bits,
+                crate::target::Arch::Sm90a,
+            )
+        };
+        if plan(2).is_some() {
+            let most = if plan(3).is_some() { 8 } else { 4 };
+            cap = Some(cap.map_or(most, |c| c.min(most)));
+        }
+    });
+    cap
 }
 
 /// The warps for `entry` when `--num-warps` does not say: enough that the largest tile
