@@ -556,8 +556,9 @@ def histogram_case(n, bins, x_stride=1, bins_stride=1, large=False):
 
 # ---- matrix products ----------------------------------------------------
 
-def matmul_case(m, n, k, pad=(0, 0, 0), sample_rows=None, large=False):
-    # entry @matmul(a: 2-D f16 M x K, b: 2-D f16 K x N, c: 2-D f32 M x N)
+def matmul_case(m, n, k, pad=(0, 0, 0), sample_rows=None, large=False, name="matmul", tile=64):
+    # entry @matmul(a: 2-D f16 M x K, b: 2-D f16 K x N, c: 2-D f32 M x N); also
+    # @matmul_wide (matmul_wide.tile, 128 x 128 C tiles: `tile`).
     def make(rng):
         a = rng.uniform(-1.0, 1.0, (m, k)).astype(np.float16)
         b = rng.uniform(-1.0, 1.0, (k, n)).astype(np.float16)
@@ -570,11 +571,11 @@ def matmul_case(m, n, k, pad=(0, 0, 0), sample_rows=None, large=False):
         C = make_buffer("c", shape=(m, n), dtype=np.float32, strides=(n + pad[2], 1),
                         expected=ad @ bd, tol=Tol(rtol=1e-3, scale=np.abs(ad) @ np.abs(bd)),
                         check_rows=rows if sample_rows else None)
-        return dict(grid=(cdiv(m, 64), cdiv(n, 64), 1), buffers=[A, B, C],
+        return dict(grid=(cdiv(m, tile), cdiv(n, tile), 1), buffers=[A, B, C],
                     args=array_args(A) + array_args(B) + array_args(C), flops=2 * m * n * k,
                     note=f"checked on {len(rows)} sampled rows" if sample_rows else "")
     label = f"{m}x{n}x{k}" + (f", row strides {k + pad[0]}/{n + pad[1]}/{n + pad[2]}" if any(pad) else "")
-    return CaseSpec("matmul", "matmul", label, make, large)
+    return CaseSpec(name, name, label, make, large)
 
 
 def bf16_round(x: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
@@ -680,6 +681,9 @@ def all_specs() -> List[CaseSpec]:
         matmul_case(333, 200, 77),
         matmul_case(130, 97, 65, pad=(5, 4, 3)),
         matmul_case(4096, 4096, 4096, sample_rows=128, large=True),
+        matmul_case(333, 200, 300, name="matmul_wide", tile=128),
+        matmul_case(256, 256, 384, pad=(8, 8, 4), name="matmul_wide", tile=128),
+        matmul_case(4096, 4096, 4096, sample_rows=128, large=True, name="matmul_wide", tile=128),
         mma_float_case("mma_f16_f32", 64, 64, 32, "f16", np.float32),
         mma_float_case("mma_f16_f16", 32, 32, 32, "f16", np.float16),
         mma_float_case("mma_bf16_f32", 32, 64, 32, "bf16", np.float32),

@@ -235,6 +235,22 @@ pub fn example_cases() -> Vec<SweepCase> {
                 exact,
             );
         }
+        // The wide tiles (128 x 128, K steps of 128): column-blocked operands on sm_90a;
+        // 300 columns of f16 (600-byte rows) are not a multiple of 16 bytes, so that case
+        // takes the copy engine's run-time alternative.
+        for (m, n, k) in [(128, 128, 256), (200, 130, 300)] {
+            let mut a = mat(b.buf(generator, "f16", &format!("{m}x{k}")), m, k, k);
+            a.extend(mat(b.buf(generator, "f16", &format!("{k}x{n}")), k, n, n));
+            a.extend(mat(b.buf("zeros", "f32", &format!("{m}x{n}")), m, n, n));
+            b.push(
+                "matmul_wide.tile",
+                "matmul_wide",
+                format!("matmul_wide {m}x{n}x{k} {generator}"),
+                [blocks(m, 128), blocks(n, 128), 1],
+                a,
+                exact,
+            );
+        }
         for entry in [
             "mma_f16_f32",
             "mma_f16_f16",

@@ -144,6 +144,9 @@ pub enum Kind {
     /// cuTile's `matmul_bf16` with 64x64x64 tiles (`tests/corpus/cutile`): C (bf16) =
     /// A (bf16) x B^T, B stored N x K (bf16).
     MatmulBf16,
+    /// `examples/matmul_wide.tile`: C (f32) = A (f16) x B (f16), 128x128x128 tiles (on
+    /// sm_90a both operands column-blocked), at the warps tilec chooses.
+    MatmulWide,
 }
 
 /// Where a benchmark's kernel comes from.
@@ -161,7 +164,7 @@ pub struct Source {
 
 impl Kind {
     /// Every benchmark kind.
-    pub const ALL: [Kind; 7] = [
+    pub const ALL: [Kind; 8] = [
         Kind::VectorAdd,
         Kind::RowSoftmax,
         Kind::Layernorm,
@@ -169,6 +172,7 @@ impl Kind {
         Kind::Matmul,
         Kind::Matmul128,
         Kind::MatmulBf16,
+        Kind::MatmulWide,
     ];
 
     /// The benchmark's name (`--only`, the table, the reference script); for the
@@ -183,6 +187,7 @@ impl Kind {
             Kind::Matmul => "matmul",
             Kind::Matmul128 => "matmul_128",
             Kind::MatmulBf16 => "matmul_bf16",
+            Kind::MatmulWide => "matmul_wide",
         }
     }
 
@@ -212,13 +217,21 @@ impl Kind {
                 entry: "matmul_bf16_Kt1_A2bf16_1l0_2t1_p16_A2bf16_1l0_2t1_p16_A2bf16_1l0_2t1_p16_I64_I64_I64",
                 warps: None,
             },
+            Kind::MatmulWide => Source {
+                file: "examples/matmul_wide.tile",
+                entry: "matmul_wide",
+                warps: None,
+            },
         }
     }
 
     /// Whether it is a matrix product (measured in TFLOP/s against cuBLAS).
     #[must_use]
     pub fn is_gemm(self) -> bool {
-        matches!(self, Kind::Matmul | Kind::Matmul128 | Kind::MatmulBf16)
+        matches!(
+            self,
+            Kind::Matmul | Kind::Matmul128 | Kind::MatmulBf16 | Kind::MatmulWide
+        )
     }
 
     /// The kind named `name`.
@@ -233,7 +246,7 @@ impl Kind {
         match self {
             Kind::VectorAdd => 1,
             Kind::RowSoftmax | Kind::Layernorm | Kind::Transpose => 2,
-            Kind::Matmul | Kind::Matmul128 | Kind::MatmulBf16 => 3,
+            Kind::Matmul | Kind::Matmul128 | Kind::MatmulBf16 | Kind::MatmulWide => 3,
         }
     }
 }
@@ -364,7 +377,9 @@ impl Bench {
             Kind::Matmul | Kind::MatmulBf16 => {
                 [div_ceil(self.d(0), 64), div_ceil(self.d(1), 64), 1]
             }
-            Kind::Matmul128 => [div_ceil(self.d(0), 128), div_ceil(self.d(1), 128), 1],
+            Kind::Matmul128 | Kind::MatmulWide => {
+                [div_ceil(self.d(0), 128), div_ceil(self.d(1), 128), 1]
+            }
         }
     }
 
@@ -403,7 +418,7 @@ impl Bench {
                 let mn = self.du(0) * self.du(1);
                 vec![b("a", Elem::F32, mn, false), b("b", Elem::F32, mn, true)]
             }
-            Kind::Matmul | Kind::Matmul128 => {
+            Kind::Matmul | Kind::Matmul128 | Kind::MatmulWide => {
                 let (m, n, k) = (self.du(0), self.du(1), self.du(2));
                 vec![
                     b("a", Elem::F16, m * k, false),
@@ -457,7 +472,7 @@ impl Bench {
                 let (m, n) = (self.d(0), self.d(1));
                 [matrix(0, m, n), matrix(1, n, m)].concat()
             }
-            Kind::Matmul | Kind::Matmul128 => {
+            Kind::Matmul | Kind::Matmul128 | Kind::MatmulWide => {
                 let (m, n, k) = (self.d(0), self.d(1), self.d(2));
                 [matrix(0, m, k), matrix(1, k, n), matrix(2, m, n)].concat()
             }
@@ -520,7 +535,9 @@ impl Bench {
             Kind::RowSoftmax | Kind::Layernorm => rows(self.du(0), self.du(1)),
             // B is N x M: rows of B are columns of A.
             Kind::Transpose => rows(self.du(1), self.du(0)),
-            Kind::Matmul | Kind::Matmul128 | Kind::MatmulBf16 => rows(self.du(0), self.du(1)),
+            Kind::Matmul | Kind::Matmul128 | Kind::MatmulBf16 | Kind::MatmulWide => {
+                rows(self.du(0), self.du(1))
+            }
         }
     }
 
@@ -539,7 +556,8 @@ impl Bench {
             | Kind::Layernorm
             | Kind::Matmul
             | Kind::Matmul128
-            | Kind::MatmulBf16 => self.du(1),
+            | Kind::MatmulBf16
+            | Kind::MatmulWide => self.du(1),
             Kind::Transpose => self.du(0),
         };
         let mut out = Vec::with_capacity(count);
@@ -608,7 +626,7 @@ impl Bench {
                     .map(|c| (f32s(0, c * cols + r, 1)[0], 0.0))
                     .collect()
             }
-            Kind::Matmul | Kind::Matmul128 => {
+            Kind::Matmul | Kind::Matmul128 | Kind::MatmulWide => {
                 let (cols, k) = (self.du(1), self.du(2));
                 let a = decode(Elem::F16, &inputs[0], r * k, k);
                 let mut sum = vec![0.0; n];
@@ -714,6 +732,8 @@ pub fn default_plan() -> Vec<Bench> {
         (Kind::Matmul128, vec![8192, 8192, 8192]),
         (Kind::MatmulBf16, vec![4096, 4096, 4096]),
         (Kind::MatmulBf16, vec![8192, 8192, 8192]),
+        (Kind::MatmulWide, vec![4096, 4096, 4096]),
+        (Kind::MatmulWide, vec![8192, 8192, 8192]),
     ]
     .into_iter()
     .filter_map(|(k, d)| Bench::new(k, &d))
@@ -1644,7 +1664,7 @@ mod tests {
     #[test]
     fn the_plan_covers_every_kernel_within_its_limits() {
         let p = default_plan();
-        assert_eq!(p.len(), 10, "a shape of the default plan was rejected");
+        assert_eq!(p.len(), 12, "a shape of the default plan was rejected");
         for k in Kind::ALL {
             assert!(p.iter().any(|b| b.kind == k), "{k:?} is not benchmarked");
             assert_eq!(Kind::from_name(k.name()), Some(k));
@@ -2063,7 +2083,7 @@ warning: something
         );
         assert!(
             text.contains(
-                "checked the arguments of 10 benchmark(s) against their PTX (sm_90): all fit"
+                "checked the arguments of 12 benchmark(s) against their PTX (sm_90): all fit"
             ),
             "{text}"
         );

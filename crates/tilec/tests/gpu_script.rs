@@ -37,5 +37,5 @@ fn gpu_runner_covers_every_example_kernel() {
         stdout.contains("DRY RUN: everything consistent"),
         "{stdout}"
     );
-    assert!(stdout.contains("kernels covered (17)"), "{stdout}");
+    assert!(stdout.contains("kernels covered (18)"), "{stdout}");
 }
