@@ -1159,6 +1159,23 @@ fn aligned_matmul(label: &str) -> SweepCase {
     c
 }
 
+/// sm_90a with static shared memory only, as the `tileiras` personality compiles.
+fn sm90a_static() -> tilec_ptx::Options {
+    tilec_ptx::Options {
+        dynamic_smem: false,
+        ..sm90a(true)
+    }
+}
+
+/// The remarks convert-to-gpu makes on the kernel of case `c` under `opts`.
+fn gpu_remarks(c: &SweepCase, opts: &tilec_ptx::Options) -> Vec<String> {
+    let mut m = gpusweep::load(&c.text).expect("loads");
+    tilec_ptx::convert_to_gpu_remarks(&mut m, opts)
+        .into_iter()
+        .map(|d| d.message)
+        .collect()
+}
+
 /// sm_90a options, with or without the copy engine.
 fn sm90a(tma: bool) -> tilec_ptx::Options {
     tilec_ptx::Options {
@@ -1398,10 +1415,8 @@ fn hoisted_wide_a_is_staged_column_blocked_once() {
 #[test]
 fn the_corpus_as_the_tileiras_personality_compiles_it() {
     let opts = tilec_ptx::Options {
-        arch: tilec_ptx::Arch::Sm90a,
-        dynamic_smem: false,
         choose_warps: true,
-        ..tilec_ptx::Options::default()
+        ..sm90a_static()
     };
     let (cases, _) = gpusweep::corpus_cases();
     let mut sim = SimGpu::default();
@@ -1458,16 +1473,8 @@ fn a_k_loop_inside_an_outer_loop_keeps_its_stages() {
     c.text = c
         .text
         .replacen(&store, &format!("{store}\n      continue\n    }}"), 1);
-    let opts = tilec_ptx::Options {
-        arch: tilec_ptx::Arch::Sm90a,
-        dynamic_smem: false,
-        ..tilec_ptx::Options::default()
-    };
-    let mut m = gpusweep::load(&c.text).expect("loads");
-    let remarks: Vec<String> = tilec_ptx::convert_to_gpu_remarks(&mut m, &opts)
-        .into_iter()
-        .map(|d| d.message)
-        .collect();
+    let opts = sm90a_static();
+    let remarks = gpu_remarks(&c, &opts);
     assert!(
         remarks
             .iter()
@@ -1854,16 +1861,7 @@ fn two_pipelines_share_a_loop() {
     }
     // Where the budget is 48 KiB of static shared memory, the second product gets what
     // the first left: no pipeline, and a remark that says so.
-    let mut m = gpusweep::load(&c.text).expect("parses");
-    let opts = tilec_ptx::Options {
-        arch: tilec_ptx::Arch::Sm90a,
-        dynamic_smem: false,
-        ..tilec_ptx::Options::default()
-    };
-    let remarks: Vec<String> = tilec_ptx::convert_to_gpu_remarks(&mut m, &opts)
-        .into_iter()
-        .map(|d| d.message)
-        .collect();
+    let remarks = gpu_remarks(&c, &sm90a_static());
     assert!(
         remarks
             .iter()

@@ -222,34 +222,32 @@ pub fn example_cases() -> Vec<SweepCase> {
                 exact,
             );
         }
-        for (m, n, k) in [(64, 64, 64), (100, 70, 50), (64, 64, 352), (128, 128, 160)] {
-            let mut a = mat(b.buf(generator, "f16", &format!("{m}x{k}")), m, k, k);
-            a.extend(mat(b.buf(generator, "f16", &format!("{k}x{n}")), k, n, n));
-            a.extend(mat(b.buf("zeros", "f32", &format!("{m}x{n}")), m, n, n));
-            b.push(
-                "matmul.tile",
+        // matmul.tile's 64 x 64 tiles; matmul_wide.tile's 128 x 128 tiles with K steps of
+        // 128 (column-blocked operands on sm_90a), where 300 columns of f16 (600-byte
+        // rows, not a multiple of 16 bytes) take the copy engine's run-time alternative.
+        type Shapes = &'static [(usize, usize, usize)];
+        let gemms: [(&str, usize, Shapes); 2] = [
+            (
                 "matmul",
-                format!("matmul {m}x{n}x{k} {generator}"),
-                [blocks(m, 64), blocks(n, 64), 1],
-                a,
-                exact,
-            );
-        }
-        // The wide tiles (128 x 128, K steps of 128): column-blocked operands on sm_90a;
-        // 300 columns of f16 (600-byte rows) are not a multiple of 16 bytes, so that case
-        // takes the copy engine's run-time alternative.
-        for (m, n, k) in [(128, 128, 256), (200, 130, 300)] {
-            let mut a = mat(b.buf(generator, "f16", &format!("{m}x{k}")), m, k, k);
-            a.extend(mat(b.buf(generator, "f16", &format!("{k}x{n}")), k, n, n));
-            a.extend(mat(b.buf("zeros", "f32", &format!("{m}x{n}")), m, n, n));
-            b.push(
-                "matmul_wide.tile",
-                "matmul_wide",
-                format!("matmul_wide {m}x{n}x{k} {generator}"),
-                [blocks(m, 128), blocks(n, 128), 1],
-                a,
-                exact,
-            );
+                64,
+                &[(64, 64, 64), (100, 70, 50), (64, 64, 352), (128, 128, 160)],
+            ),
+            ("matmul_wide", 128, &[(128, 128, 256), (200, 130, 300)]),
+        ];
+        for (entry, tile, shapes) in gemms {
+            for &(m, n, k) in shapes {
+                let mut a = mat(b.buf(generator, "f16", &format!("{m}x{k}")), m, k, k);
+                a.extend(mat(b.buf(generator, "f16", &format!("{k}x{n}")), k, n, n));
+                a.extend(mat(b.buf("zeros", "f32", &format!("{m}x{n}")), m, n, n));
+                b.push(
+                    &format!("{entry}.tile"),
+                    entry,
+                    format!("{entry} {m}x{n}x{k} {generator}"),
+                    [blocks(m, tile), blocks(n, tile), 1],
+                    a,
+                    exact,
+                );
+            }
         }
         for entry in [
             "mma_f16_f32",
