@@ -366,6 +366,23 @@ impl Assign<'_> {
         self.scalar_at(Opcode::XOrI, &[v, one], i1, &[], at, origin)
     }
 
+    /// An empty `ttg.mask %pred` at `at` when there is a `pred`: the mask, its body and
+    /// where the masked ops go (its body's end; `at` itself without a `pred`).
+    fn mask_if(
+        &mut self,
+        pred: Option<Value>,
+        at: InsertPoint,
+        origin: Op,
+    ) -> (Option<Op>, Option<tilec_ir::Block>, InsertPoint) {
+        match pred {
+            Some(p) => {
+                let (mask, block) = self.mask_at(p, &[], at, origin);
+                (Some(mask), Some(block), InsertPoint::End(block))
+            }
+            None => (None, None, at),
+        }
+    }
+
     /// The rank-0 i1 tile type.
     pub(super) fn i1_type(&mut self) -> Type {
         self.m.ctx.types.intern(TypeData::Tile {
@@ -517,14 +534,7 @@ impl Assign<'_> {
         };
         let go = both(self, pred, tma_ok);
         let bytes: u64 = copies.iter().map(|c| c.bytes).sum();
-        let (mask, block) = match go {
-            Some(p) => {
-                let (mask, block) = self.mask_at(p, &[], at, origin);
-                (Some(mask), Some(block))
-            }
-            None => (None, None),
-        };
-        let inner = block.map_or(at, InsertPoint::End);
+        let (mask, block, inner) = self.mask_if(go, at, origin);
         let bar = self.barrier_at(ring, stage, one_ty, inner, origin);
         let yes = self.m.ctx.attrs.intern(tilec_ir::attrs::dense(i1, vec![1]));
         let t = self.scalar_at(Opcode::Constant, &[], i1, &[Some(yes)], inner, origin);
@@ -735,14 +745,7 @@ impl Assign<'_> {
                 st,
             );
             let at = InsertPoint::Before(st);
-            let (mask, block) = match tma_ok {
-                Some(p) => {
-                    let (mask, block) = self.mask_at(p, &[], at, st);
-                    (Some(mask), Some(block))
-                }
-                None => (None, None),
-            };
-            let inner = block.map_or(at, InsertPoint::End);
+            let (mask, block, inner) = self.mask_if(tma_ok, at, st);
             let operands: Vec<Value> = [maps[0], view]
                 .into_iter()
                 .chain(copies[0].index.iter().copied())
