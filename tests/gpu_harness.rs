@@ -1869,3 +1869,38 @@ fn two_pipelines_share_a_loop() {
         "{remarks:?}"
     );
 }
+
+/// sm_90a with `--warp-specialize`: matmul_wide.tile's copy-engine K loop split into a
+/// producer warpgroup (`setmaxnreg.dec` to 40, its own tensor maps, each K step waiting
+/// for its stage in the empty ring) and two MMA warpgroups (`setmaxnreg.inc`, barriers
+/// over their 256 threads only, each stage handed back by one lane per warp once the
+/// product that read it is done). Bit for bit with the interpreter under three warp
+/// schedules, with aligned rows (every byte by the copy engine) and with 600-byte rows
+/// (the `cp.async` alternative in the MMA warpgroups, the producer only arriving).
+#[test]
+fn warp_specialized_k_loop_matches_the_interpreter() {
+    let opts = tilec_ptx::Options {
+        warp_specialize: true,
+        choose_warps: true,
+        ..sm90a(true)
+    };
+    for label in [
+        "matmul_wide 128x128x256 randint",
+        "matmul_wide 200x130x300 randint",
+        "matmul_wide 128x128x1024 randint",
+    ] {
+        let c = example(label);
+        let p = gpusweep::prepare(&c, &opts).expect("prepares");
+        for needle in [
+            ".reqntid 384, 1, 1",
+            "setmaxnreg.inc.sync.aligned.u32 232;",
+            "setmaxnreg.dec.sync.aligned.u32 40;",
+            "bar.sync 0, 256;",
+            "exit;",
+        ] {
+            assert!(p.ptx.contains(needle), "{label}: no {needle}:\n{}", p.ptx);
+        }
+        let (loaded, _) = tma_traffic_under_schedules(&p, &c, true);
+        eprintln!("{label}: {loaded:?}");
+    }
+}

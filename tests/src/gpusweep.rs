@@ -224,7 +224,8 @@ pub fn example_cases() -> Vec<SweepCase> {
         }
         // matmul.tile's 64 x 64 tiles; matmul_wide.tile's 128 x 128 tiles with K steps of
         // 128 (column-blocked operands on sm_90a), where 300 columns of f16 (600-byte
-        // rows, not a multiple of 16 bytes) take the copy engine's run-time alternative.
+        // rows, not a multiple of 16 bytes) take the copy engine's run-time alternative,
+        // and K = 1024 wraps the stage rings twice.
         type Shapes = &'static [(usize, usize, usize)];
         let gemms: [(&str, usize, Shapes); 2] = [
             (
@@ -232,7 +233,11 @@ pub fn example_cases() -> Vec<SweepCase> {
                 64,
                 &[(64, 64, 64), (100, 70, 50), (64, 64, 352), (128, 128, 160)],
             ),
-            ("matmul_wide", 128, &[(128, 128, 256), (200, 130, 300)]),
+            (
+                "matmul_wide",
+                128,
+                &[(128, 128, 256), (200, 130, 300), (128, 128, 1024)],
+            ),
         ];
         for (entry, tile, shapes) in gemms {
             for &(m, n, k) in shapes {

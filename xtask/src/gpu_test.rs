@@ -23,6 +23,9 @@ pub struct Options {
     /// Warps per CTA; `None`: chosen per kernel, as `tilec` does.
     pub num_warps: Option<u32>,
     pub fast_math: bool,
+    /// `--warp-specialize` (sm_90a's copy-engine K loops split into producer and MMA
+    /// warps, docs/hopper.md).
+    pub warp_specialize: bool,
     pub verbose: bool,
     /// Write each planned case's kernel to DIR/LABEL.tile with its `tilec run` line
     /// (DIR/LABEL.sh) and stop: how a failure seen on a GPU is reproduced elsewhere.
@@ -115,6 +118,7 @@ fn ptx_options(arch: &str, o: &Options) -> Option<tilec_ptx::Options> {
         num_warps: o.num_warps.unwrap_or(4),
         choose_warps: o.num_warps.is_none(),
         fast_math: o.fast_math,
+        warp_specialize: o.warp_specialize,
         ..tilec_ptx::Options::default()
     })
 }

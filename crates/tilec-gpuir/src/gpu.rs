@@ -36,6 +36,7 @@ use crate::layout::{
 use crate::mma::MmaPlan;
 
 mod tma;
+pub mod ws;
 use crate::target::Options;
 use std::ops::Not;
 use std::rc::Rc;
@@ -319,6 +320,7 @@ pub fn pipeline_loops(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnos
             warp_bits,
             arch: opts.arch,
             tma: opts.tma,
+            ws: opts.warp_specialize,
             layout,
             ifs: Vec::new(),
             loops: Vec::new(),
@@ -417,6 +419,7 @@ impl<'a> Assign<'a> {
             warp_bits,
             arch: opts.arch,
             tma: opts.tma,
+            ws: opts.warp_specialize,
             layout: FxHashMap::default(),
             ifs: Vec::new(),
             loops: Vec::new(),
@@ -448,6 +451,8 @@ struct Assign<'a> {
     arch: crate::target::Arch,
     /// `Options::tma`.
     tma: bool,
+    /// `Options::warp_specialize`.
+    ws: bool,
     layout: FxHashMap<Value, Rc<Layout>>,
     ifs: Vec<(Op, Vec<Option<Rc<Layout>>>)>,
     loops: Vec<LoopFrame>,
@@ -1233,6 +1238,9 @@ impl Assign<'_> {
             | O::FenceAsyncShared
             | O::AsyncTmaCopyLocalToGlobal
             | O::AsyncTmaStoreWait
+            | O::WarpSpecialize
+            | O::WarpYield
+            | O::WarpReturn
             | O::UnrealizedConversionCast
             | O::Unregistered => {}
             // 13.3 ops without a lowering yet and the testing ops: `check_limits` refuses
@@ -2694,11 +2702,47 @@ impl Assign<'_> {
             store(self, loaded, nxt, InsertPoint::After(op));
             stages.push(buf);
         }
+        // Warp-specialized (gpu/ws.rs): every operand staged by the copy engine, the
+        // cp.async alternative's prologue moving into the default region.
+        let ws_prologue: Vec<Op> = {
+            let m = &*self.m;
+            m.op_block(f)
+                .map(|b| {
+                    m.block_ops(b)
+                        .take_while(|o| *o != f)
+                        .filter(|o| match m.opcode(*o) {
+                            Opcode::AsyncCommitGroup => true,
+                            Opcode::Mask => {
+                                let mut copies = false;
+                                m.walk_op(*o, &mut |x| {
+                                    copies |= m.opcode(x) == Opcode::AsyncCopyGlobalToLocal;
+                                });
+                                copies
+                            }
+                            _ => false,
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let ws = self.ws && tma && {
+            let why = if tma_bufs.len() != loads.iter().flatten().count() {
+                Some("an operand is staged through registers".to_string())
+            } else {
+                self.warp_specialize_refusal(f, &ws_prologue)
+            };
+            if let Some(why) = &why {
+                self.remark(f, format!("K loop not warp-specialized: {why}"));
+            }
+            why.is_none()
+        };
+        let mut ws_maps = Vec::new();
         let ring = tma.then(|| {
             let maps = self.tensor_maps(&tma_copies, tma_ok, f, op);
             let ring = self.barrier_ring(n, f, op);
-            // The prologue's fills, stages 0 to dist - 1.
-            for j in 0..dist {
+            ws_maps.clone_from(&maps);
+            // The prologue's fills, stages 0 to dist - 1 (the partition's, warp-specialized).
+            for j in 0..if ws { 0 } else { dist } {
                 let (k_j, pred) = if j == 0 {
                     (lb, None)
                 } else {
@@ -2730,7 +2774,7 @@ impl Assign<'_> {
                 );
             }
             // In the loop, step k + dist into its stage, after the other fills.
-            if let Some(next) = self.m.next_op(anchor) {
+            if let Some(next) = self.m.next_op(anchor).filter(|_| !ws) {
                 let ahead = |w: Value| if w == iv { a_k } else { w };
                 let at = InsertPoint::Before(next);
                 self.tma_fill(
@@ -2773,6 +2817,22 @@ impl Assign<'_> {
             let phase = self.scalar_at(Opcode::AndI, &[turn, step], i32_ty, &[], before, op);
             let bar = self.barrier_at(ring.0, a_cur, ring.1, before, op);
             self.create_at(Opcode::WaitBarrier, &[bar, phase], &[], &[], before, op);
+            // Both operands by the copy engine: the product needs no proxy fence nor CTA
+            // barrier of its own, but in the cp.async alternative (fenced and
+            // synchronised here).
+            if tma_bufs.len() == 2 {
+                if let Some(nt) = not_tma {
+                    let (_, block) = self.mask_at(nt, &[], before, op);
+                    let inner = InsertPoint::End(block);
+                    self.create_at(Opcode::FenceAsyncShared, &[], &[], &[], inner, op);
+                    let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
+                    self.create_at(Opcode::GpuBarrier, &[], &[], &[Some(local)], inner, op);
+                    self.end_mask(block, &[], op);
+                }
+                let unit = self.m.ctx.attrs.intern(AttrData::Unit);
+                self.m
+                    .put_extra_attr_sorted(op, crate::wgmma::ASYNC_OPERANDS_ATTR, unit);
+            }
             ring
         });
         // Each inserted right after the loop, so the last allocated is released first.
@@ -2856,6 +2916,19 @@ impl Assign<'_> {
                     }
                 }
             }
+        }
+        if let Some(ring) = ring.filter(|_| ws) {
+            let p = ws::WsPipeline {
+                copies: &tma_copies,
+                maps: &ws_maps,
+                bufs: &tma_bufs,
+                ring,
+                stages: n,
+                overlap,
+                tma_ok,
+                prologue: ws_prologue,
+            };
+            self.warp_specialize(op, f, &p);
         }
         true
     }
@@ -4380,8 +4453,19 @@ fn verify_entry(m: &Module, e: Op, warp_bits: u32, errors: &mut Vec<GpuError>) {
                 }
                 Opcode::GlobalScratchAlloc => {
                     let int = |n: &str| m.attr_named(op, n).and_then(|a| m.ctx.attrs.get_int(a)).unwrap_or(0);
-                    if m.op_block(op) != m.entry_block(m.region(e, 0)) {
-                        err(Some(op), format!("'{name}' op must be in the body of its entry (it claims a slot once per CTA)"));
+                    // In the entry's body, or in the partition of a `ttg.warp_specialize`
+                    // there (whose first warp then claims it).
+                    let top = m.entry_block(m.region(e, 0));
+                    let block = m.op_block(op);
+                    let in_partition = block
+                        .and_then(|b| m.block_parent_op(b))
+                        .is_some_and(|w| {
+                            m.opcode(w) == Opcode::WarpSpecialize
+                                && m.entry_block(m.region(w, 1)) == block
+                                && m.op_block(w) == top
+                        });
+                    if block != top && !in_partition {
+                        err(Some(op), format!("'{name}' op must be in the body of its entry or of a warp-specialized partition there (it claims a slot once per CTA)"));
                     }
                     if !(1..=1 << 16).contains(&int("nbytes")) || !(int("alignment") as u64).is_power_of_two() {
                         err(Some(op), format!("'{name}' op requires 'nbytes' from 1 to 65536 and a power-of-two 'alignment'"));
@@ -4479,6 +4563,11 @@ fn verify_entry(m: &Module, e: Op, warp_bits: u32, errors: &mut Vec<GpuError>) {
                     }
                 }
                 Opcode::FenceAsyncShared => {}
+                Opcode::WarpSpecialize => {
+                    if let Some(why) = ws::warp_specialize_error(m, e, op, warp_bits) {
+                        err(Some(op), format!("'{name}' op {why}"));
+                    }
+                }
                 Opcode::WarpGroupDotWait => {
                     if operand_ty(0) != m.value_type(m.result(op, 0)) {
                         err(Some(op), format!("'{name}' op requires its result of its input's type"));

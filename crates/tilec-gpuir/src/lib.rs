@@ -16,6 +16,7 @@ pub mod vectorize;
 pub mod wgmma;
 
 pub use banks::{SmemStats, bank_conflicts};
+pub use gpu::ws;
 pub use gpu::{
     DEFAULT_STAGES, GpuError, GpuPass, convert_to_gpu, convert_to_gpu_remarks, gpu_num_warps,
     is_gpu_level, set_gpu_aliases, verify_gpu, verify_gpu_input,

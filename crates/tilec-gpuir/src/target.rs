@@ -154,6 +154,10 @@ pub struct Options {
     /// Whether sm_90a's warpgroup-MMA pipelines may fill their stages with the copy engine
     /// (TMA, docs/hopper.md) rather than `cp.async`.
     pub tma: bool,
+    /// sm_90a: warp-specialize the copy engine's K-loop pipelines (docs/hopper.md, "Warp
+    /// specialization"): a producer warp(group) issues the copies, the MMA warpgroups
+    /// consume the stages and hand them back through a second ring of mbarriers.
+    pub warp_specialize: bool,
 }
 
 impl Default for Options {
@@ -169,6 +173,7 @@ impl Default for Options {
             num_stages: None,
             dynamic_smem: true,
             tma: true,
+            warp_specialize: false,
         }
     }
 }

@@ -101,6 +101,13 @@ pub const ASYNC_ATTR: &str = "ttg.mma_async";
 /// The attribute of `ttng.warp_group_dot_wait`: how many groups may stay in flight.
 pub const PENDINGS_ATTR: &str = "pendings";
 
+/// The unit attribute of a warpgroup MMA whose shared-memory operands only the copy
+/// engine writes (each thread waited for their stage's mbarrier) or, under the copy
+/// engine's run-time alternative, whose writers fenced them for the async proxy and
+/// synchronised in the IR before it: the writer adds no proxy fence and no CTA barrier
+/// of its own.
+pub const ASYNC_OPERANDS_ATTR: &str = "ttg.async_operands";
+
 impl WgmmaPlan {
     /// The name recorded in `ttg.mma`: `wgmma.m64nNkK.D.A.B`, as PTX spells the
     /// instruction after `wgmma.mma_async.sync.aligned.`.

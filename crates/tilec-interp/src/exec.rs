@@ -467,6 +467,9 @@ impl<'a, 'm> Ctx<'a, 'm> {
             | O::MemDescReshape
             | O::MemDescReinterpret
             | O::WarpId
+            | O::WarpSpecialize
+            | O::WarpYield
+            | O::WarpReturn
             | O::GpuBarrier => {
                 return Err(format!(
                     "'{}' belongs to the GPU-level IR, which the interpreter does not run",

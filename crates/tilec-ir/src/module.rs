@@ -527,6 +527,15 @@ impl Module {
             .push((name.into(), value));
     }
 
+    /// Sets the discardable attribute `name` of `op`, keeping the attributes in the order
+    /// of their names (as the parser reads an attribute dictionary back).
+    pub fn put_extra_attr_sorted(&mut self, op: Op, name: &str, value: Attr) {
+        let list = self.extras.attrs.entry(op).or_default();
+        list.retain(|(k, _)| &**k != name);
+        let at = list.partition_point(|(k, _)| &**k < name);
+        list.insert(at, (name.into(), value));
+    }
+
     /// Removes the discardable attribute `name` of `op`, if it has one.
     pub fn remove_extra_attr(&mut self, op: Op, name: &str) {
         if let Some(list) = self.extras.attrs.get_mut(&op) {

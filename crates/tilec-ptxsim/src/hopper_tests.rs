@@ -875,3 +875,63 @@ fn round_robin_keeps_the_lockstep_instruction_count() {
     assert_eq!(st.instructions, 6);
     assert_eq!(st.warp_instructions, 12);
 }
+
+/// The copy engine may not land in shared bytes that a warpgroup MMA still in flight
+/// reads: a second tensor load into A's stage before `wgmma.wait_group` retires the
+/// product is reported (the producer of a warp-specialized ring that hands a stage back
+/// too early), and after the wait it is not.
+#[test]
+fn a_tensor_load_over_an_in_flight_wgmma_operand_is_reported() {
+    let source = |wait: &str| {
+        let body = format!(
+            "\
+setp.eq.u32 %lead, %t, 0;
+@%lead mbarrier.init.shared::cta.b64 [smem], 1;
+bar.sync 0;
+@%lead mbarrier.arrive.expect_tx.shared::cta.b64 _, [smem], 2048;
+@%lead cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [smem+1024], [tmap, {{0, 0}}], [smem];
+WAIT:
+mbarrier.try_wait.parity.shared::cta.b64 %p, [smem], 0;
+@!%p bra WAIT;
+mov.u64 %da, 0x0000001000080040;
+mov.u64 %db, 0x00000010000800C0;
+setp.ne.u32 %sd, %t, %t;
+wgmma.fence.sync.aligned;
+wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {{%d0, %d1, %d2, %d3}}, %da, %db, %sd, 1, 1, 0, 0;
+wgmma.commit_group.sync.aligned;
+{wait}
+bar.sync 0;
+@%lead mbarrier.arrive.expect_tx.shared::cta.b64 _, [smem], 2048;
+@%lead cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [smem+1024], [tmap, {{0, 0}}], [smem];
+WAIT2:
+mbarrier.try_wait.parity.shared::cta.b64 %p, [smem], 1;
+@!%p bra WAIT2;
+wgmma.wait_group.sync.aligned 0;
+"
+        );
+        kernel(128, 4096, ",\n.param .align 64 .b8 tmap[128]", &body)
+    };
+    let run = |k: &Kernel| {
+        let mut mem = Memory::default();
+        let g = mem.alloc(&[1; 64 * 32]);
+        let out = mem.alloc(&[0; 16]);
+        let m = map2d(g, (16, 64, 32), (16, 64), 0);
+        run_opts(
+            k,
+            &[
+                Param::Value(out),
+                Param::Bytes(encode_tensor_map(&m).to_vec()),
+            ],
+            &mut mem,
+            None,
+        )
+    };
+    let e = run(&source("")).expect_err("the copy lands over the product's operand");
+    assert!(
+        e.contains("overwrites shared byte 1024")
+            && e.contains("still in flight")
+            && e.contains("tensor load"),
+        "{e}"
+    );
+    run(&source("wgmma.wait_group.sync.aligned 0;")).expect("after the wait");
+}

@@ -699,6 +699,17 @@ impl Cta<'_> {
                     None => c.fill.clone(),
                 };
                 self.shadow.access(pc.smem, pc.len, &who, true)?;
+                // Nor may the copy engine overwrite what a warpgroup MMA still reads.
+                for b in pc.smem..pc.smem + pc.len {
+                    let (n, at) = self.wg.busy.get(b).copied().unwrap_or((0, 0));
+                    if n > 0 {
+                        return Err(format!(
+                            "line {}: {} overwrites shared byte {b} that the wgmma.mma_async at line {at} reads, still in flight (no wgmma.wait_group retired it)",
+                            c.line,
+                            self.shadow.name(who.tid)
+                        ));
+                    }
+                }
                 self.smem[pc.smem..pc.smem + pc.len].copy_from_slice(&bytes);
             } else {
                 self.shadow.access(pc.smem, pc.len, &who, false)?;

@@ -317,7 +317,7 @@ pub(crate) struct State {
     pub(crate) on: bool,
     wgs: Vec<Warpgroup>,
     /// Per shared byte: the in-flight `mma_async`s reading it, and the line of the last.
-    busy: Vec<(u32, u32)>,
+    pub(crate) busy: Vec<(u32, u32)>,
 }
 
 impl State {

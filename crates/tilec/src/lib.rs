@@ -212,6 +212,11 @@ struct CompileArgs {
     /// copy engine (TMA).
     #[arg(long = "no-tma")]
     no_tma: bool,
+    /// sm_90a: warp-specialize the copy engine's K-loop pipelines: a producer warp
+    /// (a warpgroup, with `setmaxnreg`, beside two or more MMA warpgroups) issues the
+    /// copies while the MMA warpgroups consume the stages.
+    #[arg(long = "warp-specialize")]
+    warp_specialize: bool,
     /// Print remarks: how many stages each K loop was pipelined over, and why a loop got
     /// fewer than asked or no pipeline.
     #[arg(long = "remarks")]
@@ -291,6 +296,11 @@ struct PassArgs {
     /// copy engine (TMA).
     #[arg(long = "no-tma")]
     no_tma: bool,
+    /// sm_90a: warp-specialize the copy engine's K-loop pipelines: a producer warp
+    /// (a warpgroup, with `setmaxnreg`, beside two or more MMA warpgroups) issues the
+    /// copies while the MMA warpgroups consume the stages.
+    #[arg(long = "warp-specialize")]
+    warp_specialize: bool,
     /// Run the canonicalizer (cuda-tile-opt's spelling; in command-line order with --cse/--dce).
     #[arg(long)]
     canonicalize: bool,
@@ -1081,6 +1091,7 @@ impl<'a, 'b> Driver<'a, 'b> {
                     choose_warps: !gpu_input && a.passes.num_warps.is_none(),
                     num_stages: a.passes.num_stages,
                     tma: !a.passes.no_tma,
+                    warp_specialize: a.passes.warp_specialize,
                     arch,
                     ..tilec_ptx::Options::default()
                 };
@@ -1288,6 +1299,7 @@ impl<'a, 'b> Driver<'a, 'b> {
                 unroll: a.no_stream_loops,
                 num_stages: a.num_stages,
                 tma: !a.no_tma,
+                warp_specialize: a.warp_specialize,
                 ..tilec_ptx::Options::default()
             },
             ..pipeline::Options::default()

@@ -368,7 +368,7 @@ impl Assign<'_> {
 
     /// An empty `ttg.mask %pred` at `at` when there is a `pred`: the mask, its body and
     /// where the masked ops go (its body's end; `at` itself without a `pred`).
-    fn mask_if(
+    pub(super) fn mask_if(
         &mut self,
         pred: Option<Value>,
         at: InsertPoint,
@@ -450,6 +450,17 @@ impl Assign<'_> {
     /// The mbarrier ring of `n` stages before loop `f` (initialised, count 1, then a CTA
     /// barrier), its buffer and the type of one barrier.
     pub(super) fn barrier_ring(&mut self, n: u32, f: Op, origin: Op) -> (Value, Type) {
+        self.barrier_ring_of(n, 1, f, origin)
+    }
+
+    /// [`Assign::barrier_ring`] of barriers that complete after `count` arrivals.
+    pub(super) fn barrier_ring_of(
+        &mut self,
+        n: u32,
+        count: u32,
+        f: Op,
+        origin: Op,
+    ) -> (Value, Type) {
         let ring_ty = self.barrier_type(&[n as i64, 1]);
         let one_ty = self.barrier_type(&[1]);
         let alloc = self.create(Opcode::LocalAlloc, &[], &[ring_ty], &[], f);
@@ -463,7 +474,7 @@ impl Assign<'_> {
         for s in 0..n {
             let c = self.int_const(u64::from(s), i32_ty, f, origin);
             let b = self.barrier_at(ring, c, one_ty, InsertPoint::Before(f), origin);
-            let count = self.m.ctx.attrs.int(1, Type::I32);
+            let count = self.m.ctx.attrs.int(i64::from(count), Type::I32);
             self.create_at(
                 Opcode::InitBarrier,
                 &[b],

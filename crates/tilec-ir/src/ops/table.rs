@@ -1948,11 +1948,11 @@ table! {
     ArriveBarrier => OpDef {
         opcode: Opcode::ArriveBarrier,
         name: "ttng.arrive_barrier",
-        summary: "One thread arrives `count` times on the mbarrier",
+        summary: "One thread arrives `count` times on the mbarrier (with `perWarp`: lane 0 of every warp, after the warp's earlier work)",
         family: Family::Gpu,
         since: "gpu",
         operands: &[one("alloc", ANY)],
-        attrs: &[req("count", AttrKind::I32)],
+        attrs: &[req("count", AttrKind::I32), optional("perWarp", AttrKind::Unit)],
         effects: Effects::ReadWrite,
         syntax: Syntax::Format("$alloc `,` $count attr-dict `:` type($alloc)"),
         ..DEFAULT
@@ -2117,6 +2117,52 @@ table! {
         attrs: &[optional("omitUniformHint", AttrKind::Unit)],
         traits: PURE,
         syntax: Syntax::Format("attr-dict `:` type($result)"),
+        ..DEFAULT
+    },
+    WarpSpecialize => OpDef {
+        opcode: Opcode::WarpSpecialize,
+        name: "ttg.warp_specialize",
+        summary: "Run the default region on the warps that reach the op and, at the same time, the partition on `partitionNumWarps` more warps of the CTA (tilec: one partition, whose warps run nothing else and end the kernel at its `ttg.warp_return`)",
+        family: Family::Gpu,
+        since: "gpu",
+        results: &[var("defaultPassthrough", ANY)],
+        // `actualRegisters`: the register counts (`setmaxnreg`) of the default region's
+        // warps and of the partition's, when they are rebalanced.
+        attrs: &[
+            req("partitionNumWarps", AttrKind::DenseI32Array),
+            optional("actualRegisters", AttrKind::DenseI32Array),
+        ],
+        regions: &[
+            RegionDef { name: "default", implicit_terminator: None, optional: false },
+            RegionDef { name: "partition0", implicit_terminator: None, optional: false },
+        ],
+        effects: Effects::Recursive,
+        syntax: Syntax::Format(
+            "attr-dict `:` `(` type($defaultPassthrough) `)` `default` $default `partition0` $partition0",
+        ),
+        ..DEFAULT
+    },
+    WarpYield => OpDef {
+        opcode: Opcode::WarpYield,
+        name: "ttg.warp_yield",
+        summary: "Terminate the default region of `ttg.warp_specialize` with the op's results",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[var("values", ANY)],
+        traits: Traits::TERMINATOR.or(Traits::RETURN_LIKE),
+        parents: &["ttg.warp_specialize"],
+        syntax: Syntax::Format("($values^ `:` type($values))? attr-dict"),
+        ..DEFAULT
+    },
+    WarpReturn => OpDef {
+        opcode: Opcode::WarpReturn,
+        name: "ttg.warp_return",
+        summary: "Terminate a partition region of `ttg.warp_specialize` (tilec: its warps end there)",
+        family: Family::Gpu,
+        since: "gpu",
+        traits: Traits::TERMINATOR.or(Traits::RETURN_LIKE),
+        parents: &["ttg.warp_specialize"],
+        syntax: Syntax::Format("attr-dict"),
         ..DEFAULT
     },
     GpuBarrier => OpDef {

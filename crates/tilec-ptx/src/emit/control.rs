@@ -128,6 +128,66 @@ impl Kernel<'_> {
         }
     }
 
+    /// `ttg.warp_specialize` (docs/hopper.md, "Warp specialization"): the warps past the
+    /// default region's (`32 * num_warps` threads and up) branch to the partition, which
+    /// they run with their own thread numbering (its first thread leads its single-thread
+    /// instructions) and end the kernel at its `ttg.warp_return`; the default region's
+    /// warps run theirs, its results the values it yields, and from there on every CTA
+    /// barrier counts only their threads. With `actualRegisters`, each side first moves
+    /// to its register count (`setmaxnreg`).
+    pub(crate) fn emit_warp_specialize(&mut self, op: Op) {
+        let m = self.m;
+        let base = self.opts.threads();
+        let regs = tilec_gpuir::ws::actual_registers(m, op);
+        let (part, join) = (self.label(), self.label());
+        let p = self.reg(RegClass::Pred);
+        let tid = self.tid.clone();
+        self.ins(format!("setp.ge.u32 {p}, {tid}, {base};"));
+        self.ins(format!("@{p} bra.uni {part};"));
+        // From here on the partition's warps take no part in the CTA's barriers.
+        self.bar_threads = Some(base);
+        if let Some((default, _)) = regs {
+            self.ins(format!("setmaxnreg.inc.sync.aligned.u32 {default};"));
+        }
+        let mut yielded = Vec::new();
+        if let Some(b) = m.entry_block(m.region(op, 0)) {
+            for o in m.block_ops(b).collect::<Vec<_>>() {
+                if m.opcode(o) == Opcode::WarpYield {
+                    yielded = m.operands(o).collect();
+                } else {
+                    self.line_info(o);
+                    self.emit_op(o);
+                }
+            }
+        }
+        let tiles: Vec<_> = yielded.iter().map(|v| self.tile(*v)).collect();
+        self.ins(format!("bra.uni {join};"));
+        self.ins(format!("{part}:"));
+        if let Some((_, partition)) = regs {
+            self.ins(format!("setmaxnreg.dec.sync.aligned.u32 {partition};"));
+        }
+        let own = self.reg(RegClass::B32);
+        self.ins(format!("sub.u32 {own}, {tid}, {base};"));
+        self.tid = own;
+        if let Some(b) = m.entry_block(m.region(op, 1)) {
+            for o in m.block_ops(b).collect::<Vec<_>>() {
+                if m.opcode(o) == Opcode::WarpReturn {
+                    // The slots of the tensor maps the partition claimed go back first.
+                    self.release_scratch();
+                    self.ins("exit;");
+                } else {
+                    self.line_info(o);
+                    self.emit_op(o);
+                }
+            }
+        }
+        self.tid = tid;
+        self.ins(format!("{join}:"));
+        for (i, t) in tiles.into_iter().enumerate() {
+            self.set_tile(m.result(op, i), t);
+        }
+    }
+
     pub(crate) fn emit_yield(&mut self, op: Op) {
         let m = self.m;
         let Some(parent) = m.op_block(op).and_then(|b| m.block_parent_op(b)) else {

@@ -125,6 +125,9 @@ pub(crate) struct Kernel<'a> {
     pub claims: Vec<(Op, String, String)>,
     /// Slots per SM of the kernel's global scratch tables (`tma::scratch_slots`).
     pub scratch_slots: u64,
+    /// The threads a CTA barrier waits for once a `ttg.warp_specialize` has sent its
+    /// partition's warps their own way (`None`: every thread of the CTA).
+    pub bar_threads: Option<u32>,
 }
 
 /// The comment that gives a kernel's dynamic shared-memory size (docs/abi.md):
@@ -725,7 +728,10 @@ fn emit_entry(
         name: name.to_string(),
         claims: Vec::new(),
         scratch_slots: 32,
+        bar_threads: None,
     };
+    // The CTA's threads: the layouts' warps and a warp-specialized partition's.
+    let threads = opts.threads() + 32 * tilec_gpuir::ws::partition_warps(m, op);
     let mut params = Vec::new();
     k.tid = k.reg(RegClass::B32);
     let tid = k.tid.clone();
@@ -803,7 +809,7 @@ fn emit_entry(
         out.push('\n');
     }
     let _ = writeln!(out, ")");
-    let _ = writeln!(out, ".reqntid {}, 1, 1", opts.threads());
+    let _ = writeln!(out, ".reqntid {}, 1, 1", threads);
     out.push_str("{\n");
     for c in RegClass::ALL {
         let n = k.counts[c as usize];
@@ -1315,12 +1321,23 @@ impl<'a> Kernel<'a> {
         if self.generic { "" } else { ".global" }
     }
 
-    /// `bar.sync 0`, unless the previous instruction is already that barrier.
+    /// `bar.sync 0` (over the threads of `bar_threads` once a warp-specialized region
+    /// has begun), unless the previous instruction is already that barrier.
     pub fn bar(&mut self) {
-        if self.lines.last().is_none_or(|l| l != "bar.sync 0;") {
-            self.ins("bar.sync 0;");
+        let bar = self.bar_sync();
+        if self.lines.last().is_none_or(|l| *l != bar) {
+            self.ins(bar);
         }
         self.smem_dirty = 0;
+    }
+
+    /// The CTA barrier instruction: every thread, or (`bar_threads`) only the default
+    /// region's of a `ttg.warp_specialize`.
+    pub fn bar_sync(&self) -> String {
+        match self.bar_threads {
+            Some(n) => format!("bar.sync 0, {n};"),
+            None => "bar.sync 0;".to_string(),
+        }
     }
 
     /// Emits every op of a block.
@@ -1536,6 +1553,10 @@ impl<'a> Kernel<'a> {
             }
             O::Mask => self.emit_mask(op),
             O::MaskReturn => {} // read by `emit_mask`
+            O::WarpSpecialize => self.emit_warp_specialize(op),
+            // Read by `emit_warp_specialize`.
+            O::WarpYield | O::WarpReturn => {}
+
             O::MemDescIndex => self.emit_memdesc_index(op),
             O::MemDescSubslice => self.emit_memdesc_subslice(op),
             O::MemDescReshape => self.emit_memdesc_reshape(op, false),

@@ -72,7 +72,8 @@ impl Kernel<'_> {
             self.claims.push((o, at, bit));
         }
         let smem = tilec_gpuir::smem::peak(m, entry).map_or(0, |(end, _)| end);
-        self.scratch_slots = scratch_slots(self.opts.threads(), smem);
+        let threads = self.opts.threads() + 32 * tilec_gpuir::ws::partition_warps(m, entry);
+        self.scratch_slots = scratch_slots(threads, smem);
     }
 
     /// Releases the slots this CTA claimed (thread 0, before a `ret`; warp 0 holds the
@@ -316,7 +317,17 @@ impl Kernel<'_> {
                 ));
             }
             Mbarrier::Arrive => {
-                let lead = self.thread0();
+                // `perWarp`: lane 0 of each warp, once the warp's earlier work is done
+                // (the warp-wide instructions before it).
+                let lead = if m.attr_named(op, "perWarp").is_some() {
+                    let (tid, lane) = (self.tid.clone(), self.reg(RegClass::B32));
+                    let l = self.reg(RegClass::Pred);
+                    self.ins(format!("and.b32 {lane}, {tid}, 31;"));
+                    self.ins(format!("setp.eq.u32 {l}, {lane}, 0;"));
+                    l
+                } else {
+                    self.thread0()
+                };
                 let count = int("count").max(1);
                 if count == 1 {
                     self.ins(format!(

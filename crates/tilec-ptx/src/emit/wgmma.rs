@@ -88,9 +88,15 @@ impl Kernel<'_> {
         }
         let lc = Rc::new(plan.c.clone());
         let c = self.tile_in(c_v, &lc);
-        // Generic-proxy writes of A and B (stores, cp.async) before the async proxy reads.
-        self.ins("fence.proxy.async.shared::cta;");
-        self.lines.push("bar.sync 0;".into());
+        // Generic-proxy writes of A and B (stores, cp.async) before the async proxy reads,
+        // unless the IR says there are none (or fenced them itself).
+        if m.attr_named(op, tilec_gpuir::wgmma::ASYNC_OPERANDS_ATTR)
+            .is_none()
+        {
+            self.ins("fence.proxy.async.shared::cta;");
+            let bar = self.bar_sync();
+            self.lines.push(bar);
+        }
         // Descriptors: the address bits of each buffer, the rest constant.
         let hi: u64 = (plan.swizzle_mode() << 62) | (((8 * r) >> 4) << 32) | (1 << 16);
         // MN-major B: 8-row groups along K 8 R_B apart, in both offset fields (see

@@ -1,0 +1,519 @@
+//! Warp specialization (`--warp-specialize`, docs/hopper.md, "Warp specialization"): a
+//! copy-engine K-loop pipeline split between a producer partition, which waits for a
+//! stage to be free, arms its mbarrier and issues the copies of each K step, and the
+//! warpgroups of the default region, which wait for each stage, multiply, and hand the
+//! stage back through a second ring of mbarriers (the "empty" ring) once the product
+//! that read it is done.
+//!
+//! tilec's `ttg.warp_specialize` has one partition, whose warps come after the default
+//! region's (threads `32 * W` and up). Everything before the op runs on every warp of the
+//! CTA: the pass only builds one where that code is safe to run on extra warps (scalar
+//! code, constants, and the single-thread setup of tensor maps and mbarriers, whose
+//! thread 0 is the default region's); the partition uses what it computed. The partition's
+//! warps end the kernel at `ttg.warp_return`, and from the op on, CTA barriers count the
+//! default region's threads only.
+
+use super::*;
+
+/// The registers a producer warpgroup keeps (`setmaxnreg.dec`): it only computes
+/// coordinates and issues copies.
+pub const PRODUCER_REGISTERS: u32 = 40;
+
+/// The registers a thread of a CTA of `threads` threads may hold (a multiple of 8, at
+/// most 248: 64 Ki registers per SM).
+fn registers_per_thread(threads: u32) -> u32 {
+    ((65536 / threads.max(1)) / 8 * 8).min(248)
+}
+
+fn i32s(m: &Module, op: Op, name: &str) -> Vec<i32> {
+    match m.attr_named(op, name).map(|a| m.ctx.attrs.get(a)) {
+        Some(AttrData::DenseI32Array(v)) => v.to_vec(),
+        _ => Vec::new(),
+    }
+}
+
+/// The warps of the partition of `ttg.warp_specialize` op `op`.
+pub fn warps_of(m: &Module, op: Op) -> u32 {
+    i32s(m, op, "partitionNumWarps")
+        .first()
+        .map_or(0, |w| u32::try_from(*w).unwrap_or(0))
+}
+
+/// The warps entry `e`'s `ttg.warp_specialize` adds to the layouts' (0 without one).
+pub fn partition_warps(m: &Module, e: Op) -> u32 {
+    let mut n = 0;
+    m.walk_op(e, &mut |o| {
+        if m.opcode(o) == Opcode::WarpSpecialize {
+            n = n.max(warps_of(m, o));
+        }
+    });
+    n
+}
+
+/// The register counts (`actualRegisters`) of the default region's warps and the
+/// partition's, when the op rebalances them.
+pub fn actual_registers(m: &Module, op: Op) -> Option<(u32, u32)> {
+    match i32s(m, op, "actualRegisters")[..] {
+        [d, p] => Some((u32::try_from(d).ok()?, u32::try_from(p).ok()?)),
+        _ => None,
+    }
+}
+
+/// Whether op `o`, before a `ttg.warp_specialize`, may run on the partition's warps too:
+/// code that only reads memory and computes in registers (those warps alias the layouts'
+/// first warps: they read what those read and compute the same values, which nothing
+/// after the op uses), and the setup that one thread of the default region does (tensor
+/// maps, mbarriers), or a mask of such. Not: writes, shared-memory scratch and its
+/// barriers, tensor-core products.
+fn safe_on_every_warp(m: &Module, o: Op) -> bool {
+    use Opcode as O;
+    match m.opcode(o) {
+        O::Constant
+        | O::GlobalScratchAlloc
+        | O::TensormapCreate
+        | O::InitBarrier
+        | O::GpuBarrier
+        | O::MemDescIndex
+        | O::LocalDealloc
+        | O::MaskReturn => true,
+        // An empty buffer (its place only).
+        O::LocalAlloc => m.num_operands(o) == 0,
+        O::Mask => m.regions(o).iter().all(|r| {
+            m.entry_block(*r)
+                .is_none_or(|b| m.block_ops(b).all(|x| safe_on_every_warp(m, x)))
+        }),
+        O::MmaF | O::MmaI | O::MmaFScaled => false,
+        _ => {
+            m.regions(o).is_empty()
+                && matches!(
+                    m.def(o).effects,
+                    tilec_ir::ops::Effects::None | tilec_ir::ops::Effects::Read
+                )
+                && !crate::smem::uses_scratch(m, o)
+        }
+    }
+}
+
+/// What [`Assign::warp_specialize`] needs of the pipeline `build_pipeline` made.
+pub(super) struct WsPipeline<'a> {
+    pub copies: &'a [tma::TmaCopy],
+    pub maps: &'a [Value],
+    pub bufs: &'a [(usize, Value, Type)],
+    pub ring: (Value, Type),
+    pub stages: u32,
+    pub overlap: bool,
+    pub tma_ok: Option<Value>,
+    /// The ops made before the loop that belong to the default region: the `cp.async`
+    /// alternative's prologue copies and their commits.
+    pub prologue: Vec<Op>,
+}
+
+impl Assign<'_> {
+    /// Why the copy-engine pipeline in loop `f` cannot be warp-specialized, if it cannot:
+    /// the loop must be at the entry's top level and its first, on whole warpgroups, and
+    /// everything before it safe on extra warps (`skip`: ops that move into the default
+    /// region).
+    pub(super) fn warp_specialize_refusal(&self, f: Op, skip: &[Op]) -> Option<String> {
+        let m = &*self.m;
+        if self.warp_bits < 2 {
+            return Some("its warps are not whole warpgroups".into());
+        }
+        let body = self.body?;
+        if m.op_block(f) != Some(body) {
+            return Some(
+                "it is nested in other code (only a K loop in the kernel's body is split)".into(),
+            );
+        }
+        let e = m.block_parent_op(body)?;
+        if partition_warps(m, e) > 0 {
+            return Some("an earlier K loop of the kernel is".into());
+        }
+        m.block_ops(body)
+            .take_while(|o| *o != f)
+            .find(|o| !skip.contains(o) && !safe_on_every_warp(m, *o))
+            .map(|o| {
+                format!(
+                    "'{}' comes before it, which the producer's warps would run too",
+                    m.def(o).name
+                )
+            })
+    }
+
+    /// Splits the copy-engine pipeline of product `op` in loop `f` into a producer
+    /// partition and the default region (see the module's documentation): the loop and
+    /// `p.prologue` move into the default region of a `ttg.warp_specialize` made where
+    /// the loop was, whose results replace the loop's; the partition runs the K steps
+    /// again, each waiting for its stage in the empty ring and filling it; after the
+    /// product, the default region's warps release the stage of the product that is done.
+    pub(super) fn warp_specialize(&mut self, op: Op, f: Op, p: &WsPipeline) {
+        let warps = 1u32 << self.warp_bits;
+        let (lb, ub, step) = (
+            self.m.operand(f, 0),
+            self.m.operand(f, 1),
+            self.m.operand(f, 2),
+        );
+        let Some(body) = self.m.op_block(op) else {
+            return;
+        };
+        let iv = self.m.block_args(body)[0];
+        let i32_ty = self.m.value_type(iv);
+        let n = p.stages;
+        // A producer warpgroup, with registers moved to the MMA warpgroups, beside two or
+        // more of them; a producer warp beside one.
+        let (extra, regs) = if warps >= 8 && warps.is_multiple_of(4) {
+            let groups = warps / 4;
+            let base = registers_per_thread(32 * (warps + 4));
+            let mma = ((base * (groups + 1) - PRODUCER_REGISTERS) / groups / 8 * 8).min(256);
+            (4, Some((mma, PRODUCER_REGISTERS)))
+        } else {
+            (1, None)
+        };
+        // The empty ring: one arrival per MMA warp.
+        let (empty, one_ty) = self.barrier_ring_of(n, warps, f, op);
+        // The op, where the loop was.
+        let result_tys: Vec<Type> = self.m.results(f).map(|r| self.m.value_type(r)).collect();
+        let nw = self
+            .m
+            .ctx
+            .attrs
+            .intern(AttrData::DenseI32Array(vec![extra].into()));
+        let actual = regs.map(|(d, q)| {
+            self.m
+                .ctx
+                .attrs
+                .intern(AttrData::DenseI32Array(vec![d as i32, q as i32].into()))
+        });
+        let ws = self.m.create_op(
+            &OpSpec {
+                opcode: Opcode::WarpSpecialize,
+                operands: &[],
+                results: &result_tys,
+                attrs: &[Some(nw), actual],
+                regions: 2,
+            },
+            InsertPoint::Before(f),
+        );
+        self.located(ws, f);
+        let default = self.m.append_block(self.m.region(ws, 0));
+        let partition = self.m.append_block(self.m.region(ws, 1));
+        // The default region: the cp.async prologue, the loop, its results yielded.
+        let outs: Vec<Value> = self.m.results(f).collect();
+        let uses: Vec<(Op, usize, usize)> = outs
+            .iter()
+            .enumerate()
+            .flat_map(|(j, r)| {
+                let m = &*self.m;
+                m.users(*r)
+                    .flat_map(move |u| {
+                        (0..m.num_operands(u))
+                            .filter(move |k| m.operand(u, *k) == *r)
+                            .map(move |k| (u, k, j))
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        for &o in &p.prologue {
+            self.m.move_op(o, InsertPoint::End(default));
+        }
+        self.m.move_op(f, InsertPoint::End(default));
+        self.create_at(
+            Opcode::WarpYield,
+            &outs,
+            &[],
+            &[],
+            InsertPoint::End(default),
+            op,
+        );
+        for (u, k, j) in uses {
+            let r = self.m.result(ws, j);
+            self.m.set_operand(u, k, r);
+            if let Some(l) = self.layout.get(&outs[j]).cloned() {
+                self.set(r, l);
+            }
+        }
+        // The empty ring is invalidated and released once every warp of the default
+        // region is done with it (a barrier: the last arrivals), every copy the partition
+        // issued having landed (the default region waited for each).
+        let after = InsertPoint::After(ws);
+        self.create_at(Opcode::LocalDealloc, &[empty], &[], &[], after, op);
+        for s in (0..n).rev() {
+            let c = self.int_const(u64::from(s), i32_ty, ws, op);
+            let b = self.barrier_at(empty, c, one_ty, after, op);
+            let ix = self.m.defining_op(b).unwrap_or(ws);
+            self.create_at(
+                Opcode::InvalBarrier,
+                &[b],
+                &[],
+                &[],
+                InsertPoint::After(ix),
+                op,
+            );
+        }
+        let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
+        self.create_at(Opcode::GpuBarrier, &[], &[], &[Some(local)], after, op);
+        // The partition: its tensor maps (claimed, built and used by its own first
+        // warp and thread), then every K step, then it waits for the last copies to land
+        // before it gives the maps' slots back and ends.
+        let at = InsertPoint::End(partition);
+        let mut setup: Vec<Op> = Vec::new();
+        for &map in p.maps {
+            let m = &*self.m;
+            if let Some(d) = m.defining_op(map).filter(|d| !setup.contains(d)) {
+                setup.push(d);
+            }
+        }
+        for &map in p.maps {
+            let m = &*self.m;
+            for u in m
+                .users(map)
+                .filter(|u| m.opcode(*u) == Opcode::TensormapCreate)
+            {
+                // The create, or the mask around it at the entry's top.
+                let mut o = u;
+                while let Some(parent) = m.op_block(o).and_then(|b| m.block_parent_op(b)) {
+                    if m.opcode(parent) != Opcode::Mask {
+                        break;
+                    }
+                    o = parent;
+                }
+                if !setup.contains(&o) {
+                    setup.push(o);
+                }
+            }
+        }
+        for o in setup {
+            self.m.move_op(o, at);
+        }
+        let pf = self.m.create_op(
+            &OpSpec {
+                opcode: Opcode::For,
+                operands: &[lb, ub, step],
+                results: &[],
+                attrs: &[],
+                regions: 1,
+            },
+            at,
+        );
+        self.located(pf, f);
+        let pbody = self.m.append_block(self.m.region(pf, 0));
+        let j = self.m.append_block_arg(pbody, i32_ty);
+        let sc = self.scalar();
+        self.set(j, sc);
+        let end = InsertPoint::End(pbody);
+        let konst = |k: &mut Self, v: u64| {
+            let a =
+                k.m.ctx
+                    .attrs
+                    .intern(tilec_ir::attrs::dense(i32_ty, vec![v]));
+            k.scalar_at(Opcode::Constant, &[], i32_ty, &[Some(a)], end, op)
+        };
+        let rel = self.scalar_at(Opcode::SubI, &[j, lb], i32_ty, &[], end, op);
+        let (stage, turn) = self.stage_and_turn(rel, n, end, op);
+        let one = konst(self, 1);
+        let parity = self.scalar_at(Opcode::AndI, &[turn, one], i32_ty, &[], end, op);
+        // A fresh barrier's phase of parity 1 counts as complete: the first n steps
+        // find their stages free.
+        let phase = self.scalar_at(Opcode::XOrI, &[parity, one], i32_ty, &[], end, op);
+        let e = self.barrier_at(empty, stage, one_ty, end, op);
+        self.create_at(Opcode::WaitBarrier, &[e, phase], &[], &[], end, op);
+        let subst = |w: Value| if w == iv { j } else { w };
+        self.tma_fill(
+            p.copies, p.maps, p.bufs, p.ring, stage, &subst, None, p.tma_ok, end, op,
+        );
+        self.create_at(Opcode::Continue, &[], &[], &[], end, op);
+        // The drain: the last min(n, steps) K steps' stages, at their phases.
+        let steps_back = self.int_const_at(u64::from(n), i32_ty, at, op);
+        let from = self.scalar_at(Opcode::SubI, &[ub, steps_back], i32_ty, &[], at, op);
+        let signed = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 1);
+        let from = self.scalar_at(Opcode::MaxI, &[from, lb], i32_ty, &[Some(signed)], at, op);
+        let df = self.m.create_op(
+            &OpSpec {
+                opcode: Opcode::For,
+                operands: &[from, ub, step],
+                results: &[],
+                attrs: &[],
+                regions: 1,
+            },
+            at,
+        );
+        self.located(df, f);
+        let dbody = self.m.append_block(self.m.region(df, 0));
+        let jd = self.m.append_block_arg(dbody, i32_ty);
+        let sc = self.scalar();
+        self.set(jd, sc);
+        let end = InsertPoint::End(dbody);
+        let rel = self.scalar_at(Opcode::SubI, &[jd, lb], i32_ty, &[], end, op);
+        let (stage, turn) = self.stage_and_turn(rel, n, end, op);
+        let one = self.int_const_at(1, i32_ty, end, op);
+        let phase = self.scalar_at(Opcode::AndI, &[turn, one], i32_ty, &[], end, op);
+        let full = self.barrier_at(p.ring.0, stage, p.ring.1, end, op);
+        self.create_at(Opcode::WaitBarrier, &[full, phase], &[], &[], end, op);
+        self.create_at(Opcode::Continue, &[], &[], &[], end, op);
+        self.create_at(Opcode::WarpReturn, &[], &[], &[], at, op);
+        // The default region hands back the stage of the product that is done: with the
+        // product in flight across steps, the previous step's (none at the first step);
+        // otherwise this step's.
+        let Some(next) = self.m.next_op(op) else {
+            return;
+        };
+        let at = InsertPoint::Before(next);
+        let rel_k = self.scalar_at(Opcode::SubI, &[iv, lb], i32_ty, &[], at, op);
+        let (released, pred) = if p.overlap {
+            let back = self.int_const_at(u64::from(n - 1), i32_ty, at, op);
+            let prev = self.scalar_at(Opcode::AddI, &[rel_k, back], i32_ty, &[], at, op);
+            let (s, _) = self.stage_and_turn(prev, n, at, op);
+            let zero = self.int_const_at(0, i32_ty, at, op);
+            let i1 = self.i1_type();
+            let signed = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 1);
+            let gt = self.m.ctx.attrs.enum_case(EnumKind::ComparisonPredicate, 4);
+            let started = self.scalar_at(
+                Opcode::CmpI,
+                &[rel_k, zero],
+                i1,
+                &[Some(gt), Some(signed)],
+                at,
+                op,
+            );
+            (s, Some(started))
+        } else {
+            (self.stage_and_turn(rel_k, n, at, op).0, None)
+        };
+        let (mask, block, inner) = self.mask_if(pred, at, op);
+        let b = self.barrier_at(empty, released, one_ty, inner, op);
+        let count = self.m.ctx.attrs.int(1, Type::I32);
+        let per_warp = self.m.ctx.attrs.intern(AttrData::Unit);
+        self.create_at(
+            Opcode::ArriveBarrier,
+            &[b],
+            &[],
+            &[Some(count), Some(per_warp)],
+            inner,
+            op,
+        );
+        if let Some(block) = block {
+            self.end_mask(block, &[], op);
+        }
+        let _ = mask;
+    }
+
+    /// Stage `rel mod n` and turn `rel / n` of K step `rel` (from the loop's lower bound),
+    /// at `at` (in that order).
+    fn stage_and_turn(
+        &mut self,
+        rel: Value,
+        n: u32,
+        at: InsertPoint,
+        origin: Op,
+    ) -> (Value, Value) {
+        let ty = self.m.value_type(rel);
+        let unsigned = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 0);
+        if n.is_power_of_two() {
+            let mask = self.int_const_at(u64::from(n - 1), ty, at, origin);
+            let s = self.scalar_at(Opcode::AndI, &[rel, mask], ty, &[], at, origin);
+            let sh = self.int_const_at(u64::from(n.trailing_zeros()), ty, at, origin);
+            let t = self.scalar_at(Opcode::ShRI, &[rel, sh], ty, &[Some(unsigned)], at, origin);
+            (s, t)
+        } else {
+            let c = self.int_const_at(u64::from(n), ty, at, origin);
+            let s = self.scalar_at(Opcode::RemI, &[rel, c], ty, &[Some(unsigned)], at, origin);
+            let t = self.scalar_at(Opcode::DivI, &[rel, c], ty, &[Some(unsigned)], at, origin);
+            (s, t)
+        }
+    }
+
+    /// A rank-0 integer constant of type `ty` at `at`.
+    fn int_const_at(&mut self, value: u64, ty: Type, at: InsertPoint, origin: Op) -> Value {
+        let a = self
+            .m
+            .ctx
+            .attrs
+            .intern(tilec_ir::attrs::dense(ty, vec![value]));
+        self.scalar_at(Opcode::Constant, &[], ty, &[Some(a)], at, origin)
+    }
+}
+
+/// Why `ttg.warp_specialize` op `op` of entry `e` (whose layouts are made for
+/// `2^warp_bits` warps) is invalid, if it is: its warps and registers, its place (the
+/// entry's body, once, after code that is safe on the partition's warps too), its
+/// regions' terminators, and a partition of scalar code with no CTA barrier.
+pub(crate) fn warp_specialize_error(m: &Module, e: Op, op: Op, warp_bits: u32) -> Option<String> {
+    let warps = i32s(m, op, "partitionNumWarps");
+    if !matches!(warps[..], [1 | 2 | 4 | 8]) {
+        return Some("requires 'partitionNumWarps', one count of 1, 2, 4 or 8 warps".into());
+    }
+    let regs = i32s(m, op, "actualRegisters");
+    if !regs.is_empty() {
+        let fits = |r: &i32| (24..=256).contains(r) && r % 8 == 0;
+        if regs.len() != 2 || !regs.iter().all(fits) {
+            return Some("requires 'actualRegisters' to be two register counts, multiples of 8 from 24 to 256".into());
+        }
+        if warps[0] % 4 != 0 || !(1u32 << warp_bits).is_multiple_of(4) {
+            return Some(
+                "moves registers ('actualRegisters', setmaxnreg) only between whole warpgroups"
+                    .into(),
+            );
+        }
+    }
+    let top = m.entry_block(m.region(e, 0));
+    if m.op_block(op) != top {
+        return Some("must be in the body of its entry".into());
+    }
+    let top = top?;
+    let mut count = 0;
+    m.walk_op(e, &mut |o| {
+        count += usize::from(m.opcode(o) == Opcode::WarpSpecialize)
+    });
+    if count > 1 {
+        return Some("must be the only one of its entry".into());
+    }
+    if let Some(o) = m
+        .block_ops(top)
+        .take_while(|o| *o != op)
+        .find(|o| !safe_on_every_warp(m, *o))
+    {
+        return Some(format!(
+            "follows '{}', which the partition's warps would run too (only scalar code and the setup of tensor maps and mbarriers may come before)",
+            m.def(o).name
+        ));
+    }
+    let last = |r: usize| m.entry_block(m.region(op, r)).and_then(|b| m.last_op(b));
+    let yielded: Option<Vec<Type>> = last(0)
+        .filter(|t| m.opcode(*t) == Opcode::WarpYield)
+        .map(|t| m.operands(t).map(|v| m.value_type(v)).collect());
+    let results: Vec<Type> = m.results(op).map(|r| m.value_type(r)).collect();
+    if yielded.as_ref() != Some(&results) {
+        return Some(
+            "default region must end with a 'ttg.warp_yield' of the op's result types".into(),
+        );
+    }
+    if last(1).is_none_or(|t| m.opcode(t) != Opcode::WarpReturn) {
+        return Some("partition region must end with a 'ttg.warp_return'".into());
+    }
+    let mut bad = None;
+    if let Some(b) = m.entry_block(m.region(op, 1)) {
+        let mut check = |x: Op| {
+            let tile = m
+                .results(x)
+                .chain(
+                    m.regions(x)
+                        .iter()
+                        .filter_map(|r| m.entry_block(*r))
+                        .flat_map(|b| m.block_args(b).to_vec()),
+                )
+                .any(|v| {
+                    let t = m.value_type(v);
+                    m.ctx.types.is_tile(t) && !m.ctx.types.shape(t).is_empty()
+                });
+            if bad.is_none() && (m.opcode(x) == Opcode::GpuBarrier || tile) {
+                bad = Some(m.def(x).name);
+            }
+        };
+        for o in m.block_ops(b) {
+            check(o);
+            m.walk_op(o, &mut check);
+        }
+    }
+    bad.map(|name| {
+        format!("partition must hold scalar code and no CTA barrier ('{name}' is neither): its warps have no layouts")
+    })
+}
