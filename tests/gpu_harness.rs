@@ -1904,3 +1904,47 @@ fn warp_specialized_k_loop_matches_the_interpreter() {
         eprintln!("{label}: {loaded:?}");
     }
 }
+
+/// sm_90a: cuTile's matmul_bf16 loads B through a view with `dim_map=[1, 0]` (B stored
+/// `N x K`, K contiguous). gpu-assign-layouts loads that tile through a view of the same
+/// tensor with no dim map and transposes it, so B is staged as loaded (K-major, as
+/// warpgroup MMA reads it) and the copy engine fills its stages too: every A and B byte
+/// of the large case by TMA, matching the interpreter under three warp schedules, and
+/// with `--warp-specialize` the loop is split (a producer warp beside one MMA
+/// warpgroup: 160 threads).
+#[test]
+fn a_dim_mapped_b_goes_by_the_copy_engine() {
+    let (cases, _) = gpusweep::corpus_cases();
+    let c = cases
+        .iter()
+        .find(|c| c.label.starts_with("matmul_bf16") && c.label.ends_with("(large)"))
+        .expect("the corpus GEMM's large case");
+    let opts = tilec_ptx::Options {
+        choose_warps: true,
+        ..sm90a(true)
+    };
+    let p = gpusweep::prepare(c, &opts).expect("prepares");
+    let copies = p
+        .ptx
+        .lines()
+        .filter(|l| l.contains("cp.async.bulk.tensor.2d.shared::cluster.global"))
+        .count();
+    assert!(
+        copies >= 4,
+        "A and B in the prologue and the loop:\n{}",
+        p.ptx
+    );
+    // One CTA: A 64 x 256 and B 256 x 64 (stored 64 x 256) bf16, 32 KiB each.
+    assert_eq!(c.grid, [1, 1, 1]);
+    let (loaded, _) = tma_traffic_under_schedules(&p, c, false);
+    assert_eq!(loaded, vec![65536; 3]);
+    let ws = tilec_ptx::Options {
+        warp_specialize: true,
+        ..opts
+    };
+    let p = gpusweep::prepare(c, &ws).expect("prepares");
+    assert!(p.ptx.contains(".reqntid 160, 1, 1"), "{}", p.ptx);
+    assert!(!p.ptx.contains("setmaxnreg"), "{}", p.ptx);
+    let (ws_loaded, _) = tma_traffic_under_schedules(&p, c, false);
+    assert_eq!(ws_loaded, loaded);
+}

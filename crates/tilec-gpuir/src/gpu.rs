@@ -351,6 +351,9 @@ pub fn pipeline_loops(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnos
 pub fn assign_layouts(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnostic> {
     let mut remarks = Vec::new();
     for e in entries(m) {
+        if opts.arch == crate::target::Arch::Sm90a && opts.tma {
+            tma::transposed_b_loads(m, e);
+        }
         let warps = if opts.choose_warps {
             let w = choose_warps(m, e);
             // On sm_90a no more warps than lets every product run on warpgroup MMA.

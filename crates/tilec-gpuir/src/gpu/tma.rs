@@ -17,9 +17,10 @@
 use super::{Assign, mma_swizzle};
 use crate::axis::Axis;
 use crate::target::Arch;
+use tilec_ir::attrs::AttrData;
 use tilec_ir::attrs::PaddingValue;
 use tilec_ir::segments::operand_group;
-use tilec_ir::{EnumKind, InsertPoint, Op, Opcode, Swizzle, Type, TypeData, Value};
+use tilec_ir::{EnumKind, InsertPoint, Module, Op, OpSpec, Opcode, Swizzle, Type, TypeData, Value};
 
 /// Shared memory a pipeline's budget keeps for what the copy engine brings beside the
 /// stages: the mbarrier ring, the padding before the next 1024-byte aligned buffer, and
@@ -856,5 +857,131 @@ impl Assign<'_> {
             && **shape == *view_tile
             && **order == *tilec_ir::TypeStore::row_major_order(shape.len());
         (barrier && same_block && users.len() == 2 && plain).then_some((la, ll, dl))
+    }
+}
+
+/// B loaded in a K loop through a partition view that swaps its two dimensions
+/// (`dim_map=[1, 0]`: cuTile's `B` stored `N x K`, K contiguous) becomes the transpose of
+/// the same tile loaded through a view of the same tensor view with no dim map: the same
+/// elements (tile element `(k, n)` is tensor element `(n, k)` either way), in the form the
+/// pipeline stages as loaded, `N x K` (K-major, as warpgroup MMA reads B natively), and
+/// the copy engine can fill (its boxes follow the tensor's dimensions).
+pub(super) fn transposed_b_loads(m: &mut Module, e: Op) {
+    let mut found = Vec::new();
+    m.walk_op(e, &mut |op| {
+        if !matches!(m.opcode(op), Opcode::MmaF | Opcode::MmaI) {
+            return;
+        }
+        let b = m.operand(op, 1);
+        let Some(d) = m.defining_op(b).filter(|d| {
+            m.opcode(*d) == Opcode::LoadViewTko
+                && m.op_block(*d) == m.op_block(op)
+                && m.num_uses(b) == 1
+                && m.op_block(op)
+                    .and_then(|bl| m.block_parent_op(bl))
+                    .is_some_and(|f| m.opcode(f) == Opcode::For)
+        }) else {
+            return;
+        };
+        let swapped = matches!(
+            m.ctx.types.get(m.value_type(m.operand(d, 0))),
+            TypeData::PartitionView { tile, dim_map, .. } if tile.len() == 2 && **dim_map == [1, 0]
+        );
+        if swapped {
+            found.push(d);
+        }
+    });
+    for d in found {
+        if operand_group(m, d, "index").len() != 2 {
+            continue;
+        }
+        let view = m.operand(d, 0);
+        let Some(pv) = m
+            .defining_op(view)
+            .filter(|p| m.opcode(*p) == Opcode::MakePartitionView)
+        else {
+            continue;
+        };
+        let TypeData::PartitionView {
+            tile,
+            padding,
+            tensor_view,
+            ..
+        } = m.ctx.types.get(m.value_type(view)).clone()
+        else {
+            continue;
+        };
+        let plain_ty = m.ctx.types.intern(TypeData::PartitionView {
+            tile: vec![tile[1], tile[0]].into(),
+            padding,
+            tensor_view,
+            dim_map: Box::new([]),
+        });
+        let tv = m.operand(pv, 0);
+        let plain = m.create_op(
+            &OpSpec {
+                opcode: Opcode::MakePartitionView,
+                operands: &[tv],
+                results: &[plain_ty],
+                attrs: &[],
+                regions: 0,
+            },
+            InsertPoint::After(pv),
+        );
+        let (span, loc) = (m.op_span(pv), m.op_loc(pv));
+        m.set_op_span(plain, span);
+        m.set_op_loc(plain, loc);
+        // The load through it (the view, then its two indices, swapped), then the
+        // transpose.
+        let mut operands: Vec<Value> = m.operands(d).collect();
+        operands[0] = m.result(plain, 0);
+        operands.swap(1, 2);
+        let tile_v = m.result(d, 0);
+        let TypeData::Tile { elem, .. } = m.ctx.types.get(m.value_type(tile_v)).clone() else {
+            continue;
+        };
+        let loaded_ty = m.ctx.types.intern(TypeData::Tile {
+            shape: vec![tile[1], tile[0]].into(),
+            elem,
+            encoding: None,
+        });
+        let token_ty = m.value_type(m.result(d, 1));
+        let attrs: Vec<Option<tilec_ir::Attr>> =
+            (0..m.def(d).attrs.len()).map(|i| m.attr(d, i)).collect();
+        let load = m.create_op(
+            &OpSpec {
+                opcode: Opcode::LoadViewTko,
+                operands: &operands,
+                results: &[loaded_ty, token_ty],
+                attrs: &attrs,
+                regions: 0,
+            },
+            InsertPoint::Before(d),
+        );
+        let (span, loc) = (m.op_span(d), m.op_loc(d));
+        m.set_op_span(load, span);
+        m.set_op_loc(load, loc);
+        for (k, a) in m.extra_attrs(d).to_vec() {
+            m.push_extra_attr(load, &k, a);
+        }
+        let perm = m
+            .ctx
+            .attrs
+            .intern(AttrData::DenseI32Array(vec![1, 0].into()));
+        let t = m.create_op(
+            &OpSpec {
+                opcode: Opcode::Permute,
+                operands: &[m.result(load, 0)],
+                results: &[m.value_type(tile_v)],
+                attrs: &[Some(perm)],
+                regions: 0,
+            },
+            InsertPoint::Before(d),
+        );
+        m.set_op_span(t, span);
+        m.set_op_loc(t, loc);
+        m.replace_all_uses(tile_v, m.result(t, 0));
+        m.replace_all_uses(m.result(d, 1), m.result(load, 1));
+        m.erase_op(d);
     }
 }
