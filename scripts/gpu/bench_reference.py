@@ -59,10 +59,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "cutile_corpus"))
 
 # The shape each benchmark takes (the number of dimensions of its NAME:SHAPE).
 DIMS = {"vector_add": 1, "row_softmax": 2, "layernorm": 2, "transpose": 2, "matmul": 3,
-        "matmul_128": 3, "matmul_bf16": 3, "matmul_wide": 3}
+        "matmul_128": 3, "matmul_bf16": 3, "matmul_wide": 3, "matmul_wide_ws": 3}
 
 # The matrix products: also timed with torch.mm (cuBLAS).
-GEMMS = ("matmul", "matmul_128", "matmul_bf16", "matmul_wide")
+GEMMS = ("matmul", "matmul_128", "matmul_bf16", "matmul_wide", "matmul_wide_ws")
 
 EPS = 1e-5
 
@@ -136,8 +136,9 @@ def kernel_plan(name, dims):
         # tests/corpus/cutile/matmul_f16_f32acc, entry ..._I128_I128_I32.
         m, n, _ = dims
         return K.matmul_f16_f32acc, (cdiv(m, 128), cdiv(n, 128), 1), (128, 128, 32)
-    if name == "matmul_wide":
-        # examples/matmul_wide.tile's algorithm and tiles, as cuTile writes it.
+    if name in ("matmul_wide", "matmul_wide_ws"):
+        # examples/matmul_wide.tile's algorithm and tiles, as cuTile writes it (tilec's
+        # matmul_wide_ws is the same kernel warp-specialized).
         m, n, _ = dims
         return K.matmul_f16_f32acc, (cdiv(m, 128), cdiv(n, 128), 1), (128, 128, 128)
     if name == "matmul_bf16":
@@ -162,6 +163,7 @@ def signature(name):
         "matmul": [h2, h2, a2],
         "matmul_128": [h2, h2, a2],
         "matmul_wide": [h2, h2, a2],
+        "matmul_wide_ws": [h2, h2, a2],
         "matmul_bf16": [b2, b2, b2],
     }[name]
 

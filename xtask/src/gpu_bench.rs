@@ -147,6 +147,9 @@ pub enum Kind {
     /// `examples/matmul_wide.tile`: C (f32) = A (f16) x B (f16), 128x128x128 tiles (on
     /// sm_90a both operands column-blocked), at the warps tilec chooses.
     MatmulWide,
+    /// [`Kind::MatmulWide`] compiled with `--warp-specialize` (on sm_90a a producer
+    /// warpgroup beside the two MMA warpgroups; elsewhere the same kernel).
+    MatmulWideWs,
 }
 
 /// Where a benchmark's kernel comes from.
@@ -160,11 +163,13 @@ pub struct Source {
     /// Fixed warps per tile block, or `None`: the warps tilec's command line chooses
     /// (`tilec_ptx::Options::choose_warps`).
     pub warps: Option<u32>,
+    /// Compiled with `--warp-specialize`.
+    pub warp_specialize: bool,
 }
 
 impl Kind {
     /// Every benchmark kind.
-    pub const ALL: [Kind; 8] = [
+    pub const ALL: [Kind; 9] = [
         Kind::VectorAdd,
         Kind::RowSoftmax,
         Kind::Layernorm,
@@ -173,6 +178,7 @@ impl Kind {
         Kind::Matmul128,
         Kind::MatmulBf16,
         Kind::MatmulWide,
+        Kind::MatmulWideWs,
     ];
 
     /// The benchmark's name (`--only`, the table, the reference script); for the
@@ -188,6 +194,7 @@ impl Kind {
             Kind::Matmul128 => "matmul_128",
             Kind::MatmulBf16 => "matmul_bf16",
             Kind::MatmulWide => "matmul_wide",
+            Kind::MatmulWideWs => "matmul_wide_ws",
         }
     }
 
@@ -200,6 +207,7 @@ impl Kind {
             file,
             entry,
             warps: Some(NUM_WARPS),
+            warp_specialize: false,
         };
         match self {
             Kind::VectorAdd => example("examples/vector_add.tile", "vector_add"),
@@ -211,16 +219,19 @@ impl Kind {
                 file: "tests/corpus/cutile/matmul_f16_f32acc.tileirbc",
                 entry: "matmul_f16_f32acc_Kt1_A2f16_1l0_2t1_p16_A2f16_1l0_2t1_p16_A2f32_1l0_2t1_p16_I128_I128_I32",
                 warps: None,
+                warp_specialize: false,
             },
             Kind::MatmulBf16 => Source {
                 file: "tests/corpus/cutile/matmul_bf16.tileirbc",
                 entry: "matmul_bf16_Kt1_A2bf16_1l0_2t1_p16_A2bf16_1l0_2t1_p16_A2bf16_1l0_2t1_p16_I64_I64_I64",
                 warps: None,
+                warp_specialize: false,
             },
-            Kind::MatmulWide => Source {
+            Kind::MatmulWide | Kind::MatmulWideWs => Source {
                 file: "examples/matmul_wide.tile",
                 entry: "matmul_wide",
                 warps: None,
+                warp_specialize: self == Kind::MatmulWideWs,
             },
         }
     }
@@ -230,7 +241,11 @@ impl Kind {
     pub fn is_gemm(self) -> bool {
         matches!(
             self,
-            Kind::Matmul | Kind::Matmul128 | Kind::MatmulBf16 | Kind::MatmulWide
+            Kind::Matmul
+                | Kind::Matmul128
+                | Kind::MatmulBf16
+                | Kind::MatmulWide
+                | Kind::MatmulWideWs
         )
     }
 
@@ -246,7 +261,11 @@ impl Kind {
         match self {
             Kind::VectorAdd => 1,
             Kind::RowSoftmax | Kind::Layernorm | Kind::Transpose => 2,
-            Kind::Matmul | Kind::Matmul128 | Kind::MatmulBf16 | Kind::MatmulWide => 3,
+            Kind::Matmul
+            | Kind::Matmul128
+            | Kind::MatmulBf16
+            | Kind::MatmulWide
+            | Kind::MatmulWideWs => 3,
         }
     }
 }
@@ -377,7 +396,7 @@ impl Bench {
             Kind::Matmul | Kind::MatmulBf16 => {
                 [div_ceil(self.d(0), 64), div_ceil(self.d(1), 64), 1]
             }
-            Kind::Matmul128 | Kind::MatmulWide => {
+            Kind::Matmul128 | Kind::MatmulWide | Kind::MatmulWideWs => {
                 [div_ceil(self.d(0), 128), div_ceil(self.d(1), 128), 1]
             }
         }
@@ -418,7 +437,7 @@ impl Bench {
                 let mn = self.du(0) * self.du(1);
                 vec![b("a", Elem::F32, mn, false), b("b", Elem::F32, mn, true)]
             }
-            Kind::Matmul | Kind::Matmul128 | Kind::MatmulWide => {
+            Kind::Matmul | Kind::Matmul128 | Kind::MatmulWide | Kind::MatmulWideWs => {
                 let (m, n, k) = (self.du(0), self.du(1), self.du(2));
                 vec![
                     b("a", Elem::F16, m * k, false),
@@ -472,7 +491,7 @@ impl Bench {
                 let (m, n) = (self.d(0), self.d(1));
                 [matrix(0, m, n), matrix(1, n, m)].concat()
             }
-            Kind::Matmul | Kind::Matmul128 | Kind::MatmulWide => {
+            Kind::Matmul | Kind::Matmul128 | Kind::MatmulWide | Kind::MatmulWideWs => {
                 let (m, n, k) = (self.d(0), self.d(1), self.d(2));
                 [matrix(0, m, k), matrix(1, k, n), matrix(2, m, n)].concat()
             }
@@ -535,9 +554,11 @@ impl Bench {
             Kind::RowSoftmax | Kind::Layernorm => rows(self.du(0), self.du(1)),
             // B is N x M: rows of B are columns of A.
             Kind::Transpose => rows(self.du(1), self.du(0)),
-            Kind::Matmul | Kind::Matmul128 | Kind::MatmulBf16 | Kind::MatmulWide => {
-                rows(self.du(0), self.du(1))
-            }
+            Kind::Matmul
+            | Kind::Matmul128
+            | Kind::MatmulBf16
+            | Kind::MatmulWide
+            | Kind::MatmulWideWs => rows(self.du(0), self.du(1)),
         }
     }
 
@@ -557,7 +578,8 @@ impl Bench {
             | Kind::Matmul
             | Kind::Matmul128
             | Kind::MatmulBf16
-            | Kind::MatmulWide => self.du(1),
+            | Kind::MatmulWide
+            | Kind::MatmulWideWs => self.du(1),
             Kind::Transpose => self.du(0),
         };
         let mut out = Vec::with_capacity(count);
@@ -626,7 +648,7 @@ impl Bench {
                     .map(|c| (f32s(0, c * cols + r, 1)[0], 0.0))
                     .collect()
             }
-            Kind::Matmul | Kind::Matmul128 | Kind::MatmulWide => {
+            Kind::Matmul | Kind::Matmul128 | Kind::MatmulWide | Kind::MatmulWideWs => {
                 let (cols, k) = (self.du(1), self.du(2));
                 let a = decode(Elem::F16, &inputs[0], r * k, k);
                 let mut sum = vec![0.0; n];
@@ -734,6 +756,8 @@ pub fn default_plan() -> Vec<Bench> {
         (Kind::MatmulBf16, vec![8192, 8192, 8192]),
         (Kind::MatmulWide, vec![4096, 4096, 4096]),
         (Kind::MatmulWide, vec![8192, 8192, 8192]),
+        (Kind::MatmulWideWs, vec![4096, 4096, 4096]),
+        (Kind::MatmulWideWs, vec![8192, 8192, 8192]),
     ]
     .into_iter()
     .filter_map(|(k, d)| Bench::new(k, &d))
@@ -860,6 +884,7 @@ fn compile_input(input: &[u8], what: &str, src: Source, arch: Arch) -> Result<Co
             arch,
             num_warps: src.warps.unwrap_or(NUM_WARPS),
             choose_warps: src.warps.is_none(),
+            warp_specialize: src.warp_specialize,
             ..tilec_ptx::Options::default()
         },
         ..tilec::pipeline::Options::default()
@@ -1664,7 +1689,7 @@ mod tests {
     #[test]
     fn the_plan_covers_every_kernel_within_its_limits() {
         let p = default_plan();
-        assert_eq!(p.len(), 12, "a shape of the default plan was rejected");
+        assert_eq!(p.len(), 14, "a shape of the default plan was rejected");
         for k in Kind::ALL {
             assert!(p.iter().any(|b| b.kind == k), "{k:?} is not benchmarked");
             assert_eq!(Kind::from_name(k.name()), Some(k));
@@ -1772,15 +1797,24 @@ mod tests {
                     tilec_ptx::kernel_threads(&c.ptx, &c.kernel),
                     Some(c.threads)
                 );
-                let want = b
-                    .kind
-                    .source()
+                // The layouts' warps, and a warp-specialized producer warpgroup's
+                // (sm_90a, beside matmul_wide's two MMA warpgroups).
+                let src = b.kind.source();
+                let want = src
                     .warps
-                    .unwrap_or_else(|| tilec_ptx::gpu::choose_warps(&c.module, c.entry));
+                    .unwrap_or_else(|| tilec_ptx::gpu::choose_warps(&c.module, c.entry))
+                    + if src.warp_specialize && arch == Arch::Sm90a {
+                        4
+                    } else {
+                        0
+                    };
                 assert_eq!(c.warps(), want, "{} on {}", b.kind.name(), arch.name());
             }
             // A 128x128 f32 accumulator: 8 warps (64 registers a thread).
             assert_eq!(compiled[&Kind::Matmul128].warps(), 8);
+            // Warp-specialized on sm_90a: a producer warpgroup beside the two MMA ones.
+            let ws = compiled[&Kind::MatmulWideWs].warps();
+            assert_eq!(ws, if arch == Arch::Sm90a { 12 } else { 8 });
             assert_eq!(compiled[&Kind::Matmul].warps(), NUM_WARPS);
         }
     }
@@ -2083,7 +2117,7 @@ warning: something
         );
         assert!(
             text.contains(
-                "checked the arguments of 12 benchmark(s) against their PTX (sm_90): all fit"
+                "checked the arguments of 14 benchmark(s) against their PTX (sm_90): all fit"
             ),
             "{text}"
         );
