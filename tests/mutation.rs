@@ -299,7 +299,10 @@ fn gpu_ir_mutants_never_crash_and_always_explain_themselves() {
         }
     }
     // Warp-specialized (a `ttg.warp_specialize` with its producer partition).
-    for name in ["examples/matmul_wide.tile", "tests/corpus/cutile/matmul_bf16.mlir"] {
+    for name in [
+        "examples/matmul_wide.tile",
+        "tests/corpus/cutile/matmul_bf16.mlir",
+    ] {
         let text = std::fs::read(root.join(name)).expect("seed");
         let out = tilec_tests::mutate::run_bytes(
             &[
@@ -315,7 +318,11 @@ fn gpu_ir_mutants_never_crash_and_always_explain_themselves() {
         );
         assert_eq!(out.status, 0, "{name}: {}", out.stderr);
         assert!(out.stdout.contains("ttg.warp_specialize"), "{name}");
-        seeds.push((format!("{name} sm_90a warp-specialized"), "sm_90a", out.stdout));
+        seeds.push((
+            format!("{name} sm_90a warp-specialized"),
+            "sm_90a",
+            out.stdout,
+        ));
     }
     let mut rng = Rng::new(0x6b0_1127);
     let (mut accepted, mut rejected) = (0, 0);

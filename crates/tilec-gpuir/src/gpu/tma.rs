@@ -28,9 +28,14 @@ use tilec_ir::{EnumKind, InsertPoint, Module, Op, OpSpec, Opcode, Swizzle, Type,
 pub(super) const RING_RESERVE: u64 = 2048;
 
 /// The smallest tile a store gives the copy engine: below it, building the tensor map and
-/// the extra barriers cost more than the register store they replace (argmax_argmin_cols's
-/// 1 x 64 i32 rows, 256 bytes, would pay a map per CTA for one small store).
-pub(super) const TMA_STORE_MIN_BYTES: u64 = 4096;
+/// the extra barriers cost more than the register store they replace. A map costs each
+/// CTA a slot claim (a global atomic), about twenty `tensormap.replace`, a proxy fence and
+/// a barrier before its one store, in kernels whose whole work is that tile: 16 KiB
+/// keeps GEMM epilogues (64 x 64 f32 and up) on the copy engine and leaves transposes of
+/// 8 KiB tiles (transpose2d, permute3d) and smaller rows to the register store. (ptxas
+/// also spends a third more time on such a kernel with the map and its register
+/// alternative.)
+pub(super) const TMA_STORE_MIN_BYTES: u64 = 16384;
 
 /// What a view's tiles need to go by the copy engine ([`Assign::tma_view`]).
 pub(super) struct TmaView {
