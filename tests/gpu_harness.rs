@@ -1948,3 +1948,61 @@ fn a_dim_mapped_b_goes_by_the_copy_engine() {
     let (ws_loaded, _) = tma_traffic_under_schedules(&p, c, false);
     assert_eq!(ws_loaded, loaded);
 }
+
+/// sm_90a: cuTile's batched_matmul_relu (`1 x 64 x 64` tiles of A, B and C, the batch
+/// from the third grid index): B, `1 x K x N` and MN-major, is staged as loaded and
+/// filled by the copy engine like A (it went through registers before), on 2 batches of
+/// 64 x 64 x 256: every A and B byte by TMA (2 x (64 x 256 + 256 x 64) f16), matching the
+/// interpreter under three warp schedules, with and without `--warp-specialize`.
+#[test]
+fn a_batched_b_goes_by_the_copy_engine() {
+    let (cases, _) = gpusweep::corpus_cases();
+    let mut c = cases
+        .iter()
+        .find(|c| c.label.starts_with("batched_matmul_relu") && c.label.ends_with("(aligned)"))
+        .expect("the corpus's batched GEMM")
+        .clone();
+    let arr = |seed: u32, generator: &str, dims: [u32; 3]| {
+        let mut a = vec![format!(
+            "{generator}:f16:{}:{seed}",
+            dims.iter().product::<u32>()
+        )];
+        a.extend(dims.iter().map(|d| format!("i32:{d}")));
+        a.extend(
+            [dims[1] * dims[2], dims[2], 1]
+                .iter()
+                .map(|s| format!("i32:{s}")),
+        );
+        a
+    };
+    c.args = [
+        arr(11, "random", [2, 64, 256]),
+        arr(12, "random", [2, 256, 64]),
+        arr(13, "random", [2, 64, 64]),
+    ]
+    .concat();
+    c.grid = [1, 1, 2];
+    c.label = "batched_matmul_relu 2x64x64x256".into();
+    let opts = tilec_ptx::Options {
+        choose_warps: true,
+        ..sm90a(true)
+    };
+    for ws in [false, true] {
+        let o = tilec_ptx::Options {
+            warp_specialize: ws,
+            ..opts.clone()
+        };
+        let p = gpusweep::prepare(&c, &o).expect("prepares");
+        let remarks = gpu_remarks(&c, &o);
+        assert!(
+            remarks
+                .iter()
+                .any(|r| r.contains("stages of A's and B's tiles filled by the copy engine")),
+            "{remarks:?}"
+        );
+        assert!(!p.ptx.contains("setmaxnreg"), "{}", p.ptx);
+        assert_eq!(p.ptx.contains(".reqntid 160, 1, 1"), ws, "{}", p.ptx);
+        let (loaded, _) = tma_traffic_under_schedules(&p, &c, false);
+        assert_eq!(loaded, vec![2 * (64 * 256 + 256 * 64) * 2; 3]);
+    }
+}

@@ -2236,7 +2236,6 @@ impl Assign<'_> {
         (a_async || loads[0].is_none())
             && as_loaded
             && self.async_copyable(d)
-            && self.shape(self.m.result(d, 0)).len() == 2
             && self.body.is_some_and(|body| {
                 crate::axis::Axis::run(self.m, body)
                     .view(self.m.operand(d, 0))
