@@ -2928,6 +2928,7 @@ impl Assign<'_> {
                 stages: n,
                 overlap,
                 tma_ok,
+                not_tma,
                 prologue: ws_prologue,
             };
             self.warp_specialize(op, f, &p);

@@ -103,6 +103,8 @@ pub(super) struct WsPipeline<'a> {
     pub stages: u32,
     pub overlap: bool,
     pub tma_ok: Option<Value>,
+    /// Its negation, made before the loop (when there is a `tma_ok`).
+    pub not_tma: Option<Value>,
     /// The ops made before the loop that belong to the default region: the `cp.async`
     /// alternative's prologue copies and their commits.
     pub prologue: Vec<Op>,
@@ -350,6 +352,24 @@ impl Assign<'_> {
         self.create_at(Opcode::WaitBarrier, &[full, phase], &[], &[], end, op);
         self.create_at(Opcode::Continue, &[], &[], &[], end, op);
         self.create_at(Opcode::WarpReturn, &[], &[], &[], at, op);
+        // The CTA barrier at the top of each K step kept a refill behind every read of its
+        // stage; the empty ring does that now, so it stays only for the `cp.async`
+        // alternative (its copies' visibility), under its condition.
+        let top = self
+            .m
+            .block_ops(body)
+            .take_while(|o| *o != op)
+            .find(|o| self.m.opcode(*o) == Opcode::GpuBarrier);
+        if let Some(bar) = top {
+            match p.not_tma {
+                Some(nt) => {
+                    let (_, block) = self.mask_at(nt, &[], InsertPoint::Before(bar), op);
+                    self.m.move_op(bar, InsertPoint::End(block));
+                    self.end_mask(block, &[], op);
+                }
+                None => self.m.erase_op(bar),
+            }
+        }
         // The default region hands back the stage of the product that is done: with the
         // product in flight across steps, the previous step's (none at the first step);
         // otherwise this step's.
