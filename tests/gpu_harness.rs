@@ -926,16 +926,23 @@ fn a_wrong_wgmma_descriptor_is_a_mismatch() {
 /// whose kernel synchronises through shared memory (barriers, pipelined `cp.async`
 /// stages, warpgroup MMA) gives the interpreter's results under two random warp
 /// interleavings (the simulator's seeded scheduler, with copies landing at random
-/// points), with no race and no hang, at sm_80 and sm_90a.
+/// points), with no race and no hang, at sm_80 and sm_90a, and at sm_90a warp-specialized
+/// (`--warp-specialize`: the kernels it splits into producer and MMA warps).
 #[test]
 fn synchronised_kernels_hold_under_random_warp_interleavings() {
     let mut cases = gpusweep::example_cases();
     cases.extend(gpusweep::corpus_cases().0);
     let mut runs = 0;
-    for arch in [tilec_ptx::Arch::Sm80, tilec_ptx::Arch::Sm90a] {
+    let mut split = 0;
+    for (arch, ws) in [
+        (tilec_ptx::Arch::Sm80, false),
+        (tilec_ptx::Arch::Sm90a, false),
+        (tilec_ptx::Arch::Sm90a, true),
+    ] {
         let opts = tilec_ptx::Options {
             arch,
             choose_warps: true,
+            warp_specialize: ws,
             ..tilec_ptx::Options::default()
         };
         for c in &cases {
@@ -943,10 +950,15 @@ fn synchronised_kernels_hold_under_random_warp_interleavings() {
                 continue;
             };
             let synchronised = p.ptx.contains("bar.sync") || p.ptx.contains("cp.async");
-            // Several warps are what can interleave.
-            if !synchronised || tilec_ptx::kernel_threads(&p.ptx, &p.kernel) == Some(32) {
+            // Several warps are what can interleave; warp-specialized, only the kernels
+            // that were split (their partition's warps end with `exit`).
+            if !synchronised
+                || tilec_ptx::kernel_threads(&p.ptx, &p.kernel) == Some(32)
+                || (ws && !p.ptx.contains("exit;"))
+            {
                 continue;
             }
+            split += usize::from(ws);
             for seed in 1..=2u64 {
                 let mut sim = SimGpu::default();
                 sim.seed = Some(seed);
@@ -963,8 +975,9 @@ fn synchronised_kernels_hold_under_random_warp_interleavings() {
             }
         }
     }
-    println!("{runs} runs under random interleavings");
+    println!("{runs} runs under random interleavings ({split} cases warp-specialized)");
     assert!(runs >= 300, "only {runs} runs");
+    assert!(split >= 8, "only {split} warp-specialized cases");
 }
 
 /// sm_90: a 16-bit tile in a tensor-core fragment layout (matmul_bf16's product, rounded

@@ -2233,9 +2233,13 @@ impl Assign<'_> {
             None => b_mn,
             Some(c) => !b_mn && transposes(self.m, c),
         };
+        // Batched tiles (`1 x K x N`) only where the copy engine fills the stages (the
+        // `cp.async` copies of a batched view's rows are not vectorized).
+        let rank = self.shape(self.m.result(d, 0)).len();
         (a_async || loads[0].is_none())
             && as_loaded
             && self.async_copyable(d)
+            && (rank == 2 || (self.arch == crate::target::Arch::Sm90a && self.tma))
             && self.body.is_some_and(|body| {
                 crate::axis::Axis::run(self.m, body)
                     .view(self.m.operand(d, 0))
