@@ -55,7 +55,9 @@ for s in $steps; do
             mkdir -p /tmp/shimdir; ln -sf /tmp/gpubin/tilec /tmp/shimdir/tileiras; ln -sf /tmp/cu/bin/ptxas /tmp/shimdir/ptxas
             (cd .gpu/cutile-test/test && env -u CUDA_HOME PATH=/tmp/shimdir:$PATH timeout 225 python3 -m pytest -q -p no:cacheprovider --tb=line -rfE --junitxml="$OUT/cutile-junit.xml" . > "$OUT/cutile-tests.md" 2>&1; echo "exit $?" >> "$OUT/cutile-tests.md") ;;
     random) timeout 200 $X gpu-test --only random --random 2000 --seed 1000 > "$OUT/gpu-test-random.md" 2>&1; echo "exit $?" >> "$OUT/gpu-test-random.md" ;;
-    test90a) timeout 150 $X gpu-test --arch sm_90a > "$OUT/gpu-test-sm90a.md" 2>&1; echo "exit $?" >> "$OUT/gpu-test-sm90a.md" ;;
+    test90a) # then warp-specialized (--warp-specialize), appended to the same report
+             timeout 150 $X gpu-test --arch sm_90a > "$OUT/gpu-test-sm90a.md" 2>&1; echo "exit $?" >> "$OUT/gpu-test-sm90a.md"
+             timeout 150 $X gpu-test --arch sm_90a --warp-specialize >> "$OUT/gpu-test-sm90a.md" 2>&1; echo "exit (warp-specialized) $?" >> "$OUT/gpu-test-sm90a.md" ;;
     testfm) timeout 100 $X gpu-test --fast-math --only example > "$OUT/gpu-test-fastmath.md" 2>&1; echo "exit $?" >> "$OUT/gpu-test-fastmath.md" ;;
     bench) env -u CUDA_HOME -u CUDA_PATH timeout 200 $X gpu-bench --json "$OUT/gpu-bench.json" > "$OUT/gpu-bench.md" 2>&1; echo "exit $?" >> "$OUT/gpu-bench.md" ;;
     examples) timeout 150 python3 scripts/gpu/run_examples.py --tilec /tmp/gpubin/tilec --arch sm_90 > "$OUT/run-examples.md" 2>&1; echo "exit $?" >> "$OUT/run-examples.md" ;;
