@@ -131,7 +131,8 @@ impl Kernel<'_> {
     /// `ttg.warp_specialize` (docs/hopper.md, "Warp specialization"): the warps past the
     /// default region's (`32 * num_warps` threads and up) branch to the partition, which
     /// they run with their own thread numbering (its first thread leads its single-thread
-    /// instructions) and end the kernel at its `ttg.warp_return`; the default region's
+    /// instructions; after `setmaxnreg`, only its first warp) and end the kernel at its
+    /// `ttg.warp_return`; the default region's
     /// warps run theirs, its results the values it yields, and from there on every CTA
     /// barrier counts only their threads. With `actualRegisters`, each side first moves
     /// to its register count (`setmaxnreg`).
@@ -163,11 +164,17 @@ impl Kernel<'_> {
         let tiles: Vec<_> = yielded.iter().map(|v| self.tile(*v)).collect();
         self.ins(format!("bra.uni {join};"));
         self.ins(format!("{part}:"));
-        if let Some((_, partition)) = regs {
-            self.ins(format!("setmaxnreg.dec.sync.aligned.u32 {partition};"));
-        }
         let own = self.reg(RegClass::B32);
         self.ins(format!("sub.u32 {own}, {tid}, {base};"));
+        if let Some((_, partition)) = regs {
+            self.ins(format!("setmaxnreg.dec.sync.aligned.u32 {partition};"));
+            // The partition is scalar code (gpu-verify), which its first warp runs: the
+            // others only gave their registers back, and end here rather than spin on
+            // the same waits beside the MMA warps.
+            let rest = self.reg(RegClass::Pred);
+            self.ins(format!("setp.ge.u32 {rest}, {own}, 32;"));
+            self.ins(format!("@{rest} exit;"));
+        }
         self.tid = own;
         if let Some(b) = m.entry_block(m.region(op, 1)) {
             for o in m.block_ops(b).collect::<Vec<_>>() {
