@@ -2233,18 +2233,22 @@ impl Assign<'_> {
             None => b_mn,
             Some(c) => !b_mn && transposes(self.m, c),
         };
-        // Batched tiles (`1 x K x N`) only where the copy engine fills the stages (the
-        // `cp.async` copies of a batched view's rows are not vectorized).
+        // Where the copy engine fills the stages (its base alignment checked at run time,
+        // `cp.async` the alternative), also batched tiles (`1 x K x N`) and bases not
+        // known to be aligned; elsewhere the `cp.async` copies of those would not be
+        // vectorized.
+        let engine = self.arch == crate::target::Arch::Sm90a && self.tma;
         let rank = self.shape(self.m.result(d, 0)).len();
         (a_async || loads[0].is_none())
             && as_loaded
             && self.async_copyable(d)
-            && (rank == 2 || (self.arch == crate::target::Arch::Sm90a && self.tma))
-            && self.body.is_some_and(|body| {
-                crate::axis::Axis::run(self.m, body)
-                    .view(self.m.operand(d, 0))
-                    .is_some_and(|v| v.base_div >= 16)
-            })
+            && (rank == 2 || engine)
+            && (engine
+                || self.body.is_some_and(|body| {
+                    crate::axis::Axis::run(self.m, body)
+                        .view(self.m.operand(d, 0))
+                        .is_some_and(|v| v.base_div >= 16)
+                }))
     }
 
     /// Builds the pipeline of [`Assign::pipeline`] with `n` stages for A (`n` is 2 when A
