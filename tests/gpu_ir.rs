@@ -877,6 +877,37 @@ fn warp_specialized_ir_parses_back_and_compiles_the_same() {
         &broken,
         "requires 'actualRegisters' to be two register counts",
     );
+    // Where it is asked for and cannot be had, a remark says why.
+    for (file, more, why) in [
+        (
+            "examples/matmul.tile",
+            "--no-tma",
+            "K loop not warp-specialized: its stages are not filled by the copy engine",
+        ),
+        (
+            "tests/corpus/cutile/matmul_tf32.mlir",
+            "--num-stages=3",
+            "K loop not warp-specialized: its stages are not filled by the copy engine",
+        ),
+    ] {
+        let f = repo_root().join(file);
+        let out = run_tilec(
+            &[
+                f.to_str().unwrap(),
+                "--arch",
+                "sm_90a",
+                "--warp-specialize",
+                "--remarks",
+                more,
+                "-o",
+                "-",
+            ],
+            "",
+        );
+        assert_eq!(out.status, 0, "{file}: {}", out.stderr);
+        assert!(out.stderr.contains(why), "{file}: {}", out.stderr);
+        assert!(!out.stdout.contains("setmaxnreg"), "{file}");
+    }
     let broken = gpu.replacen(
         "      ttg.warp_return",
         "      ttg.barrier local\n      ttg.warp_return",

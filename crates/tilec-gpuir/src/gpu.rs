@@ -2735,8 +2735,10 @@ impl Assign<'_> {
                 })
                 .unwrap_or_default()
         };
-        let ws = self.ws && tma && {
-            let why = if tma_bufs.len() != loads.iter().flatten().count() {
+        let ws = self.ws && wgmma && {
+            let why = if !tma {
+                Some("its stages are not filled by the copy engine".to_string())
+            } else if tma_bufs.len() != loads.iter().flatten().count() {
                 Some("an operand is staged through registers".to_string())
             } else {
                 self.warp_specialize_refusal(f, &ws_prologue)
