@@ -1235,3 +1235,99 @@ fn column_blocked_b_is_a_swizzled_reshape() {
         "{msgs:?}"
     );
 }
+
+fn ws_gpu() -> (Module, Options) {
+    let mut m = tilec_parse::parse(TMA_KERNEL, FileId(0), &Default::default()).expect("parses");
+    let opts = Options {
+        arch: tilec_ptx::Arch::Sm90a,
+        warp_specialize: true,
+        ..Options::default()
+    };
+    convert_to_gpu(&mut m, &opts);
+    (m, opts)
+}
+
+/// `ttg.warp_specialize` (docs/hopper.md, "Warp specialization"): the split K loop
+/// verifies (its partition claims its own tensor-map slots), and each rule refuses a
+/// module that breaks it.
+#[test]
+fn warp_specialize_rules() {
+    let (m, opts) = ws_gpu();
+    assert_eq!(messages(&m, &opts), Vec::<String>::new());
+    let ws = find(&m, Opcode::WarpSpecialize);
+    find(&m, Opcode::WarpYield);
+    find(&m, Opcode::WarpReturn);
+    let partition = m.entry_block(m.region(ws, 1));
+    let mut claims = 0;
+    m.walk(|o| {
+        claims +=
+            usize::from(m.opcode(o) == Opcode::GlobalScratchAlloc && m.op_block(o) == partition);
+    });
+    assert_eq!(
+        claims, 2,
+        "the partition claims its maps' slots (A's and B's)"
+    );
+    let i32s = |m: &mut Module, v: Vec<i32>| {
+        m.ctx
+            .attrs
+            .intern(tilec_ir::attrs::AttrData::DenseI32Array(v.into()))
+    };
+    let name = "'ttg.warp_specialize' op";
+    // A partition of 3 warps.
+    let (mut m, opts) = ws_gpu();
+    let ws = find(&m, Opcode::WarpSpecialize);
+    let three = i32s(&mut m, vec![3]);
+    m.set_attr(ws, 0, Some(three));
+    let want = format!("{name} requires 'partitionNumWarps', one count of 1, 2, 4 or 8 warps");
+    assert!(has(&messages(&m, &opts), &want));
+    // Registers moved to and from a single producer warp (setmaxnreg is per warpgroup).
+    let (mut m, opts) = ws_gpu();
+    let ws = find(&m, Opcode::WarpSpecialize);
+    let regs = i32s(&mut m, vec![232, 40]);
+    m.set_attr(ws, 1, Some(regs));
+    let want = format!(
+        "{name} moves registers ('actualRegisters', setmaxnreg) only between whole warpgroups"
+    );
+    assert!(
+        has(&messages(&m, &opts), &want),
+        "{:?}",
+        messages(&m, &opts)
+    );
+    // A write before it, which the partition's warps would run too.
+    let (mut m, opts) = ws_gpu();
+    let ws = find(&m, Opcode::WarpSpecialize);
+    let fence = find(&m, Opcode::FenceAsyncShared);
+    m.move_op(fence, tilec_ir::InsertPoint::Before(ws));
+    let msgs = messages(&m, &opts);
+    assert!(
+        msgs.iter().any(|s| s.starts_with(&format!(
+            "{name} follows 'ttng.fence_async_shared', which the partition's warps would run too"
+        ))),
+        "{msgs:?}"
+    );
+    // A CTA barrier in the partition.
+    let (mut m, opts) = ws_gpu();
+    let ret = find(&m, Opcode::WarpReturn);
+    let local = m.ctx.attrs.enum_case(tilec_ir::EnumKind::AddrSpace, 1);
+    m.create_op(
+        &tilec_ir::OpSpec {
+            opcode: Opcode::GpuBarrier,
+            operands: &[],
+            results: &[],
+            attrs: &[Some(local)],
+            regions: 0,
+        },
+        tilec_ir::InsertPoint::Before(ret),
+    );
+    let want = format!(
+        "{name} partition must hold scalar code and no CTA barrier ('ttg.barrier' is neither): its warps have no layouts"
+    );
+    assert!(has(&messages(&m, &opts), &want));
+    // A default region that yields nothing.
+    let (mut m, opts) = ws_gpu();
+    let y = find(&m, Opcode::WarpYield);
+    m.erase_op(y);
+    let want =
+        format!("{name} default region must end with a 'ttg.warp_yield' of the op's result types");
+    assert!(has(&messages(&m, &opts), &want));
+}
