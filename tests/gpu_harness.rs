@@ -1889,7 +1889,8 @@ fn two_pipelines_share_a_loop() {
 /// over their 256 threads only, each stage handed back by one lane per warp once the
 /// product that read it is done). Bit for bit with the interpreter under three warp
 /// schedules, with aligned rows (every byte by the copy engine) and with 600-byte rows
-/// (the `cp.async` alternative in the MMA warpgroups, the producer only arriving).
+/// (the `cp.async` alternative in the MMA warpgroups, the producer only arriving), over
+/// 2, 3 and 4 stages (K = 1024: the rings wrap).
 #[test]
 fn warp_specialized_k_loop_matches_the_interpreter() {
     let opts = tilec_ptx::Options {
@@ -1914,7 +1915,31 @@ fn warp_specialized_k_loop_matches_the_interpreter() {
             assert!(p.ptx.contains(needle), "{label}: no {needle}:\n{}", p.ptx);
         }
         let (loaded, _) = tma_traffic_under_schedules(&p, &c, true);
-        eprintln!("{label}: {loaded:?}");
+        // Aligned rows: every A and B byte by the copy engine (one CTA per 128 x 128 C
+        // tile); 600-byte rows: none (the cp.async alternative).
+        let want = match label {
+            "matmul_wide 128x128x256 randint" => 2 * 128 * 256 * 2,
+            "matmul_wide 128x128x1024 randint" => 2 * 128 * 1024 * 2,
+            _ => 0,
+        };
+        assert_eq!(loaded, vec![want; 3], "{label}");
+    }
+    // Two stages (the product not in flight across K steps: each step hands its own
+    // stage back) and four (stage and phase by mask and shift), over 8 K steps.
+    let c = example("matmul_wide 128x128x1024 randint");
+    for stages in [2, 4] {
+        let o = tilec_ptx::Options {
+            num_stages: Some(stages),
+            ..opts.clone()
+        };
+        let p = gpusweep::prepare(&c, &o).expect("prepares");
+        assert!(
+            p.ptx.contains("setmaxnreg.dec.sync.aligned.u32 40;"),
+            "{}",
+            p.ptx
+        );
+        let (loaded, _) = tma_traffic_under_schedules(&p, &c, true);
+        assert_eq!(loaded, vec![2 * 128 * 1024 * 2; 3], "{stages} stages");
     }
 }
 
