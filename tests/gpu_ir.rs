@@ -668,8 +668,11 @@ fn warpgroup_mma_on_sm90a() {
     );
     assert_eq!(gpu.status, 0, "{}", gpu.stderr);
     assert!(
-        gpu.stdout
-            .contains("{ttg.mma = \"wgmma.m64n64k16.f32.f16.f16\", ttg.mma_async}"),
+        // Both operands by the copy engine: no proxy fence of its own (only in the
+        // cp.async alternative, before it).
+        gpu.stdout.contains(
+            "{ttg.async_operands, ttg.mma = \"wgmma.m64n64k16.f32.f16.f16\", ttg.mma_async}"
+        ),
         "{}",
         gpu.stdout
     );

@@ -264,6 +264,17 @@ fn bytecode_fuzz_findings_stay_fixed() {
 /// crash; each ends with exit status 0, or 1 and located diagnostics. 30 mutants per seed
 /// here (`TILEC_GPU_MUTANTS=N` for more: 1,500 per seed, 21,000 in all, found nothing on
 /// 2026-11-27).
+/// The GPU-level IR `tilec opt -p canonicalize,convert-to-gpu` prints for `path` with
+/// `more` options.
+fn gpu_ir_of(path: &std::path::Path, more: &[&str]) -> String {
+    let text = std::fs::read(path).expect("seed");
+    let mut args = vec!["opt", "-", "-p", "canonicalize,convert-to-gpu"];
+    args.extend_from_slice(more);
+    let out = tilec_tests::mutate::run_bytes(&args, &text);
+    assert_eq!(out.status, 0, "{} {more:?}: {}", path.display(), out.stderr);
+    out.stdout
+}
+
 #[test]
 fn gpu_ir_mutants_never_crash_and_always_explain_themselves() {
     let root = tilec_tests::repo_root();
@@ -280,22 +291,9 @@ fn gpu_ir_mutants_never_crash_and_always_explain_themselves() {
         "tests/corpus/cutile/matmul_f16_f32acc.mlir",
         "tests/corpus/cutile/flash_attention.mlir",
     ] {
-        let path = root.join(name);
-        let text = std::fs::read(&path).expect("seed");
         for arch in ["sm_80", "sm_90a"] {
-            let out = tilec_tests::mutate::run_bytes(
-                &[
-                    "opt",
-                    "-",
-                    "-p",
-                    "canonicalize,convert-to-gpu",
-                    "--arch",
-                    arch,
-                ],
-                &text,
-            );
-            assert_eq!(out.status, 0, "{name} {arch}: {}", out.stderr);
-            seeds.push((format!("{name} {arch}"), arch, out.stdout));
+            let gpu = gpu_ir_of(&root.join(name), &["--arch", arch]);
+            seeds.push((format!("{name} {arch}"), arch, gpu));
         }
     }
     // Warp-specialized (a `ttg.warp_specialize` with its producer partition).
@@ -303,26 +301,9 @@ fn gpu_ir_mutants_never_crash_and_always_explain_themselves() {
         "examples/matmul_wide.tile",
         "tests/corpus/cutile/matmul_bf16.mlir",
     ] {
-        let text = std::fs::read(root.join(name)).expect("seed");
-        let out = tilec_tests::mutate::run_bytes(
-            &[
-                "opt",
-                "-",
-                "-p",
-                "canonicalize,convert-to-gpu",
-                "--arch",
-                "sm_90a",
-                "--warp-specialize",
-            ],
-            &text,
-        );
-        assert_eq!(out.status, 0, "{name}: {}", out.stderr);
-        assert!(out.stdout.contains("ttg.warp_specialize"), "{name}");
-        seeds.push((
-            format!("{name} sm_90a warp-specialized"),
-            "sm_90a",
-            out.stdout,
-        ));
+        let gpu = gpu_ir_of(&root.join(name), &["--arch", "sm_90a", "--warp-specialize"]);
+        assert!(gpu.contains("ttg.warp_specialize"), "{name}");
+        seeds.push((format!("{name} sm_90a warp-specialized"), "sm_90a", gpu));
     }
     let mut rng = Rng::new(0x6b0_1127);
     let (mut accepted, mut rejected) = (0, 0);

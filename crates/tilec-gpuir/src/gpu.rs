@@ -2858,25 +2858,9 @@ impl Assign<'_> {
                 op,
             );
         }
-        if let Some((ring, one_ty)) = ring {
+        if let Some(ring) = ring {
             // Every barrier invalidated once no thread waits on it any more, then released.
-            let after = InsertPoint::After(f);
-            self.create_at(Opcode::LocalDealloc, &[ring], &[], &[], after, op);
-            for s in (0..n).rev() {
-                let c = self.int_const(u64::from(s), i32_ty, f, op);
-                let b = self.barrier_at(ring, c, one_ty, after, op);
-                let ix = self.m.defining_op(b).unwrap_or(f);
-                self.create_at(
-                    Opcode::InvalBarrier,
-                    &[b],
-                    &[],
-                    &[],
-                    InsertPoint::After(ix),
-                    op,
-                );
-            }
-            let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
-            self.create_at(Opcode::GpuBarrier, &[], &[], &[Some(local)], after, op);
+            self.release_ring(ring, n, f, op);
         }
         if cp_async {
             // Copies the loop issued and never waited for (the prologue's, when it runs

@@ -502,6 +502,39 @@ impl Assign<'_> {
         (ring, one_ty)
     }
 
+    /// After `anchor` (in this order): a CTA barrier (no thread waits on `ring` any more),
+    /// every barrier of the `n`-barrier `ring` invalidated, and the ring released.
+    pub(super) fn release_ring(
+        &mut self,
+        (ring, one_ty): (Value, Type),
+        n: u32,
+        anchor: Op,
+        origin: Op,
+    ) {
+        let i32_ty = self.m.ctx.types.intern(TypeData::Tile {
+            shape: Box::new([]),
+            elem: Type::I32,
+            encoding: None,
+        });
+        let after = InsertPoint::After(anchor);
+        self.create_at(Opcode::LocalDealloc, &[ring], &[], &[], after, origin);
+        for s in (0..n).rev() {
+            let c = self.int_const(u64::from(s), i32_ty, anchor, origin);
+            let b = self.barrier_at(ring, c, one_ty, after, origin);
+            let ix = self.m.defining_op(b).unwrap_or(anchor);
+            self.create_at(
+                Opcode::InvalBarrier,
+                &[b],
+                &[],
+                &[],
+                InsertPoint::After(ix),
+                origin,
+            );
+        }
+        let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
+        self.create_at(Opcode::GpuBarrier, &[], &[], &[Some(local)], after, origin);
+    }
+
     fn barrier_type(&mut self, shape: &[i64]) -> Type {
         self.m.ctx.types.intern(TypeData::MemDesc {
             shape: shape.into(),

@@ -236,23 +236,7 @@ impl Assign<'_> {
         // The empty ring is invalidated and released once every warp of the default
         // region is done with it (a barrier: the last arrivals), every copy the partition
         // issued having landed (the default region waited for each).
-        let after = InsertPoint::After(ws);
-        self.create_at(Opcode::LocalDealloc, &[empty], &[], &[], after, op);
-        for s in (0..n).rev() {
-            let c = self.int_const(u64::from(s), i32_ty, ws, op);
-            let b = self.barrier_at(empty, c, one_ty, after, op);
-            let ix = self.m.defining_op(b).unwrap_or(ws);
-            self.create_at(
-                Opcode::InvalBarrier,
-                &[b],
-                &[],
-                &[],
-                InsertPoint::After(ix),
-                op,
-            );
-        }
-        let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
-        self.create_at(Opcode::GpuBarrier, &[], &[], &[Some(local)], after, op);
+        self.release_ring((empty, one_ty), n, ws, op);
         // The partition: its tensor maps (claimed, built and used by its own first
         // warp and thread), then every K step, then it waits for the last copies to land
         // before it gives the maps' slots back and ends.
@@ -286,32 +270,11 @@ impl Assign<'_> {
         for o in setup {
             self.m.move_op(o, at);
         }
-        let pf = self.m.create_op(
-            &OpSpec {
-                opcode: Opcode::For,
-                operands: &[lb, ub, step],
-                results: &[],
-                attrs: &[],
-                regions: 1,
-            },
-            at,
-        );
-        self.located(pf, f);
-        let pbody = self.m.append_block(self.m.region(pf, 0));
-        let j = self.m.append_block_arg(pbody, i32_ty);
-        let sc = self.scalar();
-        self.set(j, sc);
+        let (pbody, j) = self.scalar_loop([lb, ub, step], at, f);
         let end = InsertPoint::End(pbody);
-        let konst = |k: &mut Self, v: u64| {
-            let a =
-                k.m.ctx
-                    .attrs
-                    .intern(tilec_ir::attrs::dense(i32_ty, vec![v]));
-            k.scalar_at(Opcode::Constant, &[], i32_ty, &[Some(a)], end, op)
-        };
         let rel = self.scalar_at(Opcode::SubI, &[j, lb], i32_ty, &[], end, op);
         let (stage, turn) = self.stage_and_turn(rel, n, end, op);
-        let one = konst(self, 1);
+        let one = self.int_const_at(1, i32_ty, end, op);
         let parity = self.scalar_at(Opcode::AndI, &[turn, one], i32_ty, &[], end, op);
         // A fresh barrier's phase of parity 1 counts as complete: the first n steps
         // find their stages free.
@@ -328,21 +291,7 @@ impl Assign<'_> {
         let from = self.scalar_at(Opcode::SubI, &[ub, steps_back], i32_ty, &[], at, op);
         let signed = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 1);
         let from = self.scalar_at(Opcode::MaxI, &[from, lb], i32_ty, &[Some(signed)], at, op);
-        let df = self.m.create_op(
-            &OpSpec {
-                opcode: Opcode::For,
-                operands: &[from, ub, step],
-                results: &[],
-                attrs: &[],
-                regions: 1,
-            },
-            at,
-        );
-        self.located(df, f);
-        let dbody = self.m.append_block(self.m.region(df, 0));
-        let jd = self.m.append_block_arg(dbody, i32_ty);
-        let sc = self.scalar();
-        self.set(jd, sc);
+        let (dbody, jd) = self.scalar_loop([from, ub, step], at, f);
         let end = InsertPoint::End(dbody);
         let rel = self.scalar_at(Opcode::SubI, &[jd, lb], i32_ty, &[], end, op);
         let (stage, turn) = self.stage_and_turn(rel, n, end, op);
@@ -414,6 +363,33 @@ impl Assign<'_> {
             self.end_mask(block, &[], op);
         }
         let _ = mask;
+    }
+
+    /// An empty `for %j in (lb to ub, step step)` at `at` carrying nothing (located at
+    /// `origin`): its body and its induction variable. The caller ends the body.
+    fn scalar_loop(
+        &mut self,
+        bounds: [Value; 3],
+        at: InsertPoint,
+        origin: Op,
+    ) -> (tilec_ir::Block, Value) {
+        let ty = self.m.value_type(bounds[0]);
+        let f = self.m.create_op(
+            &OpSpec {
+                opcode: Opcode::For,
+                operands: &bounds,
+                results: &[],
+                attrs: &[],
+                regions: 1,
+            },
+            at,
+        );
+        self.located(f, origin);
+        let body = self.m.append_block(self.m.region(f, 0));
+        let iv = self.m.append_block_arg(body, ty);
+        let sc = self.scalar();
+        self.set(iv, sc);
+        (body, iv)
     }
 
     /// Stage `rel mod n` and turn `rel / n` of K step `rel` (from the loop's lower bound),
