@@ -2197,19 +2197,17 @@ impl Assign<'_> {
 
     /// A rank-0 integer constant of type `ty` before `f`.
     fn int_const(&mut self, value: u64, ty: Type, f: Op, origin: Op) -> Value {
+        self.int_const_at(value, ty, InsertPoint::Before(f), origin)
+    }
+
+    /// A rank-0 integer constant of type `ty` at `at`.
+    fn int_const_at(&mut self, value: u64, ty: Type, at: InsertPoint, origin: Op) -> Value {
         let a = self
             .m
             .ctx
             .attrs
             .intern(tilec_ir::attrs::dense(ty, vec![value]));
-        self.scalar_at(
-            Opcode::Constant,
-            &[],
-            ty,
-            &[Some(a)],
-            InsertPoint::Before(f),
-            origin,
-        )
+        self.scalar_at(Opcode::Constant, &[], ty, &[Some(a)], at, origin)
     }
 
     /// Whether A's stages are filled by async copies: A loaded in the loop, not converted,
@@ -2714,22 +2712,22 @@ impl Assign<'_> {
         }
         // Warp-specialized (gpu/ws.rs): every operand staged by the copy engine, the
         // cp.async alternative's prologue moving into the default region.
-        let ws_prologue: Vec<Op> = {
+        let ws_prologue: Vec<Op> = if !self.ws {
+            Vec::new()
+        } else {
             let m = &*self.m;
             m.op_block(f)
                 .map(|b| {
                     m.block_ops(b)
                         .take_while(|o| *o != f)
-                        .filter(|o| match m.opcode(*o) {
-                            Opcode::AsyncCommitGroup => true,
-                            Opcode::Mask => {
-                                let mut copies = false;
+                        .filter(|o| {
+                            let mut copies = false;
+                            if m.opcode(*o) == Opcode::Mask {
                                 m.walk_op(*o, &mut |x| {
                                     copies |= m.opcode(x) == Opcode::AsyncCopyGlobalToLocal;
                                 });
-                                copies
                             }
-                            _ => false,
+                            copies || m.opcode(*o) == Opcode::AsyncCommitGroup
                         })
                         .collect()
                 })

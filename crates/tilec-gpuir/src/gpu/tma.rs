@@ -696,13 +696,7 @@ impl Assign<'_> {
             return Vec::new();
         };
         let ity = self.m.value_type(col0);
-        let konst = |k: &mut Self, value: u64| {
-            let a =
-                k.m.ctx
-                    .attrs
-                    .intern(tilec_ir::attrs::dense(ity, vec![value]));
-            k.scalar_at(Opcode::Constant, &[], ity, &[Some(a)], at, origin)
-        };
+        let konst = |k: &mut Self, value: u64| k.int_const_at(value, ity, at, origin);
         let n = konst(self, c.blocks as u64);
         let first = self.scalar_at(Opcode::MulI, &[col, n], ity, &[], at, origin);
         (0..c.blocks)

@@ -67,31 +67,34 @@ pub fn actual_registers(m: &Module, op: Op) -> Option<(u32, u32)> {
 /// barriers, tensor-core products.
 fn safe_on_every_warp(m: &Module, o: Op) -> bool {
     use Opcode as O;
-    match m.opcode(o) {
+    let code = m.opcode(o);
+    // The single-thread setup, and places in shared memory (an empty buffer).
+    let setup = matches!(
+        code,
         O::Constant
-        | O::GlobalScratchAlloc
-        | O::TensormapCreate
-        | O::InitBarrier
-        | O::GpuBarrier
-        | O::MemDescIndex
-        | O::LocalDealloc
-        | O::MaskReturn => true,
-        // An empty buffer (its place only).
-        O::LocalAlloc => m.num_operands(o) == 0,
-        O::Mask => m.regions(o).iter().all(|r| {
+            | O::GlobalScratchAlloc
+            | O::TensormapCreate
+            | O::InitBarrier
+            | O::GpuBarrier
+            | O::MemDescIndex
+            | O::LocalDealloc
+            | O::MaskReturn
+    ) || (code == O::LocalAlloc && m.num_operands(o) == 0);
+    // A mask of such.
+    let mask = code == O::Mask
+        && m.regions(o).iter().all(|r| {
             m.entry_block(*r)
                 .is_none_or(|b| m.block_ops(b).all(|x| safe_on_every_warp(m, x)))
-        }),
-        O::MmaF | O::MmaI | O::MmaFScaled => false,
-        _ => {
-            m.regions(o).is_empty()
-                && matches!(
-                    m.def(o).effects,
-                    tilec_ir::ops::Effects::None | tilec_ir::ops::Effects::Read
-                )
-                && !crate::smem::uses_scratch(m, o)
-        }
-    }
+        });
+    // By the op table: no regions, no writes, no scratch; not a tensor-core product.
+    let reads = m.regions(o).is_empty()
+        && matches!(
+            m.def(o).effects,
+            tilec_ir::ops::Effects::None | tilec_ir::ops::Effects::Read
+        )
+        && !crate::smem::uses_scratch(m, o)
+        && !matches!(code, O::MmaF | O::MmaI | O::MmaFScaled | O::LocalAlloc);
+    setup || mask || reads
 }
 
 /// What [`Assign::warp_specialize`] needs of the pipeline `build_pipeline` made.
@@ -415,16 +418,6 @@ impl Assign<'_> {
             let t = self.scalar_at(Opcode::DivI, &[rel, c], ty, &[Some(unsigned)], at, origin);
             (s, t)
         }
-    }
-
-    /// A rank-0 integer constant of type `ty` at `at`.
-    fn int_const_at(&mut self, value: u64, ty: Type, at: InsertPoint, origin: Op) -> Value {
-        let a = self
-            .m
-            .ctx
-            .attrs
-            .intern(tilec_ir::attrs::dense(ty, vec![value]));
-        self.scalar_at(Opcode::Constant, &[], ty, &[Some(a)], at, origin)
     }
 }
 
