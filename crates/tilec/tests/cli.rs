@@ -1436,6 +1436,25 @@ fn readme_commands_write_under_target_and_name_every_crate() {
     }
 }
 
+/// The README's first command, `cargo run --release -p tilec -- FILE ...`, runs tilec:
+/// with more than one binary in the package (the wheel's `tileiras`), cargo would refuse
+/// to choose without `default-run`.
+#[test]
+fn readme_first_command_runs_tilec() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let first = readme
+        .lines()
+        .find(|l| l.starts_with("cargo run"))
+        .expect("a `cargo run` command in the README");
+    assert!(first.contains("-p tilec --"), "{first}");
+    let manifest = std::fs::read_to_string(repo().join("crates/tilec/Cargo.toml")).unwrap();
+    let bins = manifest.matches("[[bin]]").count();
+    assert!(
+        bins <= 1 || manifest.contains("default-run = \"tilec\""),
+        "crates/tilec has {bins} binaries and no `default-run = \"tilec\"`: `{first}` fails"
+    );
+}
+
 #[test]
 fn w_flags_choose_how_hint_problems_are_reported() {
     let src = b"cuda_tile.module @m {\n  entry @k() optimization_hints=<sm_75 = {num_cta_in_cga = 2}> {\n    return\n  }\n}\n";
