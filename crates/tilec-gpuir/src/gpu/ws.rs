@@ -7,11 +7,12 @@
 //!
 //! tilec's `ttg.warp_specialize` has one partition, whose warps come after the default
 //! region's (threads `32 * W` and up). Everything before the op runs on every warp of the
-//! CTA: the pass only builds one where that code is safe to run on extra warps (scalar
-//! code, constants, and the single-thread setup of tensor maps and mbarriers, whose
-//! thread 0 is the default region's); the partition uses what it computed. The partition's
-//! warps end the kernel at `ttg.warp_return`, and from the op on, CTA barriers count the
-//! default region's threads only.
+//! CTA: the pass only builds one where that code is safe to run on extra warps (code that
+//! only reads memory and computes in registers, constants, and the single-thread setup of
+//! mbarriers, whose thread 0 is the default region's); the partition uses what it
+//! computed, and claims and builds its own tensor maps. The partition's warps end the
+//! kernel at `ttg.warp_return`, and from the op on, CTA barriers count the default
+//! region's threads only.
 
 use super::*;
 
