@@ -84,6 +84,10 @@ fn swizzle_mode(row: u64, swizzle: Swizzle) -> Option<i64> {
     (swizzle.per_phase as u64 == 128 / row && swizzle.max_phase as u64 == row / 16).then_some(mode)
 }
 
+/// `cmpi`'s `equal` and `greater_than` (cases of [`EnumKind::ComparisonPredicate`]).
+pub(super) const EQUAL: u8 = 0;
+pub(super) const GREATER_THAN: u8 = 4;
+
 /// What `copies` check before their loop, as a remark says it (`otherwise`: how the
 /// tiles go when the check fails); empty when nothing is checked.
 fn run_time_condition(copies: &[TmaCopy], otherwise: &str) -> String {
@@ -314,16 +318,7 @@ impl Assign<'_> {
             let low = self.int_const(15, i64_ty, f, origin);
             let zero = self.int_const(0, i64_ty, f, origin);
             let bits = self.scalar_at(Opcode::AndI, &[addr, low], i64_ty, &[], before, origin);
-            let eq = self.m.ctx.attrs.enum_case(EnumKind::ComparisonPredicate, 0);
-            let unsigned = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 0);
-            let c = self.scalar_at(
-                Opcode::CmpI,
-                &[bits, zero],
-                i1,
-                &[Some(eq), Some(unsigned)],
-                before,
-                origin,
-            );
+            let c = self.compare(EQUAL, false, [bits, zero], before, origin);
             ok = Some(match ok {
                 Some(o) => self.scalar_at(Opcode::AndI, &[o, c], i1, &[], before, origin),
                 None => c,
@@ -332,28 +327,11 @@ impl Assign<'_> {
         for (v, per) in checks {
             let ty = self.m.value_type(v);
             let zero = self.int_const(0, ty, f, origin);
-            let gt = self.m.ctx.attrs.enum_case(EnumKind::ComparisonPredicate, 4);
-            let signed = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 1);
-            let mut c = self.scalar_at(
-                Opcode::CmpI,
-                &[v, zero],
-                i1,
-                &[Some(gt), Some(signed)],
-                before,
-                origin,
-            );
+            let mut c = self.compare(GREATER_THAN, true, [v, zero], before, origin);
             if per > 1 {
                 let low = self.int_const(per - 1, ty, f, origin);
                 let bits = self.scalar_at(Opcode::AndI, &[v, low], ty, &[], before, origin);
-                let eq = self.m.ctx.attrs.enum_case(EnumKind::ComparisonPredicate, 0);
-                let aligned = self.scalar_at(
-                    Opcode::CmpI,
-                    &[bits, zero],
-                    i1,
-                    &[Some(eq), Some(signed)],
-                    before,
-                    origin,
-                );
+                let aligned = self.compare(EQUAL, true, [bits, zero], before, origin);
                 c = self.scalar_at(Opcode::AndI, &[c, aligned], i1, &[], before, origin);
             }
             ok = Some(match ok {
@@ -362,6 +340,37 @@ impl Assign<'_> {
             });
         }
         ok
+    }
+
+    /// `cmpi PREDICATE %lhs, %rhs` of two rank-0 integers (`signed` or not) at `at`: a
+    /// rank-0 i1.
+    pub(super) fn compare(
+        &mut self,
+        predicate: u8,
+        signed: bool,
+        [lhs, rhs]: [Value; 2],
+        at: InsertPoint,
+        origin: Op,
+    ) -> Value {
+        let i1 = self.i1_type();
+        let p = self
+            .m
+            .ctx
+            .attrs
+            .enum_case(EnumKind::ComparisonPredicate, predicate);
+        let s = self
+            .m
+            .ctx
+            .attrs
+            .enum_case(EnumKind::Signedness, u8::from(signed));
+        self.scalar_at(
+            Opcode::CmpI,
+            &[lhs, rhs],
+            i1,
+            &[Some(p), Some(s)],
+            at,
+            origin,
+        )
     }
 
     /// `!v` (a rank-0 i1) at `at` (`Before` an op or at the `End` of a block).

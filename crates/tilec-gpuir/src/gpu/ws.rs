@@ -336,17 +336,7 @@ impl Assign<'_> {
             let prev = self.scalar_at(Opcode::AddI, &[rel_k, back], i32_ty, &[], at, op);
             let (s, _) = self.stage_and_turn(prev, n, at, op);
             let zero = self.int_const_at(0, i32_ty, at, op);
-            let i1 = self.i1_type();
-            let signed = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 1);
-            let gt = self.m.ctx.attrs.enum_case(EnumKind::ComparisonPredicate, 4);
-            let started = self.scalar_at(
-                Opcode::CmpI,
-                &[rel_k, zero],
-                i1,
-                &[Some(gt), Some(signed)],
-                at,
-                op,
-            );
+            let started = self.compare(tma::GREATER_THAN, true, [rel_k, zero], at, op);
             (s, Some(started))
         } else {
             (self.stage_and_turn(rel_k, n, at, op).0, None)

@@ -125,6 +125,9 @@ pub(crate) struct Kernel<'a> {
     pub claims: Vec<(Op, String, String)>,
     /// Slots per SM of the kernel's global scratch tables (`tma::scratch_slots`).
     pub scratch_slots: u64,
+    /// The CTA's threads (`.reqntid`): the layouts' warps and a warp-specialized
+    /// partition's (`prepare_scratch_claims` counts them).
+    pub threads: u32,
     /// The threads a CTA barrier waits for once a `ttg.warp_specialize` has sent its
     /// partition's warps their own way (`None`: every thread of the CTA).
     pub bar_threads: Option<u32>,
@@ -728,10 +731,9 @@ fn emit_entry(
         name: name.to_string(),
         claims: Vec::new(),
         scratch_slots: 32,
+        threads: opts.threads(),
         bar_threads: None,
     };
-    // The CTA's threads: the layouts' warps and a warp-specialized partition's.
-    let threads = opts.threads() + 32 * tilec_gpuir::ws::partition_warps(m, op);
     let mut params = Vec::new();
     k.tid = k.reg(RegClass::B32);
     let tid = k.tid.clone();
@@ -809,7 +811,7 @@ fn emit_entry(
         out.push('\n');
     }
     let _ = writeln!(out, ")");
-    let _ = writeln!(out, ".reqntid {}, 1, 1", threads);
+    let _ = writeln!(out, ".reqntid {}, 1, 1", k.threads);
     out.push_str("{\n");
     for c in RegClass::ALL {
         let n = k.counts[c as usize];

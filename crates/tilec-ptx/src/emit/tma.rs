@@ -60,11 +60,17 @@ impl Kernel<'_> {
     pub(crate) fn prepare_scratch_claims(&mut self, entry: Op) {
         let m = self.m;
         let mut ops = Vec::new();
+        let mut partition_warps = 0;
         m.walk_op(entry, &mut |o| {
             if m.opcode(o) == tilec_ir::Opcode::GlobalScratchAlloc {
                 ops.push(o);
             }
+            if m.opcode(o) == tilec_ir::Opcode::WarpSpecialize {
+                partition_warps = partition_warps.max(tilec_gpuir::ws::warps_of(m, o));
+            }
         });
+        // The CTA's threads: the layouts' warps and a warp-specialized partition's.
+        self.threads = self.opts.threads() + 32 * partition_warps;
         for o in ops {
             let (at, bit) = (self.reg(RegClass::B64), self.reg(RegClass::B32));
             self.ins(format!("mov.u64 {at}, 0;"));
@@ -72,8 +78,7 @@ impl Kernel<'_> {
             self.claims.push((o, at, bit));
         }
         let smem = tilec_gpuir::smem::peak(m, entry).map_or(0, |(end, _)| end);
-        let threads = self.opts.threads() + 32 * tilec_gpuir::ws::partition_warps(m, entry);
-        self.scratch_slots = scratch_slots(threads, smem);
+        self.scratch_slots = scratch_slots(self.threads, smem);
     }
 
     /// Releases the slots this CTA claimed (thread 0, before a `ret`; warp 0 holds the
