@@ -2044,3 +2044,120 @@ fn a_batched_b_goes_by_the_copy_engine() {
         assert_eq!(loaded, vec![2 * (64 * 256 + 256 * 64) * 2; 3]);
     }
 }
+
+/// A cuTile argument group for a row-major array of `dims` (pointer, sizes, strides),
+/// its buffer from `generator` (`random`, `randint`, `zeros`) with `seed`.
+fn row_major_arg(generator: &str, elem: &str, dims: &[u32], seed: u32) -> Vec<String> {
+    let count: u32 = dims.iter().product();
+    let mut a = vec![if generator == "zeros" {
+        format!("zeros:{elem}:{count}")
+    } else {
+        format!("{generator}:{elem}:{count}:{seed}")
+    }];
+    a.extend(dims.iter().map(|d| format!("i32:{d}")));
+    a.extend((0..dims.len()).map(|i| format!("i32:{}", dims[i + 1..].iter().product::<u32>())));
+    a
+}
+
+/// sm_90a: every matmul-class kernel of the cuTile corpus beyond the f16/bf16 GEMMs
+/// (a linear layer with its weight N x K, split-K over a loop of step 4 adding into C
+/// atomically, int8 into i32, float8_e4m3fn into f32, and a persistent GEMM whose K
+/// loop is nested in a loop over C's tiles) multiplies on warpgroup MMA with its
+/// operands loaded by the copy engine, matching the interpreter under three warp
+/// schedules, with and without `--warp-specialize`: every A and B byte of the 16-bit
+/// kernels, A's of the 8-bit ones (whose B, K x N, warpgroup MMA reads only K-major:
+/// it is transposed on its way through registers). The K loops run more steps than
+/// there are stages, so the rings wrap (split-K: 5 steps of 4 apart per block; the
+/// persistent GEMM: 3 C tiles per block, each with a ring of its own).
+#[test]
+fn every_matmul_class_corpus_kernel_goes_by_the_copy_engine() {
+    let (cases, _) = gpusweep::corpus_cases();
+    // (kernel, its argument groups, grid, the bytes the copy engine loads)
+    type Spec = (&'static str, Vec<Vec<String>>, [u32; 3], u64);
+    let both = "stages of A's and B's tiles filled by the copy engine";
+    let a_only = "stages of A's tiles filled by the copy engine";
+    let specs: Vec<Spec> = vec![
+        (
+            "linear_bias_relu",
+            vec![
+                row_major_arg("random", "f16", &[128, 320], 1),
+                row_major_arg("random", "f16", &[128, 320], 2),
+                row_major_arg("random", "f16", &[128], 3),
+                row_major_arg("zeros", "f16", &[128, 128], 0),
+            ],
+            [2, 2, 1],
+            4 * (64 * 320 + 320 * 64) * 2,
+        ),
+        (
+            "matmul_splitk",
+            vec![
+                row_major_arg("random", "f16", &[64, 1280], 4),
+                row_major_arg("random", "f16", &[1280, 64], 5),
+                row_major_arg("zeros", "f32", &[64, 64], 0),
+            ],
+            [1, 1, 4],
+            (64 * 1280 + 1280 * 64) * 2,
+        ),
+        (
+            "matmul_int8",
+            vec![
+                row_major_arg("randint", "i8", &[128, 320], 6),
+                row_major_arg("randint", "i8", &[320, 128], 7),
+                row_major_arg("zeros", "i32", &[128, 128], 0),
+            ],
+            [2, 2, 1],
+            4 * 64 * 320,
+        ),
+        (
+            "matmul_fp8",
+            vec![
+                row_major_arg("random", "f8E4M3FN", &[128, 320], 8),
+                row_major_arg("random", "f8E4M3FN", &[320, 128], 9),
+                row_major_arg("zeros", "f16", &[128, 128], 0),
+            ],
+            [2, 2, 1],
+            4 * 64 * 320,
+        ),
+        (
+            "persistent_matmul",
+            vec![
+                row_major_arg("random", "f16", &[128, 320], 10),
+                row_major_arg("random", "f16", &[320, 192], 11),
+                row_major_arg("zeros", "f32", &[128, 192], 0),
+            ],
+            [2, 1, 1],
+            6 * (64 * 320 + 320 * 64) * 2,
+        ),
+    ];
+    for (name, groups, grid, bytes) in specs {
+        let mut c = cases
+            .iter()
+            .find(|c| c.label.starts_with(name))
+            .unwrap_or_else(|| panic!("the corpus's {name}"))
+            .clone();
+        c.args = groups.concat();
+        c.grid = grid;
+        c.label = format!("{name} (copy engine)");
+        let filled = if name.ends_with("int8") || name.ends_with("fp8") {
+            a_only
+        } else {
+            both
+        };
+        for ws in [false, true] {
+            let o = tilec_ptx::Options {
+                choose_warps: true,
+                warp_specialize: ws,
+                ..sm90a(true)
+            };
+            let p = gpusweep::prepare(&c, &o).expect("prepares");
+            let remarks = gpu_remarks(&c, &o);
+            assert!(
+                remarks.iter().any(|r| r.contains(filled)),
+                "{name}: {remarks:?}"
+            );
+            assert!(p.ptx.contains("wgmma.mma_async"), "{name}");
+            let (loaded, _) = tma_traffic_under_schedules(&p, &c, false);
+            assert_eq!(loaded, vec![bytes; 3], "{name}, warp-specialized: {ws}");
+        }
+    }
+}

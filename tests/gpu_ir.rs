@@ -751,6 +751,60 @@ fn warpgroup_mma_on_sm90a() {
     );
 }
 
+/// float8 products run on `mma.sync` from sm_89 (e4m3 into f32, the module's `.version`
+/// raised to 8.4, which the instruction needs): the corpus's matmul_fp8 planned for sm_89
+/// parses back and compiles for it; the same IR for sm_80 is refused at the product, and
+/// sm_80 itself keeps the fallback loop.
+#[test]
+fn float8_products_on_mma_sync_from_sm89() {
+    let path = repo_root().join("tests/corpus/cutile/matmul_fp8.mlir");
+    if !path.exists() {
+        eprintln!("SKIPPED: {} is missing", path.display());
+        return;
+    }
+    let gpu = gpu_ir_for(&path, "4", &["--arch", "sm_89"]);
+    assert!(
+        gpu.contains("ttg.mma = \"m16n8k32.f32.e4m3.e4m3.f32\""),
+        "{gpu}"
+    );
+    let ptx = run_tilec(&["-", "--arch", "sm_89", "-o", "-"], &gpu);
+    assert_eq!(ptx.status, 0, "{}", ptx.stderr);
+    assert!(
+        ptx.stdout.contains(".version 8.4\n.target sm_89"),
+        "{}",
+        ptx.stdout
+    );
+    assert_eq!(
+        ptx.stdout
+            .matches("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32")
+            .count(),
+        16
+    );
+    let refused = run_tilec(
+        &[
+            "-",
+            "--arch",
+            "sm_80",
+            "-o",
+            "-",
+            "--diagnostic-format=mlir",
+        ],
+        &gpu,
+    );
+    assert_eq!(refused.status, 1, "{}", refused.stdout);
+    assert!(
+        refused.stderr.contains(
+            "error: mma.sync.aligned.m16n8k32.f32.e4m3.e4m3.f32 needs sm_89 or later (--arch sm_80)"
+        ),
+        "{}",
+        refused.stderr
+    );
+    let p = path.to_str().unwrap();
+    let sm80 = run_tilec(&[p, "--arch", "sm_80", "-o", "-"], "");
+    assert_eq!(sm80.status, 0, "{}", sm80.stderr);
+    assert!(!sm80.stdout.contains("mma.sync") && sm80.stdout.contains(".version 7.0"));
+}
+
 /// Loop-invariant work leaves the loop, broadcasts are made in the layout they are used
 /// in, and values a loop carries from a constant take the layout its body carries them
 /// on in: in the flash-attention corpus kernel, Q (A of `Q K^T`, loaded before the key

@@ -53,6 +53,20 @@ enum Ty {
     F32,
     I8,
     I32,
+    E4M3,
+    E5M2,
+}
+
+/// An exactly representable value's float8 bits.
+fn f8_bits(kind: tilec_ir::float::FloatKind, x: i64) -> u8 {
+    let bits = tilec_interp::fp::convert(
+        tilec_ir::float::FloatKind::F32,
+        kind,
+        u64::from((x as f32).to_bits()),
+        tilec_ir::float::Round::NearestEven,
+        false,
+    );
+    bits as u8
 }
 
 fn encode(ty: Ty, v: &[i64]) -> Vec<u8> {
@@ -63,6 +77,8 @@ fn encode(ty: Ty, v: &[i64]) -> Vec<u8> {
             Ty::F32 => (*x as f32).to_le_bytes().to_vec(),
             Ty::I8 => vec![*x as i8 as u8],
             Ty::I32 => (*x as i32).to_le_bytes().to_vec(),
+            Ty::E4M3 => vec![f8_bits(tilec_ir::float::FloatKind::F8E4M3FN, *x)],
+            Ty::E5M2 => vec![f8_bits(tilec_ir::float::FloatKind::F8E5M2, *x)],
         })
         .collect()
 }
@@ -86,6 +102,25 @@ fn decode(ty: Ty, bytes: &[u8]) -> Vec<f64> {
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64)
             .collect(),
         Ty::I8 => bytes.iter().map(|b| *b as i8 as f64).collect(),
+        Ty::E4M3 | Ty::E5M2 => {
+            let kind = if matches!(ty, Ty::E4M3) {
+                tilec_ir::float::FloatKind::F8E4M3FN
+            } else {
+                tilec_ir::float::FloatKind::F8E5M2
+            };
+            bytes
+                .iter()
+                .map(|b| {
+                    f64::from_bits(tilec_interp::fp::convert(
+                        kind,
+                        tilec_ir::float::FloatKind::F64,
+                        u64::from(*b),
+                        tilec_ir::float::Round::NearestEven,
+                        false,
+                    ))
+                })
+                .collect()
+        }
     }
 }
 
@@ -93,7 +128,7 @@ fn bytes_of(ty: Ty) -> usize {
     match ty {
         Ty::F16 | Ty::BF16 => 2,
         Ty::F32 | Ty::I32 => 4,
-        Ty::I8 => 1,
+        Ty::I8 | Ty::E4M3 | Ty::E5M2 => 1,
     }
 }
 
@@ -2093,10 +2128,10 @@ fn mma_kernel(kind: &str, m: usize, n: usize, k: usize) -> String {
 }
 
 /// Tensor-core operands staged in swizzled shared memory and read with `ldmatrix`, for
-/// every kind (f16, bf16, tf32, i8) at shapes whose K rows are 32, 64, 128 and 256 bytes
-/// (every `perPhase`/`maxPhase` the swizzle choice gives), with 1, 4 and 8 warps: the
-/// simulator (which checks `ldmatrix` row alignment and shared-memory races) computes
-/// the product exactly.
+/// every kind (f16, bf16, tf32, i8, and on sm_89 e4m3 and e5m2 into f32) at shapes whose
+/// K rows are 32, 64, 128 and 256 bytes (every `perPhase`/`maxPhase` the swizzle choice
+/// gives), with 1, 4 and 8 warps: the simulator (which checks `ldmatrix` row alignment and
+/// shared-memory races) computes the product exactly.
 #[test]
 fn swizzled_staging_of_every_mma_kind() {
     let mut runs = 0;
@@ -2105,7 +2140,15 @@ fn swizzled_staging_of_every_mma_kind() {
         ("bf16", 16, Ty::BF16, Ty::F32),
         ("tf32", 8, Ty::F32, Ty::F32),
         ("i8", 32, Ty::I8, Ty::I32),
+        ("f8E4M3FN", 32, Ty::E4M3, Ty::F32),
+        ("f8E5M2", 32, Ty::E5M2, Ty::F32),
     ] {
+        // float8 products are sm_89's.
+        let arch = if kind.starts_with("f8") {
+            "sm_89"
+        } else {
+            "sm_80"
+        };
         for (m, n, k, warps) in [
             (16, 8, kmin, "4"),
             (32, 32, 2 * kmin, "4"),
@@ -2115,7 +2158,7 @@ fn swizzled_staging_of_every_mma_kind() {
         ] {
             let src = mma_kernel(kind, m, n, k);
             let out = run_tilec(
-                &["-", "--arch", "sm_80", "--num-warps", warps, "-o", "-"],
+                &["-", "--arch", arch, "--num-warps", warps, "-o", "-"],
                 &src,
             );
             assert_eq!(out.status, 0, "{kind} {m}x{n}x{k}: {}\n{src}", out.stderr);
@@ -2145,7 +2188,7 @@ fn swizzled_staging_of_every_mma_kind() {
             runs += 1;
         }
     }
-    assert_eq!(runs, 20);
+    assert_eq!(runs, 30);
 }
 
 /// Two conversions the simulator caught once it modelled PTX's canonical NaN and ran the

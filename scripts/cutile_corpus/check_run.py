@@ -320,6 +320,72 @@ def case_flash_attention(tmp, rng):
     return L, {"out": o.astype(np.float16)}, {"out": (2e-3, 6e-4)}
 
 
+def dyadic(rng, shape, top=1.0):
+    """Multiples of 0.5 in [-top, top]: products and sums exact in f32 in every order."""
+    return rng.choice(np.arange(-top, top + 0.25, 0.5), shape)
+
+
+def case_linear_bias_relu(tmp, rng):
+    m, n, k = 100, 96, 150                           # ragged M and K; 2 x 2 blocks
+    x = dyadic(rng, (m, k))
+    w = dyadic(rng, (n, k))                          # torch.nn.Linear's N x K
+    bias = dyadic(rng, n, 2.0)
+    L = Launch(tmp, (2, 2))
+    L.array("x", x.astype(np.float16))
+    L.array("w", w.astype(np.float16))
+    L.array("bias", bias.astype(np.float16))
+    L.array("out", np.zeros((m, n), np.float16))
+    # Sums of multiples of 0.25 under 256: exact in f16 too.
+    return L, {"out": np.maximum(x @ w.T + bias, 0).astype(np.float16)}, {}
+
+
+def case_matmul_splitk(tmp, rng):
+    m, n, k = 100, 70, 64 * 4 * 2 + 30               # 9 K tiles over 4 splits, ragged
+    a = dyadic(rng, (m, k))
+    b = dyadic(rng, (k, n))
+    L = Launch(tmp, (2, 2, 4))
+    L.array("a", a.astype(np.float16))
+    L.array("b", b.astype(np.float16))
+    L.array("c", np.zeros((m, n), np.float32))
+    # The splits' partial sums are exact, so their atomic adds are in every order.
+    return L, {"c": (a @ b).astype(np.float32)}, {}
+
+
+def case_matmul_int8(tmp, rng):
+    m, n, k = 100, 70, 150
+    a = rng.integers(-128, 128, (m, k)).astype(np.int8)
+    b = rng.integers(-128, 128, (k, n)).astype(np.int8)
+    L = Launch(tmp, (2, 2))
+    L.array("a", a)
+    L.array("b", b)
+    L.array("c", np.zeros((m, n), np.int32))
+    return L, {"c": a.astype(np.int64) @ b.astype(np.int64)}, {}
+
+
+def case_matmul_fp8(tmp, rng):
+    m, n, k = 100, 70, 150
+    vals = np.array([-2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2])
+    a = rng.choice(vals, (m, k))
+    b = rng.choice(vals, (k, n))
+    L = Launch(tmp, (2, 2))
+    L.array("a", e4m3_bits(a))
+    L.array("b", e4m3_bits(b))
+    L.array("c", np.zeros((m, n), np.float16))
+    # The f32 accumulation is exact; the f16 result rounds it once, as NumPy does.
+    return L, {"c": (a @ b).astype(np.float16)}, {}
+
+
+def case_persistent_matmul(tmp, rng):
+    m, n, k = 150, 130, 100                          # 3 x 3 C tiles over 4 blocks
+    a = dyadic(rng, (m, k))
+    b = dyadic(rng, (k, n))
+    L = Launch(tmp, (4,))
+    L.array("a", a.astype(np.float16))
+    L.array("b", b.astype(np.float16))
+    L.array("c", np.zeros((m, n), np.float32))
+    return L, {"c": (a @ b).astype(np.float32)}, {}
+
+
 CASES = {
     "tile_atomic_accumulate": case_tile_atomic_accumulate,
     "array_atomic_add_unused": case_array_atomic_add_unused,
@@ -333,6 +399,11 @@ CASES = {
     "mma_scaled_f8": case_mma_scaled_f8,
     "mma_scaled_f4": case_mma_scaled_f4,
     "flash_attention": case_flash_attention,
+    "linear_bias_relu": case_linear_bias_relu,
+    "matmul_splitk": case_matmul_splitk,
+    "matmul_int8": case_matmul_int8,
+    "matmul_fp8": case_matmul_fp8,
+    "persistent_matmul": case_persistent_matmul,
 }
 
 

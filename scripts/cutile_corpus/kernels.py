@@ -568,6 +568,88 @@ def flash_attention(q, k, v, out, scale, TQ: ConstInt, TKV: ConstInt, D: ConstIn
 
 
 # --------------------------------------------------------------------------
+# More matmul shapes (linear layer, split-K, int8, fp8, persistent)
+# --------------------------------------------------------------------------
+
+@ct.kernel
+def linear_bias_relu(x, w, bias, out, TM: ConstInt, TN: ConstInt, TK: ConstInt):
+    # A linear layer: out (M x N, f16) = relu(x (M x K) @ w^T + bias), with the weight
+    # stored N x K as torch.nn.Linear keeps it (each tile transposed after the load); f32
+    # accumulation, the bias row broadcast over the tile's rows.
+    bm = ct.bid(0)
+    bn = ct.bid(1)
+    acc = ct.zeros((TM, TN), ct.float32)
+    for k in range(ct.num_tiles(x, axis=1, shape=(TM, TK))):
+        tx = ct.load(x, index=(bm, k), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
+        tw = ct.load(w, index=(bn, k), shape=(TN, TK), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(tx, ct.transpose(tw), acc)
+    tb = ct.load(bias, index=(bn,), shape=(TN,), padding_mode=ct.PaddingMode.ZERO)
+    acc = ct.maximum(acc + ct.astype(ct.reshape(tb, (1, TN)), ct.float32), 0.0)
+    ct.store(out, index=(bm, bn), tile=ct.astype(acc, out.dtype))
+
+
+@ct.kernel
+def matmul_splitk(a, b, c, TM: ConstInt, TN: ConstInt, TK: ConstInt, SPLIT: ConstInt):
+    # Split-K: block (bm, bn, s) multiplies the K tiles s, s + SPLIT, s + 2 SPLIT, ...
+    # (f16 inputs, f32 accumulation) and adds its partial product into C (f32, zeroed by
+    # the caller) with a tiled view's atomic add; grid (M/TM, N/TN, SPLIT).
+    bm = ct.bid(0)
+    bn = ct.bid(1)
+    s = ct.bid(2)
+    acc = ct.zeros((TM, TN), ct.float32)
+    for k in range(s, ct.num_tiles(a, axis=1, shape=(TM, TK)), SPLIT):
+        ta = ct.load(a, index=(bm, k), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
+        tb = ct.load(b, index=(k, bn), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(ta, tb, acc)
+    c.tiled_view((TM, TN)).atomic_store_add((bm, bn), acc)
+
+
+@ct.kernel
+def matmul_int8(a, b, c, TM: ConstInt, TN: ConstInt, TK: ConstInt):
+    # C (i32) = A (i8) @ B (i8), exact integer products summed in an i32 accumulator.
+    bm = ct.bid(0)
+    bn = ct.bid(1)
+    acc = ct.zeros((TM, TN), ct.int32)
+    for k in range(ct.num_tiles(a, axis=1, shape=(TM, TK))):
+        ta = ct.load(a, index=(bm, k), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
+        tb = ct.load(b, index=(k, bn), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(ta, tb, acc)
+    ct.store(c, index=(bm, bn), tile=acc)
+
+
+@ct.kernel
+def matmul_fp8(a, b, c, TM: ConstInt, TN: ConstInt, TK: ConstInt):
+    # C (f16) = A (float8_e4m3fn) @ B (float8_e4m3fn) with f32 accumulation, rounded
+    # to f16 on the way out.
+    bm = ct.bid(0)
+    bn = ct.bid(1)
+    acc = ct.zeros((TM, TN), ct.float32)
+    for k in range(ct.num_tiles(a, axis=1, shape=(TM, TK))):
+        ta = ct.load(a, index=(bm, k), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
+        tb = ct.load(b, index=(k, bn), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(ta, tb, acc)
+    ct.store(c, index=(bm, bn), tile=ct.astype(acc, c.dtype))
+
+
+@ct.kernel
+def persistent_matmul(a, b, c, TM: ConstInt, TN: ConstInt, TK: ConstInt):
+    # A persistent GEMM: a grid of fewer blocks than C has tiles; block p computes the
+    # C tiles p, p + P, p + 2P, ... (P = the number of blocks, tiles in row-major
+    # order), each with its own K loop (f16 inputs, f32 accumulation and output).
+    n_m = ct.num_tiles(c, axis=0, shape=(TM, TN))
+    n_n = ct.num_tiles(c, axis=1, shape=(TM, TN))
+    for t in range(ct.bid(0), n_m * n_n, ct.num_blocks(0)):
+        bm = t // n_n
+        bn = t % n_n
+        acc = ct.zeros((TM, TN), ct.float32)
+        for k in range(ct.num_tiles(a, axis=1, shape=(TM, TK))):
+            ta = ct.load(a, index=(bm, k), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
+            tb = ct.load(b, index=(k, bn), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
+            acc = ct.mma(ta, tb, acc)
+        ct.store(c, index=(bm, bn), tile=acc)
+
+
+# --------------------------------------------------------------------------
 # Signatures
 # --------------------------------------------------------------------------
 
@@ -594,7 +676,7 @@ def sig(*params):
 
 f16, f32, bf16, i32, i64, u8 = (ct.float16, ct.float32, ct.bfloat16, ct.int32, ct.int64,
                                 ct.uint8)
-u32, f8e4m3, e8m0 = ct.uint32, ct.float8_e4m3fn, ct.float8_e8m0fnu
+u32, f8e4m3, e8m0, i8 = ct.uint32, ct.float8_e4m3fn, ct.float8_e8m0fnu, ct.int8
 
 # name -> (kernel, [signatures]).  File names are the corpus names.
 CORPUS = {
@@ -685,6 +767,21 @@ CORPUS = {
     ]),
     "batched_matmul_relu": (batched_matmul_relu, [
         sig(arr(f16, 3), arr(f16, 3), arr(f16, 3), 64, 64, 64),
+    ]),
+    "linear_bias_relu": (linear_bias_relu, [
+        sig(arr(f16, 2), arr(f16, 2), arr(f16, 1), arr(f16, 2), 64, 64, 64),
+    ]),
+    "matmul_splitk": (matmul_splitk, [
+        sig(arr(f16, 2), arr(f16, 2), arr(f32, 2), 64, 64, 64, 4),
+    ]),
+    "matmul_int8": (matmul_int8, [
+        sig(arr(i8, 2), arr(i8, 2), arr(i32, 2), 64, 64, 64),
+    ]),
+    "matmul_fp8": (matmul_fp8, [
+        sig(arr(f8e4m3, 2), arr(f8e4m3, 2), arr(f16, 2), 64, 64, 64),
+    ]),
+    "persistent_matmul": (persistent_matmul, [
+        sig(arr(f16, 2), arr(f16, 2), arr(f32, 2), 64, 64, 64),
     ]),
     "grid_stride_scale": (grid_stride_scale, [
         sig(arr(f32, 1), arr(f32, 1), scalar(f32), 1024),

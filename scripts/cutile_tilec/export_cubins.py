@@ -38,9 +38,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # Corpus kernels cuTile itself refuses below an architecture (the MX types of mma_scaled
-# are Blackwell's): below it cuTile must raise UnsupportedFeatureError "... is not
+# are Blackwell's, float8_e4m3fn Ada's and Hopper's): below it cuTile must raise UnsupportedFeatureError "... is not
 # supported on ARCH" (reported as "arch_unsupported_as_expected", counted apart).
-CUTILE_MIN_ARCH = {"mma_scaled_f8": 100, "mma_scaled_f4": 100}
+CUTILE_MIN_ARCH = {"mma_scaled_f8": 100, "mma_scaled_f4": 100, "matmul_fp8": 89}
 REPO = os.path.dirname(os.path.dirname(HERE))
 
 

@@ -146,6 +146,27 @@ fn column_blocked_type(
     })
 }
 
+/// The largest constant step a K loop may have and be pipelined: its steps ahead
+/// (`(n - 1) x step`, n at most 6) stay far inside i32.
+const MAX_PIPELINED_STEP: i64 = 1 << 24;
+
+/// The step of `for` loop `f` when it is a constant from 1 to [`MAX_PIPELINED_STEP`]:
+/// a pipelined K loop's stages and phases count its iterations, `(k - lb) / step`.
+pub(crate) fn constant_step(m: &Module, f: Op) -> Option<i64> {
+    let d = m.defining_op(m.operand(f, 2))?;
+    if m.opcode(d) != Opcode::Constant {
+        return None;
+    }
+    match m.attr(d, 0).map(|a| m.ctx.attrs.get(a)) {
+        Some(AttrData::Dense(x)) => x
+            .values
+            .first()
+            .map(|v| *v as i64)
+            .filter(|v| (1..=MAX_PIPELINED_STEP).contains(v)),
+        _ => None,
+    }
+}
+
 fn swap_last_two(rank: usize) -> Vec<usize> {
     let mut p: Vec<usize> = (0..rank).collect();
     p.swap(rank - 2, rank - 1);
@@ -1873,14 +1894,10 @@ impl Assign<'_> {
             return Err(None);
         }
         let why = |s: String| Err(Some((f, s)));
-        let step = m.operand(f, 2);
-        let step_is_one = m.defining_op(step).is_some_and(|d| {
-            m.opcode(d) == Opcode::Constant
-                && matches!(m.attr(d, 0).map(|a| m.ctx.attrs.get(a)),
-                    Some(AttrData::Dense(x)) if x.values.first() == Some(&1))
-        });
-        if !step_is_one {
-            return why("its step is not the constant 1".into());
+        if constant_step(m, f).is_none() {
+            return why(format!(
+                "its step is not a constant from 1 to {MAX_PIPELINED_STEP}"
+            ));
         }
         let iv = m.block_args(body)[0];
         if m.ctx.types.element_type(m.value_type(iv)) != Type::I32 {
@@ -2200,6 +2217,24 @@ impl Assign<'_> {
         self.int_const_at(value, ty, InsertPoint::Before(f), origin)
     }
 
+    /// The iteration of a loop from `lb` by the constant `step` that `k` is in, `(k - lb) /
+    /// step` (a shift for a power of two), at `at`.
+    fn iteration(&mut self, k: Value, lb: Value, step: u64, at: InsertPoint, origin: Op) -> Value {
+        let ty = self.m.value_type(k);
+        let rel = self.scalar_at(Opcode::SubI, &[k, lb], ty, &[], at, origin);
+        if step == 1 {
+            return rel;
+        }
+        let unsigned = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 0);
+        if step.is_power_of_two() {
+            let sh = self.int_const_at(u64::from(step.trailing_zeros()), ty, at, origin);
+            self.scalar_at(Opcode::ShRI, &[rel, sh], ty, &[Some(unsigned)], at, origin)
+        } else {
+            let c = self.int_const_at(step, ty, at, origin);
+            self.scalar_at(Opcode::DivI, &[rel, c], ty, &[Some(unsigned)], at, origin)
+        }
+    }
+
     /// A rank-0 integer constant of type `ty` at `at`.
     fn int_const_at(&mut self, value: u64, ty: Type, at: InsertPoint, origin: Op) -> Value {
         let a = self
@@ -2378,30 +2413,49 @@ impl Assign<'_> {
         let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
         let bar = self.create(Opcode::GpuBarrier, &[], &[], &[Some(local)], first);
         self.located(bar, op);
-        // Stage numbers (step is the constant 1): B's (and A's for two stages)
-        // (k - lb) & 1 now and (k + 1 - lb) & 1 next; A's (k - lb) mod n now and
-        // (k - lb + n - 1) mod n for the copy issued in this iteration.
+        // Stage numbers count iterations, i = (k - lb) / step (the step a constant): B's
+        // (and A's for two stages) i & 1 now and (i + 1) & 1 next; A's i mod n now and
+        // (i + n - 1) mod n for the copy issued in this iteration.
+        let step_c = constant_step(self.m, f).unwrap_or(1) as u64;
+        let one = if step_c == 1 {
+            step
+        } else {
+            self.int_const(1, i32_ty, f, op)
+        };
         let next_k = at_top(self, Opcode::AddI, &[iv, step], &[]);
-        let rel = at_top(self, Opcode::SubI, &[iv, lb], &[]);
+        let rel = self.iteration(iv, lb, step_c, InsertPoint::Before(first), op);
         let (cur, nxt) = if overlap {
-            // B over three stages: (k - lb) mod 3 and (k + 1 - lb) mod 3.
+            // B over three stages: i mod 3 and (i + 1) mod 3.
             let three = consts[3];
             let unsigned = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 0);
-            let rel1 = at_top(self, Opcode::AddI, &[rel, step], &[]);
+            let rel1 = at_top(self, Opcode::AddI, &[rel, one], &[]);
             let c = at_top(self, Opcode::RemI, &[rel, three], &[Some(unsigned)]);
             let x = at_top(self, Opcode::RemI, &[rel1, three], &[Some(unsigned)]);
             (c, x)
         } else {
-            let c = at_top(self, Opcode::AndI, &[rel, step], &[]);
-            let x = at_top(self, Opcode::XOrI, &[c, step], &[]);
+            let c = at_top(self, Opcode::AndI, &[rel, one], &[]);
+            let x = at_top(self, Opcode::XOrI, &[c, one], &[]);
             (c, x)
+        };
+        // K steps `j` iterations from `lb` (`lb + j x step`), as constants before the loop.
+        let k_offset = |k: &mut Self, j: u32| {
+            if step_c == 1 {
+                k.int_const(u64::from(j), i32_ty, f, op)
+            } else {
+                k.int_const(u64::from(j) * step_c, i32_ty, f, op)
+            }
         };
         let (a_cur, a_nxt, a_k) = if n == 2 || !copies {
             (cur, nxt, next_k)
         } else {
             let last = consts[dist as usize];
             let ahead = at_top(self, Opcode::AddI, &[rel, last], &[]);
-            let a_k = at_top(self, Opcode::AddI, &[iv, last], &[]);
+            let last_k = if step_c == 1 {
+                last
+            } else {
+                k_offset(self, dist)
+            };
+            let a_k = at_top(self, Opcode::AddI, &[iv, last_k], &[]);
             if n.is_power_of_two() {
                 let mask = consts[n as usize - 1];
                 let c = at_top(self, Opcode::AndI, &[rel, mask], &[]);
@@ -2551,9 +2605,14 @@ impl Assign<'_> {
                     let (k_j, pred) = if j == 0 {
                         (lb, None)
                     } else {
+                        let off = if step_c == 1 {
+                            consts[j as usize]
+                        } else {
+                            k_offset(self, j)
+                        };
                         let kj = self.scalar_at(
                             Opcode::AddI,
-                            &[lb, consts[j as usize]],
+                            &[lb, off],
                             i32_ty,
                             &[],
                             InsertPoint::Before(f),
@@ -2756,7 +2815,7 @@ impl Assign<'_> {
                 let (k_j, pred) = if j == 0 {
                     (lb, None)
                 } else {
-                    let c = self.int_const(u64::from(j), i32_ty, f, op);
+                    let c = k_offset(self, j);
                     let kj = self.scalar_at(
                         Opcode::AddI,
                         &[lb, c],
@@ -2824,7 +2883,7 @@ impl Assign<'_> {
                     op,
                 )
             };
-            let phase = self.scalar_at(Opcode::AndI, &[turn, step], i32_ty, &[], before, op);
+            let phase = self.scalar_at(Opcode::AndI, &[turn, one], i32_ty, &[], before, op);
             let bar = self.barrier_at(ring.0, a_cur, ring.1, before, op);
             self.create_at(Opcode::WaitBarrier, &[bar, phase], &[], &[], before, op);
             // Both operands by the copy engine: the product needs no proxy fence nor CTA

@@ -48,6 +48,10 @@ pub enum MmaKind {
     Tf32F32,
     /// `m16n8k32`, {s8,u8} x {s8,u8} + s32 -> s32 (wrapping, not `.satfinite`).
     I8I32,
+    /// `m16n8k32`, e4m3 x e4m3 + f32 -> f32 (sm_89 and later).
+    E4m3F32,
+    /// `m16n8k32`, e5m2 x e5m2 + f32 -> f32 (sm_89 and later).
+    E5m2F32,
 }
 
 /// An axis of the product: `A` is `batch x M x K`, `B` is `batch x K x N`, the
@@ -84,12 +88,14 @@ const C_FRAG: Frag = Frag {
 pub const MMA_ATTR: &str = "ttg.mma";
 
 impl MmaKind {
-    pub const ALL: [MmaKind; 5] = [
+    pub const ALL: [MmaKind; 7] = [
         MmaKind::F16F32,
         MmaKind::F16F16,
         MmaKind::Bf16F32,
         MmaKind::Tf32F32,
         MmaKind::I8I32,
+        MmaKind::E4m3F32,
+        MmaKind::E5m2F32,
     ];
 
     /// The instruction's shape and types as PTX writes them after `mma.sync.aligned.`
@@ -101,6 +107,8 @@ impl MmaKind {
             MmaKind::Bf16F32 => "m16n8k16.f32.bf16.bf16.f32",
             MmaKind::Tf32F32 => "m16n8k8.f32.tf32.tf32.f32",
             MmaKind::I8I32 => "m16n8k32.s32.s8.s8.s32",
+            MmaKind::E4m3F32 => "m16n8k32.f32.e4m3.e4m3.f32",
+            MmaKind::E5m2F32 => "m16n8k32.f32.e5m2.e5m2.f32",
         }
     }
 
@@ -124,12 +132,37 @@ impl MmaKind {
         })
     }
 
+    /// The oldest target that has the instruction: sm_80, sm_89 for the float8 kinds.
+    pub fn min_sm(self) -> u32 {
+        match self {
+            MmaKind::F16F32
+            | MmaKind::F16F16
+            | MmaKind::Bf16F32
+            | MmaKind::Tf32F32
+            | MmaKind::I8I32 => 80,
+            MmaKind::E4m3F32 | MmaKind::E5m2F32 => 89,
+        }
+    }
+
+    /// The PTX ISA version the instruction needs where that is newer than what its
+    /// oldest target needs: 8.4 for the float8 kinds.
+    pub fn min_ptx_version(self) -> Option<(u32, u32)> {
+        match self {
+            MmaKind::F16F32
+            | MmaKind::F16F16
+            | MmaKind::Bf16F32
+            | MmaKind::Tf32F32
+            | MmaKind::I8I32 => None,
+            MmaKind::E4m3F32 | MmaKind::E5m2F32 => Some((8, 4)),
+        }
+    }
+
     /// The instruction's k.
     pub fn k(self) -> u32 {
         match self {
             MmaKind::F16F32 | MmaKind::F16F16 | MmaKind::Bf16F32 => 16,
             MmaKind::Tf32F32 => 8,
-            MmaKind::I8I32 => 32,
+            MmaKind::I8I32 | MmaKind::E4m3F32 | MmaKind::E5m2F32 => 32,
         }
     }
 
@@ -138,7 +171,7 @@ impl MmaKind {
         match self {
             MmaKind::F16F32 | MmaKind::F16F16 | MmaKind::Bf16F32 => 2,
             MmaKind::Tf32F32 => 1,
-            MmaKind::I8I32 => 4,
+            MmaKind::I8I32 | MmaKind::E4m3F32 | MmaKind::E5m2F32 => 4,
         }
     }
 
@@ -164,7 +197,7 @@ impl MmaKind {
                 lane: [(K, 0), (K, 1), (M, 0), (M, 1), (M, 2)],
             },
             // a_i: row groupID + 8 ((i >> 2) & 1), col 4 tig + (i & 3) + 16 (i >> 3).
-            MmaKind::I8I32 => Frag {
+            MmaKind::I8I32 | MmaKind::E4m3F32 | MmaKind::E5m2F32 => Frag {
                 reg: &[(K, 0), (K, 1), (M, 3), (K, 4)],
                 lane: [(K, 2), (K, 3), (M, 0), (M, 1), (M, 2)],
             },
@@ -185,7 +218,7 @@ impl MmaKind {
                 lane: [(K, 0), (K, 1), (N, 0), (N, 1), (N, 2)],
             },
             // b_i: row 4 tig + (i & 3) + 16 (i >> 2), col groupID.
-            MmaKind::I8I32 => Frag {
+            MmaKind::I8I32 | MmaKind::E4m3F32 | MmaKind::E5m2F32 => Frag {
                 reg: &[(K, 0), (K, 1), (K, 4)],
                 lane: [(K, 2), (K, 3), (N, 0), (N, 1), (N, 2)],
             },
@@ -210,6 +243,8 @@ impl MmaKind {
                 s(signed_a),
                 s(signed_b)
             ),
+            MmaKind::E4m3F32 => "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32".into(),
+            MmaKind::E5m2F32 => "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32".into(),
         }
     }
 }
@@ -288,6 +323,8 @@ pub fn mma_kind(elem_a: Type, elem_b: Type, elem_c: Type) -> Option<MmaKind> {
         (Type::BF16, Type::BF16, Type::F32) => MmaKind::Bf16F32,
         (Type::TF32, Type::TF32, Type::F32) => MmaKind::Tf32F32,
         (Type::I8, Type::I8, Type::I32) => MmaKind::I8I32,
+        (Type::F8E4M3FN, Type::F8E4M3FN, Type::F32) => MmaKind::E4m3F32,
+        (Type::F8E5M2, Type::F8E5M2, Type::F32) => MmaKind::E5m2F32,
         _ => return None,
     })
 }
@@ -362,15 +399,11 @@ pub fn mma_plan(
     warp_bits: u32,
     arch: Arch,
 ) -> Option<MmaPlan> {
-    if arch.sm() < 80 {
+    let kind = mma_kind(elem_a, elem_b, elem_c)?;
+    if arch.sm() < kind.min_sm() {
         return None;
     }
-    mma_plan_for(
-        mma_kind(elem_a, elem_b, elem_c)?,
-        a_shape,
-        b_shape,
-        warp_bits,
-    )
+    mma_plan_for(kind, a_shape, b_shape, warp_bits)
 }
 
 /// The plan of instruction `kind` for operands of these shapes over `2^warp_bits` warps

@@ -2527,7 +2527,7 @@ impl Cta<'_> {
         let elems = |ty: &str| -> usize {
             match ty {
                 "f16" | "bf16" => 2,
-                "s8" | "u8" => 4,
+                "s8" | "u8" | "e4m3" | "e5m2" => 4,
                 _ => 1,
             }
         };
@@ -2549,6 +2549,7 @@ impl Cta<'_> {
                         "f32" => f32::from_bits(e as u32) as f64,
                         "s8" => sext(e, 8) as f64,
                         "u8" => e as f64,
+                        "e4m3" | "e5m2" => wgmma::value(ty, e),
                         "s32" => sext(e, 32) as f64,
                         _ => panic!("mma type {ty}"),
                     });

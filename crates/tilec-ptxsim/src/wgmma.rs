@@ -355,8 +355,8 @@ fn load(smem: &[u8], at: usize, eb: usize) -> u64 {
         .fold(0, |x, b| x << 8 | u64::from(*b))
 }
 
-/// The value of an A/B element of type `ty`.
-fn value(ty: &str, bits: u64) -> f64 {
+/// The value of an A/B element of type `ty` (of `mma.sync` too).
+pub(crate) fn value(ty: &str, bits: u64) -> f64 {
     let f8 = |k: FloatKind| {
         f64::from_bits(fp::convert(
             k,

@@ -164,6 +164,8 @@ impl Assign<'_> {
         let iv = self.m.block_args(body)[0];
         let i32_ty = self.m.value_type(iv);
         let n = p.stages;
+        // Stages and phases count iterations, (k - lb) / step.
+        let step_c = super::constant_step(self.m, f).unwrap_or(1) as u64;
         // A producer warpgroup, with registers moved to the MMA warpgroups, beside two or
         // more of them; a producer warp beside one.
         let (extra, regs) = if warps >= 8 && warps.is_multiple_of(4) {
@@ -276,7 +278,7 @@ impl Assign<'_> {
         }
         let (pbody, j) = self.scalar_loop([lb, ub, step], at, f);
         let end = InsertPoint::End(pbody);
-        let rel = self.scalar_at(Opcode::SubI, &[j, lb], i32_ty, &[], end, op);
+        let rel = self.iteration(j, lb, step_c, end, op);
         let (stage, turn) = self.stage_and_turn(rel, n, end, op);
         let one = self.int_const_at(1, i32_ty, end, op);
         let parity = self.scalar_at(Opcode::AndI, &[turn, one], i32_ty, &[], end, op);
@@ -291,13 +293,36 @@ impl Assign<'_> {
         );
         self.create_at(Opcode::Continue, &[], &[], &[], end, op);
         // The drain: the last min(n, steps) K steps' stages, at their phases.
-        let steps_back = self.int_const_at(u64::from(n), i32_ty, at, op);
-        let from = self.scalar_at(Opcode::SubI, &[ub, steps_back], i32_ty, &[], at, op);
         let signed = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 1);
-        let from = self.scalar_at(Opcode::MaxI, &[from, lb], i32_ty, &[Some(signed)], at, op);
+        let from = if step_c == 1 {
+            let steps_back = self.int_const_at(u64::from(n), i32_ty, at, op);
+            let from = self.scalar_at(Opcode::SubI, &[ub, steps_back], i32_ty, &[], at, op);
+            self.scalar_at(Opcode::MaxI, &[from, lb], i32_ty, &[Some(signed)], at, op)
+        } else {
+            // lb + max(trips - n, 0) x step, trips = (ub - lb + step - 1) / step (at most
+            // 0 when the loop does not run).
+            let span = self.scalar_at(Opcode::SubI, &[ub, lb], i32_ty, &[], at, op);
+            let round = self.int_const_at(step_c - 1, i32_ty, at, op);
+            let span = self.scalar_at(Opcode::AddI, &[span, round], i32_ty, &[], at, op);
+            let trips =
+                self.scalar_at(Opcode::DivI, &[span, step], i32_ty, &[Some(signed)], at, op);
+            let steps_back = self.int_const_at(u64::from(n), i32_ty, at, op);
+            let first = self.scalar_at(Opcode::SubI, &[trips, steps_back], i32_ty, &[], at, op);
+            let zero = self.int_const_at(0, i32_ty, at, op);
+            let first = self.scalar_at(
+                Opcode::MaxI,
+                &[first, zero],
+                i32_ty,
+                &[Some(signed)],
+                at,
+                op,
+            );
+            let off = self.scalar_at(Opcode::MulI, &[first, step], i32_ty, &[], at, op);
+            self.scalar_at(Opcode::AddI, &[lb, off], i32_ty, &[], at, op)
+        };
         let (dbody, jd) = self.scalar_loop([from, ub, step], at, f);
         let end = InsertPoint::End(dbody);
-        let rel = self.scalar_at(Opcode::SubI, &[jd, lb], i32_ty, &[], end, op);
+        let rel = self.iteration(jd, lb, step_c, end, op);
         let (stage, turn) = self.stage_and_turn(rel, n, end, op);
         let one = self.int_const_at(1, i32_ty, end, op);
         let phase = self.scalar_at(Opcode::AndI, &[turn, one], i32_ty, &[], end, op);
@@ -330,7 +355,7 @@ impl Assign<'_> {
             return;
         };
         let at = InsertPoint::Before(next);
-        let rel_k = self.scalar_at(Opcode::SubI, &[iv, lb], i32_ty, &[], at, op);
+        let rel_k = self.iteration(iv, lb, step_c, at, op);
         let (released, pred) = if p.overlap {
             let back = self.int_const_at(u64::from(n - 1), i32_ty, at, op);
             let prev = self.scalar_at(Opcode::AddI, &[rel_k, back], i32_ty, &[], at, op);

@@ -7,12 +7,14 @@
 use super::*;
 use crate::layout::Layout;
 
-const KINDS: [MmaKind; 5] = [
+const KINDS: [MmaKind; 7] = [
     MmaKind::F16F32,
     MmaKind::F16F16,
     MmaKind::Bf16F32,
     MmaKind::Tf32F32,
     MmaKind::I8I32,
+    MmaKind::E4m3F32,
+    MmaKind::E5m2F32,
 ];
 
 fn elems(kind: MmaKind) -> (Type, Type, Type) {
@@ -22,6 +24,8 @@ fn elems(kind: MmaKind) -> (Type, Type, Type) {
         MmaKind::Bf16F32 => (Type::BF16, Type::BF16, Type::F32),
         MmaKind::Tf32F32 => (Type::TF32, Type::TF32, Type::F32),
         MmaKind::I8I32 => (Type::I8, Type::I8, Type::I32),
+        MmaKind::E4m3F32 => (Type::F8E4M3FN, Type::F8E4M3FN, Type::F32),
+        MmaKind::E5m2F32 => (Type::F8E5M2, Type::F8E5M2, Type::F32),
     }
 }
 
@@ -150,7 +154,8 @@ fn plan(kind: MmaKind, batch: i64, m: i64, n: i64, k: i64, warp_bits: u32) -> Mm
     } else {
         (vec![batch, m, k], vec![batch, k, n])
     };
-    mma_plan(&sa, &sb, ea, eb, ec, warp_bits, Arch::Sm80)
+    // sm_89: every kind (float8 from there on).
+    mma_plan(&sa, &sb, ea, eb, ec, warp_bits, Arch::Sm89)
         .unwrap_or_else(|| panic!("no plan for {kind:?} {sa:?} {sb:?}"))
 }
 
@@ -416,11 +421,16 @@ fn plans_need_whole_instruction_tiles_and_supported_types() {
         &[16, 8],
         (Type::BF16, Type::BF16, Type::BF16)
     ));
-    assert!(!p(
-        &[16, 16],
-        &[16, 8],
-        (Type::F8E4M3FN, Type::F8E4M3FN, Type::F32)
-    ));
+    // float8: sm_89 and later, K of 32, both operands of one format.
+    let e4m3 = (Type::F8E4M3FN, Type::F8E4M3FN, Type::F32);
+    assert!(!p(&[16, 32], &[32, 8], e4m3));
+    let on = |arch, e: (Type, Type, Type)| {
+        mma_plan(&[16, 32], &[32, 8], e.0, e.1, e.2, 2, arch).is_some()
+    };
+    assert!(on(Arch::Sm89, e4m3) && on(Arch::Sm90a, e4m3) && on(Arch::Sm120, e4m3));
+    assert!(on(Arch::Sm89, (Type::F8E5M2, Type::F8E5M2, Type::F32)));
+    assert!(!on(Arch::Sm89, (Type::F8E4M3FN, Type::F8E5M2, Type::F32)));
+    assert!(!on(Arch::Sm89, (Type::F8E4M3FN, Type::F8E4M3FN, Type::F16)));
     assert!(p(&[2, 16, 16], &[2, 16, 8], f16));
     assert!(!p(&[2, 16, 16], &[4, 16, 8], f16));
 }

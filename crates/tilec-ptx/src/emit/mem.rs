@@ -154,7 +154,22 @@ impl Kernel<'_> {
                         Dim::Dyn(s) => {
                             let r = self.reg(RegClass::B64);
                             self.ins(format!("add.s64 {r}, {s}, {};", t - 1));
-                            self.ins(format!("div.s64 {r}, {r}, {t};"));
+                            if t == 1 {
+                                // The shape itself.
+                            } else if (t as u64).is_power_of_two() {
+                                // Signed division by 2^k as shifts (ptxas calls a
+                                // subroutine for `div.s64` on sm_80, whose calling
+                                // convention made it spill): round toward zero by adding
+                                // 2^k - 1 to a negative dividend first.
+                                let k = t.trailing_zeros();
+                                let q = self.reg(RegClass::B64);
+                                self.ins(format!("shr.s64 {q}, {r}, 63;"));
+                                self.ins(format!("shr.u64 {q}, {q}, {};", 64 - k));
+                                self.ins(format!("add.s64 {q}, {r}, {q};"));
+                                self.ins(format!("shr.s64 {r}, {q}, {k};"));
+                            } else {
+                                self.ins(format!("div.s64 {r}, {r}, {t};"));
+                            }
                             r
                         }
                     }

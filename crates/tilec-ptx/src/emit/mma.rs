@@ -71,9 +71,17 @@ impl Kernel<'_> {
             self.mma_signed(op, "signedness_lhs"),
             self.mma_signed(op, "signedness_rhs"),
         );
+        if let Some(v) = kind.min_ptx_version() {
+            let need = self.module_data.min_version.map_or(v, |w| w.max(v));
+            self.module_data.min_version = Some(need);
+        }
         let d_class = match kind {
             MmaKind::I8I32 | MmaKind::F16F16 => RegClass::B32,
-            _ => RegClass::F32,
+            MmaKind::F16F32
+            | MmaKind::Bf16F32
+            | MmaKind::Tf32F32
+            | MmaKind::E4m3F32
+            | MmaKind::E5m2F32 => RegClass::F32,
         };
         let list = |regs: &[String]| format!("{{{}}}", regs.join(", "));
         for issue in &plan.issues {

@@ -1117,6 +1117,15 @@ impl Kernel<'_> {
         match super::mma::MmaKind::recorded(m, op) {
             Some(Ok(kind)) => {
                 match super::mma::mma_plan_for(kind, &sa, &sb, self.warp_bits()) {
+                    Some(_) if self.opts.arch.sm() < kind.min_sm() => self.error_at_op(
+                        op,
+                        &format!(
+                            "mma.sync.aligned.{} needs sm_{} or later (--arch {})",
+                            kind.name(),
+                            kind.min_sm(),
+                            self.opts.arch.name()
+                        ),
+                    ),
                     Some(plan) => self.emit_mma_sync(op, &plan),
                     None => self.error_at_op(
                         op,
