@@ -2061,21 +2061,21 @@ fn row_major_arg(generator: &str, elem: &str, dims: &[u32], seed: u32) -> Vec<St
 
 /// sm_90a: every matmul-class kernel of the cuTile corpus beyond the f16/bf16 GEMMs
 /// (a linear layer with its weight N x K, split-K over a loop of step 4 adding into C
-/// atomically, int8 into i32, float8_e4m3fn into f32, and a persistent GEMM whose K
-/// loop is nested in a loop over C's tiles) multiplies on warpgroup MMA with its
-/// operands loaded by the copy engine, matching the interpreter under three warp
-/// schedules, with and without `--warp-specialize`: every A and B byte of the 16-bit
-/// kernels, A's of the 8-bit ones (whose B, K x N, warpgroup MMA reads only K-major:
-/// it is transposed on its way through registers). The K loops run more steps than
-/// there are stages, so the rings wrap (split-K: 5 steps of 4 apart per block; the
-/// persistent GEMM: 3 C tiles per block, each with a ring of its own).
+/// atomically, int8 into i32, float8_e4m3fn into f32, tf32 from f32, and a persistent
+/// GEMM whose K loop is nested in a loop over C's tiles) multiplies on warpgroup MMA with
+/// every A and B byte loaded by the copy engine, matching the interpreter under three
+/// warp schedules, with and without `--warp-specialize`. The 8-bit kernels' B (`K x N`,
+/// which warpgroup MMA reads only K-major) and the tf32 kernel's A and B (converted from
+/// f32 after the load, B also K-major) are transformed in shared memory from the stages
+/// the copy engine fills. The K loops run more steps than there are stages, so the
+/// rings wrap (split-K: 5 steps of 4 apart per block; the persistent GEMM: 3 C tiles per
+/// block, each with a ring of its own).
 #[test]
 fn every_matmul_class_corpus_kernel_goes_by_the_copy_engine() {
     let (cases, _) = gpusweep::corpus_cases();
     // (kernel, its argument groups, grid, the bytes the copy engine loads)
     type Spec = (&'static str, Vec<Vec<String>>, [u32; 3], u64);
-    let both = "stages of A's and B's tiles filled by the copy engine";
-    let a_only = "stages of A's tiles filled by the copy engine";
+    let filled = "stages of A's and B's tiles filled by the copy engine";
     let specs: Vec<Spec> = vec![
         (
             "linear_bias_relu",
@@ -2106,7 +2106,7 @@ fn every_matmul_class_corpus_kernel_goes_by_the_copy_engine() {
                 row_major_arg("zeros", "i32", &[128, 128], 0),
             ],
             [2, 2, 1],
-            4 * 64 * 320,
+            4 * (64 * 320 + 320 * 64),
         ),
         (
             "matmul_fp8",
@@ -2116,7 +2116,17 @@ fn every_matmul_class_corpus_kernel_goes_by_the_copy_engine() {
                 row_major_arg("zeros", "f16", &[128, 128], 0),
             ],
             [2, 2, 1],
-            4 * 64 * 320,
+            4 * (64 * 320 + 320 * 64),
+        ),
+        (
+            "matmul_tf32",
+            vec![
+                row_major_arg("random", "f32", &[128, 320], 12),
+                row_major_arg("random", "f32", &[320, 128], 13),
+                row_major_arg("zeros", "f32", &[128, 128], 0),
+            ],
+            [2, 2, 1],
+            4 * (64 * 320 + 320 * 64) * 4,
         ),
         (
             "persistent_matmul",
@@ -2138,11 +2148,7 @@ fn every_matmul_class_corpus_kernel_goes_by_the_copy_engine() {
         c.args = groups.concat();
         c.grid = grid;
         c.label = format!("{name} (copy engine)");
-        let filled = if name.ends_with("int8") || name.ends_with("fp8") {
-            a_only
-        } else {
-            both
-        };
+        let transformed = ["int8", "fp8", "tf32"].iter().any(|t| name.ends_with(t));
         for ws in [false, true] {
             let o = tilec_ptx::Options {
                 choose_warps: true,
@@ -2153,6 +2159,13 @@ fn every_matmul_class_corpus_kernel_goes_by_the_copy_engine() {
             let remarks = gpu_remarks(&c, &o);
             assert!(
                 remarks.iter().any(|r| r.contains(filled)),
+                "{name}: {remarks:?}"
+            );
+            assert_eq!(
+                remarks
+                    .iter()
+                    .any(|r| r.contains("transformed in shared memory for the product")),
+                transformed,
                 "{name}: {remarks:?}"
             );
             assert!(p.ptx.contains("wgmma.mma_async"), "{name}");

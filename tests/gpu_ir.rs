@@ -409,8 +409,9 @@ fn pipeline_remarks_say_why() {
             "K loop pipelined over 2 stages (2 of A and 2 of B, 32768 bytes of shared memory)"
         ]
     );
-    // On sm_90a the product (warpgroup MMA) stays in flight across K steps: three
-    // register-filled stages of each.
+    // On sm_90a the copy engine fills stages of both as loaded, and each K step converts
+    // them (and transposes B) in shared memory for the product (warpgroup MMA), which
+    // stays in flight across K steps.
     assert_eq!(
         remarks(
             &[
@@ -424,8 +425,8 @@ fn pipeline_remarks_say_why() {
             ""
         ),
         [
-            "K loop pipelined over 3 stages instead of 4: A is converted, so its tiles go through registers (cp.async copies bytes as they are), which hold one K step ahead",
-            "K loop pipelined over 3 stages (3 of A and 3 of B, 49152 bytes of shared memory); each K step's warpgroup MMA stays in flight during the next"
+            "K loop pipelined over 4 stages (4 of A and 4 of B, 114688 bytes of shared memory); B is staged as loaded and copied like A; A and B transformed in shared memory for the product (converted, B from K x N to K-major); each K step's warpgroup MMA stays in flight during the next",
+            "K loop stages of A's and B's tiles filled by the copy engine (TMA: tensor maps built by the kernel, one mbarrier per stage) when the row strides are positive multiples of 16 bytes at run time (by cp.async otherwise)"
         ]
     );
     // cuTile's f16 products (16-byte-aligned pointers, B stored K x N): B is copied like
@@ -942,9 +943,9 @@ fn warp_specialized_ir_parses_back_and_compiles_the_same() {
             "K loop not warp-specialized: its stages are not filled by the copy engine",
         ),
         (
-            "tests/corpus/cutile/matmul_tf32.mlir",
+            "tests/corpus/cutile/persistent_matmul.mlir",
             "--num-stages=3",
-            "K loop not warp-specialized: its stages are not filled by the copy engine",
+            "K loop not warp-specialized: it is nested in other code (only a K loop in the kernel's body is split)",
         ),
     ] {
         let f = repo_root().join(file);

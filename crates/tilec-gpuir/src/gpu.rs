@@ -173,7 +173,8 @@ fn swap_last_two(rank: usize) -> Vec<usize> {
     p
 }
 
-/// Shared memory the tensor-core lowering may stage its A and B operands in.
+/// Shared memory the tensor-core lowering may stage the A and B operands of an
+/// unpipelined product in, at least (more where the kernel may use more).
 const MMA_STAGED_BYTES: u64 = 32 * 1024;
 
 /// The attribute gpu-assign-layouts records on a product whose K loop is to be pipelined:
@@ -1543,7 +1544,12 @@ impl Assign<'_> {
                 self.m.push_extra_attr(op, STAGES_ATTR, a);
                 u64::MAX
             }
-            None => MMA_STAGED_BYTES,
+            // Unpipelined: as much as the kernel's shared memory leaves beside one stage's
+            // worth for its other buffers (dynamic shared memory: a 128x128x128 f16 product
+            // stages both operands on sm_86/sm_89, whose B in the fragment layout spilled).
+            None => (u64::from(self.smem_limit))
+                .saturating_sub(crate::sizes::STAGE_BYTES)
+                .max(MMA_STAGED_BYTES),
         };
         let mut staged_bytes = 0u64;
         let mut bufs = Vec::new();
@@ -1647,12 +1653,11 @@ impl Assign<'_> {
             }
             Err(None) => return None,
         };
-        let a_async = self.a_by_copies(&loads);
+        let (a_async, b_async, raw) = self.copied_operands(&loads, b_mn, frags.is_none());
         // Warpgroup MMA (no fragment layouts) accumulating in place over the loop can stay
         // in flight across K steps: what goes through registers then needs a third stage
         // (see [`Assign::build_pipeline`]).
         let overlap = frags.is_none() && accumulates_in_place(self.m, op, f);
-        let b_async = self.b_by_copies(&loads, a_async, b_mn);
         if loads[0].is_none() && !b_async {
             self.remark(
                 f,
@@ -1672,7 +1677,7 @@ impl Assign<'_> {
             )
         };
         let a_loaded = loads[0].is_some();
-        let n = self.pipeline_stages(op, f, a_registers, overlap, b_async, a_loaded)?;
+        let n = self.pipeline_stages(op, f, a_registers, overlap, b_async, a_loaded, raw)?;
         self.m.remove_extra_attr(op, crate::wgmma::ASYNC_ATTR);
         if overlap && n >= 3 {
             let unit = self.m.ctx.attrs.intern(AttrData::Unit);
@@ -1849,8 +1854,7 @@ impl Assign<'_> {
         let Ok((f, loads)) = self.pipeline_pattern(op, frags) else {
             return false;
         };
-        let a_async = self.a_by_copies(&loads);
-        let b_async = self.b_by_copies(&loads, a_async, b_mn);
+        let (a_async, b_async, raw) = self.copied_operands(&loads, b_mn, frags.is_none());
         let overlap = self.m.attr_named(op, crate::wgmma::ASYNC_ATTR).is_some();
         if overlap && !(n >= 3 && frags.is_none() && accumulates_in_place(self.m, op, f)) {
             self.m.remove_extra_attr(op, crate::wgmma::ASYNC_ATTR);
@@ -1859,7 +1863,7 @@ impl Assign<'_> {
                 &c,
                 f,
                 &loads,
-                (a_async, b_mn, b_async),
+                (a_async, b_mn, b_async, raw),
                 n,
                 false,
                 frags.is_none(),
@@ -1870,7 +1874,7 @@ impl Assign<'_> {
             &c,
             f,
             &loads,
-            (a_async, b_mn, b_async),
+            (a_async, b_mn, b_async, raw),
             n,
             overlap,
             frags.is_none(),
@@ -2062,6 +2066,7 @@ impl Assign<'_> {
     /// pads with a nonzero value (`cp.async` zero-fills). `n` stages of A and two of B must
     /// fit the shared memory the pipeline may use: the kernel's limit
     /// ([`Options::smem_limit`]) less [`crate::sizes::STAGE_BYTES`] for its other buffers.
+    #[allow(clippy::too_many_arguments)]
     fn pipeline_stages(
         &mut self,
         op: Op,
@@ -2070,6 +2075,7 @@ impl Assign<'_> {
         overlap: bool,
         b_async: bool,
         a_loaded: bool,
+        raw: [bool; 2],
     ) -> Option<u32> {
         if self.stages == Some(1) {
             self.remark(f, "K loop not pipelined: --num-stages 1 asked for".into());
@@ -2132,7 +2138,13 @@ impl Assign<'_> {
                 2
             }
         };
-        let need = |n: u32| n as u64 * a + b_stages(n) as u64 * b;
+        // An operand transformed in shared memory has, beside its stages as loaded, the
+        // buffer the product reads: two stages, three while the product is in flight.
+        let transformed = |n: u32| {
+            let depth = if overlap && n >= 3 { 3 } else { 2 };
+            depth * (u64::from(raw[0]) * a + u64::from(raw[1]) * b)
+        };
+        let need = |n: u32| n as u64 * a + b_stages(n) as u64 * b + transformed(n);
         if need(2) > budget {
             self.remark(
                 f,
@@ -2175,7 +2187,7 @@ impl Assign<'_> {
         self.remark(
             f,
             format!(
-                "K loop pipelined over {n} stages ({}, {} bytes of shared memory){}{}",
+                "K loop pipelined over {n} stages ({}, {} bytes of shared memory){}{}{}",
                 if a_loaded {
                     format!("{n} of A and {} of B", b_stages(n))
                 } else {
@@ -2186,6 +2198,12 @@ impl Assign<'_> {
                     (true, true) => "; B is staged as loaded and copied like A",
                     (true, false) => "; B is staged as loaded and copied asynchronously",
                     (false, _) => "",
+                },
+                match raw {
+                    [true, true] => "; A and B transformed in shared memory for the product (converted, B from K x N to K-major)",
+                    [true, false] => "; A converted in shared memory for the product",
+                    [false, true] => "; B transformed in shared memory for the product (from K x N to K-major, converted where it is)",
+                    [false, false] => "",
                 },
                 if overlap && n >= 3 {
                     "; each K step's warpgroup MMA stays in flight during the next"
@@ -2247,6 +2265,58 @@ impl Assign<'_> {
 
     /// Whether A's stages are filled by async copies: A loaded in the loop, not converted,
     /// its view padding with zero.
+    /// Which operands' stages async copies fill: (A's, B's, and which of them are
+    /// [`Assign::transformed_in_smem`]), for a product on warpgroup MMA (`wgmma`) or not.
+    fn copied_operands(
+        &self,
+        loads: &[Option<(Op, Option<Op>)>],
+        b_mn: bool,
+        wgmma: bool,
+    ) -> (bool, bool, [bool; 2]) {
+        let raw = [0, 1].map(|i| self.transformed_in_smem(loads, i, b_mn, wgmma));
+        let a_async = self.a_by_copies(loads) || raw[0];
+        let b_async =
+            self.b_by_copies(loads, a_async, b_mn) || (raw[1] && (a_async || loads[0].is_none()));
+        let raw = [raw[0], raw[1] && b_async];
+        (a_async, b_async, raw)
+    }
+
+    /// Whether operand `i` of a warpgroup MMA (`wgmma`) is copied as it is loaded into
+    /// stages of its own, by the copy engine (sm_90a, its `cp.async` alternative where the
+    /// engine cannot take a view at run time), and transformed in shared memory on its way
+    /// to the product: a tile converted after its load into a type of the same size (f32
+    /// to tf32, whose rounding the copies cannot do), or B, `K x N`, which warpgroup MMA
+    /// reads only K-major for its type (tf32, 8-bit): each K step loads the landed stage
+    /// into registers, converts it, and stores it (B transposed) into a buffer of two
+    /// stages (three when the product stays in flight) that the product reads.
+    fn transformed_in_smem(
+        &self,
+        loads: &[Option<(Op, Option<Op>)>],
+        i: usize,
+        b_mn: bool,
+        wgmma: bool,
+    ) -> bool {
+        let Some((d, conv)) = loads[i] else {
+            return false;
+        };
+        if !(wgmma && self.tma && self.arch == crate::target::Arch::Sm90a && self.async_copyable(d))
+        {
+            return false;
+        }
+        let m = &*self.m;
+        let loaded = m.result(d, 0);
+        if self.shape(loaded).len() != 2 {
+            return false;
+        }
+        let bytes = |v: Value| crate::sizes::elem_bytes(m.ctx.types.element_type(m.value_type(v)));
+        match conv {
+            // Staged as loaded and read transposed (attention's `K^T`).
+            Some(c) if transposes(m, c) => false,
+            Some(c) => bytes(m.result(c, 0)) == bytes(loaded),
+            None => i == 1 && !b_mn,
+        }
+    }
+
     fn a_by_copies(&self, loads: &[Option<(Op, Option<Op>)>]) -> bool {
         loads[0].is_some_and(|(d, conv)| conv.is_none() && self.async_copyable(d))
     }
@@ -2295,7 +2365,7 @@ impl Assign<'_> {
         c: &Layout,
         f: Op,
         loads: &[Option<(Op, Option<Op>)>],
-        (a_async, b_mn, b_async): (bool, bool, bool),
+        (a_async, b_mn, b_async, raw): (bool, bool, bool, [bool; 2]),
         n: u32,
         overlap: bool,
         wgmma: bool,
@@ -2499,6 +2569,19 @@ impl Assign<'_> {
         };
         let zero = consts[0];
         let mut stages: Vec<Value> = Vec::new();
+        // Operands transformed in shared memory: made after the wait for their stage.
+        struct Transform {
+            i: usize,
+            /// The stages as loaded: the buffer, one stage's type, column-blocked.
+            stage: (Value, Type, bool),
+            load: Op,
+            conv: Option<Op>,
+            layout: Rc<Layout>,
+            /// The buffer the product reads: the buffer, one stage's type, column-blocked.
+            operand: (Value, Type, bool),
+            to_k_major: bool,
+        }
+        let mut transforms: Vec<Transform> = Vec::new();
         for (i, &load) in loads.iter().enumerate() {
             // A not loaded in the loop stays as gpu-assign-layouts staged it.
             let Some((d, conv)) = load else {
@@ -2507,7 +2590,10 @@ impl Assign<'_> {
             let v = self.m.operand(op, i);
             let shape = self.shape(v);
             let rank = shape.len();
-            let elem = self.m.ctx.types.element_type(self.m.value_type(v));
+            // An operand transformed in shared memory is staged as loaded.
+            let raw_i = raw[i];
+            let staged = if raw_i { self.m.result(d, 0) } else { v };
+            let elem = self.m.ctx.types.element_type(self.m.value_type(staged));
             let src_l = self.layout[&v].clone();
             let by_copies = (i == 0 && a_async) || (i == 1 && b_async);
             // With B by copies too, each K step's copies of A and B form one group: B's
@@ -2522,8 +2608,8 @@ impl Assign<'_> {
                 2
             };
             // What goes into shared memory: A as it is, B transposed (N x K) unless it is
-            // staged MN-major.
-            let transposed = i == 1 && !b_mn;
+            // staged MN-major (or as loaded, to be transposed in shared memory).
+            let transposed = i == 1 && !b_mn && !raw_i;
             let perm: Vec<usize> = if transposed {
                 swap_last_two(rank)
             } else {
@@ -2694,6 +2780,61 @@ impl Assign<'_> {
                 } else {
                     last
                 };
+                if raw_i {
+                    // The buffer the product reads, made from the landed stage in each K
+                    // step (after the wait for it: below).
+                    let to_k_major = i == 1 && !b_mn;
+                    let op_elem = self.m.ctx.types.element_type(self.m.value_type(v));
+                    let op_shape: Vec<i64> = if to_k_major {
+                        swap_last_two(rank).iter().map(|p| shape[*p]).collect()
+                    } else {
+                        shape.clone()
+                    };
+                    let op_depth: i64 = if overlap { 3 } else { 2 };
+                    let op_blocked = wgmma.then(|| column_blocks(&op_shape, op_elem)).flatten();
+                    let (op_buf_ty, op_one_ty) = match op_blocked {
+                        Some(atoms) => (
+                            column_blocked_type(self.m, &op_shape, op_elem, atoms, Some(op_depth)),
+                            column_blocked_type(self.m, &op_shape, op_elem, atoms, None),
+                        ),
+                        None => {
+                            let swizzle = mma_swizzle(&op_shape, op_elem);
+                            let ty = |k: &mut Self, sh: Vec<i64>| {
+                                k.m.ctx.types.intern(TypeData::MemDesc {
+                                    order: tilec_ir::TypeStore::row_major_order(sh.len()),
+                                    shape: sh.into(),
+                                    elem: op_elem,
+                                    mutable: true,
+                                    swizzle,
+                                })
+                            };
+                            let with_depth: Vec<i64> = std::iter::once(op_depth)
+                                .chain(op_shape.iter().copied())
+                                .collect();
+                            (ty(self, with_depth), ty(self, op_shape.clone()))
+                        }
+                    };
+                    let op_alloc = self.create(Opcode::LocalAlloc, &[], &[op_buf_ty], &[], f);
+                    self.located(op_alloc, op);
+                    let op_buf = self.m.result(op_alloc, 0);
+                    let layout = self
+                        .layout
+                        .get(&self.m.result(d, 0))
+                        .cloned()
+                        .unwrap_or_else(|| src_l.clone());
+                    transforms.push(Transform {
+                        i,
+                        stage: (buf, one_ty, blocked),
+                        load: d,
+                        conv,
+                        layout,
+                        operand: (op_buf, op_one_ty, op_blocked.is_some()),
+                        to_k_major,
+                    });
+                    stages.push(buf);
+                    stages.push(op_buf);
+                    continue;
+                }
                 let cur_ix = self.create(Opcode::MemDescIndex, &[buf, a_cur], &[one_ty], &[], op);
                 self.located(cur_ix, op);
                 let mut operand = self.m.result(cur_ix, 0);
@@ -2889,7 +3030,7 @@ impl Assign<'_> {
             // Both operands by the copy engine: the product needs no proxy fence nor CTA
             // barrier of its own, but in the cp.async alternative (fenced and
             // synchronised here).
-            if tma_bufs.len() == 2 {
+            if tma_bufs.len() == 2 && transforms.is_empty() {
                 if let Some(nt) = not_tma {
                     let (_, block) = self.mask_at(nt, &[], before, op);
                     let inner = InsertPoint::End(block);
@@ -2904,6 +3045,66 @@ impl Assign<'_> {
             }
             ring
         });
+        // Each transformed operand, once its stage has landed (the wait or barrier above):
+        // the stage loaded into registers, converted, B transposed, stored into the
+        // buffer the product reads (the writer fences and synchronises before a product
+        // whose operands threads wrote).
+        for t in transforms {
+            let before = InsertPoint::Before(op);
+            let (buf, one_ty, blocked) = t.stage;
+            let ix = self.create_at(
+                Opcode::MemDescIndex,
+                &[buf, a_cur],
+                &[one_ty],
+                &[],
+                before,
+                op,
+            );
+            let mut src = self.m.result(ix, 0);
+            if blocked {
+                src = self.column_blocked_view(src, before, op).1;
+            }
+            let raw = self.m.result(t.load, 0);
+            let raw_ty = self.m.value_type(raw);
+            let ld = self.create_at(Opcode::LocalLoad, &[src], &[raw_ty], &[], before, op);
+            let mut tile = self.m.result(ld, 0);
+            self.set(tile, t.layout.clone());
+            if let Some(c) = t.conv {
+                let c2 = self.clone_op(c, &|w| if w == raw { tile } else { w }, before);
+                tile = self.m.result(c2, 0);
+            }
+            if t.to_k_major {
+                tile = self.permuted(tile, &[1, 0], before, op).1;
+            }
+            let (op_buf, op_one_ty, op_blocked) = t.operand;
+            let view = |k: &mut Self| {
+                let ix = k.create_at(
+                    Opcode::MemDescIndex,
+                    &[op_buf, cur],
+                    &[op_one_ty],
+                    &[],
+                    before,
+                    op,
+                );
+                let v = k.m.result(ix, 0);
+                if op_blocked {
+                    k.column_blocked_view(v, before, op).1
+                } else {
+                    v
+                }
+            };
+            let dst = view(self);
+            self.create_at(Opcode::LocalStore, &[tile, dst], &[], &[], before, op);
+            let mut operand = view(self);
+            if t.to_k_major {
+                operand = self.trans_view(operand, &[1, 0], op);
+            }
+            self.m.set_operand(op, t.i, operand);
+            if let Some(c) = t.conv {
+                self.m.erase_op(c);
+            }
+            self.m.erase_op(t.load);
+        }
         // Each inserted right after the loop, so the last allocated is released first.
         for &buf in &stages {
             self.create_at(
