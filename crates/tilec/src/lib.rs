@@ -602,6 +602,10 @@ struct Driver<'a, 'b> {
     suppressed: usize,
     /// Parse with the source's value names and comments (`tilec fmt`).
     keep_trivia: bool,
+    /// For each bytecode input, the source position its debug info gives each op (by the
+    /// byte offset of the op's encoding, sorted): what a diagnostic at that op names as
+    /// its source (a Python line, for cuTile's bytecode).
+    debug_locs: std::collections::HashMap<FileId, Vec<(u32, String)>>,
 }
 
 /// A loaded input: its file id and text.
@@ -631,6 +635,7 @@ impl<'a, 'b> Driver<'a, 'b> {
             sources: SourceMap::new(),
             render: RenderOptions::default(),
             errors: 0,
+            debug_locs: std::collections::HashMap::new(),
             max_errors: 0,
             suppressed: 0,
             keep_trivia: false,
@@ -665,6 +670,17 @@ impl<'a, 'b> Driver<'a, 'b> {
         } else if self.max_errors > 0 && self.errors > self.max_errors {
             return;
         }
+        let with_source;
+        let d = match self.debug_source(d) {
+            Some(source) => {
+                with_source = d.clone().with_note(
+                    format!("at {source} (the source position in the bytecode's debug info)"),
+                    None,
+                );
+                &with_source
+            }
+            None => d,
+        };
         let text = tilec_diag::render::render(&self.sources, d, self.render);
         let out: &mut dyn Write = if self.render.format == DiagFormat::Json {
             &mut *self.io.stdout
@@ -672,6 +688,35 @@ impl<'a, 'b> Driver<'a, 'b> {
             &mut *self.io.stderr
         };
         let _ = out.write_all(text.as_bytes());
+    }
+
+    /// The source position the bytecode's debug info gives the op diagnostic `d` is at
+    /// (`file:line:col`), when it is at an op of a bytecode input that has one.
+    fn debug_source(&self, d: &Diagnostic) -> Option<&str> {
+        let loc = d.location?;
+        let ops = self.debug_locs.get(&loc.file)?;
+        let i = ops
+            .binary_search_by_key(&loc.span.start, |(o, _)| *o)
+            .ok()?;
+        Some(&ops[i].1)
+    }
+
+    /// Records the debug-info source positions of the ops of `m`, read from bytecode
+    /// input `file` ([`Self::debug_source`]).
+    fn record_debug_locs(&mut self, file: FileId, m: &Module) {
+        let mut ops: Vec<(u32, String)> = Vec::new();
+        m.walk(|op| {
+            let at = m.op_span(op).map(|s| s.start);
+            let source = m.op_loc(op).and_then(|l| tileiras::file_line_col(m, l));
+            if let (Some(at), Some((f, line, col))) = (at, source) {
+                ops.push((at, format!("{f}:{line}:{col}")));
+            }
+        });
+        ops.sort();
+        ops.dedup_by_key(|(o, _)| *o);
+        if !ops.is_empty() {
+            self.debug_locs.insert(file, ops);
+        }
     }
 
     /// Reads an input file into the source map. Unreadable files are usage errors
@@ -751,6 +796,7 @@ impl<'a, 'b> Driver<'a, 'b> {
             };
             match tilec_bytecode::read_with(bytes, input.file, ropts) {
                 Ok(m) => {
+                    self.record_debug_locs(input.file, &m);
                     let (m, d) = verified(m, &vopts);
                     diags.extend(d);
                     out.push(m);

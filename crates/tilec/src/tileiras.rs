@@ -169,7 +169,7 @@ fn report(io: &mut Io<'_>, sources: &SourceMap, m: Option<&Module>, diags: &[Dia
 
 /// The file, line and column of a location attribute (through names, call sites and
 /// fused locations, to the first file position).
-fn file_line_col(m: &Module, a: tilec_ir::Attr) -> Option<(String, u32, u32)> {
+pub(crate) fn file_line_col(m: &Module, a: tilec_ir::Attr) -> Option<(String, u32, u32)> {
     use tilec_ir::AttrData;
     match m.ctx.attrs.get(a) {
         AttrData::LocFile {

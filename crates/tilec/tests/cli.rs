@@ -1652,3 +1652,54 @@ fn ops_of_later_releases_are_unknown_to_earlier_ones() {
         assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     }
 }
+
+/// A diagnostic at an op of a bytecode file whose debug info gives the op a source
+/// position (cuTile's bytecode: the Python line) names that position in a note, in
+/// every format: the corpus's split-K GEMM, whose K loop's remarks point at the `for`
+/// line of scripts/cutile_corpus/kernels.py.
+#[test]
+fn bytecode_diagnostics_name_the_debug_info_source_position() {
+    let bc = "tests/corpus/cutile/matmul_splitk.tileirbc";
+    let py = repo().join("scripts/cutile_corpus/kernels.py");
+    let (Ok(py), true) = (std::fs::read_to_string(&py), repo().join(bc).exists()) else {
+        eprintln!("SKIPPED: the cuTile corpus is missing");
+        return;
+    };
+    let line = py
+        .lines()
+        .position(|l| l.contains("for k in range(s, ct.num_tiles(a"))
+        .expect("the split-K loop")
+        + 1;
+    let note = format!(
+        "at scripts/cutile_corpus/kernels.py:{line}:4 (the source position in the bytecode's debug info)"
+    );
+    let out = tilec(
+        &[
+            bc,
+            "--arch",
+            "sm_90a",
+            "--remarks",
+            "--color=never",
+            "-o",
+            "-",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "remark[E0903]: K loop pipelined over 4 stages (4 of A and 4 of B, 65536 bytes of shared memory); B is staged as loaded and copied like A; each K step's warpgroup MMA stays in flight during the next\n  --> {bc}: byte offset 170 (0xaa)\n  = note: {note}\n"
+        )),
+        "{err}"
+    );
+    let out = tilec(
+        &[bc, "--remarks", "--diagnostic-format=mlir", "-o", "-"],
+        b"",
+    );
+    assert!(
+        text(&out.stderr).contains(&format!("{bc}: byte offset 170 (0xaa): note: {note}")),
+        "{}",
+        text(&out.stderr)
+    );
+}
