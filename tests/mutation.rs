@@ -257,13 +257,6 @@ fn bytecode_fuzz_findings_stay_fixed() {
     );
 }
 
-/// The GPU-level IR is an input too (`tilec opt -p ...,convert-to-gpu` prints it, and
-/// `tilec FILE` compiles it to PTX): mutants of the GPU-level IR of five examples and two
-/// cuTile kernels, for
-/// sm_80 and sm_90a (warpgroup MMA, pipelines, swizzled buffers), compiled to PTX, never
-/// crash; each ends with exit status 0, or 1 and located diagnostics. 30 mutants per seed
-/// here (`TILEC_GPU_MUTANTS=N` for more: 1,500 per seed, 21,000 in all, found nothing on
-/// 2026-11-27).
 /// The GPU-level IR `tilec opt -p canonicalize,convert-to-gpu` prints for `path` with
 /// `more` options.
 fn gpu_ir_of(path: &std::path::Path, more: &[&str]) -> String {
@@ -275,6 +268,13 @@ fn gpu_ir_of(path: &std::path::Path, more: &[&str]) -> String {
     out.stdout
 }
 
+/// The GPU-level IR is an input too (`tilec opt -p ...,convert-to-gpu` prints it, and
+/// `tilec FILE` compiles it to PTX): mutants of the GPU-level IR of six examples and
+/// seven cuTile kernels, for sm_80, sm_89 and sm_90a (warpgroup MMA, pipelines, swizzled
+/// buffers, operands transformed in shared memory, warp specialization), compiled to
+/// PTX, never crash; each ends with exit status 0, or 1 and located diagnostics. 30
+/// mutants per seed here (`TILEC_GPU_MUTANTS=N` for more: 600 per seed, 13,800 in all,
+/// found nothing on 2026-11-27, 15:20 UTC).
 #[test]
 fn gpu_ir_mutants_never_crash_and_always_explain_themselves() {
     let root = tilec_tests::repo_root();
@@ -295,6 +295,25 @@ fn gpu_ir_mutants_never_crash_and_always_explain_themselves() {
             let gpu = gpu_ir_of(&root.join(name), &["--arch", arch]);
             seeds.push((format!("{name} {arch}"), arch, gpu));
         }
+    }
+    // Operands transformed in shared memory (tf32 converted, 8-bit B made K-major),
+    // split-K's loop of step 4 (warp-specialized), float8 on sm_89's mma.sync, and a K
+    // loop nested in a persistent loop.
+    for (name, arch, more) in [
+        ("tests/corpus/cutile/matmul_tf32.mlir", "sm_90a", None),
+        ("tests/corpus/cutile/matmul_fp8.mlir", "sm_90a", None),
+        ("tests/corpus/cutile/matmul_fp8.mlir", "sm_89", None),
+        (
+            "tests/corpus/cutile/matmul_splitk.mlir",
+            "sm_90a",
+            Some("--warp-specialize"),
+        ),
+        ("tests/corpus/cutile/persistent_matmul.mlir", "sm_90a", None),
+    ] {
+        let mut args = vec!["--arch", arch];
+        args.extend(more);
+        let gpu = gpu_ir_of(&root.join(name), &args);
+        seeds.push((format!("{name} {}", args.join(" ")), arch, gpu));
     }
     // Warp-specialized (a `ttg.warp_specialize` with its producer partition).
     for name in [
