@@ -2164,6 +2164,19 @@ fn swizzled_staging_of_every_mma_kind() {
             assert_eq!(out.status, 0, "{kind} {m}x{n}x{k}: {}\n{src}", out.stderr);
             let ldmatrix = out.stdout.matches("ldmatrix.sync").count();
             assert!(ldmatrix > 0, "{kind} {m}x{n}x{k}: no ldmatrix");
+            // A's bytes are staged four to a 32-bit word (packed with `prmt`), up to 16
+            // bytes a store, not one by one, where every thread holds 16 of them (B,
+            // transposed on its way, still goes byte by byte).
+            let threads = 32 * warps.parse::<usize>().expect("warps");
+            if (ta == Ty::I8 || kind.starts_with("f8")) && m * k >= 16 * threads {
+                assert!(
+                    out.stdout.contains("prmt.b32")
+                        && ["st.shared.b32", "st.shared.v2.b32", "st.shared.v4.b32"]
+                            .iter()
+                            .any(|st| out.stdout.contains(st)),
+                    "{kind} {m}x{n}x{k}: A's bytes one by one"
+                );
+            }
             assert!(!out.stdout.contains("ld.shared.b32"), "{kind} {m}x{n}x{k}");
             let ks = ptxsim::parse(&out.stdout);
             let mut g = Gen(runs + 3);

@@ -150,6 +150,43 @@ fn column_blocked_type(
 /// (`(n - 1) x step`, n at most 6) stay far inside i32.
 const MAX_PIPELINED_STEP: i64 = 1 << 24;
 
+/// The layouts of a `K x N` tile of bytes made K-major through registers over
+/// `2^warp_bits` warps: each thread's registers start with a 4 x 4 block, N bits 0-1
+/// then K bits 0-1 (rows of 4 bytes to read as words), and the same threads with K bits
+/// 0-1 first (to write 4 bytes along K as a word once transposed); the lanes and warps
+/// take the other bits in ascending order. `None` when a dimension has fewer than 4.
+fn byte_blocks(shape: &[i64], warp_bits: u32) -> Option<(Layout, Layout)> {
+    let [k, n] = shape else {
+        return None;
+    };
+    let (kb, nb) = (log2_dim(*k)?, log2_dim(*n)?);
+    if kb < 2 || nb < 2 {
+        return None;
+    }
+    let nb = nb as u8;
+    let nbits = kb + u32::from(nb);
+    let block = [0, 1, nb, nb + 1];
+    let mut rest = (0..nbits as u8).filter(|b| !block.contains(b));
+    let lane: [Option<u8>; 5] = std::array::from_fn(|_| rest.next());
+    let warp: Vec<Option<u8>> = (0..warp_bits).map(|_| rest.next()).collect();
+    let rows = Layout::with_free_registers(nbits, block.to_vec(), lane, warp.clone());
+    let mut reg = rows.reg.clone();
+    reg.swap(0, 2);
+    reg.swap(1, 3);
+    let cols = Layout {
+        nbits,
+        reg,
+        lane,
+        warp,
+    };
+    Some((rows, cols))
+}
+
+/// log2 of a power-of-two dimension.
+fn log2_dim(d: i64) -> Option<u32> {
+    (d > 0 && (d as u64).is_power_of_two()).then(|| d.trailing_zeros())
+}
+
 /// The step of `for` loop `f` when it is a constant from 1 to [`MAX_PIPELINED_STEP`]:
 /// a pipelined K loop's stages and phases count its iterations, `(k - lb) / step`.
 pub(crate) fn constant_step(m: &Module, f: Op) -> Option<i64> {
@@ -3066,12 +3103,30 @@ impl Assign<'_> {
             }
             let raw = self.m.result(t.load, 0);
             let raw_ty = self.m.value_type(raw);
+            // Bytes made K-major: each thread takes 4 x 4 blocks (4 bytes along N from
+            // 4 K rows, one 32-bit word each) and, its registers renamed, writes 4 bytes
+            // along K as one word; the load's layout would write them one by one.
+            let blocks = t
+                .to_k_major
+                .then(|| byte_blocks(&self.shape(raw), self.warp_bits))
+                .flatten();
             let ld = self.create_at(Opcode::LocalLoad, &[src], &[raw_ty], &[], before, op);
             let mut tile = self.m.result(ld, 0);
-            self.set(tile, t.layout.clone());
+            let elem_bytes = crate::sizes::elem_bytes(self.m.ctx.types.element_type(raw_ty));
+            let loaded_layout = match &blocks {
+                Some((rows, _)) if elem_bytes == 1 => Rc::new(rows.clone()),
+                _ => t.layout.clone(),
+            };
+            self.set(tile, loaded_layout);
             if let Some(c) = t.conv {
                 let c2 = self.clone_op(c, &|w| if w == raw { tile } else { w }, before);
                 tile = self.m.result(c2, 0);
+            }
+            if let Some((_, cols)) = blocks.filter(|_| elem_bytes == 1) {
+                let ty = self.m.value_type(tile);
+                let cv = self.create_at(Opcode::ConvertLayout, &[tile], &[ty], &[], before, op);
+                tile = self.m.result(cv, 0);
+                self.set(tile, Rc::new(cols));
             }
             if t.to_k_major {
                 tile = self.permuted(tile, &[1, 0], before, op).1;

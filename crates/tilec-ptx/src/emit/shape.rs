@@ -15,15 +15,34 @@ pub(crate) use tilec_gpuir::sizes::STAGE_BYTES;
 /// How many consecutive slots of layout `l` one vector access to a buffer under `pairs`
 /// moves: slots holding consecutive elements (the layout's lowest register bits are the
 /// index's lowest bits, so a run starts at a multiple of its length) that the swizzle, if
-/// any, keeps together, up to 16 bytes, for 16- and 32-bit floats.
+/// any, keeps together, up to 16 bytes, for 16- and 32-bit floats and for bytes in whole
+/// 32-bit words ([`byte_elem`]: 4, 8 or 16, packed and unpacked in registers).
 fn swizzled_run(l: &Layout, elem: Type, pairs: &SwizzleBits) -> usize {
+    if byte_elem(elem) {
+        let w = float_run(l, 1, pairs);
+        return if w >= 4 { w } else { 1 };
+    }
     if !matches!(elem, Type::F16 | Type::BF16 | Type::F32 | Type::TF32) {
         return 1;
     }
-    let size = elem_bytes(elem) as u64;
+    float_run(l, elem_bytes(elem) as u64, pairs)
+}
+
+/// 8-bit types whose registers hold one element each in their low byte (i8 sign-extended
+/// in `.b32`, the float8 formats in `.b16`): what shared-memory accesses move as bytes
+/// packed into 32-bit words.
+fn byte_elem(elem: Type) -> bool {
+    matches!(
+        elem,
+        Type::I8 | Type::F8E4M3FN | Type::F8E5M2 | Type::F8E8M0FNU
+    )
+}
+
+/// [`swizzled_run`] for elements of `size` bytes.
+fn float_run(l: &Layout, size: u64, pairs: &SwizzleBits) -> usize {
     let lowest = pairs.iter().map(|(d, _)| *d).min().unwrap_or(u8::MAX);
     let mut w = 1usize;
-    while w < 8
+    while w < 16
         && (2 * w) as u64 * size <= 16
         && l.reg.get(w.trailing_zeros() as usize) == Some(&(w.trailing_zeros() as u8))
         && (2 * w).trailing_zeros() as u8 <= lowest
@@ -109,7 +128,27 @@ impl Kernel<'_> {
             }
             let class = super::class_of(elem);
             let run: Vec<String> = (0..w).map(|_| self.reg(class)).collect();
-            if w > 4 {
+            if byte_elem(elem) {
+                // Bytes in 32-bit words, each taken out into its own register.
+                let words: Vec<String> = (0..w / 4).map(|_| self.reg(RegClass::B32)).collect();
+                let v = if words.len() == 1 {
+                    String::new()
+                } else {
+                    format!(".v{}", words.len())
+                };
+                self.ins(format!("ld.shared{v}.b32 {{{}}}, {at};", words.join(", ")));
+                for (k, r) in run.iter().enumerate() {
+                    let word = &words[k / 4];
+                    let bit = 8 * (k % 4);
+                    if elem == Type::I8 {
+                        self.ins(format!("bfe.s32 {r}, {word}, {bit}, 8;"));
+                    } else {
+                        let t = self.reg(RegClass::B32);
+                        self.ins(format!("bfe.u32 {t}, {word}, {bit}, 8;"));
+                        self.ins(format!("cvt.u16.u32 {r}, {t};"));
+                    }
+                }
+            } else if w > 4 {
                 // Eight 16-bit elements: four `.b32` words.
                 let words: Vec<String> = (0..w / 2).map(|_| self.reg(RegClass::B32)).collect();
                 self.ins(format!("ld.shared.v4.b32 {{{}}}, {at};", words.join(", ")));
@@ -407,6 +446,36 @@ impl Kernel<'_> {
             let at = self.smem_at(&mut addr, e);
             if w == 1 {
                 self.store_elem("st.shared", t.elem, &at, &t.regs[s], owner.as_deref());
+            } else if byte_elem(t.elem) {
+                // Four bytes to a 32-bit word: their low bytes, in order.
+                let words: Vec<String> = t.regs[s..s + w]
+                    .chunks(4)
+                    .map(|q| {
+                        let word = self.reg(RegClass::B32);
+                        if t.elem == Type::I8 {
+                            let (lo, hi) = (self.reg(RegClass::B32), self.reg(RegClass::B32));
+                            self.ins(format!("prmt.b32 {lo}, {}, {}, 0x0040;", q[0], q[1]));
+                            self.ins(format!("prmt.b32 {hi}, {}, {}, 0x0040;", q[2], q[3]));
+                            self.ins(format!("prmt.b32 {word}, {lo}, {hi}, 0x5410;"));
+                        } else {
+                            let (lo, hi) = (self.reg(RegClass::B32), self.reg(RegClass::B32));
+                            self.ins(format!("mov.b32 {lo}, {{{}, {}}};", q[0], q[1]));
+                            self.ins(format!("mov.b32 {hi}, {{{}, {}}};", q[2], q[3]));
+                            self.ins(format!("prmt.b32 {word}, {lo}, {hi}, 0x6420;"));
+                        }
+                        word
+                    })
+                    .collect();
+                let v = if words.len() == 1 {
+                    String::new()
+                } else {
+                    format!(".v{}", words.len())
+                };
+                let guard = owner.as_ref().map(|p| format!("@{p} ")).unwrap_or_default();
+                self.ins(format!(
+                    "{guard}st.shared{v}.b32 {at}, {{{}}};",
+                    words.join(", ")
+                ));
             } else if w > 4 {
                 // Eight 16-bit elements: four `.b32` words (`.v8` does not exist).
                 let words: Vec<String> = t.regs[s..s + w]
