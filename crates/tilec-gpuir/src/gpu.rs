@@ -150,12 +150,12 @@ fn column_blocked_type(
 /// (`(n - 1) x step`, n at most 6) stay far inside i32.
 const MAX_PIPELINED_STEP: i64 = 1 << 24;
 
-/// The layouts of a `K x N` tile of bytes made K-major through registers over
-/// `2^warp_bits` warps: each thread's registers start with a 4 x 4 block, N bits 0-1
-/// then K bits 0-1 (rows of 4 bytes to read as words), and the same threads with K bits
-/// 0-1 first (to write 4 bytes along K as a word once transposed); the lanes and warps
-/// take the other bits in ascending order. `None` when a dimension has fewer than 4.
-fn byte_blocks(shape: &[i64], warp_bits: u32) -> Option<(Layout, Layout)> {
+/// The layouts of a `K x N` tile made K-major through registers over `2^warp_bits`
+/// warps: each thread's registers start with a 4 x 4 block, N bits 0-1 then K bits 0-1
+/// (rows of 4 elements to read as vectors), and the same threads with K bits 0-1 first
+/// (to write 4 elements along K as a vector once transposed); the lanes and warps take
+/// the other bits in ascending order. `None` when a dimension has fewer than 4.
+fn k_major_blocks(shape: &[i64], warp_bits: u32) -> Option<(Layout, Layout)> {
     let [k, n] = shape else {
         return None;
     };
@@ -3103,26 +3103,26 @@ impl Assign<'_> {
             }
             let raw = self.m.result(t.load, 0);
             let raw_ty = self.m.value_type(raw);
-            // Bytes made K-major: each thread takes 4 x 4 blocks (4 bytes along N from
-            // 4 K rows, one 32-bit word each) and, its registers renamed, writes 4 bytes
-            // along K as one word; the load's layout would write them one by one.
+            // Made K-major: each thread takes 4 x 4 blocks (4 elements along N from 4 K
+            // rows, one vector each) and, its registers renamed, writes 4 elements along
+            // K as one vector; the load's layout would write them one by one.
             let blocks = t
                 .to_k_major
-                .then(|| byte_blocks(&self.shape(raw), self.warp_bits))
+                .then(|| k_major_blocks(&self.shape(raw), self.warp_bits))
                 .flatten();
             let ld = self.create_at(Opcode::LocalLoad, &[src], &[raw_ty], &[], before, op);
             let mut tile = self.m.result(ld, 0);
-            let elem_bytes = crate::sizes::elem_bytes(self.m.ctx.types.element_type(raw_ty));
             let loaded_layout = match &blocks {
-                Some((rows, _)) if elem_bytes == 1 => Rc::new(rows.clone()),
-                _ => t.layout.clone(),
+                Some((rows, _)) => Rc::new(rows.clone()),
+                None => t.layout.clone(),
             };
-            self.set(tile, loaded_layout);
+            self.set(tile, loaded_layout.clone());
             if let Some(c) = t.conv {
                 let c2 = self.clone_op(c, &|w| if w == raw { tile } else { w }, before);
                 tile = self.m.result(c2, 0);
+                self.set(tile, loaded_layout);
             }
-            if let Some((_, cols)) = blocks.filter(|_| elem_bytes == 1) {
+            if let Some((_, cols)) = blocks {
                 let ty = self.m.value_type(tile);
                 let cv = self.create_at(Opcode::ConvertLayout, &[tile], &[ty], &[], before, op);
                 tile = self.m.result(cv, 0);
