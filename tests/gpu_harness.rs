@@ -2174,3 +2174,50 @@ fn every_matmul_class_corpus_kernel_goes_by_the_copy_engine() {
         }
     }
 }
+
+/// sm_90a, warp-specialized with a producer warpgroup (`setmaxnreg`) beside two MMA
+/// warpgroups: the example matmul in float8 (e4m3) with 128 x 128 tiles over 8 MMA warps,
+/// its B (`K x N`, which warpgroup MMA reads only K-major for 8-bit types) made K-major in
+/// shared memory by the MMA warps from the stages the producer fills. Five K steps over
+/// four stages (the rings wrap); bit for bit with the interpreter under three schedules,
+/// every A and B byte by the copy engine.
+#[test]
+fn a_transformed_operand_under_a_producer_warpgroup() {
+    let mut c = aligned_matmul_with(
+        "matmul 128x128x160 randint",
+        &[
+            ("xf16", "xf8E4M3FN".to_string()),
+            ("ptr<f16>", "ptr<f8E4M3FN>".to_string()),
+            ("64x32", "128x32".to_string()),
+            ("32x64", "32x128".to_string()),
+            ("64x64", "128x128".to_string()),
+        ],
+    );
+    for a in c.args.iter_mut() {
+        *a = a.replace(":f16:", ":f8E4M3FN:");
+    }
+    c.grid = [1, 1, 1];
+    c.label = "matmul e4m3 128x128x160, warp-specialized".into();
+    let o = tilec_ptx::Options {
+        choose_warps: true,
+        warp_specialize: true,
+        ..sm90a(true)
+    };
+    let p = gpusweep::prepare(&c, &o).expect("prepares");
+    let remarks = gpu_remarks(&c, &o);
+    assert!(
+        remarks
+            .iter()
+            .any(|r| r.contains("B transformed in shared memory for the product")),
+        "{remarks:?}"
+    );
+    for needle in [
+        ".reqntid 384, 1, 1",
+        "setmaxnreg.dec.sync.aligned.u32 40;",
+        "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3",
+    ] {
+        assert!(p.ptx.contains(needle), "no {needle}:\n{}", p.ptx);
+    }
+    let (loaded, _) = tma_traffic_under_schedules(&p, &c, true);
+    assert_eq!(loaded, vec![128 * 160 + 160 * 128; 3]);
+}
