@@ -21,6 +21,9 @@ of the tests/corpus/cutile entry tilec compiles: both sides run the same cuTile 
                         also torch.mm (cuBLAS)
     matmul_bf16:MxNxK   C (bf16) = A (bf16, MxK) @ B^T, B (bf16) stored NxK, 64x64x64
                         tiles (matmul_bf16); also torch.mm(a, b.t()) (cuBLAS), bf16
+    attention:S         one head of attention, O = softmax(Q K^T / 8) V, Q, K, V, O S x 64
+                        f16 (flash_attention, 64 query rows per block, keys in blocks of
+                        64); also torch's scaled_dot_product_attention on (1, 1, S, 64)
 
 Each launch is timed between two CUDA events (record, launch, record, wait), as tilec's
 side times its launches: the median of --reps runs after --warmup launches. Every
@@ -59,12 +62,17 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "cutile_corpus"))
 
 # The shape each benchmark takes (the number of dimensions of its NAME:SHAPE).
 DIMS = {"vector_add": 1, "row_softmax": 2, "layernorm": 2, "transpose": 2, "matmul": 3,
-        "matmul_128": 3, "matmul_bf16": 3, "matmul_wide": 3, "matmul_wide_ws": 3}
+        "matmul_128": 3, "matmul_bf16": 3, "matmul_wide": 3, "matmul_wide_ws": 3,
+        "attention": 1}
 
 # The matrix products: also timed with torch.mm (cuBLAS).
 GEMMS = ("matmul", "matmul_128", "matmul_bf16", "matmul_wide", "matmul_wide_ws")
 
 EPS = 1e-5
+
+# Attention: the head dimension of the corpus kernel and its softmax scale, 1/sqrt(64).
+HEAD_DIM = 64
+SCALE = 0.125
 
 
 def emit(**record):
@@ -106,6 +114,7 @@ DEFAULT_BENCHES = [
     "matmul_128:8192x8192x8192",
     "matmul_bf16:4096x4096x4096",
     "matmul_bf16:8192x8192x8192",
+    "attention:16384",
 ]
 
 
@@ -145,6 +154,10 @@ def kernel_plan(name, dims):
         # tests/corpus/cutile/matmul_bf16, entry ..._I64_I64_I64.
         m, n, _ = dims
         return K.matmul_bf16, (cdiv(m, 64), cdiv(n, 64), 1), (64, 64, 64)
+    if name == "attention":
+        # tests/corpus/cutile/flash_attention, entry ..._Sf32_I64_I64_I64.
+        (s,) = dims
+        return K.flash_attention, (cdiv(s, 64), 1, 1), (64, 64, HEAD_DIM)
     raise ValueError(name)
 
 
@@ -165,6 +178,7 @@ def signature(name):
         "matmul_wide": [h2, h2, a2],
         "matmul_wide_ws": [h2, h2, a2],
         "matmul_bf16": [b2, b2, b2],
+        "attention": [h2, h2, h2, h2, K.scalar(K.f32)],
     }[name]
 
 
@@ -384,6 +398,20 @@ def setup(lib, name, dims):
                     raise AssertionError(f"row {r}: {int(bad.sum())} of {n} elements wrong; "
                                          f"first at column {j}: got {got.flat[j]!r}, want {want.flat[j]!r}")
         return (a, b, c), check
+    if name == "attention":
+        (s,) = dims
+        q, k, v = (lib.randn((s, HEAD_DIM), "f16") for _ in range(3))
+        out = lib.empty((s, HEAD_DIM), "f16")
+
+        def check():
+            hk, hv = lib.host(k).astype(np.float64), lib.host(v).astype(np.float64)
+            for r in sample_rows(s):
+                x = lib.host(q[r:r + 1]).astype(np.float64) @ hk.T * SCALE
+                p = np.exp(x - x.max())
+                want = (p / p.sum()) @ hv
+                # P goes through f16 before its product and O is f16: a few f16 ulps.
+                check_close(f"row {r}", lib.host(out[r:r + 1]), want, 2e-3, 1e-3)
+        return (q, k, v, out, SCALE), check
     raise ValueError(name)
 
 
@@ -430,6 +458,21 @@ def run_torch_matmul(torch_lib, name, dims, warmup, reps):
     launch()
     torch_lib.sync()
     return time_ms(torch_lib, launch, warmup, reps), note
+
+
+def run_torch_attention(torch_lib, dims, warmup, reps):
+    """torch's fused attention (FlashAttention or cuDNN, as torch picks) on one head of
+    the benchmark's shape: (1, 1, S, 64) f16, scale 1/8."""
+    torch = torch_lib.torch
+    (s,) = dims
+    q, k, v = (torch_lib.randn((1, 1, s, HEAD_DIM), "f16") for _ in range(3))
+    sdpa = torch.nn.functional.scaled_dot_product_attention
+
+    def launch():
+        sdpa(q, k, v, scale=SCALE)
+    launch()
+    torch_lib.sync()
+    return time_ms(torch_lib, launch, warmup, reps), "scaled_dot_product_attention f16, (1, 1, S, 64)"
 
 
 def main():
@@ -488,7 +531,7 @@ def main():
 
     for name, dims in benches:
         shape = "x".join(map(str, dims))
-        impls = ["cutile"] + (["torch"] if name in GEMMS else [])
+        impls = ["cutile"] + (["torch"] if name in GEMMS or name == "attention" else [])
         for impl in impls:
             if impl == "cutile" and lib is None:
                 emit(record="skip", bench=name, shape=shape, impl=impl, reason="; ".join(why))
@@ -505,6 +548,8 @@ def main():
             try:
                 if impl == "cutile":
                     ms, note = run_cutile(ct, lib, name, dims, args.warmup, args.reps)
+                elif name == "attention":
+                    ms, note = run_torch_attention(torch_lib, dims, args.warmup, args.reps)
                 else:
                     ms, note = run_torch_matmul(torch_lib, name, dims, args.warmup, args.reps)
                 emit(record="result", bench=name, shape=shape, impl=impl, median_ms=ms,

@@ -150,7 +150,18 @@ pub enum Kind {
     /// [`Kind::MatmulWide`] compiled with `--warp-specialize` (on sm_90a a producer
     /// warpgroup beside the two MMA warpgroups; elsewhere the same kernel).
     MatmulWideWs,
+    /// cuTile's `flash_attention` (`tests/corpus/cutile`): one head, O = softmax(Q K^T
+    /// / 8) V with Q, K, V and O `S x 64` f16, 64 query rows per block and keys in blocks
+    /// of 64 (the online softmax); measured in TFLOP/s (4·S²·64) against torch's
+    /// `scaled_dot_product_attention`.
+    Attention,
 }
+
+/// Attention's head dimension (the corpus kernel's D).
+pub const HEAD_DIM: u32 = 64;
+
+/// Attention's softmax scale, 1/sqrt(64).
+pub const ATTENTION_SCALE: f32 = 0.125;
 
 /// Where a benchmark's kernel comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -169,7 +180,7 @@ pub struct Source {
 
 impl Kind {
     /// Every benchmark kind.
-    pub const ALL: [Kind; 9] = [
+    pub const ALL: [Kind; 10] = [
         Kind::VectorAdd,
         Kind::RowSoftmax,
         Kind::Layernorm,
@@ -179,6 +190,7 @@ impl Kind {
         Kind::MatmulBf16,
         Kind::MatmulWide,
         Kind::MatmulWideWs,
+        Kind::Attention,
     ];
 
     /// The benchmark's name (`--only`, the table, the reference script); for the
@@ -195,6 +207,7 @@ impl Kind {
             Kind::MatmulBf16 => "matmul_bf16",
             Kind::MatmulWide => "matmul_wide",
             Kind::MatmulWideWs => "matmul_wide_ws",
+            Kind::Attention => "attention",
         }
     }
 
@@ -233,6 +246,12 @@ impl Kind {
                 warps: None,
                 warp_specialize: self == Kind::MatmulWideWs,
             },
+            Kind::Attention => Source {
+                file: "tests/corpus/cutile/flash_attention.tileirbc",
+                entry: "flash_attention_Kt1_A2f16_1l0_2t1_p16_A2f16_1l0_2t1_p16_A2f16_1l0_2t1_p16_A2f16_1l0_2t1_p16_Sf32_I64_I64_I64",
+                warps: None,
+                warp_specialize: false,
+            },
         }
     }
 
@@ -249,6 +268,24 @@ impl Kind {
         )
     }
 
+    /// Whether it is measured in TFLOP/s (the GEMMs and attention) rather than GB/s.
+    #[must_use]
+    pub fn counts_flops(self) -> bool {
+        self.is_gemm() || self == Kind::Attention
+    }
+
+    /// What the `torch` reference runs: cuBLAS for the GEMMs, torch's fused attention.
+    #[must_use]
+    pub fn torch_reference(self) -> Option<&'static str> {
+        if self.is_gemm() {
+            Some("cuBLAS")
+        } else if self == Kind::Attention {
+            Some("torch SDPA")
+        } else {
+            None
+        }
+    }
+
     /// The kind named `name`.
     #[must_use]
     pub fn from_name(name: &str) -> Option<Kind> {
@@ -259,7 +296,7 @@ impl Kind {
     #[must_use]
     pub fn rank(self) -> usize {
         match self {
-            Kind::VectorAdd => 1,
+            Kind::VectorAdd | Kind::Attention => 1,
             Kind::RowSoftmax | Kind::Layernorm | Kind::Transpose => 2,
             Kind::Matmul
             | Kind::Matmul128
@@ -399,6 +436,7 @@ impl Bench {
             Kind::Matmul128 | Kind::MatmulWide | Kind::MatmulWideWs => {
                 [div_ceil(self.d(0), 128), div_ceil(self.d(1), 128), 1]
             }
+            Kind::Attention => [div_ceil(self.d(0), 64), 1, 1],
         }
     }
 
@@ -454,6 +492,15 @@ impl Bench {
                     b("c", Elem::BF16, m * n, true),
                 ]
             }
+            Kind::Attention => {
+                let sd = self.du(0) * HEAD_DIM as usize;
+                vec![
+                    b("q", Elem::F16, sd, false),
+                    b("k", Elem::F16, sd, false),
+                    b("v", Elem::F16, sd, false),
+                    b("out", Elem::F16, sd, true),
+                ]
+            }
         }
     }
 
@@ -499,15 +546,26 @@ impl Bench {
                 let (m, n, k) = (self.d(0), self.d(1), self.d(2));
                 [matrix(0, m, k), matrix(1, n, k), matrix(2, m, n)].concat()
             }
+            Kind::Attention => {
+                let s = self.d(0);
+                [
+                    matrix(0, s, HEAD_DIM),
+                    matrix(1, s, HEAD_DIM),
+                    matrix(2, s, HEAD_DIM),
+                    matrix(3, s, HEAD_DIM),
+                    vec![KArg::F32(ATTENTION_SCALE)],
+                ]
+                .concat()
+            }
         }
     }
 
     /// Bytes a memory-bound kernel must move: every input element read once, every
     /// output element written once (layernorm's gamma and beta once, not once per row);
-    /// `None` for the GEMMs, which are measured in FLOP/s.
+    /// `None` for the GEMMs and attention, which are measured in FLOP/s.
     #[must_use]
     pub fn bytes_moved(&self) -> Option<u64> {
-        (!self.kind.is_gemm()).then(|| {
+        (!self.kind.counts_flops()).then(|| {
             self.buffers()
                 .iter()
                 .map(|b| (b.len * b.elem.size()) as u64)
@@ -515,12 +573,18 @@ impl Bench {
         })
     }
 
-    /// Floating-point operations of a GEMM, 2·M·N·K; `None` for the others.
+    /// Floating-point operations of a GEMM, 2·M·N·K, and of attention, 4·S²·64 (its
+    /// two products; the softmax not counted); `None` for the others.
     #[must_use]
     pub fn flops(&self) -> Option<u64> {
-        self.kind
-            .is_gemm()
-            .then(|| 2 * u64::from(self.d(0)) * u64::from(self.d(1)) * u64::from(self.d(2)))
+        if self.kind.is_gemm() {
+            Some(2 * u64::from(self.d(0)) * u64::from(self.d(1)) * u64::from(self.d(2)))
+        } else if self.kind == Kind::Attention {
+            let s = u64::from(self.d(0));
+            Some(4 * s * s * u64::from(HEAD_DIM))
+        } else {
+            None
+        }
     }
 
     /// GB/s (10^9 bytes per second) or TFLOP/s at `ms` milliseconds, with its unit.
@@ -559,6 +623,7 @@ impl Bench {
             | Kind::MatmulBf16
             | Kind::MatmulWide
             | Kind::MatmulWideWs => rows(self.du(0), self.du(1)),
+            Kind::Attention => rows(self.du(0), HEAD_DIM as usize),
         }
     }
 
@@ -581,6 +646,7 @@ impl Bench {
             | Kind::MatmulWide
             | Kind::MatmulWideWs => self.du(1),
             Kind::Transpose => self.du(0),
+            Kind::Attention => HEAD_DIM as usize,
         };
         let mut out = Vec::with_capacity(count);
         let mut e = first;
@@ -680,6 +746,35 @@ impl Bench {
                     })
                     .collect()
             }
+            Kind::Attention => {
+                // O[r] = Σ_j softmax_j(Q[r]·K[j] / 8) V[j], computed in f64; the kernel
+                // rounds P to f16 before its product and O to f16: a few f16 ulps.
+                let (s, d) = (self.du(0), HEAD_DIM as usize);
+                let q = decode(Elem::F16, &inputs[0], r * d, d);
+                let scores: Vec<f64> = (0..s)
+                    .map(|j| {
+                        let k = decode(Elem::F16, &inputs[1], j * d, d);
+                        q.iter().zip(&k).map(|(a, b)| a * b).sum::<f64>()
+                            * f64::from(ATTENTION_SCALE)
+                    })
+                    .collect();
+                let max = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let p: Vec<f64> = scores.iter().map(|x| (x - max).exp()).collect();
+                let sum: f64 = p.iter().sum();
+                let mut o = vec![0.0; n];
+                for (j, pj) in p.iter().enumerate() {
+                    let v = decode(Elem::F16, &inputs[2], j * d + j0, n);
+                    for (x, vv) in o.iter_mut().zip(&v) {
+                        *x += pj * vv;
+                    }
+                }
+                o.into_iter()
+                    .map(|x| {
+                        let y = x / sum;
+                        (y, 2e-3 * y.abs() + 1e-3)
+                    })
+                    .collect()
+            }
         }
     }
 }
@@ -758,6 +853,7 @@ pub fn default_plan() -> Vec<Bench> {
         (Kind::MatmulWide, vec![8192, 8192, 8192]),
         (Kind::MatmulWideWs, vec![4096, 4096, 4096]),
         (Kind::MatmulWideWs, vec![8192, 8192, 8192]),
+        (Kind::Attention, vec![16384]),
     ]
     .into_iter()
     .filter_map(|(k, d)| Bench::new(k, &d))
@@ -1331,13 +1427,13 @@ pub fn render_table(rows: &[Row], copy_gbs: Option<f64>, reference: &Reference) 
             ),
             Measured::Ms(ms) => {
                 let (v, unit) = b.rate(*ms);
-                let share = if b.kind.is_gemm() {
+                let share = if let Some(lib) = b.kind.torch_reference() {
                     match reference.time(b, "torch") {
                         Some(RefTime::Ms(t, _)) => {
-                            let (cublas, _) = b.rate(*t);
-                            format!("{:.1}% (cuBLAS {cublas:.1} TFLOP/s)", 100.0 * v / cublas)
+                            let (theirs, _) = b.rate(*t);
+                            format!("{:.1}% ({lib} {theirs:.1} TFLOP/s)", 100.0 * v / theirs)
                         }
-                        other => format!("cuBLAS {}", ref_cell(other)),
+                        other => format!("{lib} {}", ref_cell(other)),
                     }
                 } else {
                     copy_gbs.map_or("copy not measured".into(), |c| {
@@ -1425,7 +1521,7 @@ pub fn render_json(
             };
             let rate = ms.map(|m| b.rate(m).0);
             format!(
-                "    {{\"kernel\": {}, \"shape\": {}, \"warps\": {}, \"tilec_ms\": {}, \"tilec_error\": {}, \"bytes\": {}, \"flops\": {}, \"rate\": {}, \"unit\": {}, \"cutile_ms\": {}, \"cublas_ms\": {}}}",
+                "    {{\"kernel\": {}, \"shape\": {}, \"warps\": {}, \"tilec_ms\": {}, \"tilec_error\": {}, \"bytes\": {}, \"flops\": {}, \"rate\": {}, \"unit\": {}, \"cutile_ms\": {}, \"cublas_ms\": {}, \"torch_sdpa_ms\": {}}}",
                 json_str(b.kind.name()),
                 json_str(&b.shape_text()),
                 r.warps.map_or("null".into(), |w| w.to_string()),
@@ -1436,7 +1532,8 @@ pub fn render_json(
                 json_num(rate),
                 json_str(b.rate(1.0).1),
                 json_num(reft("cutile")),
-                json_num(reft("torch")),
+                json_num(reft("torch").filter(|_| b.kind.is_gemm())),
+                json_num(reft("torch").filter(|_| b.kind == Kind::Attention)),
             )
         })
         .collect();
@@ -1547,17 +1644,25 @@ pub fn run(opts: &Options, probe: Probe, out: &mut dyn std::io::Write) -> i32 {
         }
     );
     let _ = write!(out, "{}", render_table(&rows, copy_gbs, &reference));
-    let mut notes: Vec<&str> = Vec::new();
+    // What each torch reference ran, one line per library.
+    let mut notes: Vec<(&str, Vec<&str>)> = Vec::new();
     for b in &plan {
-        if let Some(RefTime::Ms(_, note)) = reference.time(b, "torch")
+        if let (Some(RefTime::Ms(_, note)), Some(lib)) =
+            (reference.time(b, "torch"), b.kind.torch_reference())
             && !note.is_empty()
-            && !notes.contains(&note.as_str())
         {
-            notes.push(note);
+            match notes.iter_mut().find(|(l, _)| *l == lib) {
+                Some((_, n)) if !n.contains(&note.as_str()) => n.push(note),
+                Some(_) => {}
+                None => notes.push((lib, vec![note])),
+            }
         }
     }
     if !notes.is_empty() {
-        let _ = writeln!(out, "\ncuBLAS: {}", notes.join("; "));
+        let _ = writeln!(out);
+    }
+    for (lib, n) in notes {
+        let _ = writeln!(out, "{lib}: {}", n.join("; "));
     }
     if let Some(path) = &opts.json {
         let text = render_json(&name, arch, opts, copy_gbs, &rows, &reference);
@@ -1689,7 +1794,7 @@ mod tests {
     #[test]
     fn the_plan_covers_every_kernel_within_its_limits() {
         let p = default_plan();
-        assert_eq!(p.len(), 14, "a shape of the default plan was rejected");
+        assert_eq!(p.len(), 15, "a shape of the default plan was rejected");
         for k in Kind::ALL {
             assert!(p.iter().any(|b| b.kind == k), "{k:?} is not benchmarked");
             assert_eq!(Kind::from_name(k.name()), Some(k));
@@ -1892,6 +1997,8 @@ mod tests {
             Bench::new(Kind::Matmul128, &[150, 70, 50]).unwrap(),
             Bench::new(Kind::MatmulBf16, &[64, 64, 128]).unwrap(),
             Bench::new(Kind::MatmulBf16, &[100, 70, 90]).unwrap(),
+            // Attention: a ragged last key block (150 = 2 x 64 + 22).
+            Bench::new(Kind::Attention, &[150]).unwrap(),
         ];
         for b in small {
             let c = compile(b.kind, Arch::Sm90).unwrap();
@@ -2117,7 +2224,7 @@ warning: something
         );
         assert!(
             text.contains(
-                "checked the arguments of 14 benchmark(s) against their PTX (sm_90): all fit"
+                "checked the arguments of 15 benchmark(s) against their PTX (sm_90): all fit"
             ),
             "{text}"
         );
