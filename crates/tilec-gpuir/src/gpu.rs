@@ -159,7 +159,7 @@ fn k_major_blocks(shape: &[i64], warp_bits: u32) -> Option<(Layout, Layout)> {
     let [k, n] = shape else {
         return None;
     };
-    let (kb, nb) = (log2_dim(*k)?, log2_dim(*n)?);
+    let (kb, nb) = (crate::mma::log2(*k)?, crate::mma::log2(*n)?);
     if kb < 2 || nb < 2 {
         return None;
     }
@@ -180,11 +180,6 @@ fn k_major_blocks(shape: &[i64], warp_bits: u32) -> Option<(Layout, Layout)> {
         warp,
     };
     Some((rows, cols))
-}
-
-/// log2 of a power-of-two dimension.
-fn log2_dim(d: i64) -> Option<u32> {
-    (d > 0 && (d as u64).is_power_of_two()).then(|| d.trailing_zeros())
 }
 
 /// The step of `for` loop `f` when it is a constant from 1 to [`MAX_PIPELINED_STEP`]:
@@ -2280,14 +2275,28 @@ impl Assign<'_> {
         if step == 1 {
             return rel;
         }
+        self.udiv_by_const(rel, step, at, at, origin)
+    }
+
+    /// `v / c` for a non-negative `v` and a constant `c` (a shift for a power of two),
+    /// the constant made at `consts_at` and the division at `at`.
+    fn udiv_by_const(
+        &mut self,
+        v: Value,
+        c: u64,
+        consts_at: InsertPoint,
+        at: InsertPoint,
+        origin: Op,
+    ) -> Value {
+        let ty = self.m.value_type(v);
         let unsigned = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 0);
-        if step.is_power_of_two() {
-            let sh = self.int_const_at(u64::from(step.trailing_zeros()), ty, at, origin);
-            self.scalar_at(Opcode::ShRI, &[rel, sh], ty, &[Some(unsigned)], at, origin)
+        let (opcode, by) = if c.is_power_of_two() {
+            (Opcode::ShRI, u64::from(c.trailing_zeros()))
         } else {
-            let c = self.int_const_at(step, ty, at, origin);
-            self.scalar_at(Opcode::DivI, &[rel, c], ty, &[Some(unsigned)], at, origin)
-        }
+            (Opcode::DivI, c)
+        };
+        let k = self.int_const_at(by, ty, consts_at, origin);
+        self.scalar_at(opcode, &[v, k], ty, &[Some(unsigned)], at, origin)
     }
 
     /// A rank-0 integer constant of type `ty` at `at`.
@@ -2300,8 +2309,6 @@ impl Assign<'_> {
         self.scalar_at(Opcode::Constant, &[], ty, &[Some(a)], at, origin)
     }
 
-    /// Whether A's stages are filled by async copies: A loaded in the loop, not converted,
-    /// its view padding with zero.
     /// Which operands' stages async copies fill: (A's, B's, and which of them are
     /// [`Assign::transformed_in_smem`]), for a product on warpgroup MMA (`wgmma`) or not.
     fn copied_operands(
@@ -2354,6 +2361,8 @@ impl Assign<'_> {
         }
     }
 
+    /// Whether A's stages are filled by async copies: A loaded in the loop, not converted,
+    /// its view padding with zero.
     fn a_by_copies(&self, loads: &[Option<(Op, Option<Op>)>]) -> bool {
         loads[0].is_some_and(|(d, conv)| conv.is_none() && self.async_copyable(d))
     }
@@ -3039,28 +3048,7 @@ impl Assign<'_> {
             }
             // The product waits for its stage: phase ((k - lb) / n) & 1.
             let before = InsertPoint::Before(op);
-            let unsigned = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 0);
-            let turn = if n.is_power_of_two() {
-                let sh = self.int_const(u64::from(n.trailing_zeros()), i32_ty, f, op);
-                self.scalar_at(
-                    Opcode::ShRI,
-                    &[rel, sh],
-                    i32_ty,
-                    &[Some(unsigned)],
-                    before,
-                    op,
-                )
-            } else {
-                let c = self.int_const(u64::from(n), i32_ty, f, op);
-                self.scalar_at(
-                    Opcode::DivI,
-                    &[rel, c],
-                    i32_ty,
-                    &[Some(unsigned)],
-                    before,
-                    op,
-                )
-            };
+            let turn = self.udiv_by_const(rel, u64::from(n), InsertPoint::Before(f), before, op);
             let phase = self.scalar_at(Opcode::AndI, &[turn, one], i32_ty, &[], before, op);
             let bar = self.barrier_at(ring.0, a_cur, ring.1, before, op);
             self.create_at(Opcode::WaitBarrier, &[bar, phase], &[], &[], before, op);

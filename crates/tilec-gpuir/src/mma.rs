@@ -329,7 +329,8 @@ pub fn mma_kind(elem_a: Type, elem_b: Type, elem_c: Type) -> Option<MmaKind> {
     })
 }
 
-fn log2(x: i64) -> Option<u32> {
+/// log2 of a power of two (`None` for anything else).
+pub(crate) fn log2(x: i64) -> Option<u32> {
     (x > 0 && (x as u64).is_power_of_two()).then(|| x.trailing_zeros())
 }
 

@@ -63,6 +63,7 @@
 //! starts `j * n_inst / 64` atoms in, k step `s` `16 s` rows down.
 
 use crate::layout::Layout;
+use crate::mma::log2;
 use crate::target::Arch;
 use tilec_ir::Type;
 
@@ -282,10 +283,6 @@ fn supported(a: Type, b: Type, acc: Type) -> bool {
         Type::I32 => a == Type::I8 && b == Type::I8,
         _ => false,
     }
-}
-
-fn log2(x: i64) -> Option<u32> {
-    (x > 0 && (x as u64).is_power_of_two()).then(|| x.trailing_zeros())
 }
 
 /// The warpgroup MMA instruction recorded on product `op` (`ttg.mma`), if it records one.

@@ -602,10 +602,17 @@ struct Driver<'a, 'b> {
     suppressed: usize,
     /// Parse with the source's value names and comments (`tilec fmt`).
     keep_trivia: bool,
-    /// For each bytecode input, the source position its debug info gives each op (by the
-    /// byte offset of the op's encoding, sorted): what a diagnostic at that op names as
-    /// its source (a Python line, for cuTile's bytecode).
-    debug_locs: std::collections::HashMap<FileId, Vec<(u32, String)>>,
+    /// For each bytecode input, the source position its debug info gives each op: what a
+    /// diagnostic at that op names as its source (a Python line, for cuTile's bytecode).
+    debug_locs: std::collections::HashMap<FileId, DebugLocs>,
+}
+
+/// The debug-info source positions of a bytecode file's ops: (the byte offset of the
+/// op's encoding, sorted; the file's index in `files`; line; column).
+#[derive(Default)]
+struct DebugLocs {
+    files: Vec<String>,
+    ops: Vec<(u32, usize, u32, u32)>,
 }
 
 /// A loaded input: its file id and text.
@@ -692,30 +699,39 @@ impl<'a, 'b> Driver<'a, 'b> {
 
     /// The source position the bytecode's debug info gives the op diagnostic `d` is at
     /// (`file:line:col`), when it is at an op of a bytecode input that has one.
-    fn debug_source(&self, d: &Diagnostic) -> Option<&str> {
+    fn debug_source(&self, d: &Diagnostic) -> Option<String> {
         let loc = d.location?;
-        let ops = self.debug_locs.get(&loc.file)?;
-        let i = ops
-            .binary_search_by_key(&loc.span.start, |(o, _)| *o)
+        let locs = self.debug_locs.get(&loc.file)?;
+        let i = locs
+            .ops
+            .binary_search_by_key(&loc.span.start, |o| o.0)
             .ok()?;
-        Some(&ops[i].1)
+        let (_, f, line, col) = locs.ops[i];
+        Some(format!("{}:{line}:{col}", locs.files[f]))
     }
 
     /// Records the debug-info source positions of the ops of `m`, read from bytecode
     /// input `file` ([`Self::debug_source`]).
     fn record_debug_locs(&mut self, file: FileId, m: &Module) {
-        let mut ops: Vec<(u32, String)> = Vec::new();
+        let mut locs = DebugLocs::default();
         m.walk(|op| {
             let at = m.op_span(op).map(|s| s.start);
             let source = m.op_loc(op).and_then(|l| tileiras::file_line_col(m, l));
             if let (Some(at), Some((f, line, col))) = (at, source) {
-                ops.push((at, format!("{f}:{line}:{col}")));
+                let fi = match locs.files.iter().position(|x| *x == f) {
+                    Some(i) => i,
+                    None => {
+                        locs.files.push(f);
+                        locs.files.len() - 1
+                    }
+                };
+                locs.ops.push((at, fi, line, col));
             }
         });
-        ops.sort();
-        ops.dedup_by_key(|(o, _)| *o);
-        if !ops.is_empty() {
-            self.debug_locs.insert(file, ops);
+        locs.ops.sort_unstable();
+        locs.ops.dedup_by_key(|o| o.0);
+        if !locs.ops.is_empty() {
+            self.debug_locs.insert(file, locs);
         }
     }
 
