@@ -2169,10 +2169,51 @@ fn every_matmul_class_corpus_kernel_goes_by_the_copy_engine() {
                 "{name}: {remarks:?}"
             );
             assert!(p.ptx.contains("wgmma.mma_async"), "{name}");
+            // Warp-specialized: a producer warp beside the MMA warpgroup (the persistent
+            // GEMM's whole loop over C's tiles split, its rings counting on across tiles).
+            assert_eq!(
+                p.ptx.contains(".reqntid 160, 1, 1"),
+                ws,
+                "{name}, warp-specialized: {ws}: {remarks:?}"
+            );
             let (loaded, _) = tma_traffic_under_schedules(&p, &c, false);
             assert_eq!(loaded, vec![bytes; 3], "{name}, warp-specialized: {ws}");
         }
     }
+}
+
+/// sm_90a, the persistent GEMM warp-specialized whole, with row strides the copy engine
+/// cannot take (K = 324 f16: 648-byte rows): the producer only arrives on each stage's
+/// barrier and the MMA warps fill the stages themselves (the `cp.async` alternative's
+/// copies, element by element for such strides), at the stages
+/// the K steps count to across C tiles (3 tiles per block, 6 K steps each over 4 stages:
+/// the rings wrap inside and across tiles). It matches the interpreter under three warp
+/// schedules with no byte by the copy engine.
+#[test]
+fn a_persistent_loop_split_falls_back_to_cp_async_across_tiles() {
+    let (cases, _) = gpusweep::corpus_cases();
+    let mut c = cases
+        .iter()
+        .find(|c| c.label.starts_with("persistent_matmul"))
+        .expect("the corpus's persistent_matmul")
+        .clone();
+    c.args = [
+        row_major_arg("random", "f16", &[128, 324], 21),
+        row_major_arg("random", "f16", &[324, 192], 22),
+        row_major_arg("zeros", "f32", &[128, 192], 0),
+    ]
+    .concat();
+    c.grid = [2, 1, 1];
+    c.label = "persistent_matmul (cp.async, warp-specialized)".into();
+    let o = tilec_ptx::Options {
+        choose_warps: true,
+        warp_specialize: true,
+        ..sm90a(true)
+    };
+    let p = gpusweep::prepare(&c, &o).expect("prepares");
+    assert!(p.ptx.contains(".reqntid 160, 1, 1"));
+    let (loaded, _) = tma_traffic_under_schedules(&p, &c, false);
+    assert_eq!(loaded, vec![0; 3]);
 }
 
 /// sm_90a, warp-specialized with a producer warpgroup (`setmaxnreg`) beside two MMA

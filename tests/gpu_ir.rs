@@ -936,22 +936,32 @@ fn warp_specialized_ir_parses_back_and_compiles_the_same() {
         "requires 'actualRegisters' to be two register counts",
     );
     // Where it is asked for and cannot be had, a remark says why.
-    for (file, more, why) in [
+    let read = |file: &str| std::fs::read_to_string(repo_root().join(file)).expect("reads");
+    let persistent = read("tests/corpus/cutile/persistent_matmul.mlir");
+    // The K loop's bound taken from the loop around it: its steps per C tile vary.
+    let varying = persistent.replacen(
+        "to %5#1, step %cst_1_i32_18",
+        "to %13, step %cst_1_i32_18",
+        1,
+    );
+    assert_ne!(varying, persistent);
+    for (label, src, more, why) in [
         (
             "examples/matmul.tile",
+            read("examples/matmul.tile"),
             "--no-tma",
             "K loop not warp-specialized: its stages are not filled by the copy engine",
         ),
         (
-            "tests/corpus/cutile/persistent_matmul.mlir",
+            "persistent_matmul, K steps per tile varying",
+            varying,
             "--num-stages=3",
-            "K loop not warp-specialized: it is nested in other code (only a K loop in the kernel's body is split)",
+            "K loop not warp-specialized: its bounds change with the loop around it",
         ),
     ] {
-        let f = repo_root().join(file);
         let out = run_tilec(
             &[
-                f.to_str().unwrap(),
+                "-",
                 "--arch",
                 "sm_90a",
                 "--warp-specialize",
@@ -960,11 +970,12 @@ fn warp_specialized_ir_parses_back_and_compiles_the_same() {
                 "-o",
                 "-",
             ],
-            "",
+            &src,
         );
-        assert_eq!(out.status, 0, "{file}: {}", out.stderr);
-        assert!(out.stderr.contains(why), "{file}: {}", out.stderr);
-        assert!(!out.stdout.contains("setmaxnreg"), "{file}");
+        assert_eq!(out.status, 0, "{label}: {}", out.stderr);
+        assert!(out.stderr.contains(why), "{label}: {}", out.stderr);
+        assert!(!out.stdout.contains("ttg.warp_specialize"), "{label}");
+        assert!(!out.stdout.contains(".reqntid 160"), "{label}");
     }
     let broken = gpu.replacen(
         "      ttg.warp_return",
@@ -976,4 +987,60 @@ fn warp_specialized_ir_parses_back_and_compiles_the_same() {
         &broken,
         "partition must hold scalar code and no CTA barrier ('ttg.barrier' is neither)",
     );
+}
+
+/// A persistent GEMM warp-specialized whole (docs/hopper.md, "Warp specialization"): the
+/// producer runs the loop over C's tiles again with the scalar code its copies'
+/// coordinates come from, the rings are set up once before that loop and count K steps
+/// on across its iterations, and the stages and rings stay outside it (the epilogue's
+/// buffer above what the partition holds). The IR parses back and compiles the same.
+#[test]
+fn a_persistent_loop_is_warp_specialized_whole() {
+    let path = repo_root().join("tests/corpus/cutile/persistent_matmul.mlir");
+    let p = path.to_str().unwrap();
+    let args = ["--arch", "sm_90a", "--warp-specialize"];
+    let out = run_tilec(
+        &[&["opt", p, "-p", "convert-to-gpu"], &args[..]].concat(),
+        "",
+    );
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let gpu = out.stdout;
+    let (default, partition) = gpu
+        .split_once("} partition0 {")
+        .unwrap_or_else(|| panic!("no partition:\n{gpu}"));
+    // The loop over C's tiles in both regions; the K loop inside each.
+    let (before, default) = default
+        .split_once("ttg.warp_specialize {partitionNumWarps = array<i32: 1>} : (token) default {")
+        .unwrap_or_else(|| panic!("no warp_specialize:\n{gpu}"));
+    for region in [default, partition] {
+        assert!(
+            region.contains("for %loopIdx in (%blockId_x to %")
+                && region.contains(", step %gridSize_x)"),
+            "{region}"
+        );
+    }
+    // The rings and stages before the op, none in its regions.
+    assert_eq!(before.matches("ttng.init_barrier").count(), 8, "{before}");
+    assert_eq!(before.matches("ttg.local_alloc").count(), 4, "{before}");
+    assert!(!default.contains("ttng.init_barrier"), "{default}");
+    assert!(!partition.contains("ttng.init_barrier"), "{partition}");
+    // The producer's coordinates: the tile's row and column again.
+    assert!(partition.contains("= divi %loopIdx, %"), "{partition}");
+    assert!(partition.contains("ttng.async_tma_copy_global_to_local"));
+    assert!(!default.contains("ttng.async_tma_copy_global_to_local"));
+    let again = run_tilec(&["opt", "-"], &gpu);
+    assert_eq!(again.status, 0, "{}", again.stderr);
+    assert_eq!(again.stdout, gpu);
+    let direct = run_tilec(&[&[p], &args[..], &["-o", "-"]].concat(), "");
+    let via = run_tilec(&["-", "--arch", "sm_90a", "-o", "-"], &gpu);
+    assert_eq!(direct.status, 0, "{}", direct.stderr);
+    assert_eq!(via.status, 0, "{}", via.stderr);
+    let body = |s: &str| -> String {
+        s.lines()
+            .filter(|l| !l.starts_with("//") && !l.starts_with(".file"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(body(&direct.stdout), body(&via.stdout));
+    assert!(direct.stdout.contains(".reqntid 160, 1, 1"));
 }

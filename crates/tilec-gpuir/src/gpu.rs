@@ -2460,6 +2460,26 @@ impl Assign<'_> {
             let remark = self.tma_remark(&tma_copies);
             self.remark(f, remark);
         }
+        // Warp-specialized across a persistent loop (gpu/ws.rs) when the K loop is the
+        // body of one: the setup (the run-time check, the stages, the tensor maps and the
+        // ring) goes before that loop, and the K steps count on across its iterations.
+        let all_copied = loads
+            .iter()
+            .enumerate()
+            .all(|(i, l)| l.is_none() || (i == 0 && a_async) || (i == 1 && b_async));
+        let mut persistent_refusal = None;
+        let persistent = if self.ws && wgmma && tma && all_copied {
+            match self.persistent_loop(f, &tma_copies, op) {
+                Ok(q) => q,
+                Err(why) => {
+                    persistent_refusal = Some(why);
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let setup = persistent.as_ref().map_or(f, |q| q.outer);
         let m = &*self.m;
         let Some(body) = m.op_block(op) else {
             return false;
@@ -2512,13 +2532,18 @@ impl Assign<'_> {
         // B keeps three stages for the same reason.
         let dist = if overlap { n - 2 } else { n - 1 };
         let tma_ok = if tma {
-            self.tma_condition(&tma_copies, f, op)
+            self.tma_condition(&tma_copies, setup, op)
         } else {
             None
         };
         // `cp.async` copies: without the copy engine, or as its run-time alternative.
         let cp_async = copies && (!tma || tma_ok.is_some());
-        let not_tma = tma_ok.map(|ok| self.negation(ok, InsertPoint::Before(f), op));
+        let not_tma = tma_ok.map(|ok| self.negation(ok, InsertPoint::Before(setup), op));
+        // The K steps of the persistent loop's earlier iterations.
+        let done = persistent.as_ref().and_then(|q| {
+            let t = *self.m.block_args(self.m.op_block(f)?).first()?;
+            Some(self.steps_before(q, t, InsertPoint::Before(f), op))
+        });
         let mut tma_bufs: Vec<(usize, Value, Type)> = Vec::new();
         if cp_async {
             let w = self.create(Opcode::AsyncWait, &[], &[token_ty], &[], first);
@@ -2539,7 +2564,10 @@ impl Assign<'_> {
             self.int_const(1, i32_ty, f, op)
         };
         let next_k = at_top(self, Opcode::AddI, &[iv, step], &[]);
-        let rel = self.iteration(iv, lb, step_c, InsertPoint::Before(first), op);
+        let mut rel = self.iteration(iv, lb, step_c, InsertPoint::Before(first), op);
+        if let Some(done) = done {
+            rel = at_top(self, Opcode::AddI, &[done, rel], &[]);
+        }
         let (cur, nxt) = if overlap {
             // B over three stages: i mod 3 and (i + 1) mod 3.
             let three = consts[3];
@@ -2690,7 +2718,7 @@ impl Assign<'_> {
                 ),
             };
             let blocked = blocked.is_some();
-            let alloc = self.create(Opcode::LocalAlloc, &[], &[buf_ty], &[], f);
+            let alloc = self.create(Opcode::LocalAlloc, &[], &[buf_ty], &[], setup);
             self.located(alloc, op);
             let buf = self.m.result(alloc, 0);
             // Stores a loaded tile (B: permuted in registers first) into stage `s`, the
@@ -2753,6 +2781,26 @@ impl Assign<'_> {
                         let (_, p) = predicate(self, lb, j, InsertPoint::Before(f));
                         (kj, Some(p))
                     };
+                    let stage = match done {
+                        // Stage (done + j) mod n across a persistent loop.
+                        Some(done) => {
+                            let before = InsertPoint::Before(f);
+                            let jc = self.int_const_at(u64::from(j), i32_ty, before, op);
+                            let g =
+                                self.scalar_at(Opcode::AddI, &[done, jc], i32_ty, &[], before, op);
+                            let nc = self.int_const_at(u64::from(n), i32_ty, before, op);
+                            let unsigned = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 0);
+                            self.scalar_at(
+                                Opcode::RemI,
+                                &[g, nc],
+                                i32_ty,
+                                &[Some(unsigned)],
+                                before,
+                                op,
+                            )
+                        }
+                        None => consts[j as usize],
+                    };
                     let subst = |w: Value| if w == iv { k_j } else { w };
                     for (vp, contiguity) in &versions {
                         let p = match (pred, *vp) {
@@ -2774,7 +2822,6 @@ impl Assign<'_> {
                             }
                             None => InsertPoint::Before(f),
                         };
-                        let stage = consts[j as usize];
                         let c = self
                             .async_copy(d, &subst, buf, stage, one_ty, blocked, token_ty, at, op);
                         self.set_contiguity(c, *contiguity);
@@ -2860,7 +2907,7 @@ impl Assign<'_> {
                             (ty(self, with_depth), ty(self, op_shape.clone()))
                         }
                     };
-                    let op_alloc = self.create(Opcode::LocalAlloc, &[], &[op_buf_ty], &[], f);
+                    let op_alloc = self.create(Opcode::LocalAlloc, &[], &[op_buf_ty], &[], setup);
                     self.located(op_alloc, op);
                     let op_buf = self.m.result(op_alloc, 0);
                     let layout = self
@@ -2958,7 +3005,7 @@ impl Assign<'_> {
         }
         // Warp-specialized (gpu/ws.rs): every operand staged by the copy engine, the
         // cp.async alternative's prologue moving into the default region.
-        let ws_prologue: Vec<Op> = if !self.ws {
+        let ws_prologue: Vec<Op> = if !self.ws || persistent.is_some() {
             Vec::new()
         } else {
             let m = &*self.m;
@@ -2979,23 +3026,26 @@ impl Assign<'_> {
                 })
                 .unwrap_or_default()
         };
-        let ws = self.ws && wgmma && {
-            let why = if !tma {
-                Some("its stages are not filled by the copy engine".to_string())
-            } else if tma_bufs.len() != loads.iter().flatten().count() {
-                Some("an operand is staged through registers".to_string())
-            } else {
-                self.warp_specialize_refusal(f, &ws_prologue)
+        let ws = persistent.is_some()
+            || self.ws && wgmma && {
+                let why = if let Some(why) = persistent_refusal {
+                    Some(why)
+                } else if !tma {
+                    Some("its stages are not filled by the copy engine".to_string())
+                } else if tma_bufs.len() != loads.iter().flatten().count() {
+                    Some("an operand is staged through registers".to_string())
+                } else {
+                    self.warp_specialize_refusal(f, &ws_prologue)
+                };
+                if let Some(why) = &why {
+                    self.remark(f, format!("K loop not warp-specialized: {why}"));
+                }
+                why.is_none()
             };
-            if let Some(why) = &why {
-                self.remark(f, format!("K loop not warp-specialized: {why}"));
-            }
-            why.is_none()
-        };
         let mut ws_maps = Vec::new();
         let ring = tma.then(|| {
-            let maps = self.tensor_maps(&tma_copies, tma_ok, f, op);
-            let ring = self.barrier_ring(n, f, op);
+            let maps = self.tensor_maps(&tma_copies, tma_ok, setup, op);
+            let ring = self.barrier_ring(n, setup, op);
             ws_maps.clone_from(&maps);
             // The prologue's fills, stages 0 to dist - 1 (the partition's, warp-specialized).
             for j in 0..if ws { 0 } else { dist } {
@@ -3155,13 +3205,13 @@ impl Assign<'_> {
                 &[buf],
                 &[],
                 &[],
-                InsertPoint::After(f),
+                InsertPoint::After(setup),
                 op,
             );
         }
         if let Some(ring) = ring {
             // Every barrier invalidated once no thread waits on it any more, then released.
-            self.release_ring(ring, n, f, op);
+            self.release_ring(ring, n, setup, op);
         }
         if cp_async {
             // Copies the loop issued and never waited for (the prologue's, when it runs
@@ -3225,6 +3275,7 @@ impl Assign<'_> {
                 tma_ok,
                 not_tma,
                 prologue: ws_prologue,
+                persistent: persistent.as_ref().zip(done),
             };
             self.warp_specialize(op, f, &p);
         }

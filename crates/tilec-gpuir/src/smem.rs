@@ -412,7 +412,7 @@ pub fn size(m: &Module, op: Op) -> Option<u64> {
 pub fn peak(m: &Module, entry: Op) -> Option<(u64, Op)> {
     buffer_ops(m, entry)
         .into_iter()
-        .filter_map(|o| {
+        .filter_map(|(o, _)| {
             let end = offset(m, o)?.checked_add(size(m, o)?)?;
             (end > 0).then_some((end.next_multiple_of(16), o))
         })
@@ -429,18 +429,39 @@ pub fn offset(m: &Module, op: Op) -> Option<u64> {
         .and_then(|v| u64::try_from(v).ok())
 }
 
-/// The ops of `entry` that hold shared memory, in program order.
-fn buffer_ops(m: &Module, entry: Op) -> Vec<Op> {
-    let mut ops = Vec::new();
-    m.walk_op(entry, &mut |o| {
-        if matches!(
-            m.opcode(o),
-            Opcode::Alloca | Opcode::LocalAlloc | Opcode::LocalDealloc
-        ) || uses_scratch(m, o)
-        {
-            ops.push(o);
+/// The ops of `entry` that hold shared memory, in program order, but a
+/// `ttg.warp_specialize`'s partition first, where the op is: its warps run beside the
+/// default region's and on past the op, so what they hold is reserved from the op on for
+/// the rest of the kernel (each op paired with whether it is a partition's).
+fn buffer_ops(m: &Module, entry: Op) -> Vec<(Op, bool)> {
+    fn rec(m: &Module, op: Op, partition: bool, ops: &mut Vec<(Op, bool)>) {
+        let regions = m.regions(op);
+        // A partition (region 1 of a `ttg.warp_specialize`) before its default region.
+        let order: Vec<(usize, bool)> = if m.opcode(op) == Opcode::WarpSpecialize {
+            (0..regions.len())
+                .rev()
+                .map(|i| (i, partition || i > 0))
+                .collect()
+        } else {
+            (0..regions.len()).map(|i| (i, partition)).collect()
+        };
+        for (i, part) in order {
+            for &b in m.region_blocks(regions[i]) {
+                for o in m.block_ops(b) {
+                    if matches!(
+                        m.opcode(o),
+                        Opcode::Alloca | Opcode::LocalAlloc | Opcode::LocalDealloc
+                    ) || uses_scratch(m, o)
+                    {
+                        ops.push((o, part));
+                    }
+                    rec(m, o, part, ops);
+                }
+            }
         }
-    });
+    }
+    let mut ops = Vec::new();
+    rec(m, entry, false, &mut ops);
     ops
 }
 
@@ -462,15 +483,38 @@ pub fn allocate_shared(m: &mut Module) {
         let mut sizes: Vec<(Op, u64)> = Vec::new();
         // The allocas first, at the bottom.
         let mut top = 0u64;
-        for &o in ops.iter().filter(|o| m.opcode(**o) == Opcode::Alloca) {
+        for &(o, _) in ops.iter().filter(|(o, _)| m.opcode(*o) == Opcode::Alloca) {
             let (bytes, align) = alloca_bytes(m, o);
             let at = top.next_multiple_of(align);
             top = at.saturating_add(bytes).next_multiple_of(16);
             places.push((o, at));
         }
-        // Then the stack of local buffers.
+        // Then the stack of local buffers. A partition's scratch all starts where the
+        // partition does (its ops run one after the other), and everything the partition
+        // holds stays reserved: the stack grows above it.
         let mut live: Vec<(tilec_ir::Value, u64, u64)> = Vec::new();
-        for &o in &ops {
+        let mut partition_base: Option<u64> = None;
+        for &(o, part) in &ops {
+            if !part {
+                partition_base = None;
+            } else if m.opcode(o) != Opcode::Alloca {
+                let base = *partition_base.get_or_insert(top);
+                match m.opcode(o) {
+                    Opcode::LocalAlloc => {
+                        let at = top.next_multiple_of(local_alloc_align(m, o));
+                        top = at + local_alloc_bytes(m, o);
+                        places.push((o, at));
+                    }
+                    Opcode::LocalDealloc => {}
+                    _ => {
+                        let bytes = scratch_bytes(m, o, warp_bits);
+                        top = top.max(base + bytes).next_multiple_of(16);
+                        places.push((o, base));
+                        sizes.push((o, bytes));
+                    }
+                }
+                continue;
+            }
             match m.opcode(o) {
                 Opcode::LocalAlloc => {
                     let at = top.next_multiple_of(local_alloc_align(m, o));
@@ -514,14 +558,19 @@ pub fn allocation_errors(m: &Module, entry: Op) -> Vec<(Op, String)> {
     let mut errors = Vec::new();
     let warp_bits = crate::gpu::entry_warp_bits(m, entry).unwrap_or(0);
     let mut live: Vec<(Option<tilec_ir::Value>, u64, u64, Op)> = Vec::new();
+    // The scratch of partitions' ops (reserved, but one after the other in time).
+    let mut reserved: tilec_ir::util::FxHashSet<Op> = Default::default();
     let name = |o: Op| m.def(o).full_name();
-    for o in buffer_ops(m, entry) {
+    for (o, part) in buffer_ops(m, entry) {
         let (bytes, align) = match m.opcode(o) {
             Opcode::Alloca => alloca_bytes(m, o),
             Opcode::LocalAlloc => (local_alloc_bytes(m, o), local_alloc_align(m, o)),
             Opcode::LocalDealloc => {
+                // A partition's buffers stay reserved.
                 let buf = m.operand(o, 0);
-                live.retain(|(v, ..)| *v != Some(buf));
+                if !part {
+                    live.retain(|(v, ..)| *v != Some(buf));
+                }
                 continue;
             }
             _ => {
@@ -546,7 +595,12 @@ pub fn allocation_errors(m: &Module, entry: Op) -> Vec<(Op, String)> {
                         ),
                     )),
                 }
-                let top = live.iter().map(|(_, a, b, _)| a + b).max().unwrap_or(0);
+                let top = live
+                    .iter()
+                    .filter(|(_, _, _, b)| !part || !reserved.contains(b))
+                    .map(|(_, a, b, _)| a + b)
+                    .max()
+                    .unwrap_or(0);
                 if at < top || !at.is_multiple_of(16) {
                     errors.push((
                         o,
@@ -555,6 +609,12 @@ pub fn allocation_errors(m: &Module, entry: Op) -> Vec<(Op, String)> {
                             name(o)
                         ),
                     ));
+                }
+                if part {
+                    // Reserved for the rest of the kernel (the partition's ops do not
+                    // overlap each other in time).
+                    live.push((None, at, size(m, o).unwrap_or(0), o));
+                    reserved.insert(o);
                 }
                 continue;
             }

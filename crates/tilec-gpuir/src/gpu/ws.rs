@@ -98,6 +98,33 @@ fn safe_on_every_warp(m: &Module, o: Op) -> bool {
     setup || mask || reads
 }
 
+/// Whether value `v` is defined inside op `o` (by an op nested in it, or as an argument
+/// of one of its blocks or of a block nested in it).
+fn defined_in(m: &Module, v: Value, o: Op) -> bool {
+    let mut at = match m.value_def(v) {
+        tilec_ir::ValueDef::Result(d, _) => m.parent_op(d),
+        tilec_ir::ValueDef::Arg(b, _) => m.block_parent_op(b),
+        tilec_ir::ValueDef::Placeholder => None,
+    };
+    while let Some(p) = at {
+        if p == o {
+            return true;
+        }
+        at = m.parent_op(p);
+    }
+    false
+}
+
+/// A persistent kernel's loop around a K loop, which warp specialization splits whole
+/// ([`Assign::persistent_loop`]): the loop, the K loop's trip count (computed before the
+/// loop), and the scalar ops of the loop's body that the K loop's copies take their
+/// coordinates from (in program order), which the producer runs again.
+pub(super) struct Persistent {
+    pub outer: Op,
+    pub trips: Value,
+    pub slice: Vec<Op>,
+}
+
 /// What [`Assign::warp_specialize`] needs of the pipeline `build_pipeline` made.
 pub(super) struct WsPipeline<'a> {
     pub copies: &'a [tma::TmaCopy],
@@ -112,9 +139,176 @@ pub(super) struct WsPipeline<'a> {
     /// The ops made before the loop that belong to the default region: the `cp.async`
     /// alternative's prologue copies and their commits.
     pub prologue: Vec<Op>,
+    /// Split across a persistent loop: the loop, and the K steps done in its earlier
+    /// iterations (made before the K loop), which the stages and phases count from.
+    pub persistent: Option<(&'a Persistent, Value)>,
 }
 
 impl Assign<'_> {
+    /// Whether K loop `f`, whose stages `copies` fill, is warp-specialized across a
+    /// persistent loop: `Ok(None)` when `f` is in the kernel's body (it is split itself);
+    /// the [`Persistent`] loop when `f` is the body of a `for` in the kernel's body whose
+    /// iterations run it with the same bounds and tensor maps, and whose copies' coordinates
+    /// are scalar code of that loop's body (the trip count is made before the loop); why
+    /// not otherwise.
+    pub(super) fn persistent_loop(
+        &mut self,
+        f: Op,
+        copies: &[tma::TmaCopy],
+        origin: Op,
+    ) -> Result<Option<Persistent>, String> {
+        let m = &*self.m;
+        let (Some(body), Some(fb)) = (self.body, m.op_block(f)) else {
+            return Ok(None);
+        };
+        if fb == body {
+            return Ok(None);
+        }
+        let nested = || "it is nested in other code than a loop in the kernel's body".to_string();
+        let outer = m.block_parent_op(fb).ok_or_else(nested)?;
+        if m.opcode(outer) != Opcode::For || m.op_block(outer) != Some(body) {
+            return Err(nested());
+        }
+        if (0..3).any(|i| defined_in(m, m.operand(f, i), outer)) {
+            return Err("its bounds change with the loop around it".into());
+        }
+        let invariant = copies.iter().all(|c| {
+            !defined_in(m, c.view, outer)
+                && c.checks.iter().all(|(v, _)| !defined_in(m, *v, outer))
+                && c.base_check.is_none_or(|v| !defined_in(m, v, outer))
+        });
+        if !invariant {
+            return Err("its tensor maps change with the loop around it".into());
+        }
+        // The coordinates: scalar ops of the outer body, none with regions or effects.
+        let Some(&iv) = m
+            .op_block(origin)
+            .map(|b| m.block_args(b))
+            .and_then(|a| a.first())
+        else {
+            return Err(nested());
+        };
+        let mut slice: FxHashSet<Op> = FxHashSet::default();
+        let mut work: Vec<Value> = copies
+            .iter()
+            .flat_map(|c| c.index.iter().copied())
+            .filter(|v| *v != iv)
+            .collect();
+        while let Some(v) = work.pop() {
+            if !defined_in(m, v, outer) {
+                continue;
+            }
+            let d = m
+                .defining_op(v)
+                .filter(|d| m.op_block(*d) == Some(fb) && *d != f)
+                .filter(|d| {
+                    m.regions(*d).is_empty()
+                        && matches!(m.def(*d).effects, tilec_ir::ops::Effects::None)
+                        && m.results(*d).all(|r| {
+                            let t = m.value_type(r);
+                            m.ctx.types.is_tile(t) && m.ctx.types.shape(t).is_empty()
+                        })
+                });
+            let is_iv = m.block_args(fb).first() == Some(&v);
+            match d {
+                Some(d) => {
+                    if slice.insert(d) {
+                        work.extend(m.operands(d));
+                    }
+                }
+                None if is_iv => {}
+                None => {
+                    return Err(
+                        "the coordinates of its copies are not scalar code of the loop around it"
+                            .into(),
+                    );
+                }
+            }
+        }
+        let slice: Vec<Op> = m.block_ops(fb).filter(|o| slice.contains(o)).collect();
+        if self.warp_bits < 2 {
+            return Err("its warps are not whole warpgroups".into());
+        }
+        let e = m.block_parent_op(body).ok_or_else(nested)?;
+        if partition_warps(m, e) > 0 {
+            return Err("an earlier K loop of the kernel is".into());
+        }
+        if let Some(o) = m
+            .block_ops(body)
+            .take_while(|o| *o != outer)
+            .find(|o| !safe_on_every_warp(m, *o))
+        {
+            return Err(format!(
+                "'{}' comes before the loop around it, which the producer's warps would run too",
+                m.def(o).name
+            ));
+        }
+        let trips = self.trip_count(f, InsertPoint::Before(outer), origin);
+        Ok(Some(Persistent {
+            outer,
+            trips,
+            slice,
+        }))
+    }
+
+    /// The iterations of loop `f` (`max(ceil((ub - lb) / step), 0)`, its step a
+    /// constant or not), at `at`.
+    fn trip_count(&mut self, f: Op, at: InsertPoint, origin: Op) -> Value {
+        let (lb, ub, step) = (
+            self.m.operand(f, 0),
+            self.m.operand(f, 1),
+            self.m.operand(f, 2),
+        );
+        let ty = self.m.value_type(lb);
+        let signed = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 1);
+        let span = self.scalar_at(Opcode::SubI, &[ub, lb], ty, &[], at, origin);
+        let trips = match super::constant_step(self.m, f) {
+            Some(1) => span,
+            Some(c) => {
+                let round = self.int_const_at(c as u64 - 1, ty, at, origin);
+                let span = self.scalar_at(Opcode::AddI, &[span, round], ty, &[], at, origin);
+                let by = self.int_const_at(c as u64, ty, at, origin);
+                self.scalar_at(Opcode::DivI, &[span, by], ty, &[Some(signed)], at, origin)
+            }
+            None => {
+                let one = self.int_const_at(1, ty, at, origin);
+                let round = self.scalar_at(Opcode::SubI, &[step, one], ty, &[], at, origin);
+                let span = self.scalar_at(Opcode::AddI, &[span, round], ty, &[], at, origin);
+                self.scalar_at(Opcode::DivI, &[span, step], ty, &[Some(signed)], at, origin)
+            }
+        };
+        let zero = self.int_const_at(0, ty, at, origin);
+        self.scalar_at(
+            Opcode::MaxI,
+            &[trips, zero],
+            ty,
+            &[Some(signed)],
+            at,
+            origin,
+        )
+    }
+
+    /// The K steps done before the current iteration of persistent loop `p` (its
+    /// iteration times the K loop's trip count), with `t` its induction variable, at `at`.
+    pub(super) fn steps_before(
+        &mut self,
+        p: &Persistent,
+        t: Value,
+        at: InsertPoint,
+        origin: Op,
+    ) -> Value {
+        let (lb, step) = (self.m.operand(p.outer, 0), self.m.operand(p.outer, 2));
+        let ty = self.m.value_type(t);
+        let signed = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 1);
+        let rel = self.scalar_at(Opcode::SubI, &[t, lb], ty, &[], at, origin);
+        let iter = match super::constant_step(self.m, p.outer) {
+            Some(1) => rel,
+            Some(c) => self.udiv_by_const(rel, c as u64, at, at, origin),
+            None => self.scalar_at(Opcode::DivI, &[rel, step], ty, &[Some(signed)], at, origin),
+        };
+        self.scalar_at(Opcode::MulI, &[iter, p.trips], ty, &[], at, origin)
+    }
+
     /// Why the copy-engine pipeline in loop `f` cannot be warp-specialized, if it cannot:
     /// the loop must be at the entry's top level and its first, on whole warpgroups, and
     /// everything before it safe on extra warps (`skip`: ops that move into the default
@@ -176,10 +370,16 @@ impl Assign<'_> {
         } else {
             (1, None)
         };
+        // What the op replaces: the K loop, or the persistent loop around it.
+        let split = p.persistent.map_or(f, |(q, _)| q.outer);
         // The empty ring: one arrival per MMA warp.
-        let (empty, one_ty) = self.barrier_ring_of(n, warps, f, op);
+        let (empty, one_ty) = self.barrier_ring_of(n, warps, split, op);
         // The op, where the loop was.
-        let result_tys: Vec<Type> = self.m.results(f).map(|r| self.m.value_type(r)).collect();
+        let result_tys: Vec<Type> = self
+            .m
+            .results(split)
+            .map(|r| self.m.value_type(r))
+            .collect();
         let nw = self
             .m
             .ctx
@@ -199,13 +399,13 @@ impl Assign<'_> {
                 attrs: &[Some(nw), actual],
                 regions: 2,
             },
-            InsertPoint::Before(f),
+            InsertPoint::Before(split),
         );
-        self.located(ws, f);
+        self.located(ws, split);
         let default = self.m.append_block(self.m.region(ws, 0));
         let partition = self.m.append_block(self.m.region(ws, 1));
         // The default region: the cp.async prologue, the loop, its results yielded.
-        let outs: Vec<Value> = self.m.results(f).collect();
+        let outs: Vec<Value> = self.m.results(split).collect();
         let uses: Vec<(Op, usize, usize)> = outs
             .iter()
             .enumerate()
@@ -223,7 +423,7 @@ impl Assign<'_> {
         for &o in &p.prologue {
             self.m.move_op(o, InsertPoint::End(default));
         }
-        self.m.move_op(f, InsertPoint::End(default));
+        self.m.move_op(split, InsertPoint::End(default));
         self.create_at(
             Opcode::WarpYield,
             &outs,
@@ -276,9 +476,34 @@ impl Assign<'_> {
         for o in setup {
             self.m.move_op(o, at);
         }
-        let (pbody, j) = self.scalar_loop([lb, ub, step], at, f);
+        // Persistent: the loop around the K loop again, with the scalar code the copies'
+        // coordinates come from; the K steps count on across its iterations.
+        let mut map: FxHashMap<Value, Value> = FxHashMap::default();
+        let (k_at, done) = match p.persistent {
+            Some((q, _)) => {
+                let bounds = [0, 1, 2].map(|i| self.m.operand(q.outer, i));
+                let (obody, t) = self.scalar_loop(bounds, at, q.outer);
+                let oend = InsertPoint::End(obody);
+                if let Some(b) = self.m.op_block(f) {
+                    map.insert(self.m.block_args(b)[0], t);
+                }
+                for &o in &q.slice {
+                    let c = self.clone_op(o, &|w| map.get(&w).copied().unwrap_or(w), oend);
+                    let pairs: Vec<(Value, Value)> =
+                        self.m.results(o).zip(self.m.results(c)).collect();
+                    map.extend(pairs);
+                }
+                let done = self.steps_before(q, t, oend, op);
+                (oend, Some((obody, done)))
+            }
+            None => (at, None),
+        };
+        let (pbody, j) = self.scalar_loop([lb, ub, step], k_at, f);
         let end = InsertPoint::End(pbody);
-        let rel = self.iteration(j, lb, step_c, end, op);
+        let mut rel = self.iteration(j, lb, step_c, end, op);
+        if let Some((_, done)) = done {
+            rel = self.scalar_at(Opcode::AddI, &[done, rel], i32_ty, &[], end, op);
+        }
         let (stage, turn) = self.stage_and_turn(rel, n, end, op);
         let one = self.int_const_at(1, i32_ty, end, op);
         let parity = self.scalar_at(Opcode::AndI, &[turn, one], i32_ty, &[], end, op);
@@ -287,12 +512,53 @@ impl Assign<'_> {
         let phase = self.scalar_at(Opcode::XOrI, &[parity, one], i32_ty, &[], end, op);
         let e = self.barrier_at(empty, stage, one_ty, end, op);
         self.create_at(Opcode::WaitBarrier, &[e, phase], &[], &[], end, op);
-        let subst = |w: Value| if w == iv { j } else { w };
+        map.insert(iv, j);
+        let subst = |w: Value| map.get(&w).copied().unwrap_or(w);
         self.tma_fill(
             p.copies, p.maps, p.bufs, p.ring, stage, &subst, None, p.tma_ok, end, op,
         );
         self.create_at(Opcode::Continue, &[], &[], &[], end, op);
+        if let Some((obody, _)) = done {
+            self.create_at(Opcode::Continue, &[], &[], &[], InsertPoint::End(obody), op);
+        }
         // The drain: the last min(n, steps) K steps' stages, at their phases.
+        let signed = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 1);
+        if let Some((q, _)) = p.persistent {
+            // Every K step of every iteration counted: the last min(n, total) of them.
+            let outer_trips = self.trip_count(q.outer, at, op);
+            let total = self.scalar_at(Opcode::MulI, &[outer_trips, q.trips], i32_ty, &[], at, op);
+            let back = self.int_const_at(u64::from(n), i32_ty, at, op);
+            let from = self.scalar_at(Opcode::SubI, &[total, back], i32_ty, &[], at, op);
+            let zero = self.int_const_at(0, i32_ty, at, op);
+            let from = self.scalar_at(Opcode::MaxI, &[from, zero], i32_ty, &[Some(signed)], at, op);
+            let one = self.int_const_at(1, i32_ty, at, op);
+            let (dbody, g) = self.scalar_loop([from, total, one], at, f);
+            let end = InsertPoint::End(dbody);
+            let (stage, turn) = self.stage_and_turn(g, n, end, op);
+            let one = self.int_const_at(1, i32_ty, end, op);
+            let phase = self.scalar_at(Opcode::AndI, &[turn, one], i32_ty, &[], end, op);
+            let full = self.barrier_at(p.ring.0, stage, p.ring.1, end, op);
+            self.create_at(Opcode::WaitBarrier, &[full, phase], &[], &[], end, op);
+            self.create_at(Opcode::Continue, &[], &[], &[], end, op);
+        } else {
+            self.drain(p, f, at, op);
+        }
+        self.create_at(Opcode::WarpReturn, &[], &[], &[], at, op);
+        self.keep_cta_barrier_for_cp_async(p, body, op);
+        self.release_stages(p, empty, one_ty, op);
+    }
+
+    /// The partition's drain of a K loop `f` (not persistent) at `at`: it waits for the
+    /// last min(n, steps) K steps' stages to land, at their phases.
+    fn drain(&mut self, p: &WsPipeline, f: Op, at: InsertPoint, op: Op) {
+        let (lb, ub, step) = (
+            self.m.operand(f, 0),
+            self.m.operand(f, 1),
+            self.m.operand(f, 2),
+        );
+        let i32_ty = self.m.value_type(lb);
+        let n = p.stages;
+        let step_c = super::constant_step(self.m, f).unwrap_or(1) as u64;
         let signed = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 1);
         let from = if step_c == 1 {
             let steps_back = self.int_const_at(u64::from(n), i32_ty, at, op);
@@ -329,10 +595,12 @@ impl Assign<'_> {
         let full = self.barrier_at(p.ring.0, stage, p.ring.1, end, op);
         self.create_at(Opcode::WaitBarrier, &[full, phase], &[], &[], end, op);
         self.create_at(Opcode::Continue, &[], &[], &[], end, op);
-        self.create_at(Opcode::WarpReturn, &[], &[], &[], at, op);
-        // The CTA barrier at the top of each K step kept a refill behind every read of its
-        // stage; the empty ring does that now, so it stays only for the `cp.async`
-        // alternative (its copies' visibility), under its condition.
+    }
+
+    /// The CTA barrier at the top of each K step (of `body`, before product `op`) kept a
+    /// refill behind every read of its stage; the empty ring does that now, so it stays
+    /// only for the `cp.async` alternative (its copies' visibility), under its condition.
+    fn keep_cta_barrier_for_cp_async(&mut self, p: &WsPipeline, body: tilec_ir::Block, op: Op) {
         let top = self
             .m
             .block_ops(body)
@@ -348,14 +616,31 @@ impl Assign<'_> {
                 None => self.m.erase_op(bar),
             }
         }
-        // The default region hands back the stage of the product that is done: with the
-        // product in flight across steps, the previous step's (none at the first step);
-        // otherwise this step's.
+    }
+
+    /// The default region hands back the stage of product `op` once it is done: with the
+    /// product in flight across steps, the previous step's (none at the very first step);
+    /// otherwise this step's. Steps count on across a persistent loop's iterations.
+    fn release_stages(&mut self, p: &WsPipeline, empty: Value, one_ty: Type, op: Op) {
+        let Some(body) = self.m.op_block(op) else {
+            return;
+        };
+        let Some(f) = self.m.block_parent_op(body) else {
+            return;
+        };
+        let iv = self.m.block_args(body)[0];
+        let lb = self.m.operand(f, 0);
+        let i32_ty = self.m.value_type(iv);
+        let n = p.stages;
+        let step_c = super::constant_step(self.m, f).unwrap_or(1) as u64;
         let Some(next) = self.m.next_op(op) else {
             return;
         };
         let at = InsertPoint::Before(next);
-        let rel_k = self.iteration(iv, lb, step_c, at, op);
+        let mut rel_k = self.iteration(iv, lb, step_c, at, op);
+        if let Some((_, done)) = p.persistent {
+            rel_k = self.scalar_at(Opcode::AddI, &[done, rel_k], i32_ty, &[], at, op);
+        }
         let (released, pred) = if p.overlap {
             let back = self.int_const_at(u64::from(n - 1), i32_ty, at, op);
             let prev = self.scalar_at(Opcode::AddI, &[rel_k, back], i32_ty, &[], at, op);
