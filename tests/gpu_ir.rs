@@ -1044,3 +1044,42 @@ fn a_persistent_loop_is_warp_specialized_whole() {
     assert_eq!(body(&direct.stdout), body(&via.stdout));
     assert!(direct.stdout.contains(".reqntid 160, 1, 1"));
 }
+
+/// Not warp-specialized, a persistent GEMM's K loop still builds its tensor maps (and
+/// checks their strides) once, before the loop over C's tiles, whose iterations run the
+/// K loop alike; its mbarrier ring stays per tile. With the K loop's bound taken from the
+/// loop around it, the maps stay inside.
+#[test]
+fn a_persistent_loop_builds_its_tensor_maps_once() {
+    let src =
+        std::fs::read_to_string(repo_root().join("tests/corpus/cutile/persistent_matmul.mlir"))
+            .expect("reads");
+    let varying = src.replacen(
+        "to %5#1, step %cst_1_i32_18",
+        "to %13, step %cst_1_i32_18",
+        1,
+    );
+    assert_ne!(varying, src);
+    for (text, hoisted) in [(src, true), (varying, false)] {
+        let out = run_tilec(
+            &["opt", "-", "-p", "convert-to-gpu", "--arch", "sm_90a"],
+            &text,
+        );
+        assert_eq!(out.status, 0, "{}", out.stderr);
+        let gpu = out.stdout;
+        let (before, inside) = gpu
+            .split_once("for %loopIdx in (%blockId_x to %")
+            .unwrap_or_else(|| panic!("no loop over C's tiles:\n{gpu}"));
+        assert_eq!(
+            before.matches("ttng.tensormap_create").count(),
+            if hoisted { 2 } else { 0 },
+            "{gpu}"
+        );
+        assert_eq!(
+            inside.matches("ttng.tensormap_create").count(),
+            if hoisted { 0 } else { 2 },
+            "{gpu}"
+        );
+        assert_eq!(inside.matches("ttng.init_barrier").count(), 4, "{gpu}");
+    }
+}

@@ -2480,6 +2480,17 @@ impl Assign<'_> {
             None
         };
         let setup = persistent.as_ref().map_or(f, |q| q.outer);
+        // The tensor maps and their run-time check: before the loop around the K loop
+        // whenever its iterations run the K loop alike (built once, not per iteration).
+        let maps_at = match &persistent {
+            Some(q) => q.outer,
+            None if tma => self
+                .invariant_outer(f, &tma_copies)
+                .ok()
+                .flatten()
+                .unwrap_or(f),
+            None => f,
+        };
         let m = &*self.m;
         let Some(body) = m.op_block(op) else {
             return false;
@@ -2532,13 +2543,13 @@ impl Assign<'_> {
         // B keeps three stages for the same reason.
         let dist = if overlap { n - 2 } else { n - 1 };
         let tma_ok = if tma {
-            self.tma_condition(&tma_copies, setup, op)
+            self.tma_condition(&tma_copies, maps_at, op)
         } else {
             None
         };
         // `cp.async` copies: without the copy engine, or as its run-time alternative.
         let cp_async = copies && (!tma || tma_ok.is_some());
-        let not_tma = tma_ok.map(|ok| self.negation(ok, InsertPoint::Before(setup), op));
+        let not_tma = tma_ok.map(|ok| self.negation(ok, InsertPoint::Before(maps_at), op));
         // The K steps of the persistent loop's earlier iterations.
         let done = persistent.as_ref().and_then(|q| {
             let t = *self.m.block_args(self.m.op_block(f)?).first()?;
@@ -3044,7 +3055,7 @@ impl Assign<'_> {
             };
         let mut ws_maps = Vec::new();
         let ring = tma.then(|| {
-            let maps = self.tensor_maps(&tma_copies, tma_ok, setup, op);
+            let maps = self.tensor_maps(&tma_copies, tma_ok, maps_at, op);
             let ring = self.barrier_ring(n, setup, op);
             ws_maps.clone_from(&maps);
             // The prologue's fills, stages 0 to dist - 1 (the partition's, warp-specialized).

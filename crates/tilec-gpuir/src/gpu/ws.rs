@@ -145,18 +145,16 @@ pub(super) struct WsPipeline<'a> {
 }
 
 impl Assign<'_> {
-    /// Whether K loop `f`, whose stages `copies` fill, is warp-specialized across a
-    /// persistent loop: `Ok(None)` when `f` is in the kernel's body (it is split itself);
-    /// the [`Persistent`] loop when `f` is the body of a `for` in the kernel's body whose
-    /// iterations run it with the same bounds and tensor maps, and whose copies' coordinates
-    /// are scalar code of that loop's body (the trip count is made before the loop); why
-    /// not otherwise.
-    pub(super) fn persistent_loop(
-        &mut self,
+    /// The loop around K loop `f` (whose stages `copies` fill) whose iterations all run
+    /// `f` alike, so that the copies' tensor maps and run-time check can be made once
+    /// before it: `f` is the body of a `for` in the kernel's body, and `f`'s bounds, the
+    /// copies' views and their checked strides and bases are defined before that loop.
+    /// `Ok(None)` when `f` is in the kernel's body; why not otherwise.
+    pub(super) fn invariant_outer(
+        &self,
         f: Op,
         copies: &[tma::TmaCopy],
-        origin: Op,
-    ) -> Result<Option<Persistent>, String> {
+    ) -> Result<Option<Op>, String> {
         let m = &*self.m;
         let (Some(body), Some(fb)) = (self.body, m.op_block(f)) else {
             return Ok(None);
@@ -180,6 +178,28 @@ impl Assign<'_> {
         if !invariant {
             return Err("its tensor maps change with the loop around it".into());
         }
+        Ok(Some(outer))
+    }
+
+    /// Whether K loop `f`, whose stages `copies` fill, is warp-specialized across a
+    /// persistent loop: `Ok(None)` when `f` is in the kernel's body (it is split itself);
+    /// the [`Persistent`] loop when `f` is the body of a loop whose iterations run it
+    /// alike ([`Assign::invariant_outer`]) and whose copies' coordinates are scalar code
+    /// of that loop's body (the trip count is made before the loop); why not otherwise.
+    pub(super) fn persistent_loop(
+        &mut self,
+        f: Op,
+        copies: &[tma::TmaCopy],
+        origin: Op,
+    ) -> Result<Option<Persistent>, String> {
+        let Some(outer) = self.invariant_outer(f, copies)? else {
+            return Ok(None);
+        };
+        let m = &*self.m;
+        let nested = || "it is nested in other code than a loop in the kernel's body".to_string();
+        let (Some(body), Some(fb)) = (self.body, m.op_block(f)) else {
+            return Err(nested());
+        };
         // The coordinates: scalar ops of the outer body, none with regions or effects.
         let Some(&iv) = m
             .op_block(origin)
