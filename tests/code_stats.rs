@@ -238,3 +238,67 @@ fn sass_counts_agree_with_ptxas() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(checked > 10, "{checked}");
 }
+
+/// `--split-compile` (which tilec passes ptxas when it has CPUs to spare: tilec's
+/// `ptxas::split_compile`) changes how long ptxas takes, not what it writes: for every
+/// corpus module of two or more kernels, the sm_90 SASS is the same with and without it.
+#[test]
+fn split_compile_writes_the_same_sass() {
+    let Some(ptxas) = ptxas::find() else {
+        skipped("--split-compile", "ptxas not found");
+        return;
+    };
+    let Some(cuobjdump) = ptxas::find_tool("TILEC_CUOBJDUMP", "cuobjdump") else {
+        skipped(
+            "--split-compile",
+            "cuobjdump not found (pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm)",
+        );
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("tilec-split-compile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut checked = 0;
+    for path in inputs() {
+        let ptx_text = ptx_of(&path);
+        if ptx_text.matches(".entry ").count() < 2 {
+            continue;
+        }
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        let ptx = dir.join(format!("{name}.ptx"));
+        std::fs::write(&ptx, &ptx_text).unwrap();
+        let mut sass = Vec::new();
+        for split in [false, true] {
+            let cubin = dir.join(format!("{name}-{split}.cubin"));
+            let mut cmd = tilec::ptxas::plain_command(&ptxas);
+            if split {
+                cmd.args(["--split-compile", "2"]);
+            }
+            let out = cmd
+                .args(["-arch=sm_90", "-o"])
+                .arg(&cubin)
+                .arg(&ptx)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{name}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let text = std::process::Command::new(&cuobjdump)
+                .arg("-sass")
+                .arg(&cubin)
+                .output()
+                .unwrap();
+            if !text.status.success() {
+                skipped("--split-compile", &String::from_utf8_lossy(&text.stderr));
+                return;
+            }
+            sass.push(String::from_utf8_lossy(&text.stdout).into_owned());
+        }
+        assert!(sass[0].contains("Function :"), "{name}: {}", sass[0]);
+        assert_eq!(sass[0], sass[1], "{name}");
+        checked += 1;
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(checked >= 8, "{checked}");
+}

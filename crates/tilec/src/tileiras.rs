@@ -221,7 +221,7 @@ fn compile(a: &Args, io: &mut Io<'_>) -> i32 {
     // milliseconds: a 50 MB executable) overlaps tilec's compile; a module tilec rejects
     // gets it killed before it has read anything (it writes no cubin).
     let ptxas = find_ptxas().map(|p| {
-        let spawned = ptxas_command(&p, a, arch, output)
+        let spawned = ptxas_command(&p, a, arch, output, true)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
@@ -281,20 +281,19 @@ fn compile(a: &Args, io: &mut Io<'_>) -> i32 {
         return 2;
     };
     let opts = opts.ptx;
-    // The PTX goes in from a thread (ptxas may write to its pipes before it has read it
-    // all), then ptxas runs to its end.
-    let mut child = child;
-    let stdin = child.stdin.take();
-    let writer = std::thread::spawn(move || {
-        if let Some(mut w) = stdin {
-            use std::io::Write as _;
-            // A ptxas that stops reading reports why on its stderr.
-            let _ = w.write_all(ptx.as_bytes());
-        }
-        ptx
-    });
-    let out = child.wait_with_output();
-    let ptx = writer.join().unwrap_or_default();
+    let (mut out, ptx) = feed(child, ptx);
+    // A ptxas older than `--split-compile`: once more without it.
+    if let Ok(o) = &out
+        && !o.status.success()
+        && crate::ptxas::refused_split_compile(&String::from_utf8_lossy(&o.stderr))
+    {
+        out = ptxas_command(&ptxas, a, arch, output, false)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|child| feed(child, ptx.clone()).0);
+    }
     match out {
         Ok(o) if o.status.success() => {
             let report = format!(
@@ -411,8 +410,13 @@ fn ptxas_command(
     a: &Args,
     arch: tilec_ptx::Arch,
     output: &Path,
+    split: bool,
 ) -> std::process::Command {
-    let mut cmd = crate::ptxas::command(ptxas);
+    let mut cmd = if split {
+        crate::ptxas::command(ptxas)
+    } else {
+        crate::ptxas::plain_command(ptxas)
+    };
     cmd.arg(format!("-arch={}", arch.name())).arg(format!(
         "-O{}",
         if a.device_debug { 0 } else { a.opt_level }
@@ -424,6 +428,25 @@ fn ptxas_command(
     }
     cmd.arg("-v").arg("/dev/stdin").arg("-o").arg(output);
     cmd
+}
+
+/// Writes `ptx` to ptxas `child` from a thread (ptxas may write to its pipes before it
+/// has read it all) and waits for ptxas to end: its output, and the PTX back.
+fn feed(
+    mut child: std::process::Child,
+    ptx: String,
+) -> (std::io::Result<std::process::Output>, String) {
+    let stdin = child.stdin.take();
+    let writer = std::thread::spawn(move || {
+        if let Some(mut w) = stdin {
+            use std::io::Write as _;
+            // A ptxas that stops reading reports why on its stderr.
+            let _ = w.write_all(ptx.as_bytes());
+        }
+        ptx
+    });
+    let out = child.wait_with_output();
+    (out, writer.join().unwrap_or_default())
 }
 
 /// Stops a ptxas that has read nothing (it writes nothing).

@@ -241,6 +241,58 @@ fn a_missing_ptxas_is_reported() {
     assert!(err.contains("pip install nvidia-cuda-nvcc"), "{err}");
 }
 
+/// A ptxas older than `--split-compile` (a stand-in that refuses the option as ptxas
+/// does, then runs the real one): tilec runs it again without the option and writes the
+/// cubin; the stand-in's log shows both command lines.
+#[test]
+fn a_ptxas_without_split_compile_is_run_again_without_it() {
+    let Some(real) = ptxas() else {
+        return skipped(
+            "ptxas without --split-compile",
+            "ptxas not found (TILEC_PTXAS)",
+        );
+    };
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
+        return skipped(
+            "ptxas without --split-compile",
+            "one CPU: tilec passes no --split-compile",
+        );
+    }
+    let dir = shim("tileiras-old-ptxas");
+    let log = dir.join("log");
+    let old = dir.join("old-ptxas");
+    std::fs::write(
+        &old,
+        format!(
+            "#!/bin/sh\necho \"$*\" >> '{}'\nfor a in \"$@\"; do\n  if [ \"$a\" = --split-compile ]; then\n    cat > /dev/null\n    echo \"ptxas fatal   : Unknown option '-split-compile'\" >&2\n    exit 1\n  fi\ndone\nexec '{}' \"$@\"\n",
+            log.display(),
+            real.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&old, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let cubin = dir.join("va.cubin");
+    let r = tileiras(
+        &dir,
+        &[
+            "tests/corpus/cutile/vector_add.tileirbc",
+            "-o",
+            cubin.to_str().unwrap(),
+            "--gpu-name",
+            "sm_90",
+        ],
+        Some(&old),
+    );
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    assert_eq!(&std::fs::read(&cubin).unwrap()[..4], b"\x7fELF");
+    let lines = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = lines.lines().collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].starts_with("--split-compile "), "{lines:?}");
+    assert!(!lines[1].contains("--split-compile"), "{lines:?}");
+}
+
 /// cuTile Python compiles every corpus kernel (scripts/cutile_corpus) to cubins for
 /// sm_80, sm_90 and sm_100 with tilec as its compiler, offline; its probe finds 13.3; and
 /// a kernel tilec refuses reaches cuTile's exception with the kernel's file and line.
