@@ -275,7 +275,23 @@ impl Kernel<'_> {
         self.ins(format!(
             "@{lead} fence.proxy.tensormap::generic.acquire.gpu [{desc}], 128;"
         ));
+        // ptxas (13.5 too) lowers the acquire to an invalidation of the cached map that
+        // nothing waits for (`UTMACCTL.IV`, `UTMACMDFLUSH`, no scoreboard wait); an empty
+        // bulk group committed and waited for makes the thread wait for it (`DEPBAR.LE
+        // SB0, 0x0`) before its first copy reads the map. Triton does the same, naming it
+        // a ptxas bug.
+        self.ins(format!("@{lead} cp.async.bulk.commit_group;"));
+        self.ins(format!("@{lead} cp.async.bulk.wait_group.read 0;"));
         self.line(format!("{skip}:"));
+        // PTX ISA 8.6 at least: the ptxas releases that only know 8.5 or older write
+        // `global_stride` into the map without dividing it by 16 (Triton shifts the
+        // stride for them; ptxas 13.5 divides, whatever the `.version`), so with 8.6
+        // such a ptxas refuses the module rather than write a wrong map.
+        let need = self
+            .module_data
+            .min_version
+            .map_or((8, 6), |w| w.max((8, 6)));
+        self.module_data.min_version = Some(need);
     }
 
     /// The shared address of mbarrier buffer `v`.
