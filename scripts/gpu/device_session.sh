@@ -11,7 +11,9 @@
 #   .gpu/cuda_tile-*.whl             cuTile Python, optional
 # Writes its reports under $OUT (at most 8 files come back).
 # Steps to run are the arguments (default: all): env test random test90a testfm bench examples;
-# also cutile (cuTile's test suite through tilec) and probe.
+# also cutile (cuTile's test suite through tilec), cutileref (the same suite through NVIDIA's
+# tileiras, for scripts/gpu/compare_junit.py's side-by-side table) and probe. CUTILE_TIMEOUT
+# (seconds, default 225) bounds each suite run; a whole run takes about 8 minutes.
 set -u
 OUT=${OUT:-/tmp/gpu-out}; mkdir -p "$OUT"
 R=$PWD
@@ -53,7 +55,10 @@ for s in $steps; do
     cutile) # cuTile Python's own tests (.gpu/cutile-test: NVIDIA/cutile-python's test/, fetched as
             # data) with tilec as cuTile's tileiras (a link on PATH; no NVIDIA tileiras installed)
             mkdir -p /tmp/shimdir; ln -sf /tmp/gpubin/tilec /tmp/shimdir/tileiras; ln -sf /tmp/cu/bin/ptxas /tmp/shimdir/ptxas
-            (cd .gpu/cutile-test/test && env -u CUDA_HOME PATH=/tmp/shimdir:$PATH timeout 225 python3 -m pytest -q -p no:cacheprovider --tb=line -rfE --junitxml="$OUT/cutile-junit.xml" . > "$OUT/cutile-tests.md" 2>&1; echo "exit $?" >> "$OUT/cutile-tests.md") ;;
+            (cd .gpu/cutile-test/test && env -u CUDA_HOME PATH=/tmp/shimdir:$PATH timeout "${CUTILE_TIMEOUT:-225}" python3 -m pytest -q -p no:cacheprovider --tb=line -rfE --junitxml="$OUT/cutile-junit.xml" . > "$OUT/cutile-tests.md" 2>&1; echo "exit $?" >> "$OUT/cutile-tests.md") ;;
+    cutileref) # the same suite with NVIDIA's tileiras (and its ptxas and libnvvm) as the compiler
+            mkdir -p /tmp/refdir; ln -sf /tmp/cu/bin/tileiras /tmp/refdir/tileiras; ln -sf /tmp/cu/bin/ptxas /tmp/refdir/ptxas
+            (cd .gpu/cutile-test/test && env -u CUDA_HOME -u CUDA_PATH PATH=/tmp/refdir:$PATH timeout "${CUTILE_TIMEOUT:-225}" python3 -m pytest -q -p no:cacheprovider --tb=line -rfE --junitxml="$OUT/cutile-ref-junit.xml" . > "$OUT/cutile-ref-tests.md" 2>&1; echo "exit $?" >> "$OUT/cutile-ref-tests.md") ;;
     random) timeout 200 $X gpu-test --only random --random 2000 --seed 1000 > "$OUT/gpu-test-random.md" 2>&1; echo "exit $?" >> "$OUT/gpu-test-random.md" ;;
     test90a) # then warp-specialized (--warp-specialize), appended to the same report
              timeout 150 $X gpu-test --arch sm_90a > "$OUT/gpu-test-sm90a.md" 2>&1; echo "exit $?" >> "$OUT/gpu-test-sm90a.md"

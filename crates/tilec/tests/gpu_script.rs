@@ -39,3 +39,78 @@ fn gpu_runner_covers_every_example_kernel() {
     );
     assert!(stdout.contains("kernels covered (18)"), "{stdout}");
 }
+
+/// `scripts/gpu/compare_junit.py` (the side-by-side table of cuTile's test suite run
+/// through tilec and through NVIDIA's tileiras): the counts of each run, every test that
+/// passes with tileiras only with its failure's first line, and the reverse. Needs
+/// Python (`TILEC_PYTHON`, else `python3`); without it the test says SKIPPED.
+#[test]
+fn junit_comparison_lists_what_tileiras_passes_and_tilec_does_not() {
+    let python = std::env::var("TILEC_PYTHON").unwrap_or_else(|_| "python3".into());
+    if !Command::new(&python)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        eprintln!("\n*** SKIPPED: JUnit comparison: {python} not found (set TILEC_PYTHON) ***\n");
+        return;
+    }
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("compare-junit");
+    std::fs::create_dir_all(&dir).unwrap();
+    let case = |class: &str, name: &str, inner: &str| {
+        format!("<testcase classname=\"{class}\" name=\"{name}\">{inner}</testcase>")
+    };
+    let suite = |cases: &[String]| {
+        format!(
+            "<?xml version=\"1.0\"?><testsuites><testsuite name=\"pytest\">{}</testsuite></testsuites>",
+            cases.concat()
+        )
+    };
+    let ours = suite(&[
+        case("test_copy", "test_a", ""),
+        case(
+            "test_copy",
+            "test_b",
+            "<failure message=\"AssertionError: 3 | 4 elements differ&#10;more\">trace</failure>",
+        ),
+        case("test_mma", "test_c", "<skipped message=\"needs sm_100\"/>"),
+        case("test_mma", "test_d", ""),
+    ]);
+    let reference = suite(&[
+        case("test_copy", "test_a", ""),
+        case("test_copy", "test_b", ""),
+        case("test_mma", "test_c", "<skipped message=\"needs sm_100\"/>"),
+        case("test_mma", "test_d", "<error message=\"timeout\"/>"),
+    ]);
+    let (a, b) = (dir.join("tilec.xml"), dir.join("tileiras.xml"));
+    std::fs::write(&a, ours).unwrap();
+    std::fs::write(&b, reference).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let out = Command::new(&python)
+        .arg(root.join("scripts/gpu/compare_junit.py"))
+        .arg("--tilec")
+        .arg(&a)
+        .arg("--tileiras")
+        .arg(&b)
+        .output()
+        .expect("python runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for line in [
+        "| tileiras (NVIDIA) | 4 | 2 | 0 | 1 | 1 |",
+        "| tilec | 4 | 2 | 1 | 0 | 1 |",
+        "Passing with tileiras, not with tilec: 1",
+        "| `test_copy::test_b` | failed | AssertionError: 3 / 4 elements differ |",
+        "Passing with tilec, not with tileiras: 1",
+        "* `test_mma::test_d` (tileiras: error)",
+    ] {
+        assert!(
+            stdout.lines().any(|l| l == line),
+            "no {line:?} in:\n{stdout}"
+        );
+    }
+}
