@@ -161,6 +161,7 @@ enum CompatArg {
 enum EmitArg {
     Ptx,
     Bytecode,
+    Cubin,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -224,8 +225,10 @@ struct CompileArgs {
     /// Emit `.file`/`.loc` line information mapping PTX back to the source.
     #[arg(short = 'g', long = "lineinfo")]
     line_info: bool,
-    /// What to write: `ptx` (default), or `bytecode` (NVIDIA's Tile IR bytecode, as
-    /// tileiras takes it: the verified module as written, without canonicalization).
+    /// What to write: `ptx` (default), `bytecode` (NVIDIA's Tile IR bytecode, as
+    /// tileiras takes it: the verified module as written, without canonicalization), or
+    /// `cubin` (the PTX assembled by NVIDIA's ptxas for `--arch`, found as `tileiras`
+    /// finds it: TILEC_PTXAS, beside tilec, the nvidia-cuda-nvcc wheel, PATH, CUDA_HOME).
     #[arg(long = "emit", value_enum, default_value_t = EmitArg::Ptx)]
     emit: EmitArg,
     /// Bytecode version for `--emit=bytecode`: 13.1, 13.2 or 13.3 (default: the lowest
@@ -1402,9 +1405,24 @@ impl<'a, 'b> Driver<'a, 'b> {
         if self.errors > 0 {
             return EXIT_DIAGNOSTICS;
         }
+        let bytes = match a.emit {
+            EmitArg::Cubin => match tileiras::assemble(&ptx, arch, a.line_info) {
+                Ok((cubin, report)) => {
+                    for w in tileiras::spill_warnings(&report, arch.name()) {
+                        let _ = writeln!(self.io.stderr, "{w}");
+                    }
+                    cubin
+                }
+                Err(e) => {
+                    let _ = writeln!(self.io.stderr, "error: {}", e.message());
+                    return EXIT_USAGE;
+                }
+            },
+            EmitArg::Ptx | EmitArg::Bytecode => ptx.into_bytes(),
+        };
         let result = match a.output.as_deref() {
-            Some(p) if p.as_os_str() != "-" => output::write_file(p, ptx.as_bytes()),
-            _ => self.io.stdout.write_all(ptx.as_bytes()),
+            Some(p) if p.as_os_str() != "-" => output::write_file(p, &bytes),
+            _ => self.io.stdout.write_all(&bytes),
         };
         self.written(result, a.output.as_deref())
     }

@@ -330,7 +330,7 @@ fn compile(a: &Args, io: &mut Io<'_>) -> i32 {
 
 /// A warning per kernel that ptxas reports spilling to local memory (from `ptxas -v`:
 /// "Function properties for NAME" then "N bytes spill stores, M bytes spill loads").
-fn spill_warnings(report: &str, gpu: &str) -> Vec<String> {
+pub(crate) fn spill_warnings(report: &str, gpu: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut function = None;
     for line in report.lines() {
@@ -449,6 +449,89 @@ fn feed(
     (out, writer.join().unwrap_or_default())
 }
 
+/// Why [`assemble`] wrote no cubin.
+pub(crate) enum AssembleError {
+    /// No ptxas: where tilec looked.
+    NotFound(Vec<String>),
+    /// ptxas could not be run, or its cubin not read back.
+    Io(PathBuf, std::io::Error),
+    /// ptxas refused the PTX (its stderr).
+    Rejected(PathBuf, String),
+}
+
+impl AssembleError {
+    /// The message, for `error: ...`.
+    pub(crate) fn message(&self) -> String {
+        match self {
+            AssembleError::NotFound(looked) => format!(
+                "ptxas not found (looked in: {}); install it with `pip install nvidia-cuda-nvcc` or set TILEC_PTXAS",
+                looked.join(", ")
+            ),
+            AssembleError::Io(p, e) => format!("cannot run {}: {e}", p.display()),
+            AssembleError::Rejected(p, err) => {
+                format!(
+                    "ptxas ({}) rejected tilec's PTX: {}",
+                    p.display(),
+                    err.trim()
+                )
+            }
+        }
+    }
+}
+
+/// PTX to a cubin for `arch` with the ptxas tileiras would find (`tilec --emit=cubin`):
+/// the cubin's bytes and ptxas' resource report (`-v`), or why there is none. ptxas
+/// writes into a temporary file, so a failure leaves no partial output anywhere.
+pub(crate) fn assemble(
+    ptx: &str,
+    arch: tilec_ptx::Arch,
+    line_info: bool,
+) -> Result<(Vec<u8>, String), AssembleError> {
+    let ptxas = find_ptxas().map_err(AssembleError::NotFound)?;
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = std::env::temp_dir().join(format!("tilec-{}-{n}.cubin", std::process::id()));
+    let a = Args {
+        opt_level: 3,
+        line_info,
+        ..Args::default()
+    };
+    let run = |split: bool| {
+        ptxas_command(&ptxas, &a, arch, &tmp, split)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|child| feed(child, ptx.to_string()).0)
+    };
+    let mut out = run(true);
+    if let Ok(o) = &out
+        && !o.status.success()
+        && crate::ptxas::refused_split_compile(&String::from_utf8_lossy(&o.stderr))
+    {
+        out = run(false);
+    }
+    let result = match out {
+        Ok(o) if o.status.success() => std::fs::read(&tmp)
+            .map(|bytes| {
+                let report = format!(
+                    "{}{}",
+                    String::from_utf8_lossy(&o.stdout),
+                    String::from_utf8_lossy(&o.stderr)
+                );
+                (bytes, report)
+            })
+            .map_err(|e| AssembleError::Io(ptxas.clone(), e)),
+        Ok(o) => Err(AssembleError::Rejected(
+            ptxas.clone(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )),
+        Err(e) => Err(AssembleError::Io(ptxas.clone(), e)),
+    };
+    let _ = std::fs::remove_file(&tmp);
+    result
+}
+
 /// Stops a ptxas that has read nothing (it writes nothing).
 fn stop(mut child: std::process::Child) {
     let _ = child.kill();
@@ -475,7 +558,9 @@ fn find_ptxas() -> Result<PathBuf, Vec<String>> {
     {
         dirs.push(d.to_path_buf());
     }
-    if let Some(d) = exe.as_ref().and_then(|e| e.parent()) {
+    if let Some(d) = exe.as_ref().and_then(|e| e.parent())
+        && !dirs.iter().any(|x| x == d)
+    {
         dirs.push(d.to_path_buf());
     }
     for d in &dirs {

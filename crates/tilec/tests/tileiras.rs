@@ -293,6 +293,63 @@ fn a_ptxas_without_split_compile_is_run_again_without_it() {
     assert!(!lines[1].contains("--split-compile"), "{lines:?}");
 }
 
+/// `tilec FILE --emit=cubin` (issue 21's `tilec compile --emit=cubin`): the PTX assembled
+/// by the ptxas tileiras would find, for the `--arch` given, with line information under
+/// `-g`; the cubin names the kernel and cuobjdump reads it for that architecture. Without
+/// a ptxas: exit 2, where tilec looked, and an existing output file left as it was.
+#[test]
+fn emit_cubin_assembles_with_ptxas() {
+    let tilec = env!("CARGO_BIN_EXE_tilec");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("emit-cubin");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("matmul.cubin");
+    std::fs::write(&out, b"old").unwrap();
+    let run = |ptxas: Option<&Path>, arch: &str, extra: &[&str]| {
+        let mut cmd = Command::new(tilec);
+        cmd.args(["examples/matmul.tile", "--emit=cubin", "--arch", arch, "-o"])
+            .arg(&out)
+            .args(extra)
+            .current_dir(repo())
+            .env_remove("CUDA_HOME");
+        match ptxas {
+            Some(p) => cmd.env("TILEC_PTXAS", p),
+            None => cmd.env("TILEC_PTXAS", "/nonexistent/ptxas").env("PATH", ""),
+        };
+        cmd.output().unwrap()
+    };
+    let r = run(None, "sm_90a", &[]);
+    assert_eq!(r.status.code(), Some(2), "{}", text(&r.stderr));
+    let err = text(&r.stderr);
+    assert!(
+        err.starts_with("error: ptxas not found (looked in: /nonexistent/ptxas, "),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), b"old");
+    let Some(ptxas) = ptxas() else {
+        return skipped("--emit=cubin", "ptxas not found (TILEC_PTXAS)");
+    };
+    for (arch, extra) in [("sm_80", &[][..]), ("sm_90a", &["-g"][..])] {
+        let r = run(Some(&ptxas), arch, extra);
+        assert!(r.status.success(), "{arch}: {}", text(&r.stderr));
+        let cubin = std::fs::read(&out).unwrap();
+        assert_eq!(&cubin[..4], b"\x7fELF", "{arch}");
+        assert!(cubin.windows(6).any(|w| w == b"matmul"), "{arch}");
+        let Some(cuobjdump) = std::env::var_os("TILEC_CUOBJDUMP") else {
+            continue;
+        };
+        let listed = Command::new(cuobjdump)
+            .arg("-lelf")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(
+            text(&listed.stdout).contains(&format!("{arch}.cubin")),
+            "{arch}: {}",
+            text(&listed.stdout)
+        );
+    }
+}
+
 /// cuTile Python compiles every corpus kernel (scripts/cutile_corpus) to cubins for
 /// sm_80, sm_90 and sm_100 with tilec as its compiler, offline; its probe finds 13.3; and
 /// a kernel tilec refuses reaches cuTile's exception with the kernel's file and line.
