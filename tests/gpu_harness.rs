@@ -2143,6 +2143,18 @@ fn every_matmul_class_corpus_kernel_goes_by_the_copy_engine() {
             [2, 1, 1],
             6 * (64 * 320 + 320 * 64) * 2,
         ),
+        (
+            // Tiles in groups of 2 tile rows (min, divisions in the coordinates the
+            // producer computes again): 8 C tiles over 2 blocks.
+            "grouped_persistent_matmul",
+            vec![
+                row_major_arg("random", "f16", &[256, 320], 14),
+                row_major_arg("random", "f16", &[320, 128], 15),
+                row_major_arg("zeros", "f16", &[256, 128], 0),
+            ],
+            [2, 1, 1],
+            8 * (64 * 320 + 320 * 64) * 2,
+        ),
     ];
     for (name, groups, grid, bytes) in specs {
         let mut c = cases

@@ -386,6 +386,18 @@ def case_persistent_matmul(tmp, rng):
     return L, {"c": (a @ b).astype(np.float32)}, {}
 
 
+def case_grouped_persistent_matmul(tmp, rng):
+    m, n, k = 330, 200, 100                          # 6 x 4 C tiles (3 groups of 2 rows)
+    a = dyadic(rng, (m, k))                          # over 5 blocks
+    b = dyadic(rng, (k, n))
+    L = Launch(tmp, (5,))
+    L.array("a", a.astype(np.float16))
+    L.array("b", b.astype(np.float16))
+    L.array("c", np.zeros((m, n), np.float16))
+    # The f32 accumulation is exact; the f16 result rounds it once, as NumPy does.
+    return L, {"c": (a @ b).astype(np.float16)}, {}
+
+
 CASES = {
     "tile_atomic_accumulate": case_tile_atomic_accumulate,
     "array_atomic_add_unused": case_array_atomic_add_unused,
@@ -404,6 +416,7 @@ CASES = {
     "matmul_int8": case_matmul_int8,
     "matmul_fp8": case_matmul_fp8,
     "persistent_matmul": case_persistent_matmul,
+    "grouped_persistent_matmul": case_grouped_persistent_matmul,
 }
 
 
