@@ -197,17 +197,16 @@ impl Assign<'_> {
         };
         let m = &*self.m;
         let nested = || "it is nested in other code than a loop in the kernel's body".to_string();
-        let (Some(body), Some(fb)) = (self.body, m.op_block(f)) else {
+        let (Some(body), Some(fb), Some(&iv)) = (
+            self.body,
+            m.op_block(f),
+            m.op_block(origin)
+                .map(|b| m.block_args(b))
+                .and_then(|a| a.first()),
+        ) else {
             return Err(nested());
         };
         // The coordinates: scalar ops of the outer body, none with regions or effects.
-        let Some(&iv) = m
-            .op_block(origin)
-            .map(|b| m.block_args(b))
-            .and_then(|a| a.first())
-        else {
-            return Err(nested());
-        };
         let mut slice: FxHashSet<Op> = FxHashSet::default();
         let mut work: Vec<Value> = copies
             .iter()
@@ -246,22 +245,8 @@ impl Assign<'_> {
             }
         }
         let slice: Vec<Op> = m.block_ops(fb).filter(|o| slice.contains(o)).collect();
-        if self.warp_bits < 2 {
-            return Err("its warps are not whole warpgroups".into());
-        }
-        let e = m.block_parent_op(body).ok_or_else(nested)?;
-        if partition_warps(m, e) > 0 {
-            return Err("an earlier K loop of the kernel is".into());
-        }
-        if let Some(o) = m
-            .block_ops(body)
-            .take_while(|o| *o != outer)
-            .find(|o| !safe_on_every_warp(m, *o))
-        {
-            return Err(format!(
-                "'{}' comes before the loop around it, which the producer's warps would run too",
-                m.def(o).name
-            ));
+        if let Some(why) = self.split_refusal(body, outer, &[], "the loop around it") {
+            return Err(why);
         }
         let trips = self.trip_count(f, InsertPoint::Before(outer), origin);
         Ok(Some(Persistent {
@@ -344,16 +329,35 @@ impl Assign<'_> {
                 "it is nested in other code (only a K loop in the kernel's body is split)".into(),
             );
         }
+        self.split_refusal(body, f, skip, "it")
+    }
+
+    /// Why op `split` of the kernel's body `body` cannot be split into a producer
+    /// partition and the default region, if it cannot: the warps must be whole
+    /// warpgroups, no earlier op split, and everything before `split` (but `skip`: ops
+    /// that move into the default region) safe on extra warps. `what` names `split` in
+    /// the reason.
+    fn split_refusal(
+        &self,
+        body: tilec_ir::Block,
+        split: Op,
+        skip: &[Op],
+        what: &str,
+    ) -> Option<String> {
+        let m = &*self.m;
+        if self.warp_bits < 2 {
+            return Some("its warps are not whole warpgroups".into());
+        }
         let e = m.block_parent_op(body)?;
         if partition_warps(m, e) > 0 {
             return Some("an earlier K loop of the kernel is".into());
         }
         m.block_ops(body)
-            .take_while(|o| *o != f)
+            .take_while(|o| *o != split)
             .find(|o| !skip.contains(o) && !safe_on_every_warp(m, *o))
             .map(|o| {
                 format!(
-                    "'{}' comes before it, which the producer's warps would run too",
+                    "'{}' comes before {what}, which the producer's warps would run too",
                     m.def(o).name
                 )
             })
@@ -554,11 +558,7 @@ impl Assign<'_> {
             let one = self.int_const_at(1, i32_ty, at, op);
             let (dbody, g) = self.scalar_loop([from, total, one], at, f);
             let end = InsertPoint::End(dbody);
-            let (stage, turn) = self.stage_and_turn(g, n, end, op);
-            let one = self.int_const_at(1, i32_ty, end, op);
-            let phase = self.scalar_at(Opcode::AndI, &[turn, one], i32_ty, &[], end, op);
-            let full = self.barrier_at(p.ring.0, stage, p.ring.1, end, op);
-            self.create_at(Opcode::WaitBarrier, &[full, phase], &[], &[], end, op);
+            self.wait_landed(p, g, end, op);
             self.create_at(Opcode::Continue, &[], &[], &[], end, op);
         } else {
             self.drain(p, f, at, op);
@@ -585,13 +585,8 @@ impl Assign<'_> {
             let from = self.scalar_at(Opcode::SubI, &[ub, steps_back], i32_ty, &[], at, op);
             self.scalar_at(Opcode::MaxI, &[from, lb], i32_ty, &[Some(signed)], at, op)
         } else {
-            // lb + max(trips - n, 0) x step, trips = (ub - lb + step - 1) / step (at most
-            // 0 when the loop does not run).
-            let span = self.scalar_at(Opcode::SubI, &[ub, lb], i32_ty, &[], at, op);
-            let round = self.int_const_at(step_c - 1, i32_ty, at, op);
-            let span = self.scalar_at(Opcode::AddI, &[span, round], i32_ty, &[], at, op);
-            let trips =
-                self.scalar_at(Opcode::DivI, &[span, step], i32_ty, &[Some(signed)], at, op);
+            // lb + max(trips - n, 0) x step.
+            let trips = self.trip_count(f, at, op);
             let steps_back = self.int_const_at(u64::from(n), i32_ty, at, op);
             let first = self.scalar_at(Opcode::SubI, &[trips, steps_back], i32_ty, &[], at, op);
             let zero = self.int_const_at(0, i32_ty, at, op);
@@ -609,12 +604,19 @@ impl Assign<'_> {
         let (dbody, jd) = self.scalar_loop([from, ub, step], at, f);
         let end = InsertPoint::End(dbody);
         let rel = self.iteration(jd, lb, step_c, end, op);
-        let (stage, turn) = self.stage_and_turn(rel, n, end, op);
-        let one = self.int_const_at(1, i32_ty, end, op);
-        let phase = self.scalar_at(Opcode::AndI, &[turn, one], i32_ty, &[], end, op);
-        let full = self.barrier_at(p.ring.0, stage, p.ring.1, end, op);
-        self.create_at(Opcode::WaitBarrier, &[full, phase], &[], &[], end, op);
+        self.wait_landed(p, rel, end, op);
         self.create_at(Opcode::Continue, &[], &[], &[], end, op);
+    }
+
+    /// At `at`: a wait for the stage of K step `rel` (counted from the first) to land,
+    /// its full barrier at the step's phase.
+    fn wait_landed(&mut self, p: &WsPipeline, rel: Value, at: InsertPoint, op: Op) {
+        let ty = self.m.value_type(rel);
+        let (stage, turn) = self.stage_and_turn(rel, p.stages, at, op);
+        let one = self.int_const_at(1, ty, at, op);
+        let phase = self.scalar_at(Opcode::AndI, &[turn, one], ty, &[], at, op);
+        let full = self.barrier_at(p.ring.0, stage, p.ring.1, at, op);
+        self.create_at(Opcode::WaitBarrier, &[full, phase], &[], &[], at, op);
     }
 
     /// The CTA barrier at the top of each K step (of `body`, before product `op`) kept a
