@@ -235,7 +235,7 @@ fn compile(a: &Args, io: &mut Io<'_>) -> i32 {
     } else {
         sources.add(name, String::from_utf8_lossy(&bytes).into_owned())
     };
-    let opts = crate::pipeline::Options {
+    let mut opts = crate::pipeline::Options {
         canonicalize: a.opt_level > 0,
         ptx: tilec_ptx::Options {
             arch,
@@ -250,6 +250,13 @@ fn compile(a: &Args, io: &mut Io<'_>) -> i32 {
         },
         ..crate::pipeline::Options::default()
     };
+    if let Err(e) = backend_flags(&mut opts.ptx) {
+        if let Ok((_, Ok(child))) = ptxas {
+            stop(child);
+        }
+        let _ = writeln!(io.stderr, "error: {e}");
+        return EXIT_USAGE;
+    }
     let (ptx, m, pipelines) = match crate::pipeline::compile(&bytes, file, &opts) {
         Ok(mut c) => (c.ptx, c.modules.pop(), c.remarks),
         Err(f) => {
@@ -447,6 +454,36 @@ fn feed(
     });
     let out = child.wait_with_output();
     (out, writer.join().unwrap_or_default())
+}
+
+/// tilec's own backend options for the `tileiras` personality, which cuTile's command
+/// line cannot carry: `TILEC_TILEIRAS_FLAGS`, space-separated, of `--warp-specialize`,
+/// `--no-tma` and `--num-stages=N` (1 to 6), as `tilec` takes them. For measuring them
+/// under cuTile (its tests and benchmarks) without changing cuTile.
+fn backend_flags(o: &mut tilec_ptx::Options) -> Result<(), String> {
+    let Some(flags) = std::env::var_os("TILEC_TILEIRAS_FLAGS") else {
+        return Ok(());
+    };
+    for flag in flags.to_string_lossy().split_whitespace() {
+        match flag.split_once('=') {
+            None if flag == "--warp-specialize" => o.warp_specialize = true,
+            None if flag == "--no-tma" => o.tma = false,
+            Some(("--num-stages", n)) => match n.parse::<u32>() {
+                Ok(n @ 1..=6) => o.num_stages = Some(n),
+                _ => {
+                    return Err(format!(
+                        "TILEC_TILEIRAS_FLAGS: --num-stages takes 1 to 6 (got '{n}')"
+                    ));
+                }
+            },
+            _ => {
+                return Err(format!(
+                    "TILEC_TILEIRAS_FLAGS: unknown flag '{flag}' (known: --warp-specialize, --no-tma, --num-stages=N)"
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Why [`assemble`] wrote no cubin.

@@ -350,6 +350,63 @@ fn emit_cubin_assembles_with_ptxas() {
     }
 }
 
+/// `TILEC_TILEIRAS_FLAGS` passes tilec's own backend options through cuTile's command
+/// line: `--warp-specialize` splits matmul_bf16's K loop (a producer warp beside the MMA
+/// warpgroup: 160 threads, which the remarks report), `--num-stages=2` shortens its
+/// pipeline; an unknown flag is refused before anything is written.
+#[test]
+fn tileiras_flags_from_the_environment() {
+    let Some(ptxas) = ptxas() else {
+        return skipped("TILEC_TILEIRAS_FLAGS", "ptxas not found (TILEC_PTXAS)");
+    };
+    let dir = shim("tileiras-flags");
+    let run = |flags: &str, name: &str| {
+        let cubin = dir.join(format!("{name}.cubin"));
+        let remarks = dir.join(format!("{name}.yaml"));
+        let mut cmd = Command::new(dir.join("tileiras"));
+        cmd.args(["tests/corpus/cutile/matmul_bf16.tileirbc", "-o"])
+            .arg(&cubin)
+            .args([
+                "--gpu-name",
+                "sm_90",
+                "--remark-format=yaml",
+                "--remarks=all",
+            ])
+            .arg(format!("--remarks-output-file={}", remarks.display()))
+            .current_dir(repo())
+            .env_remove("CUDA_HOME")
+            .env("TILEC_PTXAS", &ptxas)
+            .env("TILEC_TILEIRAS_FLAGS", flags);
+        let out = cmd.output().unwrap();
+        (
+            out,
+            cubin,
+            std::fs::read_to_string(&remarks).unwrap_or_default(),
+        )
+    };
+    let (out, cubin, yaml) = run("", "plain");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        yaml.contains("with 4 warps (128 threads per tile block)"),
+        "{yaml}"
+    );
+    assert!(std::fs::read(&cubin).unwrap().starts_with(b"\x7fELF"));
+    let (out, _, yaml) = run("--warp-specialize --num-stages=2", "ws");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        yaml.contains("(160 threads per tile block), 2 pipeline stages"),
+        "{yaml}"
+    );
+    let (out, cubin, _) = run("--fast", "bad");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).starts_with("error: TILEC_TILEIRAS_FLAGS: unknown flag '--fast'"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!cubin.exists());
+}
+
 /// cuTile Python compiles every corpus kernel (scripts/cutile_corpus) to cubins for
 /// sm_80, sm_90 and sm_100 with tilec as its compiler, offline; its probe finds 13.3; and
 /// a kernel tilec refuses reaches cuTile's exception with the kernel's file and line.
