@@ -21,6 +21,9 @@ of the tests/corpus/cutile entry tilec compiles: both sides run the same cuTile 
                         also torch.mm (cuBLAS)
     matmul_bf16:MxNxK   C (bf16) = A (bf16, MxK) @ B^T, B (bf16) stored NxK, 64x64x64
                         tiles (matmul_bf16); also torch.mm(a, b.t()) (cuBLAS), bf16
+    persistent:MxNxKxP  C (f32) = A (f16) @ B (f16), 64x64x64 tiles, P tile blocks walking
+                        C's tiles (persistent_matmul; P = one per SM); also torch.mm
+    persistent_ws:MxNxKxP  the same (tilec's side warp-specialized)
     attention:S         one head of attention, O = softmax(Q K^T / 8) V, Q, K, V, O S x 64
                         f16 (flash_attention, 64 query rows per block, keys in blocks of
                         64); also torch's scaled_dot_product_attention on (1, 1, S, 64)
@@ -63,10 +66,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "cutile_corpus"))
 # The shape each benchmark takes (the number of dimensions of its NAME:SHAPE).
 DIMS = {"vector_add": 1, "row_softmax": 2, "layernorm": 2, "transpose": 2, "matmul": 3,
         "matmul_128": 3, "matmul_bf16": 3, "matmul_wide": 3, "matmul_wide_ws": 3,
-        "attention": 1}
+        "persistent": 4, "persistent_ws": 4, "attention": 1}
 
 # The matrix products: also timed with torch.mm (cuBLAS).
-GEMMS = ("matmul", "matmul_128", "matmul_bf16", "matmul_wide", "matmul_wide_ws")
+GEMMS = ("matmul", "matmul_128", "matmul_bf16", "matmul_wide", "matmul_wide_ws", "persistent",
+         "persistent_ws")
 
 EPS = 1e-5
 
@@ -114,6 +118,7 @@ DEFAULT_BENCHES = [
     "matmul_128:8192x8192x8192",
     "matmul_bf16:4096x4096x4096",
     "matmul_bf16:8192x8192x8192",
+    "persistent:8192x8192x8192x132",
     "attention:16384",
 ]
 
@@ -154,6 +159,10 @@ def kernel_plan(name, dims):
         # tests/corpus/cutile/matmul_bf16, entry ..._I64_I64_I64.
         m, n, _ = dims
         return K.matmul_bf16, (cdiv(m, 64), cdiv(n, 64), 1), (64, 64, 64)
+    if name in ("persistent", "persistent_ws"):
+        # tests/corpus/cutile/persistent_matmul, entry ..._I64_I64_I64: P tile blocks.
+        p = dims[3]
+        return K.persistent_matmul, (p, 1, 1), (64, 64, 64)
     if name == "attention":
         # tests/corpus/cutile/flash_attention, entry ..._Sf32_I64_I64_I64.
         (s,) = dims
@@ -177,6 +186,8 @@ def signature(name):
         "matmul_128": [h2, h2, a2],
         "matmul_wide": [h2, h2, a2],
         "matmul_wide_ws": [h2, h2, a2],
+        "persistent": [h2, h2, a2],
+        "persistent_ws": [h2, h2, a2],
         "matmul_bf16": [b2, b2, b2],
         "attention": [h2, h2, h2, h2, K.scalar(K.f32)],
     }[name]
@@ -369,7 +380,7 @@ def setup(lib, name, dims):
                 check_close(f"row {r}", lib.host(t[r:r + 1]), want, 0, 0)
         return (a, t), check
     if name in GEMMS:
-        m, n, k = dims
+        m, n, k = dims[:3]
         if name == "matmul_bf16":
             # C (bf16) = A @ B^T, B stored N x K; the f32 sum is rounded to bf16 (2^-8).
             a, b, c = lib.randn((m, k), "bf16"), lib.randn((n, k), "bf16"), lib.empty((m, n), "bf16")
@@ -433,7 +444,7 @@ def run_torch_matmul(torch_lib, name, dims, warmup, reps):
     """cuBLAS on the benchmark's shapes and dtypes: torch.mm f16 x f16 -> f32 for matmul
     and matmul_128; torch.mm(a, b.t()) bf16 -> bf16 for matmul_bf16 (B stored N x K)."""
     torch = torch_lib.torch
-    m, n, k = dims
+    m, n, k = dims[:3]
     if name == "matmul_bf16":
         a, b = torch_lib.randn((m, k), "bf16"), torch_lib.randn((n, k), "bf16")
         bt = b.t()

@@ -150,6 +150,13 @@ pub enum Kind {
     /// [`Kind::MatmulWide`] compiled with `--warp-specialize` (on sm_90a a producer
     /// warpgroup beside the two MMA warpgroups; elsewhere the same kernel).
     MatmulWideWs,
+    /// cuTile's `persistent_matmul` (`tests/corpus/cutile`): C (f32) = A (f16) x B (f16)
+    /// with 64x64x64 tiles, `P` tile blocks (the shape's fourth number: one per SM)
+    /// walking C's tiles.
+    Persistent,
+    /// [`Kind::Persistent`] compiled with `--warp-specialize` (on sm_90a the loop over
+    /// C's tiles split whole: a producer warp beside the MMA warpgroup).
+    PersistentWs,
     /// cuTile's `flash_attention` (`tests/corpus/cutile`): one head, O = softmax(Q K^T
     /// / 8) V with Q, K, V and O `S x 64` f16, 64 query rows per block and keys in blocks
     /// of 64 (the online softmax); measured in TFLOP/s (4·S²·64) against torch's
@@ -180,7 +187,7 @@ pub struct Source {
 
 impl Kind {
     /// Every benchmark kind.
-    pub const ALL: [Kind; 10] = [
+    pub const ALL: [Kind; 12] = [
         Kind::VectorAdd,
         Kind::RowSoftmax,
         Kind::Layernorm,
@@ -190,6 +197,8 @@ impl Kind {
         Kind::MatmulBf16,
         Kind::MatmulWide,
         Kind::MatmulWideWs,
+        Kind::Persistent,
+        Kind::PersistentWs,
         Kind::Attention,
     ];
 
@@ -207,6 +216,8 @@ impl Kind {
             Kind::MatmulBf16 => "matmul_bf16",
             Kind::MatmulWide => "matmul_wide",
             Kind::MatmulWideWs => "matmul_wide_ws",
+            Kind::Persistent => "persistent",
+            Kind::PersistentWs => "persistent_ws",
             Kind::Attention => "attention",
         }
     }
@@ -246,6 +257,12 @@ impl Kind {
                 warps: None,
                 warp_specialize: self == Kind::MatmulWideWs,
             },
+            Kind::Persistent | Kind::PersistentWs => Source {
+                file: "tests/corpus/cutile/persistent_matmul.tileirbc",
+                entry: "persistent_matmul_Kt1_A2f16_1l0_2t1_p16_A2f16_1l0_2t1_p16_A2f32_1l0_2t1_p16_I64_I64_I64",
+                warps: None,
+                warp_specialize: self == Kind::PersistentWs,
+            },
             Kind::Attention => Source {
                 file: "tests/corpus/cutile/flash_attention.tileirbc",
                 entry: "flash_attention_Kt1_A2f16_1l0_2t1_p16_A2f16_1l0_2t1_p16_A2f16_1l0_2t1_p16_A2f16_1l0_2t1_p16_Sf32_I64_I64_I64",
@@ -265,6 +282,8 @@ impl Kind {
                 | Kind::MatmulBf16
                 | Kind::MatmulWide
                 | Kind::MatmulWideWs
+                | Kind::Persistent
+                | Kind::PersistentWs
         )
     }
 
@@ -303,6 +322,8 @@ impl Kind {
             | Kind::MatmulBf16
             | Kind::MatmulWide
             | Kind::MatmulWideWs => 3,
+            // M, N, K and the tile blocks.
+            Kind::Persistent | Kind::PersistentWs => 4,
         }
     }
 }
@@ -436,6 +457,7 @@ impl Bench {
             Kind::Matmul128 | Kind::MatmulWide | Kind::MatmulWideWs => {
                 [div_ceil(self.d(0), 128), div_ceil(self.d(1), 128), 1]
             }
+            Kind::Persistent | Kind::PersistentWs => [self.d(3), 1, 1],
             Kind::Attention => [div_ceil(self.d(0), 64), 1, 1],
         }
     }
@@ -475,7 +497,12 @@ impl Bench {
                 let mn = self.du(0) * self.du(1);
                 vec![b("a", Elem::F32, mn, false), b("b", Elem::F32, mn, true)]
             }
-            Kind::Matmul | Kind::Matmul128 | Kind::MatmulWide | Kind::MatmulWideWs => {
+            Kind::Matmul
+            | Kind::Matmul128
+            | Kind::MatmulWide
+            | Kind::MatmulWideWs
+            | Kind::Persistent
+            | Kind::PersistentWs => {
                 let (m, n, k) = (self.du(0), self.du(1), self.du(2));
                 vec![
                     b("a", Elem::F16, m * k, false),
@@ -538,7 +565,12 @@ impl Bench {
                 let (m, n) = (self.d(0), self.d(1));
                 [matrix(0, m, n), matrix(1, n, m)].concat()
             }
-            Kind::Matmul | Kind::Matmul128 | Kind::MatmulWide | Kind::MatmulWideWs => {
+            Kind::Matmul
+            | Kind::Matmul128
+            | Kind::MatmulWide
+            | Kind::MatmulWideWs
+            | Kind::Persistent
+            | Kind::PersistentWs => {
                 let (m, n, k) = (self.d(0), self.d(1), self.d(2));
                 [matrix(0, m, k), matrix(1, k, n), matrix(2, m, n)].concat()
             }
@@ -622,7 +654,9 @@ impl Bench {
             | Kind::Matmul128
             | Kind::MatmulBf16
             | Kind::MatmulWide
-            | Kind::MatmulWideWs => rows(self.du(0), self.du(1)),
+            | Kind::MatmulWideWs
+            | Kind::Persistent
+            | Kind::PersistentWs => rows(self.du(0), self.du(1)),
             Kind::Attention => rows(self.du(0), HEAD_DIM as usize),
         }
     }
@@ -644,7 +678,9 @@ impl Bench {
             | Kind::Matmul128
             | Kind::MatmulBf16
             | Kind::MatmulWide
-            | Kind::MatmulWideWs => self.du(1),
+            | Kind::MatmulWideWs
+            | Kind::Persistent
+            | Kind::PersistentWs => self.du(1),
             Kind::Transpose => self.du(0),
             Kind::Attention => HEAD_DIM as usize,
         };
@@ -714,7 +750,12 @@ impl Bench {
                     .map(|c| (f32s(0, c * cols + r, 1)[0], 0.0))
                     .collect()
             }
-            Kind::Matmul | Kind::Matmul128 | Kind::MatmulWide | Kind::MatmulWideWs => {
+            Kind::Matmul
+            | Kind::Matmul128
+            | Kind::MatmulWide
+            | Kind::MatmulWideWs
+            | Kind::Persistent
+            | Kind::PersistentWs => {
                 let (cols, k) = (self.du(1), self.du(2));
                 let a = decode(Elem::F16, &inputs[0], r * k, k);
                 let mut sum = vec![0.0; n];
@@ -853,6 +894,9 @@ pub fn default_plan() -> Vec<Bench> {
         (Kind::MatmulWide, vec![8192, 8192, 8192]),
         (Kind::MatmulWideWs, vec![4096, 4096, 4096]),
         (Kind::MatmulWideWs, vec![8192, 8192, 8192]),
+        // One tile block per SM of an H100 SXM or H200 (132).
+        (Kind::Persistent, vec![8192, 8192, 8192, 132]),
+        (Kind::PersistentWs, vec![8192, 8192, 8192, 132]),
         (Kind::Attention, vec![16384]),
     ]
     .into_iter()
@@ -1794,7 +1838,7 @@ mod tests {
     #[test]
     fn the_plan_covers_every_kernel_within_its_limits() {
         let p = default_plan();
-        assert_eq!(p.len(), 15, "a shape of the default plan was rejected");
+        assert_eq!(p.len(), 17, "a shape of the default plan was rejected");
         for k in Kind::ALL {
             assert!(p.iter().any(|b| b.kind == k), "{k:?} is not benchmarked");
             assert_eq!(Kind::from_name(k.name()), Some(k));
@@ -1815,6 +1859,8 @@ mod tests {
         assert!(Bench::new(Kind::Matmul, &[10, 10]).is_none());
         assert!(Bench::new(Kind::Transpose, &[65536, 65536]).is_none());
         assert!(Bench::new(Kind::VectorAdd, &[0]).is_none());
+        assert!(Bench::new(Kind::Persistent, &[64, 64, 64]).is_none());
+        assert!(Bench::new(Kind::PersistentWs, &[64, 64, 64, 0]).is_none());
     }
 
     #[test]
@@ -1872,6 +1918,12 @@ mod tests {
             bf.args()[5..10],
             [KArg::Buffer(1), i(2048), i(1024), i(1024), i(1)]
         );
+        // The persistent GEMM: the fourth number is its tile blocks, not a size.
+        let pm = Bench::new(Kind::Persistent, &[4096, 2048, 1024, 132]).unwrap();
+        assert_eq!(pm.flops(), mm.flops());
+        assert_eq!(pm.grid(), [132, 1, 1]);
+        assert_eq!(pm.spec(), "persistent:4096x2048x1024x132");
+        assert_eq!(pm.args(), mm.args());
     }
 
     /// Every benchmark's arguments fit its kernel's entry and the PTX `.param` list, for
@@ -1905,13 +1957,16 @@ mod tests {
                 // The layouts' warps, and a warp-specialized producer warpgroup's
                 // (sm_90a, beside matmul_wide's two MMA warpgroups).
                 let src = b.kind.source();
-                let want = src
+                let mma = src
                     .warps
-                    .unwrap_or_else(|| tilec_ptx::gpu::choose_warps(&c.module, c.entry))
-                    + if src.warp_specialize && arch == Arch::Sm90a {
-                        4
-                    } else {
-                        0
+                    .unwrap_or_else(|| tilec_ptx::gpu::choose_warps(&c.module, c.entry));
+                // A producer warpgroup beside two or more MMA warpgroups, a warp
+                // beside one.
+                let want = mma
+                    + match (src.warp_specialize && arch == Arch::Sm90a, mma >= 8) {
+                        (true, true) => 4,
+                        (true, false) => 1,
+                        (false, _) => 0,
                     };
                 assert_eq!(c.warps(), want, "{} on {}", b.kind.name(), arch.name());
             }
@@ -1920,6 +1975,9 @@ mod tests {
             // Warp-specialized on sm_90a: a producer warpgroup beside the two MMA ones.
             let ws = compiled[&Kind::MatmulWideWs].warps();
             assert_eq!(ws, if arch == Arch::Sm90a { 12 } else { 8 });
+            // The persistent GEMM's loop over C's tiles split whole: a producer warp.
+            let ws = compiled[&Kind::PersistentWs].warps();
+            assert_eq!(ws, if arch == Arch::Sm90a { 5 } else { 4 });
             assert_eq!(compiled[&Kind::Matmul].warps(), NUM_WARPS);
         }
     }
@@ -1999,6 +2057,9 @@ mod tests {
             Bench::new(Kind::MatmulBf16, &[100, 70, 90]).unwrap(),
             // Attention: a ragged last key block (150 = 2 x 64 + 22).
             Bench::new(Kind::Attention, &[150]).unwrap(),
+            // 3 x 3 C tiles over 4 tile blocks, ragged K; warp-specialized the same.
+            Bench::new(Kind::Persistent, &[150, 130, 100, 4]).unwrap(),
+            Bench::new(Kind::PersistentWs, &[150, 130, 100, 4]).unwrap(),
         ];
         for b in small {
             let c = compile(b.kind, Arch::Sm90).unwrap();
@@ -2224,7 +2285,7 @@ warning: something
         );
         assert!(
             text.contains(
-                "checked the arguments of 15 benchmark(s) against their PTX (sm_90): all fit"
+                "checked the arguments of 17 benchmark(s) against their PTX (sm_90): all fit"
             ),
             "{text}"
         );
