@@ -1833,6 +1833,16 @@ fn attention_loads_k_and_v_ahead() {
     let p = gpusweep::prepare(&case, &opts).expect("prepares");
     let want = 2 * 6 * 64 * 64 * 2;
     assert_eq!(tma_bytes_under_schedules(&p, &case, false), vec![want; 3]);
+    // Warp-specialized: one producer warp fills both rings (K's and V's) for every key
+    // block, Q's staging moved into the MMA warps' region; the same bytes, the same
+    // result.
+    let opts = tilec_ptx::Options {
+        warp_specialize: true,
+        ..opts
+    };
+    let p = gpusweep::prepare(&case, &opts).expect("prepares");
+    assert!(p.ptx.contains(".reqntid 160, 1, 1"), "{}", p.ptx);
+    assert_eq!(tma_bytes_under_schedules(&p, &case, false), vec![want; 3]);
 }
 
 /// Two products in one K loop (two accumulators): each gets its own pipeline, the two
@@ -1877,6 +1887,16 @@ fn two_pipelines_share_a_loop() {
         );
         passes_under_three_schedules(&p, &c, true);
     }
+    // Warp-specialized on sm_90a: one producer warp fills both pipelines' stages (two
+    // rings, two empty rings) for every K step.
+    let opts = tilec_ptx::Options {
+        arch: tilec_ptx::Arch::Sm90a,
+        warp_specialize: true,
+        ..tilec_ptx::Options::default()
+    };
+    let p = gpusweep::prepare(&c, &opts).expect("prepares");
+    assert!(p.ptx.contains(".reqntid 160, 1, 1"), "{}", p.ptx);
+    passes_under_three_schedules(&p, &c, true);
     // Where the budget is 48 KiB of static shared memory, the second product gets what
     // the first left: no pipeline, and a remark that says so.
     let remarks = gpu_remarks(&c, &sm90a_static());

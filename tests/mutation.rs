@@ -316,11 +316,13 @@ fn gpu_ir_mutants_never_crash_and_always_explain_themselves() {
         seeds.push((format!("{name} {}", args.join(" ")), arch, gpu));
     }
     // Warp-specialized (a `ttg.warp_specialize` with its producer partition; the
-    // persistent GEMM's holds the loop over C's tiles with its scalar code).
+    // persistent GEMM's holds the loop over C's tiles with its scalar code, attention's
+    // fills two rings).
     for name in [
         "examples/matmul_wide.tile",
         "tests/corpus/cutile/matmul_bf16.mlir",
         "tests/corpus/cutile/persistent_matmul.mlir",
+        "tests/corpus/cutile/flash_attention.mlir",
     ] {
         let gpu = gpu_ir_of(&root.join(name), &["--arch", "sm_90a", "--warp-specialize"]);
         assert!(gpu.contains("ttg.warp_specialize"), "{name}");

@@ -388,11 +388,13 @@ pub fn pipeline_loops(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnos
             smem_limit: opts.smem_limit(),
             remarks: Vec::new(),
             vec_bits: FxHashMap::default(),
+            pending_ws: Vec::new(),
         };
         a.vec_bits = global_vec_bits(a.m, e);
         for op in products {
             a.expand_pipeline(op);
         }
+        a.split_pending();
         a.tma_stores(e);
         a.finish(e);
         remarks.append(&mut a.remarks);
@@ -490,6 +492,7 @@ impl<'a> Assign<'a> {
             smem_limit: opts.smem_limit(),
             remarks: Vec::new(),
             vec_bits: FxHashMap::default(),
+            pending_ws: Vec::new(),
         }
     }
 }
@@ -536,6 +539,9 @@ struct Assign<'a> {
     smem_limit: u32,
     /// Remarks on the pipelines (`convert_to_gpu_remarks`).
     remarks: Vec<tilec_diag::Diagnostic>,
+    /// The copy-engine pipelines to warp-specialize, by K loop, once every product of
+    /// the entry is planned ([`Assign::split_pending`]).
+    pending_ws: Vec<(Op, ws::WsPipeline)>,
     /// log2 of the most contiguous elements a thread holds in the `blocked` layout, by
     /// tile size ([`global_vec_bits`]).
     vec_bits: FxHashMap<u32, u32>,
@@ -2565,6 +2571,7 @@ impl Assign<'_> {
         let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
         let bar = self.create(Opcode::GpuBarrier, &[], &[], &[Some(local)], first);
         self.located(bar, op);
+        let top_barrier = bar;
         // Stage numbers count iterations, i = (k - lb) / step (the step a constant): B's
         // (and A's for two stages) i & 1 now and (i + 1) & 1 next; A's i mod n now and
         // (i + n - 1) mod n for the copy issued in this iteration.
@@ -2794,22 +2801,7 @@ impl Assign<'_> {
                     };
                     let stage = match done {
                         // Stage (done + j) mod n across a persistent loop.
-                        Some(done) => {
-                            let before = InsertPoint::Before(f);
-                            let jc = self.int_const_at(u64::from(j), i32_ty, before, op);
-                            let g =
-                                self.scalar_at(Opcode::AddI, &[done, jc], i32_ty, &[], before, op);
-                            let nc = self.int_const_at(u64::from(n), i32_ty, before, op);
-                            let unsigned = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 0);
-                            self.scalar_at(
-                                Opcode::RemI,
-                                &[g, nc],
-                                i32_ty,
-                                &[Some(unsigned)],
-                                before,
-                                op,
-                            )
-                        }
+                        Some(done) => self.stage_after(done, j, n, InsertPoint::Before(f), op),
                         None => consts[j as usize],
                     };
                     let subst = |w: Value| if w == iv { k_j } else { w };
@@ -3054,12 +3046,15 @@ impl Assign<'_> {
                 why.is_none()
             };
         let mut ws_maps = Vec::new();
+        let mut ws_fills: Vec<Op> = Vec::new();
         let ring = tma.then(|| {
             let maps = self.tensor_maps(&tma_copies, tma_ok, maps_at, op);
             let ring = self.barrier_ring(n, setup, op);
             ws_maps.clone_from(&maps);
-            // The prologue's fills, stages 0 to dist - 1 (the partition's, warp-specialized).
-            for j in 0..if ws { 0 } else { dist } {
+            // The prologue's fills, stages 0 to dist - 1 (recorded: warp-specialized, the
+            // partition's replace them).
+            let before_fills = self.m.prev_op(f);
+            for j in 0..dist {
                 let (k_j, pred) = if j == 0 {
                     (lb, None)
                 } else {
@@ -3074,7 +3069,10 @@ impl Assign<'_> {
                     );
                     (kj, Some(predicate(self, lb, j, InsertPoint::Before(f)).1))
                 };
-                let stage = self.int_const(u64::from(j), i32_ty, f, op);
+                let stage = match done {
+                    Some(done) => self.stage_after(done, j, n, InsertPoint::Before(f), op),
+                    None => self.int_const(u64::from(j), i32_ty, f, op),
+                };
                 let subst = |w: Value| if w == iv { k_j } else { w };
                 let at = InsertPoint::Before(f);
                 self.tma_fill(
@@ -3090,8 +3088,10 @@ impl Assign<'_> {
                     op,
                 );
             }
+            ws_fills = self.ops_between(before_fills, f);
             // In the loop, step k + dist into its stage, after the other fills.
-            if let Some(next) = self.m.next_op(anchor).filter(|_| !ws) {
+            if let Some(next) = self.m.next_op(anchor) {
+                let before_fill = self.m.prev_op(next);
                 let ahead = |w: Value| if w == iv { a_k } else { w };
                 let at = InsertPoint::Before(next);
                 self.tma_fill(
@@ -3106,6 +3106,8 @@ impl Assign<'_> {
                     at,
                     op,
                 );
+                let made = self.ops_between(before_fill, next);
+                ws_fills.extend(made);
             }
             // The product waits for its stage: phase ((k - lb) / n) & 1.
             let before = InsertPoint::Before(op);
@@ -3277,20 +3279,50 @@ impl Assign<'_> {
         }
         if let Some(ring) = ring.filter(|_| ws) {
             let p = ws::WsPipeline {
-                copies: &tma_copies,
-                maps: &ws_maps,
-                bufs: &tma_bufs,
+                op,
+                copies: tma_copies,
+                maps: ws_maps,
+                bufs: tma_bufs,
                 ring,
                 stages: n,
                 overlap,
                 tma_ok,
                 not_tma,
                 prologue: ws_prologue,
-                persistent: persistent.as_ref().zip(done),
+                persistent: persistent.zip(done),
+                fills: ws_fills,
+                top_barrier,
             };
-            self.warp_specialize(op, f, &p);
+            self.pending_ws.push((f, p));
         }
         true
+    }
+
+    /// Stage `(done + j) mod n` at `at`: step `j` of a K loop whose steps count on from
+    /// `done` (a persistent loop's earlier iterations).
+    fn stage_after(&mut self, done: Value, j: u32, n: u32, at: InsertPoint, origin: Op) -> Value {
+        let ty = self.m.value_type(done);
+        let jc = self.int_const_at(u64::from(j), ty, at, origin);
+        let g = self.scalar_at(Opcode::AddI, &[done, jc], ty, &[], at, origin);
+        let nc = self.int_const_at(u64::from(n), ty, at, origin);
+        let unsigned = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 0);
+        self.scalar_at(Opcode::RemI, &[g, nc], ty, &[Some(unsigned)], at, origin)
+    }
+
+    /// The ops of `before`'s block after `after` (from its first op when `None`) and
+    /// before `before`, in order.
+    fn ops_between(&self, after: Option<Op>, before: Op) -> Vec<Op> {
+        let m = &*self.m;
+        let mut cur = match after {
+            Some(a) => m.next_op(a),
+            None => m.op_block(before).and_then(|b| m.first_op(b)),
+        };
+        let mut out = Vec::new();
+        while let Some(o) = cur.filter(|o| *o != before) {
+            out.push(o);
+            cur = m.next_op(o);
+        }
+        out
     }
 
     /// A copy of `src` at `at` with its operands mapped by `map` (attributes, extra

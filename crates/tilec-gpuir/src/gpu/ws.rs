@@ -125,11 +125,13 @@ pub(super) struct Persistent {
     pub slice: Vec<Op>,
 }
 
-/// What [`Assign::warp_specialize`] needs of the pipeline `build_pipeline` made.
-pub(super) struct WsPipeline<'a> {
-    pub copies: &'a [tma::TmaCopy],
-    pub maps: &'a [Value],
-    pub bufs: &'a [(usize, Value, Type)],
+/// What [`Assign::warp_specialize`] needs of a pipeline `build_pipeline` made.
+pub(super) struct WsPipeline {
+    /// The product the pipeline feeds.
+    pub op: Op,
+    pub copies: Vec<tma::TmaCopy>,
+    pub maps: Vec<Value>,
+    pub bufs: Vec<(usize, Value, Type)>,
     pub ring: (Value, Type),
     pub stages: u32,
     pub overlap: bool,
@@ -141,10 +143,96 @@ pub(super) struct WsPipeline<'a> {
     pub prologue: Vec<Op>,
     /// Split across a persistent loop: the loop, and the K steps done in its earlier
     /// iterations (made before the K loop), which the stages and phases count from.
-    pub persistent: Option<(&'a Persistent, Value)>,
+    pub persistent: Option<(Persistent, Value)>,
+    /// The copy-engine fills the pipeline made itself (its prologue's and the loop's),
+    /// which the partition's replace: erased when the loop is split.
+    pub fills: Vec<Op>,
+    /// The CTA barrier at the top of each K step, which kept a refill behind every read
+    /// of its stage.
+    pub top_barrier: Op,
+}
+
+/// Whether op `x` is `o` or nested in it.
+fn within(m: &Module, x: Op, o: Op) -> bool {
+    let mut at = Some(x);
+    while let Some(p) = at {
+        if p == o {
+            return true;
+        }
+        at = m.parent_op(p);
+    }
+    false
 }
 
 impl Assign<'_> {
+    /// Splits the loops whose copy-engine pipelines were all planned warp-specialized
+    /// (`pending_ws`), each once with all its pipelines. A loop of several pipelines
+    /// around which a persistent loop's setup was made stays as planned, unsplit (its
+    /// fills and stages are those of a single-role pipeline counting steps across the
+    /// persistent loop).
+    pub(super) fn split_pending(&mut self) {
+        let pending = std::mem::take(&mut self.pending_ws);
+        let mut loops: Vec<(Op, Vec<WsPipeline>)> = Vec::new();
+        for (f, p) in pending {
+            match loops.iter_mut().find(|(g, _)| *g == f) {
+                Some((_, ps)) => ps.push(p),
+                None => loops.push((f, vec![p])),
+            }
+        }
+        let mut split = false;
+        for (f, ps) in loops {
+            let why = if split {
+                Some("an earlier K loop of the kernel is")
+            } else if ps.len() > 1 && ps.iter().any(|p| p.persistent.is_some()) {
+                Some("it holds several pipelines and is nested in a persistent loop")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                self.remark(f, format!("K loop not warp-specialized: {why}"));
+                continue;
+            }
+            let moved = self.movable_ops(f);
+            self.warp_specialize(f, &ps, &moved);
+            split = true;
+        }
+    }
+
+    /// The ops around K loop `f` in the kernel's body that the producer's warps must not
+    /// run but the default region may run instead, where they move when `f` is split:
+    /// before `f`, each op that is not safe on extra warps, has no regions and whose
+    /// results only `f` uses (a loop-invariant operand staged in shared memory,
+    /// attention's `Q`), with the CTA barrier right after it; after `f`, the
+    /// `ttg.local_dealloc` that releases such a buffer.
+    fn movable_ops(&self, f: Op) -> (Vec<Op>, Vec<Op>) {
+        let m = &*self.m;
+        let Some(body) = self.body.filter(|b| m.op_block(f) == Some(*b)) else {
+            return (Vec::new(), Vec::new());
+        };
+        let (mut before, mut after) = (Vec::new(), Vec::new());
+        for o in m.block_ops(body).take_while(|o| *o != f) {
+            if safe_on_every_warp(m, o) || !m.regions(o).is_empty() || m.num_results(o) == 0 {
+                continue;
+            }
+            let release =
+                |u: Op| m.opcode(u) == Opcode::LocalDealloc && m.op_block(u) == Some(body);
+            let only_f = m
+                .results(o)
+                .all(|r| m.users(r).all(|u| within(m, u, f) || release(u)));
+            if !only_f {
+                continue;
+            }
+            before.push(o);
+            if let Some(b) = m.next_op(o).filter(|b| m.opcode(*b) == Opcode::GpuBarrier) {
+                before.push(b);
+            }
+            for r in m.results(o) {
+                after.extend(m.users(r).filter(|u| release(*u)));
+            }
+        }
+        (before, after)
+    }
+
     /// The loop around K loop `f` (whose stages `copies` fill) whose iterations all run
     /// `f` alike, so that the copies' tensor maps and run-time check can be made once
     /// before it: `f` is the body of a `for` in the kernel's body, and `f`'s bounds, the
@@ -329,7 +417,16 @@ impl Assign<'_> {
                 "it is nested in other code (only a K loop in the kernel's body is split)".into(),
             );
         }
-        self.split_refusal(body, f, skip, "it")
+        // Ops that move into the default region, and the fills of the loop's pipelines
+        // already planned warp-specialized (the split erases them).
+        let mut skip = skip.to_vec();
+        skip.extend(self.movable_ops(f).0);
+        for (g, p) in &self.pending_ws {
+            if *g == f {
+                skip.extend(p.fills.iter().copied());
+            }
+        }
+        self.split_refusal(body, f, &skip, "it")
     }
 
     /// Why op `split` of the kernel's body `body` cannot be split into a producer
@@ -363,13 +460,24 @@ impl Assign<'_> {
             })
     }
 
-    /// Splits the copy-engine pipeline of product `op` in loop `f` into a producer
-    /// partition and the default region (see the module's documentation): the loop and
-    /// `p.prologue` move into the default region of a `ttg.warp_specialize` made where
-    /// the loop was, whose results replace the loop's; the partition runs the K steps
-    /// again, each waiting for its stage in the empty ring and filling it; after the
-    /// product, the default region's warps release the stage of the product that is done.
-    pub(super) fn warp_specialize(&mut self, op: Op, f: Op, p: &WsPipeline) {
+    /// Splits the copy-engine pipelines `ps` of the products in loop `f` into a producer
+    /// partition and the default region (see the module's documentation): the loop (or
+    /// the persistent loop around it), the ops `moved` from before it and the pipelines'
+    /// `cp.async` prologues move into the default region of a `ttg.warp_specialize` made
+    /// where the loop was, whose results replace the loop's; the fills the pipelines
+    /// made are erased, and the partition runs the K steps again, each waiting for each
+    /// pipeline's stage in its empty ring and filling it; after each product, the default
+    /// region's warps release the stage of the product that is done.
+    pub(super) fn warp_specialize(
+        &mut self,
+        f: Op,
+        ps: &[WsPipeline],
+        (moved, released): &(Vec<Op>, Vec<Op>),
+    ) {
+        let Some(first) = ps.first() else {
+            return;
+        };
+        let op = first.op;
         let warps = 1u32 << self.warp_bits;
         let (lb, ub, step) = (
             self.m.operand(f, 0),
@@ -381,7 +489,6 @@ impl Assign<'_> {
         };
         let iv = self.m.block_args(body)[0];
         let i32_ty = self.m.value_type(iv);
-        let n = p.stages;
         // Stages and phases count iterations, (k - lb) / step.
         let step_c = super::constant_step(self.m, f).unwrap_or(1) as u64;
         // A producer warpgroup, with registers moved to the MMA warpgroups, beside two or
@@ -394,10 +501,23 @@ impl Assign<'_> {
         } else {
             (1, None)
         };
-        // What the op replaces: the K loop, or the persistent loop around it.
-        let split = p.persistent.map_or(f, |(q, _)| q.outer);
-        // The empty ring: one arrival per MMA warp.
-        let (empty, one_ty) = self.barrier_ring_of(n, warps, split, op);
+        // The fills the pipelines made themselves: the partition's replace them.
+        for p in ps {
+            for &o in p.fills.iter().rev() {
+                if self.m.is_attached(o) {
+                    self.m.erase_op(o);
+                }
+            }
+        }
+        // What the op replaces: the K loop, or the persistent loop around it (one
+        // pipeline only).
+        let persistent = first.persistent.as_ref().filter(|_| ps.len() == 1);
+        let split = persistent.map_or(f, |(q, _)| q.outer);
+        // The empty rings: one arrival per MMA warp.
+        let empties: Vec<(Value, Type)> = ps
+            .iter()
+            .map(|p| self.barrier_ring_of(p.stages, warps, split, p.op))
+            .collect();
         // The op, where the loop was.
         let result_tys: Vec<Type> = self
             .m
@@ -428,7 +548,8 @@ impl Assign<'_> {
         self.located(ws, split);
         let default = self.m.append_block(self.m.region(ws, 0));
         let partition = self.m.append_block(self.m.region(ws, 1));
-        // The default region: the cp.async prologue, the loop, its results yielded.
+        // The default region: the ops moved from before the loop, the cp.async
+        // prologues, the loop, its results yielded.
         let outs: Vec<Value> = self.m.results(split).collect();
         let uses: Vec<(Op, usize, usize)> = outs
             .iter()
@@ -444,10 +565,16 @@ impl Assign<'_> {
                     .collect::<Vec<_>>()
             })
             .collect();
-        for &o in &p.prologue {
+        for &o in moved
+            .iter()
+            .chain(ps.iter().flat_map(|p| p.prologue.iter()))
+        {
             self.m.move_op(o, InsertPoint::End(default));
         }
         self.m.move_op(split, InsertPoint::End(default));
+        for &o in released {
+            self.m.move_op(o, InsertPoint::End(default));
+        }
         self.create_at(
             Opcode::WarpYield,
             &outs,
@@ -456,29 +583,36 @@ impl Assign<'_> {
             InsertPoint::End(default),
             op,
         );
-        for (u, k, j) in uses {
-            let r = self.m.result(ws, j);
-            self.m.set_operand(u, k, r);
-            if let Some(l) = self.layout.get(&outs[j]).cloned() {
+        // Each result in the layout of the loop's (used after the op or not).
+        for (j, out) in outs.iter().enumerate() {
+            if let Some(l) = self.layout.get(out).cloned() {
+                let r = self.m.result(ws, j);
                 self.set(r, l);
             }
         }
-        // The empty ring is invalidated and released once every warp of the default
-        // region is done with it (a barrier: the last arrivals), every copy the partition
-        // issued having landed (the default region waited for each).
-        self.release_ring((empty, one_ty), n, ws, op);
+        for (u, k, j) in uses {
+            let r = self.m.result(ws, j);
+            self.m.set_operand(u, k, r);
+        }
+        // The empty rings are invalidated and released once every warp of the default
+        // region is done with them (a barrier: the last arrivals), every copy the
+        // partition issued having landed (the default region waited for each).
+        for (p, &e) in ps.iter().zip(&empties) {
+            self.release_ring(e, p.stages, ws, p.op);
+        }
         // The partition: its tensor maps (claimed, built and used by its own first
         // warp and thread), then every K step, then it waits for the last copies to land
         // before it gives the maps' slots back and ends.
         let at = InsertPoint::End(partition);
         let mut setup: Vec<Op> = Vec::new();
-        for &map in p.maps {
+        let maps: Vec<Value> = ps.iter().flat_map(|p| p.maps.iter().copied()).collect();
+        for &map in &maps {
             let m = &*self.m;
             if let Some(d) = m.defining_op(map).filter(|d| !setup.contains(d)) {
                 setup.push(d);
             }
         }
-        for &map in p.maps {
+        for &map in &maps {
             let m = &*self.m;
             for u in m
                 .users(map)
@@ -503,7 +637,7 @@ impl Assign<'_> {
         // Persistent: the loop around the K loop again, with the scalar code the copies'
         // coordinates come from; the K steps count on across its iterations.
         let mut map: FxHashMap<Value, Value> = FxHashMap::default();
-        let (k_at, done) = match p.persistent {
+        let (k_at, done) = match persistent {
             Some((q, _)) => {
                 let bounds = [0, 1, 2].map(|i| self.m.operand(q.outer, i));
                 let (obody, t) = self.scalar_loop(bounds, at, q.outer);
@@ -528,27 +662,32 @@ impl Assign<'_> {
         if let Some((_, done)) = done {
             rel = self.scalar_at(Opcode::AddI, &[done, rel], i32_ty, &[], end, op);
         }
-        let (stage, turn) = self.stage_and_turn(rel, n, end, op);
-        let one = self.int_const_at(1, i32_ty, end, op);
-        let parity = self.scalar_at(Opcode::AndI, &[turn, one], i32_ty, &[], end, op);
-        // A fresh barrier's phase of parity 1 counts as complete: the first n steps
-        // find their stages free.
-        let phase = self.scalar_at(Opcode::XOrI, &[parity, one], i32_ty, &[], end, op);
-        let e = self.barrier_at(empty, stage, one_ty, end, op);
-        self.create_at(Opcode::WaitBarrier, &[e, phase], &[], &[], end, op);
         map.insert(iv, j);
-        let subst = |w: Value| map.get(&w).copied().unwrap_or(w);
-        self.tma_fill(
-            p.copies, p.maps, p.bufs, p.ring, stage, &subst, None, p.tma_ok, end, op,
-        );
+        // Each pipeline's stage in turn (in the order of their products).
+        for (p, &(empty, one_ty)) in ps.iter().zip(&empties) {
+            let (stage, turn) = self.stage_and_turn(rel, p.stages, end, p.op);
+            let one = self.int_const_at(1, i32_ty, end, p.op);
+            let parity = self.scalar_at(Opcode::AndI, &[turn, one], i32_ty, &[], end, p.op);
+            // A fresh barrier's phase of parity 1 counts as complete: the first n steps
+            // find their stages free.
+            let phase = self.scalar_at(Opcode::XOrI, &[parity, one], i32_ty, &[], end, p.op);
+            let e = self.barrier_at(empty, stage, one_ty, end, p.op);
+            self.create_at(Opcode::WaitBarrier, &[e, phase], &[], &[], end, p.op);
+            let subst = |w: Value| map.get(&w).copied().unwrap_or(w);
+            self.tma_fill(
+                &p.copies, &p.maps, &p.bufs, p.ring, stage, &subst, None, p.tma_ok, end, p.op,
+            );
+        }
         self.create_at(Opcode::Continue, &[], &[], &[], end, op);
         if let Some((obody, _)) = done {
             self.create_at(Opcode::Continue, &[], &[], &[], InsertPoint::End(obody), op);
         }
-        // The drain: the last min(n, steps) K steps' stages, at their phases.
+        // The drains: the last min(n, steps) K steps' stages of each ring, at their
+        // phases.
         let signed = self.m.ctx.attrs.enum_case(EnumKind::Signedness, 1);
-        if let Some((q, _)) = p.persistent {
+        if let Some((q, _)) = persistent {
             // Every K step of every iteration counted: the last min(n, total) of them.
+            let n = first.stages;
             let outer_trips = self.trip_count(q.outer, at, op);
             let total = self.scalar_at(Opcode::MulI, &[outer_trips, q.trips], i32_ty, &[], at, op);
             let back = self.int_const_at(u64::from(n), i32_ty, at, op);
@@ -558,14 +697,18 @@ impl Assign<'_> {
             let one = self.int_const_at(1, i32_ty, at, op);
             let (dbody, g) = self.scalar_loop([from, total, one], at, f);
             let end = InsertPoint::End(dbody);
-            self.wait_landed(p, g, end, op);
+            self.wait_landed(first, g, end, op);
             self.create_at(Opcode::Continue, &[], &[], &[], end, op);
         } else {
-            self.drain(p, f, at, op);
+            for p in ps {
+                self.drain(p, f, at, p.op);
+            }
         }
         self.create_at(Opcode::WarpReturn, &[], &[], &[], at, op);
-        self.keep_cta_barrier_for_cp_async(p, body, op);
-        self.release_stages(p, empty, one_ty, op);
+        for (p, &(empty, one_ty)) in ps.iter().zip(&empties) {
+            self.keep_cta_barrier_for_cp_async(p);
+            self.release_stages(p, empty, one_ty);
+        }
     }
 
     /// The partition's drain of a K loop `f` (not persistent) at `at`: it waits for the
@@ -619,31 +762,29 @@ impl Assign<'_> {
         self.create_at(Opcode::WaitBarrier, &[full, phase], &[], &[], at, op);
     }
 
-    /// The CTA barrier at the top of each K step (of `body`, before product `op`) kept a
-    /// refill behind every read of its stage; the empty ring does that now, so it stays
-    /// only for the `cp.async` alternative (its copies' visibility), under its condition.
-    fn keep_cta_barrier_for_cp_async(&mut self, p: &WsPipeline, body: tilec_ir::Block, op: Op) {
-        let top = self
-            .m
-            .block_ops(body)
-            .take_while(|o| *o != op)
-            .find(|o| self.m.opcode(*o) == Opcode::GpuBarrier);
-        if let Some(bar) = top {
-            match p.not_tma {
-                Some(nt) => {
-                    let (_, block) = self.mask_at(nt, &[], InsertPoint::Before(bar), op);
-                    self.m.move_op(bar, InsertPoint::End(block));
-                    self.end_mask(block, &[], op);
-                }
-                None => self.m.erase_op(bar),
+    /// The CTA barrier at the top of each K step of pipeline `p` kept a refill behind
+    /// every read of its stage; the empty ring does that now, so it stays only for the
+    /// `cp.async` alternative (its copies' visibility), under its condition.
+    fn keep_cta_barrier_for_cp_async(&mut self, p: &WsPipeline) {
+        let bar = p.top_barrier;
+        if !self.m.is_attached(bar) {
+            return;
+        }
+        match p.not_tma {
+            Some(nt) => {
+                let (_, block) = self.mask_at(nt, &[], InsertPoint::Before(bar), p.op);
+                self.m.move_op(bar, InsertPoint::End(block));
+                self.end_mask(block, &[], p.op);
             }
+            None => self.m.erase_op(bar),
         }
     }
 
-    /// The default region hands back the stage of product `op` once it is done: with the
+    /// The default region hands back the stage of `p`'s product once it is done: with the
     /// product in flight across steps, the previous step's (none at the very first step);
     /// otherwise this step's. Steps count on across a persistent loop's iterations.
-    fn release_stages(&mut self, p: &WsPipeline, empty: Value, one_ty: Type, op: Op) {
+    fn release_stages(&mut self, p: &WsPipeline, empty: Value, one_ty: Type) {
+        let op = p.op;
         let Some(body) = self.m.op_block(op) else {
             return;
         };
@@ -660,8 +801,8 @@ impl Assign<'_> {
         };
         let at = InsertPoint::Before(next);
         let mut rel_k = self.iteration(iv, lb, step_c, at, op);
-        if let Some((_, done)) = p.persistent {
-            rel_k = self.scalar_at(Opcode::AddI, &[done, rel_k], i32_ty, &[], at, op);
+        if let Some((_, done)) = &p.persistent {
+            rel_k = self.scalar_at(Opcode::AddI, &[*done, rel_k], i32_ty, &[], at, op);
         }
         let (released, pred) = if p.overlap {
             let back = self.int_const_at(u64::from(n - 1), i32_ty, at, op);
