@@ -27,6 +27,7 @@ of the tests/corpus/cutile entry tilec compiles: both sides run the same cuTile 
     attention:S         one head of attention, O = softmax(Q K^T / 8) V, Q, K, V, O S x 64
                         f16 (flash_attention, 64 query rows per block, keys in blocks of
                         64); also torch's scaled_dot_product_attention on (1, 1, S, 64)
+    attention_ws:S      the same (tilec's side warp-specialized)
 
 Each launch is timed between two CUDA events (record, launch, record, wait), as tilec's
 side times its launches: the median of --reps runs after --warmup launches. Every
@@ -66,7 +67,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "cutile_corpus"))
 # The shape each benchmark takes (the number of dimensions of its NAME:SHAPE).
 DIMS = {"vector_add": 1, "row_softmax": 2, "layernorm": 2, "transpose": 2, "matmul": 3,
         "matmul_128": 3, "matmul_bf16": 3, "matmul_wide": 3, "matmul_wide_ws": 3,
-        "persistent": 4, "persistent_ws": 4, "attention": 1}
+        "persistent": 4, "persistent_ws": 4, "attention": 1, "attention_ws": 1}
 
 # The matrix products: also timed with torch.mm (cuBLAS).
 GEMMS = ("matmul", "matmul_128", "matmul_bf16", "matmul_wide", "matmul_wide_ws", "persistent",
@@ -163,7 +164,7 @@ def kernel_plan(name, dims):
         # tests/corpus/cutile/persistent_matmul, entry ..._I64_I64_I64: P tile blocks.
         p = dims[3]
         return K.persistent_matmul, (p, 1, 1), (64, 64, 64)
-    if name == "attention":
+    if name in ("attention", "attention_ws"):
         # tests/corpus/cutile/flash_attention, entry ..._Sf32_I64_I64_I64.
         (s,) = dims
         return K.flash_attention, (cdiv(s, 64), 1, 1), (64, 64, HEAD_DIM)
@@ -190,6 +191,7 @@ def signature(name):
         "persistent_ws": [h2, h2, a2],
         "matmul_bf16": [b2, b2, b2],
         "attention": [h2, h2, h2, h2, K.scalar(K.f32)],
+        "attention_ws": [h2, h2, h2, h2, K.scalar(K.f32)],
     }[name]
 
 
@@ -409,7 +411,7 @@ def setup(lib, name, dims):
                     raise AssertionError(f"row {r}: {int(bad.sum())} of {n} elements wrong; "
                                          f"first at column {j}: got {got.flat[j]!r}, want {want.flat[j]!r}")
         return (a, b, c), check
-    if name == "attention":
+    if name in ("attention", "attention_ws"):
         (s,) = dims
         q, k, v = (lib.randn((s, HEAD_DIM), "f16") for _ in range(3))
         out = lib.empty((s, HEAD_DIM), "f16")
@@ -542,7 +544,8 @@ def main():
 
     for name, dims in benches:
         shape = "x".join(map(str, dims))
-        impls = ["cutile"] + (["torch"] if name in GEMMS or name == "attention" else [])
+        attention = name in ("attention", "attention_ws")
+        impls = ["cutile"] + (["torch"] if name in GEMMS or attention else [])
         for impl in impls:
             if impl == "cutile" and lib is None:
                 emit(record="skip", bench=name, shape=shape, impl=impl, reason="; ".join(why))
@@ -559,7 +562,7 @@ def main():
             try:
                 if impl == "cutile":
                     ms, note = run_cutile(ct, lib, name, dims, args.warmup, args.reps)
-                elif name == "attention":
+                elif attention:
                     ms, note = run_torch_attention(torch_lib, dims, args.warmup, args.reps)
                 else:
                     ms, note = run_torch_matmul(torch_lib, name, dims, args.warmup, args.reps)

@@ -162,6 +162,9 @@ pub enum Kind {
     /// of 64 (the online softmax); measured in TFLOP/s (4·S²·64) against torch's
     /// `scaled_dot_product_attention`.
     Attention,
+    /// [`Kind::Attention`] compiled with `--warp-specialize` (on sm_90a a producer warp
+    /// filling K's and V's rings).
+    AttentionWs,
 }
 
 /// Attention's head dimension (the corpus kernel's D).
@@ -187,7 +190,7 @@ pub struct Source {
 
 impl Kind {
     /// Every benchmark kind.
-    pub const ALL: [Kind; 12] = [
+    pub const ALL: [Kind; 13] = [
         Kind::VectorAdd,
         Kind::RowSoftmax,
         Kind::Layernorm,
@@ -200,6 +203,7 @@ impl Kind {
         Kind::Persistent,
         Kind::PersistentWs,
         Kind::Attention,
+        Kind::AttentionWs,
     ];
 
     /// The benchmark's name (`--only`, the table, the reference script); for the
@@ -219,6 +223,7 @@ impl Kind {
             Kind::Persistent => "persistent",
             Kind::PersistentWs => "persistent_ws",
             Kind::Attention => "attention",
+            Kind::AttentionWs => "attention_ws",
         }
     }
 
@@ -263,11 +268,11 @@ impl Kind {
                 warps: None,
                 warp_specialize: self == Kind::PersistentWs,
             },
-            Kind::Attention => Source {
+            Kind::Attention | Kind::AttentionWs => Source {
                 file: "tests/corpus/cutile/flash_attention.tileirbc",
                 entry: "flash_attention_Kt1_A2f16_1l0_2t1_p16_A2f16_1l0_2t1_p16_A2f16_1l0_2t1_p16_A2f16_1l0_2t1_p16_Sf32_I64_I64_I64",
                 warps: None,
-                warp_specialize: false,
+                warp_specialize: self == Kind::AttentionWs,
             },
         }
     }
@@ -290,7 +295,7 @@ impl Kind {
     /// Whether it is measured in TFLOP/s (the GEMMs and attention) rather than GB/s.
     #[must_use]
     pub fn counts_flops(self) -> bool {
-        self.is_gemm() || self == Kind::Attention
+        self.is_gemm() || self.is_attention()
     }
 
     /// What the `torch` reference runs: cuBLAS for the GEMMs, torch's fused attention.
@@ -298,11 +303,17 @@ impl Kind {
     pub fn torch_reference(self) -> Option<&'static str> {
         if self.is_gemm() {
             Some("cuBLAS")
-        } else if self == Kind::Attention {
+        } else if self.is_attention() {
             Some("torch SDPA")
         } else {
             None
         }
+    }
+
+    /// Whether it is attention (either build).
+    #[must_use]
+    pub fn is_attention(self) -> bool {
+        matches!(self, Kind::Attention | Kind::AttentionWs)
     }
 
     /// The kind named `name`.
@@ -315,7 +326,7 @@ impl Kind {
     #[must_use]
     pub fn rank(self) -> usize {
         match self {
-            Kind::VectorAdd | Kind::Attention => 1,
+            Kind::VectorAdd | Kind::Attention | Kind::AttentionWs => 1,
             Kind::RowSoftmax | Kind::Layernorm | Kind::Transpose => 2,
             Kind::Matmul
             | Kind::Matmul128
@@ -458,7 +469,7 @@ impl Bench {
                 [div_ceil(self.d(0), 128), div_ceil(self.d(1), 128), 1]
             }
             Kind::Persistent | Kind::PersistentWs => [self.d(3), 1, 1],
-            Kind::Attention => [div_ceil(self.d(0), 64), 1, 1],
+            Kind::Attention | Kind::AttentionWs => [div_ceil(self.d(0), 64), 1, 1],
         }
     }
 
@@ -519,7 +530,7 @@ impl Bench {
                     b("c", Elem::BF16, m * n, true),
                 ]
             }
-            Kind::Attention => {
+            Kind::Attention | Kind::AttentionWs => {
                 let sd = self.du(0) * HEAD_DIM as usize;
                 vec![
                     b("q", Elem::F16, sd, false),
@@ -578,7 +589,7 @@ impl Bench {
                 let (m, n, k) = (self.d(0), self.d(1), self.d(2));
                 [matrix(0, m, k), matrix(1, n, k), matrix(2, m, n)].concat()
             }
-            Kind::Attention => {
+            Kind::Attention | Kind::AttentionWs => {
                 let s = self.d(0);
                 [
                     matrix(0, s, HEAD_DIM),
@@ -611,7 +622,7 @@ impl Bench {
     pub fn flops(&self) -> Option<u64> {
         if self.kind.is_gemm() {
             Some(2 * u64::from(self.d(0)) * u64::from(self.d(1)) * u64::from(self.d(2)))
-        } else if self.kind == Kind::Attention {
+        } else if self.kind.is_attention() {
             let s = u64::from(self.d(0));
             Some(4 * s * s * u64::from(HEAD_DIM))
         } else {
@@ -657,7 +668,7 @@ impl Bench {
             | Kind::MatmulWideWs
             | Kind::Persistent
             | Kind::PersistentWs => rows(self.du(0), self.du(1)),
-            Kind::Attention => rows(self.du(0), HEAD_DIM as usize),
+            Kind::Attention | Kind::AttentionWs => rows(self.du(0), HEAD_DIM as usize),
         }
     }
 
@@ -682,7 +693,7 @@ impl Bench {
             | Kind::Persistent
             | Kind::PersistentWs => self.du(1),
             Kind::Transpose => self.du(0),
-            Kind::Attention => HEAD_DIM as usize,
+            Kind::Attention | Kind::AttentionWs => HEAD_DIM as usize,
         };
         let mut out = Vec::with_capacity(count);
         let mut e = first;
@@ -787,7 +798,7 @@ impl Bench {
                     })
                     .collect()
             }
-            Kind::Attention => {
+            Kind::Attention | Kind::AttentionWs => {
                 // O[r] = Σ_j softmax_j(Q[r]·K[j] / 8) V[j], computed in f64; the kernel
                 // rounds P to f16 before its product and O to f16: a few f16 ulps.
                 let (s, d) = (self.du(0), HEAD_DIM as usize);
@@ -898,6 +909,7 @@ pub fn default_plan() -> Vec<Bench> {
         (Kind::Persistent, vec![8192, 8192, 8192, 132]),
         (Kind::PersistentWs, vec![8192, 8192, 8192, 132]),
         (Kind::Attention, vec![16384]),
+        (Kind::AttentionWs, vec![16384]),
     ]
     .into_iter()
     .filter_map(|(k, d)| Bench::new(k, &d))
@@ -1577,7 +1589,7 @@ pub fn render_json(
                 json_str(b.rate(1.0).1),
                 json_num(reft("cutile")),
                 json_num(reft("torch").filter(|_| b.kind.is_gemm())),
-                json_num(reft("torch").filter(|_| b.kind == Kind::Attention)),
+                json_num(reft("torch").filter(|_| b.kind.is_attention())),
             )
         })
         .collect();
@@ -1838,7 +1850,7 @@ mod tests {
     #[test]
     fn the_plan_covers_every_kernel_within_its_limits() {
         let p = default_plan();
-        assert_eq!(p.len(), 17, "a shape of the default plan was rejected");
+        assert_eq!(p.len(), 18, "a shape of the default plan was rejected");
         for k in Kind::ALL {
             assert!(p.iter().any(|b| b.kind == k), "{k:?} is not benchmarked");
             assert_eq!(Kind::from_name(k.name()), Some(k));
@@ -2057,6 +2069,7 @@ mod tests {
             Bench::new(Kind::MatmulBf16, &[100, 70, 90]).unwrap(),
             // Attention: a ragged last key block (150 = 2 x 64 + 22).
             Bench::new(Kind::Attention, &[150]).unwrap(),
+            Bench::new(Kind::AttentionWs, &[150]).unwrap(),
             // 3 x 3 C tiles over 4 tile blocks, ragged K; warp-specialized the same.
             Bench::new(Kind::Persistent, &[150, 130, 100, 4]).unwrap(),
             Bench::new(Kind::PersistentWs, &[150, 130, 100, 4]).unwrap(),
@@ -2285,7 +2298,7 @@ warning: something
         );
         assert!(
             text.contains(
-                "checked the arguments of 17 benchmark(s) against their PTX (sm_90): all fit"
+                "checked the arguments of 18 benchmark(s) against their PTX (sm_90): all fit"
             ),
             "{text}"
         );
