@@ -200,10 +200,10 @@ impl Assign<'_> {
 
     /// The ops around K loop `f` in the kernel's body that the producer's warps must not
     /// run but the default region may run instead, where they move when `f` is split:
-    /// before `f`, each op that is not safe on extra warps, has no regions and whose
-    /// results only `f` uses (a loop-invariant operand staged in shared memory,
-    /// attention's `Q`), with the CTA barrier right after it; after `f`, the
-    /// `ttg.local_dealloc` that releases such a buffer.
+    /// before `f`, each `ttg.local_alloc` of a value (an operand staged once in shared
+    /// memory: attention's `Q`) whose buffer only `f` uses; after `f`, the
+    /// `ttg.local_dealloc` that releases it. (The split puts a CTA barrier after the moved
+    /// stores; the one that followed them stays where it was.)
     fn movable_ops(&self, f: Op) -> (Vec<Op>, Vec<Op>) {
         let m = &*self.m;
         let Some(body) = self.body.filter(|b| m.op_block(f) == Some(*b)) else {
@@ -211,7 +211,7 @@ impl Assign<'_> {
         };
         let (mut before, mut after) = (Vec::new(), Vec::new());
         for o in m.block_ops(body).take_while(|o| *o != f) {
-            if safe_on_every_warp(m, o) || !m.regions(o).is_empty() || m.num_results(o) == 0 {
+            if m.opcode(o) != Opcode::LocalAlloc || m.num_operands(o) == 0 {
                 continue;
             }
             let release =
@@ -223,9 +223,6 @@ impl Assign<'_> {
                 continue;
             }
             before.push(o);
-            if let Some(b) = m.next_op(o).filter(|b| m.opcode(*b) == Opcode::GpuBarrier) {
-                before.push(b);
-            }
             for r in m.results(o) {
                 after.extend(m.users(r).filter(|u| release(*u)));
             }
@@ -565,10 +562,28 @@ impl Assign<'_> {
                     .collect::<Vec<_>>()
             })
             .collect();
-        for &o in moved
-            .iter()
-            .chain(ps.iter().flat_map(|p| p.prologue.iter()))
-        {
+        for &o in moved {
+            self.m.move_op(o, InsertPoint::End(default));
+        }
+        if !moved.is_empty() {
+            // The moved stores seen by every MMA warp before the loop reads them.
+            let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
+            self.create_at(
+                Opcode::GpuBarrier,
+                &[],
+                &[],
+                &[Some(local)],
+                InsertPoint::End(default),
+                op,
+            );
+        }
+        let mut prologue: Vec<Op> = Vec::new();
+        for &o in ps.iter().flat_map(|p| p.prologue.iter()) {
+            if !prologue.contains(&o) {
+                prologue.push(o);
+            }
+        }
+        for o in prologue {
             self.m.move_op(o, InsertPoint::End(default));
         }
         self.m.move_op(split, InsertPoint::End(default));
