@@ -101,18 +101,12 @@ fn safe_on_every_warp(m: &Module, o: Op) -> bool {
 /// Whether value `v` is defined inside op `o` (by an op nested in it, or as an argument
 /// of one of its blocks or of a block nested in it).
 fn defined_in(m: &Module, v: Value, o: Op) -> bool {
-    let mut at = match m.value_def(v) {
+    let owner = match m.value_def(v) {
         tilec_ir::ValueDef::Result(d, _) => m.parent_op(d),
         tilec_ir::ValueDef::Arg(b, _) => m.block_parent_op(b),
         tilec_ir::ValueDef::Placeholder => None,
     };
-    while let Some(p) = at {
-        if p == o {
-            return true;
-        }
-        at = m.parent_op(p);
-    }
-    false
+    owner.is_some_and(|p| within(m, p, o))
 }
 
 /// A persistent kernel's loop around a K loop, which warp specialization splits whole
