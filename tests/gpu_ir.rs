@@ -898,25 +898,9 @@ fn warp_specialized_ir_parses_back_and_compiles_the_same() {
     ] {
         assert!(gpu.contains(needle), "no {needle}:\n{gpu}");
     }
-    let again = run_tilec(&["opt", "-"], &gpu);
-    assert_eq!(again.status, 0, "{}", again.stderr);
-    assert_eq!(again.stdout, gpu);
-    let direct = run_tilec(&[p, "--arch", "sm_90a", "--warp-specialize", "-o", "-"], "");
-    let via = run_tilec(&["-", "--arch", "sm_90a", "-o", "-"], &gpu);
-    assert_eq!(direct.status, 0, "{}", direct.stderr);
-    assert_eq!(via.status, 0, "{}", via.stderr);
-    let body = |s: &str| -> String {
-        s.lines()
-            .filter(|l| !l.starts_with("//") && !l.starts_with(".file"))
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    assert_eq!(body(&direct.stdout), body(&via.stdout));
-    assert!(
-        direct.stdout.contains(".reqntid 384, 1, 1"),
-        "{}",
-        direct.stdout
-    );
+    let direct =
+        parses_back_and_compiles_the_same(&gpu, &[p, "--arch", "sm_90a", "--warp-specialize"]);
+    assert!(direct.contains(".reqntid 384, 1, 1"), "{direct}");
     let broken = gpu.replacen(
         "partitionNumWarps = array<i32: 4>",
         "partitionNumWarps = array<i32: 3>",
@@ -1028,11 +1012,19 @@ fn a_persistent_loop_is_warp_specialized_whole() {
     assert!(partition.contains("= divi %loopIdx, %"), "{partition}");
     assert!(partition.contains("ttng.async_tma_copy_global_to_local"));
     assert!(!default.contains("ttng.async_tma_copy_global_to_local"));
-    let again = run_tilec(&["opt", "-"], &gpu);
+    let direct = parses_back_and_compiles_the_same(&gpu, &[&[p], &args[..]].concat());
+    assert!(direct.contains(".reqntid 160, 1, 1"));
+}
+
+/// Printed GPU-level IR `gpu` parses back to the same text, and compiles (sm_90a) to the
+/// PTX that `tilec` writes with `args` (the input and its options) in one go, which it
+/// returns.
+fn parses_back_and_compiles_the_same(gpu: &str, args: &[&str]) -> String {
+    let again = run_tilec(&["opt", "-"], gpu);
     assert_eq!(again.status, 0, "{}", again.stderr);
     assert_eq!(again.stdout, gpu);
-    let direct = run_tilec(&[&[p], &args[..], &["-o", "-"]].concat(), "");
-    let via = run_tilec(&["-", "--arch", "sm_90a", "-o", "-"], &gpu);
+    let direct = run_tilec(&[args, &["-o", "-"]].concat(), "");
+    let via = run_tilec(&["-", "--arch", "sm_90a", "-o", "-"], gpu);
     assert_eq!(direct.status, 0, "{}", direct.stderr);
     assert_eq!(via.status, 0, "{}", via.stderr);
     let body = |s: &str| -> String {
@@ -1042,7 +1034,7 @@ fn a_persistent_loop_is_warp_specialized_whole() {
             .join("\n")
     };
     assert_eq!(body(&direct.stdout), body(&via.stdout));
-    assert!(direct.stdout.contains(".reqntid 160, 1, 1"));
+    direct.stdout
 }
 
 /// Not warp-specialized, a persistent GEMM's K loop still builds its tensor maps (and

@@ -718,8 +718,7 @@ impl Assign<'_> {
             let swizzled = self.stmatrix_swizzle(v, &from);
             let buf = self.alloc_buffer(v, at, swizzled);
             let alloc = self.m.defining_op(buf).expect("local_alloc");
-            let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
-            let bar = self.create(Opcode::GpuBarrier, &[], &[], &[Some(local)], at);
+            let bar = self.cta_barrier_at(InsertPoint::Before(at), at);
             let load = self.create(Opcode::LocalLoad, &[buf], &[ty], &[], at);
             let dealloc = self.create(Opcode::LocalDealloc, &[buf], &[], &[], at);
             created.extend([alloc, bar, load, dealloc]);
@@ -1504,8 +1503,7 @@ impl Assign<'_> {
         };
         if at != op {
             // Written once: visible to every thread before the loops start.
-            let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
-            self.create(Opcode::GpuBarrier, &[], &[], &[Some(local)], at);
+            self.cta_barrier_at(InsertPoint::Before(at), at);
             self.create_at(
                 Opcode::LocalDealloc,
                 &[buf],
@@ -1545,8 +1543,7 @@ impl Assign<'_> {
     /// (the buffers written), its result in the accumulator layout `acc`, and the buffers
     /// released right after it, in reverse order of allocation.
     fn staged(&mut self, op: Op, bufs: &[Value], acc: &Rc<Layout>) {
-        let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
-        let bar = self.create(Opcode::GpuBarrier, &[], &[], &[Some(local)], op);
+        let bar = self.cta_barrier_at(InsertPoint::Before(op), op);
         self.located(bar, op);
         self.results(op, acc);
         for &buf in bufs {
@@ -2568,8 +2565,7 @@ impl Assign<'_> {
             self.m.push_extra_attr(w, "num", num);
             self.located(w, op);
         }
-        let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
-        let bar = self.create(Opcode::GpuBarrier, &[], &[], &[Some(local)], first);
+        let bar = self.cta_barrier_at(InsertPoint::Before(first), first);
         self.located(bar, op);
         let top_barrier = bar;
         // Stage numbers count iterations, i = (k - lb) / step (the step a constant): B's
@@ -3123,8 +3119,7 @@ impl Assign<'_> {
                     let (_, block) = self.mask_at(nt, &[], before, op);
                     let inner = InsertPoint::End(block);
                     self.create_at(Opcode::FenceAsyncShared, &[], &[], &[], inner, op);
-                    let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
-                    self.create_at(Opcode::GpuBarrier, &[], &[], &[Some(local)], inner, op);
+                    self.cta_barrier_at(inner, op);
                     self.end_mask(block, &[], op);
                 }
                 let unit = self.m.ctx.attrs.intern(AttrData::Unit);
@@ -3629,6 +3624,13 @@ impl Assign<'_> {
         o
     }
 
+    /// A CTA barrier over shared memory (`ttg.barrier local`) at `at`, located at
+    /// `origin`.
+    fn cta_barrier_at(&mut self, at: InsertPoint, origin: Op) -> Op {
+        let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
+        self.create_at(Opcode::GpuBarrier, &[], &[], &[Some(local)], at, origin)
+    }
+
     /// `permute %v perm` at `at` (free in registers: the layout's bits move with the
     /// dimensions); the op and its result.
     fn permuted(&mut self, v: Value, perm: &[usize], at: InsertPoint, origin: Op) -> (Op, Value) {
@@ -3786,8 +3788,7 @@ impl Assign<'_> {
             .map(|(v, n)| self.const_index(*v).filter(|i| (0..*n).contains(i)))
             .collect();
         let buf = self.alloc_buffer(src, op, false);
-        let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
-        self.create(Opcode::GpuBarrier, &[], &[], &[Some(local)], op);
+        self.cta_barrier_at(InsertPoint::Before(op), op);
         let view = match consts {
             Some(c) => {
                 let ty = self.view_type(buf, &rs, None);

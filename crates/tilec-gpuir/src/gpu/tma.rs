@@ -499,15 +499,7 @@ impl Assign<'_> {
                 origin,
             );
         }
-        let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
-        self.create_at(
-            Opcode::GpuBarrier,
-            &[],
-            &[],
-            &[Some(local)],
-            InsertPoint::Before(f),
-            origin,
-        );
+        self.cta_barrier_at(InsertPoint::Before(f), origin);
         (ring, one_ty)
     }
 
@@ -540,8 +532,7 @@ impl Assign<'_> {
                 origin,
             );
         }
-        let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
-        self.create_at(Opcode::GpuBarrier, &[], &[], &[Some(local)], after, origin);
+        self.cta_barrier_at(after, origin);
     }
 
     fn barrier_type(&mut self, shape: &[i64]) -> Type {
@@ -836,15 +827,7 @@ impl Assign<'_> {
                 }
             };
             // The buffer is free once thread 0's store has read it.
-            let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
-            let bar = self.create_at(
-                Opcode::GpuBarrier,
-                &[],
-                &[],
-                &[Some(local)],
-                InsertPoint::After(last),
-                st,
-            );
+            let bar = self.cta_barrier_at(InsertPoint::After(last), st);
             self.m.move_op(dl, InsertPoint::After(bar));
             self.remark_as(
                 tilec_diag::codes::VECTOR_ACCESS,

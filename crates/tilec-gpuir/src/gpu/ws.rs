@@ -561,15 +561,7 @@ impl Assign<'_> {
         }
         if !moved.is_empty() {
             // The moved stores seen by every MMA warp before the loop reads them.
-            let local = self.m.ctx.attrs.enum_case(EnumKind::AddrSpace, 1);
-            self.create_at(
-                Opcode::GpuBarrier,
-                &[],
-                &[],
-                &[Some(local)],
-                InsertPoint::End(default),
-                op,
-            );
+            self.cta_barrier_at(InsertPoint::End(default), op);
         }
         let mut prologue: Vec<Op> = Vec::new();
         for &o in ps.iter().flat_map(|p| p.prologue.iter()) {
