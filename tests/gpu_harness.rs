@@ -1897,6 +1897,26 @@ fn two_pipelines_share_a_loop() {
     let p = gpusweep::prepare(&c, &opts).expect("prepares");
     assert!(p.ptx.contains(".reqntid 160, 1, 1"), "{}", p.ptx);
     passes_under_three_schedules(&p, &c, true);
+    // The second product's B padded with NaN, which the copy engine cannot fill: that
+    // pipeline is not warp-specialized, so neither is the loop (one pipeline split alone
+    // would leave the other's copies to the producer's warps); the same result.
+    let mut mixed = c.clone();
+    mixed.text = mixed
+        .text
+        .replacen(
+            "    %b_tiles = make_partition_view",
+            "    %b_nan = make_partition_view %b_view : partition_view<tile=(32x64), padding_value = nan, tensor_view<?x?xf16, strides=[?,1]>>\n    %b_tiles = make_partition_view",
+            1,
+        )
+        .replacen(
+            "%b2, %b_tok2 = load_view_tko weak %b_tiles[%k, %by] token = %token : partition_view<tile=(32x64), padding_value = zero,",
+            "%b2, %b_tok2 = load_view_tko weak %b_nan[%k, %by] token = %token : partition_view<tile=(32x64), padding_value = nan,",
+            1,
+        );
+    assert!(mixed.text.contains("%b_nan[%k, %by]"), "{}", mixed.text);
+    let p = gpusweep::prepare(&mixed, &opts).expect("prepares");
+    assert!(p.ptx.contains(".reqntid 128, 1, 1"), "{}", p.ptx);
+    passes_under_three_schedules(&p, &mixed, true);
     // Where the budget is 48 KiB of static shared memory, the second product gets what
     // the first left: no pipeline, and a remark that says so.
     let remarks = gpu_remarks(&c, &sm90a_static());

@@ -389,6 +389,7 @@ pub fn pipeline_loops(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnos
             remarks: Vec::new(),
             vec_bits: FxHashMap::default(),
             pending_ws: Vec::new(),
+            ws_refused: FxHashSet::default(),
         };
         a.vec_bits = global_vec_bits(a.m, e);
         for op in products {
@@ -493,6 +494,7 @@ impl<'a> Assign<'a> {
             remarks: Vec::new(),
             vec_bits: FxHashMap::default(),
             pending_ws: Vec::new(),
+            ws_refused: FxHashSet::default(),
         }
     }
 }
@@ -542,6 +544,9 @@ struct Assign<'a> {
     /// The copy-engine pipelines to warp-specialize, by K loop, once every product of
     /// the entry is planned ([`Assign::split_pending`]).
     pending_ws: Vec<(Op, ws::WsPipeline)>,
+    /// The K loops one of whose pipelines could not be warp-specialized: none of their
+    /// pipelines is.
+    ws_refused: FxHashSet<Op>,
     /// log2 of the most contiguous elements a thread holds in the `blocked` layout, by
     /// tile size ([`global_vec_bits`]).
     vec_bits: FxHashMap<u32, u32>,
@@ -3037,6 +3042,7 @@ impl Assign<'_> {
                     self.warp_specialize_refusal(f, &ws_prologue)
                 };
                 if let Some(why) = &why {
+                    self.ws_refused.insert(f);
                     self.remark(f, format!("K loop not warp-specialized: {why}"));
                 }
                 why.is_none()

@@ -160,7 +160,7 @@ fn within(m: &Module, x: Op, o: Op) -> bool {
 
 impl Assign<'_> {
     /// Splits the loops whose copy-engine pipelines were all planned warp-specialized
-    /// (`pending_ws`), each once with all its pipelines. A loop of several pipelines
+    /// (`pending_ws`; none refused), each once with all its pipelines. A loop of several pipelines
     /// around which a persistent loop's setup was made stays as planned, unsplit (its
     /// fills and stages are those of a single-role pipeline counting steps across the
     /// persistent loop).
@@ -177,6 +177,9 @@ impl Assign<'_> {
         for (f, ps) in loops {
             let why = if split {
                 Some("an earlier K loop of the kernel is")
+            } else if self.ws_refused.contains(&f) {
+                // Its other pipeline's fills and copies stay with every warp.
+                Some("another of its pipelines is not")
             } else if ps.len() > 1 && ps.iter().any(|p| p.persistent.is_some()) {
                 Some("it holds several pipelines and is nested in a persistent loop")
             } else {
