@@ -12,7 +12,9 @@
 # Writes its reports under $OUT (at most 8 files come back).
 # Steps to run are the arguments (default: all): env test random test90a testfm bench examples;
 # also cutile (cuTile's test suite through tilec), cutileref (the same suite through NVIDIA's
-# tileiras, for scripts/gpu/compare_junit.py's side-by-side table) and probe. CUTILE_TIMEOUT
+# tileiras, for scripts/gpu/compare_junit.py's side-by-side table), cutilebench and
+# cutilebenchref (cuTile's benchmarks both ways, for scripts/gpu/compare_bench.py; they need
+# pytest-benchmark) and probe. CUTILE_TIMEOUT
 # (seconds, default 225) bounds each suite run; a whole run takes about 8 minutes.
 set -u
 OUT=${OUT:-/tmp/gpu-out}; mkdir -p "$OUT"
@@ -56,6 +58,13 @@ for s in $steps; do
             # data) with tilec as cuTile's tileiras (a link on PATH; no NVIDIA tileiras installed)
             mkdir -p /tmp/shimdir; ln -sf /tmp/gpubin/tilec /tmp/shimdir/tileiras; ln -sf /tmp/cu/bin/ptxas /tmp/shimdir/ptxas
             (cd .gpu/cutile-test/test && env -u CUDA_HOME PATH=/tmp/shimdir:$PATH timeout "${CUTILE_TIMEOUT:-225}" python3 -m pytest -q -p no:cacheprovider --tb=line -rfE --junitxml="$OUT/cutile-junit.xml" . > "$OUT/cutile-tests.md" 2>&1; echo "exit $?" >> "$OUT/cutile-tests.md") ;;
+    cutilebench|cutilebenchref) # cuTile's own benchmarks (test/bench_*.py, pytest-benchmark), through
+            # tilec (cutilebench) or NVIDIA's tileiras (cutilebenchref); compare the two JSON
+            # reports with scripts/gpu/compare_bench.py
+            mkdir -p /tmp/shimdir /tmp/refdir; ln -sf /tmp/gpubin/tilec /tmp/shimdir/tileiras; ln -sf /tmp/cu/bin/ptxas /tmp/shimdir/ptxas
+            ln -sf /tmp/cu/bin/tileiras /tmp/refdir/tileiras; ln -sf /tmp/cu/bin/ptxas /tmp/refdir/ptxas
+            if [ "$s" = cutilebench ]; then dir=/tmp/shimdir; tag=cutile-bench; else dir=/tmp/refdir; tag=cutile-bench-ref; fi
+            (cd .gpu/cutile-test/test && env -u CUDA_HOME -u CUDA_PATH PATH=$dir:$PATH timeout "${CUTILE_TIMEOUT:-225}" python3 -m pytest -q -p no:cacheprovider -o "python_files=bench_*.py" -o "python_functions=bench_*" --benchmark-json="$OUT/$tag.json" bench_*.py > "$OUT/$tag.md" 2>&1; echo "exit $?" >> "$OUT/$tag.md") ;;
     cutileref) # the same suite with NVIDIA's tileiras (and its ptxas and libnvvm) as the compiler
             mkdir -p /tmp/refdir; ln -sf /tmp/cu/bin/tileiras /tmp/refdir/tileiras; ln -sf /tmp/cu/bin/ptxas /tmp/refdir/ptxas
             (cd .gpu/cutile-test/test && env -u CUDA_HOME -u CUDA_PATH PATH=/tmp/refdir:$PATH timeout "${CUTILE_TIMEOUT:-225}" python3 -m pytest -q -p no:cacheprovider --tb=line -rfE --junitxml="$OUT/cutile-ref-junit.xml" . > "$OUT/cutile-ref-tests.md" 2>&1; echo "exit $?" >> "$OUT/cutile-ref-tests.md") ;;

@@ -114,3 +114,82 @@ fn junit_comparison_lists_what_tileiras_passes_and_tilec_does_not() {
         );
     }
 }
+
+/// `scripts/gpu/compare_bench.py` (cuTile's benchmarks run through tilec and through
+/// NVIDIA's tileiras): each benchmark's median both ways and tileiras' over tilec's, the
+/// geometric mean of the ratios, and what only one run measured. Needs Python
+/// (`TILEC_PYTHON`, else `python3`); without it the test says SKIPPED.
+#[test]
+fn benchmark_comparison_gives_each_ratio_and_their_mean() {
+    let python = std::env::var("TILEC_PYTHON").unwrap_or_else(|_| "python3".into());
+    if !Command::new(&python)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        eprintln!(
+            "\n*** SKIPPED: benchmark comparison: {python} not found (set TILEC_PYTHON) ***\n"
+        );
+        return;
+    }
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("compare-bench");
+    std::fs::create_dir_all(&dir).unwrap();
+    let report = |entries: &[(&str, f64)]| {
+        let items: Vec<String> = entries
+            .iter()
+            .map(|(n, m)| {
+                format!("{{\"name\": \"{n}\", \"fullname\": \"bench_x.py::{n}\", \"stats\": {{\"median\": {m}, \"mean\": 1.0}}}}")
+            })
+            .collect();
+        format!("{{\"benchmarks\": [{}]}}", items.join(", "))
+    };
+    let (a, b) = (dir.join("tilec.json"), dir.join("tileiras.json"));
+    // tilec: matmul twice as fast, vec_add half as fast; fft only through tilec.
+    std::fs::write(
+        &a,
+        report(&[
+            ("bench_matmul", 0.001),
+            ("bench_vec_add", 0.004),
+            ("bench_fft", 0.5),
+        ]),
+    )
+    .unwrap();
+    std::fs::write(
+        &b,
+        report(&[
+            ("bench_matmul", 0.002),
+            ("bench_vec_add", 0.002),
+            ("bench_moe", 0.3),
+        ]),
+    )
+    .unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let out = Command::new(&python)
+        .arg(root.join("scripts/gpu/compare_bench.py"))
+        .arg("--tilec")
+        .arg(&a)
+        .arg("--tileiras")
+        .arg(&b)
+        .output()
+        .expect("python runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for line in [
+        "| `bench_x.py::bench_matmul` | 2000.0 | 1000.0 | 2.00x |",
+        "| `bench_x.py::bench_vec_add` | 2000.0 | 4000.0 | 0.50x |",
+        "Geometric mean of tileiras / tilec over 2 benchmarks: 1.00x",
+        "Measured with tilec only: 1",
+        "* `bench_x.py::bench_fft`",
+        "Measured with tileiras only: 1",
+        "* `bench_x.py::bench_moe`",
+    ] {
+        assert!(
+            stdout.lines().any(|l| l == line),
+            "no {line:?} in:\n{stdout}"
+        );
+    }
+}
