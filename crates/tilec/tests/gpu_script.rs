@@ -40,21 +40,50 @@ fn gpu_runner_covers_every_example_kernel() {
     assert!(stdout.contains("kernels covered (18)"), "{stdout}");
 }
 
+/// A Python to run the comparison scripts with (`TILEC_PYTHON`, else `python3`); `None`
+/// after saying SKIPPED when there is none.
+fn python(what: &str) -> Option<String> {
+    let python = std::env::var("TILEC_PYTHON").unwrap_or_else(|_| "python3".into());
+    let found = Command::new(&python)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        eprintln!("\n*** SKIPPED: {what}: {python} not found (set TILEC_PYTHON) ***\n");
+    }
+    found.then_some(python)
+}
+
+/// The standard output of `scripts/gpu/SCRIPT --tilec A --tileiras B`, which must
+/// succeed.
+fn compare(python: &str, script: &str, a: &Path, b: &Path) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let out = Command::new(python)
+        .arg(root.join("scripts/gpu").join(script))
+        .arg("--tilec")
+        .arg(a)
+        .arg("--tileiras")
+        .arg(b)
+        .output()
+        .expect("python runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
 /// `scripts/gpu/compare_junit.py` (the side-by-side table of cuTile's test suite run
 /// through tilec and through NVIDIA's tileiras): the counts of each run, every test that
 /// passes with tileiras only with its failure's first line, and the reverse. Needs
 /// Python (`TILEC_PYTHON`, else `python3`); without it the test says SKIPPED.
 #[test]
 fn junit_comparison_lists_what_tileiras_passes_and_tilec_does_not() {
-    let python = std::env::var("TILEC_PYTHON").unwrap_or_else(|_| "python3".into());
-    if !Command::new(&python)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        eprintln!("\n*** SKIPPED: JUnit comparison: {python} not found (set TILEC_PYTHON) ***\n");
+    let Some(python) = python("JUnit comparison") else {
         return;
-    }
+    };
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("compare-junit");
     std::fs::create_dir_all(&dir).unwrap();
     let case = |class: &str, name: &str, inner: &str| {
@@ -85,21 +114,7 @@ fn junit_comparison_lists_what_tileiras_passes_and_tilec_does_not() {
     let (a, b) = (dir.join("tilec.xml"), dir.join("tileiras.xml"));
     std::fs::write(&a, ours).unwrap();
     std::fs::write(&b, reference).unwrap();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let out = Command::new(&python)
-        .arg(root.join("scripts/gpu/compare_junit.py"))
-        .arg("--tilec")
-        .arg(&a)
-        .arg("--tileiras")
-        .arg(&b)
-        .output()
-        .expect("python runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = compare(&python, "compare_junit.py", &a, &b);
     for line in [
         "| tileiras (NVIDIA) | 4 | 2 | 0 | 1 | 1 |",
         "| tilec | 4 | 2 | 1 | 0 | 1 |",
@@ -121,17 +136,9 @@ fn junit_comparison_lists_what_tileiras_passes_and_tilec_does_not() {
 /// (`TILEC_PYTHON`, else `python3`); without it the test says SKIPPED.
 #[test]
 fn benchmark_comparison_gives_each_ratio_and_their_mean() {
-    let python = std::env::var("TILEC_PYTHON").unwrap_or_else(|_| "python3".into());
-    if !Command::new(&python)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        eprintln!(
-            "\n*** SKIPPED: benchmark comparison: {python} not found (set TILEC_PYTHON) ***\n"
-        );
+    let Some(python) = python("benchmark comparison") else {
         return;
-    }
+    };
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("compare-bench");
     std::fs::create_dir_all(&dir).unwrap();
     let report = |entries: &[(&str, f64)]| {
@@ -163,21 +170,7 @@ fn benchmark_comparison_gives_each_ratio_and_their_mean() {
         ]),
     )
     .unwrap();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let out = Command::new(&python)
-        .arg(root.join("scripts/gpu/compare_bench.py"))
-        .arg("--tilec")
-        .arg(&a)
-        .arg("--tileiras")
-        .arg(&b)
-        .output()
-        .expect("python runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = compare(&python, "compare_bench.py", &a, &b);
     for line in [
         "| `bench_x.py::bench_matmul` | 2000.0 | 1000.0 | 2.00x |",
         "| `bench_x.py::bench_vec_add` | 2000.0 | 4000.0 | 0.50x |",
