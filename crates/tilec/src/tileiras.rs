@@ -221,11 +221,7 @@ fn compile(a: &Args, io: &mut Io<'_>) -> i32 {
     // milliseconds: a 50 MB executable) overlaps tilec's compile; a module tilec rejects
     // gets it killed before it has read anything (it writes no cubin).
     let ptxas = find_ptxas().map(|p| {
-        let spawned = ptxas_command(&p, a, arch, output, true)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn();
+        let spawned = spawn_piped(ptxas_command(&p, a, arch, output, true));
         (p, spawned)
     });
     let mut sources = SourceMap::new();
@@ -290,15 +286,8 @@ fn compile(a: &Args, io: &mut Io<'_>) -> i32 {
     let opts = opts.ptx;
     let (mut out, ptx) = feed(child, ptx);
     // A ptxas older than `--split-compile`: once more without it.
-    if let Ok(o) = &out
-        && !o.status.success()
-        && crate::ptxas::refused_split_compile(&String::from_utf8_lossy(&o.stderr))
-    {
-        out = ptxas_command(&ptxas, a, arch, output, false)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
+    if refused_split(&out) {
+        out = spawn_piped(ptxas_command(&ptxas, a, arch, output, false))
             .and_then(|child| feed(child, ptx.clone()).0);
     }
     match out {
@@ -437,6 +426,23 @@ fn ptxas_command(
     cmd
 }
 
+/// `cmd` started with its standard streams piped.
+fn spawn_piped(mut cmd: std::process::Command) -> std::io::Result<std::process::Child> {
+    cmd.stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+}
+
+/// Whether ptxas failed because it does not know `--split-compile` (run it again
+/// without).
+fn refused_split(out: &std::io::Result<std::process::Output>) -> bool {
+    out.as_ref().is_ok_and(|o| {
+        !o.status.success()
+            && crate::ptxas::refused_split_compile(&String::from_utf8_lossy(&o.stderr))
+    })
+}
+
 /// Writes `ptx` to ptxas `child` from a thread (ptxas may write to its pipes before it
 /// has read it all) and waits for ptxas to end: its output, and the PTX back.
 fn feed(
@@ -534,18 +540,11 @@ pub(crate) fn assemble(
         ..Args::default()
     };
     let run = |split: bool| {
-        ptxas_command(&ptxas, &a, arch, &tmp, split)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
+        spawn_piped(ptxas_command(&ptxas, &a, arch, &tmp, split))
             .and_then(|child| feed(child, ptx.to_string()).0)
     };
     let mut out = run(true);
-    if let Ok(o) = &out
-        && !o.status.success()
-        && crate::ptxas::refused_split_compile(&String::from_utf8_lossy(&o.stderr))
-    {
+    if refused_split(&out) {
         out = run(false);
     }
     let result = match out {
