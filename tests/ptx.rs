@@ -1,6 +1,7 @@
 //! The PTX backend end to end: every example, every entry kernel of the valid conformance
 //! files, NVIDIA's cuTile samples and tilec's own cuTile corpus compile to PTX for sm_80,
-//! sm_90, sm_90a (warpgroup MMA) and sm_100; ptxas assembles every file with no error and no warning; no kernel
+//! sm_90, sm_90a (warpgroup MMA) and sm_100 (the examples and the corpus also for sm_90 and
+//! sm_90a with every tile block over a cluster of 2 CTAs, `--num-ctas 2`); ptxas assembles every file with no error and no warning; no kernel
 //! spills;
 //! compiling twice gives the same bytes; the examples' PTX matches the golden files in
 //! tests/snapshots/ptx (`TILEC_BLESS=1` rewrites them). Corpus kernels the backend does not
@@ -14,6 +15,10 @@ use std::path::{Path, PathBuf};
 use tilec_tests::{example_files, ptxas, repo_root, run_tilec, shared_dir, skipped};
 
 const ARCHS: [&str; 4] = ["sm_80", "sm_90", "sm_90a", "sm_100"];
+
+/// The targets the examples and the corpus are also compiled for with every tile block
+/// spread over a cluster of 2 CTAs (`--num-ctas 2`, docs/hopper.md "Clusters").
+const CLUSTER_ARCHS: [&str; 2] = ["sm_90", "sm_90a"];
 
 struct Input {
     path: PathBuf,
@@ -69,11 +74,14 @@ fn inputs() -> Vec<Input> {
     v
 }
 
-fn compile(input: &Input, arch: &str) -> Result<String, String> {
+fn compile(input: &Input, arch: &str, cluster: bool) -> Result<String, String> {
     let path = input.path.to_str().expect("utf-8 path");
     let mut args = vec![path, "--arch", arch, "-o", "-"];
     if input.split {
         args.push("--split-input-file");
+    }
+    if cluster {
+        args.extend(["--num-ctas", "2"]);
     }
     let out = run_tilec(&args, "");
     if out.status != 0 {
@@ -94,17 +102,22 @@ struct Row {
 fn check_one(
     input: &Input,
     arch: &'static str,
+    cluster: bool,
     tool: Option<&Path>,
     dir: &Path,
 ) -> Result<Option<Row>, String> {
-    let name = input
+    let stem = input
         .path
         .file_stem()
         .and_then(|s| s.to_str())
-        .unwrap_or("?")
-        .to_string();
-    let ptx = compile(input, arch).map_err(|e| format!("{name} {arch}: {e}"))?;
-    let again = compile(input, arch).map_err(|e| format!("{name} {arch}: {e}"))?;
+        .unwrap_or("?");
+    let name = if cluster {
+        format!("{stem} (2 CTAs)")
+    } else {
+        stem.to_string()
+    };
+    let ptx = compile(input, arch, cluster).map_err(|e| format!("{name} {arch}: {e}"))?;
+    let again = compile(input, arch, cluster).map_err(|e| format!("{name} {arch}: {e}"))?;
     if ptx != again {
         return Err(format!("{name} {arch}: two compilations differ"));
     }
@@ -113,7 +126,7 @@ fn check_one(
         if entries == 0 {
             return Err(format!("{name}: no .entry emitted"));
         }
-        if arch == "sm_80" {
+        if arch == "sm_80" && !cluster {
             let golden = repo_root()
                 .join("tests/snapshots/ptx")
                 .join(format!("{name}.ptx"));
@@ -154,7 +167,10 @@ fn check_one(
             smem: 0,
         }));
     }
-    let file = dir.join(format!("{name}.{arch}.ptx"));
+    let file = dir.join(format!(
+        "{stem}.{arch}{}.ptx",
+        if cluster { ".c2" } else { "" }
+    ));
     std::fs::write(&file, &ptx).map_err(|e| e.to_string())?;
     let report = ptxas::assemble(tool, &file, arch);
     if !report.ok || !report.problems.is_empty() {
@@ -233,10 +249,16 @@ fn main() {
         tilec_tests::PTX_REFUSED_CORPUS.len() * ARCHS.len(),
         "a kernel of PTX_REFUSED_CORPUS is not in tests/corpus/cutile"
     );
-    let jobs: Vec<(&Input, &'static str)> = inputs
+    let mut jobs: Vec<(&Input, &'static str, bool)> = inputs
         .iter()
-        .flat_map(|i| ARCHS.iter().map(move |a| (i, *a)))
+        .flat_map(|i| ARCHS.iter().map(move |a| (i, *a, false)))
         .collect();
+    jobs.extend(
+        inputs
+            .iter()
+            .filter(|i| !i.split)
+            .flat_map(|i| CLUSTER_ARCHS.iter().map(move |a| (i, *a, true))),
+    );
     let workers = std::thread::available_parallelism()
         .map_or(2, |n| n.get())
         .min(8);
@@ -247,10 +269,10 @@ fn main() {
             s.spawn(|| {
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some((input, arch)) = jobs.get(i) else {
+                    let Some((input, arch, cluster)) = jobs.get(i) else {
                         break;
                     };
-                    let r = check_one(input, arch, tool.as_deref(), &dir);
+                    let r = check_one(input, arch, *cluster, tool.as_deref(), &dir);
                     results.lock().expect("lock").push((i, r));
                 }
             });

@@ -26,6 +26,9 @@ pub struct Options {
     /// `--warp-specialize` (sm_90a's copy-engine K loops split into producer and MMA
     /// warps, docs/hopper.md).
     pub warp_specialize: bool,
+    /// `--num-ctas N`: every kernel's tile block over a cluster of N CTAs where the
+    /// cluster split takes it (docs/hopper.md, "Clusters").
+    pub num_ctas: Option<u32>,
     pub verbose: bool,
     /// Write each planned case's kernel to DIR/LABEL.tile with its `tilec run` line
     /// (DIR/LABEL.sh) and stop: how a failure seen on a GPU is reproduced elsewhere.
@@ -119,6 +122,7 @@ fn ptx_options(arch: &str, o: &Options) -> Option<tilec_ptx::Options> {
         choose_warps: o.num_warps.is_none(),
         fast_math: o.fast_math,
         warp_specialize: o.warp_specialize,
+        num_ctas: o.num_ctas,
         ..tilec_ptx::Options::default()
     })
 }

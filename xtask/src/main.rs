@@ -106,6 +106,7 @@ fn main() {
             num_warps: opt("--num-warps").and_then(|v| v.parse().ok()),
             fast_math: args.iter().any(|a| a == "--fast-math"),
             warp_specialize: args.iter().any(|a| a == "--warp-specialize"),
+            num_ctas: opt("--num-ctas").and_then(|v| v.parse().ok()),
             verbose: args.iter().any(|a| a == "--verbose"),
             dump: opt("--dump").map(PathBuf::from),
         }),
@@ -116,7 +117,7 @@ fn main() {
         Some("__cli") => cli(args.get(1).map(PathBuf::from)),
         _ => {
             eprintln!(
-                "usage: cargo xtask bench [--mb N] | cargo xtask bench-canon [--ops N] | cargo xtask fuzz [--resource] [--mutants N] [--seed S] | cargo xtask fuzz-bytecode [--mutants N] [--seed S] | cargo xtask bench-ptx [--runs N] [--arch sm_90] [--text] | cargo xtask bench-interp [--elems N] [--runs R] | cargo xtask diff-canon [--kernels N] [--seed S] [--inputs K] | cargo xtask gpu-test [--sim] [--random N] [--seed S] [--only NAME] [--arch sm_90] [--num-warps W] [--fast-math] [--warp-specialize] [--dump DIR] | cargo xtask gpu-bench [--reps N] [--warmup N] [--only NAME] [--arch sm_90] [--json OUT] | cargo xtask dist"
+                "usage: cargo xtask bench [--mb N] | cargo xtask bench-canon [--ops N] | cargo xtask fuzz [--resource] [--mutants N] [--seed S] | cargo xtask fuzz-bytecode [--mutants N] [--seed S] | cargo xtask bench-ptx [--runs N] [--arch sm_90] [--text] | cargo xtask bench-interp [--elems N] [--runs R] | cargo xtask diff-canon [--kernels N] [--seed S] [--inputs K] | cargo xtask gpu-test [--sim] [--random N] [--seed S] [--only NAME] [--arch sm_90] [--num-warps W] [--fast-math] [--warp-specialize] [--num-ctas N] [--dump DIR] | cargo xtask gpu-bench [--reps N] [--warmup N] [--only NAME] [--arch sm_90] [--json OUT] | cargo xtask dist"
             );
             2
         }

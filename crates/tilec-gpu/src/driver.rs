@@ -228,6 +228,22 @@ impl CudaDevice {
                 }
                 .map_err(|e| driver_error("cuFuncSetAttribute", e))?;
             }
+            // Clusters of more than 8 CTAs are "non-portable": the function must be
+            // allowed them (docs/abi.md, "Clusters").
+            let ctas = std::str::from_utf8(image)
+                .map(|ptx| crate::cluster_ctas(ptx, entry))
+                .unwrap_or(1);
+            if ctas > 8 {
+                // SAFETY: a function just loaded.
+                unsafe {
+                    result::function::set_function_attribute(
+                        f,
+                        sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+                        1,
+                    )
+                }
+                .map_err(|e| driver_error("cuFuncSetAttribute", e))?;
+            }
             self.functions.push(f);
             self.shared.push(shared);
             Ok(KernelId(self.functions.len() - 1))

@@ -39,6 +39,22 @@ pub fn dynamic_smem(ptx: &str, entry: &str) -> u32 {
         .unwrap_or(0)
 }
 
+/// The CTAs per cluster kernel `entry` of a PTX module declares (`.reqnctapercluster`,
+/// docs/abi.md "Clusters"; 1 when it declares none).
+#[must_use]
+pub fn cluster_ctas(ptx: &str, entry: &str) -> u32 {
+    let head = format!(".visible .entry {entry}(");
+    ptx.lines()
+        .skip_while(|l| *l != head)
+        .take_while(|l| !l.starts_with('{'))
+        .find_map(|l| l.strip_prefix(".reqnctapercluster "))
+        .map_or(1, |r| {
+            r.split(',')
+                .map(|d| d.trim().parse::<u32>().unwrap_or(1))
+                .product()
+        })
+}
+
 /// The message of a caught panic (`catch_unwind`'s payload), or "" when it has none.
 #[must_use]
 pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {

@@ -408,6 +408,25 @@ pub fn pipeline_loops(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnos
 pub fn assign_layouts(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnostic> {
     let mut remarks = Vec::new();
     for e in entries(m) {
+        let ctas = crate::cluster::requested_ctas(m, e, opts);
+        if ctas > 1 {
+            let (at, message) = match crate::cluster::split_cluster(m, e, ctas) {
+                Ok(()) => (
+                    e,
+                    format!("the tile block is spread over a cluster of {ctas} CTAs"),
+                ),
+                Err((at, why)) => (
+                    at,
+                    format!("the tile block stays on one CTA, not a cluster of {ctas}: {why}"),
+                ),
+            };
+            let span = m.op_span(at).unwrap_or(tilec_diag::Span::new(0, 0));
+            let file = m.file().unwrap_or(tilec_diag::FileId(0));
+            remarks.push(
+                tilec_diag::Diagnostic::remark(tilec_diag::codes::CLUSTER, message)
+                    .at(tilec_diag::Location::new(file, span)),
+            );
+        }
         if opts.arch == crate::target::Arch::Sm90a && opts.tma {
             tma::transposed_b_loads(m, e);
         }
@@ -987,6 +1006,7 @@ impl Assign<'_> {
             }
             O::GetTileBlockId
             | O::WarpId
+            | O::ClusterCtaId
             | O::GetNumTileBlocks
             | O::GetGlobal
             | O::GetTensorShape
@@ -4820,7 +4840,7 @@ fn verify_entry(m: &Module, e: Op, warp_bits: u32, errors: &mut Vec<GpuError>) {
                         _ => err(Some(op), format!("'{name}' op must view a !ttg.memdesc as a !ttg.memdesc")),
                     }
                 }
-                Opcode::WarpId => {
+                Opcode::WarpId | Opcode::ClusterCtaId => {
                     let t = m.value_type(m.result(op, 0));
                     if !types.is_tile(t) || !types.shape(t).is_empty() || types.element_type(t) != Type::I32 {
                         err(Some(op), format!("'{name}' op returns a rank-0 i32"));

@@ -6,6 +6,7 @@
 
 pub mod axis;
 pub mod banks;
+pub mod cluster;
 pub mod gpu;
 pub mod layout;
 pub mod mma;

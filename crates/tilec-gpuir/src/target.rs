@@ -158,6 +158,10 @@ pub struct Options {
     /// specialization"): a producer warp(group) issues the copies, the MMA warpgroups
     /// consume the stages and hand them back through a second ring of mbarriers.
     pub warp_specialize: bool,
+    /// CTAs per thread-block cluster for every kernel (sm_90 and newer; 2, 4, 8 or 16),
+    /// overriding their `num_cta_in_cga` hints (`None`: as the hints say). A kernel the
+    /// cluster split refuses stays on one CTA, with a remark (docs/hopper.md, "Clusters").
+    pub num_ctas: Option<u32>,
 }
 
 impl Default for Options {
@@ -174,6 +178,7 @@ impl Default for Options {
             dynamic_smem: true,
             tma: true,
             warp_specialize: false,
+            num_ctas: None,
         }
     }
 }

@@ -467,6 +467,7 @@ impl<'a, 'm> Ctx<'a, 'm> {
             | O::MemDescReshape
             | O::MemDescReinterpret
             | O::WarpId
+            | O::ClusterCtaId
             | O::WarpSpecialize
             | O::WarpYield
             | O::WarpReturn

@@ -43,12 +43,26 @@ enum Opnd {
     LaneId,
     Ctaid(usize),
     Nctaid(usize),
+    /// `%clusterid`, `%nclusterid`, `%cluster_ctaid`, `%cluster_nctaid` (by dimension),
+    /// `%cluster_ctarank`, `%cluster_nctarank`.
+    Cluster(ClusterReg),
     /// `[reg+off]`, `[sym+off]` (a parameter or the shared buffer), `[reg]`.
     Mem(Base, i64),
     Vec(Vec<Opnd>),
     Sym(String),
     /// `[tensorMap, {c0, ...}]`: a tensor map's address and the coordinates.
     Tensor(Base, Vec<Opnd>),
+}
+
+/// The cluster's special registers.
+#[derive(Copy, Clone, Debug)]
+enum ClusterReg {
+    Id(usize),
+    NId(usize),
+    CtaId(usize),
+    NCtaId(usize),
+    CtaRank,
+    NCtaRank,
 }
 
 #[derive(Clone, Debug)]
@@ -85,6 +99,10 @@ pub struct Kernel {
     /// Whether the kernel uses tensor maps (then generic writes to global memory are
     /// tracked, for the proxy fence a tensor map written in the generic proxy needs).
     uses_tmap: bool,
+    /// The CTAs of a cluster (`.reqnctapercluster`; one without it).
+    cluster: [u64; 3],
+    /// `.blocksareclusters`: the launch's grid counts clusters.
+    blocks_are_clusters: bool,
 }
 
 impl Kernel {
@@ -195,9 +213,22 @@ fn rename_regs(line: &str, prefix: &str) -> String {
             }
         }
         let name = &line[start..end];
-        let special = ["tid", "ctaid", "nctaid", "ntid", "laneid", "warpid"]
-            .iter()
-            .any(|s| name == *s || name.starts_with(&format!("{s}.")));
+        let special = [
+            "tid",
+            "ctaid",
+            "nctaid",
+            "ntid",
+            "laneid",
+            "warpid",
+            "clusterid",
+            "nclusterid",
+            "cluster_ctaid",
+            "cluster_nctaid",
+            "cluster_ctarank",
+            "cluster_nctarank",
+        ]
+        .iter()
+        .any(|s| name == *s || name.starts_with(&format!("{s}.")));
         if special {
             out.push('%');
             out.push_str(name);
@@ -487,6 +518,8 @@ pub fn parse(ptx: &str) -> Vec<Kernel> {
                 reg_names: Vec::new(),
                 globals: globals.clone(),
                 uses_tmap: false,
+                cluster: [1, 1, 1],
+                blocks_are_clusters: false,
             };
             let mut regs: HashMap<String, usize> = HashMap::new();
             i += 1;
@@ -500,6 +533,16 @@ pub fn parse(ptx: &str) -> Vec<Kernel> {
                     || l.starts_with(".reg")
                     || l.starts_with(".pragma")
                 {
+                    continue;
+                }
+                if let Some(r) = l.strip_prefix(".reqnctapercluster ") {
+                    for (d, n) in r.split(',').enumerate().take(3) {
+                        k.cluster[d] = n.trim().parse().unwrap();
+                    }
+                    continue;
+                }
+                if l == ".blocksareclusters" {
+                    k.blocks_are_clusters = true;
                     continue;
                 }
                 if let Some(r) = l.strip_prefix(".reqntid ") {
@@ -586,6 +629,16 @@ fn parse_opnd(s: &str, regs: &mut HashMap<String, usize>) -> Opnd {
     if let Some((d, p)) = s.split_once('|') {
         return Opnd::Vec(vec![parse_opnd(d, regs), parse_opnd(p, regs)]);
     }
+    for (name, f) in [
+        ("%clusterid.", ClusterReg::Id as fn(usize) -> ClusterReg),
+        ("%nclusterid.", ClusterReg::NId),
+        ("%cluster_ctaid.", ClusterReg::CtaId),
+        ("%cluster_nctaid.", ClusterReg::NCtaId),
+    ] {
+        if let Some(d) = s.strip_prefix(name).and_then(|d| "xyz".find(d)) {
+            return Opnd::Cluster(f(d));
+        }
+    }
     match s {
         "%tid.x" => return Opnd::Tid,
         "%laneid" => return Opnd::LaneId,
@@ -595,6 +648,8 @@ fn parse_opnd(s: &str, regs: &mut HashMap<String, usize>) -> Opnd {
         "%nctaid.x" => return Opnd::Nctaid(0),
         "%nctaid.y" => return Opnd::Nctaid(1),
         "%nctaid.z" => return Opnd::Nctaid(2),
+        "%cluster_ctarank" => return Opnd::Cluster(ClusterReg::CtaRank),
+        "%cluster_nctarank" => return Opnd::Cluster(ClusterReg::NCtaRank),
         // One SM: every CTA runs on SM 0 (the simulator runs them one after the other).
         "%smid" => return Opnd::Imm(0),
         "%nsmid" => return Opnd::Imm(1),
@@ -1053,6 +1108,18 @@ pub fn run_with_options(
         .collect();
     let nt = k.threads;
     let nwarps = nt.div_ceil(32);
+    // With `.blocksareclusters` the grid counts clusters: each is `k.cluster` CTAs.
+    let grid: [u64; 3] = if k.blocks_are_clusters {
+        std::array::from_fn(|d| grid[d] * k.cluster[d])
+    } else {
+        if (0..3).any(|d| !grid[d].is_multiple_of(k.cluster[d])) {
+            return Err(format!(
+                "a grid of {grid:?} CTAs is not a whole number of clusters of {:?}",
+                k.cluster
+            ));
+        }
+        grid
+    };
     for z in 0..grid[2] {
         for y in 0..grid[1] {
             for x in 0..grid[0] {
@@ -1255,6 +1322,20 @@ impl Cta<'_> {
             Opnd::LaneId => (t % 32) as u64,
             Opnd::Ctaid(d) => self.ctaid[*d],
             Opnd::Nctaid(d) => self.nctaid[*d],
+            Opnd::Cluster(c) => {
+                let dims = self.k.cluster;
+                match *c {
+                    ClusterReg::Id(d) => self.ctaid[d] / dims[d],
+                    ClusterReg::NId(d) => self.nctaid[d] / dims[d],
+                    ClusterReg::CtaId(d) => self.ctaid[d] % dims[d],
+                    ClusterReg::NCtaId(d) => dims[d],
+                    ClusterReg::CtaRank => {
+                        let at = |d: usize| self.ctaid[d] % dims[d];
+                        at(0) + dims[0] * (at(1) + dims[1] * at(2))
+                    }
+                    ClusterReg::NCtaRank => dims.iter().product(),
+                }
+            }
             Opnd::Sym(s) if Some(s) == self.k.smem_name.as_ref() => 0,
             Opnd::Sym(s) if self.globals.contains_key(s) => self.globals[s],
             Opnd::Sym(s) if self.k.params.iter().any(|(n, _)| n == s) => {
@@ -2665,6 +2746,68 @@ mod scalar_tests {
 
     fn eval32(body: &str) -> u32 {
         eval("", &format!("{body}\ncvt.u64.u32 %out, %r;")).expect("runs") as u32
+    }
+
+    /// With `.blocksareclusters` the grid counts clusters of `.reqnctapercluster` CTAs
+    /// (PTX ISA 9.0): 3 clusters of 2 are 6 CTAs, each of which writes its `%ctaid.x`,
+    /// `%clusterid.x`, `%cluster_ctarank`, `%cluster_ctaid.x`, `%nclusterid.x`,
+    /// `%nctaid.x`, `%cluster_nctarank` and `%cluster_nctaid.x`. Without the directive
+    /// the grid counts CTAs and must be whole clusters.
+    #[test]
+    fn cluster_registers_follow_the_cluster_launch() {
+        let regs = [
+            "%ctaid.x",
+            "%clusterid.x",
+            "%cluster_ctarank",
+            "%cluster_ctaid.x",
+            "%nclusterid.x",
+            "%nctaid.x",
+            "%cluster_nctarank",
+            "%cluster_nctaid.x",
+        ];
+        let kernel = |directives: &str| {
+            let mut body = String::new();
+            for (i, r) in regs.iter().enumerate() {
+                body.push_str(&format!(
+                    "mov.u32 %v, {r};\nst.global.b32 [%at+{}], %v;\n",
+                    4 * i
+                ));
+            }
+            format!(
+                ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k(\n.param .u64 out\n)\n.reqntid 32, 1, 1\n{directives}{{\nld.param.u64 %o, [out];\nmov.u32 %t, %tid.x;\nsetp.ne.u32 %z, %t, 0;\n@%z bra DONE;\nmov.u32 %c, %ctaid.x;\nmul.wide.u32 %off, %c, 32;\nadd.u64 %at, %o, %off;\n{body}DONE:\nret;\n}}\n"
+            )
+        };
+        let run_grid = |ptx: &str, grid: u64, ctas: usize| -> Result<Vec<[u32; 8]>, String> {
+            let ks = parse(ptx);
+            let mut mem = Memory::default();
+            let out = mem.alloc(&vec![0u8; 32 * ctas]);
+            run(&ks[0], [grid, 1, 1], &[out], &mut mem)?;
+            let bytes = mem.read(out, 32 * ctas);
+            Ok(bytes
+                .chunks(32)
+                .map(|c| {
+                    std::array::from_fn(|i| {
+                        u32::from_le_bytes(c[4 * i..4 * i + 4].try_into().unwrap())
+                    })
+                })
+                .collect())
+        };
+        let got = run_grid(
+            &kernel(".reqnctapercluster 2, 1, 1\n.blocksareclusters\n"),
+            3,
+            6,
+        )
+        .unwrap();
+        for (c, row) in got.iter().enumerate() {
+            let c = c as u32;
+            assert_eq!(*row, [c, c / 2, c % 2, c % 2, 3, 6, 2, 2], "CTA {c}");
+        }
+        let got = run_grid(&kernel(".reqnctapercluster 2, 1, 1\n"), 4, 4).unwrap();
+        assert_eq!(got[3], [3, 1, 1, 1, 2, 4, 2, 2]);
+        assert!(run_grid(&kernel(".reqnctapercluster 2, 1, 1\n"), 3, 3).is_err());
+        // No cluster: each CTA is a cluster of one.
+        let got = run_grid(&kernel(""), 2, 2).unwrap();
+        assert_eq!(got[1], [1, 1, 0, 0, 2, 2, 1, 1]);
     }
 
     #[test]

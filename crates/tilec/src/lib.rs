@@ -218,6 +218,11 @@ struct CompileArgs {
     /// copies while the MMA warpgroups consume the stages.
     #[arg(long = "warp-specialize")]
     warp_specialize: bool,
+    /// sm_90 and newer: spread every kernel's tile block over a thread-block cluster of
+    /// N CTAs (2, 4, 8 or 16), as a `num_cta_in_cga` hint does (which it overrides); a
+    /// kernel that cannot be split stays on one CTA (see --remarks).
+    #[arg(long = "num-ctas", value_parser = parse_num_ctas)]
+    num_ctas: Option<u32>,
     /// Print remarks: how many stages each K loop was pipelined over, and why a loop got
     /// fewer than asked or no pipeline.
     #[arg(long = "remarks")]
@@ -304,6 +309,11 @@ struct PassArgs {
     /// copies while the MMA warpgroups consume the stages.
     #[arg(long = "warp-specialize")]
     warp_specialize: bool,
+    /// sm_90 and newer: spread every kernel's tile block over a thread-block cluster of
+    /// N CTAs (2, 4, 8 or 16), as a `num_cta_in_cga` hint does (which it overrides); a
+    /// kernel that cannot be split stays on one CTA (see --remarks).
+    #[arg(long = "num-ctas", value_parser = parse_num_ctas)]
+    num_ctas: Option<u32>,
     /// Run the canonicalizer (cuda-tile-opt's spelling; in command-line order with --cse/--dce).
     #[arg(long)]
     canonicalize: bool,
@@ -1157,6 +1167,7 @@ impl<'a, 'b> Driver<'a, 'b> {
                     num_stages: a.passes.num_stages,
                     tma: !a.passes.no_tma,
                     warp_specialize: a.passes.warp_specialize,
+                    num_ctas: a.passes.num_ctas,
                     arch,
                     ..tilec_ptx::Options::default()
                 };
@@ -1365,6 +1376,7 @@ impl<'a, 'b> Driver<'a, 'b> {
                 num_stages: a.num_stages,
                 tma: !a.no_tma,
                 warp_specialize: a.warp_specialize,
+                num_ctas: a.num_ctas,
                 ..tilec_ptx::Options::default()
             },
             ..pipeline::Options::default()
@@ -1500,5 +1512,13 @@ impl<'a, 'b> Driver<'a, 'b> {
             );
         }
         EXIT_OK
+    }
+}
+
+/// `--num-ctas`: a cluster of 2, 4, 8 or 16 CTAs.
+fn parse_num_ctas(s: &str) -> Result<u32, String> {
+    match s.parse::<u32>() {
+        Ok(n @ (2 | 4 | 8 | 16)) => Ok(n),
+        _ => Err(format!("'{s}' is not 2, 4, 8 or 16")),
     }
 }

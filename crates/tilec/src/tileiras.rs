@@ -464,7 +464,8 @@ fn feed(
 
 /// tilec's own backend options for the `tileiras` personality, which cuTile's command
 /// line cannot carry: `TILEC_TILEIRAS_FLAGS`, space-separated, of `--warp-specialize`,
-/// `--no-tma` and `--num-stages=N` (1 to 6), as `tilec` takes them. For measuring them
+/// `--no-tma`, `--num-stages=N` (1 to 6) and `--num-ctas=N` (2, 4, 8, 16), as `tilec` takes
+/// them. For measuring them
 /// under cuTile (its tests and benchmarks) without changing cuTile.
 fn backend_flags(o: &mut tilec_ptx::Options) -> Result<(), String> {
     let Some(flags) = std::env::var_os("TILEC_TILEIRAS_FLAGS") else {
@@ -474,6 +475,14 @@ fn backend_flags(o: &mut tilec_ptx::Options) -> Result<(), String> {
         match flag.split_once('=') {
             None if flag == "--warp-specialize" => o.warp_specialize = true,
             None if flag == "--no-tma" => o.tma = false,
+            Some(("--num-ctas", n)) => match n.parse::<u32>() {
+                Ok(n @ (2 | 4 | 8 | 16)) => o.num_ctas = Some(n),
+                _ => {
+                    return Err(format!(
+                        "TILEC_TILEIRAS_FLAGS: --num-ctas takes 2, 4, 8 or 16 (got '{n}')"
+                    ));
+                }
+            },
             Some(("--num-stages", n)) => match n.parse::<u32>() {
                 Ok(n @ 1..=6) => o.num_stages = Some(n),
                 _ => {
@@ -484,7 +493,7 @@ fn backend_flags(o: &mut tilec_ptx::Options) -> Result<(), String> {
             },
             _ => {
                 return Err(format!(
-                    "TILEC_TILEIRAS_FLAGS: unknown flag '{flag}' (known: --warp-specialize, --no-tma, --num-stages=N)"
+                    "TILEC_TILEIRAS_FLAGS: unknown flag '{flag}' (known: --warp-specialize, --no-tma, --num-stages=N, --num-ctas=N)"
                 ));
             }
         }

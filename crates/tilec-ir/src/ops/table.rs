@@ -2119,6 +2119,17 @@ table! {
         syntax: Syntax::Format("attr-dict `:` type($result)"),
         ..DEFAULT
     },
+    ClusterCtaId => OpDef {
+        opcode: Opcode::ClusterCtaId,
+        name: "ttng.cluster_cta_id",
+        summary: "The rank of the executing CTA in its cluster (0 to the cluster's CTAs minus 1; 0 without clusters)",
+        family: Family::Gpu,
+        since: "gpu",
+        results: &[one("result", TILE)],
+        traits: PURE,
+        syntax: Syntax::Format("attr-dict `:` type($result)"),
+        ..DEFAULT
+    },
     WarpSpecialize => OpDef {
         opcode: Opcode::WarpSpecialize,
         name: "ttg.warp_specialize",

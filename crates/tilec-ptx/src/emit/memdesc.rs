@@ -358,6 +358,16 @@ impl Kernel<'_> {
         self.ins(format!("shr.u32 {r}, {tid}, 5;"));
         self.set_scalar(self.m.result(op, 0), Type::I32, r);
     }
+
+    /// `ttng.cluster_cta_id`: the CTA's rank in its cluster (0 when it has none).
+    pub(crate) fn emit_cluster_cta_id(&mut self, op: Op) {
+        if self.opts.arch.sm() < 90 {
+            self.error_at_op(op, "thread-block clusters need sm_90 or newer");
+        }
+        let r = self.reg(RegClass::B32);
+        self.ins(format!("mov.u32 {r}, %cluster_ctarank;"));
+        self.set_scalar(self.m.result(op, 0), Type::I32, r);
+    }
 }
 
 #[cfg(test)]

@@ -131,6 +131,9 @@ pub(crate) struct Kernel<'a> {
     /// The threads a CTA barrier waits for once a `ttg.warp_specialize` has sent its
     /// partition's warps their own way (`None`: every thread of the CTA).
     pub bar_threads: Option<u32>,
+    /// The CTAs of the cluster the kernel's tile block is spread over
+    /// (`tilec_gpuir::cluster::NUM_CTAS_ATTR`; 1: none).
+    pub ctas: u32,
 }
 
 /// The comment that gives a kernel's dynamic shared-memory size (docs/abi.md):
@@ -750,7 +753,22 @@ fn emit_entry(
         scratch_slots: 32,
         threads: opts.threads(),
         bar_threads: None,
+        ctas: tilec_gpuir::cluster::entry_ctas(m, op),
     };
+    if k.ctas > 1 && opts.arch.sm() < 90 {
+        let n = k.ctas;
+        k.error_at_op(
+            op,
+            &format!(
+                "thread-block clusters need sm_90 or newer (this kernel's tile block is spread over {n} CTAs)"
+            ),
+        );
+    }
+    if k.ctas > 1 {
+        // `.blocksareclusters` is PTX ISA 9.0.
+        let need = k.module_data.min_version.map_or((9, 0), |w| w.max((9, 0)));
+        k.module_data.min_version = Some(need);
+    }
     let mut params = Vec::new();
     k.tid = k.reg(RegClass::B32);
     let tid = k.tid.clone();
@@ -829,6 +847,11 @@ fn emit_entry(
     }
     let _ = writeln!(out, ")");
     let _ = writeln!(out, ".reqntid {}, 1, 1", k.threads);
+    if k.ctas > 1 {
+        // The launch's grid counts clusters of `ctas` CTAs (docs/abi.md, "Clusters").
+        let _ = writeln!(out, ".reqnctapercluster {}, 1, 1", k.ctas);
+        let _ = writeln!(out, ".blocksareclusters");
+    }
     out.push_str("{\n");
     for c in RegClass::ALL {
         let n = k.counts[c as usize];
@@ -1430,10 +1453,13 @@ impl<'a> Kernel<'a> {
             }
             O::Constant => {} // materialised at each use, in the layout the use needs
             O::GetTileBlockId | O::GetNumTileBlocks => {
-                let sreg = if m.opcode(op) == O::GetTileBlockId {
-                    "%ctaid"
-                } else {
-                    "%nctaid"
+                // A tile block on a cluster of CTAs (`.blocksareclusters`): the grid
+                // counts clusters.
+                let sreg = match (m.opcode(op) == O::GetTileBlockId, self.ctas > 1) {
+                    (true, false) => "%ctaid",
+                    (false, false) => "%nctaid",
+                    (true, true) => "%clusterid",
+                    (false, true) => "%nclusterid",
                 };
                 for (i, d) in ["x", "y", "z"].iter().enumerate() {
                     let r = self.reg(RegClass::B32);
@@ -1581,6 +1607,7 @@ impl<'a> Kernel<'a> {
             O::MemDescReshape => self.emit_memdesc_reshape(op, false),
             O::MemDescReinterpret => self.emit_memdesc_reshape(op, true),
             O::WarpId => self.emit_warp_id(op),
+            O::ClusterCtaId => self.emit_cluster_cta_id(op),
             O::LocalStore => {
                 let (src, dst) = (m.operand(op, 0), m.operand(op, 1));
                 let Some(b) = self.bufs.get(&dst).cloned() else {

@@ -1,0 +1,1192 @@
+//! Thread-block clusters (docs/hopper.md, "Clusters"): a tile block spread over the
+//! `num_cta_in_cga` CTAs of a cluster, as tileiras does with the hint.
+//!
+//! The launch's grid counts clusters (PTX's `.blocksareclusters`), so cuTile's grid of
+//! tile blocks is unchanged and each tile block becomes a cluster of N CTAs. Before
+//! layouts are assigned, [`split_cluster`] gives every tile value of the kernel a *split*:
+//! either replicated (each CTA computes all of it) or split along one dimension (CTA `r`
+//! of the cluster holds the `r`-th of N equal parts of that dimension). The split values'
+//! types shrink to one CTA's part, the view accesses of split tiles move their tile index
+//! (`i` becomes `i * N + r`, over a view whose tile is N times smaller along that
+//! dimension), an `iota` adds its part's offset, and `get_tile_block_id` reads the
+//! cluster's id (the writer's job, from [`NUM_CTAS_ATTR`]). Every later pass sees a kernel
+//! on smaller tiles; the CTAs of a cluster exchange nothing.
+//!
+//! The split is chosen from the kernel's writes: each store or atomic's tile is split
+//! along its first dimension that N divides, and the split flows through the ops that
+//! relate their operands' and results' dimensions (elementwise ops, broadcasts, permutes,
+//! reshapes of the leading dimension, reductions and scans along another dimension,
+//! products: C and A by rows, B replicated, or by columns). A kernel is left on one CTA,
+//! with a remark saying why, when a write would be done by every CTA (a rank-0 store), a
+//! split has to cross a reduction, scan or concatenation along its own dimension, one value
+//! would need two different splits, or a memory operation is ordered by a token after
+//! another one that may touch another CTA's part (the CTAs would then need a cluster
+//! barrier between them, which this first version does not place; an in-place update,
+//! the same split tile of one view or of pointers read then written, needs none).
+
+use crate::target::{Arch, Options};
+use tilec_ir::attrs::AttrData;
+use tilec_ir::builder::Builder;
+use tilec_ir::module::{InsertPoint, Module, Op, Value, ValueDef};
+use tilec_ir::ops::Opcode;
+use tilec_ir::segments::operand_group;
+use tilec_ir::types::{Type, TypeData};
+use tilec_ir::util::FxHashMap;
+
+/// The entry attribute that records a kernel's CTAs per cluster (2 to 16), when more than
+/// one: the writer declares `.reqnctapercluster N, 1, 1` and `.blocksareclusters` and
+/// reads tile block ids from `%clusterid`.
+pub const NUM_CTAS_ATTR: &str = "ttg.num_ctas";
+
+/// The value of optimization hint `name` on `entry` for `arch`: its own key (`sm_90` for
+/// sm_90 and sm_90a), else `default`.
+pub fn entry_hint(m: &Module, entry: Op, arch: Arch, name: &str) -> Option<i64> {
+    let slot = m.def(entry).attr_index("optimization_hints")?;
+    let AttrData::OptHints(dict) = m.ctx.attrs.get(m.attr(entry, slot)?) else {
+        return None;
+    };
+    let AttrData::Dict(archs) = m.ctx.attrs.get(*dict) else {
+        return None;
+    };
+    let key = arch.name().trim_end_matches('a');
+    let find = |k: &str| {
+        let (_, params) = archs.iter().find(|(a, _)| &**a == k)?;
+        let AttrData::Dict(params) = m.ctx.attrs.get(*params) else {
+            return None;
+        };
+        let (_, v) = params.iter().find(|(p, _)| &**p == name)?;
+        match m.ctx.attrs.get(*v) {
+            AttrData::Int { value, .. } => Some(*value),
+            _ => None,
+        }
+    };
+    find(key).or_else(|| find("default"))
+}
+
+/// The CTAs per cluster `entry` asks for on the target: `--num-ctas` when given, else its
+/// `num_cta_in_cga` hint; 1 below sm_90 (no clusters) or when neither says.
+pub fn requested_ctas(m: &Module, entry: Op, opts: &Options) -> u32 {
+    if opts.arch.sm() < 90 {
+        return 1;
+    }
+    let n = opts
+        .num_ctas
+        .map(i64::from)
+        .or_else(|| entry_hint(m, entry, opts.arch, "num_cta_in_cga"))
+        .unwrap_or(1);
+    if (2..=16).contains(&n) && (n as u64).is_power_of_two() {
+        n as u32
+    } else {
+        1
+    }
+}
+
+/// The CTAs per cluster recorded on GPU-level `entry` ([`NUM_CTAS_ATTR`]; 1 without it).
+pub fn entry_ctas(m: &Module, entry: Op) -> u32 {
+    match m
+        .attr_named(entry, NUM_CTAS_ATTR)
+        .map(|a| m.ctx.attrs.get(a))
+    {
+        Some(AttrData::Int { value, .. }) => u32::try_from(*value).unwrap_or(1),
+        _ => 1,
+    }
+}
+
+/// How one tile value is spread over the CTAs of a cluster.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Split {
+    /// Every CTA holds all of it.
+    Rep,
+    /// CTA `r` holds the `r`-th part of this dimension.
+    Dim(usize),
+}
+
+/// Why a kernel stays on one CTA: the op to locate the remark at, and the reason.
+type Refusal = (Op, String);
+
+/// Spreads `entry`'s tile block over clusters of `n` CTAs (a power of two, 2 to 16);
+/// `Err` with the op and the reason when the kernel cannot be split (it is then left
+/// unchanged).
+pub fn split_cluster(m: &mut Module, entry: Op, n: u32) -> Result<(), Refusal> {
+    let split = Plan::build(m, entry, n as i64)?.split;
+    apply(m, entry, n as i64, &split);
+    Ok(())
+}
+
+struct Plan<'a> {
+    m: &'a Module,
+    n: i64,
+    split: FxHashMap<Value, Split>,
+    queue: Vec<Value>,
+}
+
+/// The memory operations: their result tokens order what takes them.
+fn is_memory(op: Opcode) -> bool {
+    use Opcode as O;
+    matches!(
+        op,
+        O::LoadViewTko
+            | O::StoreViewTko
+            | O::LoadPtrTko
+            | O::StorePtrTko
+            | O::AtomicCasTko
+            | O::AtomicLoadTko
+            | O::AtomicRmwTko
+            | O::AtomicRedViewTko
+            | O::AtomicStoreTko
+    )
+}
+
+/// The tile a write writes (its split decides which CTA writes what), for the ops that
+/// write memory.
+fn written_tile(m: &Module, op: Op) -> Option<Value> {
+    use Opcode as O;
+    let group = match m.opcode(op) {
+        O::StoreViewTko => "tile",
+        O::AtomicRedViewTko => "value",
+        O::StorePtrTko => "destination",
+        O::AtomicCasTko | O::AtomicRmwTko => "pointers",
+        O::AtomicStoreTko => "ptr",
+        _ => return None,
+    };
+    operand_group(m, op, group).first().copied()
+}
+
+/// The `for`/`loop` whose `continue`/`break` `t` is, or the `if` whose `yield` it is.
+fn terminator_owner(m: &Module, t: Op) -> Option<Op> {
+    let mut p = m.parent_op(t)?;
+    match m.opcode(t) {
+        Opcode::Yield => (m.opcode(p) == Opcode::If).then_some(p),
+        Opcode::Continue | Opcode::Break => loop {
+            if matches!(m.opcode(p), Opcode::For | Opcode::Loop) {
+                return Some(p);
+            }
+            p = m.parent_op(p)?;
+        },
+        _ => None,
+    }
+}
+
+/// The values of control op `c` that hold the same thing and so take one split: per
+/// carried value, its initial value, block argument, result and the operands of the
+/// terminators that pass it on.
+fn control_groups(m: &Module, c: Op) -> Vec<Vec<Value>> {
+    let mut terms: Vec<Op> = Vec::new();
+    for r in m.regions(c) {
+        for b in m.region_blocks(*r) {
+            let mut stack: Vec<Op> = m.block_ops(*b).collect();
+            while let Some(o) = stack.pop() {
+                if matches!(
+                    m.opcode(o),
+                    Opcode::Yield | Opcode::Continue | Opcode::Break
+                ) && terminator_owner(m, o) == Some(c)
+                {
+                    terms.push(o);
+                }
+                for r in m.regions(o) {
+                    for b in m.region_blocks(*r) {
+                        stack.extend(m.block_ops(*b));
+                    }
+                }
+            }
+        }
+    }
+    let of = |t: Opcode, i: usize| -> Vec<Value> {
+        terms
+            .iter()
+            .filter(|o| m.opcode(**o) == t && m.num_operands(**o) > i)
+            .map(|o| m.operand(*o, i))
+            .collect()
+    };
+    let args: Vec<Value> = m
+        .regions(c)
+        .first()
+        .and_then(|r| m.entry_block(*r))
+        .map(|b| m.block_args(b).to_vec())
+        .unwrap_or_default();
+    match m.opcode(c) {
+        Opcode::For => {
+            let inits = operand_group(m, c, "initValues");
+            (0..inits.len())
+                .map(|i| {
+                    let mut g = vec![inits[i], m.result(c, i)];
+                    g.extend(args.get(i + 1));
+                    g.extend(of(Opcode::Continue, i));
+                    g
+                })
+                .collect()
+        }
+        Opcode::Loop => {
+            let inits = operand_group(m, c, "initValues");
+            let mut groups: Vec<Vec<Value>> = (0..inits.len())
+                .map(|i| {
+                    let mut g = vec![inits[i]];
+                    g.extend(args.get(i));
+                    g.extend(of(Opcode::Continue, i));
+                    g
+                })
+                .collect();
+            groups.extend((0..m.num_results(c)).map(|k| {
+                let mut g = vec![m.result(c, k)];
+                g.extend(of(Opcode::Break, k));
+                g
+            }));
+            groups
+        }
+        Opcode::If => (0..m.num_results(c))
+            .map(|k| {
+                let mut g = vec![m.result(c, k)];
+                g.extend(of(Opcode::Yield, k));
+                g
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The first dimension of `shape` that is not 1 (the one whose parts are contiguous
+/// ranges of the row-major element order).
+fn leading(shape: &[i64]) -> Option<usize> {
+    shape.iter().position(|d| *d != 1)
+}
+
+impl<'a> Plan<'a> {
+    fn build(m: &'a Module, entry: Op, n: i64) -> Result<Plan<'a>, Refusal> {
+        let mut ops = Vec::new();
+        m.walk_op(entry, &mut |o| ops.push(o));
+        let mut plan = Plan {
+            m,
+            n,
+            split: FxHashMap::default(),
+            queue: Vec::new(),
+        };
+        plan.check_ops(&ops)?;
+        for &op in &ops {
+            let Some(t) = written_tile(m, op) else {
+                continue;
+            };
+            if plan.split.contains_key(&t) {
+                continue;
+            }
+            let shape = plan.shape(t).to_vec();
+            // The first dimension whose split propagates without a conflict.
+            let mut last = None;
+            for d in (0..shape.len()).filter(|d| shape[*d] >= n && shape[*d] % n == 0) {
+                let mut trial = Plan {
+                    m,
+                    n,
+                    split: plan.split.clone(),
+                    queue: Vec::new(),
+                };
+                match trial.assign(t, Split::Dim(d), op).and_then(|_| trial.run()) {
+                    Ok(()) => {
+                        plan.split = trial.split;
+                        last = None;
+                        break;
+                    }
+                    Err(e) => last = Some(e),
+                }
+            }
+            if let Some(e) = last {
+                return Err(e);
+            }
+            if !plan.split.contains_key(&t) {
+                return Err((
+                    op,
+                    format!(
+                        "this write's tile has no dimension of {n} or more elements to spread over the cluster's CTAs, so every CTA would write it"
+                    ),
+                ));
+            }
+        }
+        for &op in &ops {
+            if let Some(t) = written_tile(m, op)
+                && !matches!(plan.split.get(&t), Some(Split::Dim(_)))
+            {
+                return Err((
+                    op,
+                    "this write's tile is needed whole by other operations, so every CTA would write it".into(),
+                ));
+            }
+        }
+        plan.check_ordering(&ops)?;
+        Ok(plan)
+    }
+
+    /// Ops the split does not handle anywhere in the kernel.
+    fn check_ops(&self, ops: &[Op]) -> Result<(), Refusal> {
+        for &op in ops {
+            let why = match self.m.opcode(op) {
+                Opcode::Print => "a print would run on every CTA of the cluster",
+                Opcode::Alloca => "memory from alloca is the tile block's, not one CTA's",
+                _ => continue,
+            };
+            return Err((op, why.into()));
+        }
+        Ok(())
+    }
+
+    /// Memory operations ordered by a token after another one that may touch what a
+    /// different CTA of the cluster touches, one of them writing: a CTA might miss (or
+    /// see) another CTA's write, which the tile block's order forbids (or requires).
+    /// A pair through the same split tile of the same view (or the same split pointer
+    /// tile) is fine: each CTA accesses its own part in both.
+    fn check_ordering(&self, ops: &[Op]) -> Result<(), Refusal> {
+        let m = self.m;
+        // The memory operations each token is ordered after.
+        let mut after: FxHashMap<Value, Vec<Op>> = FxHashMap::default();
+        let add = |after: &mut FxHashMap<Value, Vec<Op>>, v: Value, from: &[Op]| -> bool {
+            let set = after.entry(v).or_default();
+            let before = set.len();
+            for o in from {
+                if !set.contains(o) {
+                    set.push(*o);
+                }
+            }
+            set.len() != before
+        };
+        let deps_of = |after: &FxHashMap<Value, Vec<Op>>, op: Op| -> Vec<Op> {
+            m.operands(op)
+                .filter_map(|v| after.get(&v))
+                .flatten()
+                .copied()
+                .collect()
+        };
+        loop {
+            let mut changed = false;
+            for &op in ops {
+                let code = m.opcode(op);
+                if is_memory(code) {
+                    let mut from = deps_of(&after, op);
+                    from.push(op);
+                    for r in m.results(op).filter(|r| self.is_token(*r)) {
+                        changed |= add(&mut after, r, &from);
+                    }
+                } else if code == Opcode::JoinTokens {
+                    let from = deps_of(&after, op);
+                    changed |= add(&mut after, m.result(op, 0), &from);
+                } else if matches!(code, Opcode::For | Opcode::Loop | Opcode::If) {
+                    for g in control_groups(m, op) {
+                        let from: Vec<Op> = g
+                            .iter()
+                            .filter_map(|v| after.get(v))
+                            .flatten()
+                            .copied()
+                            .collect();
+                        for v in g {
+                            changed |= add(&mut after, v, &from);
+                        }
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for &op in ops {
+            if !is_memory(m.opcode(op)) {
+                continue;
+            }
+            for a in deps_of(&after, op) {
+                if (written_tile(m, a).is_none() && written_tile(m, op).is_none())
+                    || self.same_elements(a, op)
+                {
+                    continue;
+                }
+                return Err((
+                    op,
+                    "this memory operation is ordered after another by a token, and the cluster's CTAs would need a barrier between them".into(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether memory operations `a` and `b` access the same elements in every CTA: the
+    /// same split tile of one view (views of one tensor view, one type, the same
+    /// indices), or the same split tile of pointers.
+    fn same_elements(&self, a: Op, b: Op) -> bool {
+        let m = self.m;
+        let view_of = |op: Op| -> Option<(Value, Type, Vec<Value>, Value)> {
+            let tile = match m.opcode(op) {
+                Opcode::LoadViewTko => m.result(op, 0),
+                Opcode::StoreViewTko => *operand_group(m, op, "tile").first()?,
+                Opcode::AtomicRedViewTko => *operand_group(m, op, "value").first()?,
+                _ => return None,
+            };
+            let view = *operand_group(m, op, "view").first()?;
+            let d = m.defining_op(view)?;
+            (m.opcode(d) == Opcode::MakePartitionView).then_some(())?;
+            Some((
+                m.operand(d, 0),
+                m.value_type(view),
+                operand_group(m, op, "index"),
+                tile,
+            ))
+        };
+        let split = |v: Value| match self.split.get(&v) {
+            Some(Split::Dim(d)) => Some(*d),
+            _ => None,
+        };
+        if let (Some(x), Some(y)) = (view_of(a), view_of(b)) {
+            return x.0 == y.0
+                && x.1 == y.1
+                && x.2 == y.2
+                && split(x.3).is_some()
+                && split(x.3) == split(y.3);
+        }
+        let pointers = |op: Op| -> Option<Value> {
+            match m.opcode(op) {
+                Opcode::LoadPtrTko
+                | Opcode::StorePtrTko
+                | Opcode::AtomicCasTko
+                | Opcode::AtomicLoadTko
+                | Opcode::AtomicRmwTko
+                | Opcode::AtomicStoreTko => Some(m.operand(op, 0)),
+                _ => None,
+            }
+        };
+        match (pointers(a), pointers(b)) {
+            (Some(p), Some(q)) => p == q && split(p).is_some(),
+            _ => false,
+        }
+    }
+
+    fn is_token(&self, v: Value) -> bool {
+        matches!(self.m.ctx.types.get(self.m.value_type(v)), TypeData::Token)
+    }
+
+    fn is_tile(&self, v: Value) -> bool {
+        self.m.ctx.types.is_tile(self.m.value_type(v))
+    }
+
+    fn shape(&self, v: Value) -> &[i64] {
+        self.m.ctx.types.shape(self.m.value_type(v))
+    }
+
+    /// Gives `v` split `s` (`at`: where to locate a refusal).
+    fn assign(&mut self, v: Value, s: Split, at: Op) -> Result<(), Refusal> {
+        if !self.is_tile(v) {
+            return Ok(());
+        }
+        if let Split::Dim(d) = s {
+            let size = self.shape(v).get(d).copied().unwrap_or(0);
+            if size < self.n || size % self.n != 0 {
+                return Err((
+                    at,
+                    format!(
+                        "a tile would be spread over the cluster's {} CTAs along a dimension of {size} elements",
+                        self.n
+                    ),
+                ));
+            }
+        }
+        match self.split.get(&v) {
+            Some(old) if *old == s => Ok(()),
+            Some(old) => Err((
+                at,
+                format!(
+                    "a value would be needed {} and {}",
+                    describe(*old),
+                    describe(s)
+                ),
+            )),
+            None => {
+                self.split.insert(v, s);
+                self.queue.push(v);
+                Ok(())
+            }
+        }
+    }
+
+    /// Propagates the queued values' splits to everything they determine.
+    fn run(&mut self) -> Result<(), Refusal> {
+        while let Some(v) = self.queue.pop() {
+            let m = self.m;
+            let mut visit: Vec<Op> = Vec::new();
+            match m.value_def(v) {
+                ValueDef::Result(op, _) => visit.push(op),
+                ValueDef::Placeholder => {}
+                ValueDef::Arg(b, _) => visit.extend(m.block_parent_op(b)),
+            }
+            for u in m.users(v) {
+                match m.opcode(u) {
+                    Opcode::Yield | Opcode::Continue | Opcode::Break => {
+                        visit.extend(terminator_owner(m, u))
+                    }
+                    _ => visit.push(u),
+                }
+            }
+            for op in visit {
+                self.derive(op)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The split of every tile value of `op` that the splits known so far imply.
+    fn derive(&mut self, op: Op) -> Result<(), Refusal> {
+        use Opcode as O;
+        let m = self.m;
+        let get = |p: &Plan, v: Value| p.split.get(&v).copied();
+        let tiles: Vec<Value> = m
+            .operands(op)
+            .chain(m.results(op))
+            .filter(|v| self.is_tile(*v) && !self.shape(*v).is_empty())
+            .collect();
+        match m.opcode(op) {
+            O::For | O::Loop | O::If => {
+                for g in control_groups(m, op) {
+                    if let Some(s) = g.iter().find_map(|v| get(self, *v)) {
+                        for v in g {
+                            self.assign(v, s, op)?;
+                        }
+                    }
+                }
+                Ok(())
+            }
+            // Elementwise: operands and results of one shape, one split.
+            O::AbsF
+            | O::AddF
+            | O::Atan2
+            | O::Ceil
+            | O::CmpF
+            | O::CosH
+            | O::Cos
+            | O::DivF
+            | O::Exp2
+            | O::Exp
+            | O::Floor
+            | O::Fma
+            | O::Log10
+            | O::Log1p
+            | O::Log2
+            | O::Log
+            | O::MaxF
+            | O::MaximumF
+            | O::MinF
+            | O::MinimumF
+            | O::Brev
+            | O::Clz
+            | O::Ctz
+            | O::PopCnt
+            | O::MulF
+            | O::NegF
+            | O::PowF
+            | O::RecipF
+            | O::RemF
+            | O::Rsqrt
+            | O::Sigmoid
+            | O::SinH
+            | O::Sin
+            | O::Sqrt
+            | O::SubF
+            | O::Tan
+            | O::TanHF
+            | O::TanH
+            | O::AbsI
+            | O::AddI
+            | O::AndI
+            | O::CmpI
+            | O::DivI
+            | O::MaxI
+            | O::MinI
+            | O::MulHI
+            | O::MulI
+            | O::NegSI
+            | O::NotI
+            | O::OrI
+            | O::RemI
+            | O::ShLI
+            | O::ShRI
+            | O::SubI
+            | O::XOrI
+            | O::Bitcast
+            | O::ExtI
+            | O::FToF
+            | O::FToI
+            | O::IToF
+            | O::IntToPtr
+            | O::PtrToInt
+            | O::PtrToPtr
+            | O::TruncI
+            | O::Select
+            | O::Offset
+            | O::Assume
+            | O::LoadPtrTko
+            | O::StorePtrTko
+            | O::AtomicCasTko
+            | O::AtomicLoadTko
+            | O::AtomicRmwTko
+            | O::AtomicStoreTko => {
+                if let Some(s) = tiles.iter().find_map(|v| get(self, *v)) {
+                    for v in tiles {
+                        self.assign(v, s, op)?;
+                    }
+                }
+                Ok(())
+            }
+            O::Broadcast => {
+                let (src, r) = (m.operand(op, 0), m.result(op, 0));
+                let ss = self.shape(src).to_vec();
+                match (get(self, r), get(self, src)) {
+                    (Some(Split::Dim(d)), _) => {
+                        let s = if ss.get(d) == Some(&1) || ss.is_empty() {
+                            Split::Rep
+                        } else {
+                            Split::Dim(d)
+                        };
+                        self.assign(src, s, op)
+                    }
+                    (Some(Split::Rep), _) => self.assign(src, Split::Rep, op),
+                    (None, Some(Split::Dim(d))) => self.assign(r, Split::Dim(d), op),
+                    _ => Ok(()),
+                }
+            }
+            O::Reshape => {
+                let (src, r) = (m.operand(op, 0), m.result(op, 0));
+                let (ls, lr) = (leading(self.shape(src)), leading(self.shape(r)));
+                let from = |p: &Plan, a: Value, la: Option<usize>, lb: Option<usize>| match (
+                    get(p, a),
+                    la,
+                    lb,
+                ) {
+                    (Some(Split::Rep), _, _) => Ok(Some(Split::Rep)),
+                    (Some(Split::Dim(d)), Some(l), Some(o)) if d == l => Ok(Some(Split::Dim(o))),
+                    (Some(Split::Dim(_)), _, _) => Err((
+                        op,
+                        "a reshape would move the dimension a tile is spread along".to_string(),
+                    )),
+                    (None, _, _) => Ok(None),
+                };
+                if let Some(s) = from(self, r, lr, ls)? {
+                    self.assign(src, s, op)?;
+                }
+                if let Some(s) = from(self, src, ls, lr)? {
+                    self.assign(r, s, op)?;
+                }
+                Ok(())
+            }
+            O::Permute => {
+                let (src, r) = (m.operand(op, 0), m.result(op, 0));
+                let rank = self.shape(src).len();
+                let perm: Vec<usize> =
+                    match m.attr_named(op, "permutation").map(|a| m.ctx.attrs.get(a)) {
+                        Some(AttrData::DenseI32Array(p)) => p.iter().map(|x| *x as usize).collect(),
+                        _ => (0..rank).collect(),
+                    };
+                if let Some(s) = get(self, r) {
+                    let t = match s {
+                        Split::Dim(i) => Split::Dim(perm[i]),
+                        Split::Rep => Split::Rep,
+                    };
+                    self.assign(src, t, op)?;
+                }
+                if let Some(s) = get(self, src) {
+                    let t = match s {
+                        Split::Dim(d) => Split::Dim(perm.iter().position(|p| *p == d).unwrap_or(0)),
+                        Split::Rep => Split::Rep,
+                    };
+                    self.assign(r, t, op)?;
+                }
+                Ok(())
+            }
+            O::Reduce | O::Scan | O::Cat => {
+                let dim = crate::gpu::int_attr(m, op, "dim") as usize;
+                let reduce = m.opcode(op) == O::Reduce;
+                let what = match m.opcode(op) {
+                    O::Reduce => "a reduction",
+                    O::Scan => "a scan",
+                    _ => "a concatenation",
+                };
+                let ins: Vec<Value> = m.operands(op).collect();
+                let outs: Vec<Value> = m.results(op).collect();
+                // Operand dimension `d` is result dimension `d` (minus one past a reduced
+                // one).
+                let out_dim = |d: usize| if reduce && d > dim { d - 1 } else { d };
+                let in_dim = |d: usize| if reduce && d >= dim { d + 1 } else { d };
+                let known = ins
+                    .iter()
+                    .find_map(|v| get(self, *v))
+                    .map(|s| (s, true))
+                    .or_else(|| outs.iter().find_map(|v| get(self, *v)).map(|s| (s, false)));
+                let Some((s, from_in)) = known else {
+                    return Ok(());
+                };
+                let (sin, sout) = match (s, from_in) {
+                    (Split::Rep, _) => (Split::Rep, Split::Rep),
+                    (Split::Dim(d), true) if d == dim => {
+                        return Err((
+                            op,
+                            format!(
+                                "{what} runs along the dimension spread over the cluster's CTAs"
+                            ),
+                        ));
+                    }
+                    (Split::Dim(d), true) => (Split::Dim(d), Split::Dim(out_dim(d))),
+                    (Split::Dim(d), false) => (Split::Dim(in_dim(d)), Split::Dim(d)),
+                };
+                if !reduce && sin == Split::Dim(dim) {
+                    return Err((
+                        op,
+                        format!("{what} runs along the dimension spread over the cluster's CTAs"),
+                    ));
+                }
+                for v in ins {
+                    self.assign(v, sin, op)?;
+                }
+                for v in outs {
+                    self.assign(v, sout, op)?;
+                }
+                Ok(())
+            }
+            O::Extract => {
+                let (src, r) = (m.operand(op, 0), m.result(op, 0));
+                if let Some(Split::Dim(_)) = get(self, src) {
+                    return Err((
+                        op,
+                        "an extract from a tile spread over the cluster's CTAs".into(),
+                    ));
+                }
+                if get(self, r).is_some() {
+                    self.assign(src, Split::Rep, op)?;
+                }
+                Ok(())
+            }
+            O::Iota | O::LoadViewTko | O::StoreViewTko | O::AtomicRedViewTko => {
+                // A view access may take any split of its tile when its view is a
+                // partition view made here (the writer moves its index).
+                let view = operand_group(m, op, "view").first().copied();
+                let split_tile = tiles
+                    .iter()
+                    .any(|v| matches!(get(self, *v), Some(Split::Dim(_))));
+                if let Some(view) = view
+                    && split_tile
+                {
+                    let made = m
+                        .defining_op(view)
+                        .is_some_and(|d| m.opcode(d) == O::MakePartitionView);
+                    if !made {
+                        return Err((
+                            op,
+                            "a tile spread over the cluster's CTAs is accessed through a view other than a partition view".into(),
+                        ));
+                    }
+                }
+                Ok(())
+            }
+            O::Constant => {
+                let r = m.result(op, 0);
+                if let Some(Split::Dim(_)) = get(self, r) {
+                    let splat = m.attr(op, 0).is_some_and(
+                        |a| matches!(m.ctx.attrs.get(a), AttrData::Dense(d) if d.splat),
+                    );
+                    if !splat {
+                        return Err((
+                            op,
+                            "a constant of different elements would be spread over the cluster's CTAs".into(),
+                        ));
+                    }
+                }
+                Ok(())
+            }
+            O::MmaF | O::MmaI => {
+                let (a, b, c, r) = (
+                    m.operand(op, 0),
+                    m.operand(op, 1),
+                    m.operand(op, 2),
+                    m.result(op, 0),
+                );
+                let rank = self.shape(r).len();
+                // Result dimension d: (A's split, B's split).
+                let of = |d: usize| -> (Split, Split) {
+                    if d + 2 == rank {
+                        (Split::Dim(d), Split::Rep)
+                    } else if d + 1 == rank {
+                        (Split::Rep, Split::Dim(d))
+                    } else {
+                        (Split::Dim(d), Split::Dim(d))
+                    }
+                };
+                let k_a = rank - 1;
+                let k_b = rank - 2;
+                let from_a = match get(self, a) {
+                    Some(Split::Dim(d)) if d == k_a => {
+                        return Err((
+                            op,
+                            "a product's K dimension would be spread over the cluster's CTAs"
+                                .into(),
+                        ));
+                    }
+                    Some(Split::Dim(d)) => Some(Split::Dim(d)),
+                    _ => None,
+                };
+                let from_b = match get(self, b) {
+                    Some(Split::Dim(d)) if d == k_b => {
+                        return Err((
+                            op,
+                            "a product's K dimension would be spread over the cluster's CTAs"
+                                .into(),
+                        ));
+                    }
+                    Some(Split::Dim(d)) => Some(Split::Dim(d)),
+                    _ => None,
+                };
+                let known = get(self, r).or_else(|| get(self, c)).or(from_a).or(from_b);
+                let Some(s) = known else {
+                    return Ok(());
+                };
+                self.assign(r, s, op)?;
+                self.assign(c, s, op)?;
+                let (sa, sb) = match s {
+                    Split::Rep => (Split::Rep, Split::Rep),
+                    Split::Dim(d) => of(d),
+                };
+                self.assign(a, sa, op)?;
+                self.assign(b, sb, op)
+            }
+            O::MmaFScaled | O::Pack | O::Unpack => {
+                if tiles
+                    .iter()
+                    .any(|v| matches!(get(self, *v), Some(Split::Dim(_))))
+                {
+                    return Err((
+                        op,
+                        format!(
+                            "'{}' is not spread over the cluster's CTAs yet",
+                            m.def(op).name
+                        ),
+                    ));
+                }
+                if tiles.iter().any(|v| get(self, *v).is_some()) {
+                    for v in tiles {
+                        self.assign(v, Split::Rep, op)?;
+                    }
+                }
+                Ok(())
+            }
+            // No tile operand or result whose shape relates to another's.
+            O::Assert
+            | O::Break
+            | O::Continue
+            | O::Return
+            | O::Yield
+            | O::JoinTokens
+            | O::Alloca
+            | O::MakeToken
+            | O::GetIndexSpaceShape
+            | O::GetTensorShape
+            | O::MakePartitionView
+            | O::MakeStridedView
+            | O::MakeGatherScatterView
+            | O::MakeTensorView
+            | O::Barrier
+            | O::Entry
+            | O::GetGlobal
+            | O::GetNumTileBlocks
+            | O::GetTileBlockId
+            | O::Global
+            | O::Module
+            | O::Print
+            | O::TestingFunc => Ok(()),
+            O::TestingBytecodeNewAttribute
+            | O::TestingBytecodeEvolution
+            | O::Unregistered
+            | O::ConvertLayout
+            | O::LocalAlloc
+            | O::LocalLoad
+            | O::LocalDealloc
+            | O::MemDescIndex
+            | O::LocalStore
+            | O::AsyncCopyGlobalToLocal
+            | O::AsyncCommitGroup
+            | O::AsyncWait
+            | O::WarpGroupDotWait
+            | O::GlobalScratchAlloc
+            | O::TensormapCreate
+            | O::InitBarrier
+            | O::InvalBarrier
+            | O::BarrierExpect
+            | O::ArriveBarrier
+            | O::WaitBarrier
+            | O::AsyncTmaCopyGlobalToLocal
+            | O::FenceAsyncShared
+            | O::AsyncTmaCopyLocalToGlobal
+            | O::AsyncTmaStoreWait
+            | O::PredicateStage
+            | O::Mask
+            | O::MaskReturn
+            | O::MemDescTrans
+            | O::MemDescSubslice
+            | O::MemDescReshape
+            | O::MemDescReinterpret
+            | O::WarpId
+            | O::ClusterCtaId
+            | O::WarpSpecialize
+            | O::WarpYield
+            | O::WarpReturn
+            | O::GpuBarrier
+            | O::UnrealizedConversionCast => {
+                if tiles.iter().any(|v| get(self, *v).is_some()) {
+                    return Err((
+                        op,
+                        format!(
+                            "'{}' is not spread over the cluster's CTAs",
+                            m.op_mnemonic(op)
+                        ),
+                    ));
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Rewrites the kernel for `split`: the split values' types, the view accesses' indices,
+/// iota's offsets, and the entry's [`NUM_CTAS_ATTR`].
+fn apply(m: &mut Module, entry: Op, n: i64, split: &FxHashMap<Value, Split>) {
+    {
+        let Some(body) = m.entry_block(m.region(entry, 0)) else {
+            return;
+        };
+        // The CTA's rank in its cluster, first thing in the kernel.
+        let i32_ty = m.ctx.types.tile(&[], Type::I32);
+        let rank = {
+            let at = match m.first_op(body) {
+                Some(o) => InsertPoint::Before(o),
+                None => InsertPoint::End(body),
+            };
+            let mut b = Builder::new(m);
+            b.set_insertion_point(at);
+            let op = b
+                .create(Opcode::ClusterCtaId, &[], &[i32_ty], &[], 0)
+                .expect("cluster_cta_id");
+            b.module.result(op, 0)
+        };
+        let mut splits: Vec<(Value, usize)> = split
+            .iter()
+            .filter_map(|(v, s)| match s {
+                Split::Dim(d) => Some((*v, *d)),
+                Split::Rep => None,
+            })
+            .collect();
+        splits.sort_by_key(|(v, _)| *v);
+        let shrink = |m: &mut Module, ty: Type, d: usize| -> Type {
+            let mut shape = m.ctx.types.shape(ty).to_vec();
+            shape[d] /= n;
+            let elem = m.ctx.types.element_type(ty);
+            m.ctx.types.tile(&shape, elem)
+        };
+        for (v, d) in &splits {
+            let ty = m.value_type(*v);
+            let t = shrink(m, ty, *d);
+            m.set_value_type(*v, t);
+        }
+        let mut ops = Vec::new();
+        m.walk_op(entry, &mut |o| ops.push(o));
+        // `rank` in each index type that needs it.
+        let mut ranks: FxHashMap<Type, Value> = FxHashMap::default();
+        ranks.insert(i32_ty, rank);
+        let rank_as = |m: &mut Module, ranks: &mut FxHashMap<Type, Value>, ty: Type| {
+            if let Some(r) = ranks.get(&ty) {
+                return *r;
+            }
+            let def = m.defining_op(rank).expect("rank op");
+            let mut b = Builder::new(m);
+            let at = after(b.module, def);
+            b.set_insertion_point(at);
+            let elem = b.module.ctx.types.element_type(ty);
+            let width = |t: Type| match t {
+                Type::I8 => 8,
+                Type::I16 => 16,
+                Type::I32 => 32,
+                _ => 64,
+            };
+            let op = if width(elem) > 32 {
+                let s = b.enum_attr(
+                    tilec_ir::attrs::EnumKind::Signedness,
+                    tilec_ir::attrs::Signedness::Unsigned as u8,
+                );
+                b.create(Opcode::ExtI, &[&[rank]], &[ty], &[("signedness", s)], 0)
+            } else {
+                b.create(Opcode::TruncI, &[&[rank]], &[ty], &[], 0)
+            }
+            .expect("rank conversion");
+            let r = b.module.result(op, 0);
+            ranks.insert(ty, r);
+            r
+        };
+        // `i * n + rank`, once per index, where `i` is defined (so it serves every use).
+        let mut moved_of: FxHashMap<Value, Value> = FxHashMap::default();
+        let mut moved = |m: &mut Module, ranks: &mut FxHashMap<Type, Value>, i: Value| {
+            if let Some(v) = moved_of.get(&i) {
+                return *v;
+            }
+            let ty = m.value_type(i);
+            let r = rank_as(m, ranks, ty);
+            // After `i`'s definition, and after the rank's (and its conversion's) when
+            // `i` is an argument of the block that starts with them (the kernel's).
+            let rank_def = m.defining_op(r).expect("rank op (or its conversion)");
+            let at = match m.value_def(i) {
+                ValueDef::Result(d, _) => after(m, d),
+                ValueDef::Arg(b, _) if m.op_block(rank_def) == Some(b) => after(m, rank_def),
+                ValueDef::Arg(b, _) => match m.first_op(b) {
+                    Some(o) => InsertPoint::Before(o),
+                    None => InsertPoint::End(b),
+                },
+                ValueDef::Placeholder => InsertPoint::Detached,
+            };
+            let mut b = Builder::new(m);
+            b.set_insertion_point(at);
+            let c = b.constant_int(ty, n);
+            let p = b.binary(Opcode::MulI, i, c);
+            let v = b.binary(Opcode::AddI, p, r);
+            moved_of.insert(i, v);
+            v
+        };
+        let dim_of = |v: Value| match split.get(&v) {
+            Some(Split::Dim(d)) => Some(*d),
+            _ => None,
+        };
+        let mut views: FxHashMap<(Value, usize), Value> = FxHashMap::default();
+        for op in ops {
+            let code = m.opcode(op);
+            if code == Opcode::Constant {
+                {
+                    let r = m.result(op, 0);
+                    if dim_of(r).is_some()
+                        && let Some(a) = m.attr(op, 0)
+                        && let AttrData::Dense(d) = m.ctx.attrs.get(a).clone()
+                    {
+                        let ty = m.value_type(r);
+                        let na = m
+                            .ctx
+                            .attrs
+                            .intern(AttrData::Dense(tilec_ir::attrs::DenseElements { ty, ..d }));
+                        m.set_attr(op, 0, Some(na));
+                    }
+                }
+            } else if code == Opcode::Iota {
+                {
+                    let r = m.result(op, 0);
+                    if dim_of(r).is_none() {
+                        continue;
+                    }
+                    let ty = m.value_type(r);
+                    let part = m.ctx.types.shape(ty)[0];
+                    let elem = m.ctx.types.element_type(ty);
+                    let scalar = m.ctx.types.tile(&[], elem);
+                    let one = m.ctx.types.tile(&[1], elem);
+                    let rk = rank_as(m, &mut ranks, scalar);
+                    let mut b = Builder::new(m);
+                    let at = after(b.module, op);
+                    b.set_insertion_point(at);
+                    let c = b.constant_int(scalar, part);
+                    let off = b.binary(Opcode::MulI, rk, c);
+                    let off = b.cast(Opcode::Reshape, off, one);
+                    let off = b.cast(Opcode::Broadcast, off, ty);
+                    let sum = b.binary(Opcode::AddI, r, off);
+                    let sum_op = b.module.defining_op(sum).expect("addi");
+                    let users: Vec<Op> = m.users(r).filter(|u| *u != sum_op).collect();
+                    for u in users {
+                        for i in 0..m.num_operands(u) {
+                            if m.operand(u, i) == r {
+                                m.set_operand(u, i, sum);
+                            }
+                        }
+                    }
+                }
+            } else if matches!(
+                code,
+                Opcode::LoadViewTko | Opcode::StoreViewTko | Opcode::AtomicRedViewTko
+            ) {
+                {
+                    let tile = match m.opcode(op) {
+                        Opcode::LoadViewTko => m.result(op, 0),
+                        Opcode::StoreViewTko => operand_group(m, op, "tile")[0],
+                        _ => operand_group(m, op, "value")[0],
+                    };
+                    let Some(d) = dim_of(tile) else {
+                        continue;
+                    };
+                    let view = operand_group(m, op, "view")[0];
+                    let view_at = m.operands(op).position(|v| v == view).unwrap_or(0);
+                    let nv = match views.get(&(view, d)) {
+                        Some(v) => *v,
+                        None => {
+                            let def = m.defining_op(view).expect("a partition view");
+                            let vt = m.value_type(view);
+                            let TypeData::PartitionView {
+                                tile,
+                                padding,
+                                tensor_view,
+                                dim_map,
+                            } = m.ctx.types.get(vt).clone()
+                            else {
+                                continue;
+                            };
+                            let mut tile = tile.to_vec();
+                            tile[d] /= n;
+                            let nt = m.ctx.types.intern(TypeData::PartitionView {
+                                tile: tile.into(),
+                                padding,
+                                tensor_view,
+                                dim_map,
+                            });
+                            let tv = m.operand(def, 0);
+                            let mut b = Builder::new(m);
+                            let at = after(b.module, def);
+                            b.set_insertion_point(at);
+                            let c = b
+                                .create(Opcode::MakePartitionView, &[&[tv]], &[nt], &[], 0)
+                                .expect("make_partition_view");
+                            let nv = b.module.result(c, 0);
+                            views.insert((view, d), nv);
+                            nv
+                        }
+                    };
+                    m.set_operand(op, view_at, nv);
+                    let index = operand_group(m, op, "index");
+                    let first = m.operands(op).position(|v| v == index[0]).unwrap_or(0);
+                    let i = index[d];
+                    let ni = moved(m, &mut ranks, i);
+                    m.set_operand(op, first + d, ni);
+                }
+            } else if code == Opcode::Extract {
+                let r = m.result(op, 0);
+                if let Some(d) = dim_of(r) {
+                    let i = m.operand(op, 1 + d);
+                    let ni = moved(m, &mut ranks, i);
+                    m.set_operand(op, 1 + d, ni);
+                }
+            }
+        }
+        // The views the split accesses replaced.
+        for (view, _) in views.keys() {
+            if !m.has_uses(*view)
+                && let Some(d) = m.defining_op(*view)
+            {
+                m.erase_op(d);
+            }
+        }
+        let a = m.ctx.attrs.int(n, Type::I32);
+        m.put_extra_attr_sorted(entry, NUM_CTAS_ATTR, a);
+    }
+}
+
+/// The insertion point right after `op` (ops created there one after another stay in
+/// order).
+fn after(m: &Module, op: Op) -> InsertPoint {
+    match (m.next_op(op), m.op_block(op)) {
+        (Some(next), _) => InsertPoint::Before(next),
+        (None, Some(b)) => InsertPoint::End(b),
+        (None, None) => InsertPoint::Detached,
+    }
+}
+
+fn describe(s: Split) -> String {
+    match s {
+        Split::Rep => "whole by every CTA".into(),
+        Split::Dim(d) => format!("spread along dimension {d}"),
+    }
+}

@@ -1,0 +1,259 @@
+//! Thread-block clusters (docs/hopper.md, "Clusters"): a `num_cta_in_cga` hint (or
+//! `--num-ctas`) spreads a kernel's tile block over a cluster of CTAs on sm_90 and newer.
+//! The PTX declares the cluster and reads the tile block's id from the cluster's; every
+//! example and corpus kernel the split takes matches the interpreter on the simulator
+//! (which runs each cluster's CTAs, `%clusterid` and `%cluster_ctarank` included); the
+//! kernels it does not take say why in a remark and compile as before; the printed
+//! GPU-level IR parses back and compiles to the same PTX.
+
+use tilec_tests::gpusweep::{self, SweepCase, Verdict};
+use tilec_tests::simgpu::SimGpu;
+use tilec_tests::{repo_root, run_tilec};
+
+fn opts(arch: tilec_ptx::Arch, ctas: u32) -> tilec_ptx::Options {
+    tilec_ptx::Options {
+        arch,
+        choose_warps: true,
+        num_ctas: Some(ctas),
+        ..tilec_ptx::Options::default()
+    }
+}
+
+/// Runs every example and corpus case whose kernel the split takes on the simulator:
+/// (cases run, distinct kernels split, cases the split left on one CTA).
+fn run_split_cases(arch: tilec_ptx::Arch, ctas: u32) -> (usize, usize, usize) {
+    let mut cases: Vec<SweepCase> = gpusweep::example_cases();
+    cases.extend(gpusweep::corpus_cases().0);
+    let o = opts(arch, ctas);
+    let mut sim = SimGpu::default();
+    let (mut ran, mut whole) = (0, 0);
+    let mut kernels = std::collections::BTreeSet::new();
+    let cluster = format!(".reqnctapercluster {ctas}, 1, 1\n.blocksareclusters");
+    for c in &cases {
+        let Ok(p) = gpusweep::prepare(c, &o) else {
+            continue;
+        };
+        let head = format!(".visible .entry {}(", p.kernel);
+        let decl = p.ptx.split(&head).nth(1).and_then(|s| s.split('{').next());
+        if !decl.is_some_and(|d| d.contains(&cluster)) {
+            whole += 1;
+            continue;
+        }
+        kernels.insert((c.path.clone(), c.entry.clone()));
+        match gpusweep::run_case(&mut sim, c, &o) {
+            Verdict::Pass { .. } => ran += 1,
+            Verdict::DeviceError(e) if e.starts_with("ptxsim") => {}
+            v => panic!(
+                "{} on a cluster of {ctas}: {} {v:?}\n{}",
+                c.label,
+                v.word(),
+                c.command()
+            ),
+        }
+    }
+    (ran, kernels.len(), whole)
+}
+
+#[test]
+fn split_kernels_match_the_interpreter_on_the_simulator_sm90() {
+    let (ran, kernels, whole) = run_split_cases(tilec_ptx::Arch::Sm90, 2);
+    println!(
+        "sm_90, 2 CTAs: {ran} cases of {kernels} split kernels pass; {whole} cases stay on one CTA"
+    );
+    assert!(kernels >= 40, "only {kernels} kernels split");
+    assert!(ran >= 100, "only {ran} cases ran");
+}
+
+#[test]
+fn split_kernels_match_the_interpreter_on_the_simulator_sm90_4_ctas() {
+    let (ran, kernels, whole) = run_split_cases(tilec_ptx::Arch::Sm90, 4);
+    println!(
+        "sm_90, 4 CTAs: {ran} cases of {kernels} split kernels pass; {whole} cases stay on one CTA"
+    );
+    assert!(kernels >= 30, "only {kernels} kernels split");
+}
+
+/// `examples/vector_add.tile` with `hints` on its entry.
+fn vector_add_with(hints: &str) -> String {
+    let src = std::fs::read_to_string(repo_root().join("examples/vector_add.tile")).unwrap();
+    let at = src.find("entry @vector_add(").expect("entry");
+    let close = at + src[at..].find(") {").expect("entry signature") + 1;
+    format!("{} {hints}{}", &src[..close], &src[close..])
+}
+
+fn compile(src: &str, args: &[&str]) -> (String, String) {
+    let out = run_tilec(&[&["-", "-o", "-"], args].concat(), src);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    (out.stdout, out.stderr)
+}
+
+/// The hint of the target's architecture (sm_90's for sm_90a), else `default`'s, decides;
+/// below sm_90 there are no clusters.
+#[test]
+fn the_hint_declares_the_cluster_in_the_ptx() {
+    let src = vector_add_with(
+        "optimization_hints=<sm_90 = {num_cta_in_cga = 2}, default = {num_cta_in_cga = 4}>",
+    );
+    for arch in ["sm_90", "sm_90a"] {
+        let (ptx, _) = compile(&src, &["--arch", arch]);
+        assert!(ptx.contains(".version 9.0\n"), "{arch}:\n{ptx}");
+        assert!(
+            ptx.contains(".reqntid 128, 1, 1\n.reqnctapercluster 2, 1, 1\n.blocksareclusters\n"),
+            "{arch}:\n{ptx}"
+        );
+        for sreg in ["%cluster_ctarank;", "%clusterid.x;", "%clusterid.y;"] {
+            assert!(ptx.contains(sreg), "{arch}: no {sreg}");
+        }
+        assert!(!ptx.contains("%ctaid"), "{arch}: reads %ctaid");
+    }
+    let (ptx, _) = compile(&src, &["--arch", "sm_100"]);
+    assert!(ptx.contains(".reqnctapercluster 4, 1, 1\n.blocksareclusters\n"));
+    // --num-ctas overrides the hint.
+    let (ptx, _) = compile(&src, &["--arch", "sm_90", "--num-ctas", "8"]);
+    assert!(ptx.contains(".reqnctapercluster 8, 1, 1\n"));
+    let (ptx, err) = compile(&src, &["--arch", "sm_80", "--remarks"]);
+    assert!(!ptx.contains("cluster"), "{ptx}");
+    assert!(!err.contains("E0905"), "{err}");
+    // Each CTA of the pair loads and stores half of the 1024-element tile: 512 elements
+    // over 128 threads, one 16-byte vector each.
+    let (ptx, err) = compile(&src, &["--arch", "sm_90", "--remarks"]);
+    assert!(
+        err.contains("the tile block is spread over a cluster of 2 CTAs"),
+        "{err}"
+    );
+    assert!(
+        err.contains("load of a 512 f32 tile: 128-bit accesses"),
+        "{err}"
+    );
+    assert_eq!(ptx.matches("ld.global.v4.f32").count(), 2, "{ptx}");
+    assert_eq!(ptx.matches("st.global.v4.f32").count(), 1, "{ptx}");
+}
+
+/// A kernel that adds `x` to itself: loaded through `%pv`, stored through `store_view`
+/// ordered by `token`.
+fn doubling(store_view: &str, token: &str) -> String {
+    format!(
+        "cuda_tile.module @m {{
+  entry @k(%p: tile<ptr<f32>>, %q: tile<ptr<f32>>, %n: tile<i32>) {{
+    %t = make_token : token
+    %tv = make_tensor_view %p, shape = [%n], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %pv = make_partition_view %tv : partition_view<tile=(256), tensor_view<?xf32, strides=[1]>>
+    %tq = make_tensor_view %q, shape = [%n], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %qv = make_partition_view %tq : partition_view<tile=(256), tensor_view<?xf32, strides=[1]>>
+    %b, %b1, %b2 = get_tile_block_id : tile<i32>
+    %x, %xt = load_view_tko weak %pv[%b] token = %t : partition_view<tile=(256), tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<256xf32>, token
+    %y = addf %x, %x : tile<256xf32>
+    %st = store_view_tko weak %y, {store_view}[%b] token = {token} : tile<256xf32>, partition_view<tile=(256), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
+    return
+  }}
+}}
+"
+    )
+}
+
+#[test]
+fn kernels_the_split_does_not_take_say_why_and_stay_on_one_cta() {
+    let refused = |src: &str, why: &str| {
+        let (ptx, err) = compile(src, &["--arch", "sm_90", "--num-ctas", "2", "--remarks"]);
+        let want = format!("the tile block stays on one CTA, not a cluster of 2: {why}");
+        assert!(err.contains(&want), "{err}");
+        assert!(!ptx.contains("cluster"));
+        let (plain, _) = compile(src, &["--arch", "sm_90"]);
+        assert_eq!(ptx, plain);
+    };
+    let example =
+        |name: &str| std::fs::read_to_string(repo_root().join("examples").join(name)).unwrap();
+    refused(
+        &example("sum_reduction.tile"),
+        "this write's tile has no dimension of 2 or more elements to spread over the cluster's CTAs, so every CTA would write it",
+    );
+    refused(
+        &example("row_softmax.tile"),
+        "a reduction runs along the dimension spread over the cluster's CTAs",
+    );
+    // A store ordered after a load by a token, through another view: a CTA could write
+    // what another CTA has not read yet (when `q` overlaps `p`).
+    refused(
+        &doubling("%qv", "%xt"),
+        "this memory operation is ordered after another by a token, and the cluster's CTAs would need a barrier between them",
+    );
+    // The store's token fresh, or the store through the same view and index (each CTA
+    // writes back the part it read): split.
+    for src in [doubling("%qv", "%t"), doubling("%pv", "%xt")] {
+        let (ptx, _) = compile(&src, &["--arch", "sm_90", "--num-ctas", "2"]);
+        assert!(ptx.contains(".blocksareclusters"), "{src}");
+    }
+}
+
+/// The GPU-level IR records the cluster (`ttg.num_ctas`, `ttng.cluster_cta_id`, the
+/// tiles of one CTA) and compiles from its printed form to the same PTX.
+#[test]
+fn the_cluster_split_prints_and_parses_back() {
+    for (file, arch) in [
+        ("examples/matmul.tile", "sm_90"),
+        ("examples/matmul_wide.tile", "sm_90a"),
+    ] {
+        let path = repo_root().join(file);
+        let p = path.to_str().unwrap();
+        let out = run_tilec(
+            &[
+                "opt",
+                p,
+                "-p",
+                "canonicalize,convert-to-gpu",
+                "--arch",
+                arch,
+                "--num-ctas",
+                "2",
+            ],
+            "",
+        );
+        assert_eq!(out.status, 0, "{}", out.stderr);
+        let gpu = out.stdout;
+        assert!(gpu.contains("ttng.cluster_cta_id : tile<i32"), "{gpu}");
+        assert!(gpu.contains("{ttg.num_ctas = 2 : i32}"), "{gpu}");
+        let again = run_tilec(&["opt", "-"], &gpu);
+        assert_eq!(again.status, 0, "{}", again.stderr);
+        assert_eq!(again.stdout, gpu);
+        let direct = run_tilec(&[p, "--arch", arch, "--num-ctas", "2", "-o", "-"], "");
+        let via = run_tilec(&["-", "--arch", arch, "-o", "-"], &gpu);
+        assert_eq!(direct.status, 0, "{}", direct.stderr);
+        assert_eq!(via.status, 0, "{}", via.stderr);
+        let body = |s: &str| -> String {
+            s.lines()
+                .filter(|l| !l.starts_with("//") && !l.starts_with(".file"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert_eq!(body(&direct.stdout), body(&via.stdout), "{file}");
+        assert!(direct.stdout.contains(".blocksareclusters"), "{file}");
+    }
+}
+
+/// The GPU-level verifier refuses a cluster where the target has none.
+#[test]
+fn clusters_need_sm90() {
+    let path = repo_root().join("examples/vector_add.tile");
+    let out = run_tilec(
+        &[
+            "opt",
+            path.to_str().unwrap(),
+            "-p",
+            "convert-to-gpu",
+            "--arch",
+            "sm_90",
+            "--num-ctas",
+            "2",
+        ],
+        "",
+    );
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let via = run_tilec(&["-", "--arch", "sm_80", "-o", "-"], &out.stdout);
+    assert_eq!(via.status, 1, "{}", via.stdout);
+    assert!(
+        via.stderr
+            .contains("thread-block clusters need sm_90 or newer"),
+        "{}",
+        via.stderr
+    );
+}
