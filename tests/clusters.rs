@@ -257,3 +257,76 @@ fn clusters_need_sm90() {
         via.stderr
     );
 }
+
+/// `examples/FILE` with `hints` on its (first) entry.
+fn example_with(file: &str, hints: &str) -> String {
+    let src = std::fs::read_to_string(repo_root().join("examples").join(file)).unwrap();
+    let at = src.find("entry @").expect("entry");
+    let close = at + src[at..].find(") {").expect("entry signature") + 1;
+    format!("{} {hints}{}", &src[..close], &src[close..])
+}
+
+/// The `occupancy` hint of the target's architecture (else `default`'s) becomes
+/// `.minnctapersm N`, from which ptxas caps the registers so that N CTAs fit an SM, as
+/// tileiras does (80 registers for 3 CTAs of 256 threads); a warp-specialized kernel,
+/// which sets its registers with `setmaxnreg`, says it does not apply it.
+#[test]
+fn the_occupancy_hint_caps_the_registers() {
+    let src = example_with(
+        "matmul_wide.tile",
+        "optimization_hints=<sm_90 = {occupancy = 3}>",
+    );
+    let (ptx, _) = compile(&src, &["--arch", "sm_90"]);
+    assert!(
+        ptx.contains(".reqntid 256, 1, 1\n.minnctapersm 3\n"),
+        "{ptx}"
+    );
+    let (ptx, _) = compile(&src, &["--arch", "sm_80"]);
+    assert!(!ptx.contains(".minnctapersm"));
+    let gpu = run_tilec(
+        &["opt", "-", "-p", "convert-to-gpu", "--arch", "sm_90"],
+        &src,
+    );
+    assert_eq!(gpu.status, 0, "{}", gpu.stderr);
+    assert!(
+        gpu.stdout.contains("ttg.min_ctas_per_sm = 3 : i32"),
+        "{}",
+        gpu.stdout
+    );
+    let (ptx, err) = compile(
+        &src,
+        &["--arch", "sm_90a", "--warp-specialize", "--remarks"],
+    );
+    assert!(!ptx.contains(".minnctapersm"));
+    assert!(
+        err.contains("the occupancy hint (3 CTAs per SM) is not applied: the warp-specialized kernel sets its warps' registers (setmaxnreg)"),
+        "{err}"
+    );
+    let low = example_with(
+        "vector_add.tile",
+        "optimization_hints=<default = {occupancy = 2}>",
+    );
+    let (ptx, _) = compile(&low, &["--arch", "sm_80"]);
+    assert!(ptx.contains(".minnctapersm 2\n"), "{ptx}");
+    let Some(tool) = tilec_tests::ptxas::find() else {
+        tilec_tests::skipped(
+            "the occupancy hint under ptxas",
+            "ptxas not found (set TILEC_PTXAS)",
+        );
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("tilec-occupancy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let regs = |src: &str| {
+        let (ptx, _) = compile(src, &["--arch", "sm_90"]);
+        let file = dir.join("k.ptx");
+        std::fs::write(&file, ptx).unwrap();
+        let report = tilec_tests::ptxas::assemble(&tool, &file, "sm_90");
+        assert!(report.ok, "{:?}", report.problems);
+        report.kernels[0].registers
+    };
+    let plain = std::fs::read_to_string(repo_root().join("examples/matmul_wide.tile")).unwrap();
+    assert!(regs(&plain) > 80);
+    assert_eq!(regs(&src), 80);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -92,6 +92,30 @@ pub fn entry_ctas(m: &Module, entry: Op) -> u32 {
     }
 }
 
+/// The entry attribute that records how many CTAs of a kernel should fit on one SM (its
+/// `occupancy` hint for the target, 1 to 32): the writer declares `.minnctapersm N`, from
+/// which ptxas caps the registers per thread (tileiras does the same with the hint).
+pub const MIN_CTAS_ATTR: &str = "ttg.min_ctas_per_sm";
+
+/// Records `entry`'s `occupancy` hint for the target ([`MIN_CTAS_ATTR`]).
+pub fn record_occupancy(m: &mut Module, entry: Op, opts: &Options) {
+    if let Some(n) = entry_hint(m, entry, opts.arch, "occupancy").filter(|n| (1..=32).contains(n)) {
+        let a = m.ctx.attrs.int(n, Type::I32);
+        m.put_extra_attr_sorted(entry, MIN_CTAS_ATTR, a);
+    }
+}
+
+/// The CTAs per SM recorded on GPU-level `entry` ([`MIN_CTAS_ATTR`]), if any.
+pub fn entry_min_ctas(m: &Module, entry: Op) -> Option<u32> {
+    match m
+        .attr_named(entry, MIN_CTAS_ATTR)
+        .map(|a| m.ctx.attrs.get(a))
+    {
+        Some(AttrData::Int { value, .. }) => u32::try_from(*value).ok(),
+        _ => None,
+    }
+}
+
 /// How one tile value is spread over the CTAs of a cluster.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Split {

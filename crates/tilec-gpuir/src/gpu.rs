@@ -399,8 +399,30 @@ pub fn pipeline_loops(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnos
         a.tma_stores(e);
         a.finish(e);
         remarks.append(&mut a.remarks);
+        // A warp-specialized kernel sets its warps' registers itself (`setmaxnreg`),
+        // which a register cap from the occupancy hint would contradict.
+        if ws::partition_warps(m, e) > 0
+            && let Some(n) = crate::cluster::entry_min_ctas(m, e)
+        {
+            m.remove_extra_attr(e, crate::cluster::MIN_CTAS_ATTR);
+            remarks.push(remark_at(
+                m,
+                tilec_diag::codes::CLUSTER,
+                e,
+                format!(
+                    "the occupancy hint ({n} CTAs per SM) is not applied: the warp-specialized kernel sets its warps' registers (setmaxnreg)"
+                ),
+            ));
+        }
     }
     remarks
+}
+
+/// A remark of code `code` located at `at`.
+fn remark_at(m: &Module, code: &'static str, at: Op, message: String) -> tilec_diag::Diagnostic {
+    let span = m.op_span(at).unwrap_or(tilec_diag::Span::new(0, 0));
+    let file = m.file().unwrap_or(tilec_diag::FileId(0));
+    tilec_diag::Diagnostic::remark(code, message).at(tilec_diag::Location::new(file, span))
 }
 
 /// The `gpu-assign-layouts` pass ([`GpuPass::AssignLayouts`]), with its remarks on the
@@ -420,13 +442,9 @@ pub fn assign_layouts(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnos
                     format!("the tile block stays on one CTA, not a cluster of {ctas}: {why}"),
                 ),
             };
-            let span = m.op_span(at).unwrap_or(tilec_diag::Span::new(0, 0));
-            let file = m.file().unwrap_or(tilec_diag::FileId(0));
-            remarks.push(
-                tilec_diag::Diagnostic::remark(tilec_diag::codes::CLUSTER, message)
-                    .at(tilec_diag::Location::new(file, span)),
-            );
+            remarks.push(remark_at(m, tilec_diag::codes::CLUSTER, at, message));
         }
+        crate::cluster::record_occupancy(m, e, opts);
         if opts.arch == crate::target::Arch::Sm90a && opts.tma {
             tma::transposed_b_loads(m, e);
         }

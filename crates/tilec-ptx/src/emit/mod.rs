@@ -852,6 +852,10 @@ fn emit_entry(
         let _ = writeln!(out, ".reqnctapercluster {}, 1, 1", k.ctas);
         let _ = writeln!(out, ".blocksareclusters");
     }
+    if let Some(n) = tilec_gpuir::cluster::entry_min_ctas(m, op) {
+        // The occupancy hint: ptxas caps the registers so that n CTAs fit an SM.
+        let _ = writeln!(out, ".minnctapersm {n}");
+    }
     out.push_str("{\n");
     for c in RegClass::ALL {
         let n = k.counts[c as usize];
