@@ -161,15 +161,16 @@ fn kernels_the_split_does_not_take_say_why_and_stay_on_one_cta() {
         let (plain, _) = compile(src, &["--arch", "sm_90"]);
         assert_eq!(ptx, plain);
     };
-    let example =
-        |name: &str| std::fs::read_to_string(repo_root().join("examples").join(name)).unwrap();
+    let corpus = |name: &str| {
+        std::fs::read_to_string(repo_root().join("tests/corpus/cutile").join(name)).unwrap()
+    };
     refused(
-        &example("sum_reduction.tile"),
-        "this write's tile has no dimension of 2 or more elements to spread over the cluster's CTAs, so every CTA would write it",
+        &corpus("prefix_sum.mlir"),
+        "a scan runs along the dimension spread over the cluster's CTAs",
     );
     refused(
-        &example("row_softmax.tile"),
-        "a reduction runs along the dimension spread over the cluster's CTAs",
+        &corpus("mma_scaled_f8.mlir"),
+        "'mmaf_scaled' is not spread over the cluster's CTAs yet",
     );
     // A store ordered after a load by a token, through another view: a CTA could write
     // what another CTA has not read yet (when `q` overlaps `p`).
@@ -182,6 +183,72 @@ fn kernels_the_split_does_not_take_say_why_and_stay_on_one_cta() {
     for src in [doubling("%qv", "%t"), doubling("%pv", "%xt")] {
         let (ptx, _) = compile(&src, &["--arch", "sm_90", "--num-ctas", "2"]);
         assert!(ptx.contains(".blocksareclusters"), "{src}");
+    }
+}
+
+/// A reduction along the split dimension: each CTA reduces its part, the parts meet in
+/// shared memory behind cluster barriers (`ttng.cluster_gather`: `mapa` and
+/// `ld.shared::cluster`), every CTA combines them in rank order, and the scalar result
+/// is stored by rank 0 alone (`if rank == 0`).
+#[test]
+fn reductions_combine_the_ctas_parts_through_the_cluster() {
+    let src = std::fs::read_to_string(repo_root().join("examples/sum_reduction.tile")).unwrap();
+    let gpu = run_tilec(
+        &[
+            "opt",
+            "-",
+            "-p",
+            "convert-to-gpu",
+            "--arch",
+            "sm_90",
+            "--num-ctas",
+            "2",
+        ],
+        &src,
+    );
+    assert_eq!(gpu.status, 0, "{}", gpu.stderr);
+    for want in [
+        "ttng.cluster_gather %",
+        ": !ttg.memdesc<f32, #shared, #smem> -> tile<2xf32,",
+        "cmpi equal %0, %cst_0_i32, signed",
+        "-> (token) {",
+        "store_ptr_tko weak",
+    ] {
+        assert!(gpu.stdout.contains(want), "no {want}:\n{}", gpu.stdout);
+    }
+    let (ptx, _) = compile(&src, &["--arch", "sm_90", "--num-ctas", "2"]);
+    assert_eq!(
+        ptx.matches(
+            "barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;"
+        )
+        .count(),
+        2,
+        "{ptx}"
+    );
+    assert_eq!(ptx.matches("mapa.shared::cluster.u32").count(), 2);
+    assert_eq!(ptx.matches("ld.shared::cluster.f32").count(), 2);
+    // Parsed back, the GPU-level IR compiles to the same PTX.
+    let via = run_tilec(&["-", "--arch", "sm_90", "-o", "-"], &gpu.stdout);
+    assert_eq!(via.status, 0, "{}", via.stderr);
+    let body = |s: &str| -> String {
+        s.lines()
+            .filter(|l| !l.starts_with("//") && !l.starts_with(".file"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(body(&ptx), body(&via.stdout));
+    // On the simulator, over a ragged length: the sum of every element.
+    let case = gpusweep::example_cases()
+        .into_iter()
+        .find(|c| c.label == "sum_reduction n=3000 randint")
+        .expect("case");
+    match gpusweep::run_case(
+        &mut SimGpu::default(),
+        &case,
+        &opts(tilec_ptx::Arch::Sm90, 2),
+    ) {
+        Verdict::Pass { exact, .. } => assert!(exact),
+        v => panic!("{} {v:?}", v.word()),
     }
 }
 

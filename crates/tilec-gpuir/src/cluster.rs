@@ -10,19 +10,22 @@
 //! (`i` becomes `i * N + r`, over a view whose tile is N times smaller along that
 //! dimension), an `iota` adds its part's offset, and `get_tile_block_id` reads the
 //! cluster's id (the writer's job, from [`NUM_CTAS_ATTR`]). Every later pass sees a kernel
-//! on smaller tiles; the CTAs of a cluster exchange nothing.
+//! on smaller tiles; the CTAs of a cluster exchange nothing but reductions' partials.
 //!
 //! The split is chosen from the kernel's writes: each store or atomic's tile is split
-//! along its first dimension that N divides, and the split flows through the ops that
-//! relate their operands' and results' dimensions (elementwise ops, broadcasts, permutes,
-//! reshapes of the leading dimension, reductions and scans along another dimension,
-//! products: C and A by rows, B replicated, or by columns). A kernel is left on one CTA,
-//! with a remark saying why, when a write would be done by every CTA (a rank-0 store), a
-//! split has to cross a reduction, scan or concatenation along its own dimension, one value
-//! would need two different splits, or a memory operation is ordered by a token after
-//! another one that may touch another CTA's part (the CTAs would then need a cluster
-//! barrier between them, which this first version does not place; an in-place update,
-//! the same split tile of one view or of pointers read then written, needs none).
+//! along its first dimension that N divides (a write with none is done by rank 0 alone),
+//! then from the loads left whole, and the split flows through the ops that relate their
+//! operands' and results' dimensions (elementwise ops, broadcasts, permutes, reshapes of
+//! the leading dimension, scans along another dimension, reductions along any: along the
+//! split one, each CTA's partial results meet through the cluster's shared memory,
+//! `ttng.cluster_gather`, and a copy of the reduction combines them; products: C and A by
+//! rows, B replicated, or by columns). A kernel is left on one CTA, with a remark saying
+//! why, when nothing in it can be split, a split has to cross a scan or concatenation
+//! along its own dimension, one value would need two different splits, or a memory
+//! operation is ordered by a token after another one that may touch another CTA's part
+//! (the CTAs would then need a cluster barrier between them, which this version does not
+//! place; an in-place update, the same split tile of one view or of pointers read then
+//! written, needs none).
 
 use crate::target::{Arch, Options};
 use tilec_ir::attrs::AttrData;
@@ -285,51 +288,41 @@ impl<'a> Plan<'a> {
             queue: Vec::new(),
         };
         plan.check_ops(&ops)?;
+        // Each write's tile along its first dimension whose split propagates (a write of
+        // a tile with no dimension of n or more elements stays whole, done by rank 0);
+        // then each load not split yet, where its split propagates (a reduction of it
+        // then combines the CTAs' parts through the cluster).
         for &op in &ops {
             let Some(t) = written_tile(m, op) else {
                 continue;
             };
-            if plan.split.contains_key(&t) {
-                continue;
-            }
-            let shape = plan.shape(t).to_vec();
-            // The first dimension whose split propagates without a conflict.
-            let mut last = None;
-            for d in (0..shape.len()).filter(|d| shape[*d] >= n && shape[*d] % n == 0) {
-                let mut trial = Plan {
-                    m,
-                    n,
-                    split: plan.split.clone(),
-                    queue: Vec::new(),
-                };
-                match trial.assign(t, Split::Dim(d), op).and_then(|_| trial.run()) {
-                    Ok(()) => {
-                        plan.split = trial.split;
-                        last = None;
-                        break;
-                    }
-                    Err(e) => last = Some(e),
-                }
-            }
-            if let Some(e) = last {
+            if let Some(Err(e)) = plan.seed(t, op) {
                 return Err(e);
-            }
-            if !plan.split.contains_key(&t) {
-                return Err((
-                    op,
-                    format!(
-                        "this write's tile has no dimension of {n} or more elements to spread over the cluster's CTAs, so every CTA would write it"
-                    ),
-                ));
             }
         }
         for &op in &ops {
+            if matches!(m.opcode(op), Opcode::LoadViewTko | Opcode::LoadPtrTko) {
+                plan.seed(m.result(op, 0), op);
+            }
+        }
+        if !plan.split.values().any(|s| matches!(s, Split::Dim(_))) {
+            return Err((
+                entry,
+                format!(
+                    "no tile of the kernel has a dimension of {n} or more elements to spread over the cluster's CTAs"
+                ),
+            ));
+        }
+        for &op in &ops {
+            // A write of a whole tile is done by rank 0 alone: what it returns besides
+            // its token (an atomic's old values) would be missing elsewhere.
             if let Some(t) = written_tile(m, op)
                 && !matches!(plan.split.get(&t), Some(Split::Dim(_)))
+                && m.results(op).any(|r| !plan.is_token(r) && m.has_uses(r))
             {
                 return Err((
                     op,
-                    "this write's tile is needed whole by other operations, so every CTA would write it".into(),
+                    "this atomic's results would be needed by every CTA, but only one CTA of the cluster can do it".into(),
                 ));
             }
         }
@@ -340,14 +333,46 @@ impl<'a> Plan<'a> {
     /// Ops the split does not handle anywhere in the kernel.
     fn check_ops(&self, ops: &[Op]) -> Result<(), Refusal> {
         for &op in ops {
-            let why = match self.m.opcode(op) {
-                Opcode::Print => "a print would run on every CTA of the cluster",
-                Opcode::Alloca => "memory from alloca is the tile block's, not one CTA's",
-                _ => continue,
-            };
-            return Err((op, why.into()));
+            let code = self.m.opcode(op);
+            if code == Opcode::Print {
+                return Err((op, "a print would run on every CTA of the cluster".into()));
+            }
+            if code == Opcode::Alloca {
+                return Err((
+                    op,
+                    "memory from alloca is the tile block's, not one CTA's".into(),
+                ));
+            }
         }
         Ok(())
+    }
+
+    /// Splits tile `t` (of `op`) along its first dimension whose split propagates
+    /// without a conflict, if it is not split yet: `None` when it was, or has no such
+    /// dimension; else the outcome of the last dimension tried.
+    fn seed(&mut self, t: Value, op: Op) -> Option<Result<(), Refusal>> {
+        if self.split.contains_key(&t) {
+            return None;
+        }
+        let n = self.n;
+        let shape = self.shape(t).to_vec();
+        let mut last = None;
+        for d in (0..shape.len()).filter(|d| shape[*d] >= n && shape[*d] % n == 0) {
+            let mut trial = Plan {
+                m: self.m,
+                n,
+                split: self.split.clone(),
+                queue: Vec::new(),
+            };
+            match trial.assign(t, Split::Dim(d), op).and_then(|_| trial.run()) {
+                Ok(()) => {
+                    self.split = trial.split;
+                    return Some(Ok(()));
+                }
+                Err(e) => last = Some(Err(e)),
+            }
+        }
+        last
     }
 
     /// Memory operations ordered by a token after another one that may touch what a
@@ -474,6 +499,17 @@ impl<'a> Plan<'a> {
             (Some(p), Some(q)) => p == q && split(p).is_some(),
             _ => false,
         }
+    }
+
+    /// Whether an op of `op`'s body has regions of its own (which the cluster's
+    /// combination of a reduction's parts does not copy).
+    fn body_has_regions(&self, op: Op) -> bool {
+        let m = self.m;
+        m.regions(op).iter().any(|r| {
+            m.region_blocks(*r)
+                .iter()
+                .any(|b| m.block_ops(*b).any(|o| !m.regions(o).is_empty()))
+        })
     }
 
     fn is_token(&self, v: Value) -> bool {
@@ -738,6 +774,20 @@ impl<'a> Plan<'a> {
                     return Ok(());
                 };
                 let (sin, sout) = match (s, from_in) {
+                    // A whole result may come from whole operands, or from the CTAs'
+                    // parts combined through the cluster (`ttng.cluster_gather`).
+                    (Split::Rep, false) if reduce => {
+                        for v in outs {
+                            self.assign(v, Split::Rep, op)?;
+                        }
+                        return Ok(());
+                    }
+                    (Split::Dim(d), true) if d == dim && reduce => {
+                        if self.body_has_regions(op) {
+                            return Err((op, "a reduction whose body has regions runs along the dimension spread over the cluster's CTAs".into()));
+                        }
+                        (Split::Dim(d), Split::Rep)
+                    }
                     (Split::Rep, _) => (Split::Rep, Split::Rep),
                     (Split::Dim(d), true) if d == dim => {
                         return Err((
@@ -946,6 +996,7 @@ impl<'a> Plan<'a> {
             | O::MemDescReinterpret
             | O::WarpId
             | O::ClusterCtaId
+            | O::ClusterGather
             | O::WarpSpecialize
             | O::WarpYield
             | O::WarpReturn
@@ -1008,6 +1059,7 @@ fn apply(m: &mut Module, entry: Op, n: i64, split: &FxHashMap<Value, Split>) {
         }
         let mut ops = Vec::new();
         m.walk_op(entry, &mut |o| ops.push(o));
+        let ops_before = ops.clone();
         // `rank` in each index type that needs it.
         let mut ranks: FxHashMap<Type, Value> = FxHashMap::default();
         ranks.insert(i32_ty, rank);
@@ -1185,6 +1237,20 @@ fn apply(m: &mut Module, entry: Op, n: i64, split: &FxHashMap<Value, Split>) {
                 }
             }
         }
+        for &op in &ops_before {
+            if m.opcode(op) == Opcode::Reduce
+                && dim_of(m.operand(op, 0)) == Some(crate::gpu::int_attr(m, op, "dim") as usize)
+            {
+                combine_parts(m, op, n);
+            }
+        }
+        for &op in &ops_before {
+            if let Some(t) = written_tile(m, op)
+                && dim_of(t).is_none()
+            {
+                by_rank_zero(m, op, rank);
+            }
+        }
         // The views the split accesses replaced.
         for (view, _) in views.keys() {
             if !m.has_uses(*view)
@@ -1195,6 +1261,152 @@ fn apply(m: &mut Module, entry: Op, n: i64, split: &FxHashMap<Value, Split>) {
         }
         let a = m.ctx.attrs.int(n, Type::I32);
         m.put_extra_attr_sorted(entry, NUM_CTAS_ATTR, a);
+    }
+}
+
+/// A reduction `op` along the dimension its operands are split along: each CTA's
+/// results are its part's; `ttng.cluster_gather` brings every CTA's parts together and
+/// a copy of the reduction along the gathered (rank) dimension combines them, in rank
+/// order, the same in every CTA.
+fn combine_parts(m: &mut Module, op: Op, n: i64) {
+    let results: Vec<Value> = m.results(op).collect();
+    let at = after(m, op);
+    let mut gathered = Vec::new();
+    for r in &results {
+        let ty = m.value_type(*r);
+        let mut shape = vec![n];
+        shape.extend_from_slice(m.ctx.types.shape(ty));
+        let elem = m.ctx.types.element_type(ty);
+        let gty = m.ctx.types.tile(&shape, elem);
+        let g = m.create_op(
+            &tilec_ir::module::OpSpec {
+                opcode: Opcode::ClusterGather,
+                operands: &[*r],
+                results: &[gty],
+                attrs: &[],
+                regions: 0,
+            },
+            at,
+        );
+        gathered.push(m.result(g, 0));
+    }
+    let dim_slot = m.def(op).attr_index("dim").expect("reduce has dim");
+    let mut attrs: Vec<Option<tilec_ir::Attr>> =
+        (0..m.def(op).attrs.len()).map(|i| m.attr(op, i)).collect();
+    attrs[dim_slot] = Some(m.ctx.attrs.int(0, Type::I32));
+    let types: Vec<Type> = results.iter().map(|r| m.value_type(*r)).collect();
+    let combined = m.create_op(
+        &tilec_ir::module::OpSpec {
+            opcode: Opcode::Reduce,
+            operands: &gathered,
+            results: &types,
+            attrs: &attrs,
+            regions: 1,
+        },
+        at,
+    );
+    let span = m.op_span(op);
+    m.set_op_span(combined, span);
+    // The body, copied.
+    let old_body = m.entry_block(m.region(op, 0)).expect("reduce body");
+    let new_body = m.append_block(m.region(combined, 0));
+    let mut map: FxHashMap<Value, Value> = FxHashMap::default();
+    for a in m.block_args(old_body).to_vec() {
+        let ty = m.value_type(a);
+        let na = m.append_block_arg(new_body, ty);
+        map.insert(a, na);
+    }
+    let body_ops: Vec<Op> = m.block_ops(old_body).collect();
+    for o in body_ops {
+        let operands: Vec<Value> = m
+            .operands(o)
+            .map(|v| map.get(&v).copied().unwrap_or(v))
+            .collect();
+        let types: Vec<Type> = m.results(o).map(|r| m.value_type(r)).collect();
+        let attrs: Vec<Option<tilec_ir::Attr>> =
+            (0..m.def(o).attrs.len()).map(|i| m.attr(o, i)).collect();
+        let c = m.create_op(
+            &tilec_ir::module::OpSpec {
+                opcode: m.opcode(o),
+                operands: &operands,
+                results: &types,
+                attrs: &attrs,
+                regions: 0,
+            },
+            InsertPoint::End(new_body),
+        );
+        for (k, a) in m.extra_attrs(o).to_vec() {
+            m.push_extra_attr(c, &k, a);
+        }
+        for (r, nr) in m.results(o).zip(m.results(c)) {
+            map.insert(r, nr);
+        }
+    }
+    for (k, r) in results.iter().enumerate() {
+        let g = m.defining_op(gathered[k]);
+        let users: Vec<Op> = m.users(*r).filter(|u| Some(*u) != g).collect();
+        let nr = m.result(combined, k);
+        for u in users {
+            for i in 0..m.num_operands(u) {
+                if m.operand(u, i) == *r {
+                    m.set_operand(u, i, nr);
+                }
+            }
+        }
+    }
+}
+
+/// Write `op` of a tile no CTA holds a part of: done by rank 0 alone, inside
+/// `if rank == 0`, which yields its token (the one it was ordered by otherwise).
+fn by_rank_zero(m: &mut Module, op: Op, rank: Value) {
+    let tokens: Vec<Value> = m
+        .results(op)
+        .filter(|r| matches!(m.ctx.types.get(m.value_type(*r)), TypeData::Token))
+        .collect();
+    let token_ty = tokens.first().map(|t| m.value_type(*t));
+    let input = operand_group(m, op, "token").first().copied();
+    let users: Vec<(Op, usize)> = tokens
+        .iter()
+        .flat_map(|t| {
+            m.users(*t)
+                .flat_map(|u| {
+                    (0..m.num_operands(u))
+                        .filter(|i| m.operand(u, *i) == *t)
+                        .map(move |i| (u, i))
+                        .collect::<Vec<_>>()
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let ity = m.value_type(rank);
+    let mut b = Builder::new(m);
+    b.set_insertion_point(InsertPoint::Before(op));
+    let zero = b.constant_int(ity, 0);
+    let first = b.cmpi(
+        tilec_ir::attrs::ComparisonPredicate::Equal,
+        rank,
+        zero,
+        tilec_ir::attrs::Signedness::Signed,
+    );
+    let result_types: Vec<Type> = token_ty.into_iter().collect();
+    let (if_op, then_b, else_b) = b.if_(first, &result_types, true);
+    let else_b = else_b.expect("else block");
+    b.module.move_op(op, InsertPoint::End(then_b));
+    b.set_insertion_point(InsertPoint::End(then_b));
+    b.yield_(&tokens[..tokens.len().min(1)]);
+    b.set_insertion_point(InsertPoint::End(else_b));
+    let other = match (token_ty, input) {
+        (Some(_), Some(t)) => vec![t],
+        (Some(_), None) => vec![b.make_token()],
+        (None, _) => Vec::new(),
+    };
+    b.yield_(&other);
+    let span = m.op_span(op);
+    m.set_op_span(if_op, span);
+    if let Some(r) = m.results(if_op).next() {
+        for (u, i) in users {
+            m.set_operand(u, i, r);
+        }
     }
 }
 

@@ -30,8 +30,8 @@
 //! memory inside their own lowering; their operands and results are still explicit here.
 
 use crate::layout::{
-    Layout, broadcast_layout, broadcast_source, cat_layout, narrow_low, permute_layout,
-    reduce_layout, shape_bits, widen_low,
+    Layout, broadcast_layout, broadcast_source, cat_layout, gather_layout, narrow_low,
+    permute_layout, reduce_layout, shape_bits, widen_low,
 };
 use crate::mma::MmaPlan;
 
@@ -1301,6 +1301,24 @@ impl Assign<'_> {
                 }
                 self.results(op, &l);
                 self.scalar_body(op);
+            }
+            O::ClusterGather => {
+                // Each CTA's part in its layout, the cluster's ranks in more registers;
+                // the part is staged in shared memory for the other CTAs to read.
+                let src = self.m.operand(op, 0);
+                let l = self.any(op, 0);
+                let r = self.m.result(op, 0);
+                let n = self.shape(r).first().copied().unwrap_or(1);
+                self.set(r, Rc::new(gather_layout(&l, n)));
+                if self.is_tile(src) {
+                    let buf = self.alloc_buffer(src, op, false);
+                    self.m.set_operand(op, 0, buf);
+                    let at = match self.m.next_op(op) {
+                        Some(next) => InsertPoint::Before(next),
+                        None => InsertPoint::End(self.m.op_block(op).expect("in a block")),
+                    };
+                    self.create_at(Opcode::LocalDealloc, &[buf], &[], &[], at, op);
+                }
             }
             O::MmaF | O::MmaI => match self.mma_plan(op) {
                 _ if self.wgmma(op) => {}
@@ -4856,6 +4874,24 @@ fn verify_entry(m: &Module, e: Op, warp_bits: u32, errors: &mut Vec<GpuError>) {
                             }
                         }
                         _ => err(Some(op), format!("'{name}' op must view a !ttg.memdesc as a !ttg.memdesc")),
+                    }
+                }
+                Opcode::ClusterGather => {
+                    // [N] + the part's shape, N a cluster size; the part in shared memory.
+                    let src_ty = m.value_type(m.operand(op, 0));
+                    let rs = types.shape(m.value_type(m.result(op, 0)));
+                    let n = rs.first().copied().unwrap_or(0);
+                    if !matches!(types.get(src_ty), TypeData::MemDesc { .. })
+                        || rs.get(1..) != Some(types.shape(src_ty))
+                        || !(2..=16).contains(&n)
+                        || !(n as u64).is_power_of_two()
+                    {
+                        err(
+                            Some(op),
+                            format!(
+                                "'{name}' gathers a shared-memory buffer into a tile of 2 to 16 of it along a new leading dimension"
+                            ),
+                        );
                     }
                 }
                 Opcode::WarpId | Opcode::ClusterCtaId => {

@@ -431,6 +431,21 @@ pub fn permute_layout(src: &Layout, ss: &[i64], rs: &[i64], perm: &[usize]) -> L
     src.remap(shape_bits(rs), &map, &[])
 }
 
+/// The layout of a `ttng.cluster_gather` of a part in layout `part` over a cluster of
+/// `n` CTAs: the part's lanes, warps and registers, and more registers for the leading
+/// (rank) dimension, whose bits are the top ones of the gathered tile's elements.
+pub fn gather_layout(part: &Layout, n: i64) -> Layout {
+    let extra = n.max(1).trailing_zeros();
+    let mut reg = part.reg.clone();
+    reg.extend((part.nbits..part.nbits + extra).map(|b| b as u8));
+    Layout {
+        nbits: part.nbits + extra,
+        reg,
+        lane: part.lane,
+        warp: part.warp.clone(),
+    }
+}
+
 /// The layout of `cat(a, b, dim)` with both operands in `a`'s layout: `a`'s bits moved to
 /// the result's positions plus one register bit (the top bit of `dim`) choosing the operand.
 pub fn cat_layout(a: &Layout, s: &[i64], rs: &[i64], dim: usize) -> Layout {

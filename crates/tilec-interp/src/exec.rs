@@ -468,6 +468,7 @@ impl<'a, 'm> Ctx<'a, 'm> {
             | O::MemDescReinterpret
             | O::WarpId
             | O::ClusterCtaId
+            | O::ClusterGather
             | O::WarpSpecialize
             | O::WarpYield
             | O::WarpReturn

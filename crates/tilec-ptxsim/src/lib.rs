@@ -922,6 +922,8 @@ enum WarpState {
     Bar(usize),
     /// Waiting at the warpgroup collective at this program counter.
     Group(usize),
+    /// Waiting at `barrier.cluster.wait` for every live thread of the cluster.
+    ClusterWait,
     /// Every lane exited.
     Done,
 }
@@ -995,10 +997,23 @@ impl Rng {
     }
 }
 
+/// The address bits of a `shared::cluster` address above a CTA's shared memory: the
+/// simulator's `mapa` sets them to the CTA's rank plus one (0: the executing CTA).
+const CLUSTER_RANK_SHIFT: u32 = 24;
+
 struct Cta<'k> {
     k: &'k Kernel,
     regs: Vec<Vec<u64>>,
     smem: Vec<u8>,
+    /// The CTA's rank in its cluster.
+    rank: usize,
+    /// Every CTA's shared memory as it stood at the cluster's last barrier, by rank: what
+    /// `ld.shared::cluster` of another CTA reads (a program that reads a peer's buffer
+    /// only between two cluster barriers that order it after the peer's writes and
+    /// before its next ones reads the same on the hardware).
+    peers: std::rc::Rc<std::cell::RefCell<Vec<Vec<u8>>>>,
+    /// Per thread: arrived at the cluster barrier's current phase.
+    cluster_arrived: Vec<bool>,
     shadow: race::Shadow,
     ctaid: [u64; 3],
     nctaid: [u64; 3],
@@ -1120,67 +1135,112 @@ pub fn run_with_options(
         }
         grid
     };
-    for z in 0..grid[2] {
-        for y in 0..grid[1] {
-            for x in 0..grid[0] {
-                let mut vc = vec![vec![0u32; 2 * nwarps]; nwarps];
-                for (w, c) in vc.iter_mut().enumerate() {
-                    c[w] = 1;
-                }
-                let warps = (0..nwarps)
-                    .map(|w| {
-                        let mut pcs = [None; 32];
-                        for p in pcs.iter_mut().take((nt - 32 * w).min(32)) {
-                            *p = Some(0);
-                        }
-                        Warp {
-                            pcs,
-                            together: true,
-                            state: WarpState::Ready,
-                            spins: 0,
-                            spin_seen: 0,
-                            spins_in_row: 0,
-                            spin_line: 0,
-                            executed: 0,
-                            mma: 0,
-                            exit_line: 0,
-                        }
-                    })
-                    .collect();
-                let mut cta = Cta {
-                    k,
-                    regs: vec![vec![0; nt]; k.nregs],
-                    smem: vec![0; smem_bytes],
-                    shadow: race::Shadow::new(smem_bytes, nt),
-                    ctaid: [x, y, z],
-                    nctaid: grid,
-                    params: &values,
-                    param_blob: &blob,
-                    globals: &globals,
-                    opts,
-                    rng: opts
-                        .seed
-                        .map(|s| Rng(s.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)),
-                    nwarps,
-                    warps,
-                    vc,
-                    vc_async: vec![0; nwarps],
-                    bars: vec![sync::NamedBar::default(); 16],
-                    mbars: BTreeMap::new(),
-                    inflight: Vec::new(),
-                    released: HashMap::new(),
-                    groups: HashMap::new(),
-                    fences: vec![0; nt],
-                    tmap_dirty: HashMap::new(),
-                    nreg: HashMap::new(),
-                    progress: 0,
-                    steps: 0,
-                    waits: (0, 0),
-                    wg: wgmma::State::new(k, smem_bytes),
+    let cdim = k.cluster;
+    let per_cluster = cdim.iter().product::<u64>() as usize;
+    for cz in 0..grid[2] / cdim[2] {
+        for cy in 0..grid[1] / cdim[1] {
+            for cx in 0..grid[0] / cdim[0] {
+                // The cluster's CTAs run together: each until it exits or waits at a
+                // cluster barrier, which releases them all once every live thread of the
+                // cluster has arrived.
+                let peers = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+                let make = |rank: usize| {
+                    let r = rank as u64;
+                    let local = [r % cdim[0], r / cdim[0] % cdim[1], r / (cdim[0] * cdim[1])];
+                    let ctaid = [
+                        cx * cdim[0] + local[0],
+                        cy * cdim[1] + local[1],
+                        cz * cdim[2] + local[2],
+                    ];
+                    let mut vc = vec![vec![0u32; 2 * nwarps]; nwarps];
+                    for (w, c) in vc.iter_mut().enumerate() {
+                        c[w] = 1;
+                    }
+                    let warps = (0..nwarps)
+                        .map(|w| {
+                            let mut pcs = [None; 32];
+                            for p in pcs.iter_mut().take((nt - 32 * w).min(32)) {
+                                *p = Some(0);
+                            }
+                            Warp {
+                                pcs,
+                                together: true,
+                                state: WarpState::Ready,
+                                spins: 0,
+                                spin_seen: 0,
+                                spins_in_row: 0,
+                                spin_line: 0,
+                                executed: 0,
+                                mma: 0,
+                                exit_line: 0,
+                            }
+                        })
+                        .collect();
+                    Cta {
+                        k,
+                        regs: vec![vec![0; nt]; k.nregs],
+                        smem: vec![0; smem_bytes],
+                        shadow: race::Shadow::new(smem_bytes, nt),
+                        rank,
+                        peers: peers.clone(),
+                        cluster_arrived: vec![false; nt],
+                        ctaid,
+                        nctaid: grid,
+                        params: &values,
+                        param_blob: &blob,
+                        globals: &globals,
+                        opts,
+                        rng: opts
+                            .seed
+                            .map(|s| Rng(s.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)),
+                        nwarps,
+                        warps,
+                        vc,
+                        vc_async: vec![0; nwarps],
+                        bars: vec![sync::NamedBar::default(); 16],
+                        mbars: BTreeMap::new(),
+                        inflight: Vec::new(),
+                        released: HashMap::new(),
+                        groups: HashMap::new(),
+                        fences: vec![0; nt],
+                        tmap_dirty: HashMap::new(),
+                        nreg: HashMap::new(),
+                        progress: 0,
+                        steps: 0,
+                        waits: (0, 0),
+                        wg: wgmma::State::new(k, smem_bytes),
+                    }
                 };
-                cta.run(mem, &mut stats)?;
-                stats.instructions += cta.warps.iter().map(|w| w.executed).max().unwrap_or(0);
-                stats.mma += cta.warps.iter().map(|w| w.mma).max().unwrap_or(0);
+                let mut ctas: Vec<Cta> = (0..per_cluster).map(make).collect();
+                let mut done = vec![false; per_cluster];
+                loop {
+                    for (c, d) in ctas.iter_mut().zip(done.iter_mut()) {
+                        if !*d {
+                            *d = c.run(mem, &mut stats)?;
+                        }
+                    }
+                    if done.iter().all(|d| *d) {
+                        break;
+                    }
+                    let arrived: usize = ctas
+                        .iter()
+                        .map(|c| c.cluster_arrived.iter().filter(|a| **a).count())
+                        .sum();
+                    let live: usize = ctas.iter().map(Cta::live_threads).sum();
+                    if arrived != live {
+                        return Err(format!(
+                            "deadlock: {arrived} of the cluster's {live} live threads arrived at its barrier"
+                        ));
+                    }
+                    *peers.borrow_mut() = ctas.iter().map(|c| c.smem.clone()).collect();
+                    for c in &mut ctas {
+                        c.release_cluster_barrier();
+                    }
+                }
+                for cta in &ctas {
+                    stats.instructions += cta.warps.iter().map(|w| w.executed).max().unwrap_or(0);
+                    stats.mma += cta.warps.iter().map(|w| w.mma).max().unwrap_or(0);
+                }
             }
         }
     }
@@ -1440,7 +1500,9 @@ impl Cta<'_> {
 
     /// Runs the CTA: the scheduler picks a runnable warp (round robin, or at random from
     /// the seed) and runs its next instruction; copies in flight land at scheduling points.
-    fn run(&mut self, mem: &mut Memory, stats: &mut Stats) -> Result<(), String> {
+    /// Runs the CTA until every warp has exited (`true`) or every live warp waits at a
+    /// cluster barrier (`false`).
+    fn run(&mut self, mem: &mut Memory, stats: &mut Stats) -> Result<bool, String> {
         let nw = self.nwarps;
         let mut cur = nw - 1;
         let mut quantum = 0u32;
@@ -1481,7 +1543,14 @@ impl Cta<'_> {
                     continue;
                 }
                 if self.warps.iter().all(|w| w.state == WarpState::Done) {
-                    return Ok(());
+                    return Ok(true);
+                }
+                if self
+                    .warps
+                    .iter()
+                    .all(|w| matches!(w.state, WarpState::Done | WarpState::ClusterWait))
+                {
+                    return Ok(false);
                 }
                 return Err(self.deadlock());
             };
@@ -1500,6 +1569,32 @@ impl Cta<'_> {
                 self.land(0, mem, stats)?;
             }
         }
+    }
+
+    /// The threads that have not exited.
+    fn live_threads(&self) -> usize {
+        self.warps
+            .iter()
+            .map(|w| w.pcs.iter().flatten().count())
+            .sum()
+    }
+
+    /// Every warp waiting at the cluster barrier goes on, having acquired every warp's
+    /// clock (the barrier orders all of them, as a CTA barrier does); a new phase starts.
+    fn release_cluster_barrier(&mut self) {
+        let mut clock = vec![0; self.vc.first().map_or(0, Vec::len)];
+        for c in &self.vc {
+            race::join(&mut clock, c);
+        }
+        for w in 0..self.warps.len() {
+            if self.warps[w].state == WarpState::ClusterWait {
+                race::join(&mut self.vc[w], &clock);
+                self.bump(w);
+                self.warps[w].state = WarpState::Ready;
+            }
+        }
+        self.cluster_arrived.iter_mut().for_each(|a| *a = false);
+        self.progress += 1;
     }
 
     /// Whether no live warp can make progress: each is blocked, or spun
@@ -1535,6 +1630,7 @@ impl Cta<'_> {
                         32 * b.arrived.count_ones()
                     )
                 }
+                WarpState::ClusterWait => format!("warp {i} waits at the cluster barrier"),
                 WarpState::Group(pc) => {
                     format!("warp {i} waits for its warpgroup at {}", at(Some(pc)))
                 }
@@ -1658,6 +1754,44 @@ impl Cta<'_> {
                     if active[l] {
                         next[l] = Some(k.labels[lab]);
                     }
+                }
+            }
+            "barrier" if parts.get(1) == Some(&"cluster") => {
+                // `barrier.cluster.arrive[.release|.relaxed][.aligned]` and
+                // `barrier.cluster.wait[.acquire][.aligned]`: every live thread of every
+                // CTA of the cluster arrives before any waiting thread goes on.
+                if inst.pred.is_some() {
+                    return Err(format!("line {line}: predicated barrier"));
+                }
+                if parts.contains(&"aligned") && !converged {
+                    return Err(format!("line {line}: {} in divergent code", inst.op));
+                }
+                match parts.get(2) {
+                    Some(&"arrive") => {
+                        for l in 0..n {
+                            if here[l] {
+                                if self.cluster_arrived[lo + l] {
+                                    return Err(format!(
+                                        "line {line}: thread {} arrives at the cluster barrier twice in one phase",
+                                        lo + l
+                                    ));
+                                }
+                                self.cluster_arrived[lo + l] = true;
+                            }
+                        }
+                        self.progress += 1;
+                    }
+                    Some(&"wait") => {
+                        if let Some(l) = (0..n).find(|l| here[*l] && !self.cluster_arrived[lo + l])
+                        {
+                            return Err(format!(
+                                "line {line}: thread {} waits at the cluster barrier without arriving",
+                                lo + l
+                            ));
+                        }
+                        self.warps[w].state = WarpState::ClusterWait;
+                    }
+                    _ => return Err(format!("line {line}: unsupported {}", inst.op)),
                 }
             }
             "bar" | "barrier" => {
@@ -2115,6 +2249,45 @@ impl Cta<'_> {
             "cvta" if p.get(1) == Some(&"shared") => {
                 let x = v(self, 1);
                 self.set(&a[0], t, x + GENERIC_SHARED);
+            }
+            "mapa" => {
+                // `mapa.shared::cluster.u32 d, a, rank`: CTA `rank`'s address of `a`.
+                if p.get(1) != Some(&"shared::cluster") {
+                    return Err(format!("line {line}: unsupported {}", inst.op));
+                }
+                let at = v(self, 1) & ((1 << CLUSTER_RANK_SHIFT) - 1);
+                let rank = v(self, 2);
+                if rank >= self.k.cluster.iter().product::<u64>() {
+                    return Err(format!(
+                        "line {line}: mapa to rank {rank}, outside the cluster"
+                    ));
+                }
+                self.set(&a[0], t, at | (rank + 1) << CLUSTER_RANK_SHIFT);
+            }
+            "ld" if p.get(1) == Some(&"shared::cluster") => {
+                // A scalar read of the shared memory of a CTA of the cluster.
+                let w = width(ty);
+                let n = (w / 8) as usize;
+                let addr = self.addr(&a[1], t);
+                let at = (addr & ((1 << CLUSTER_RANK_SHIFT) - 1)) as usize;
+                let rank = match addr >> CLUSTER_RANK_SHIFT {
+                    0 => self.rank,
+                    r => r as usize - 1,
+                };
+                let bytes: Vec<u8> = if rank == self.rank {
+                    self.smem_access(at as u64, n, t, false, line)?;
+                    self.smem[at..at + n].to_vec()
+                } else {
+                    let peers = self.peers.borrow();
+                    let Some(b) = peers.get(rank).and_then(|m| m.get(at..at + n)) else {
+                        return Err(format!(
+                            "line {line}: ld.shared::cluster of CTA {rank} at {at}: outside its shared memory (or before any cluster barrier)"
+                        ));
+                    };
+                    b.to_vec()
+                };
+                let raw = bytes.iter().rev().fold(0u64, |x, b| x << 8 | *b as u64);
+                self.set(&a[0], t, mask(raw, w));
             }
             "ld" | "st" => {
                 // Generic (no state space): shared memory in its window, else global.
@@ -2808,6 +2981,39 @@ mod scalar_tests {
         // No cluster: each CTA is a cluster of one.
         let got = run_grid(&kernel(""), 2, 2).unwrap();
         assert_eq!(got[1], [1, 1, 0, 0, 2, 2, 1, 1]);
+    }
+
+    /// Distributed shared memory between the CTAs of a cluster: each CTA of a pair
+    /// writes `10 * (rank + 1)` to its shared memory, the cluster barrier orders that
+    /// before every read, each reads its peer's word through `mapa` and
+    /// `ld.shared::cluster`, and a second barrier keeps the words until both have read.
+    /// A CTA that never arrives leaves the other waiting: a deadlock, reported.
+    #[test]
+    fn cluster_barriers_order_distributed_shared_memory() {
+        let kernel = |arrive: &str| {
+            format!(
+                ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k(\n.param .u64 out\n)\n.reqntid 32, 1, 1\n.reqnctapercluster 2, 1, 1\n.blocksareclusters\n{{\n.shared .align 16 .b8 smem[16];\nld.param.u64 %o, [out];\nmov.u32 %r, %cluster_ctarank;\nadd.u32 %v, %r, 1;\nmul.lo.u32 %v, %v, 10;\nmov.u32 %s, smem;\nst.shared.b32 [%s], %v;\n{arrive}barrier.cluster.wait.acquire.aligned;\nxor.b32 %peer, %r, 1;\nmapa.shared::cluster.u32 %ps, %s, %peer;\nld.shared::cluster.b32 %got, [%ps];\nbarrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\nmov.u32 %t, %tid.x;\nsetp.ne.u32 %z, %t, 0;\n@%z bra DONE;\nmov.u32 %c, %ctaid.x;\nmul.wide.u32 %off, %c, 4;\nadd.u64 %at, %o, %off;\nst.global.b32 [%at], %got;\nDONE:\nret;\n}}\n"
+            )
+        };
+        let ks = parse(&kernel("barrier.cluster.arrive.release.aligned;\n"));
+        let mut mem = Memory::default();
+        let out = mem.alloc(&[0u8; 16]);
+        run(&ks[0], [2, 1, 1], &[out], &mut mem).unwrap();
+        let got: Vec<u32> = mem
+            .read(out, 16)
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        assert_eq!(got, [20, 10, 20, 10]);
+        // Only rank 0 arrives at the first barrier.
+        let ks = parse(&kernel(
+            "setp.ne.u32 %q, %r, 0;\n@%q bra SKIP;\nbarrier.cluster.arrive.release;\nSKIP:\n",
+        ));
+        let err = run(&ks[0], [1, 1, 1], &[out], &mut mem).unwrap_err();
+        assert!(
+            err.contains("waits at the cluster barrier without arriving"),
+            "{err}"
+        );
     }
 
     #[test]

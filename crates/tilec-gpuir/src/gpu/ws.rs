@@ -443,6 +443,14 @@ impl Assign<'_> {
         if partition_warps(m, e) > 0 {
             return Some("an earlier K loop of the kernel is".into());
         }
+        // A cluster barrier waits for every thread of the cluster, the producer's too.
+        let mut gathers = false;
+        m.walk_op(e, &mut |o| gathers |= m.opcode(o) == Opcode::ClusterGather);
+        if gathers {
+            return Some(
+                "the kernel combines its cluster's parts behind cluster barriers, which every warp must reach".into(),
+            );
+        }
         m.block_ops(body)
             .take_while(|o| *o != split)
             .find(|o| !skip.contains(o) && !safe_on_every_warp(m, *o))

@@ -2130,6 +2130,18 @@ table! {
         syntax: Syntax::Format("attr-dict `:` type($result)"),
         ..DEFAULT
     },
+    ClusterGather => OpDef {
+        opcode: Opcode::ClusterGather,
+        name: "ttng.cluster_gather",
+        summary: "Every CTA of the cluster's `src` (a shared-memory buffer after gpu-assign-layouts), gathered along a new leading dimension of the cluster's size in rank order, the same in every CTA; the CTAs wait for each other (a cluster barrier) before they read each other's buffers and again after, so that none leaves or reuses its buffer while another reads it",
+        family: Family::Gpu,
+        since: "gpu",
+        operands: &[one("src", ANY)],
+        results: &[one("result", TILE)],
+        effects: Effects::ReadWrite,
+        syntax: Syntax::Format("$src attr-dict `:` type($src) `->` type($result)"),
+        ..DEFAULT
+    },
     WarpSpecialize => OpDef {
         opcode: Opcode::WarpSpecialize,
         name: "ttg.warp_specialize",

@@ -1612,6 +1612,7 @@ impl<'a> Kernel<'a> {
             O::MemDescReinterpret => self.emit_memdesc_reshape(op, true),
             O::WarpId => self.emit_warp_id(op),
             O::ClusterCtaId => self.emit_cluster_cta_id(op),
+            O::ClusterGather => self.emit_cluster_gather(op),
             O::LocalStore => {
                 let (src, dst) = (m.operand(op, 0), m.operand(op, 1));
                 let Some(b) = self.bufs.get(&dst).cloned() else {

@@ -102,16 +102,19 @@ impl Kernel<'_> {
     /// Every thread reads the elements it holds in layout `to` from a buffer holding the
     /// tile at its linear indices.
     fn read_smem(&mut self, buf: &str, to: &Rc<Layout>, elem: Type) -> Tv {
-        self.read_smem_swizzled(buf, to, elem, &[])
+        self.read_smem_swizzled(buf, to, elem, &[], "shared")
     }
 
     /// [`Self::read_smem`] from a buffer stored under the swizzle `pairs`.
+    /// `space` is `shared`, or `shared::cluster` for a buffer of another CTA of the
+    /// cluster (`buf` then a `mapa` address).
     fn read_smem_swizzled(
         &mut self,
         buf: &str,
         to: &Rc<Layout>,
         elem: Type,
         pairs: &SwizzleBits,
+        space: &str,
     ) -> Tv {
         let size = elem_bytes(elem) as u64;
         let mut addr = self.smem_addr(buf, to, pairs, size);
@@ -122,7 +125,7 @@ impl Kernel<'_> {
         for s in (0..to.slots()).step_by(w) {
             let at = self.smem_at(&mut addr, to.slot_elem(s));
             if w == 1 {
-                let r = self.load_elem("ld.shared", elem, &at);
+                let r = self.load_elem(&format!("ld.{space}"), elem, &at);
                 regs.push(r);
                 continue;
             }
@@ -136,7 +139,7 @@ impl Kernel<'_> {
                 } else {
                     format!(".v{}", words.len())
                 };
-                self.ins(format!("ld.shared{v}.b32 {{{}}}, {at};", words.join(", ")));
+                self.ins(format!("ld.{space}{v}.b32 {{{}}}, {at};", words.join(", ")));
                 for (k, r) in run.iter().enumerate() {
                     let word = &words[k / 4];
                     let bit = 8 * (k % 4);
@@ -151,13 +154,13 @@ impl Kernel<'_> {
             } else if w > 4 {
                 // Eight 16-bit elements: four `.b32` words.
                 let words: Vec<String> = (0..w / 2).map(|_| self.reg(RegClass::B32)).collect();
-                self.ins(format!("ld.shared.v4.b32 {{{}}}, {at};", words.join(", ")));
+                self.ins(format!("ld.{space}.v4.b32 {{{}}}, {at};", words.join(", ")));
                 for (word, pair) in words.iter().zip(run.chunks(2)) {
                     self.ins(format!("mov.b32 {{{}, {}}}, {word};", pair[0], pair[1]));
                 }
             } else {
                 self.ins(format!(
-                    "ld.shared.v{w}{} {{{}}}, {at};",
+                    "ld.{space}.v{w}{} {{{}}}, {at};",
                     super::mem_type(elem),
                     run.join(", ")
                 ));
@@ -262,10 +265,86 @@ impl Kernel<'_> {
         };
         let to = self.layout_of(res);
         let pairs = self.buf_swizzle(src);
-        let mut t =
-            self.read_smem_swizzled(&buf, &self.through_view(src, &to), self.elem(res), &pairs);
+        let mut t = self.read_smem_swizzled(
+            &buf,
+            &self.through_view(src, &to),
+            self.elem(res),
+            &pairs,
+            "shared",
+        );
         t.layout = to;
         self.set_tile(res, t);
+    }
+
+    /// `ttng.cluster_gather %buf`: after a cluster barrier (every CTA has stored its part),
+    /// each thread reads its elements of every CTA's buffer, rank by rank, through `mapa`
+    /// and `ld.shared::cluster`; a second barrier keeps the buffers until all have read.
+    /// The result's layout is the part's with the rank in its top register bits.
+    pub(crate) fn emit_cluster_gather(&mut self, op: Op) {
+        let m = self.m;
+        let (src, res) = (m.operand(op, 0), m.result(op, 0));
+        let Some(buf) = self.bufs.get(&src).cloned() else {
+            return self.error_at_op(op, "shared-memory buffer read before its allocation");
+        };
+        if self.opts.arch.sm() < 90 {
+            return self.error_at_op(op, "thread-block clusters need sm_90 or newer");
+        }
+        let to = self.layout_of(res);
+        let n = m
+            .ctx
+            .types
+            .shape(m.value_type(res))
+            .first()
+            .copied()
+            .unwrap_or(1);
+        let extra = n.max(1).trailing_zeros() as usize;
+        let keep = to.reg.len().saturating_sub(extra);
+        let part_bits = to.nbits - extra as u32;
+        if to.reg[keep..]
+            .iter()
+            .enumerate()
+            .any(|(i, b)| u32::from(*b) != part_bits + i as u32)
+        {
+            return self.error_at_op(
+                op,
+                "the gathered tile's rank is not in its top register bits",
+            );
+        }
+        let part = Rc::new(tilec_gpuir::layout::Layout {
+            nbits: part_bits,
+            reg: to.reg[..keep].to_vec(),
+            lane: to.lane,
+            warp: to.warp.clone(),
+        });
+        let part = self.through_view(src, &part);
+        let pairs = self.buf_swizzle(src);
+        let elem = self.elem(res);
+        self.cluster_barrier();
+        let local = self.reg(RegClass::B32);
+        self.ins(format!("mov.u32 {local}, {buf};"));
+        let mut regs = Vec::with_capacity(to.slots());
+        for r in 0..n {
+            let remote = self.reg(RegClass::B32);
+            self.ins(format!("mapa.shared::cluster.u32 {remote}, {local}, {r};"));
+            let t = self.read_smem_swizzled(&remote, &part, elem, &pairs, "shared::cluster");
+            regs.extend(t.regs);
+        }
+        self.cluster_barrier();
+        self.set_tile(
+            res,
+            Tv {
+                layout: to,
+                regs,
+                elem,
+            },
+        );
+    }
+
+    /// Every thread of every CTA of the cluster arrives, then waits for all (ordering
+    /// their memory accesses before it, at cluster scope, before those after it).
+    fn cluster_barrier(&mut self) {
+        self.ins("barrier.cluster.arrive.release.aligned;");
+        self.ins("barrier.cluster.wait.acquire.aligned;");
     }
 
     /// A conversion of a tile larger than [`STAGE_BYTES`] in chunks of at most that size:
