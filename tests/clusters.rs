@@ -172,18 +172,111 @@ fn kernels_the_split_does_not_take_say_why_and_stay_on_one_cta() {
         &corpus("mma_scaled_f8.mlir"),
         "'mmaf_scaled' is not spread over the cluster's CTAs yet",
     );
-    // A store ordered after a load by a token, through another view: a CTA could write
-    // what another CTA has not read yet (when `q` overlaps `p`).
-    refused(
-        &doubling("%qv", "%xt"),
-        "this memory operation is ordered after another by a token, and the cluster's CTAs would need a barrier between them",
+}
+
+/// A store ordered by a token after a load through another view (which may overlap it):
+/// a cluster barrier between them (where the load's token is defined), so that no CTA
+/// writes what another has not read yet. The store's token fresh, or the store through the same view and index (each CTA
+/// writes back the part it read): none. A warp-specialized K loop in a kernel with a
+/// cluster barrier is not split (the producer's warps would never reach the barrier).
+#[test]
+fn token_ordered_accesses_get_a_cluster_barrier() {
+    let gpu = |src: &str, arch: &str, more: &[&str]| {
+        let out = run_tilec(
+            &[
+                &[
+                    "opt",
+                    "-",
+                    "-p",
+                    "convert-to-gpu",
+                    "--arch",
+                    arch,
+                    "--num-ctas",
+                    "2",
+                ],
+                more,
+            ]
+            .concat(),
+            src,
+        );
+        assert_eq!(out.status, 0, "{}", out.stderr);
+        out.stdout
+    };
+    let ordered = gpu(&doubling("%qv", "%xt"), "sm_90", &[]);
+    // Right after the load, whose token orders the store.
+    let pos = |what: &str| {
+        ordered
+            .find(what)
+            .unwrap_or_else(|| panic!("no {what}:\n{ordered}"))
+    };
+    assert!(
+        pos("load_view_tko") < pos("ttng.cluster_barrier")
+            && pos("ttng.cluster_barrier") < pos("store_view_tko")
     );
-    // The store's token fresh, or the store through the same view and index (each CTA
-    // writes back the part it read): split.
+    assert!(ordered.contains("{ttg.num_ctas = 2 : i32}"));
     for src in [doubling("%qv", "%t"), doubling("%pv", "%xt")] {
-        let (ptx, _) = compile(&src, &["--arch", "sm_90", "--num-ctas", "2"]);
-        assert!(ptx.contains(".blocksareclusters"), "{src}");
+        let out = gpu(&src, "sm_90", &[]);
+        assert!(!out.contains("cluster_barrier"), "{out}");
+        assert!(out.contains("{ttg.num_ctas = 2 : i32}"));
     }
+    let (ptx, _) = compile(
+        &doubling("%qv", "%xt"),
+        &["--arch", "sm_90", "--num-ctas", "2"],
+    );
+    assert_eq!(
+        ptx.matches("barrier.cluster.arrive.release.aligned;")
+            .count(),
+        1
+    );
+    // The persistent GEMM: each tile's store is ordered after the last tile's, through
+    // one view split alike (the CTAs' parts never meet): no barrier, and its K loop is
+    // warp-specialized (a producer warp beside the MMA warpgroup).
+    let src =
+        std::fs::read_to_string(repo_root().join("tests/corpus/cutile/persistent_matmul.mlir"))
+            .unwrap();
+    let args = [
+        "--arch",
+        "sm_90a",
+        "--num-ctas",
+        "2",
+        "--warp-specialize",
+        "--remarks",
+    ];
+    let (ptx, _) = compile(&src, &args);
+    assert!(!ptx.contains("barrier.cluster"));
+    assert!(
+        ptx.contains(".reqntid 160, 1, 1\n.reqnctapercluster 2, 1, 1\n"),
+        "{ptx}"
+    );
+    // With its loads ordered after the last tile's store too (another view): a barrier
+    // first in each tile's iteration, and the K loop stays whole.
+    let ordered = src.replace(
+        "] token = %0 : partition_view<tile=(64x64), padding_value = zero",
+        "] token = %iterArg0 : partition_view<tile=(64x64), padding_value = zero",
+    );
+    assert_eq!(ordered.matches("token = %iterArg0").count(), 3);
+    let gpu = gpu(&ordered, "sm_90a", &[]);
+    let at = gpu
+        .find("iter_values(%iterArg0 = ")
+        .expect("the loop over tiles");
+    assert!(
+        gpu[at..]
+            .lines()
+            .nth(1)
+            .unwrap()
+            .contains("ttng.cluster_barrier"),
+        "{gpu}"
+    );
+    let (ptx, err) = compile(&ordered, &args);
+    assert!(
+        err.contains("K loop not warp-specialized: the kernel has cluster barriers, which every warp must reach"),
+        "{err}"
+    );
+    assert!(ptx.contains(".reqntid 128, 1, 1\n"));
+    assert_eq!(
+        ptx.matches("barrier.cluster.wait.acquire.aligned;").count(),
+        1
+    );
 }
 
 /// A reduction along the split dimension: each CTA reduces its part, the parts meet in

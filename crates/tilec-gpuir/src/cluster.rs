@@ -21,11 +21,11 @@
 //! `ttng.cluster_gather`, and a copy of the reduction combines them; products: C and A by
 //! rows, B replicated, or by columns). A kernel is left on one CTA, with a remark saying
 //! why, when nothing in it can be split, a split has to cross a scan or concatenation
-//! along its own dimension, one value would need two different splits, or a memory
-//! operation is ordered by a token after another one that may touch another CTA's part
-//! (the CTAs would then need a cluster barrier between them, which this version does not
-//! place; an in-place update, the same split tile of one view or of pointers read then
-//! written, needs none).
+//! along its own dimension, or one value would need two different splits. A memory
+//! operation ordered by a token after another one that may touch another CTA's part (one
+//! of them writing) gets a cluster barrier where its token is defined; accesses of the
+//! CTAs' own parts (tiles of one view split alike, or the same split pointer tile) need
+//! none.
 
 use crate::target::{Arch, Options};
 use tilec_ir::attrs::AttrData;
@@ -135,8 +135,10 @@ type Refusal = (Op, String);
 /// `Err` with the op and the reason when the kernel cannot be split (it is then left
 /// unchanged).
 pub fn split_cluster(m: &mut Module, entry: Op, n: u32) -> Result<(), Refusal> {
-    let split = Plan::build(m, entry, n as i64)?.split;
-    apply(m, entry, n as i64, &split);
+    let plan = Plan::build(m, entry, n as i64)?;
+    let barriers = plan.ordered_accesses();
+    let split = plan.split;
+    apply(m, entry, n as i64, &split, &barriers);
     Ok(())
 }
 
@@ -145,6 +147,8 @@ struct Plan<'a> {
     n: i64,
     split: FxHashMap<Value, Split>,
     queue: Vec<Value>,
+    /// Every op of the kernel, in walk order.
+    ops: Vec<Op>,
 }
 
 /// The memory operations: their result tokens order what takes them.
@@ -194,10 +198,10 @@ fn terminator_owner(m: &Module, t: Op) -> Option<Op> {
     }
 }
 
-/// The values of control op `c` that hold the same thing and so take one split: per
-/// carried value, its initial value, block argument, result and the operands of the
-/// terminators that pass it on.
-fn control_groups(m: &Module, c: Op) -> Vec<Vec<Value>> {
+/// How control op `c` passes values on: per carried value (or result), the values that
+/// flow in (an initial value, the operands of the terminators that pass it on) and
+/// those that take them (a block argument, a result).
+fn control_flows(m: &Module, c: Op) -> Vec<(Vec<Value>, Vec<Value>)> {
     let mut terms: Vec<Op> = Vec::new();
     for r in m.regions(c) {
         for b in m.region_blocks(*r) {
@@ -231,44 +235,48 @@ fn control_groups(m: &Module, c: Op) -> Vec<Vec<Value>> {
         .and_then(|r| m.entry_block(*r))
         .map(|b| m.block_args(b).to_vec())
         .unwrap_or_default();
-    match m.opcode(c) {
-        Opcode::For => {
-            let inits = operand_group(m, c, "initValues");
-            (0..inits.len())
-                .map(|i| {
-                    let mut g = vec![inits[i], m.result(c, i)];
-                    g.extend(args.get(i + 1));
-                    g.extend(of(Opcode::Continue, i));
-                    g
-                })
-                .collect()
-        }
-        Opcode::Loop => {
-            let inits = operand_group(m, c, "initValues");
-            let mut groups: Vec<Vec<Value>> = (0..inits.len())
-                .map(|i| {
-                    let mut g = vec![inits[i]];
-                    g.extend(args.get(i));
-                    g.extend(of(Opcode::Continue, i));
-                    g
-                })
-                .collect();
-            groups.extend((0..m.num_results(c)).map(|k| {
-                let mut g = vec![m.result(c, k)];
-                g.extend(of(Opcode::Break, k));
-                g
-            }));
-            groups
-        }
-        Opcode::If => (0..m.num_results(c))
-            .map(|k| {
-                let mut g = vec![m.result(c, k)];
-                g.extend(of(Opcode::Yield, k));
-                g
+    let code = m.opcode(c);
+    if code == Opcode::For {
+        let inits = operand_group(m, c, "initValues");
+        (0..inits.len())
+            .map(|i| {
+                let mut sources = vec![inits[i]];
+                sources.extend(of(Opcode::Continue, i));
+                let mut targets = vec![m.result(c, i)];
+                targets.extend(args.get(i + 1));
+                (sources, targets)
             })
-            .collect(),
-        _ => Vec::new(),
+            .collect()
+    } else if code == Opcode::Loop {
+        let inits = operand_group(m, c, "initValues");
+        let mut flows: Vec<(Vec<Value>, Vec<Value>)> = (0..inits.len())
+            .map(|i| {
+                let mut sources = vec![inits[i]];
+                sources.extend(of(Opcode::Continue, i));
+                (sources, args.get(i).copied().into_iter().collect())
+            })
+            .collect();
+        flows.extend((0..m.num_results(c)).map(|k| (of(Opcode::Break, k), vec![m.result(c, k)])));
+        flows
+    } else if code == Opcode::If {
+        (0..m.num_results(c))
+            .map(|k| (of(Opcode::Yield, k), vec![m.result(c, k)]))
+            .collect()
+    } else {
+        Vec::new()
     }
+}
+
+/// The values of control op `c` that hold the same thing and so take one split (the
+/// sources and targets of each of its [`control_flows`]).
+fn control_groups(m: &Module, c: Op) -> Vec<Vec<Value>> {
+    control_flows(m, c)
+        .into_iter()
+        .map(|(mut sources, targets)| {
+            sources.extend(targets);
+            sources
+        })
+        .collect()
 }
 
 /// The first dimension of `shape` that is not 1 (the one whose parts are contiguous
@@ -286,6 +294,7 @@ impl<'a> Plan<'a> {
             n,
             split: FxHashMap::default(),
             queue: Vec::new(),
+            ops: ops.clone(),
         };
         plan.check_ops(&ops)?;
         // Each write's tile along its first dimension whose split propagates (a write of
@@ -326,7 +335,6 @@ impl<'a> Plan<'a> {
                 ));
             }
         }
-        plan.check_ordering(&ops)?;
         Ok(plan)
     }
 
@@ -357,31 +365,65 @@ impl<'a> Plan<'a> {
         let n = self.n;
         let shape = self.shape(t).to_vec();
         let mut last = None;
+        // Of the dimensions whose split propagates, the one that leaves the products the
+        // most rows per CTA (warpgroup MMA wants 64 per warpgroup), else the first.
+        let mut best: Option<(i64, FxHashMap<Value, Split>)> = None;
         for d in (0..shape.len()).filter(|d| shape[*d] >= n && shape[*d] % n == 0) {
             let mut trial = Plan {
                 m: self.m,
                 n,
                 split: self.split.clone(),
                 queue: Vec::new(),
+                ops: self.ops.clone(),
             };
             match trial.assign(t, Split::Dim(d), op).and_then(|_| trial.run()) {
                 Ok(()) => {
-                    self.split = trial.split;
-                    return Some(Ok(()));
+                    let rows = trial.product_rows();
+                    if best.as_ref().is_none_or(|(r, _)| rows > *r) {
+                        best = Some((rows, trial.split));
+                    }
                 }
                 Err(e) => last = Some(Err(e)),
             }
         }
-        last
+        match best {
+            Some((_, split)) => {
+                self.split = split;
+                Some(Ok(()))
+            }
+            None => last,
+        }
     }
 
-    /// Memory operations ordered by a token after another one that may touch what a
-    /// different CTA of the cluster touches, one of them writing: a CTA might miss (or
-    /// see) another CTA's write, which the tile block's order forbids (or requires).
-    /// A pair through the same split tile of the same view (or the same split pointer
-    /// tile) is fine: each CTA accesses its own part in both.
-    fn check_ordering(&self, ops: &[Op]) -> Result<(), Refusal> {
+    /// The fewest rows (M) per CTA of the kernel's products under the splits so far
+    /// (`i64::MAX` without products).
+    fn product_rows(&self) -> i64 {
         let m = self.m;
+        let mut rows = i64::MAX;
+        for &op in &self.ops {
+            if matches!(m.opcode(op), Opcode::MmaF | Opcode::MmaI) {
+                let r = m.result(op, 0);
+                let shape = self.shape(r);
+                let Some(at) = shape.len().checked_sub(2) else {
+                    continue;
+                };
+                let split = self.split.get(&r) == Some(&Split::Dim(at));
+                let mrows = shape[at] / if split { self.n } else { 1 };
+                rows = rows.min(mrows);
+            }
+        }
+        rows
+    }
+
+    /// The tokens that order a memory operation after another one that may touch what
+    /// a different CTA of the cluster touches, one of them writing: without a cluster
+    /// barrier where such a token is defined, a CTA might miss (or see) another CTA's
+    /// write, which the tile block's order requires (or forbids). A pair through the same
+    /// split tile of the same view (or the same split pointer tile) needs none: each CTA
+    /// accesses its own part in both.
+    fn ordered_accesses(&self) -> Vec<Value> {
+        let m = self.m;
+        let ops = &self.ops;
         // The memory operations each token is ordered after.
         let mut after: FxHashMap<Value, Vec<Op>> = FxHashMap::default();
         let add = |after: &mut FxHashMap<Value, Vec<Op>>, v: Value, from: &[Op]| -> bool {
@@ -415,14 +457,14 @@ impl<'a> Plan<'a> {
                     let from = deps_of(&after, op);
                     changed |= add(&mut after, m.result(op, 0), &from);
                 } else if matches!(code, Opcode::For | Opcode::Loop | Opcode::If) {
-                    for g in control_groups(m, op) {
-                        let from: Vec<Op> = g
+                    for (sources, targets) in control_flows(m, op) {
+                        let from: Vec<Op> = sources
                             .iter()
                             .filter_map(|v| after.get(v))
                             .flatten()
                             .copied()
                             .collect();
-                        for v in g {
+                        for v in targets {
                             changed |= add(&mut after, v, &from);
                         }
                     }
@@ -432,31 +474,28 @@ impl<'a> Plan<'a> {
                 break;
             }
         }
-        for &op in ops {
-            if !is_memory(m.opcode(op)) {
-                continue;
-            }
-            for a in deps_of(&after, op) {
-                if (written_tile(m, a).is_none() && written_tile(m, op).is_none())
-                    || self.same_elements(a, op)
-                {
-                    continue;
+        let mut tokens = Vec::new();
+        for &op in ops.iter().filter(|op| is_memory(m.opcode(**op))) {
+            for t in m.operands(op).filter(|v| after.contains_key(v)) {
+                let conflict = after[&t].iter().any(|a| {
+                    (written_tile(m, *a).is_some() || written_tile(m, op).is_some())
+                        && !self.own_parts(*a, op)
+                });
+                if conflict && !tokens.contains(&t) {
+                    tokens.push(t);
                 }
-                return Err((
-                    op,
-                    "this memory operation is ordered after another by a token, and the cluster's CTAs would need a barrier between them".into(),
-                ));
             }
         }
-        Ok(())
+        tokens
     }
 
-    /// Whether memory operations `a` and `b` access the same elements in every CTA: the
-    /// same split tile of one view (views of one tensor view, one type, the same
-    /// indices), or the same split tile of pointers.
-    fn same_elements(&self, a: Op, b: Op) -> bool {
+    /// Whether memory operations `a` and `b` touch only what their own CTA touches in
+    /// the other: tiles of one view split along one dimension (views of one tensor view,
+    /// of one type: the CTAs' parts of its tiles never overlap), or the same split tile
+    /// of pointers.
+    fn own_parts(&self, a: Op, b: Op) -> bool {
         let m = self.m;
-        let view_of = |op: Op| -> Option<(Value, Type, Vec<Value>, Value)> {
+        let view_of = |op: Op| -> Option<(Value, Type, Value)> {
             let tile = match m.opcode(op) {
                 Opcode::LoadViewTko => m.result(op, 0),
                 Opcode::StoreViewTko => *operand_group(m, op, "tile").first()?,
@@ -466,23 +505,16 @@ impl<'a> Plan<'a> {
             let view = *operand_group(m, op, "view").first()?;
             let d = m.defining_op(view)?;
             (m.opcode(d) == Opcode::MakePartitionView).then_some(())?;
-            Some((
-                m.operand(d, 0),
-                m.value_type(view),
-                operand_group(m, op, "index"),
-                tile,
-            ))
+            Some((m.operand(d, 0), m.value_type(view), tile))
         };
         let split = |v: Value| match self.split.get(&v) {
             Some(Split::Dim(d)) => Some(*d),
             _ => None,
         };
         if let (Some(x), Some(y)) = (view_of(a), view_of(b)) {
-            return x.0 == y.0
-                && x.1 == y.1
-                && x.2 == y.2
-                && split(x.3).is_some()
-                && split(x.3) == split(y.3);
+            // The tiles of a partition view do not overlap, so the parts of two CTAs
+            // never meet, whatever the indices.
+            return x.0 == y.0 && x.1 == y.1 && split(x.2).is_some() && split(x.2) == split(y.2);
         }
         let pointers = |op: Op| -> Option<Value> {
             match m.opcode(op) {
@@ -997,6 +1029,7 @@ impl<'a> Plan<'a> {
             | O::WarpId
             | O::ClusterCtaId
             | O::ClusterGather
+            | O::ClusterBarrier
             | O::WarpSpecialize
             | O::WarpYield
             | O::WarpReturn
@@ -1019,7 +1052,7 @@ impl<'a> Plan<'a> {
 
 /// Rewrites the kernel for `split`: the split values' types, the view accesses' indices,
 /// iota's offsets, and the entry's [`NUM_CTAS_ATTR`].
-fn apply(m: &mut Module, entry: Op, n: i64, split: &FxHashMap<Value, Split>) {
+fn apply(m: &mut Module, entry: Op, n: i64, split: &FxHashMap<Value, Split>, barriers: &[Value]) {
     {
         let Some(body) = m.entry_block(m.region(entry, 0)) else {
             return;
@@ -1243,6 +1276,29 @@ fn apply(m: &mut Module, entry: Op, n: i64, split: &FxHashMap<Value, Split>) {
             {
                 combine_parts(m, op, n);
             }
+        }
+        // A cluster barrier where each token that orders a memory operation after
+        // another CTA's is defined (after the op, or first in the block of an argument):
+        // every path from the earlier access to the later one passes it, once.
+        for &t in barriers {
+            let at = match m.value_def(t) {
+                ValueDef::Result(d, _) => after(m, d),
+                ValueDef::Arg(b, _) => match m.first_op(b) {
+                    Some(o) => InsertPoint::Before(o),
+                    None => InsertPoint::End(b),
+                },
+                ValueDef::Placeholder => continue,
+            };
+            m.create_op(
+                &tilec_ir::module::OpSpec {
+                    opcode: Opcode::ClusterBarrier,
+                    operands: &[],
+                    results: &[],
+                    attrs: &[],
+                    regions: 0,
+                },
+                at,
+            );
         }
         for &op in &ops_before {
             if let Some(t) = written_tile(m, op)

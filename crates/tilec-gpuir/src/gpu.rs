@@ -1025,6 +1025,7 @@ impl Assign<'_> {
             O::GetTileBlockId
             | O::WarpId
             | O::ClusterCtaId
+            | O::ClusterBarrier
             | O::GetNumTileBlocks
             | O::GetGlobal
             | O::GetTensorShape

@@ -469,6 +469,7 @@ impl<'a, 'm> Ctx<'a, 'm> {
             | O::WarpId
             | O::ClusterCtaId
             | O::ClusterGather
+            | O::ClusterBarrier
             | O::WarpSpecialize
             | O::WarpYield
             | O::WarpReturn

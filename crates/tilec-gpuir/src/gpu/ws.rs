@@ -445,11 +445,11 @@ impl Assign<'_> {
         }
         // A cluster barrier waits for every thread of the cluster, the producer's too.
         let mut gathers = false;
-        m.walk_op(e, &mut |o| gathers |= m.opcode(o) == Opcode::ClusterGather);
+        m.walk_op(e, &mut |o| {
+            gathers |= matches!(m.opcode(o), Opcode::ClusterGather | Opcode::ClusterBarrier)
+        });
         if gathers {
-            return Some(
-                "the kernel combines its cluster's parts behind cluster barriers, which every warp must reach".into(),
-            );
+            return Some("the kernel has cluster barriers, which every warp must reach".into());
         }
         m.block_ops(body)
             .take_while(|o| *o != split)

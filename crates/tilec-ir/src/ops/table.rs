@@ -2142,6 +2142,16 @@ table! {
         syntax: Syntax::Format("$src attr-dict `:` type($src) `->` type($result)"),
         ..DEFAULT
     },
+    ClusterBarrier => OpDef {
+        opcode: Opcode::ClusterBarrier,
+        name: "ttng.cluster_barrier",
+        summary: "Every thread of every CTA of the cluster arrives, then waits for all: the memory accesses before it (release, at cluster scope) happen before those after it (acquire) in every CTA",
+        family: Family::Gpu,
+        since: "gpu",
+        effects: Effects::ReadWrite,
+        syntax: Syntax::Format("attr-dict"),
+        ..DEFAULT
+    },
     WarpSpecialize => OpDef {
         opcode: Opcode::WarpSpecialize,
         name: "ttg.warp_specialize",

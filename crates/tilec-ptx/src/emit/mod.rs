@@ -1613,6 +1613,12 @@ impl<'a> Kernel<'a> {
             O::WarpId => self.emit_warp_id(op),
             O::ClusterCtaId => self.emit_cluster_cta_id(op),
             O::ClusterGather => self.emit_cluster_gather(op),
+            O::ClusterBarrier => {
+                if self.opts.arch.sm() < 90 {
+                    self.error_at_op(op, "thread-block clusters need sm_90 or newer");
+                }
+                self.cluster_barrier();
+            }
             O::LocalStore => {
                 let (src, dst) = (m.operand(op, 0), m.operand(op, 1));
                 let Some(b) = self.bufs.get(&dst).cloned() else {

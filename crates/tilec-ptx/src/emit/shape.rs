@@ -342,7 +342,7 @@ impl Kernel<'_> {
 
     /// Every thread of every CTA of the cluster arrives, then waits for all (ordering
     /// their memory accesses before it, at cluster scope, before those after it).
-    fn cluster_barrier(&mut self) {
+    pub(crate) fn cluster_barrier(&mut self) {
         self.ins("barrier.cluster.arrive.release.aligned;");
         self.ins("barrier.cluster.wait.acquire.aligned;");
     }
