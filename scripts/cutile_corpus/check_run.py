@@ -398,6 +398,38 @@ def case_grouped_persistent_matmul(tmp, rng):
     return L, {"c": (a @ b).astype(np.float16)}, {}
 
 
+def case_vector_add_cluster(tmp, rng):
+    n = 3000                                         # 3 tile blocks, a ragged last one
+    a = rng.uniform(-1, 1, n).astype(np.float32)
+    b = rng.uniform(-1, 1, n).astype(np.float32)
+    L = Launch(tmp, (3,))
+    L.array("a", a)
+    L.array("b", b)
+    L.array("c", np.zeros(n, np.float32))
+    return L, {"c": a + b}, {}
+
+
+def case_block_sum_cluster(tmp, rng):
+    n = 3000
+    x = dyadic(rng, n)                               # every order of summation is exact
+    L = Launch(tmp, (3,))
+    L.array("x", x.astype(np.float32))
+    L.array("partial", np.zeros(3, np.float32))
+    sums = [x[i * 1024:(i + 1) * 1024].sum() for i in range(3)]
+    return L, {"partial": np.array(sums, np.float32)}, {}
+
+
+def case_matmul_cluster(tmp, rng):
+    m, n, k = 200, 130, 150                          # 2 x 2 C tiles, ragged, 3 K steps
+    a = dyadic(rng, (m, k))
+    b = dyadic(rng, (k, n))
+    L = Launch(tmp, (2, 2))
+    L.array("a", a.astype(np.float16))
+    L.array("b", b.astype(np.float16))
+    L.array("c", np.zeros((m, n), np.float32))
+    return L, {"c": (a @ b).astype(np.float32)}, {}
+
+
 CASES = {
     "tile_atomic_accumulate": case_tile_atomic_accumulate,
     "array_atomic_add_unused": case_array_atomic_add_unused,
@@ -417,6 +449,9 @@ CASES = {
     "matmul_fp8": case_matmul_fp8,
     "persistent_matmul": case_persistent_matmul,
     "grouped_persistent_matmul": case_grouped_persistent_matmul,
+    "vector_add_cluster": case_vector_add_cluster,
+    "block_sum_cluster": case_block_sum_cluster,
+    "matmul_cluster": case_matmul_cluster,
 }
 
 

@@ -672,6 +672,41 @@ def grouped_persistent_matmul(a, b, c, TM: ConstInt, TN: ConstInt, TK: ConstInt,
 
 
 # --------------------------------------------------------------------------
+# Thread-block clusters: num_ctas (the entry's num_cta_in_cga hint) spreads each
+# tile block over a cluster of CTAs on sm_90 and newer
+# --------------------------------------------------------------------------
+
+@ct.kernel(num_ctas=2)
+def vector_add_cluster(a, b, c, TILE: ConstInt):
+    # vector_add with each tile block on a cluster of 2 CTAs.
+    pid = ct.bid(0)
+    x = ct.load(a, index=(pid,), shape=(TILE,))
+    y = ct.load(b, index=(pid,), shape=(TILE,))
+    ct.store(c, index=(pid,), tile=x + y)
+
+
+@ct.kernel(num_ctas=2)
+def block_sum_cluster(x, partial, TILE: ConstInt):
+    # block_sum on a cluster of 2 CTAs: the CTAs' partial sums meet in the cluster.
+    pid = ct.bid(0)
+    v = ct.load(x, index=(pid,), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(partial, index=(pid,), tile=ct.sum(v))
+
+
+@ct.kernel(num_ctas=2)
+def matmul_cluster(a, b, c, TM: ConstInt, TN: ConstInt, TK: ConstInt):
+    # matmul_f16_f32acc with each C tile on a cluster of 2 CTAs.
+    bm = ct.bid(0)
+    bn = ct.bid(1)
+    acc = ct.zeros((TM, TN), ct.float32)
+    for k in range(ct.num_tiles(a, axis=1, shape=(TM, TK))):
+        ta = ct.load(a, index=(bm, k), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
+        tb = ct.load(b, index=(k, bn), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(ta, tb, acc)
+    ct.store(c, index=(bm, bn), tile=acc)
+
+
+# --------------------------------------------------------------------------
 # Signatures
 # --------------------------------------------------------------------------
 
@@ -854,5 +889,14 @@ CORPUS = {
     ]),
     "mma_scaled_f4": (mma_scaled_f4, [
         sig(arr(u8, 2), arr(e8m0, 2), arr(u8, 2), arr(e8m0, 2), arr(f32, 2), 64, 64, 64),
+    ]),
+    "vector_add_cluster": (vector_add_cluster, [
+        sig(arr(f32, 1), arr(f32, 1), arr(f32, 1), 1024),
+    ]),
+    "block_sum_cluster": (block_sum_cluster, [
+        sig(arr(f32, 1), arr(f32, 1), 1024),
+    ]),
+    "matmul_cluster": (matmul_cluster, [
+        sig(arr(f16, 2), arr(f16, 2), arr(f32, 2), 128, 128, 64),
     ]),
 }

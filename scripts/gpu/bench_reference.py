@@ -28,6 +28,10 @@ of the tests/corpus/cutile entry tilec compiles: both sides run the same cuTile 
                         f16 (flash_attention, 64 query rows per block, keys in blocks of
                         64); also torch's scaled_dot_product_attention on (1, 1, S, 64)
     attention_ws:S      the same (tilec's side warp-specialized)
+    vector_add_cluster:N  vector_add with num_ctas=2 (each tile block over a cluster of
+                        2 CTAs on sm_90+; vector_add_cluster in the corpus)
+    matmul_cluster:MxNxK  C (f32) = A (f16) @ B (f16), 128x128x64 tiles, num_ctas=2
+                        (matmul_cluster); also torch.mm (cuBLAS)
 
 Each launch is timed between two CUDA events (record, launch, record, wait), as tilec's
 side times its launches: the median of --reps runs after --warmup launches. Every
@@ -67,11 +71,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "cutile_corpus"))
 # The shape each benchmark takes (the number of dimensions of its NAME:SHAPE).
 DIMS = {"vector_add": 1, "row_softmax": 2, "layernorm": 2, "transpose": 2, "matmul": 3,
         "matmul_128": 3, "matmul_bf16": 3, "matmul_wide": 3, "matmul_wide_ws": 3,
-        "persistent": 4, "persistent_ws": 4, "attention": 1, "attention_ws": 1}
+        "persistent": 4, "persistent_ws": 4, "attention": 1, "attention_ws": 1,
+        "vector_add_cluster": 1, "matmul_cluster": 3}
 
 # The matrix products: also timed with torch.mm (cuBLAS).
 GEMMS = ("matmul", "matmul_128", "matmul_bf16", "matmul_wide", "matmul_wide_ws", "persistent",
-         "persistent_ws")
+         "persistent_ws", "matmul_cluster")
 
 EPS = 1e-5
 
@@ -135,6 +140,12 @@ def kernel_plan(name, dims):
     if name == "vector_add":
         (n,) = dims
         return K.vector_add, (cdiv(n, 1024), 1, 1), (1024,)
+    if name == "vector_add_cluster":
+        (n,) = dims
+        return K.vector_add_cluster, (cdiv(n, 1024), 1, 1), (1024,)
+    if name == "matmul_cluster":
+        m, n, _ = dims
+        return K.matmul_cluster, (cdiv(m, 128), cdiv(n, 128), 1), (128, 128, 64)
     if name == "row_softmax":
         m, _ = dims
         return K.row_softmax, (m, 1, 1), (1, 1024)
@@ -180,6 +191,8 @@ def signature(name):
     h2, b2 = K.arr(K.f16, 2), K.arr(K.bf16, 2)
     return {
         "vector_add": [a1, a1, a1],
+        "vector_add_cluster": [a1, a1, a1],
+        "matmul_cluster": [h2, h2, a2],
         "row_softmax": [a2, a2],
         "layernorm": [a2, a1, a1, a2, K.scalar(K.f32)],
         "transpose": [a2, a2],
@@ -342,7 +355,7 @@ def setup(lib, name, dims):
     """(args, output, check) of one benchmark: the cuTile arguments without the
     constants, the output array, and a function that checks the output."""
     import numpy as np
-    if name == "vector_add":
+    if name in ("vector_add", "vector_add_cluster"):
         (n,) = dims
         a, b, c = lib.randn((n,), "f32"), lib.randn((n,), "f32"), lib.empty((n,), "f32")
 

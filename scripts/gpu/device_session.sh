@@ -10,7 +10,9 @@
 #                                    release, which it needs; optional (the gpu-bench reference)
 #   .gpu/cuda_tile-*.whl             cuTile Python, optional
 # Writes its reports under $OUT (at most 8 files come back).
-# Steps to run are the arguments (default: all): env test random test90a testfm bench examples;
+# Steps to run are the arguments (default: all): env test random test90a testcluster testfm
+# bench examples (testcluster: every tile block over a cluster of 2 CTAs at sm_90a, of 4 at
+# sm_90, docs/hopper.md "Clusters");
 # also cutile (cuTile's test suite through tilec), cutileref (the same suite through NVIDIA's
 # tileiras, for scripts/gpu/compare_junit.py's side-by-side table), cutilebench and
 # cutilebenchref (cuTile's benchmarks both ways, for scripts/gpu/compare_bench.py; they need
@@ -42,7 +44,7 @@ if ls .gpu/cuda_tile-*.whl >/dev/null 2>&1 && [ ! -d /tmp/pylib/cuda ]; then
 fi
 export PYTHONPATH=/tmp/pylib${PYTHONPATH:+:$PYTHONPATH}
 export TILEC_PYTHON=python3
-steps=${*:-env test random test90a testfm bench examples}
+steps=${*:-env test random test90a testcluster testfm bench examples}
 X=/tmp/gpubin/xtask
 for s in $steps; do
   start=$(date +%s)
@@ -72,6 +74,9 @@ for s in $steps; do
     test90a) # then warp-specialized (--warp-specialize), appended to the same report
              timeout 150 $X gpu-test --arch sm_90a > "$OUT/gpu-test-sm90a.md" 2>&1; echo "exit $?" >> "$OUT/gpu-test-sm90a.md"
              timeout 150 $X gpu-test --arch sm_90a --warp-specialize >> "$OUT/gpu-test-sm90a.md" 2>&1; echo "exit (warp-specialized) $?" >> "$OUT/gpu-test-sm90a.md" ;;
+    testcluster) # appended to the sm_90a report (at most 8 files come back)
+             timeout 150 $X gpu-test --arch sm_90a --num-ctas 2 >> "$OUT/gpu-test-sm90a.md" 2>&1; echo "exit (2 CTAs) $?" >> "$OUT/gpu-test-sm90a.md"
+             timeout 150 $X gpu-test --arch sm_90 --num-ctas 4 >> "$OUT/gpu-test-sm90a.md" 2>&1; echo "exit (sm_90, 4 CTAs) $?" >> "$OUT/gpu-test-sm90a.md" ;;
     testfm) timeout 100 $X gpu-test --fast-math --only example > "$OUT/gpu-test-fastmath.md" 2>&1; echo "exit $?" >> "$OUT/gpu-test-fastmath.md" ;;
     bench) env -u CUDA_HOME -u CUDA_PATH timeout 200 $X gpu-bench --json "$OUT/gpu-bench.json" > "$OUT/gpu-bench.md" 2>&1; echo "exit $?" >> "$OUT/gpu-bench.md" ;;
     examples) timeout 150 python3 scripts/gpu/run_examples.py --tilec /tmp/gpubin/tilec --arch sm_90 > "$OUT/run-examples.md" 2>&1; echo "exit $?" >> "$OUT/run-examples.md" ;;

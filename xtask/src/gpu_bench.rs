@@ -165,6 +165,12 @@ pub enum Kind {
     /// [`Kind::Attention`] compiled with `--warp-specialize` (on sm_90a a producer warp
     /// filling K's and V's rings).
     AttentionWs,
+    /// cuTile's `vector_add_cluster` (`tests/corpus/cutile`): [`Kind::VectorAdd`] with
+    /// `num_ctas=2` (each 1024-element tile block over a cluster of 2 CTAs on sm_90+).
+    VectorAddCluster,
+    /// cuTile's `matmul_cluster` (`tests/corpus/cutile`): C (f32) = A (f16) x B (f16),
+    /// 128x128x64 tiles, `num_ctas=2` (each C tile over a cluster of 2 CTAs on sm_90+).
+    MatmulCluster,
 }
 
 /// Attention's head dimension (the corpus kernel's D).
@@ -190,7 +196,7 @@ pub struct Source {
 
 impl Kind {
     /// Every benchmark kind.
-    pub const ALL: [Kind; 13] = [
+    pub const ALL: [Kind; 15] = [
         Kind::VectorAdd,
         Kind::RowSoftmax,
         Kind::Layernorm,
@@ -204,6 +210,8 @@ impl Kind {
         Kind::PersistentWs,
         Kind::Attention,
         Kind::AttentionWs,
+        Kind::VectorAddCluster,
+        Kind::MatmulCluster,
     ];
 
     /// The benchmark's name (`--only`, the table, the reference script); for the
@@ -224,6 +232,8 @@ impl Kind {
             Kind::PersistentWs => "persistent_ws",
             Kind::Attention => "attention",
             Kind::AttentionWs => "attention_ws",
+            Kind::VectorAddCluster => "vector_add_cluster",
+            Kind::MatmulCluster => "matmul_cluster",
         }
     }
 
@@ -274,6 +284,18 @@ impl Kind {
                 warps: None,
                 warp_specialize: self == Kind::AttentionWs,
             },
+            Kind::VectorAddCluster => Source {
+                file: "tests/corpus/cutile/vector_add_cluster.tileirbc",
+                entry: "vector_add_cluster_Kt1_A1f32_1t1_p16_A1f32_1t1_p16_A1f32_1t1_p16_I1024",
+                warps: None,
+                warp_specialize: false,
+            },
+            Kind::MatmulCluster => Source {
+                file: "tests/corpus/cutile/matmul_cluster.tileirbc",
+                entry: "matmul_cluster_Kt1_A2f16_1l0_2t1_p16_A2f16_1l0_2t1_p16_A2f32_1l0_2t1_p16_I128_I128_I64",
+                warps: None,
+                warp_specialize: false,
+            },
         }
     }
 
@@ -284,6 +306,7 @@ impl Kind {
             self,
             Kind::Matmul
                 | Kind::Matmul128
+                | Kind::MatmulCluster
                 | Kind::MatmulBf16
                 | Kind::MatmulWide
                 | Kind::MatmulWideWs
@@ -326,10 +349,11 @@ impl Kind {
     #[must_use]
     pub fn rank(self) -> usize {
         match self {
-            Kind::VectorAdd | Kind::Attention | Kind::AttentionWs => 1,
+            Kind::VectorAdd | Kind::VectorAddCluster | Kind::Attention | Kind::AttentionWs => 1,
             Kind::RowSoftmax | Kind::Layernorm | Kind::Transpose => 2,
             Kind::Matmul
             | Kind::Matmul128
+            | Kind::MatmulCluster
             | Kind::MatmulBf16
             | Kind::MatmulWide
             | Kind::MatmulWideWs => 3,
@@ -459,13 +483,13 @@ impl Bench {
     #[must_use]
     pub fn grid(&self) -> [u32; 3] {
         match self.kind {
-            Kind::VectorAdd => [div_ceil(self.d(0), 1024), 1, 1],
+            Kind::VectorAdd | Kind::VectorAddCluster => [div_ceil(self.d(0), 1024), 1, 1],
             Kind::RowSoftmax | Kind::Layernorm => [self.d(0), 1, 1],
             Kind::Transpose => [div_ceil(self.d(0), 64), div_ceil(self.d(1), 32), 1],
             Kind::Matmul | Kind::MatmulBf16 => {
                 [div_ceil(self.d(0), 64), div_ceil(self.d(1), 64), 1]
             }
-            Kind::Matmul128 | Kind::MatmulWide | Kind::MatmulWideWs => {
+            Kind::Matmul128 | Kind::MatmulCluster | Kind::MatmulWide | Kind::MatmulWideWs => {
                 [div_ceil(self.d(0), 128), div_ceil(self.d(1), 128), 1]
             }
             Kind::Persistent | Kind::PersistentWs => [self.d(3), 1, 1],
@@ -483,7 +507,7 @@ impl Bench {
             output,
         };
         match self.kind {
-            Kind::VectorAdd => {
+            Kind::VectorAdd | Kind::VectorAddCluster => {
                 let n = self.du(0);
                 vec![
                     b("a", Elem::F32, n, false),
@@ -510,6 +534,7 @@ impl Bench {
             }
             Kind::Matmul
             | Kind::Matmul128
+            | Kind::MatmulCluster
             | Kind::MatmulWide
             | Kind::MatmulWideWs
             | Kind::Persistent
@@ -553,7 +578,7 @@ impl Bench {
             vec![KArg::Buffer(buf), i(rows), i(cols), i(cols), i(1)]
         };
         match self.kind {
-            Kind::VectorAdd => {
+            Kind::VectorAdd | Kind::VectorAddCluster => {
                 let n = self.d(0);
                 [vector(0, n), vector(1, n), vector(2, n)].concat()
             }
@@ -578,6 +603,7 @@ impl Bench {
             }
             Kind::Matmul
             | Kind::Matmul128
+            | Kind::MatmulCluster
             | Kind::MatmulWide
             | Kind::MatmulWideWs
             | Kind::Persistent
@@ -651,7 +677,7 @@ impl Bench {
             r.into_iter().map(|i| (i * len, len)).collect::<Vec<_>>()
         };
         match self.kind {
-            Kind::VectorAdd => {
+            Kind::VectorAdd | Kind::VectorAddCluster => {
                 let n = self.du(0);
                 let chunk = n.min(4096);
                 let mut v = vec![(0, chunk), ((n - chunk) / 2, chunk), (n - chunk, chunk)];
@@ -663,6 +689,7 @@ impl Bench {
             Kind::Transpose => rows(self.du(1), self.du(0)),
             Kind::Matmul
             | Kind::Matmul128
+            | Kind::MatmulCluster
             | Kind::MatmulBf16
             | Kind::MatmulWide
             | Kind::MatmulWideWs
@@ -682,11 +709,12 @@ impl Bench {
     pub fn expected(&self, inputs: &[Vec<u8>], first: usize, count: usize) -> Vec<(f64, f64)> {
         // The output as rows of `width` elements: each row's values are computed at once.
         let width = match self.kind {
-            Kind::VectorAdd => count.max(1),
+            Kind::VectorAdd | Kind::VectorAddCluster => count.max(1),
             Kind::RowSoftmax
             | Kind::Layernorm
             | Kind::Matmul
             | Kind::Matmul128
+            | Kind::MatmulCluster
             | Kind::MatmulBf16
             | Kind::MatmulWide
             | Kind::MatmulWideWs
@@ -718,7 +746,7 @@ impl Bench {
     ) -> Vec<(f64, f64)> {
         let f32s = |i: usize, at: usize, n: usize| decode(Elem::F32, &inputs[i], at, n);
         match self.kind {
-            Kind::VectorAdd => {
+            Kind::VectorAdd | Kind::VectorAddCluster => {
                 let (a, b) = (f32s(0, e, n), f32s(1, e, n));
                 // f32 addition, correctly rounded on both sides.
                 a.iter()
@@ -763,6 +791,7 @@ impl Bench {
             }
             Kind::Matmul
             | Kind::Matmul128
+            | Kind::MatmulCluster
             | Kind::MatmulWide
             | Kind::MatmulWideWs
             | Kind::Persistent
@@ -910,6 +939,9 @@ pub fn default_plan() -> Vec<Bench> {
         (Kind::PersistentWs, vec![8192, 8192, 8192, 132]),
         (Kind::Attention, vec![16384]),
         (Kind::AttentionWs, vec![16384]),
+        // Each tile block over a cluster of 2 CTAs (sm_90+), beside the same kernels on one.
+        (Kind::VectorAddCluster, vec![1 << 26]),
+        (Kind::MatmulCluster, vec![8192, 8192, 8192]),
     ]
     .into_iter()
     .filter_map(|(k, d)| Bench::new(k, &d))
@@ -1850,7 +1882,7 @@ mod tests {
     #[test]
     fn the_plan_covers_every_kernel_within_its_limits() {
         let p = default_plan();
-        assert_eq!(p.len(), 18, "a shape of the default plan was rejected");
+        assert_eq!(p.len(), 20, "a shape of the default plan was rejected");
         for k in Kind::ALL {
             assert!(p.iter().any(|b| b.kind == k), "{k:?} is not benchmarked");
             assert_eq!(Kind::from_name(k.name()), Some(k));
@@ -1966,6 +1998,22 @@ mod tests {
                     tilec_ptx::kernel_threads(&c.ptx, &c.kernel),
                     Some(c.threads)
                 );
+                // The cluster kinds' hint: a cluster of 2 CTAs from sm_90, whose tiles
+                // (and so warps) are each CTA's half.
+                let cluster = c
+                    .ptx
+                    .contains(".reqnctapercluster 2, 1, 1\n.blocksareclusters");
+                let hinted = matches!(b.kind, Kind::VectorAddCluster | Kind::MatmulCluster);
+                assert_eq!(
+                    cluster,
+                    hinted && arch != Arch::Sm80,
+                    "{} on {}",
+                    b.kind.name(),
+                    arch.name()
+                );
+                if cluster {
+                    continue;
+                }
                 // The layouts' warps, and a warp-specialized producer warpgroup's
                 // (sm_90a, beside matmul_wide's two MMA warpgroups).
                 let src = b.kind.source();
@@ -2073,6 +2121,8 @@ mod tests {
             // 3 x 3 C tiles over 4 tile blocks, ragged K; warp-specialized the same.
             Bench::new(Kind::Persistent, &[150, 130, 100, 4]).unwrap(),
             Bench::new(Kind::PersistentWs, &[150, 130, 100, 4]).unwrap(),
+            Bench::new(Kind::VectorAddCluster, &[3000]).unwrap(),
+            Bench::new(Kind::MatmulCluster, &[200, 130, 150]).unwrap(),
         ];
         for b in small {
             let c = compile(b.kind, Arch::Sm90).unwrap();
@@ -2298,7 +2348,7 @@ warning: something
         );
         assert!(
             text.contains(
-                "checked the arguments of 18 benchmark(s) against their PTX (sm_90): all fit"
+                "checked the arguments of 20 benchmark(s) against their PTX (sm_90): all fit"
             ),
             "{text}"
         );

@@ -1213,10 +1213,20 @@ pub fn run_with_options(
                 };
                 let mut ctas: Vec<Cta> = (0..per_cluster).map(make).collect();
                 let mut done = vec![false; per_cluster];
+                // Seeded, the CTAs of each phase run in a random order.
+                let mut order_rng = opts
+                    .seed
+                    .map(|s| Rng(s.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1));
+                let mut order: Vec<usize> = (0..per_cluster).collect();
                 loop {
-                    for (c, d) in ctas.iter_mut().zip(done.iter_mut()) {
-                        if !*d {
-                            *d = c.run(mem, &mut stats)?;
+                    if let Some(rng) = order_rng.as_mut() {
+                        for i in (1..order.len()).rev() {
+                            order.swap(i, rng.below(i + 1));
+                        }
+                    }
+                    for &i in &order {
+                        if !done[i] {
+                            done[i] = ctas[i].run(mem, &mut stats)?;
                         }
                     }
                     if done.iter().all(|d| *d) {
