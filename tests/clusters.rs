@@ -165,8 +165,8 @@ fn kernels_the_split_does_not_take_say_why_and_stay_on_one_cta() {
         std::fs::read_to_string(repo_root().join("tests/corpus/cutile").join(name)).unwrap()
     };
     refused(
-        &corpus("prefix_sum.mlir"),
-        "a scan runs along the dimension spread over the cluster's CTAs",
+        &std::fs::read_to_string(repo_root().join("examples/prefix_sum.tile")).unwrap(),
+        "an extract from a tile spread over the cluster's CTAs",
     );
     refused(
         &corpus("mma_scaled_f8.mlir"),
@@ -342,6 +342,53 @@ fn reductions_combine_the_ctas_parts_through_the_cluster() {
     ) {
         Verdict::Pass { exact, .. } => assert!(exact),
         v => panic!("{} {v:?}", v.word()),
+    }
+}
+
+/// A scan along the split dimension: each CTA scans its part, the parts' totals meet
+/// through the cluster, a scan over the ranks gives each CTA the total of the CTAs
+/// before it, and the body adds it into every element but on the first CTA; the
+/// corpus's prefix sums match the interpreter bit for bit over 2 and 4 CTAs.
+#[test]
+fn scans_carry_the_earlier_ctas_totals() {
+    let src =
+        std::fs::read_to_string(repo_root().join("tests/corpus/cutile/prefix_sum.mlir")).unwrap();
+    let gpu = run_tilec(
+        &[
+            "opt",
+            "-",
+            "-p",
+            "convert-to-gpu",
+            "--arch",
+            "sm_90",
+            "--num-ctas",
+            "2",
+        ],
+        &src,
+    );
+    assert_eq!(gpu.status, 0, "{}", gpu.stderr);
+    let g = &gpu.stdout;
+    assert_eq!(g.matches("ttng.cluster_gather").count(), 2, "{g}");
+    assert_eq!(g.matches(" = scan ").count(), 4, "{g}");
+    assert!(g.contains("-> tile<2x1xf32,"), "{g}");
+    assert!(
+        !g.contains("-> (token) {"),
+        "the scan's parts are stored by every CTA:\n{g}"
+    );
+    for ctas in [2, 4] {
+        let o = opts(tilec_ptx::Arch::Sm90, ctas);
+        let mut ran = 0;
+        for c in gpusweep::corpus_cases().0 {
+            if !c.label.starts_with("prefix_sum.mlir") && !c.label.starts_with("atan2_cumprod.mlir")
+            {
+                continue;
+            }
+            match gpusweep::run_case(&mut SimGpu::default(), &c, &o) {
+                Verdict::Pass { .. } => ran += 1,
+                v => panic!("{} on {ctas} CTAs: {} {v:?}", c.label, v.word()),
+            }
+        }
+        assert!(ran >= 6, "only {ran} cases");
     }
 }
 
@@ -524,4 +571,45 @@ fn cluster_barriers_hold_under_random_schedules() {
     }
     println!("{runs} runs of cluster-synchronized kernels under random schedules");
     assert!(runs >= 30, "only {runs} runs");
+}
+
+/// An iota stored through a view: each CTA stores its part of 0..256, offset by its rank
+/// (the store's index moves although its tile is the iota's offset sum, a value the split
+/// made), over a ragged length.
+#[test]
+fn a_split_iota_is_stored_in_place() {
+    let text = "cuda_tile.module @m {
+  entry @k(%p: tile<ptr<i32>>, %n: tile<i32>) {
+    %t = make_token : token
+    %tv = make_tensor_view %p, shape = [%n], strides = [1] : tile<i32> -> tensor_view<?xi32, strides=[1]>
+    %pv = make_partition_view %tv : partition_view<tile=(256), tensor_view<?xi32, strides=[1]>>
+    %b, %b1, %b2 = get_tile_block_id : tile<i32>
+    %i = iota : tile<256xi32>
+    %st = store_view_tko weak %i, %pv[%b] token = %t : tile<256xi32>, partition_view<tile=(256), tensor_view<?xi32, strides=[1]>>, tile<i32> -> token
+    return
+  }
+}
+";
+    let case = SweepCase {
+        family: gpusweep::Family::Random,
+        label: "iota stored through a view".into(),
+        path: None,
+        text: text.into(),
+        entry: "k".into(),
+        grid: [2, 1, 1],
+        args: vec!["zeros:i32:300".into(), "i32:300".into()],
+        exact: true,
+    };
+    for ctas in [2, 4] {
+        let p = gpusweep::prepare(&case, &opts(tilec_ptx::Arch::Sm90, ctas)).unwrap();
+        assert!(p.ptx.contains(".blocksareclusters"));
+        match gpusweep::run_case(
+            &mut SimGpu::default(),
+            &case,
+            &opts(tilec_ptx::Arch::Sm90, ctas),
+        ) {
+            Verdict::Pass { exact, .. } => assert!(exact),
+            v => panic!("{ctas} CTAs: {} {v:?}", v.word()),
+        }
+    }
 }

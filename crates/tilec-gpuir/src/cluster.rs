@@ -16,12 +16,12 @@
 //! along its first dimension that N divides (a write with none is done by rank 0 alone),
 //! then from the loads left whole, and the split flows through the ops that relate their
 //! operands' and results' dimensions (elementwise ops, broadcasts, permutes, reshapes of
-//! the leading dimension, scans along another dimension, reductions along any: along the
-//! split one, each CTA's partial results meet through the cluster's shared memory,
-//! `ttng.cluster_gather`, and a copy of the reduction combines them; products: C and A by
-//! rows, B replicated, or by columns). A kernel is left on one CTA, with a remark saying
-//! why, when nothing in it can be split, a split has to cross a scan or concatenation
-//! along its own dimension, or one value would need two different splits. A memory
+//! the leading dimension, reductions and scans along any dimension: along the split one,
+//! each CTA's partial results (a scan's totals) meet through the cluster's shared memory,
+//! `ttng.cluster_gather`, and a copy of the op combines them; products: C and A by rows,
+//! B replicated, or by columns). A kernel is left on one CTA, with a remark saying why,
+//! when nothing in it can be split, a split has to cross a concatenation along its own
+//! dimension, or one value would need two different splits. A memory
 //! operation ordered by a token after another one that may touch another CTA's part (one
 //! of them writing) gets a cluster barrier where its token is defined; accesses of the
 //! CTAs' own parts (tiles of one view split alike, or the same split pointer tile) need
@@ -181,6 +181,25 @@ fn written_tile(m: &Module, op: Op) -> Option<Value> {
         _ => return None,
     };
     operand_group(m, op, group).first().copied()
+}
+
+/// Whether `o` (of a reduction's or scan's body) is an elementwise op, a constant or the
+/// body's `yield`: the body then applies to whole tiles, op by op.
+fn elementwise_or_constant(m: &Module, o: Op) -> bool {
+    let def = m.def(o);
+    matches!(m.opcode(o), Opcode::Constant | Opcode::Yield)
+        || (def.traits.contains(tilec_ir::ops::Traits::ELEMENTWISE) && m.regions(o).is_empty())
+}
+
+/// The tile a view access (`load_view_tko`, `store_view_tko`, `atomic_red_view_tko`)
+/// reads or writes.
+fn view_access_tile(m: &Module, op: Op) -> Option<Value> {
+    match m.opcode(op) {
+        Opcode::LoadViewTko => Some(m.result(op, 0)),
+        Opcode::StoreViewTko => operand_group(m, op, "tile").first().copied(),
+        Opcode::AtomicRedViewTko => operand_group(m, op, "value").first().copied(),
+        _ => None,
+    }
 }
 
 /// The `for`/`loop` whose `continue`/`break` `t` is, or the `if` whose `yield` it is.
@@ -496,12 +515,7 @@ impl<'a> Plan<'a> {
     fn own_parts(&self, a: Op, b: Op) -> bool {
         let m = self.m;
         let view_of = |op: Op| -> Option<(Value, Type, Value)> {
-            let tile = match m.opcode(op) {
-                Opcode::LoadViewTko => m.result(op, 0),
-                Opcode::StoreViewTko => *operand_group(m, op, "tile").first()?,
-                Opcode::AtomicRedViewTko => *operand_group(m, op, "value").first()?,
-                _ => return None,
-            };
+            let tile = view_access_tile(m, op)?;
             let view = *operand_group(m, op, "view").first()?;
             let d = m.defining_op(view)?;
             (m.opcode(d) == Opcode::MakePartitionView).then_some(())?;
@@ -541,6 +555,17 @@ impl<'a> Plan<'a> {
             m.region_blocks(*r)
                 .iter()
                 .any(|b| m.block_ops(*b).any(|o| !m.regions(o).is_empty()))
+        })
+    }
+
+    /// Whether every op of `op`'s body is elementwise (or a constant, or its `yield`), so
+    /// that the body applies to whole tiles.
+    fn body_is_elementwise(&self, op: Op) -> bool {
+        let m = self.m;
+        m.regions(op).iter().all(|r| {
+            m.region_blocks(*r)
+                .iter()
+                .all(|b| m.block_ops(*b).all(|o| elementwise_or_constant(m, o)))
         })
     }
 
@@ -821,6 +846,14 @@ impl<'a> Plan<'a> {
                         (Split::Dim(d), Split::Rep)
                     }
                     (Split::Rep, _) => (Split::Rep, Split::Rep),
+                    // Along the split: each CTA scans its part, then combines the earlier
+                    // CTAs' totals (through the cluster) into every element.
+                    (Split::Dim(d), _) if d == dim && m.opcode(op) == O::Scan => {
+                        if !self.body_is_elementwise(op) {
+                            return Err((op, "a scan whose body is not elementwise runs along the dimension spread over the cluster's CTAs".into()));
+                        }
+                        (Split::Dim(d), Split::Dim(d))
+                    }
                     (Split::Dim(d), true) if d == dim => {
                         return Err((
                             op,
@@ -832,7 +865,7 @@ impl<'a> Plan<'a> {
                     (Split::Dim(d), true) => (Split::Dim(d), Split::Dim(out_dim(d))),
                     (Split::Dim(d), false) => (Split::Dim(in_dim(d)), Split::Dim(d)),
                 };
-                if !reduce && sin == Split::Dim(dim) {
+                if m.opcode(op) == O::Cat && sin == Split::Dim(dim) {
                     return Err((
                         op,
                         format!("{what} runs along the dimension spread over the cluster's CTAs"),
@@ -1093,6 +1126,31 @@ fn apply(m: &mut Module, entry: Op, n: i64, split: &FxHashMap<Value, Split>, bar
         let mut ops = Vec::new();
         m.walk_op(entry, &mut |o| ops.push(o));
         let ops_before = ops.clone();
+        let dim_of = |v: Value| match split.get(&v) {
+            Some(Split::Dim(d)) => Some(*d),
+            _ => None,
+        };
+        // The writes of whole tiles, the split view accesses, and the reductions and scans
+        // along the split, found before any value is replaced by one the split does not
+        // list (an iota's by its offset sum, a scan's by its fixed-up values).
+        let whole_writes: Vec<Op> = ops_before
+            .iter()
+            .copied()
+            .filter(|op| written_tile(m, *op).is_some_and(|t| dim_of(t).is_none()))
+            .collect();
+        let view_dims: FxHashMap<Op, usize> = ops_before
+            .iter()
+            .filter_map(|op| Some((*op, view_access_tile(m, *op).and_then(dim_of)?)))
+            .collect();
+        let across: Vec<Op> = ops_before
+            .iter()
+            .copied()
+            .filter(|op| {
+                matches!(m.opcode(*op), Opcode::Reduce | Opcode::Scan)
+                    && dim_of(m.operand(*op, 0))
+                        == Some(crate::gpu::int_attr(m, *op, "dim") as usize)
+            })
+            .collect();
         // `rank` in each index type that needs it.
         let mut ranks: FxHashMap<Type, Value> = FxHashMap::default();
         ranks.insert(i32_ty, rank);
@@ -1153,10 +1211,6 @@ fn apply(m: &mut Module, entry: Op, n: i64, split: &FxHashMap<Value, Split>, bar
             moved_of.insert(i, v);
             v
         };
-        let dim_of = |v: Value| match split.get(&v) {
-            Some(Split::Dim(d)) => Some(*d),
-            _ => None,
-        };
         let mut views: FxHashMap<(Value, usize), Value> = FxHashMap::default();
         for op in ops {
             let code = m.opcode(op);
@@ -1210,12 +1264,7 @@ fn apply(m: &mut Module, entry: Op, n: i64, split: &FxHashMap<Value, Split>, bar
                 Opcode::LoadViewTko | Opcode::StoreViewTko | Opcode::AtomicRedViewTko
             ) {
                 {
-                    let tile = match m.opcode(op) {
-                        Opcode::LoadViewTko => m.result(op, 0),
-                        Opcode::StoreViewTko => operand_group(m, op, "tile")[0],
-                        _ => operand_group(m, op, "value")[0],
-                    };
-                    let Some(d) = dim_of(tile) else {
+                    let Some(&d) = view_dims.get(&op) else {
                         continue;
                     };
                     let view = operand_group(m, op, "view")[0];
@@ -1270,11 +1319,11 @@ fn apply(m: &mut Module, entry: Op, n: i64, split: &FxHashMap<Value, Split>, bar
                 }
             }
         }
-        for &op in &ops_before {
-            if m.opcode(op) == Opcode::Reduce
-                && dim_of(m.operand(op, 0)) == Some(crate::gpu::int_attr(m, op, "dim") as usize)
-            {
+        for &op in &across {
+            if m.opcode(op) == Opcode::Reduce {
                 combine_parts(m, op, n);
+            } else {
+                combine_scan_parts(m, op, n, rank);
             }
         }
         // A cluster barrier where each token that orders a memory operation after
@@ -1300,12 +1349,8 @@ fn apply(m: &mut Module, entry: Op, n: i64, split: &FxHashMap<Value, Split>, bar
                 at,
             );
         }
-        for &op in &ops_before {
-            if let Some(t) = written_tile(m, op)
-                && dim_of(t).is_none()
-            {
-                by_rank_zero(m, op, rank);
-            }
+        for &op in &whole_writes {
+            by_rank_zero(m, op, rank);
         }
         // The views the split accesses replaced.
         for (view, _) in views.keys() {
@@ -1363,12 +1408,173 @@ fn combine_parts(m: &mut Module, op: Op, n: i64) {
     );
     let span = m.op_span(op);
     m.set_op_span(combined, span);
-    // The body, copied.
-    let old_body = m.entry_block(m.region(op, 0)).expect("reduce body");
-    let new_body = m.append_block(m.region(combined, 0));
+    clone_body(m, op, combined, None);
+    for (k, r) in results.iter().enumerate() {
+        let g = m.defining_op(gathered[k]);
+        let users: Vec<Op> = m.users(*r).filter(|u| Some(*u) != g).collect();
+        let nr = m.result(combined, k);
+        for u in users {
+            for i in 0..m.num_operands(u) {
+                if m.operand(u, i) == *r {
+                    m.set_operand(u, i, nr);
+                }
+            }
+        }
+    }
+}
+
+/// A scan `op` along the dimension its operands are split along: each CTA's results are
+/// its part's scan; the parts' totals (the last slice along the dimension, the first
+/// for a reverse scan) meet through the cluster (`ttng.cluster_gather`), a copy of the
+/// scan over the gathered (rank) dimension gives every CTA the totals of the CTAs
+/// before it, and the body combines them into each element (as the earlier operand), but
+/// on the first CTA.
+fn combine_scan_parts(m: &mut Module, op: Op, n: i64, rank: Value) {
+    let results: Vec<Value> = m.results(op).collect();
+    let dim = crate::gpu::int_attr(m, op, "dim") as usize;
+    let reverse = matches!(
+        m.attr_named(op, "reverse").map(|a| m.ctx.attrs.get(a)),
+        Some(AttrData::Bool(true))
+    );
+    let part = m.ctx.types.shape(m.value_type(results[0])).to_vec();
+    let mut slice = part.clone();
+    slice[dim] = 1;
+    let i32_ty = m.value_type(rank);
+    // What follows the scan now: the fix-up goes before it.
+    let stop = m.next_op(op);
+    let mut b = Builder::new(m);
+    b.set_insertion_point(after(b.module, op));
+    // Each result's total: its last (first) slice along the dimension.
+    let idx: Vec<Value> = (0..part.len())
+        .map(|d| {
+            let i = if d == dim && !reverse { part[d] - 1 } else { 0 };
+            b.constant_int(i32_ty, i)
+        })
+        .collect();
+    let mut gathered = Vec::new();
+    for r in &results {
+        let elem = b.module.ctx.types.element_type(b.module.value_type(*r));
+        let sty = b.module.ctx.types.tile(&slice, elem);
+        let t = b
+            .create(Opcode::Extract, &[&[*r], &idx], &[sty], &[], 0)
+            .expect("extract");
+        let t = b.module.result(t, 0);
+        let mut gshape = vec![n];
+        gshape.extend(&slice);
+        let gty = b.module.ctx.types.tile(&gshape, elem);
+        let g = b
+            .create(Opcode::ClusterGather, &[&[t]], &[gty], &[], 0)
+            .expect("cluster_gather");
+        gathered.push(b.module.result(g, 0));
+    }
+    // The scan over the ranks, with the op's body and identities.
+    let at = b.insertion_point();
+    let m = b.module;
+    let dim_slot = m.def(op).attr_index("dim").expect("scan has dim");
+    let mut attrs: Vec<Option<tilec_ir::Attr>> =
+        (0..m.def(op).attrs.len()).map(|i| m.attr(op, i)).collect();
+    attrs[dim_slot] = Some(m.ctx.attrs.int(0, Type::I32));
+    let gtypes: Vec<Type> = gathered.iter().map(|g| m.value_type(*g)).collect();
+    let over_ranks = m.create_op(
+        &tilec_ir::module::OpSpec {
+            opcode: Opcode::Scan,
+            operands: &gathered,
+            results: &gtypes,
+            attrs: &attrs,
+            regions: 1,
+        },
+        at,
+    );
+    clone_body(m, op, over_ranks, None);
+    // The CTAs before this one (after it, reversed): the scan over ranks at r - 1
+    // (r + 1), clamped; the first CTA keeps its own part's scan.
+    let mut b = Builder::new(m);
+    b.set_insertion_point(at);
+    let one = b.constant_int(i32_ty, 1);
+    let (edge, step) = if reverse {
+        (b.constant_int(i32_ty, n - 1), Opcode::AddI)
+    } else {
+        (b.constant_int(i32_ty, 0), Opcode::SubI)
+    };
+    let first = b.cmpi(
+        tilec_ir::attrs::ComparisonPredicate::Equal,
+        rank,
+        edge,
+        tilec_ir::attrs::Signedness::Signed,
+    );
+    let moved = b.binary(step, rank, one);
+    let before = b.select(first, rank, moved);
+    let mut offsets = Vec::new();
+    for k in 0..results.len() {
+        let over = b.module.result(over_ranks, k);
+        let elem = b.module.ctx.types.element_type(b.module.value_type(over));
+        let mut one_shape = vec![1];
+        one_shape.extend(&slice);
+        let oty = b.module.ctx.types.tile(&one_shape, elem);
+        let mut index = vec![before];
+        let zeros: Vec<Value> = (0..slice.len())
+            .map(|_| b.constant_int(i32_ty, 0))
+            .collect();
+        index.extend(zeros);
+        let e = b
+            .create(Opcode::Extract, &[&[over], &index], &[oty], &[], 0)
+            .expect("extract");
+        let e = b.module.result(e, 0);
+        let sty = b.module.ctx.types.tile(&slice, elem);
+        let e = b.cast(Opcode::Reshape, e, sty);
+        let pty = b.module.ctx.types.tile(&part, elem);
+        offsets.push(b.cast(Opcode::Broadcast, e, pty));
+    }
+    // The body on whole tiles: (this CTA's element, the earlier CTAs' total).
+    let at = b.insertion_point();
+    let combined = apply_body(b.module, op, &results, &offsets, &part, at);
+    let mut b = Builder::new(m);
+    b.set_insertion_point(at);
+    let one_ty = b.module.ctx.types.tile(&vec![1; part.len()], Type::I1);
+    let first_t = b.cast(Opcode::Reshape, first, one_ty);
+    let mask_ty = b.module.ctx.types.tile(&part, Type::I1);
+    let first_t = b.cast(Opcode::Broadcast, first_t, mask_ty);
+    let finals: Vec<Value> = results
+        .iter()
+        .zip(&combined)
+        .map(|(r, c)| b.select(first_t, *r, *c))
+        .collect();
+    // Every use of the op's results but the fix-up's own takes the fixed-up values.
+    let mut ours: Vec<Op> = Vec::new();
+    let mut cur = m.next_op(op);
+    while let Some(o) = cur.filter(|o| Some(*o) != stop) {
+        ours.push(o);
+        cur = m.next_op(o);
+    }
+    for (r, f) in results.iter().zip(&finals) {
+        let users: Vec<Op> = m.users(*r).filter(|u| !ours.contains(u)).collect();
+        for u in users {
+            for i in 0..m.num_operands(u) {
+                if m.operand(u, i) == *r {
+                    m.set_operand(u, i, *f);
+                }
+            }
+        }
+    }
+}
+
+/// Copies the body of reduction or scan `from` into `to` (whose region is empty); with
+/// `shape`, every value of the copy is a tile of that shape (the body applied to whole
+/// tiles: its ops elementwise).
+fn clone_body(m: &mut Module, from: Op, to: Op, shape: Option<&[i64]>) {
+    let old_body = m.entry_block(m.region(from, 0)).expect("a body");
+    let new_body = m.append_block(m.region(to, 0));
     let mut map: FxHashMap<Value, Value> = FxHashMap::default();
+    let retype = |m: &mut Module, t: Type| match shape {
+        Some(s) => {
+            let elem = m.ctx.types.element_type(t);
+            m.ctx.types.tile(s, elem)
+        }
+        None => t,
+    };
     for a in m.block_args(old_body).to_vec() {
         let ty = m.value_type(a);
+        let ty = retype(m, ty);
         let na = m.append_block_arg(new_body, ty);
         map.insert(a, na);
     }
@@ -1378,9 +1584,27 @@ fn combine_parts(m: &mut Module, op: Op, n: i64) {
             .operands(o)
             .map(|v| map.get(&v).copied().unwrap_or(v))
             .collect();
-        let types: Vec<Type> = m.results(o).map(|r| m.value_type(r)).collect();
-        let attrs: Vec<Option<tilec_ir::Attr>> =
+        let types: Vec<Type> = m
+            .results(o)
+            .map(|r| m.value_type(r))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|t| retype(m, t))
+            .collect();
+        let mut attrs: Vec<Option<tilec_ir::Attr>> =
             (0..m.def(o).attrs.len()).map(|i| m.attr(o, i)).collect();
+        if shape.is_some()
+            && m.opcode(o) == Opcode::Constant
+            && let Some(Some(a)) = attrs.first()
+            && let AttrData::Dense(d) = m.ctx.attrs.get(*a).clone()
+        {
+            let ty = types[0];
+            attrs[0] = Some(
+                m.ctx
+                    .attrs
+                    .intern(AttrData::Dense(tilec_ir::attrs::DenseElements { ty, ..d })),
+            );
+        }
         let c = m.create_op(
             &tilec_ir::module::OpSpec {
                 opcode: m.opcode(o),
@@ -1398,18 +1622,73 @@ fn combine_parts(m: &mut Module, op: Op, n: i64) {
             map.insert(r, nr);
         }
     }
-    for (k, r) in results.iter().enumerate() {
-        let g = m.defining_op(gathered[k]);
-        let users: Vec<Op> = m.users(*r).filter(|u| Some(*u) != g).collect();
-        let nr = m.result(combined, k);
-        for u in users {
-            for i in 0..m.num_operands(u) {
-                if m.operand(u, i) == *r {
-                    m.set_operand(u, i, nr);
-                }
-            }
+}
+
+/// The body of reduction or scan `op` applied to whole tiles of shape `shape` at `at`:
+/// its arguments (`cur[k]`, `prev[k]`) per operand, its ops elementwise; the values its
+/// `yield` gives.
+fn apply_body(
+    m: &mut Module,
+    op: Op,
+    cur: &[Value],
+    prev: &[Value],
+    shape: &[i64],
+    at: InsertPoint,
+) -> Vec<Value> {
+    let body = m.entry_block(m.region(op, 0)).expect("a body");
+    let mut map: FxHashMap<Value, Value> = FxHashMap::default();
+    for (k, a) in m.block_args(body).to_vec().iter().enumerate() {
+        map.insert(*a, if k % 2 == 0 { cur[k / 2] } else { prev[k / 2] });
+    }
+    let body_ops: Vec<Op> = m.block_ops(body).collect();
+    let mut out = Vec::new();
+    for o in body_ops {
+        let operands: Vec<Value> = m
+            .operands(o)
+            .map(|v| map.get(&v).copied().unwrap_or(v))
+            .collect();
+        if m.opcode(o) == Opcode::Yield {
+            out = operands;
+            break;
+        }
+        let types: Vec<Type> = m
+            .results(o)
+            .map(|r| m.value_type(r))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|t| {
+                let elem = m.ctx.types.element_type(t);
+                m.ctx.types.tile(shape, elem)
+            })
+            .collect();
+        let mut attrs: Vec<Option<tilec_ir::Attr>> =
+            (0..m.def(o).attrs.len()).map(|i| m.attr(o, i)).collect();
+        if m.opcode(o) == Opcode::Constant
+            && let Some(Some(a)) = attrs.first()
+            && let AttrData::Dense(d) = m.ctx.attrs.get(*a).clone()
+        {
+            let ty = types[0];
+            attrs[0] = Some(
+                m.ctx
+                    .attrs
+                    .intern(AttrData::Dense(tilec_ir::attrs::DenseElements { ty, ..d })),
+            );
+        }
+        let c = m.create_op(
+            &tilec_ir::module::OpSpec {
+                opcode: m.opcode(o),
+                operands: &operands,
+                results: &types,
+                attrs: &attrs,
+                regions: 0,
+            },
+            at,
+        );
+        for (r, nr) in m.results(o).zip(m.results(c)) {
+            map.insert(r, nr);
         }
     }
+    out
 }
 
 /// Write `op` of a tile no CTA holds a part of: done by rank 0 alone, inside
