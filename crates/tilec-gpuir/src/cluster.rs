@@ -370,6 +370,23 @@ impl<'a> Plan<'a> {
                     "memory from alloca is the tile block's, not one CTA's".into(),
                 ));
             }
+            // A write the split does not know (a new op) could run on every CTA.
+            let def = self.m.def(op);
+            if matches!(
+                def.effects,
+                tilec_ir::ops::Effects::Write | tilec_ir::ops::Effects::ReadWrite
+            ) && written_tile(self.m, op).is_none()
+                && code != Opcode::Barrier
+                && def.family != tilec_ir::ops::Family::Gpu
+            {
+                return Err((
+                    op,
+                    format!(
+                        "'{}' writes memory in a way the cluster split does not know",
+                        def.name
+                    ),
+                ));
+            }
         }
         Ok(())
     }
@@ -472,7 +489,9 @@ impl<'a> Plan<'a> {
                     for r in m.results(op).filter(|r| self.is_token(*r)) {
                         changed |= add(&mut after, r, &from);
                     }
-                } else if code == Opcode::JoinTokens {
+                } else if matches!(code, Opcode::JoinTokens | Opcode::Barrier) {
+                    // A barrier's token is ordered after its operand's (a CTA barrier
+                    // orders one CTA only: a cluster barrier follows where needed).
                     let from = deps_of(&after, op);
                     changed |= add(&mut after, m.result(op, 0), &from);
                 } else if matches!(code, Opcode::For | Opcode::Loop | Opcode::If) {
