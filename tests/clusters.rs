@@ -19,6 +19,36 @@ fn opts(arch: tilec_ptx::Arch, ctas: u32) -> tilec_ptx::Options {
     }
 }
 
+/// The GPU-level IR (`tilec opt -p convert-to-gpu`) of `src` for `arch` with every tile
+/// block over a cluster of 2 CTAs, and `more` options.
+fn gpu_ir(src: &str, arch: &str, more: &[&str]) -> String {
+    let args = [
+        &[
+            "opt",
+            "-",
+            "-p",
+            "convert-to-gpu",
+            "--arch",
+            arch,
+            "--num-ctas",
+            "2",
+        ],
+        more,
+    ]
+    .concat();
+    let out = run_tilec(&args, src);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    out.stdout
+}
+
+/// PTX without its comment and `.file` lines (which name the input).
+fn ptx_body(s: &str) -> String {
+    s.lines()
+        .filter(|l| !l.starts_with("//") && !l.starts_with(".file"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Runs every example and corpus case whose kernel the split takes on the simulator:
 /// (cases run, distinct kernels split, cases the split left on one CTA).
 fn run_split_cases(arch: tilec_ptx::Arch, ctas: u32) -> (usize, usize, usize) {
@@ -181,28 +211,7 @@ fn kernels_the_split_does_not_take_say_why_and_stay_on_one_cta() {
 /// cluster barrier is not split (the producer's warps would never reach the barrier).
 #[test]
 fn token_ordered_accesses_get_a_cluster_barrier() {
-    let gpu = |src: &str, arch: &str, more: &[&str]| {
-        let out = run_tilec(
-            &[
-                &[
-                    "opt",
-                    "-",
-                    "-p",
-                    "convert-to-gpu",
-                    "--arch",
-                    arch,
-                    "--num-ctas",
-                    "2",
-                ],
-                more,
-            ]
-            .concat(),
-            src,
-        );
-        assert_eq!(out.status, 0, "{}", out.stderr);
-        out.stdout
-    };
-    let ordered = gpu(&doubling("%qv", "%xt"), "sm_90", &[]);
+    let ordered = gpu_ir(&doubling("%qv", "%xt"), "sm_90", &[]);
     // Right after the load, whose token orders the store.
     let pos = |what: &str| {
         ordered
@@ -215,7 +224,7 @@ fn token_ordered_accesses_get_a_cluster_barrier() {
     );
     assert!(ordered.contains("{ttg.num_ctas = 2 : i32}"));
     for src in [doubling("%qv", "%t"), doubling("%pv", "%xt")] {
-        let out = gpu(&src, "sm_90", &[]);
+        let out = gpu_ir(&src, "sm_90", &[]);
         assert!(!out.contains("cluster_barrier"), "{out}");
         assert!(out.contains("{ttg.num_ctas = 2 : i32}"));
     }
@@ -255,7 +264,7 @@ fn token_ordered_accesses_get_a_cluster_barrier() {
         "] token = %iterArg0 : partition_view<tile=(64x64), padding_value = zero",
     );
     assert_eq!(ordered.matches("token = %iterArg0").count(), 3);
-    let gpu = gpu(&ordered, "sm_90a", &[]);
+    let gpu = gpu_ir(&ordered, "sm_90a", &[]);
     let at = gpu
         .find("iter_values(%iterArg0 = ")
         .expect("the loop over tiles");
@@ -286,20 +295,7 @@ fn token_ordered_accesses_get_a_cluster_barrier() {
 #[test]
 fn reductions_combine_the_ctas_parts_through_the_cluster() {
     let src = std::fs::read_to_string(repo_root().join("examples/sum_reduction.tile")).unwrap();
-    let gpu = run_tilec(
-        &[
-            "opt",
-            "-",
-            "-p",
-            "convert-to-gpu",
-            "--arch",
-            "sm_90",
-            "--num-ctas",
-            "2",
-        ],
-        &src,
-    );
-    assert_eq!(gpu.status, 0, "{}", gpu.stderr);
+    let gpu = gpu_ir(&src, "sm_90", &[]);
     for want in [
         "ttng.cluster_gather %",
         ": !ttg.memdesc<f32, #shared, #smem> -> tile<2xf32,",
@@ -307,7 +303,7 @@ fn reductions_combine_the_ctas_parts_through_the_cluster() {
         "-> (token) {",
         "store_ptr_tko weak",
     ] {
-        assert!(gpu.stdout.contains(want), "no {want}:\n{}", gpu.stdout);
+        assert!(gpu.contains(want), "no {want}:\n{gpu}");
     }
     let (ptx, _) = compile(&src, &["--arch", "sm_90", "--num-ctas", "2"]);
     assert_eq!(
@@ -321,15 +317,9 @@ fn reductions_combine_the_ctas_parts_through_the_cluster() {
     assert_eq!(ptx.matches("mapa.shared::cluster.u32").count(), 2);
     assert_eq!(ptx.matches("ld.shared::cluster.f32").count(), 2);
     // Parsed back, the GPU-level IR compiles to the same PTX.
-    let via = run_tilec(&["-", "--arch", "sm_90", "-o", "-"], &gpu.stdout);
+    let via = run_tilec(&["-", "--arch", "sm_90", "-o", "-"], &gpu);
     assert_eq!(via.status, 0, "{}", via.stderr);
-    let body = |s: &str| -> String {
-        s.lines()
-            .filter(|l| !l.starts_with("//") && !l.starts_with(".file"))
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    assert_eq!(body(&ptx), body(&via.stdout));
+    assert_eq!(ptx_body(&ptx), ptx_body(&via.stdout));
     // On the simulator, over a ragged length: the sum of every element.
     let case = gpusweep::example_cases()
         .into_iter()
@@ -353,21 +343,8 @@ fn reductions_combine_the_ctas_parts_through_the_cluster() {
 fn scans_carry_the_earlier_ctas_totals() {
     let src =
         std::fs::read_to_string(repo_root().join("tests/corpus/cutile/prefix_sum.mlir")).unwrap();
-    let gpu = run_tilec(
-        &[
-            "opt",
-            "-",
-            "-p",
-            "convert-to-gpu",
-            "--arch",
-            "sm_90",
-            "--num-ctas",
-            "2",
-        ],
-        &src,
-    );
-    assert_eq!(gpu.status, 0, "{}", gpu.stderr);
-    let g = &gpu.stdout;
+    let gpu = gpu_ir(&src, "sm_90", &[]);
+    let g = &gpu;
     assert_eq!(g.matches("ttng.cluster_gather").count(), 2, "{g}");
     assert_eq!(g.matches(" = scan ").count(), 4, "{g}");
     assert!(g.contains("-> tile<2x1xf32,"), "{g}");
@@ -426,13 +403,7 @@ fn the_cluster_split_prints_and_parses_back() {
         let via = run_tilec(&["-", "--arch", arch, "-o", "-"], &gpu);
         assert_eq!(direct.status, 0, "{}", direct.stderr);
         assert_eq!(via.status, 0, "{}", via.stderr);
-        let body = |s: &str| -> String {
-            s.lines()
-                .filter(|l| !l.starts_with("//") && !l.starts_with(".file"))
-                .collect::<Vec<_>>()
-                .join("\n")
-        };
-        assert_eq!(body(&direct.stdout), body(&via.stdout), "{file}");
+        assert_eq!(ptx_body(&direct.stdout), ptx_body(&via.stdout), "{file}");
         assert!(direct.stdout.contains(".blocksareclusters"), "{file}");
     }
 }

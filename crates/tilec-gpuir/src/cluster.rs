@@ -1427,7 +1427,7 @@ fn combine_parts(m: &mut Module, op: Op, n: i64) {
     );
     let span = m.op_span(op);
     m.set_op_span(combined, span);
-    clone_body(m, op, combined, None);
+    clone_body(m, op, combined);
     for (k, r) in results.iter().enumerate() {
         let g = m.defining_op(gathered[k]);
         let users: Vec<Op> = m.users(*r).filter(|u| Some(*u) != g).collect();
@@ -1504,7 +1504,7 @@ fn combine_scan_parts(m: &mut Module, op: Op, n: i64, rank: Value) {
         },
         at,
     );
-    clone_body(m, op, over_ranks, None);
+    clone_body(m, op, over_ranks);
     // The CTAs before this one (after it, reversed): the scan over ranks at r - 1
     // (r + 1), clamped; the first CTA keeps its own part's scan.
     let mut b = Builder::new(m);
@@ -1577,70 +1577,80 @@ fn combine_scan_parts(m: &mut Module, op: Op, n: i64, rank: Value) {
     }
 }
 
-/// Copies the body of reduction or scan `from` into `to` (whose region is empty); with
-/// `shape`, every value of the copy is a tile of that shape (the body applied to whole
-/// tiles: its ops elementwise).
-fn clone_body(m: &mut Module, from: Op, to: Op, shape: Option<&[i64]>) {
+/// Copies the body of reduction or scan `from` into `to` (whose region is empty).
+fn clone_body(m: &mut Module, from: Op, to: Op) {
     let old_body = m.entry_block(m.region(from, 0)).expect("a body");
     let new_body = m.append_block(m.region(to, 0));
     let mut map: FxHashMap<Value, Value> = FxHashMap::default();
-    let retype = |m: &mut Module, t: Type| match shape {
-        Some(s) => {
-            let elem = m.ctx.types.element_type(t);
-            m.ctx.types.tile(s, elem)
-        }
-        None => t,
-    };
     for a in m.block_args(old_body).to_vec() {
         let ty = m.value_type(a);
-        let ty = retype(m, ty);
         let na = m.append_block_arg(new_body, ty);
         map.insert(a, na);
     }
     let body_ops: Vec<Op> = m.block_ops(old_body).collect();
     for o in body_ops {
-        let operands: Vec<Value> = m
-            .operands(o)
-            .map(|v| map.get(&v).copied().unwrap_or(v))
-            .collect();
-        let types: Vec<Type> = m
-            .results(o)
-            .map(|r| m.value_type(r))
-            .collect::<Vec<_>>()
-            .into_iter()
-            .map(|t| retype(m, t))
-            .collect();
-        let mut attrs: Vec<Option<tilec_ir::Attr>> =
-            (0..m.def(o).attrs.len()).map(|i| m.attr(o, i)).collect();
-        if shape.is_some()
-            && m.opcode(o) == Opcode::Constant
-            && let Some(Some(a)) = attrs.first()
-            && let AttrData::Dense(d) = m.ctx.attrs.get(*a).clone()
-        {
-            let ty = types[0];
-            attrs[0] = Some(
-                m.ctx
-                    .attrs
-                    .intern(AttrData::Dense(tilec_ir::attrs::DenseElements { ty, ..d })),
-            );
-        }
-        let c = m.create_op(
-            &tilec_ir::module::OpSpec {
-                opcode: m.opcode(o),
-                operands: &operands,
-                results: &types,
-                attrs: &attrs,
-                regions: 0,
-            },
-            InsertPoint::End(new_body),
-        );
-        for (k, a) in m.extra_attrs(o).to_vec() {
-            m.push_extra_attr(c, &k, a);
-        }
-        for (r, nr) in m.results(o).zip(m.results(c)) {
-            map.insert(r, nr);
-        }
+        copy_op(m, o, &mut map, None, InsertPoint::End(new_body));
     }
+}
+
+/// A copy of body op `o` at `at`, its operands mapped by `map` (which gains its
+/// results); with `shape`, its results are tiles of that shape (a constant's value
+/// too: the op applied to whole tiles).
+fn copy_op(
+    m: &mut Module,
+    o: Op,
+    map: &mut FxHashMap<Value, Value>,
+    shape: Option<&[i64]>,
+    at: InsertPoint,
+) -> Op {
+    let operands: Vec<Value> = m
+        .operands(o)
+        .map(|v| map.get(&v).copied().unwrap_or(v))
+        .collect();
+    let types: Vec<Type> = m
+        .results(o)
+        .map(|r| m.value_type(r))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|t| match shape {
+            Some(s) => {
+                let elem = m.ctx.types.element_type(t);
+                m.ctx.types.tile(s, elem)
+            }
+            None => t,
+        })
+        .collect();
+    let mut attrs: Vec<Option<tilec_ir::Attr>> =
+        (0..m.def(o).attrs.len()).map(|i| m.attr(o, i)).collect();
+    if shape.is_some()
+        && m.opcode(o) == Opcode::Constant
+        && let Some(Some(a)) = attrs.first()
+        && let AttrData::Dense(d) = m.ctx.attrs.get(*a).clone()
+    {
+        let ty = types[0];
+        attrs[0] = Some(
+            m.ctx
+                .attrs
+                .intern(AttrData::Dense(tilec_ir::attrs::DenseElements { ty, ..d })),
+        );
+    }
+    let c = m.create_op(
+        &tilec_ir::module::OpSpec {
+            opcode: m.opcode(o),
+            operands: &operands,
+            results: &types,
+            attrs: &attrs,
+            regions: 0,
+        },
+        at,
+    );
+    for (k, a) in m.extra_attrs(o).to_vec() {
+        m.push_extra_attr(c, &k, a);
+    }
+    for (r, nr) in m.results(o).zip(m.results(c)) {
+        map.insert(r, nr);
+    }
+    c
 }
 
 /// The body of reduction or scan `op` applied to whole tiles of shape `shape` at `at`:
@@ -1660,54 +1670,16 @@ fn apply_body(
         map.insert(*a, if k % 2 == 0 { cur[k / 2] } else { prev[k / 2] });
     }
     let body_ops: Vec<Op> = m.block_ops(body).collect();
-    let mut out = Vec::new();
     for o in body_ops {
-        let operands: Vec<Value> = m
-            .operands(o)
-            .map(|v| map.get(&v).copied().unwrap_or(v))
-            .collect();
         if m.opcode(o) == Opcode::Yield {
-            out = operands;
-            break;
+            return m
+                .operands(o)
+                .map(|v| map.get(&v).copied().unwrap_or(v))
+                .collect();
         }
-        let types: Vec<Type> = m
-            .results(o)
-            .map(|r| m.value_type(r))
-            .collect::<Vec<_>>()
-            .into_iter()
-            .map(|t| {
-                let elem = m.ctx.types.element_type(t);
-                m.ctx.types.tile(shape, elem)
-            })
-            .collect();
-        let mut attrs: Vec<Option<tilec_ir::Attr>> =
-            (0..m.def(o).attrs.len()).map(|i| m.attr(o, i)).collect();
-        if m.opcode(o) == Opcode::Constant
-            && let Some(Some(a)) = attrs.first()
-            && let AttrData::Dense(d) = m.ctx.attrs.get(*a).clone()
-        {
-            let ty = types[0];
-            attrs[0] = Some(
-                m.ctx
-                    .attrs
-                    .intern(AttrData::Dense(tilec_ir::attrs::DenseElements { ty, ..d })),
-            );
-        }
-        let c = m.create_op(
-            &tilec_ir::module::OpSpec {
-                opcode: m.opcode(o),
-                operands: &operands,
-                results: &types,
-                attrs: &attrs,
-                regions: 0,
-            },
-            at,
-        );
-        for (r, nr) in m.results(o).zip(m.results(c)) {
-            map.insert(r, nr);
-        }
+        copy_op(m, o, &mut map, Some(shape), at);
     }
-    out
+    Vec::new()
 }
 
 /// Write `op` of a tile no CTA holds a part of: done by rank 0 alone, inside
