@@ -584,3 +584,21 @@ fn a_split_iota_is_stored_in_place() {
         }
     }
 }
+
+/// `--num-ctas` takes 2, 4, 8 or 16: anything else is a usage error, nothing written.
+#[test]
+fn num_ctas_takes_a_cluster_size() {
+    let path = repo_root().join("examples/vector_add.tile");
+    let p = path.to_str().unwrap();
+    for bad in ["3", "1", "32", "two"] {
+        let out = run_tilec(&[p, "--arch", "sm_90", "--num-ctas", bad, "-o", "-"], "");
+        assert_eq!(out.status, 2, "{bad}");
+        assert!(
+            out.stderr
+                .contains(&format!("'{bad}' is not 2, 4, 8 or 16")),
+            "{}",
+            out.stderr
+        );
+        assert!(out.stdout.is_empty());
+    }
+}

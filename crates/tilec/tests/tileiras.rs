@@ -353,7 +353,8 @@ fn emit_cubin_assembles_with_ptxas() {
 /// `TILEC_TILEIRAS_FLAGS` passes tilec's own backend options through cuTile's command
 /// line: `--warp-specialize` splits matmul_bf16's K loop (a producer warp beside the MMA
 /// warpgroup: 160 threads, which the remarks report), `--num-stages=2` shortens its
-/// pipeline; an unknown flag is refused before anything is written.
+/// pipeline, `--num-ctas=2` spreads its tile blocks over clusters; an unknown flag or a
+/// bad value is refused before anything is written.
 #[test]
 fn tileiras_flags_from_the_environment() {
     let Some(ptxas) = ptxas() else {
@@ -397,6 +398,23 @@ fn tileiras_flags_from_the_environment() {
         yaml.contains("(160 threads per tile block), 2 pipeline stages"),
         "{yaml}"
     );
+    // Every tile block over a cluster of 2 CTAs (as a num_cta_in_cga hint asks).
+    let (out, cubin, yaml) = run("--num-ctas=2", "cluster");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        yaml.contains("'the tile block is spread over a cluster of 2 CTAs'"),
+        "{yaml}"
+    );
+    assert!(std::fs::read(&cubin).unwrap().starts_with(b"\x7fELF"));
+    let (out, cubin, _) = run("--num-ctas=3", "bad-ctas");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr)
+            .starts_with("error: TILEC_TILEIRAS_FLAGS: --num-ctas takes 2, 4, 8 or 16 (got '3')"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!cubin.exists());
     let (out, cubin, _) = run("--fast", "bad");
     assert_eq!(out.status.code(), Some(2));
     assert!(
