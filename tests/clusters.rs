@@ -602,3 +602,39 @@ fn num_ctas_takes_a_cluster_size() {
         assert!(out.stdout.is_empty());
     }
 }
+
+/// Strided and gather/scatter views split too: a sliding window of 128 every 32 is two
+/// windows of 64 on a traversal of 32 (CTA r at index i + 2r); a gather of 16 rows is 8
+/// rows a CTA, its row indices split with it. Both match the interpreter at 2 and 4 CTAs.
+#[test]
+fn strided_and_gather_views_split() {
+    let read = |name: &str| {
+        std::fs::read_to_string(repo_root().join("tests/corpus/cutile").join(name)).unwrap()
+    };
+    let g = gpu_ir(&read("sliding_window_sum.mlir"), "sm_90", &[]);
+    assert!(
+        g.contains("strided_view<tile=(64), traversal_strides=[32]"),
+        "{g}"
+    );
+    let g = gpu_ir(&read("advanced_index_rows.mlir"), "sm_90", &[]);
+    assert!(g.contains("gather_scatter_view<tile=(8x64)"), "{g}");
+    assert!(g.contains("tile<8xi32, #"), "{g}");
+    for ctas in [2, 4] {
+        let o = opts(tilec_ptx::Arch::Sm90, ctas);
+        let mut ran = 0;
+        for c in gpusweep::corpus_cases().0 {
+            if !c.label.starts_with("sliding_window_sum.mlir")
+                && !c.label.starts_with("advanced_index_rows.mlir")
+            {
+                continue;
+            }
+            let p = gpusweep::prepare(&c, &o).unwrap();
+            assert!(p.ptx.contains(".blocksareclusters"), "{}", c.label);
+            match gpusweep::run_case(&mut SimGpu::default(), &c, &o) {
+                Verdict::Pass { .. } => ran += 1,
+                v => panic!("{} on {ctas} CTAs: {} {v:?}", c.label, v.word()),
+            }
+        }
+        assert!(ran >= 4, "only {ran} cases");
+    }
+}

@@ -911,25 +911,41 @@ impl<'a> Plan<'a> {
                 }
                 Ok(())
             }
-            O::Iota | O::LoadViewTko | O::StoreViewTko | O::AtomicRedViewTko => {
-                // A view access may take any split of its tile when its view is a
-                // partition view made here (the writer moves its index).
-                let view = operand_group(m, op, "view").first().copied();
-                let split_tile = tiles
-                    .iter()
-                    .any(|v| matches!(get(self, *v), Some(Split::Dim(_))));
-                if let Some(view) = view
-                    && split_tile
+            O::Iota => Ok(()),
+            O::LoadViewTko | O::StoreViewTko | O::AtomicRedViewTko => {
+                // A view access may take any split of its tile when its view is made here
+                // (the rewrite moves its index): a partition view, a strided view, or a
+                // gather/scatter view, whose row indices are split with its sparse
+                // dimension and whole otherwise.
+                let Some(view) = operand_group(m, op, "view").first().copied() else {
+                    return Ok(());
+                };
+                let Some(tile) = view_access_tile(m, op) else {
+                    return Ok(());
+                };
+                let made = m.defining_op(view).map(|d| m.opcode(d));
+                if let Some(O::MakeGatherScatterView) = made
+                    && let TypeData::GatherScatterView { sparse_dim, .. } =
+                        m.ctx.types.get(m.value_type(view))
                 {
-                    let made = m
-                        .defining_op(view)
-                        .is_some_and(|d| m.opcode(d) == O::MakePartitionView);
-                    if !made {
-                        return Err((
-                            op,
-                            "a tile spread over the cluster's CTAs is accessed through a view other than a partition view".into(),
-                        ));
+                    let sd = *sparse_dim as usize;
+                    let rows = operand_group(m, op, "index")[sd];
+                    match (get(self, tile), get(self, rows)) {
+                        (Some(Split::Dim(d)), _) if d == sd => {
+                            self.assign(rows, Split::Dim(0), op)?
+                        }
+                        (Some(_), _) => self.assign(rows, Split::Rep, op)?,
+                        (None, Some(Split::Dim(_))) => self.assign(tile, Split::Dim(sd), op)?,
+                        (None, _) => {}
                     }
+                    return Ok(());
+                }
+                let split = matches!(get(self, tile), Some(Split::Dim(_)));
+                if split && !matches!(made, Some(O::MakePartitionView | O::MakeStridedView)) {
+                    return Err((
+                        op,
+                        "a tile spread over the cluster's CTAs is accessed through a view not made in the kernel".into(),
+                    ));
                 }
                 Ok(())
             }
@@ -1203,33 +1219,43 @@ fn apply(m: &mut Module, entry: Op, n: i64, split: &FxHashMap<Value, Split>, bar
             r
         };
         // `i * n + rank`, once per index, where `i` is defined (so it serves every use).
-        let mut moved_of: FxHashMap<Value, Value> = FxHashMap::default();
-        let mut moved = |m: &mut Module, ranks: &mut FxHashMap<Type, Value>, i: Value| {
-            if let Some(v) = moved_of.get(&i) {
-                return *v;
-            }
-            let ty = m.value_type(i);
-            let r = rank_as(m, ranks, ty);
-            // After `i`'s definition, and after the rank's (and its conversion's) when
-            // `i` is an argument of the block that starts with them (the kernel's).
-            let rank_def = m.defining_op(r).expect("rank op (or its conversion)");
-            let at = match m.value_def(i) {
-                ValueDef::Result(d, _) => after(m, d),
-                ValueDef::Arg(b, _) if m.op_block(rank_def) == Some(b) => after(m, rank_def),
-                ValueDef::Arg(b, _) => match m.first_op(b) {
-                    Some(o) => InsertPoint::Before(o),
-                    None => InsertPoint::End(b),
-                },
-                ValueDef::Placeholder => InsertPoint::Detached,
+        let mut moved_of: FxHashMap<(Value, i64, i64), Value> = FxHashMap::default();
+        // `i * a + rank * b`, once per (i, a, b), where `i` is defined (so it serves every
+        // use): a view index moved to this CTA's part.
+        let mut moved =
+            |m: &mut Module, ranks: &mut FxHashMap<Type, Value>, i: Value, a: i64, bk: i64| {
+                if let Some(v) = moved_of.get(&(i, a, bk)) {
+                    return *v;
+                }
+                let ty = m.value_type(i);
+                let r = rank_as(m, ranks, ty);
+                // After `i`'s definition, and after the rank's (and its conversion's) when
+                // `i` is an argument of the block that starts with them (the kernel's).
+                let rank_def = m.defining_op(r).expect("rank op (or its conversion)");
+                let at = match m.value_def(i) {
+                    ValueDef::Result(d, _) => after(m, d),
+                    ValueDef::Arg(b, _) if m.op_block(rank_def) == Some(b) => after(m, rank_def),
+                    ValueDef::Arg(b, _) => match m.first_op(b) {
+                        Some(o) => InsertPoint::Before(o),
+                        None => InsertPoint::End(b),
+                    },
+                    ValueDef::Placeholder => InsertPoint::Detached,
+                };
+                let mut b = Builder::new(m);
+                b.set_insertion_point(at);
+                let mut scaled = |v: Value, k: i64| {
+                    if k == 1 {
+                        return v;
+                    }
+                    let c = b.constant_int(ty, k);
+                    b.binary(Opcode::MulI, v, c)
+                };
+                let p = scaled(i, a);
+                let q = scaled(r, bk);
+                let v = b.binary(Opcode::AddI, p, q);
+                moved_of.insert((i, a, bk), v);
+                v
             };
-            let mut b = Builder::new(m);
-            b.set_insertion_point(at);
-            let c = b.constant_int(ty, n);
-            let p = b.binary(Opcode::MulI, i, c);
-            let v = b.binary(Opcode::AddI, p, r);
-            moved_of.insert(i, v);
-            v
-        };
         let mut views: FxHashMap<(Value, usize), Value> = FxHashMap::default();
         for op in ops {
             let code = m.opcode(op);
@@ -1288,52 +1314,102 @@ fn apply(m: &mut Module, entry: Op, n: i64, split: &FxHashMap<Value, Split>, bar
                     };
                     let view = operand_group(m, op, "view")[0];
                     let view_at = m.operands(op).position(|v| v == view).unwrap_or(0);
-                    let nv = match views.get(&(view, d)) {
-                        Some(v) => *v,
-                        None => {
-                            let def = m.defining_op(view).expect("a partition view");
-                            let vt = m.value_type(view);
-                            let TypeData::PartitionView {
-                                tile,
-                                padding,
-                                tensor_view,
-                                dim_map,
-                            } = m.ctx.types.get(vt).clone()
-                            else {
-                                continue;
-                            };
+                    let Some(def) = m.defining_op(view) else {
+                        continue;
+                    };
+                    let vt = m.value_type(view);
+                    // The view of this CTA's parts (its tile `n` times smaller along `d`),
+                    // and how index `d` moves: `i * a + rank * b` (`None`: it stays, a
+                    // gather's rows split with the tile).
+                    let (nt, step) = match m.ctx.types.get(vt).clone() {
+                        TypeData::PartitionView {
+                            tile,
+                            padding,
+                            tensor_view,
+                            dim_map,
+                        } => {
                             let mut tile = tile.to_vec();
                             tile[d] /= n;
-                            let nt = m.ctx.types.intern(TypeData::PartitionView {
+                            let t = TypeData::PartitionView {
                                 tile: tile.into(),
                                 padding,
                                 tensor_view,
                                 dim_map,
-                            });
+                            };
+                            (t, Some((n, 1)))
+                        }
+                        TypeData::StridedView {
+                            tile,
+                            traversal_strides,
+                            padding,
+                            tensor_view,
+                            dim_map,
+                        } => {
+                            // Origin `i * s + rank * part` on a traversal of gcd(s, part).
+                            let mut tile = tile.to_vec();
+                            tile[d] /= n;
+                            let part = tile[d];
+                            let mut strides = traversal_strides.to_vec();
+                            let g = gcd(strides[d], part);
+                            let a = strides[d] / g;
+                            strides[d] = g;
+                            let t = TypeData::StridedView {
+                                tile: tile.into(),
+                                traversal_strides: strides.into(),
+                                padding,
+                                tensor_view,
+                                dim_map,
+                            };
+                            (t, Some((a, part / g)))
+                        }
+                        TypeData::GatherScatterView {
+                            tile,
+                            padding,
+                            tensor_view,
+                            sparse_dim,
+                        } => {
+                            // Element offsets along the other dimensions.
+                            let mut tile = tile.to_vec();
+                            tile[d] /= n;
+                            let part = tile[d];
+                            let t = TypeData::GatherScatterView {
+                                tile: tile.into(),
+                                padding,
+                                tensor_view,
+                                sparse_dim,
+                            };
+                            (t, (d != sparse_dim as usize).then_some((1, part)))
+                        }
+                        _ => continue,
+                    };
+                    let nv = match views.get(&(view, d)) {
+                        Some(v) => *v,
+                        None => {
+                            let nt = m.ctx.types.intern(nt);
                             let tv = m.operand(def, 0);
+                            let code = m.opcode(def);
                             let mut b = Builder::new(m);
                             let at = after(b.module, def);
                             b.set_insertion_point(at);
-                            let c = b
-                                .create(Opcode::MakePartitionView, &[&[tv]], &[nt], &[], 0)
-                                .expect("make_partition_view");
+                            let c = b.create(code, &[&[tv]], &[nt], &[], 0).expect("a view");
                             let nv = b.module.result(c, 0);
                             views.insert((view, d), nv);
                             nv
                         }
                     };
                     m.set_operand(op, view_at, nv);
-                    let index = operand_group(m, op, "index");
-                    let first = m.operands(op).position(|v| v == index[0]).unwrap_or(0);
-                    let i = index[d];
-                    let ni = moved(m, &mut ranks, i);
-                    m.set_operand(op, first + d, ni);
+                    if let Some((a, bk)) = step {
+                        let index = operand_group(m, op, "index");
+                        let first = m.operands(op).position(|v| v == index[0]).unwrap_or(0);
+                        let ni = moved(m, &mut ranks, index[d], a, bk);
+                        m.set_operand(op, first + d, ni);
+                    }
                 }
             } else if code == Opcode::Extract {
                 let r = m.result(op, 0);
                 if let Some(d) = dim_of(r) {
                     let i = m.operand(op, 1 + d);
-                    let ni = moved(m, &mut ranks, i);
+                    let ni = moved(m, &mut ranks, i, n, 1);
                     m.set_operand(op, 1 + d, ni);
                 }
             }
@@ -1734,6 +1810,11 @@ fn by_rank_zero(m: &mut Module, op: Op, rank: Value) {
             m.set_operand(u, i, r);
         }
     }
+}
+
+/// The greatest common divisor of two positive numbers.
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 { a.max(1) } else { gcd(b, a % b) }
 }
 
 /// The insertion point right after `op` (ops created there one after another stay in
