@@ -1486,24 +1486,8 @@ fn combine_parts(m: &mut Module, op: Op, n: i64) {
         );
         gathered.push(m.result(g, 0));
     }
-    let dim_slot = m.def(op).attr_index("dim").expect("reduce has dim");
-    let mut attrs: Vec<Option<tilec_ir::Attr>> =
-        (0..m.def(op).attrs.len()).map(|i| m.attr(op, i)).collect();
-    attrs[dim_slot] = Some(m.ctx.attrs.int(0, Type::I32));
     let types: Vec<Type> = results.iter().map(|r| m.value_type(*r)).collect();
-    let combined = m.create_op(
-        &tilec_ir::module::OpSpec {
-            opcode: Opcode::Reduce,
-            operands: &gathered,
-            results: &types,
-            attrs: &attrs,
-            regions: 1,
-        },
-        at,
-    );
-    let span = m.op_span(op);
-    m.set_op_span(combined, span);
-    clone_body(m, op, combined);
+    let combined = over_ranks(m, op, &gathered, &types, at);
     for (k, r) in results.iter().enumerate() {
         let g = m.defining_op(gathered[k]);
         let users: Vec<Op> = m.users(*r).filter(|u| Some(*u) != g).collect();
@@ -1565,22 +1549,8 @@ fn combine_scan_parts(m: &mut Module, op: Op, n: i64, rank: Value) {
     // The scan over the ranks, with the op's body and identities.
     let at = b.insertion_point();
     let m = b.module;
-    let dim_slot = m.def(op).attr_index("dim").expect("scan has dim");
-    let mut attrs: Vec<Option<tilec_ir::Attr>> =
-        (0..m.def(op).attrs.len()).map(|i| m.attr(op, i)).collect();
-    attrs[dim_slot] = Some(m.ctx.attrs.int(0, Type::I32));
     let gtypes: Vec<Type> = gathered.iter().map(|g| m.value_type(*g)).collect();
-    let over_ranks = m.create_op(
-        &tilec_ir::module::OpSpec {
-            opcode: Opcode::Scan,
-            operands: &gathered,
-            results: &gtypes,
-            attrs: &attrs,
-            regions: 1,
-        },
-        at,
-    );
-    clone_body(m, op, over_ranks);
+    let over_ranks = over_ranks(m, op, &gathered, &gtypes, at);
     // The CTAs before this one (after it, reversed): the scan over ranks at r - 1
     // (r + 1), clamped; the first CTA keeps its own part's scan.
     let mut b = Builder::new(m);
@@ -1651,6 +1621,33 @@ fn combine_scan_parts(m: &mut Module, op: Op, n: i64, rank: Value) {
             }
         }
     }
+}
+
+/// A copy of reduction or scan `op` (its attributes, identities and body) over the
+/// gathered tiles `gathered` along their leading (rank) dimension, with results of
+/// `types`, at `at`.
+fn over_ranks(m: &mut Module, op: Op, gathered: &[Value], types: &[Type], at: InsertPoint) -> Op {
+    let dim_slot = m
+        .def(op)
+        .attr_index("dim")
+        .expect("reductions and scans have dim");
+    let mut attrs: Vec<Option<tilec_ir::Attr>> =
+        (0..m.def(op).attrs.len()).map(|i| m.attr(op, i)).collect();
+    attrs[dim_slot] = Some(m.ctx.attrs.int(0, Type::I32));
+    let copy = m.create_op(
+        &tilec_ir::module::OpSpec {
+            opcode: m.opcode(op),
+            operands: gathered,
+            results: types,
+            attrs: &attrs,
+            regions: 1,
+        },
+        at,
+    );
+    let span = m.op_span(op);
+    m.set_op_span(copy, span);
+    clone_body(m, op, copy);
+    copy
 }
 
 /// Copies the body of reduction or scan `from` into `to` (whose region is empty).
