@@ -805,12 +805,7 @@ impl<'a> Plan<'a> {
             }
             O::Permute => {
                 let (src, r) = (m.operand(op, 0), m.result(op, 0));
-                let rank = self.shape(src).len();
-                let perm: Vec<usize> =
-                    match m.attr_named(op, "permutation").map(|a| m.ctx.attrs.get(a)) {
-                        Some(AttrData::DenseI32Array(p)) => p.iter().map(|x| *x as usize).collect(),
-                        _ => (0..rank).collect(),
-                    };
+                let perm = crate::gpu::permutation(m, op, self.shape(src).len());
                 if let Some(s) = get(self, r) {
                     let t = match s {
                         Split::Dim(i) => Split::Dim(perm[i]),
@@ -830,10 +825,12 @@ impl<'a> Plan<'a> {
             O::Reduce | O::Scan | O::Cat => {
                 let dim = crate::gpu::int_attr(m, op, "dim") as usize;
                 let reduce = m.opcode(op) == O::Reduce;
-                let what = match m.opcode(op) {
-                    O::Reduce => "a reduction",
-                    O::Scan => "a scan",
-                    _ => "a concatenation",
+                let what = if reduce {
+                    "a reduction"
+                } else if m.opcode(op) == O::Scan {
+                    "a scan"
+                } else {
+                    "a concatenation"
                 };
                 let ins: Vec<Value> = m.operands(op).collect();
                 let outs: Vec<Value> = m.results(op).collect();
@@ -984,28 +981,18 @@ impl<'a> Plan<'a> {
                 };
                 let k_a = rank - 1;
                 let k_b = rank - 2;
-                let from_a = match get(self, a) {
-                    Some(Split::Dim(d)) if d == k_a => {
-                        return Err((
-                            op,
-                            "a product's K dimension would be spread over the cluster's CTAs"
-                                .into(),
-                        ));
-                    }
-                    Some(Split::Dim(d)) => Some(Split::Dim(d)),
-                    _ => None,
+                // An operand's split implies the result's, but along its K dimension.
+                let implied = |p: &Plan, v: Value, k: usize| match get(p, v) {
+                    Some(Split::Dim(d)) if d == k => Err((
+                        op,
+                        "a product's K dimension would be spread over the cluster's CTAs"
+                            .to_string(),
+                    )),
+                    Some(Split::Dim(d)) => Ok(Some(Split::Dim(d))),
+                    _ => Ok(None),
                 };
-                let from_b = match get(self, b) {
-                    Some(Split::Dim(d)) if d == k_b => {
-                        return Err((
-                            op,
-                            "a product's K dimension would be spread over the cluster's CTAs"
-                                .into(),
-                        ));
-                    }
-                    Some(Split::Dim(d)) => Some(Split::Dim(d)),
-                    _ => None,
-                };
+                let from_a = implied(self, a, k_a)?;
+                let from_b = implied(self, b, k_b)?;
                 let known = get(self, r).or_else(|| get(self, c)).or(from_a).or(from_b);
                 let Some(s) = known else {
                     return Ok(());
@@ -1380,7 +1367,8 @@ fn apply(m: &mut Module, entry: Op, n: i64, split: &FxHashMap<Value, Split>, bar
                             };
                             (t, (d != sparse_dim as usize).then_some((1, part)))
                         }
-                        _ => continue,
+                        // The split refuses a tile through any other view (`derive`).
+                        _ => unreachable!("a split view access through a view the split refuses"),
                     };
                     let nv = match views.get(&(view, d)) {
                         Some(v) => *v,

@@ -2320,11 +2320,8 @@ impl Assign<'_> {
 
     /// A remark of code `code` at `at`.
     fn remark_as(&mut self, code: &'static str, at: Op, message: String) {
-        let span = self.m.op_span(at).unwrap_or(tilec_diag::Span::new(0, 0));
-        let file = self.m.file().unwrap_or(tilec_diag::FileId(0));
-        self.remarks.push(
-            tilec_diag::Diagnostic::remark(code, message).at(tilec_diag::Location::new(file, span)),
-        );
+        let r = remark_at(self.m, code, at, message);
+        self.remarks.push(r);
     }
 
     /// A rank-0 integer constant of type `ty` before `f`.
@@ -4188,7 +4185,7 @@ fn transposes(m: &Module, op: Op) -> bool {
         && permutation(m, op, 2) == [1, 0]
 }
 
-fn permutation(m: &Module, op: Op, rank: usize) -> Vec<usize> {
+pub(crate) fn permutation(m: &Module, op: Op, rank: usize) -> Vec<usize> {
     match m.attr_named(op, "permutation").map(|a| m.ctx.attrs.get(a)) {
         Some(AttrData::DenseI32Array(p)) => p.iter().map(|x| *x as usize).collect(),
         _ => (0..rank).collect(),
