@@ -1,87 +1,128 @@
 #!/usr/bin/env bash
-# One GPU session in one call (docs/performance.md, "GPU kernels"): run on a lent GPU
-# machine that has no Rust toolchain and no network. Expects, under .gpu/ in the repo root
-# (ignored by git, carried with the call):
-#   .gpu/bin/tilec, .gpu/bin/xtask   release binaries built here (stripped)
-#   .gpu/shared/                     a copy of ../shared (conformance data), optional
-#   .gpu/tileiras.xz, .gpu/ptxas.xz, .gpu2/libnvvm.xz
-#                                    NVIDIA's tileiras (nvidia-cuda-tileiras) with the ptxas
-#                                    (nvidia-cuda-nvcc) and libnvvm (nvidia-nvvm) of the same
-#                                    release, which it needs; optional (the gpu-bench reference)
-#   .gpu/cuda_tile-*.whl             cuTile Python, optional
-# Writes its reports under $OUT (at most 8 files come back).
-# Steps to run are the arguments (default: all): env test random test90a testcluster testfm
-# bench examples (testcluster: every tile block over a cluster of 2 CTAs at sm_90a, of 4 at
-# sm_90, docs/hopper.md "Clusters");
-# also cutile (cuTile's test suite through tilec), cutileref (the same suite through NVIDIA's
-# tileiras, for scripts/gpu/compare_junit.py's side-by-side table), cutilebench and
-# cutilebenchref (cuTile's benchmarks both ways, for scripts/gpu/compare_bench.py; they need
-# pytest-benchmark) and probe. CUTILE_TIMEOUT
-# (seconds, default 225) bounds each suite run; a whole run takes about 8 minutes.
+# One GPU session in one call (docs/gpu-harness.md, "A GPU session in 15 minutes"): runs on
+# a lent GPU machine that has no Rust toolchain and no network, from what
+# scripts/gpu/pack.sh put under .gpu/ and .gpu2/ here (ignored by git, carried with the call):
+#   .gpu/bin/{tilec,xtask}.xz   release binaries built here (stripped)
+#   .gpu/ptxas.xz               ptxas 13.5 (nvidia-cuda-nvcc)
+#   .gpu/shared/                a copy of ../shared (conformance data), optional
+#   .gpu/cuda_tile-*.whl        cuTile Python, optional
+#   .gpu/cutile-test/test/      NVIDIA/cutile-python's test suite, fetched as data, optional
+#   .gpu2/{tileiras,libnvvm}.xz NVIDIA's tileiras and the libnvvm of its release: the
+#                               reference (gpu-bench's cuTile column, `cutileref`), optional
+# .gpu2 goes in a call of its own (`device_session.sh unpack`): what is unpacked under /tmp
+# stays while the machine is warm.
+#
+# Steps are the arguments, in the order given (default: all but the cuTile benchmarks, most
+# important first): env test test90a testcluster bench cutile cutileref examples random testfm
+#   env          device, driver, tools, and a tileiras probe
+#   test         cargo xtask gpu-test (sm_90)
+#   test90a      gpu-test --arch sm_90a, then again --warp-specialize
+#   testcluster  gpu-test with every tile block over a cluster: 2 CTAs at sm_90a, 4 at sm_90
+#   bench        cargo xtask gpu-bench (tilec, tileiras's build of the same cuTile kernel, cuBLAS)
+#   cutile       cuTile Python's test suite with tilec as its tileiras
+#   cutileref    the same suite with NVIDIA's tileiras (compare: scripts/gpu/compare_junit.py)
+#   cutilebench, cutilebenchref
+#                cuTile's benchmarks both ways (scripts/gpu/compare_bench.py)
+#   examples     scripts/gpu/run_examples.py (every example against NumPy, CuPy)
+#   random       2,000 more random kernels
+#   testfm       gpu-test --fast-math --only example
+#   probe        .gpu/probe/nan.tile, if there is one
+#   unpack       nothing more than unpacking (implied by every call)
+#
+# DEADLINE (seconds from the start, default 500) bounds the whole run: each step's timeout
+# is cut to what is left, and a step with under 30 s left is skipped and listed, so the
+# reports come back inside the device tool's 600 s limit. CUTILE_WORKERS (default 12)
+# spreads cuTile's suite over pytest-xdist workers when xdist is installed (compiling is the
+# suite's cost, and the machine has 16 cores).
+#
+# Every report is written under /tmp/gpu-reports and, after each step, packed into
+# $OUT/reports.tgz (at most 8 files come back from a call); the last lines printed are each
+# report's tail.
 set -u
+T0=$(date +%s)
+DEADLINE=${DEADLINE:-500}
 OUT=${OUT:-/tmp/gpu-out}; mkdir -p "$OUT"
+W=/tmp/gpu-reports; mkdir -p "$W"
 R=$PWD
-# The binaries were built in /work/main (xtask and the tests crate find the repository
-# through their compile-time manifest directory).
-if [ "$R" != /work/main ]; then mkdir -p /work; [ -e /work/main ] || ln -s "$R" /work/main; fi
+# The binaries were built in the checkout that pack.sh names in .gpu/built-in (xtask and the
+# tests crate find the repository through their compile-time manifest directory).
+B=$(cat .gpu/built-in 2>/dev/null || echo /work/main)
+if [ "$R" != "$B" ] && [ ! -e "$B" ]; then mkdir -p "$(dirname "$B")"; ln -s "$R" "$B"; fi
 [ -d .gpu/shared/conformance ] && export TILEC_SHARED_DIR=$R/.gpu/shared
 # NVIDIA's tools in the layout tileiras expects: bin/{tileiras,ptxas}, lib/libnvvm.so.4
-# (it runs the ptxas and loads the libnvvm of its own release, found beside it). They
-# may come in two calls (the carry limit): what an earlier call on the same machine
-# unpacked under /tmp stays.
+# (it runs the ptxas and loads the libnvvm of its own release, found beside it).
 mkdir -p /tmp/gpubin /tmp/cu/bin /tmp/cu/lib
-unpack() { # archive destination
-    if [ -f "$1" ] && [ ! -s "$2" ]; then xz -d -T0 -c "$1" > "$2.part" && mv "$2.part" "$2" && chmod +x "$2"; fi
+unpack() { # archive destination: a newer archive replaces what an earlier call unpacked
+    if [ -f "$1" ] && { [ ! -s "$2" ] || [ "$1" -nt "$2" ]; }; then
+        xz -d -T0 -c "$1" > "$2.part" && mv "$2.part" "$2" && chmod +x "$2" && touch -r "$1" "$2"
+    fi
 }
-unpack .gpu/tileiras.xz /tmp/cu/bin/tileiras
-unpack .gpu/ptxas.xz /tmp/cu/bin/ptxas
+unpack .gpu2/tileiras.xz /tmp/cu/bin/tileiras
 unpack .gpu2/libnvvm.xz /tmp/cu/lib/libnvvm.so.4
-[ -f .gpu/bin/tilec ] && cp .gpu/bin/tilec /tmp/gpubin/tilec
-[ -f .gpu/bin/xtask ] && cp .gpu/bin/xtask /tmp/gpubin/xtask
+unpack .gpu/ptxas.xz /tmp/cu/bin/ptxas
+unpack .gpu/bin/tilec.xz /tmp/gpubin/tilec
+unpack .gpu/bin/xtask.xz /tmp/gpubin/xtask
 export PATH=/tmp/gpubin:/tmp/cu/bin:$PATH:/usr/local/cuda/bin
 if ls .gpu/cuda_tile-*.whl >/dev/null 2>&1 && [ ! -d /tmp/pylib/cuda ]; then
     python3 -m pip install --quiet --no-deps --no-index --target /tmp/pylib .gpu/cuda_tile-*.whl >/dev/null 2>&1
 fi
 export PYTHONPATH=/tmp/pylib${PYTHONPATH:+:$PYTHONPATH}
 export TILEC_PYTHON=python3
-steps=${*:-env test random test90a testcluster testfm bench examples}
+export PYTHONUNBUFFERED=1
 X=/tmp/gpubin/xtask
+steps=${*:-env test test90a testcluster bench cutile cutileref examples random testfm}
+skipped=
+left() { echo $(( DEADLINE - ($(date +%s) - T0) )); }
+# cap NOMINAL: the step's own bound, cut to what is left before the deadline
+cap() { local l; l=$(( $(left) - 10 )); [ "$1" -lt "$l" ] && echo "$1" || echo "$l"; }
+pack() { tar -czf "$OUT/reports.tgz.part" -C "$W" . 2>/dev/null && mv "$OUT/reports.tgz.part" "$OUT/reports.tgz"; }
+xdist=
+python3 -c "import xdist" 2>/dev/null && xdist="-n ${CUTILE_WORKERS:-12}"
+# cuTile's suite or benchmarks with the compiler in DIR: suite DIR TAG [pytest args]
+suite() {
+    local dir=$1 tag=$2; shift 2
+    if [ ! -d .gpu/cutile-test/test ]; then echo "no .gpu/cutile-test/test (pack.sh --cutile-src)" > "$W/$tag.md"; return; fi
+    (cd .gpu/cutile-test/test && env -u CUDA_HOME -u CUDA_PATH PATH="$dir:$PATH" timeout "$(cap "${CUTILE_TIMEOUT:-400}")" \
+        python3 -m pytest -q -p no:cacheprovider "$@" > "$W/$tag.md" 2>&1; echo "exit $?" >> "$W/$tag.md")
+}
+mkdir -p /tmp/shimdir /tmp/refdir
+ln -sf /tmp/gpubin/tilec /tmp/shimdir/tileiras; ln -sf /tmp/cu/bin/ptxas /tmp/shimdir/ptxas
+ln -sf /tmp/cu/bin/tileiras /tmp/refdir/tileiras; ln -sf /tmp/cu/bin/ptxas /tmp/refdir/ptxas
 for s in $steps; do
   start=$(date +%s)
+  if [ "$s" != unpack ] && [ "$(left)" -lt 30 ]; then skipped="$skipped $s"; continue; fi
   case $s in
+    unpack) ls -la /tmp/cu/bin /tmp/cu/lib /tmp/gpubin > "$W/unpack.txt" 2>&1 ;;
     env) { nvidia-smi; nvidia-smi -L; python3 -c "import torch; print('torch', torch.__version__, torch.version.cuda)";
-           python3 -c "import cuda.tile as ct; print('cuda.tile', ct.__version__)"; tileiras --version | tail -2; ptxas --version | tail -1;
-           env | grep -i -E "cuda|nvvm|ld_library" ;
-           [ -s /tmp/cu/lib/libnvvm.so.4 ] && { LD_DEBUG=libs tileiras --gpu-name sm_90 -o /tmp/probe.cubin tests/corpus/cutile/vector_add.tileirbc 2>&1 | grep -i -E "nvvm|error|ptxas" | head -20; ls -la /tmp/probe.cubin; };
-           git -C "$R" log -1 --oneline 2>/dev/null; } > "$OUT/env.txt" 2>&1 ;;
-    test) timeout 200 $X gpu-test > "$OUT/gpu-test.md" 2>&1; echo "exit $?" >> "$OUT/gpu-test.md" ;;
-    probe) [ -f .gpu/probe/nan.tile ] && timeout 60 /tmp/gpubin/tilec run .gpu/probe/nan.tile --device --grid 1 --arg @.gpu/probe/a.npy --arg @.gpu/probe/b.npy $(for k in 0 1 2 3 4 5 6; do echo --arg zeros:i64:8; done) > "$OUT/probe.md" 2>&1; echo "exit $?" >> "$OUT/probe.md" ;;
-    cutile) # cuTile Python's own tests (.gpu/cutile-test: NVIDIA/cutile-python's test/, fetched as
-            # data) with tilec as cuTile's tileiras (a link on PATH; no NVIDIA tileiras installed)
-            mkdir -p /tmp/shimdir; ln -sf /tmp/gpubin/tilec /tmp/shimdir/tileiras; ln -sf /tmp/cu/bin/ptxas /tmp/shimdir/ptxas
-            (cd .gpu/cutile-test/test && env -u CUDA_HOME PATH=/tmp/shimdir:$PATH timeout "${CUTILE_TIMEOUT:-225}" python3 -m pytest -q -p no:cacheprovider --tb=line -rfE --junitxml="$OUT/cutile-junit.xml" . > "$OUT/cutile-tests.md" 2>&1; echo "exit $?" >> "$OUT/cutile-tests.md") ;;
-    cutilebench|cutilebenchref) # cuTile's own benchmarks (test/bench_*.py, pytest-benchmark), through
-            # tilec (cutilebench) or NVIDIA's tileiras (cutilebenchref); compare the two JSON
-            # reports with scripts/gpu/compare_bench.py
-            mkdir -p /tmp/shimdir /tmp/refdir; ln -sf /tmp/gpubin/tilec /tmp/shimdir/tileiras; ln -sf /tmp/cu/bin/ptxas /tmp/shimdir/ptxas
-            ln -sf /tmp/cu/bin/tileiras /tmp/refdir/tileiras; ln -sf /tmp/cu/bin/ptxas /tmp/refdir/ptxas
-            if [ "$s" = cutilebench ]; then dir=/tmp/shimdir; tag=cutile-bench; else dir=/tmp/refdir; tag=cutile-bench-ref; fi
-            (cd .gpu/cutile-test/test && env -u CUDA_HOME -u CUDA_PATH PATH=$dir:$PATH timeout "${CUTILE_TIMEOUT:-225}" python3 -m pytest -q -p no:cacheprovider -o "python_files=bench_*.py" -o "python_functions=bench_*" --benchmark-json="$OUT/$tag.json" bench_*.py > "$OUT/$tag.md" 2>&1; echo "exit $?" >> "$OUT/$tag.md") ;;
-    cutileref) # the same suite with NVIDIA's tileiras (and its ptxas and libnvvm) as the compiler
-            mkdir -p /tmp/refdir; ln -sf /tmp/cu/bin/tileiras /tmp/refdir/tileiras; ln -sf /tmp/cu/bin/ptxas /tmp/refdir/ptxas
-            (cd .gpu/cutile-test/test && env -u CUDA_HOME -u CUDA_PATH PATH=/tmp/refdir:$PATH timeout "${CUTILE_TIMEOUT:-225}" python3 -m pytest -q -p no:cacheprovider --tb=line -rfE --junitxml="$OUT/cutile-ref-junit.xml" . > "$OUT/cutile-ref-tests.md" 2>&1; echo "exit $?" >> "$OUT/cutile-ref-tests.md") ;;
-    random) timeout 200 $X gpu-test --only random --random 2000 --seed 1000 > "$OUT/gpu-test-random.md" 2>&1; echo "exit $?" >> "$OUT/gpu-test-random.md" ;;
+           python3 -c "import cuda.tile as ct; print('cuda.tile', ct.__version__)"; tilec --version; ptxas --version | tail -1;
+           [ -s /tmp/cu/bin/tileiras ] && tileiras --version | tail -2;
+           echo "xdist: ${xdist:-not installed}"; env | grep -i -E "cuda|nvvm|ld_library";
+           [ -s /tmp/cu/lib/libnvvm.so.4 ] && { timeout 60 tileiras --gpu-name sm_90 -o /tmp/probe.cubin tests/corpus/cutile/vector_add.tileirbc 2>&1 | head -20; ls -la /tmp/probe.cubin; };
+           git -C "$R" log -1 --oneline 2>/dev/null; } > "$W/env.txt" 2>&1 ;;
+    test) timeout "$(cap 200)" $X gpu-test > "$W/gpu-test.md" 2>&1; echo "exit $?" >> "$W/gpu-test.md" ;;
     test90a) # then warp-specialized (--warp-specialize), appended to the same report
-             timeout 150 $X gpu-test --arch sm_90a > "$OUT/gpu-test-sm90a.md" 2>&1; echo "exit $?" >> "$OUT/gpu-test-sm90a.md"
-             timeout 150 $X gpu-test --arch sm_90a --warp-specialize >> "$OUT/gpu-test-sm90a.md" 2>&1; echo "exit (warp-specialized) $?" >> "$OUT/gpu-test-sm90a.md" ;;
-    testcluster) # appended to the sm_90a report (at most 8 files come back)
-             timeout 150 $X gpu-test --arch sm_90a --num-ctas 2 >> "$OUT/gpu-test-sm90a.md" 2>&1; echo "exit (2 CTAs) $?" >> "$OUT/gpu-test-sm90a.md"
-             timeout 150 $X gpu-test --arch sm_90 --num-ctas 4 >> "$OUT/gpu-test-sm90a.md" 2>&1; echo "exit (sm_90, 4 CTAs) $?" >> "$OUT/gpu-test-sm90a.md" ;;
-    testfm) timeout 100 $X gpu-test --fast-math --only example > "$OUT/gpu-test-fastmath.md" 2>&1; echo "exit $?" >> "$OUT/gpu-test-fastmath.md" ;;
-    bench) env -u CUDA_HOME -u CUDA_PATH timeout 200 $X gpu-bench --json "$OUT/gpu-bench.json" > "$OUT/gpu-bench.md" 2>&1; echo "exit $?" >> "$OUT/gpu-bench.md" ;;
-    examples) timeout 150 python3 scripts/gpu/run_examples.py --tilec /tmp/gpubin/tilec --arch sm_90 > "$OUT/run-examples.md" 2>&1; echo "exit $?" >> "$OUT/run-examples.md" ;;
+       timeout "$(cap 150)" $X gpu-test --arch sm_90a > "$W/gpu-test-sm90a.md" 2>&1; echo "exit $?" >> "$W/gpu-test-sm90a.md"
+       [ "$(left)" -ge 30 ] && { timeout "$(cap 150)" $X gpu-test --arch sm_90a --warp-specialize > "$W/gpu-test-sm90a-ws.md" 2>&1; echo "exit $?" >> "$W/gpu-test-sm90a-ws.md"; } ;;
+    testcluster)
+       timeout "$(cap 150)" $X gpu-test --arch sm_90a --num-ctas 2 > "$W/gpu-test-cluster2.md" 2>&1; echo "exit $?" >> "$W/gpu-test-cluster2.md"
+       [ "$(left)" -ge 30 ] && { timeout "$(cap 150)" $X gpu-test --arch sm_90 --num-ctas 4 > "$W/gpu-test-cluster4.md" 2>&1; echo "exit $?" >> "$W/gpu-test-cluster4.md"; } ;;
+    testfm) timeout "$(cap 100)" $X gpu-test --fast-math --only example > "$W/gpu-test-fastmath.md" 2>&1; echo "exit $?" >> "$W/gpu-test-fastmath.md" ;;
+    random) timeout "$(cap 200)" $X gpu-test --only random --random 2000 --seed 1000 > "$W/gpu-test-random.md" 2>&1; echo "exit $?" >> "$W/gpu-test-random.md" ;;
+    bench) env -u CUDA_HOME -u CUDA_PATH timeout "$(cap 240)" $X gpu-bench --json "$W/gpu-bench.json" > "$W/gpu-bench.md" 2>&1; echo "exit $?" >> "$W/gpu-bench.md" ;;
+    examples) timeout "$(cap 150)" python3 scripts/gpu/run_examples.py --tilec /tmp/gpubin/tilec --arch sm_90 --json "$W/run-examples.json" > "$W/run-examples.md" 2>&1; echo "exit $?" >> "$W/run-examples.md" ;;
+    probe) [ -f .gpu/probe/nan.tile ] && { timeout "$(cap 60)" tilec run .gpu/probe/nan.tile --device --grid 1 --arg @.gpu/probe/a.npy --arg @.gpu/probe/b.npy $(for k in 0 1 2 3 4 5 6; do echo --arg zeros:i64:8; done) > "$W/probe.md" 2>&1; echo "exit $?" >> "$W/probe.md"; } ;;
+    cutile) # no NVIDIA tileiras on PATH: cuTile finds tilec (a link named tileiras)
+       suite /tmp/shimdir cutile-tests $xdist --tb=line -rfE --junitxml="$W/cutile-junit.xml" . ;;
+    cutileref) if [ -s /tmp/cu/bin/tileiras ] && [ -s /tmp/cu/lib/libnvvm.so.4 ]; then
+         suite /tmp/refdir cutile-ref-tests $xdist --tb=line -rfE --junitxml="$W/cutile-ref-junit.xml" .
+       else echo "no tileiras or libnvvm unpacked (send .gpu2 with device_session.sh unpack first)" > "$W/cutile-ref-tests.md"; fi ;;
+    cutilebench) suite /tmp/shimdir cutile-bench -o "python_files=bench_*.py" -o "python_functions=bench_*" --benchmark-json="$W/cutile-bench.json" bench_*.py ;;
+    cutilebenchref) suite /tmp/refdir cutile-bench-ref -o "python_files=bench_*.py" -o "python_functions=bench_*" --benchmark-json="$W/cutile-bench-ref.json" bench_*.py ;;
     *) echo "unknown step $s" ;;
   esac
-  echo "step $s: $(( $(date +%s) - start )) s"
+  echo "step $s: $(( $(date +%s) - start )) s (at $(( $(date +%s) - T0 )) s)" | tee -a "$W/steps.txt"
+  pack
 done
-for f in "$OUT"/*.md; do echo "== $f"; tail -n 25 "$f"; done
+[ -n "$skipped" ] && echo "skipped for the deadline ($DEADLINE s):$skipped" | tee -a "$W/steps.txt"
+pack
+for f in "$W"/*.md "$W"/*.txt; do [ -f "$f" ] && { echo "== $(basename "$f")"; tail -n 15 "$f"; }; done
