@@ -274,7 +274,8 @@ fn gpu_ir_of(path: &std::path::Path, more: &[&str]) -> String {
 /// buffers, operands transformed in shared memory, warp specialization), compiled to
 /// PTX, never crash; each ends with exit status 0, or 1 and located diagnostics. 30
 /// mutants per seed here (`TILEC_GPU_MUTANTS=N` for more: 600 per seed, 13,800 in all,
-/// found nothing on 2026-11-27, 15:20 UTC).
+/// found nothing on 2026-11-27, 15:20 UTC; 2,000 per seed with the cluster seeds, 58,000
+/// in all, nothing on 2026-11-27, 23:15 UTC).
 #[test]
 fn gpu_ir_mutants_never_crash_and_always_explain_themselves() {
     let root = tilec_tests::repo_root();
@@ -327,6 +328,18 @@ fn gpu_ir_mutants_never_crash_and_always_explain_themselves() {
         let gpu = gpu_ir_of(&root.join(name), &["--arch", "sm_90a", "--warp-specialize"]);
         assert!(gpu.contains("ttg.warp_specialize"), "{name}");
         seeds.push((format!("{name} sm_90a warp-specialized"), "sm_90a", gpu));
+    }
+    // Clusters (`--num-ctas`): tiles split over the CTAs, a reduction and a scan combined
+    // through distributed shared memory, rank 0's whole writes, cluster barriers.
+    for (name, arch, ctas) in [
+        ("tests/corpus/cutile/block_sum_cluster.mlir", "sm_90", "2"),
+        ("tests/corpus/cutile/matmul_cluster.mlir", "sm_90a", "2"),
+        ("examples/layernorm.tile", "sm_90", "4"),
+        ("tests/corpus/cutile/prefix_sum.mlir", "sm_90", "2"),
+    ] {
+        let gpu = gpu_ir_of(&root.join(name), &["--arch", arch, "--num-ctas", ctas]);
+        assert!(gpu.contains("ttg.num_ctas"), "{name}");
+        seeds.push((format!("{name} {arch} --num-ctas {ctas}"), arch, gpu));
     }
     let mut rng = Rng::new(0x6b0_1127);
     let (mut accepted, mut rejected) = (0, 0);
