@@ -191,17 +191,71 @@ fn kernels_the_split_does_not_take_say_why_and_stay_on_one_cta() {
         let (plain, _) = compile(src, &["--arch", "sm_90"]);
         assert_eq!(ptx, plain);
     };
-    let corpus = |name: &str| {
-        std::fs::read_to_string(repo_root().join("tests/corpus/cutile").join(name)).unwrap()
+    // A concatenation along the only dimension of the tile it writes.
+    refused(
+        "cuda_tile.module @m {
+  entry @k(%p: tile<ptr<f32>>, %q: tile<ptr<f32>>, %n: tile<i32>) {
+    %t = make_token : token
+    %tv = make_tensor_view %p, shape = [%n], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %pv = make_partition_view %tv : partition_view<tile=(256), tensor_view<?xf32, strides=[1]>>
+    %tq = make_tensor_view %q, shape = [%n], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %qv = make_partition_view %tq : partition_view<tile=(512), tensor_view<?xf32, strides=[1]>>
+    %b, %b1, %b2 = get_tile_block_id : tile<i32>
+    %x, %xt = load_view_tko weak %pv[%b] token = %t : partition_view<tile=(256), tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<256xf32>, token
+    %y = cat %x, %x dim = 0 : tile<256xf32>, tile<256xf32> -> tile<512xf32>
+    %st = store_view_tko weak %y, %qv[%b] token = %t : tile<512xf32>, partition_view<tile=(512), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
+    return
+  }
+}
+",
+        "a concatenation runs along the dimension spread over the cluster's CTAs",
+    );
+}
+
+/// What the split once refused: an extract from a split tile takes the whole tile,
+/// gathered through the cluster (prefix_sum's carry, the last element of the CTAs'
+/// parts); a scaled product splits as a product does, its scales with their operands;
+/// pack and unpack split their one dimension. Each matches the interpreter on the
+/// simulator (`split_kernels_match_the_interpreter_on_the_simulator_*` runs them).
+#[test]
+fn extracts_scaled_products_and_packs_split() {
+    let read = |p: &str| std::fs::read_to_string(repo_root().join(p)).unwrap();
+    let split = |src: &str| {
+        let (ptx, err) = compile(src, &["--arch", "sm_90", "--num-ctas", "2", "--remarks"]);
+        assert!(
+            err.contains("the tile block is spread over a cluster of 2 CTAs"),
+            "{err}"
+        );
+        assert!(ptx.contains(".reqnctapercluster 2, 1, 1"));
+        ptx
     };
-    refused(
-        &std::fs::read_to_string(repo_root().join("examples/prefix_sum.tile")).unwrap(),
-        "an extract from a tile spread over the cluster's CTAs",
+    let prefix = split(&read("examples/prefix_sum.tile"));
+    // The whole 1024-element tile from both CTAs' 512: four elements a thread from each.
+    assert_eq!(
+        prefix.matches("ld.shared::cluster.v4.f32").count(),
+        2,
+        "{prefix}"
     );
-    refused(
-        &corpus("mma_scaled_f8.mlir"),
-        "'mmaf_scaled' is not spread over the cluster's CTAs yet",
+    let gpu = gpu_ir(&read("examples/prefix_sum.tile"), "sm_90", &[]);
+    assert!(gpu.contains("ttng.cluster_gather"), "{gpu}");
+    // 64x64 products split by columns: B and its scales are 64x32 and 2x32 in each CTA.
+    let scaled = gpu_ir(
+        &read("tests/corpus/cutile/mma_scaled_f8.mlir"),
+        "sm_90",
+        &[],
     );
+    assert!(
+        scaled.contains("tile<2x32xf8E8M0FNU"),
+        "{}",
+        scaled
+            .lines()
+            .filter(|l| l.contains("mmaf_scaled"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    split(&read("tests/corpus/cutile/mma_scaled_f8.mlir"));
+    split(&read("tests/corpus/cutile/mma_scaled_f4.mlir"));
+    split(&read("tests/corpus/cutile/pack_unpack_bytes.mlir"));
 }
 
 /// A store ordered by a token after a load through another view (which may overlap it):
@@ -376,6 +430,9 @@ fn the_cluster_split_prints_and_parses_back() {
     for (file, arch) in [
         ("examples/matmul.tile", "sm_90"),
         ("examples/matmul_wide.tile", "sm_90a"),
+        // A gathered extract; a scaled product with its register budget.
+        ("examples/prefix_sum.tile", "sm_90"),
+        ("tests/corpus/cutile/mma_scaled_f8.mlir", "sm_90"),
     ] {
         let path = repo_root().join(file);
         let p = path.to_str().unwrap();
@@ -395,7 +452,7 @@ fn the_cluster_split_prints_and_parses_back() {
         assert_eq!(out.status, 0, "{}", out.stderr);
         let gpu = out.stdout;
         assert!(gpu.contains("ttng.cluster_cta_id : tile<i32"), "{gpu}");
-        assert!(gpu.contains("{ttg.num_ctas = 2 : i32}"), "{gpu}");
+        assert!(gpu.contains("ttg.num_ctas = 2 : i32"), "{gpu}");
         let again = run_tilec(&["opt", "-"], &gpu);
         assert_eq!(again.status, 0, "{}", again.stderr);
         assert_eq!(again.stdout, gpu);
@@ -506,6 +563,72 @@ fn the_occupancy_hint_caps_the_registers() {
     let plain = std::fs::read_to_string(repo_root().join("examples/matmul_wide.tile")).unwrap();
     assert!(regs(&plain) > 80);
     assert_eq!(regs(&src), 80);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A scaled product (computed exactly per element, in f64 loops) gets a register budget
+/// of all an SM's registers for one CTA (`ttg.max_registers`, `.maxnreg`): under its own
+/// choice ptxas spills it when a thread holds few elements (mma_scaled_f8 at 2 and 4 CTAs
+/// or 8 warps). Other kernels, and kernels with an occupancy hint, get none.
+#[test]
+fn scaled_products_get_the_registers_they_need() {
+    let read = |p: &str| std::fs::read_to_string(repo_root().join(p)).unwrap();
+    let f8 = read("tests/corpus/cutile/mma_scaled_f8.mlir");
+    let (ptx, _) = compile(&f8, &["--arch", "sm_90"]);
+    assert!(ptx.contains(".reqntid 128, 1, 1\n.maxnreg 255\n"), "{ptx}");
+    let (ptx, _) = compile(&f8, &["--arch", "sm_90", "--num-warps", "16"]);
+    assert!(ptx.contains(".reqntid 512, 1, 1\n.maxnreg 128\n"), "{ptx}");
+    let gpu = gpu_ir(&f8, "sm_90", &[]);
+    assert!(gpu.contains("ttg.max_registers = 255 : i32"), "{gpu}");
+    let (ptx, _) = compile(&read("examples/matmul.tile"), &["--arch", "sm_90"]);
+    assert!(!ptx.contains(".maxnreg"));
+    let hinted = f8.replacen(
+        "optimization_hints=<default = {}>",
+        "optimization_hints=<default = {occupancy = 2}>",
+        1,
+    );
+    assert_ne!(hinted, f8);
+    let (ptx, _) = compile(&hinted, &["--arch", "sm_90"]);
+    assert!(
+        ptx.contains(".minnctapersm 2") && !ptx.contains(".maxnreg"),
+        "{ptx}"
+    );
+    // The writer refuses a budget `.maxnreg` does not take.
+    let bad = gpu.replace(
+        "ttg.max_registers = 255 : i32",
+        "ttg.max_registers = 300 : i32",
+    );
+    let out = run_tilec(&["-", "--arch", "sm_90", "-o", "-"], &bad);
+    assert_eq!(out.status, 1, "{}", out.stdout);
+    assert!(
+        out.stderr.contains("a kernel's register budget (ttg.max_registers) is 24 to 255 registers per thread, not 300"),
+        "{}",
+        out.stderr
+    );
+    let Some(tool) = tilec_tests::ptxas::find() else {
+        tilec_tests::skipped(
+            "scaled products under ptxas",
+            "ptxas not found (set TILEC_PTXAS)",
+        );
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("tilec-maxnreg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for args in [
+        &["--arch", "sm_90", "--num-ctas", "2"][..],
+        &["--arch", "sm_90a", "--num-ctas", "4"],
+        &["--arch", "sm_90", "--num-warps", "8"],
+        &["--arch", "sm_80"],
+    ] {
+        let (ptx, _) = compile(&f8, args);
+        let file = dir.join("k.ptx");
+        std::fs::write(&file, ptx).unwrap();
+        let arch = args[1];
+        let report = tilec_tests::ptxas::assemble(&tool, &file, arch);
+        assert!(report.ok, "{args:?}: {:?}", report.problems);
+        let k = &report.kernels[0];
+        assert_eq!((k.spill_stores, k.spill_loads), (0, 0), "{args:?}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

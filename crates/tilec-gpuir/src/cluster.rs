@@ -119,6 +119,42 @@ pub fn entry_min_ctas(m: &Module, entry: Op) -> Option<u32> {
     }
 }
 
+/// The entry attribute that caps a kernel's registers per thread: the writer declares
+/// `.maxnreg N`. Recorded for kernels whose code ptxas is known to spill under its own
+/// choice of registers: a scaled product (`mmaf_scaled`, computed exactly per element
+/// in f64), whose long dependent loops ptxas fits into fewer registers than they need
+/// when a thread holds few elements (mma_scaled_f8 at 2 CTAs: 72 registers and 48 bytes
+/// spilled; with `.maxnreg 255`, 108 and none).
+pub const MAX_REGISTERS_ATTR: &str = "ttg.max_registers";
+
+/// Records [`MAX_REGISTERS_ATTR`] on `entry` (of `warps` warps) when it holds a scaled
+/// product and no occupancy hint caps its registers already: all of an SM's 64K
+/// registers for one CTA, at most 255 per thread.
+pub fn record_register_budget(m: &mut Module, entry: Op, warps: u32) {
+    if entry_min_ctas(m, entry).is_some() {
+        return;
+    }
+    let mut scaled = false;
+    m.walk_op(entry, &mut |o| scaled |= m.opcode(o) == Opcode::MmaFScaled);
+    if scaled {
+        let n = (65536 / (32 * warps.max(1))).min(255);
+        let a = m.ctx.attrs.int(i64::from(n), Type::I32);
+        m.put_extra_attr_sorted(entry, MAX_REGISTERS_ATTR, a);
+    }
+}
+
+/// The registers per thread recorded on GPU-level `entry` ([`MAX_REGISTERS_ATTR`]), if
+/// any (a value outside what `.maxnreg` takes, 24 to 255, is an error of the writer's).
+pub fn entry_max_registers(m: &Module, entry: Op) -> Option<i64> {
+    match m
+        .attr_named(entry, MAX_REGISTERS_ATTR)
+        .map(|a| m.ctx.attrs.get(a))
+    {
+        Some(AttrData::Int { value, .. }) => Some(*value),
+        _ => None,
+    }
+}
+
 /// How one tile value is spread over the CTAs of a cluster.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Split {
@@ -437,7 +473,10 @@ impl<'a> Plan<'a> {
         let m = self.m;
         let mut rows = i64::MAX;
         for &op in &self.ops {
-            if matches!(m.opcode(op), Opcode::MmaF | Opcode::MmaI) {
+            if matches!(
+                m.opcode(op),
+                Opcode::MmaF | Opcode::MmaI | Opcode::MmaFScaled
+            ) {
                 let r = m.result(op, 0);
                 let shape = self.shape(r);
                 let Some(at) = shape.len().checked_sub(2) else {
@@ -895,13 +934,13 @@ impl<'a> Plan<'a> {
                 }
                 Ok(())
             }
+            // From a whole tile, each CTA extracts its part of a split result (`apply`
+            // moves the index); from a split tile, the whole result, out of the CTAs'
+            // parts gathered through the cluster.
             O::Extract => {
                 let (src, r) = (m.operand(op, 0), m.result(op, 0));
                 if let Some(Split::Dim(_)) = get(self, src) {
-                    return Err((
-                        op,
-                        "an extract from a tile spread over the cluster's CTAs".into(),
-                    ));
+                    return self.assign(r, Split::Rep, op);
                 }
                 if get(self, r).is_some() {
                     self.assign(src, Split::Rep, op)?;
@@ -961,13 +1000,16 @@ impl<'a> Plan<'a> {
                 }
                 Ok(())
             }
-            O::MmaF | O::MmaI => {
+            O::MmaF | O::MmaI | O::MmaFScaled => {
                 let (a, b, c, r) = (
                     m.operand(op, 0),
                     m.operand(op, 1),
                     m.operand(op, 2),
                     m.result(op, 0),
                 );
+                // A scaled product's scales (M x K/V and K/V x N) go with their operands.
+                let scales =
+                    (m.opcode(op) == O::MmaFScaled).then(|| (m.operand(op, 3), m.operand(op, 4)));
                 let rank = self.shape(r).len();
                 // Result dimension d: (A's split, B's split).
                 let of = |d: usize| -> (Split, Split) {
@@ -993,7 +1035,16 @@ impl<'a> Plan<'a> {
                 };
                 let from_a = implied(self, a, k_a)?;
                 let from_b = implied(self, b, k_b)?;
-                let known = get(self, r).or_else(|| get(self, c)).or(from_a).or(from_b);
+                let (from_sa, from_sb) = match scales {
+                    Some((sa, sb)) => (implied(self, sa, k_a)?, implied(self, sb, k_b)?),
+                    None => (None, None),
+                };
+                let known = get(self, r)
+                    .or_else(|| get(self, c))
+                    .or(from_a)
+                    .or(from_b)
+                    .or(from_sa)
+                    .or(from_sb);
                 let Some(s) = known else {
                     return Ok(());
                 };
@@ -1004,24 +1055,19 @@ impl<'a> Plan<'a> {
                     Split::Dim(d) => of(d),
                 };
                 self.assign(a, sa, op)?;
-                self.assign(b, sb, op)
-            }
-            O::MmaFScaled | O::Pack | O::Unpack => {
-                if tiles
-                    .iter()
-                    .any(|v| matches!(get(self, *v), Some(Split::Dim(_))))
-                {
-                    return Err((
-                        op,
-                        format!(
-                            "'{}' is not spread over the cluster's CTAs yet",
-                            m.def(op).name
-                        ),
-                    ));
+                self.assign(b, sb, op)?;
+                if let Some((a_scale, b_scale)) = scales {
+                    self.assign(a_scale, sa, op)?;
+                    self.assign(b_scale, sb, op)?;
                 }
-                if tiles.iter().any(|v| get(self, *v).is_some()) {
+                Ok(())
+            }
+            // Rank 1: each CTA's contiguous part of the elements is its part of the bytes
+            // (`assign` checks that both divide).
+            O::Pack | O::Unpack => {
+                if let Some(s) = tiles.iter().find_map(|v| get(self, *v)) {
                     for v in tiles {
-                        self.assign(v, Split::Rep, op)?;
+                        self.assign(v, s, op)?;
                     }
                 }
                 Ok(())
@@ -1399,6 +1445,9 @@ fn apply(m: &mut Module, entry: Op, n: i64, split: &FxHashMap<Value, Split>, bar
                     let i = m.operand(op, 1 + d);
                     let ni = moved(m, &mut ranks, i, n, 1);
                     m.set_operand(op, 1 + d, ni);
+                } else if let Some(d) = dim_of(m.operand(op, 0)) {
+                    let whole = gathered_whole(m, op, m.operand(op, 0), d, n);
+                    m.set_operand(op, 0, whole);
                 }
             }
         }
@@ -1488,6 +1537,60 @@ fn combine_parts(m: &mut Module, op: Op, n: i64) {
             }
         }
     }
+}
+
+/// The whole of tile `part` (each CTA's part along dimension `d`) in every CTA, before
+/// `op`: the parts gathered through the cluster (`ttng.cluster_gather`: N x the part),
+/// the rank dimension moved next to `d` and merged with it (the parts are contiguous
+/// ranges along `d`, in rank order).
+fn gathered_whole(m: &mut Module, op: Op, part: Value, d: usize, n: i64) -> Value {
+    let ty = m.value_type(part);
+    let shape = m.ctx.types.shape(ty).to_vec();
+    let elem = m.ctx.types.element_type(ty);
+    let mut gshape = vec![n];
+    gshape.extend_from_slice(&shape);
+    let gty = m.ctx.types.tile(&gshape, elem);
+    let g = m.create_op(
+        &tilec_ir::module::OpSpec {
+            opcode: Opcode::ClusterGather,
+            operands: &[part],
+            results: &[gty],
+            attrs: &[],
+            regions: 0,
+        },
+        InsertPoint::Before(op),
+    );
+    let mut whole = m.result(g, 0);
+    let mut b = Builder::new(m);
+    b.set_insertion_point(InsertPoint::Before(op));
+    if d > 0 {
+        // Result dimension k is gathered dimension perm[k]: [1, .., d, 0, d + 1, ..].
+        let perm: Vec<i32> = (1..=d as i32)
+            .chain([0])
+            .chain(d as i32 + 1..=shape.len() as i32)
+            .collect();
+        let pshape: Vec<i64> = perm.iter().map(|k| gshape[*k as usize]).collect();
+        let pty = b.module.ctx.types.tile(&pshape, elem);
+        let attr = b
+            .module
+            .ctx
+            .attrs
+            .intern(AttrData::DenseI32Array(perm.into_boxed_slice()));
+        let p = b
+            .create(
+                Opcode::Permute,
+                &[&[whole]],
+                &[pty],
+                &[("permutation", attr)],
+                0,
+            )
+            .expect("permute");
+        whole = b.module.result(p, 0);
+    }
+    let mut wshape = shape;
+    wshape[d] *= n;
+    let wty = b.module.ctx.types.tile(&wshape, elem);
+    b.cast(Opcode::Reshape, whole, wty)
 }
 
 /// A scan `op` along the dimension its operands are split along: each CTA's results are

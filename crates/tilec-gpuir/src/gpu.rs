@@ -401,6 +401,9 @@ pub fn pipeline_loops(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnos
         remarks.append(&mut a.remarks);
         // A warp-specialized kernel sets its warps' registers itself (`setmaxnreg`),
         // which a register cap from the occupancy hint would contradict.
+        if ws::partition_warps(m, e) > 0 {
+            m.remove_extra_attr(e, crate::cluster::MAX_REGISTERS_ATTR);
+        }
         if ws::partition_warps(m, e) > 0
             && let Some(n) = crate::cluster::entry_min_ctas(m, e)
         {
@@ -461,6 +464,7 @@ pub fn assign_layouts(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnos
         } else {
             opts.num_warps
         };
+        crate::cluster::record_register_budget(m, e, warps);
         // A first walk, on a copy, when a loop carries a value from a constant: the layouts
         // its body carries such values on in (one walk is forward only).
         // (A product's accumulator carried from a constant already has its layout:

@@ -545,6 +545,11 @@ pub fn parse(ptx: &str) -> Vec<Kernel> {
                     k.blocks_are_clusters = true;
                     continue;
                 }
+                // Register and occupancy bounds for ptxas: nothing the program computes
+                // depends on them.
+                if l.starts_with(".maxnreg ") || l.starts_with(".minnctapersm ") {
+                    continue;
+                }
                 if let Some(r) = l.strip_prefix(".reqntid ") {
                     k.threads = r.split(',').next().unwrap().trim().parse().unwrap();
                     continue;
@@ -2275,29 +2280,52 @@ impl Cta<'_> {
                 self.set(&a[0], t, at | (rank + 1) << CLUSTER_RANK_SHIFT);
             }
             "ld" if p.get(1) == Some(&"shared::cluster") => {
-                // A scalar read of the shared memory of a CTA of the cluster.
+                // A read of the shared memory of a CTA of the cluster: one element, or
+                // `.v2`/`.v4` at consecutive addresses (aligned to their whole size).
                 let w = width(ty);
                 let n = (w / 8) as usize;
+                let regs: Vec<Opnd> = match &a[0] {
+                    Opnd::Vec(v) => v.clone(),
+                    o => vec![o.clone()],
+                };
+                let count = p
+                    .iter()
+                    .find_map(|q| q.strip_prefix('v').and_then(|c| c.parse::<usize>().ok()))
+                    .unwrap_or(1);
+                if regs.len() != count {
+                    return Err(format!(
+                        "line {line}: {count} elements, {} registers",
+                        regs.len()
+                    ));
+                }
                 let addr = self.addr(&a[1], t);
                 let at = (addr & ((1 << CLUSTER_RANK_SHIFT) - 1)) as usize;
+                if !at.is_multiple_of(count * n) {
+                    return Err(format!(
+                        "line {line}: ld.shared::cluster.v{count} at {at}: misaligned"
+                    ));
+                }
                 let rank = match addr >> CLUSTER_RANK_SHIFT {
                     0 => self.rank,
                     r => r as usize - 1,
                 };
+                let len = count * n;
                 let bytes: Vec<u8> = if rank == self.rank {
-                    self.smem_access(at as u64, n, t, false, line)?;
-                    self.smem[at..at + n].to_vec()
+                    self.smem_access(at as u64, len, t, false, line)?;
+                    self.smem[at..at + len].to_vec()
                 } else {
                     let peers = self.peers.borrow();
-                    let Some(b) = peers.get(rank).and_then(|m| m.get(at..at + n)) else {
+                    let Some(b) = peers.get(rank).and_then(|m| m.get(at..at + len)) else {
                         return Err(format!(
                             "line {line}: ld.shared::cluster of CTA {rank} at {at}: outside its shared memory (or before any cluster barrier)"
                         ));
                     };
                     b.to_vec()
                 };
-                let raw = bytes.iter().rev().fold(0u64, |x, b| x << 8 | *b as u64);
-                self.set(&a[0], t, mask(raw, w));
+                for (r, chunk) in regs.iter().zip(bytes.chunks(n)) {
+                    let raw = chunk.iter().rev().fold(0u64, |x, b| x << 8 | *b as u64);
+                    self.set(r, t, mask(raw, w));
+                }
             }
             "ld" | "st" => {
                 // Generic (no state space): shared memory in its window, else global.
@@ -3024,6 +3052,42 @@ mod scalar_tests {
             err.contains("waits at the cluster barrier without arriving"),
             "{err}"
         );
+    }
+
+    /// `ld.shared::cluster.v4` reads four consecutive words of the peer's shared memory
+    /// (aligned to 16 bytes, as the PTX ISA requires of a vector access; `.v2` at 8),
+    /// in the order of its registers; a misaligned one is refused.
+    #[test]
+    fn vector_reads_of_a_peers_shared_memory() {
+        let kernel = |read: &str| {
+            format!(
+                ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k(\n.param .u64 out\n)\n.reqntid 32, 1, 1\n.reqnctapercluster 2, 1, 1\n.blocksareclusters\n.maxnreg 255\n{{\n.shared .align 16 .b8 smem[32];\nld.param.u64 %o, [out];\nmov.u32 %r, %cluster_ctarank;\nmov.u32 %t, %tid.x;\nmul.lo.u32 %v, %r, 100;\nadd.u32 %v, %v, %t;\nmov.u32 %s, smem;\nsetp.ge.u32 %big, %t, 8;\nshl.b32 %a, %t, 2;\nadd.u32 %a, %a, %s;\n@!%big st.shared.b32 [%a], %v;\nbarrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\nxor.b32 %peer, %r, 1;\nmapa.shared::cluster.u32 %ps, %s, %peer;\n{read}\nbarrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\nsetp.ne.u32 %z, %t, 0;\n@%z bra DONE;\nmov.u32 %c, %ctaid.x;\nmul.wide.u32 %off, %c, 16;\nadd.u64 %at, %o, %off;\nst.global.v4.b32 [%at], {{%w0, %w1, %w2, %w3}};\nDONE:\nret;\n}}\n"
+            )
+        };
+        let words = |mem: &Memory, out: u64| -> Vec<u32> {
+            mem.read(out, 32)
+                .chunks(4)
+                .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+                .collect()
+        };
+        let ks = parse(&kernel(
+            "ld.shared::cluster.v4.b32 {%w0, %w1, %w2, %w3}, [%ps+16];",
+        ));
+        let mut mem = Memory::default();
+        let out = mem.alloc(&[0u8; 32]);
+        run(&ks[0], [1, 1, 1], &[out], &mut mem).unwrap();
+        // CTA 0 read CTA 1's words 4..8, CTA 1 CTA 0's.
+        assert_eq!(words(&mem, out), [104, 105, 106, 107, 4, 5, 6, 7]);
+        let ks = parse(&kernel(
+            "ld.shared::cluster.v2.b32 {%w0, %w1}, [%ps+8];\nld.shared::cluster.v2.b32 {%w2, %w3}, [%ps];",
+        ));
+        run(&ks[0], [1, 1, 1], &[out], &mut mem).unwrap();
+        assert_eq!(words(&mem, out), [102, 103, 100, 101, 2, 3, 0, 1]);
+        let ks = parse(&kernel(
+            "ld.shared::cluster.v4.b32 {%w0, %w1, %w2, %w3}, [%ps+8];",
+        ));
+        let err = run(&ks[0], [1, 1, 1], &[out], &mut mem).unwrap_err();
+        assert!(err.contains("misaligned"), "{err}");
     }
 
     #[test]

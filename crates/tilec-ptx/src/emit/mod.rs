@@ -764,6 +764,14 @@ fn emit_entry(
             ),
         );
     }
+    if let Some(n) = tilec_gpuir::cluster::entry_max_registers(m, op)
+        && !(24..=255).contains(&n)
+    {
+        k.error_at_op(
+            op,
+            &format!("a kernel's register budget (ttg.max_registers) is 24 to 255 registers per thread, not {n}"),
+        );
+    }
     if k.ctas > 1 {
         // `.blocksareclusters` is PTX ISA 9.0.
         let need = k.module_data.min_version.map_or((9, 0), |w| w.max((9, 0)));
@@ -855,6 +863,9 @@ fn emit_entry(
     if let Some(n) = tilec_gpuir::cluster::entry_min_ctas(m, op) {
         // The occupancy hint: ptxas caps the registers so that n CTAs fit an SM.
         let _ = writeln!(out, ".minnctapersm {n}");
+    }
+    if let Some(n) = tilec_gpuir::cluster::entry_max_registers(m, op) {
+        let _ = writeln!(out, ".maxnreg {n}");
     }
     out.push_str("{\n");
     for c in RegClass::ALL {
