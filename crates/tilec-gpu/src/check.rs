@@ -119,6 +119,12 @@ impl Report {
                 let _ = writeln!(out, "  from {} ({:.3e})", s.what, s.relative);
             }
         }
+        if self.policy.products {
+            let _ = writeln!(
+                out,
+                "  a float element that is zero, subnormal, infinite or NaN on one side matches any value (a reduction or scan multiplies: an intermediate may underflow or overflow in one order and not another)"
+            );
+        }
         if self.policy.f64_nan_payloads {
             let _ = writeln!(
                 out,
