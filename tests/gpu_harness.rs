@@ -1230,7 +1230,7 @@ fn aligned_matmul(label: &str) -> SweepCase {
     c
 }
 
-/// sm_90a with static shared memory only, as the `tileiras` personality compiles.
+/// sm_90a with static shared memory only, 48 KiB at most (no opt-in).
 fn sm90a_static() -> tilec_ptx::Options {
     tilec_ptx::Options {
         dynamic_smem: false,
@@ -1477,16 +1477,17 @@ fn hoisted_wide_a_is_staged_column_blocked_once() {
 }
 
 /// The cuTile corpus as the `tileiras` personality compiles it for `--gpu-name sm_90`:
-/// sm_90a, static shared memory only (48 KiB: cuTile's launcher passes no dynamic size),
-/// warps chosen per kernel. Every case of its tensor-core kernels (GEMMs, attention)
-/// runs on the simulator and matches the interpreter, and the GEMMs' K loops are
-/// pipelined through the copy engine within the static limit
-/// (their bodies only load and multiply, so the epilogue's buffers reuse the stages'
-/// shared memory).
+/// sm_90a, static shared memory only (cuTile's launcher passes no dynamic size), above
+/// 48 KiB where the pipelines want it (cuTile's launcher opts every kernel in), warps
+/// chosen per kernel. Every case of its tensor-core kernels (GEMMs, attention) runs on
+/// the simulator and matches the interpreter, and the GEMMs' K loops are pipelined
+/// through the copy engine over the default four stages, declared static (their bodies
+/// only load and multiply, so the epilogue's buffers reuse the stages' shared memory).
 #[test]
 fn the_corpus_as_the_tileiras_personality_compiles_it() {
     let opts = tilec_ptx::Options {
         choose_warps: true,
+        static_opt_in: true,
         ..sm90a_static()
     };
     let (cases, _) = gpusweep::corpus_cases();
@@ -1519,6 +1520,23 @@ fn the_corpus_as_the_tileiras_personality_compiles_it() {
             "{name}: no copy-engine stages"
         );
         assert!(!p.ptx.contains(".extern .shared"), "{name}");
+        // Four stages of 64 x 64 A and B tiles (16 KiB a stage) and the barriers.
+        let bytes: u32 = p
+            .ptx
+            .lines()
+            .find_map(|l| {
+                let l = l.trim().strip_prefix(".shared .align 1024 .b8 __smem_")?;
+                l.split('[').nth(1)?.trim_end_matches("];").parse().ok()
+            })
+            .expect("a static shared declaration");
+        assert!(bytes > 4 * 16384, "{name}: {bytes} bytes");
+        let remarks = gpu_remarks(c, &opts);
+        assert!(
+            remarks
+                .iter()
+                .any(|r| r.starts_with("K loop pipelined over 4 stages")),
+            "{name}: {remarks:?}"
+        );
     }
 }
 

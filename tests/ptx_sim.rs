@@ -2396,9 +2396,8 @@ fn a_pipeline_over_48_kib_uses_dynamic_shared_memory() {
 
 /// What the 128x128x64 product's pipeline gets where the shared memory is smaller: on
 /// sm_86 (99 KiB per CTA) four stages still fit (the loop only loads and multiplies, so
-/// the epilogue reuses the stages' memory), with static shared memory only (the tileiras
-/// personality: 48 KiB) none, with its remark; `--num-stages` over the limit is
-/// shortened.
+/// the epilogue reuses the stages' memory), with static shared memory only and no
+/// opt-in (48 KiB) none, with its remark; `--num-stages` over the limit is shortened.
 #[test]
 fn pipeline_remarks_on_shared_memory() {
     let src = wide_k_loop_kernel();

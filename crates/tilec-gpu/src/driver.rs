@@ -227,6 +227,36 @@ impl CudaDevice {
                     )
                 }
                 .map_err(|e| driver_error("cuFuncSetAttribute", e))?;
+            } else {
+                // Static shared memory above 48 KiB (sm_90a/sm_100a code from the
+                // `tileiras` personality, or a tileiras cubin) needs the same opt-in: the
+                // device's limit less the static size, as cuTile's launcher sets it.
+                // SAFETY: a function just loaded; `self.device` is its device.
+                let (fixed, limit) = unsafe {
+                    (
+                        result::function::get_function_attribute(
+                            f,
+                            sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                        ),
+                        result::device::get_attribute(
+                            self.device,
+                            sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                        ),
+                    )
+                };
+                let fixed = fixed.map_err(|e| driver_error("cuFuncGetAttribute", e))?;
+                let limit = limit.map_err(|e| driver_error("cuDeviceGetAttribute", e))?;
+                if fixed > 48 * 1024 && limit > fixed {
+                    // SAFETY: a function just loaded.
+                    unsafe {
+                        result::function::set_function_attribute(
+                            f,
+                            sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                            limit - fixed,
+                        )
+                    }
+                    .map_err(|e| driver_error("cuFuncSetAttribute", e))?;
+                }
             }
             // Clusters of more than 8 CTAs are "non-portable": the function must be
             // allowed them (docs/abi.md, "Clusters").

@@ -151,6 +151,13 @@ pub struct Options {
     /// target's limit ([`Arch::max_smem`]). The `tileiras` personality turns it off:
     /// cuTile's launcher passes no dynamic size.
     pub dynamic_smem: bool,
+    /// Without `dynamic_smem`: declare more than 48 KiB statically, up to the target's
+    /// limit, on an architecture-specific target (sm_90a, sm_100a: ptxas takes it there
+    /// and nowhere else). The launch must opt the kernel in
+    /// (`CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`), as cuTile's launcher does for
+    /// every kernel it loads (docs/abi.md, "Shared memory"); the `tileiras` personality
+    /// turns it on.
+    pub static_opt_in: bool,
     /// Whether sm_90a's warpgroup-MMA pipelines may fill their stages with the copy engine
     /// (TMA, docs/hopper.md) rather than `cp.async`.
     pub tma: bool,
@@ -176,6 +183,7 @@ impl Default for Options {
             unroll: false,
             num_stages: None,
             dynamic_smem: true,
+            static_opt_in: false,
             tma: true,
             warp_specialize: false,
             num_ctas: None,
@@ -190,9 +198,10 @@ impl Options {
     }
 
     /// The shared memory a kernel may use, in bytes: the target's limit
-    /// ([`Arch::max_smem`]) with `dynamic_smem`, 48 KiB (static) without.
+    /// ([`Arch::max_smem`]) with `dynamic_smem` or [`Options::static_opt_in`] on an
+    /// architecture-specific target, 48 KiB (static) otherwise.
     pub fn smem_limit(&self) -> u32 {
-        if self.dynamic_smem {
+        if self.dynamic_smem || (self.static_opt_in && self.arch.is_specific()) {
             self.arch.max_smem()
         } else {
             crate::sizes::MAX_STATIC_SMEM

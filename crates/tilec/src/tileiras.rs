@@ -237,8 +237,11 @@ fn compile(a: &Args, io: &mut Io<'_>) -> i32 {
             arch,
             line_info: a.line_info || a.device_debug,
             file_name: input.display().to_string(),
-            // cuTile's launcher passes no dynamic shared-memory size: static only.
+            // cuTile's launcher passes no dynamic shared-memory size: static only, and
+            // above 48 KiB on sm_90a/sm_100a, as tileiras's cubins are: the launcher opts
+            // every kernel in to the device's limit less its static size.
             dynamic_smem: false,
+            static_opt_in: true,
             // Warps chosen per kernel, as tileiras does: cuTile's launcher asks the
             // loaded kernel for its thread count (`.reqntid`).
             choose_warps: true,

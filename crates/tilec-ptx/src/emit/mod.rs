@@ -826,8 +826,10 @@ fn emit_entry(
             )
         } else {
             format!(
-                "this operation needs {} bytes of shared memory, more than the {MAX_STATIC_SMEM} bytes (48 KiB) a kernel may declare statically; use smaller tiles",
-                smem_bytes
+                "this operation needs {} bytes of shared memory, more than the {limit} bytes ({} KiB) a kernel may declare statically on {}; use smaller tiles",
+                smem_bytes,
+                limit / 1024,
+                opts.arch.name()
             )
         };
         k.error_at_op(at, &msg);
@@ -838,7 +840,8 @@ fn emit_entry(
     let mut out = String::new();
     // Over 48 KiB: dynamic shared memory, whose size the launch must pass
     // (docs/abi.md, "Shared memory"): the comment line tells the launcher how much.
-    let dynamic = smem_bytes > MAX_STATIC_SMEM;
+    // Without it (`static_opt_in`), static however large: the launch opts in.
+    let dynamic = opts.dynamic_smem && smem_bytes > MAX_STATIC_SMEM;
     if dynamic {
         let _ = writeln!(out, "// {DYNAMIC_SMEM_MARK} {name} {}", smem_bytes);
         let _ = writeln!(
