@@ -1540,6 +1540,127 @@ fn the_corpus_as_the_tileiras_personality_compiles_it() {
     }
 }
 
+/// `allow_tma = false` in a load's or store's `optimization_hints` keeps it off the copy
+/// engine (sm_90a): the example GEMM's A and B stages filled by `cp.async`, C stored
+/// without the copy engine, each saying why, bit for bit with the interpreter under three
+/// schedules with no byte by TMA; on one operand only, the pipeline fills both by
+/// `cp.async` (their copies share the stages' commit groups); `true`, or a hint for
+/// another architecture, changes nothing.
+#[test]
+fn allow_tma_false_keeps_accesses_off_the_copy_engine() {
+    let hinted = |c: &SweepCase, which: &[&str], hints: &str| {
+        let mut c = c.clone();
+        for w in which {
+            let at = match *w {
+                "a" => "%a_tiles[%bx, %k] token = %token",
+                "b" => "%b_tiles[%k, %by] token = %token",
+                _ => "%c_tiles[%bx, %by] token = %token",
+            };
+            assert!(c.text.contains(at), "{at}");
+            c.text = c
+                .text
+                .replacen(at, &format!("{at} optimization_hints = <{hints}>"), 1);
+        }
+        c
+    };
+    let base = aligned_matmul("matmul 64x64x352 randint");
+    let opts = sm90a(true);
+    let plain = gpusweep::prepare(&base, &opts).expect("prepares");
+    assert!(
+        plain
+            .ptx
+            .contains("cp.async.bulk.tensor.2d.shared::cluster.global")
+    );
+    let off = hinted(&base, &["a", "b", "c"], "default = {allow_tma = false}");
+    let remarks = gpu_remarks(&off, &opts);
+    assert!(
+        remarks.iter().any(|r| r
+            == "K loop stages filled by cp.async, not the copy engine (TMA): A's load says allow_tma = false (its optimization_hints)"),
+        "{remarks:?}"
+    );
+    assert!(
+        remarks.iter().any(|r| r
+            == "store through shared memory, not by the copy engine (TMA): its optimization_hints say allow_tma = false"),
+        "{remarks:?}"
+    );
+    let p = gpusweep::prepare(&off, &opts).expect("prepares");
+    assert!(!p.ptx.contains("cp.async.bulk"), "{}", p.ptx);
+    assert!(sixteen_byte_copies(&p.ptx) > 0, "{}", p.ptx);
+    assert_eq!(tma_bytes_under_three_schedules(&p, &off), vec![0; 3]);
+    let b_only = hinted(&base, &["b"], "sm_90 = {allow_tma = false}");
+    let p = gpusweep::prepare(&b_only, &opts).expect("prepares");
+    assert!(
+        !p.ptx
+            .contains("cp.async.bulk.tensor.2d.shared::cluster.global"),
+        "{}",
+        p.ptx
+    );
+    // C, not hinted, is still stored by the copy engine.
+    assert!(p.ptx.contains("cp.async.bulk.tensor.2d.global.shared::cta"));
+    for same in [
+        hinted(&base, &["a", "b"], "default = {allow_tma = true}"),
+        hinted(&base, &["a", "b"], "sm_100 = {allow_tma = false}"),
+    ] {
+        let p = gpusweep::prepare(&same, &opts).expect("prepares");
+        assert_eq!(p.ptx, plain.ptx);
+    }
+}
+
+/// `num_worker_warps_per_cta` sets the warps per CTA when `--num-warps` does not (the
+/// hint of the target's key, else `default`), with a remark; a value tilec cannot run is
+/// not applied, and the remark says so; `--num-warps` wins over the hint.
+#[test]
+fn the_worker_warps_hint_sets_the_warps() {
+    let src =
+        std::fs::read_to_string(tilec_tests::repo_root().join("examples/matmul.tile")).unwrap();
+    let with = |hints: &str| {
+        let at = src.find("entry @").expect("entry");
+        let close = at + src[at..].find(") {").expect("signature") + 1;
+        format!(
+            "{} optimization_hints=<{hints}>{}",
+            &src[..close],
+            &src[close..]
+        )
+    };
+    let compile = |text: &str, args: &[&str]| {
+        let mut all = vec!["-", "-o", "-", "--remarks"];
+        all.extend_from_slice(args);
+        let out = tilec_tests::run_tilec(&all, text);
+        assert_eq!(out.status, 0, "{}", out.stderr);
+        (out.stdout, out.stderr)
+    };
+    let (plain, _) = compile(&src, &["--arch", "sm_90"]);
+    assert!(plain.contains(".reqntid 128, 1, 1"), "{plain}");
+    let (ptx, err) = compile(
+        &with("sm_90 = {num_worker_warps_per_cta = 8}"),
+        &["--arch", "sm_90"],
+    );
+    assert!(ptx.contains(".reqntid 256, 1, 1"), "{ptx}");
+    assert!(
+        err.contains("[E0906] Advice: 8 warps per CTA, as the num_worker_warps_per_cta hint asks"),
+        "{err}"
+    );
+    let (ptx, _) = compile(
+        &with("default = {num_worker_warps_per_cta = 2}"),
+        &["--arch", "sm_80"],
+    );
+    assert!(ptx.contains(".reqntid 64, 1, 1"), "{ptx}");
+    let (ptx, _) = compile(
+        &with("sm_90 = {num_worker_warps_per_cta = 8}"),
+        &["--arch", "sm_90", "--num-warps", "4"],
+    );
+    assert!(ptx.contains(".reqntid 128, 1, 1"), "{ptx}");
+    let (ptx, err) = compile(
+        &with("sm_90 = {num_worker_warps_per_cta = 32}"),
+        &["--arch", "sm_90"],
+    );
+    assert!(ptx.contains(".reqntid 128, 1, 1"), "{ptx}");
+    assert!(
+        err.contains("the num_worker_warps_per_cta hint (32) is not applied: tilec runs 1, 2, 4, 8 or 16 warps per CTA; 4 chosen from the tiles"),
+        "{err}"
+    );
+}
+
 /// sm_90a under the `tileiras` personality's static 48 KiB, the K loop nested in an outer
 /// loop (as in a persistent kernel: here the same C tile computed twice): the inner loop
 /// still only loads and multiplies, so it gets all four stages of the copy engine (the

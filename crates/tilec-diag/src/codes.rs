@@ -228,6 +228,9 @@ codes! {
     /// A remark on a kernel's thread-block cluster.
     CLUSTER = "E0905", "thread-block cluster",
         "A remark, not an error (`tilec FILE -o OUT.ptx --remarks` prints it): a kernel asked for a cluster of CTAs (`num_cta_in_cga` in its `optimization_hints` for the target, or `--num-ctas`) spreads its tile block over them when every write's tile can be split along one dimension and the split flows through the kernel; otherwise it runs on one CTA and the remark says why: nothing to split, a concatenation along the split dimension, a value needed both whole and split, an atomic whose results every CTA would need, a print. The same code says when an occupancy hint is not applied (a warp-specialized kernel sets its registers itself). docs/hopper.md (\"Clusters\") describes the rules.";
+    /// A remark on an `optimization_hints` entry the backend applies, or cannot.
+    HINTS = "E0906", "optimization hint",
+        "A remark, not an error (`tilec FILE -o OUT.ptx --remarks` prints it): what the backend did with a kernel's `optimization_hints` for the target: `num_worker_warps_per_cta` sets the warps per CTA when `--num-warps` does not (1, 2, 4, 8 or 16; another value is not applied, and the remark says so); `allow_tma = false` keeps a load or store off the copy engine (the remark on its pipeline or store says so). `num_cta_in_cga` and `occupancy` have their remarks under E0905; `latency` is accepted and not used. docs/ptx-backend.md (\"Optimization hints\") describes each.";
     /// The canonicalizer hit its iteration cap.
     OPT_NOT_CONVERGED = "E1301", "canonicalization did not converge",
         "The greedy canonicalization driver was still rewriting after its iteration cap (`--max-iterations`, default 10). The output is valid but may not be fully canonical. This points at a pair of rules that undo each other; please report it with the input.";

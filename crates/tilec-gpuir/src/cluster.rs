@@ -27,7 +27,7 @@
 //! CTAs' own parts (tiles of one view split alike, or the same split pointer tile) need
 //! none.
 
-use crate::target::{Arch, Options};
+use crate::target::Options;
 use tilec_ir::attrs::AttrData;
 use tilec_ir::builder::Builder;
 use tilec_ir::module::{InsertPoint, Module, Op, Value, ValueDef};
@@ -41,31 +41,6 @@ use tilec_ir::util::FxHashMap;
 /// reads tile block ids from `%clusterid`.
 pub const NUM_CTAS_ATTR: &str = "ttg.num_ctas";
 
-/// The value of optimization hint `name` on `entry` for `arch`: its own key (`sm_90` for
-/// sm_90 and sm_90a), else `default`.
-pub fn entry_hint(m: &Module, entry: Op, arch: Arch, name: &str) -> Option<i64> {
-    let slot = m.def(entry).attr_index("optimization_hints")?;
-    let AttrData::OptHints(dict) = m.ctx.attrs.get(m.attr(entry, slot)?) else {
-        return None;
-    };
-    let AttrData::Dict(archs) = m.ctx.attrs.get(*dict) else {
-        return None;
-    };
-    let key = arch.name().trim_end_matches('a');
-    let find = |k: &str| {
-        let (_, params) = archs.iter().find(|(a, _)| &**a == k)?;
-        let AttrData::Dict(params) = m.ctx.attrs.get(*params) else {
-            return None;
-        };
-        let (_, v) = params.iter().find(|(p, _)| &**p == name)?;
-        match m.ctx.attrs.get(*v) {
-            AttrData::Int { value, .. } => Some(*value),
-            _ => None,
-        }
-    };
-    find(key).or_else(|| find("default"))
-}
-
 /// The CTAs per cluster `entry` asks for on the target: `--num-ctas` when given, else its
 /// `num_cta_in_cga` hint; 1 below sm_90 (no clusters) or when neither says.
 pub fn requested_ctas(m: &Module, entry: Op, opts: &Options) -> u32 {
@@ -75,7 +50,7 @@ pub fn requested_ctas(m: &Module, entry: Op, opts: &Options) -> u32 {
     let n = opts
         .num_ctas
         .map(i64::from)
-        .or_else(|| entry_hint(m, entry, opts.arch, "num_cta_in_cga"))
+        .or_else(|| crate::hints::int_hint(m, entry, opts.arch, "num_cta_in_cga"))
         .unwrap_or(1);
     if (2..=16).contains(&n) && (n as u64).is_power_of_two() {
         n as u32
@@ -102,7 +77,9 @@ pub const MIN_CTAS_ATTR: &str = "ttg.min_ctas_per_sm";
 
 /// Records `entry`'s `occupancy` hint for the target ([`MIN_CTAS_ATTR`]).
 pub fn record_occupancy(m: &mut Module, entry: Op, opts: &Options) {
-    if let Some(n) = entry_hint(m, entry, opts.arch, "occupancy").filter(|n| (1..=32).contains(n)) {
+    if let Some(n) =
+        crate::hints::int_hint(m, entry, opts.arch, "occupancy").filter(|n| (1..=32).contains(n))
+    {
         let a = m.ctx.attrs.int(n, Type::I32);
         m.put_extra_attr_sorted(entry, MIN_CTAS_ATTR, a);
     }

@@ -449,9 +449,9 @@ pub fn assign_layouts(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnos
         }
         crate::cluster::record_occupancy(m, e, opts);
         if opts.arch == crate::target::Arch::Sm90a && opts.tma {
-            tma::transposed_b_loads(m, e);
+            tma::transposed_b_loads(m, e, opts.arch);
         }
-        let warps = if opts.choose_warps {
+        let chosen = |m: &Module| {
             let w = choose_warps(m, e);
             // On sm_90a no more warps than lets every product run on warpgroup MMA.
             match (opts.arch == crate::target::Arch::Sm90a)
@@ -461,8 +461,34 @@ pub fn assign_layouts(m: &mut Module, opts: &Options) -> Vec<tilec_diag::Diagnos
                 Some(cap) => w.min(cap),
                 None => w,
             }
-        } else {
-            opts.num_warps
+        };
+        // `--num-warps`, else the kernel's `num_worker_warps_per_cta` hint, else chosen
+        // from its tiles.
+        let hinted = crate::hints::int_hint(m, e, opts.arch, "num_worker_warps_per_cta");
+        let warps = match hinted {
+            _ if !opts.choose_warps => opts.num_warps,
+            Some(w) if (1..=16).contains(&w) && w.count_ones() == 1 => {
+                remarks.push(remark_at(
+                    m,
+                    tilec_diag::codes::HINTS,
+                    e,
+                    format!("{w} warps per CTA, as the num_worker_warps_per_cta hint asks"),
+                ));
+                w as u32
+            }
+            Some(w) => {
+                let c = chosen(m);
+                remarks.push(remark_at(
+                    m,
+                    tilec_diag::codes::HINTS,
+                    e,
+                    format!(
+                        "the num_worker_warps_per_cta hint ({w}) is not applied: tilec runs 1, 2, 4, 8 or 16 warps per CTA; {c} chosen from the tiles"
+                    ),
+                ));
+                c
+            }
+            None => chosen(m),
         };
         crate::cluster::record_register_budget(m, e, warps);
         // A first walk, on a copy, when a loop carries a value from a constant: the layouts
@@ -2409,8 +2435,7 @@ impl Assign<'_> {
         let Some((d, conv)) = loads[i] else {
             return false;
         };
-        if !(wgmma && self.tma && self.arch == crate::target::Arch::Sm90a && self.async_copyable(d))
-        {
+        if !(wgmma && self.engine_for(d) && self.async_copyable(d)) {
             return false;
         }
         let m = &*self.m;
@@ -2425,6 +2450,14 @@ impl Assign<'_> {
             Some(c) => bytes(m.result(c, 0)) == bytes(loaded),
             None => i == 1 && !b_mn,
         }
+    }
+
+    /// Whether view load or store `op` may go by the copy engine (TMA): on sm_90a, unless
+    /// `--no-tma` or its `allow_tma` hint says no.
+    pub(super) fn engine_for(&self, op: Op) -> bool {
+        self.tma
+            && self.arch == crate::target::Arch::Sm90a
+            && crate::hints::allows_tma(self.m, op, self.arch)
     }
 
     /// Whether A's stages are filled by async copies: A loaded in the loop, not converted,
@@ -2452,7 +2485,7 @@ impl Assign<'_> {
         // `cp.async` the alternative), also batched tiles (`1 x K x N`) and bases not
         // known to be aligned; elsewhere the `cp.async` copies of those would not be
         // vectorized.
-        let engine = self.arch == crate::target::Arch::Sm90a && self.tma;
+        let engine = self.engine_for(d);
         let rank = self.shape(self.m.result(d, 0)).len();
         (a_async || loads[0].is_none())
             && as_loaded

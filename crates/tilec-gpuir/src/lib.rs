@@ -8,6 +8,7 @@ pub mod axis;
 pub mod banks;
 pub mod cluster;
 pub mod gpu;
+pub mod hints;
 pub mod layout;
 pub mod mma;
 pub mod sizes;

@@ -120,6 +120,11 @@ impl Assign<'_> {
             return Err(None);
         }
         let operand = if i == 0 { "A" } else { "B" };
+        if !self.engine_for(d) {
+            return Err(Some(format!(
+                "{operand}'s load says allow_tma = false (its optimization_hints)"
+            )));
+        }
         let view = self.m.operand(d, 0);
         let tile = self.m.result(d, 0);
         let elem = self.m.ctx.types.element_type(self.m.value_type(tile));
@@ -751,6 +756,15 @@ impl Assign<'_> {
         }
         let axis = self.body.map(|b| Axis::run(self.m, b));
         for (st, (la, ll, dl)) in found {
+            if !self.engine_for(st) {
+                let code = tilec_diag::codes::HINTS;
+                self.remark_as(
+                    code,
+                    st,
+                    "store through shared memory, not by the copy engine (TMA): its optimization_hints say allow_tma = false".to_string(),
+                );
+                continue;
+            }
             let view = self.m.operand(st, 1);
             let tv = match self.tma_view(view, true, 1, axis.as_ref()) {
                 Ok(tv) => tv,
@@ -890,7 +904,7 @@ impl Assign<'_> {
 /// elements (tile element `(k, n)` is tensor element `(n, k)` either way), in the form the
 /// pipeline stages as loaded, `N x K` (K-major, as warpgroup MMA reads B natively), and
 /// the copy engine can fill (its boxes follow the tensor's dimensions).
-pub(super) fn transposed_b_loads(m: &mut Module, e: Op) {
+pub(super) fn transposed_b_loads(m: &mut Module, e: Op, arch: Arch) {
     let mut found = Vec::new();
     m.walk_op(e, &mut |op| {
         if !matches!(m.opcode(op), Opcode::MmaF | Opcode::MmaI) {
@@ -899,6 +913,7 @@ pub(super) fn transposed_b_loads(m: &mut Module, e: Op) {
         let b = m.operand(op, 1);
         let Some(d) = m.defining_op(b).filter(|d| {
             m.opcode(*d) == Opcode::LoadViewTko
+                && crate::hints::allows_tma(m, *d, arch)
                 && m.op_block(*d) == m.op_block(op)
                 && m.num_uses(b) == 1
                 && m.op_block(op)
