@@ -23,13 +23,15 @@ pub enum Arch {
     Sm110,
     /// Blackwell (GeForce RTX 50, RTX PRO).
     Sm120,
+    /// Blackwell (GeForce RTX 50, RTX PRO) with the architecture-specific features.
+    Sm120a,
     /// Blackwell (DGX Spark).
     Sm121,
 }
 
 impl Arch {
     /// Every supported architecture.
-    pub const ALL: [Arch; 11] = [
+    pub const ALL: [Arch; 12] = [
         Arch::Sm80,
         Arch::Sm86,
         Arch::Sm89,
@@ -40,6 +42,7 @@ impl Arch {
         Arch::Sm103,
         Arch::Sm110,
         Arch::Sm120,
+        Arch::Sm120a,
         Arch::Sm121,
     ];
 
@@ -56,6 +59,7 @@ impl Arch {
             Arch::Sm103 => "sm_103",
             Arch::Sm110 => "sm_110",
             Arch::Sm120 => "sm_120",
+            Arch::Sm120a => "sm_120a",
             Arch::Sm121 => "sm_121",
         }
     }
@@ -80,7 +84,7 @@ impl Arch {
             Arch::Sm89 | Arch::Sm90 => "7.8",
             Arch::Sm90a => "8.3",
             Arch::Sm100 | Arch::Sm100a => "8.6",
-            Arch::Sm120 => "8.7",
+            Arch::Sm120 | Arch::Sm120a => "8.7",
             Arch::Sm103 | Arch::Sm121 => "8.8",
             Arch::Sm110 => "9.0",
         }
@@ -96,7 +100,7 @@ impl Arch {
             Arch::Sm100 | Arch::Sm100a => 100,
             Arch::Sm103 => 103,
             Arch::Sm110 => 110,
-            Arch::Sm120 => 120,
+            Arch::Sm120 | Arch::Sm120a => 120,
             Arch::Sm121 => 121,
         }
     }
@@ -108,7 +112,7 @@ impl Arch {
     pub fn max_smem(self) -> u32 {
         1024 * match self {
             Arch::Sm80 => 163,
-            Arch::Sm86 | Arch::Sm89 | Arch::Sm120 | Arch::Sm121 => 99,
+            Arch::Sm86 | Arch::Sm89 | Arch::Sm120 | Arch::Sm120a | Arch::Sm121 => 99,
             Arch::Sm90 | Arch::Sm90a | Arch::Sm100 | Arch::Sm100a | Arch::Sm103 | Arch::Sm110 => {
                 227
             }
@@ -118,7 +122,7 @@ impl Arch {
     /// Architecture-specific targets (`a`): their code runs on that architecture only, so
     /// a device is never given one it did not ask for.
     pub fn is_specific(self) -> bool {
-        matches!(self, Arch::Sm90a | Arch::Sm100a)
+        matches!(self, Arch::Sm90a | Arch::Sm100a | Arch::Sm120a)
     }
 }
 

@@ -194,7 +194,7 @@ struct CompileArgs {
     #[arg(long = "num-warps")]
     num_warps: Option<u32>,
     /// Target architecture: sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100, sm_100a, sm_103,
-    /// sm_110, sm_120 or sm_121.
+    /// sm_110, sm_120, sm_120a or sm_121.
     #[arg(long = "arch", default_value = "sm_80")]
     arch: String,
     /// Use the hardware approximations for math functions (see docs/math.md).

@@ -204,12 +204,13 @@ fn compile(a: &Args, io: &mut Io<'_>) -> i32 {
         );
         return EXIT_USAGE;
     };
-    // tileiras writes architecture-specific code for `--gpu-name sm_90` and `sm_100`
-    // (its cubins' ELF says sm_90a, sm_100a): warpgroup MMA, which an H100 or H200 runs,
-    // and static shared memory above 48 KiB. So does tilec.
+    // tileiras writes architecture-specific code for `--gpu-name sm_90`, `sm_100` and
+    // `sm_120` (its cubins' ELF says sm_90a, sm_100a, sm_120a): warpgroup MMA, which an
+    // H100 or H200 runs, and static shared memory above 48 KiB. So does tilec.
     let arch = match arch {
         tilec_ptx::Arch::Sm90 => tilec_ptx::Arch::Sm90a,
         tilec_ptx::Arch::Sm100 => tilec_ptx::Arch::Sm100a,
+        tilec_ptx::Arch::Sm120 => tilec_ptx::Arch::Sm120a,
         a => a,
     };
     let bytes = match std::fs::read(input) {

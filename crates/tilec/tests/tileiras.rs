@@ -105,6 +105,24 @@ fn tileiras_command_lines_write_cubins() {
         );
         assert!(r.status.success(), "{arch}: {}", text(&r.stderr));
         assert_eq!(&std::fs::read(&cubin).unwrap()[..4], b"\x7fELF", "{arch}");
+        // Architecture-specific code where tileiras writes it: sm_90a, sm_100a, sm_120a.
+        if let Some(cuobjdump) = std::env::var_os("TILEC_CUOBJDUMP") {
+            let listed = Command::new(cuobjdump)
+                .arg("-lelf")
+                .arg(&cubin)
+                .output()
+                .unwrap();
+            let want = if arch == "sm_80" {
+                format!(".{arch}.cubin")
+            } else {
+                format!(".{arch}a.cubin")
+            };
+            assert!(
+                text(&listed.stdout).contains(&want),
+                "{arch}: {}",
+                text(&listed.stdout)
+            );
+        }
         let y = std::fs::read_to_string(&remarks).unwrap();
         assert!(
             y.starts_with("--- !Analysis\nPass:            tilec\n"),
