@@ -1,6 +1,7 @@
 //! The PTX backend end to end: every example, every entry kernel of the valid conformance
 //! files, NVIDIA's cuTile samples and tilec's own cuTile corpus compile to PTX for sm_80,
-//! sm_90, sm_90a (warpgroup MMA) and sm_100 (the examples and the corpus also for sm_90 and
+//! sm_90, sm_90a (warpgroup MMA), sm_100 and sm_120a (what the `tileiras` personality
+//! compiles cuTile's sm_120 for; the examples and the corpus also for sm_90 and
 //! sm_90a with every tile block over a cluster of 2 CTAs, `--num-ctas 2`); ptxas assembles every file with no error and no warning; no kernel
 //! spills;
 //! compiling twice gives the same bytes; the examples' PTX matches the golden files in
@@ -14,7 +15,7 @@
 use std::path::{Path, PathBuf};
 use tilec_tests::{example_files, ptxas, repo_root, run_tilec, shared_dir, skipped};
 
-const ARCHS: [&str; 4] = ["sm_80", "sm_90", "sm_90a", "sm_100"];
+const ARCHS: [&str; 5] = ["sm_80", "sm_90", "sm_90a", "sm_100", "sm_120a"];
 
 /// The targets the examples and the corpus are also compiled for with every tile block
 /// spread over a cluster of 2 CTAs (`--num-ctas 2`, docs/hopper.md "Clusters").
