@@ -29,6 +29,9 @@
 #   probe        .gpu/probe/nan.tile, if there is one
 #   unpack       nothing more than unpacking (implied by every call)
 #
+# A kernel that hangs on the device is stopped by gpu-test's watchdog
+# (TILEC_GPU_LAUNCH_TIMEOUT seconds, default here 20), reported as HANG, and the sweep goes
+# on in a new process from the case after it.
 # DEADLINE (seconds from the start, default 500) bounds the whole run: each step's timeout
 # is cut to what is left, and a step with under 30 s left is skipped and listed, so the
 # reports come back inside the device tool's 600 s limit. CUTILE_WORKERS (default 12)
@@ -69,6 +72,7 @@ fi
 export PYTHONPATH=/tmp/pylib${PYTHONPATH:+:$PYTHONPATH}
 export TILEC_PYTHON=python3
 export PYTHONUNBUFFERED=1
+export TILEC_GPU_LAUNCH_TIMEOUT=${TILEC_GPU_LAUNCH_TIMEOUT:-20}
 X=/tmp/gpubin/xtask
 steps=${*:-env test test90a testcluster bench cutile cutileref examples random testfm}
 skipped=
@@ -85,6 +89,22 @@ suite() {
     (cd .gpu/cutile-test/test && env -u CUDA_HOME -u CUDA_PATH PATH="$dir:$PATH" timeout "$(cap "${CUTILE_TIMEOUT:-400}")" \
         python3 -m pytest -q -p no:cacheprovider "$@" > "$W/$tag.md" 2>&1; echo "exit $?" >> "$W/$tag.md")
 }
+# gpu-test ARGS... into report FILE within LIMIT seconds; after a kernel that hangs
+# (exit 3: the watchdog, TILEC_GPU_LAUNCH_TIMEOUT) a new process goes on from the case
+# after it, appended to the same report: sweep FILE LIMIT ARGS...
+sweep() {
+    local file=$1 limit=$2 from=0 rc
+    shift 2
+    : > "$file"
+    while :; do
+        timeout "$(cap "$limit")" $X gpu-test "$@" --from "$from" >> "$file" 2>&1
+        rc=$?
+        echo "exit $rc" >> "$file"
+        [ "$rc" = 3 ] || break
+        from=$(grep -o "go on with --from [0-9]*" "$file" | tail -1 | awk '{print $NF}')
+        { [ -n "$from" ] && [ "$(left)" -ge 30 ]; } || break
+    done
+}
 mkdir -p /tmp/shimdir /tmp/refdir
 ln -sf /tmp/gpubin/tilec /tmp/shimdir/tileiras; ln -sf /tmp/cu/bin/ptxas /tmp/shimdir/ptxas
 ln -sf /tmp/cu/bin/tileiras /tmp/refdir/tileiras; ln -sf /tmp/cu/bin/ptxas /tmp/refdir/ptxas
@@ -99,15 +119,15 @@ for s in $steps; do
            echo "xdist: ${xdist:-not installed}"; env | grep -i -E "cuda|nvvm|ld_library";
            [ -s /tmp/cu/lib/libnvvm.so.4 ] && { timeout 60 tileiras --gpu-name sm_90 -o /tmp/probe.cubin tests/corpus/cutile/vector_add.tileirbc 2>&1 | head -20; ls -la /tmp/probe.cubin; };
            git -C "$R" log -1 --oneline 2>/dev/null; } > "$W/env.txt" 2>&1 ;;
-    test) timeout "$(cap 200)" $X gpu-test > "$W/gpu-test.md" 2>&1; echo "exit $?" >> "$W/gpu-test.md" ;;
+    test) sweep "$W/gpu-test.md" 200 ;;
     test90a) # then warp-specialized (--warp-specialize), appended to the same report
-       timeout "$(cap 150)" $X gpu-test --arch sm_90a > "$W/gpu-test-sm90a.md" 2>&1; echo "exit $?" >> "$W/gpu-test-sm90a.md"
-       [ "$(left)" -ge 30 ] && { timeout "$(cap 150)" $X gpu-test --arch sm_90a --warp-specialize > "$W/gpu-test-sm90a-ws.md" 2>&1; echo "exit $?" >> "$W/gpu-test-sm90a-ws.md"; } ;;
+       sweep "$W/gpu-test-sm90a.md" 150 --arch sm_90a
+       [ "$(left)" -ge 30 ] && sweep "$W/gpu-test-sm90a-ws.md" 150 --arch sm_90a --warp-specialize ;;
     testcluster)
-       timeout "$(cap 150)" $X gpu-test --arch sm_90a --num-ctas 2 > "$W/gpu-test-cluster2.md" 2>&1; echo "exit $?" >> "$W/gpu-test-cluster2.md"
-       [ "$(left)" -ge 30 ] && { timeout "$(cap 150)" $X gpu-test --arch sm_90 --num-ctas 4 > "$W/gpu-test-cluster4.md" 2>&1; echo "exit $?" >> "$W/gpu-test-cluster4.md"; } ;;
-    testfm) timeout "$(cap 100)" $X gpu-test --fast-math --only example > "$W/gpu-test-fastmath.md" 2>&1; echo "exit $?" >> "$W/gpu-test-fastmath.md" ;;
-    random) timeout "$(cap 200)" $X gpu-test --only random --random 2000 --seed 1000 > "$W/gpu-test-random.md" 2>&1; echo "exit $?" >> "$W/gpu-test-random.md" ;;
+       sweep "$W/gpu-test-cluster2.md" 150 --arch sm_90a --num-ctas 2
+       [ "$(left)" -ge 30 ] && sweep "$W/gpu-test-cluster4.md" 150 --arch sm_90 --num-ctas 4 ;;
+    testfm) sweep "$W/gpu-test-fastmath.md" 100 --fast-math --only example ;;
+    random) sweep "$W/gpu-test-random.md" 200 --only random --random 2000 --seed 1000 ;;
     bench) env -u CUDA_HOME -u CUDA_PATH timeout "$(cap 240)" $X gpu-bench --json "$W/gpu-bench.json" > "$W/gpu-bench.md" 2>&1; echo "exit $?" >> "$W/gpu-bench.md" ;;
     examples) timeout "$(cap 150)" python3 scripts/gpu/run_examples.py --tilec /tmp/gpubin/tilec --arch sm_90 --json "$W/run-examples.json" > "$W/run-examples.md" 2>&1; echo "exit $?" >> "$W/run-examples.md" ;;
     probe) [ -f .gpu/probe/nan.tile ] && { timeout "$(cap 60)" tilec run .gpu/probe/nan.tile --device --grid 1 --arg @.gpu/probe/a.npy --arg @.gpu/probe/b.npy $(for k in 0 1 2 3 4 5 6; do echo --arg zeros:i64:8; done) > "$W/probe.md" 2>&1; echo "exit $?" >> "$W/probe.md"; } ;;

@@ -33,6 +33,9 @@ pub struct Options {
     /// Write each planned case's kernel to DIR/LABEL.tile with its `tilec run` line
     /// (DIR/LABEL.sh) and stop: how a failure seen on a GPU is reproduced elsewhere.
     pub dump: Option<std::path::PathBuf>,
+    /// `--from K`: start at case K of the plan (numbered from 0, after `--only`): where a
+    /// sweep goes on after a case that hung (exit status 3 names K).
+    pub from: usize,
 }
 
 /// The sweep's plan: every case, and what was left out of it.
@@ -66,7 +69,16 @@ pub fn gpu_test(o: &Options) -> i32 {
                 .arch
                 .clone()
                 .unwrap_or_else(|| d.arch().name().to_string());
-            sweep(&mut Resetting(d), &arch, o, false)
+            let mut device = Resetting(d);
+            let code = sweep(&mut device, &arch, o, false);
+            if code == HUNG_EXIT {
+                // The running kernel keeps the device: exit before anything (the device's
+                // destructor) waits for it.
+                use std::io::Write;
+                let _ = std::io::stdout().flush();
+                std::process::exit(code);
+            }
+            code
         }
         Some(tilec_gpu::Probe::Absent(why)) => {
             println!("no GPU present ({why}): nothing run on a device.");
@@ -78,8 +90,12 @@ pub fn gpu_test(o: &Options) -> i32 {
     }
 }
 
+/// The exit status of a sweep stopped by a launch that hangs.
+pub const HUNG_EXIT: i32 = 3;
+
 /// The device, reset after every failed launch so that one faulting kernel (a sticky
-/// error such as an illegal address) does not fail every case after it.
+/// error such as an illegal address) does not fail every case after it; not after one
+/// that hangs (the reset would wait for it: [`Watchful`] stops the sweep).
 struct Resetting(tilec_gpu::CudaDevice);
 
 impl Backend for Resetting {
@@ -103,7 +119,8 @@ impl Backend for Resetting {
         params: &[Vec<u8>],
     ) -> Result<(), tilec_gpu::GpuError> {
         let r = self.0.launch(k, grid, threads, params);
-        if r.is_err()
+        if let Err(e) = &r
+            && !matches!(e, tilec_gpu::GpuError::Hang(_))
             && let Err(e) = self.0.reset()
         {
             eprintln!("could not reset the device after a failed launch: {e}");
@@ -112,6 +129,68 @@ impl Backend for Resetting {
     }
     fn free_all(&mut self) {
         self.0.free_all();
+    }
+}
+
+/// Any backend, left alone once a launch hangs (`GpuError::Hang`): the device's context
+/// holds the running kernel, so nothing more may be asked of it (a free or a copy would
+/// wait for ever); the sweep reports the case and stops with [`HUNG_EXIT`].
+struct Watchful<'a> {
+    inner: &'a mut dyn Backend,
+    hung: bool,
+}
+
+impl Watchful<'_> {
+    fn refuse<T>(&self) -> Result<T, tilec_gpu::GpuError> {
+        Err(tilec_gpu::GpuError::Other(
+            "an earlier launch hangs: the device is not used again".into(),
+        ))
+    }
+}
+
+impl Backend for Watchful<'_> {
+    fn describe(&self) -> String {
+        self.inner.describe()
+    }
+    fn load(&mut self, ptx: &str, entry: &str) -> Result<tilec_gpu::KernelId, tilec_gpu::GpuError> {
+        if self.hung {
+            return self.refuse();
+        }
+        self.inner.load(ptx, entry)
+    }
+    fn alloc(&mut self, data: &[u8]) -> Result<u64, tilec_gpu::GpuError> {
+        if self.hung {
+            return self.refuse();
+        }
+        self.inner.alloc(data)
+    }
+    fn read(&mut self, addr: u64, len: usize) -> Result<Vec<u8>, tilec_gpu::GpuError> {
+        if self.hung {
+            return self.refuse();
+        }
+        self.inner.read(addr, len)
+    }
+    fn launch(
+        &mut self,
+        k: tilec_gpu::KernelId,
+        grid: [u32; 3],
+        threads: u32,
+        params: &[Vec<u8>],
+    ) -> Result<(), tilec_gpu::GpuError> {
+        if self.hung {
+            return self.refuse();
+        }
+        let r = self.inner.launch(k, grid, threads, params);
+        self.hung = matches!(r, Err(tilec_gpu::GpuError::Hang(_)));
+        r
+    }
+    fn free_all(&mut self) {
+        if !self.hung {
+            self.inner.free_all();
+        }
+    }
+    fn global_bytes(&self) -> Option<std::collections::BTreeMap<u32, u64>> {
+        self.inner.global_bytes()
     }
 }
 
@@ -196,11 +275,16 @@ struct Tally {
     worst: f64,
 }
 
-fn sweep(backend: &mut dyn Backend, arch: &str, o: &Options, sim: bool) -> i32 {
+fn sweep(device: &mut dyn Backend, arch: &str, o: &Options, sim: bool) -> i32 {
     let Some(popts) = ptx_options(arch, o) else {
         eprintln!("unknown --arch {arch}");
         return 2;
     };
+    let mut watchful = Watchful {
+        inner: device,
+        hung: false,
+    };
+    let backend = &mut watchful;
     let (cases, left) = plan(o);
     println!("device: {}", backend.describe());
     println!(
@@ -233,9 +317,13 @@ fn sweep(backend: &mut dyn Backend, arch: &str, o: &Options, sim: bool) -> i32 {
     let mut tallies: std::collections::BTreeMap<Family, Tally> = Default::default();
     let mut failures = Vec::new();
     let start = std::time::Instant::now();
-    for c in &cases {
+    let mut hung_at = None;
+    for (k, c) in cases.iter().enumerate().skip(o.from) {
+        if o.verbose {
+            eprintln!("case {k}: {}", c.label);
+        }
         let before = backend.global_bytes().unwrap_or_default();
-        let v = gpusweep::run_case(backend, c, &popts);
+        let v = gpusweep::run_case(&mut *backend, c, &popts);
         let moved: std::collections::BTreeMap<u32, u64> = backend
             .global_bytes()
             .unwrap_or_default()
@@ -304,6 +392,10 @@ fn sweep(backend: &mut dyn Backend, arch: &str, o: &Options, sim: bool) -> i32 {
         } else {
             println!("| {} | {} | {word} | {ulps} |", c.family.name(), c.label);
         }
+        if backend.hung {
+            hung_at = Some(k);
+            break;
+        }
     }
     println!();
     println!(
@@ -326,9 +418,12 @@ fn sweep(backend: &mut dyn Backend, arch: &str, o: &Options, sim: bool) -> i32 {
         bad += t.fail + t.device;
     }
     println!();
+    let ran: usize = tallies
+        .values()
+        .map(|t| t.pass + t.fail + t.undefined + t.unsupported + t.device)
+        .sum();
     println!(
-        "{} cases in {:.1} s; {} entries left out of the plan (no parameters, or undefined behaviour on every candidate argument)",
-        cases.len(),
+        "{ran} cases in {:.1} s; {} entries left out of the plan (no parameters, or undefined behaviour on every candidate argument)",
         start.elapsed().as_secs_f64(),
         left.len()
     );
@@ -359,6 +454,14 @@ fn sweep(backend: &mut dyn Backend, arch: &str, o: &Options, sim: bool) -> i32 {
     }
     for f in &failures {
         println!("\n{f}");
+    }
+    if let Some(k) = hung_at {
+        println!(
+            "\nHANG: case {k} ({}) was still running after the watchdog's limit; the cases after it did not run: go on with --from {}",
+            cases[k].label,
+            k + 1
+        );
+        return HUNG_EXIT;
     }
     if bad > 0 { 1 } else { 0 }
 }
@@ -414,4 +517,101 @@ fn dump(o: &Options, dir: &std::path::Path) -> i32 {
     }
     println!("wrote {} cases to {}", cases.len(), dir.display());
     0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The simulator, but launch `hang_at` (counted from 0) hangs, and every call after
+    /// it is counted.
+    struct Hangs {
+        sim: tilec_tests::simgpu::SimGpu,
+        launches: usize,
+        hang_at: usize,
+        after: usize,
+    }
+
+    impl Backend for Hangs {
+        fn describe(&self) -> String {
+            "a device that hangs".into()
+        }
+        fn load(
+            &mut self,
+            ptx: &str,
+            entry: &str,
+        ) -> Result<tilec_gpu::KernelId, tilec_gpu::GpuError> {
+            self.after += usize::from(self.launches > self.hang_at);
+            self.sim.load(ptx, entry)
+        }
+        fn alloc(&mut self, data: &[u8]) -> Result<u64, tilec_gpu::GpuError> {
+            self.after += usize::from(self.launches > self.hang_at);
+            self.sim.alloc(data)
+        }
+        fn read(&mut self, addr: u64, len: usize) -> Result<Vec<u8>, tilec_gpu::GpuError> {
+            self.after += usize::from(self.launches > self.hang_at);
+            self.sim.read(addr, len)
+        }
+        fn launch(
+            &mut self,
+            k: tilec_gpu::KernelId,
+            grid: [u32; 3],
+            threads: u32,
+            params: &[Vec<u8>],
+        ) -> Result<(), tilec_gpu::GpuError> {
+            self.launches += 1;
+            if self.launches - 1 == self.hang_at {
+                return Err(tilec_gpu::GpuError::Hang(30));
+            }
+            self.after += usize::from(self.launches > self.hang_at.saturating_add(1));
+            self.sim.launch(k, grid, threads, params)
+        }
+        fn free_all(&mut self) {
+            self.after += usize::from(self.launches > self.hang_at);
+            self.sim.free_all();
+        }
+    }
+
+    fn options(from: usize) -> Options {
+        Options {
+            sim: true,
+            random: 0,
+            seed: 1,
+            only: Some("vector_add".into()),
+            arch: None,
+            num_warps: None,
+            fast_math: false,
+            warp_specialize: false,
+            num_ctas: None,
+            verbose: false,
+            dump: None,
+            from,
+        }
+    }
+
+    /// A launch that hangs stops the sweep with [`HUNG_EXIT`] and nothing more is asked
+    /// of the device (no free, no copy: they would wait for the running kernel); `--from`
+    /// skips the cases before it.
+    #[test]
+    fn a_hanging_launch_stops_the_sweep() {
+        let (cases, _) = plan(&options(0));
+        assert!(cases.len() >= 3, "{} cases", cases.len());
+        let mut dev = Hangs {
+            sim: Default::default(),
+            launches: 0,
+            hang_at: 1,
+            after: 0,
+        };
+        assert_eq!(sweep(&mut dev, "sm_80", &options(0), true), HUNG_EXIT);
+        assert_eq!((dev.launches, dev.after), (2, 0));
+        // From the case after it, the rest run (and pass).
+        let mut dev = Hangs {
+            sim: Default::default(),
+            launches: 0,
+            hang_at: usize::MAX,
+            after: 0,
+        };
+        assert_eq!(sweep(&mut dev, "sm_80", &options(2), true), 0);
+        assert_eq!(dev.launches, cases.len() - 2);
+    }
 }

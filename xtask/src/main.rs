@@ -109,6 +109,7 @@ fn main() {
             num_ctas: opt("--num-ctas").and_then(|v| v.parse().ok()),
             verbose: args.iter().any(|a| a == "--verbose"),
             dump: opt("--dump").map(PathBuf::from),
+            from: opt("--from").and_then(|v| v.parse().ok()).unwrap_or(0),
         }),
         Some("dist") => dist::dist(),
         Some("gpu-bench") => gpu_bench::gpu_bench(&args[1..]),
@@ -117,7 +118,7 @@ fn main() {
         Some("__cli") => cli(args.get(1).map(PathBuf::from)),
         _ => {
             eprintln!(
-                "usage: cargo xtask bench [--mb N] | cargo xtask bench-canon [--ops N] | cargo xtask fuzz [--resource] [--mutants N] [--seed S] | cargo xtask fuzz-bytecode [--mutants N] [--seed S] | cargo xtask bench-ptx [--runs N] [--arch sm_90] [--text] | cargo xtask bench-interp [--elems N] [--runs R] | cargo xtask diff-canon [--kernels N] [--seed S] [--inputs K] | cargo xtask gpu-test [--sim] [--random N] [--seed S] [--only NAME] [--arch sm_90] [--num-warps W] [--fast-math] [--warp-specialize] [--num-ctas N] [--dump DIR] | cargo xtask gpu-bench [--reps N] [--warmup N] [--only NAME] [--arch sm_90] [--json OUT] | cargo xtask dist"
+                "usage: cargo xtask bench [--mb N] | cargo xtask bench-canon [--ops N] | cargo xtask fuzz [--resource] [--mutants N] [--seed S] | cargo xtask fuzz-bytecode [--mutants N] [--seed S] | cargo xtask bench-ptx [--runs N] [--arch sm_90] [--text] | cargo xtask bench-interp [--elems N] [--runs R] | cargo xtask diff-canon [--kernels N] [--seed S] [--inputs K] | cargo xtask gpu-test [--sim] [--random N] [--seed S] [--only NAME] [--arch sm_90] [--num-warps W] [--fast-math] [--warp-specialize] [--num-ctas N] [--from K] [--dump DIR] | cargo xtask gpu-bench [--reps N] [--warmup N] [--only NAME] [--arch sm_90] [--json OUT] | cargo xtask dist"
             );
             2
         }

@@ -37,6 +37,13 @@ pub enum GpuError {
     /// Anything else the backend cannot do (a simulator's unsupported instruction).
     #[error("{0}")]
     Other(String),
+    /// A launch still running after the watchdog's limit (`TILEC_GPU_LAUNCH_TIMEOUT`
+    /// seconds, 30 by default): a kernel that never finishes (a deadlock). The device
+    /// cannot be used again in this process (its context holds the running kernel).
+    #[error(
+        "the kernel was still running after {0} s: it hangs (the device is unusable until this process exits)"
+    )]
+    Hang(u64),
 }
 
 /// A device that runs kernels.

@@ -325,7 +325,8 @@ impl CudaDevice {
                 // SAFETY: as above.
                 unsafe { result::event::record(stop, std::ptr::null_mut()) }
                     .map_err(|e| driver_error("cuEventRecord", e))?;
-                // SAFETY: a recorded event.
+                poll_event(stop)?;
+                // SAFETY: a recorded event, complete (or its work faulted: reported here).
                 unsafe { result::event::synchronize(stop) }
                     .map_err(|e| driver_error("cuEventSynchronize", e))?;
                 // SAFETY: both events recorded and complete.
@@ -403,6 +404,57 @@ impl CudaDevice {
     }
 }
 
+/// The watchdog's limit on one launch, in seconds: `TILEC_GPU_LAUNCH_TIMEOUT`, else 30.
+fn launch_timeout() -> u64 {
+    std::env::var("TILEC_GPU_LAUNCH_TIMEOUT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|s| *s > 0)
+        .unwrap_or(30)
+}
+
+/// Waits for the work queued on the default stream so far, polling an event recorded
+/// after it, for at most [`launch_timeout`] seconds: a kernel that never finishes gives
+/// [`GpuError::Hang`] instead of blocking the caller for ever (a sweep can then say
+/// which case hung and go on in a new process).
+fn wait_with_watchdog() -> Result<(), GpuError> {
+    let ev = result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING)
+        .map_err(|e| driver_error("cuEventCreate", e))?;
+    // SAFETY: an event just created, the default stream.
+    let r = unsafe { result::event::record(ev, std::ptr::null_mut()) }
+        .map_err(|e| driver_error("cuEventRecord", e))
+        .and_then(|()| poll_event(ev));
+    if !matches!(r, Err(GpuError::Hang(_))) {
+        // SAFETY: created above; no longer used (a hung one is left to the context).
+        unsafe {
+            let _ = result::event::destroy(ev);
+        }
+    }
+    r
+}
+
+/// Polls recorded event `ev` until it completes, for at most [`launch_timeout`]
+/// seconds ([`GpuError::Hang`] after that). A fault of the work before it also ends the
+/// wait: the next synchronizing call reports it by name.
+fn poll_event(ev: sys::CUevent) -> Result<(), GpuError> {
+    let limit = launch_timeout();
+    let start = std::time::Instant::now();
+    let mut pause = std::time::Duration::from_micros(20);
+    loop {
+        // SAFETY: a recorded event.
+        match unsafe { result::event::query(ev) } {
+            Err(e) if e.0 == sys::CUresult::CUDA_ERROR_NOT_READY => {
+                if start.elapsed().as_secs() >= limit {
+                    return Err(GpuError::Hang(limit));
+                }
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(std::time::Duration::from_millis(5));
+            }
+            Ok(()) | Err(_) => return Ok(()),
+        }
+    }
+}
+
 impl Backend for CudaDevice {
     fn describe(&self) -> String {
         format!(
@@ -459,6 +511,7 @@ impl Backend for CudaDevice {
         guarded("cuLaunchKernel", || {
             self.make_current()?;
             self.launch_async(kernel, grid, threads, params)?;
+            wait_with_watchdog()?;
             result::ctx::synchronize().map_err(|e| driver_error("cuCtxSynchronize", e))
         })
     }
