@@ -32,6 +32,9 @@ pub struct CudaDevice {
     /// PTX's `// tilec.dynamic_smem` line ([`crate::dynamic_smem`]); 0 for a cubin.
     shared: Vec<u32>,
     allocations: Vec<sys::CUdeviceptr>,
+    /// A launch hung ([`GpuError::Hang`]): the context holds the running kernel, so the
+    /// destructor leaves it to the process's exit (freeing or releasing would wait).
+    hung: bool,
 }
 
 fn driver_error(call: &'static str, e: DriverError) -> GpuError {
@@ -111,6 +114,7 @@ fn open_device() -> Result<Option<CudaDevice>, GpuError> {
         functions: Vec::new(),
         shared: Vec::new(),
         allocations: Vec::new(),
+        hung: false,
     }))
 }
 
@@ -337,6 +341,7 @@ impl CudaDevice {
             Ok(())
         };
         let r = run();
+        self.hung |= matches!(r, Err(GpuError::Hang(_)));
         // SAFETY: events created above, no longer used.
         unsafe {
             let _ = result::event::destroy(start);
@@ -511,12 +516,18 @@ impl Backend for CudaDevice {
         guarded("cuLaunchKernel", || {
             self.make_current()?;
             self.launch_async(kernel, grid, threads, params)?;
-            wait_with_watchdog()?;
+            if let Err(e) = wait_with_watchdog() {
+                self.hung |= matches!(e, GpuError::Hang(_));
+                return Err(e);
+            }
             result::ctx::synchronize().map_err(|e| driver_error("cuCtxSynchronize", e))
         })
     }
 
     fn free_all(&mut self) {
+        if self.hung {
+            return;
+        }
         for p in self.allocations.drain(..) {
             // SAFETY: allocated by `alloc` and not freed before.
             let _ = unsafe { result::free_sync(p) };
@@ -526,6 +537,9 @@ impl Backend for CudaDevice {
 
 impl Drop for CudaDevice {
     fn drop(&mut self) {
+        if self.hung {
+            return;
+        }
         let _ = catch_unwind(AssertUnwindSafe(|| {
             self.free_all();
             for m in self.modules.drain(..) {
