@@ -1666,6 +1666,15 @@ pub fn run(opts: &Options, probe: Probe, out: &mut dyn std::io::Write) -> i32 {
     let mut compiled: HashMap<Kind, Result<(Compiled, KernelId), String>> = HashMap::new();
     let mut rows = Vec::new();
     for b in &plan {
+        // A kernel that hangs keeps the device: every later launch would wait for it.
+        if device.hung() {
+            rows.push(Row {
+                bench: b.clone(),
+                tilec: Measured::Failed("not run: an earlier kernel hangs on the device".into()),
+                warps: None,
+            });
+            continue;
+        }
         eprintln!("gpu-bench: {} {}", b.kind.name(), b.shape_text());
         let c = compiled.entry(b.kind).or_insert_with(|| {
             let c = compile(b.kind, arch)?;
@@ -1701,7 +1710,13 @@ pub fn run(opts: &Options, probe: Probe, out: &mut dyn std::io::Write) -> i32 {
         "--warmup".to_string(),
         opts.warmup.to_string(),
     ];
-    let reference = run_reference(&plan, &extra).unwrap_or_else(|e| {
+    // Not beside a kernel that hangs (it holds the device): the reference says why.
+    let reference = if device.hung() {
+        Err("not run: a tilec kernel hangs on the device".to_string())
+    } else {
+        run_reference(&plan, &extra)
+    };
+    let reference = reference.unwrap_or_else(|e| {
         eprintln!("gpu-bench: reference script: {e}");
         let mut r = Reference::default();
         for b in &plan {

@@ -535,6 +535,15 @@ impl Backend for CudaDevice {
     }
 }
 
+impl CudaDevice {
+    /// Whether a launch hung ([`GpuError::Hang`]): its kernel still holds the device,
+    /// which nothing more should be asked of in this process.
+    #[must_use]
+    pub fn hung(&self) -> bool {
+        self.hung
+    }
+}
+
 impl Drop for CudaDevice {
     fn drop(&mut self) {
         if self.hung {
