@@ -471,6 +471,36 @@ fn binary32_nan_results_are_canonical() {
     }
 }
 
+/// binary64 likewise: every math function's NaN result is 0x7FFFFFFFFFFFFFFF, the
+/// interpreter's (its hardware arithmetic would give 0xFFF8000000000000 for `log2(-1)`,
+/// or pass an operand's payload on), whatever the NaN operand; and an invalid operation
+/// (`log2(-1)`, `log(-1)`, `pow(-2, 0.5)`, `rem(1, 0)`) gives it too.
+#[test]
+fn binary64_nan_results_are_canonical() {
+    for f in MathFn::ALL {
+        let p = program(f, Prec::F64, MathOpts::default());
+        for nan in [
+            0xFFF8_0000_0000_0000u64,
+            0x7FF8_0000_0000_0001,
+            0x7FF0_0000_0000_0001,
+            u64::MAX,
+        ] {
+            let args = vec![nan; f.arity()];
+            assert_eq!(p.eval(&args), 0x7FFF_FFFF_FFFF_FFFF, "{f:?} of {nan:#x}");
+        }
+    }
+    let bits = |v: f64| v.to_bits();
+    for (f, args) in [
+        (MathFn::Log2, vec![bits(-1.0)]),
+        (MathFn::Log, vec![bits(-1.0)]),
+        (MathFn::Pow, vec![bits(-2.0), bits(0.5)]),
+        (MathFn::Rem, vec![bits(1.0), bits(0.0)]),
+    ] {
+        let p = program(f, Prec::F64, MathOpts::default());
+        assert_eq!(p.eval(&args), 0x7FFF_FFFF_FFFF_FFFF, "{f:?} of {args:x?}");
+    }
+}
+
 /// Finds ptxas: `TILEC_PTXAS`, else `ptxas` on PATH.
 fn ptxas() -> Option<PathBuf> {
     if let Ok(p) = std::env::var("TILEC_PTXAS") {

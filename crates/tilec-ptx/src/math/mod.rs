@@ -215,15 +215,18 @@ pub fn program(f: MathFn, prec: Prec, opts: MathOpts) -> Program {
     // binary32 arithmetic on the GPU returns one canonical NaN (0x7FFFFFFF), but a
     // sequence that hands a NaN operand back by selection (`keep_nan`, special cases)
     // would pass its payload on: make every NaN result the canonical one, as the
-    // interpreter's (tilec_interp::fp::canonical_nan). binary64 keeps payloads, as its
-    // hardware arithmetic does.
-    let r = if single {
-        let nan = b.is_nan(r);
-        let canonical = b.raw(Ty::F32, 0x7FFF_FFFF);
-        b.sel(nan, canonical, r)
+    // interpreter's (tilec_interp::fp::canonical_nan). binary64 too: its arithmetic
+    // passes payloads on and makes 0xFFF8000000000000 of an invalid operation, so
+    // without this `log2(-1.0)`'s bits (random kernel seed 9502 bitcasts them to an
+    // integer) would be the hardware's where the interpreter's math functions give
+    // 0x7FFFFFFFFFFFFFFF. (Plain f64 arithmetic keeps the hardware's payloads.)
+    let nan = b.is_nan(r);
+    let canonical = if single {
+        b.raw(Ty::F32, 0x7FFF_FFFF)
     } else {
-        r
+        b.raw(Ty::F64, 0x7FFF_FFFF_FFFF_FFFF)
     };
+    let r = b.sel(nan, canonical, r);
     b.finish(r)
 }
 
