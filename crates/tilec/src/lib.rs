@@ -1377,7 +1377,11 @@ impl<'a, 'b> Driver<'a, 'b> {
                 tma: !a.no_tma,
                 warp_specialize: a.warp_specialize,
                 num_ctas: a.num_ctas,
-                ..tilec_ptx::Options::default()
+                // A cubin cannot carry PTX's `// tilec.dynamic_smem` line: its shared
+                // memory is static, so that the cubin says how much (above 48 KiB on
+                // sm_90a/sm_100a/sm_120a, which a launcher opts in to, as cuTile's does).
+                dynamic_smem: a.emit != EmitArg::Cubin,
+                static_opt_in: a.emit == EmitArg::Cubin,
             },
             ..pipeline::Options::default()
         };

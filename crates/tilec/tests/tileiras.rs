@@ -368,6 +368,61 @@ fn emit_cubin_assembles_with_ptxas() {
     }
 }
 
+/// `--emit=cubin` declares shared memory statically (a cubin has no place for PTX's
+/// `// tilec.dynamic_smem` line, and its static size is what a launcher can read): for
+/// sm_90a above 48 KiB (matmul_wide's copy-engine stages, as many as fit the target),
+/// which `cuobjdump -res-usage` reports; for sm_90 at most 48 KiB (`-res-usage` counts
+/// the 1 KiB the system reserves too).
+#[test]
+fn emit_cubin_declares_shared_memory_statically() {
+    let Some(ptxas) = ptxas() else {
+        return skipped(
+            "--emit=cubin shared memory",
+            "ptxas not found (TILEC_PTXAS)",
+        );
+    };
+    let Some(cuobjdump) = std::env::var_os("TILEC_CUOBJDUMP") else {
+        return skipped(
+            "--emit=cubin shared memory",
+            "cuobjdump not found (TILEC_CUOBJDUMP)",
+        );
+    };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("emit-cubin-smem");
+    std::fs::create_dir_all(&dir).unwrap();
+    let shared = |arch: &str| -> u64 {
+        let out = dir.join(format!("wide-{arch}.cubin"));
+        let r = Command::new(env!("CARGO_BIN_EXE_tilec"))
+            .args([
+                "examples/matmul_wide.tile",
+                "--emit=cubin",
+                "--arch",
+                arch,
+                "-o",
+            ])
+            .arg(&out)
+            .env("TILEC_PTXAS", &ptxas)
+            .current_dir(repo())
+            .output()
+            .unwrap();
+        assert!(r.status.success(), "{arch}: {}", text(&r.stderr));
+        let usage = Command::new(&cuobjdump)
+            .arg("-res-usage")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let t = text(&usage.stdout);
+        t.split("SHARED:")
+            .nth(1)
+            .and_then(|r| r.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{arch}: {t}"))
+    };
+    let wide = shared("sm_90a");
+    assert!(wide > 49 * 1024, "sm_90a: {wide} bytes");
+    let plain = shared("sm_90");
+    assert!(plain <= 49 * 1024, "sm_90: {plain} bytes");
+}
+
 /// `TILEC_TILEIRAS_FLAGS` passes tilec's own backend options through cuTile's command
 /// line: `--warp-specialize` splits matmul_bf16's K loop (a producer warp beside the MMA
 /// warpgroup: 160 threads, which the remarks report), `--num-stages=2` shortens its
