@@ -968,6 +968,17 @@ impl Kernel<'_> {
             Type::F32
         };
         match (wide_ty, to) {
+            // tf32 is held in an f32 register (its pattern in the top 19 bits): the value
+            // is already the f32, but a NaN keeps the payload it came with, where a
+            // conversion gives the canonical NaN (the interpreter's, and what `cvt` writes;
+            // random kernel seed 8051 bitcast a tf32 argument's NaN so converted).
+            (Type::F32, Type::F32) if from == Type::TF32 => {
+                let p = self.reg(RegClass::Pred);
+                let r = self.reg(RegClass::F32);
+                self.ins(format!("setp.nan.f32 {p}, {wide}, {wide};"));
+                self.ins(format!("selp.f32 {r}, 0f7FFFFFFF, {wide}, {p};"));
+                r
+            }
             (Type::F32, Type::F32) => wide,
             (Type::F32, Type::F64) => {
                 let r = self.reg(RegClass::F64);
