@@ -119,6 +119,13 @@ fn open_device() -> Result<Option<CudaDevice>, GpuError> {
 }
 
 impl CudaDevice {
+    /// Whether a launch hung ([`GpuError::Hang`]): its kernel still holds the device,
+    /// which nothing more should be asked of in this process.
+    #[must_use]
+    pub fn hung(&self) -> bool {
+        self.hung
+    }
+
     /// The device's name as the driver gives it ("NVIDIA H100 80GB HBM3").
     #[must_use]
     pub fn name(&self) -> &str {
@@ -250,7 +257,7 @@ impl CudaDevice {
                 };
                 let fixed = fixed.map_err(|e| driver_error("cuFuncGetAttribute", e))?;
                 let limit = limit.map_err(|e| driver_error("cuDeviceGetAttribute", e))?;
-                if fixed > 48 * 1024 && limit > fixed {
+                if fixed > tilec_ptx::sizes::MAX_STATIC_SMEM as i32 && limit > fixed {
                     // SAFETY: a function just loaded.
                     unsafe {
                         result::function::set_function_attribute(
@@ -409,13 +416,17 @@ impl CudaDevice {
     }
 }
 
-/// The watchdog's limit on one launch, in seconds: `TILEC_GPU_LAUNCH_TIMEOUT`, else 30.
+/// The watchdog's limit on one launch, in seconds: `TILEC_GPU_LAUNCH_TIMEOUT`, else 30
+/// (read once per process).
 fn launch_timeout() -> u64 {
-    std::env::var("TILEC_GPU_LAUNCH_TIMEOUT")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .filter(|s| *s > 0)
-        .unwrap_or(30)
+    static LIMIT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        std::env::var("TILEC_GPU_LAUNCH_TIMEOUT")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|s| *s > 0)
+            .unwrap_or(30)
+    })
 }
 
 /// Waits for the work queued on the default stream so far, polling an event recorded
@@ -532,15 +543,6 @@ impl Backend for CudaDevice {
             // SAFETY: allocated by `alloc` and not freed before.
             let _ = unsafe { result::free_sync(p) };
         }
-    }
-}
-
-impl CudaDevice {
-    /// Whether a launch hung ([`GpuError::Hang`]): its kernel still holds the device,
-    /// which nothing more should be asked of in this process.
-    #[must_use]
-    pub fn hung(&self) -> bool {
-        self.hung
     }
 }
 

@@ -156,8 +156,8 @@ pub struct Options {
     /// cuTile's launcher passes no dynamic size.
     pub dynamic_smem: bool,
     /// Without `dynamic_smem`: declare more than 48 KiB statically, up to the target's
-    /// limit, on an architecture-specific target (sm_90a, sm_100a: ptxas takes it there
-    /// and nowhere else). The launch must opt the kernel in
+    /// limit, on an architecture-specific target (sm_90a, sm_100a, sm_120a: ptxas takes
+    /// it there and nowhere else). The launch must opt the kernel in
     /// (`CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`), as cuTile's launcher does for
     /// every kernel it loads (docs/abi.md, "Shared memory"); the `tileiras` personality
     /// turns it on.
