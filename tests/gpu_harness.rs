@@ -853,6 +853,44 @@ fn ftoi_to_i1_saturates() {
 /// does: tf32 lives in an f32 register, so without a check the argument's own NaN
 /// pattern (0x7FC00000 for `tf32:0x3fe00`) came out unchanged, and its bits, bitcast to
 /// an integer, differed (random kernel seed 8051); a tf32 number converts as it is.
+/// An f8 NaN widens to the canonical NaN, without its sign (the interpreter's result, and
+/// the hardware's f8 -> f16 -> f32 conversions'): the integer decoding gave 0x7FC00000
+/// with the argument's sign.
+#[test]
+fn f8_nans_widen_to_the_canonical_nan() {
+    let cases = [
+        ("f8E4M3FN", ["f8E4M3FN:0x7f", "f8E4M3FN:0xff"]),
+        ("f8E5M2", ["f8E5M2:0x7e", "f8E5M2:0xfd"]),
+    ];
+    for (ty, args) in cases {
+        for (out, int) in [
+            ("f32", "i32"),
+            ("f16", "i16"),
+            ("bf16", "i16"),
+            ("f64", "i64"),
+        ] {
+            let text = kernel(
+                &format!("%p: tile<{ty}>, %o0: tile<ptr<{int}>>"),
+                &format!(
+                    "%f = ftof %p : tile<{ty}> -> tile<{out}>
+                     %b = bitcast %f : tile<{out}> -> tile<{int}>
+                     %r = reshape %b : tile<{int}> -> tile<1x{int}>
+                     {{store %o0 %r 1 {int}}}"
+                ),
+            );
+            for arg in args {
+                let zeros = format!("zeros:{int}:1");
+                let v = sim_case("ftof f8 nan", &text, &[arg, &zeros]);
+                assert!(
+                    matches!(v, Verdict::Pass { .. }),
+                    "{ty} -> {out}, {arg}: {} {v:?}",
+                    v.word()
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn tf32_nans_convert_to_the_canonical_nan() {
     let text = kernel(

@@ -1117,18 +1117,19 @@ impl Kernel<'_> {
         self.ins(format!("mov.b32 {sf}, {scale};"));
         self.ins(format!("mul.rn.f32 {f}, {f}, {sf};"));
         // Specials: e4m3fn has NaN at 0x7F only; e5m2 has inf (0x7C) and NaN (> 0x7C).
+        // A NaN widens to the canonical NaN, without its sign, as the hardware's
+        // conversions (f8 -> f16 -> f32) and the interpreter give it.
         let bits = self.reg(RegClass::B32);
         self.ins(format!("mov.b32 {bits}, {f};"));
-        if t == Type::F8E4M3FN {
-            self.ins(format!("setp.eq.u32 {p}, {mag}, 127;"));
-            self.ins(format!("@{p} mov.b32 {bits}, 2143289344;"));
-        } else {
+        if t == Type::F8E5M2 {
             self.ins(format!("setp.eq.u32 {p}, {mag}, 124;"));
             self.ins(format!("@{p} mov.b32 {bits}, 2139095040;"));
-            self.ins(format!("setp.gt.u32 {p}, {mag}, 124;"));
-            self.ins(format!("@{p} mov.b32 {bits}, 2143289344;"));
         }
         self.ins(format!("or.b32 {bits}, {bits}, {sign};"));
+        let nan_from = if t == Type::F8E4M3FN { "eq" } else { "gt" };
+        let nan_mag = if t == Type::F8E4M3FN { 127 } else { 124 };
+        self.ins(format!("setp.{nan_from}.u32 {p}, {mag}, {nan_mag};"));
+        self.ins(format!("@{p} mov.b32 {bits}, 2147483647;"));
         let r = self.reg(RegClass::F32);
         self.ins(format!("mov.b32 {r}, {bits};"));
         r
