@@ -2648,7 +2648,17 @@ impl Cta<'_> {
                     _ => v as u64,
                 }
             }
-            ("f32", "f16") => f16_to_f32(x as u16).to_bits() as u64,
+            // ptxas 13.5 writes `cvt.f32.f16` as an addition (`HADD2.F32 d, -RZ, a.H0_H0`),
+            // whose NaN is the canonical one, and `cvt.f32.bf16` as a shift (`SHF.L.U32`),
+            // which keeps a NaN's payload and sign.
+            ("f32", "f16") => {
+                let v = f16_to_f32(x as u16);
+                if v.is_nan() {
+                    0x7FFF_FFFF
+                } else {
+                    v.to_bits() as u64
+                }
+            }
             ("f32", "bf16") => bf16_to_f32(x as u16).to_bits() as u64,
             _ if !to.starts_with('f') && !from.starts_with('f') && !to.starts_with("bf") => {
                 let (wt, wf) = (width(to), width(from));

@@ -880,9 +880,28 @@ impl Kernel<'_> {
                 self.ins(format!("cvt{m}.f32.{ity} {r}, {src};"));
                 match to {
                     Type::TF32 => self.f32_to_tf32(&r, mode),
-                    // Exact in f32 wherever f8 does not saturate (|x| <= 2^24), so one
-                    // rounding, the way `ftof` to f8 rounds.
-                    Type::F8E4M3FN | Type::F8E5M2 => self.f32_to_f8(to, &r),
+                    // Exact in f32 wherever f8 does not overflow (|x| <= 2^24), so one
+                    // rounding, the way `ftof` to f8 rounds; but where `ftof` saturates,
+                    // the spec's `itof` overflows to infinity (f8E5M2, from 61440 up,
+                    // which rounds to 2^16) or to NaN (f8E4M3FN, above 464, the tie
+                    // that rounds to 448).
+                    Type::F8E4M3FN | Type::F8E5M2 => {
+                        let code = self.f32_to_f8(to, &r);
+                        let a = self.reg(RegClass::F32);
+                        let over = self.reg(RegClass::Pred);
+                        self.ins(format!("abs.f32 {a}, {r};"));
+                        if to == Type::F8E4M3FN {
+                            self.ins(format!("setp.gt.f32 {over}, {a}, 0f43E80000;"));
+                            self.ins(format!("@{over} mov.b16 {code}, 127;"));
+                        } else {
+                            let neg = self.reg(RegClass::Pred);
+                            self.ins(format!("setp.ge.f32 {over}, {a}, 0f47700000;"));
+                            self.ins(format!("@{over} mov.b16 {code}, 124;"));
+                            self.ins(format!("setp.lt.and.f32 {neg}, {r}, 0f00000000, {over};"));
+                            self.ins(format!("@{neg} mov.b16 {code}, 252;"));
+                        }
+                        code
+                    }
                     _ => r,
                 }
             }
@@ -972,7 +991,8 @@ impl Kernel<'_> {
             // is already the f32, but a NaN keeps the payload it came with, where a
             // conversion gives the canonical NaN (the interpreter's, and what `cvt` writes;
             // random kernel seed 8051 bitcast a tf32 argument's NaN so converted).
-            (Type::F32, Type::F32) if from == Type::TF32 => {
+            // bf16 widens by a shift, which keeps a NaN's payload and sign too.
+            (Type::F32, Type::F32) if matches!(from, Type::TF32 | Type::BF16) => {
                 let p = self.reg(RegClass::Pred);
                 let r = self.reg(RegClass::F32);
                 self.ins(format!("setp.nan.f32 {p}, {wide}, {wide};"));
@@ -1179,10 +1199,12 @@ impl Kernel<'_> {
         // q may be 2^(mbits+1) after rounding up: the sum above carries into the exponent,
         // which is exactly the next code. Saturate and handle NaN.
         self.ins(format!("min.u32 {code}, {code}, {max_code};"));
+        // A NaN becomes the unsigned NaN code (as the interpreter and cuda_fp8.h's
+        // conversions give it), whatever its sign.
+        self.ins(format!("or.b32 {code}, {code}, {sign};"));
         let p = self.reg(RegClass::Pred);
         self.ins(format!("setp.nan.f32 {p}, {x}, {x};"));
         self.ins(format!("@{p} mov.b32 {code}, {nan};"));
-        self.ins(format!("or.b32 {code}, {code}, {sign};"));
         let r = self.reg(RegClass::B16);
         self.ins(format!("cvt.u16.u32 {r}, {code};"));
         r
