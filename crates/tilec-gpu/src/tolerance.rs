@@ -239,7 +239,14 @@ impl Policy {
                     } else {
                         Prec::F32
                     };
-                    let ulps = ulp_bound(f, prec, fast_math);
+                    // `rounding<approx>` on the op asks for the fast sequence, as
+                    // `--fast-math` does for every op (tilec-ptx's math functions).
+                    let fast = fast_math
+                        || m.attr_named(op, "rounding_mode")
+                            .and_then(|a| m.ctx.attrs.get_enum(a, EnumKind::RoundingMode))
+                            .and_then(RoundingMode::from_index)
+                            == Some(RoundingMode::Approx);
+                    let ulps = ulp_bound(f, prec, fast);
                     if ulps == 0.0 {
                         return;
                     }
@@ -248,7 +255,7 @@ impl Policy {
                         format!(
                             "{} ({ulps} ulp{}, {})",
                             m.def(op).name,
-                            if fast_math { ", fast math" } else { "" },
+                            if fast { ", fast math" } else { "" },
                             k.name()
                         ),
                         approx_term(k, ulps + 1.0),

@@ -187,7 +187,7 @@ impl Ctx<'_, '_> {
                     .iter()
                     .map(|x| {
                         let x = ftz_in(k, *x, ftz);
-                        ftz_in(k, libm_result(k, f(to_f64(k, x))), ftz)
+                        ftz_in(k, libm_result(k, f(libm_arg(k, x))), ftz)
                     })
                     .collect()
             }
@@ -501,7 +501,15 @@ fn ftz_in(k: FloatKind, x: u64, ftz: bool) -> u64 {
 
 /// A two-argument libm function in f64, rounded once to `k`.
 fn libm2(k: FloatKind, x: u64, y: u64, f: fn(f64, f64) -> f64) -> u64 {
-    libm_result(k, f(to_f64(k, x), to_f64(k, y)))
+    libm_result(k, f(libm_arg(k, x), libm_arg(k, y)))
+}
+
+/// A math function's argument for the host's libm: a NaN as the quiet NaN, so that a
+/// signaling f64 NaN gets what every other NaN gets (glibc's `pow(1, sNaN)` is NaN, its
+/// `pow(1, qNaN)` 1; a narrower type's NaN is quiet already once widened).
+fn libm_arg(k: FloatKind, x: u64) -> f64 {
+    let v = to_f64(k, x);
+    if v.is_nan() { f64::NAN } else { v }
 }
 
 /// A math function's f64 result rounded once to `k`; a NaN is [`fp::canonical_nan`] (the

@@ -2177,6 +2177,7 @@ impl Cta<'_> {
                 self.set(&a[0], t, r as u64);
             }
             "fma" | "sqrt" | "rcp" => return self.float_op(inst, p, t),
+            "ex2" | "lg2" | "sin" | "cos" | "tanh" | "rsqrt" => return self.approx_op(inst, p, t),
             "abs" | "neg" if ty.starts_with('f') => return self.float_op(inst, p, t),
             "neg" => {
                 let w = width(ty);
@@ -2537,6 +2538,60 @@ impl Cta<'_> {
         Ok(())
     }
 
+    /// The hardware's approximations (`ex2 lg2 sin cos tanh rsqrt`, `.approx` with or
+    /// without `.ftz`, on `.f32`; `rsqrt.approx.f64` too): the simulator gives the value
+    /// correctly rounded, which lies within each instruction's documented bound of the
+    /// hardware's, so a kernel checked against the interpreter with the op's tolerance
+    /// passes on both. Special values as the PTX ISA tabulates them (`ex2(-inf)` = +0,
+    /// `lg2(+0)` = -inf, `lg2` of a negative number NaN, `sin`/`cos` of an infinity NaN,
+    /// `rsqrt(-0)` = -inf); a NaN result is the canonical NaN.
+    fn approx_op(&mut self, inst: &Inst, p: &[&str], t: usize) -> Result<(), String> {
+        let ty = *p.last().unwrap();
+        let mods = &p[1..p.len() - 1];
+        if !mods.contains(&"approx") || mods.iter().any(|m| !matches!(*m, "approx" | "ftz")) {
+            return Err(format!("line {}: {}", inst.line, inst.op));
+        }
+        let ftz = mods.contains(&"ftz");
+        let x = self.get(&inst.args[1], t);
+        let r = match ty {
+            "f32" => {
+                let mut v = f32::from_bits(x as u32);
+                if ftz && v.is_subnormal() {
+                    v = 0.0f32.copysign(v);
+                }
+                let v = f64::from(v);
+                let y = match p[0] {
+                    "ex2" => v.exp2(),
+                    "lg2" => v.log2(),
+                    "sin" => v.sin(),
+                    "cos" => v.cos(),
+                    "tanh" => v.tanh(),
+                    _ => 1.0 / v.sqrt(),
+                };
+                let mut y = y as f32;
+                if ftz && y.is_subnormal() {
+                    y = 0.0f32.copysign(y);
+                }
+                if y.is_nan() {
+                    0x7FFF_FFFF
+                } else {
+                    u64::from(y.to_bits())
+                }
+            }
+            "f64" if p[0] == "rsqrt" => {
+                let y = 1.0 / f64::from_bits(x).sqrt();
+                if y.is_nan() {
+                    0xFFF8_0000_0000_0000
+                } else {
+                    y.to_bits()
+                }
+            }
+            _ => return Err(format!("line {}: {}", inst.line, inst.op)),
+        };
+        self.set(&inst.args[0], t, r);
+        Ok(())
+    }
+
     fn cvt(&mut self, inst: &Inst, p: &[&str], t: usize) -> Result<(), String> {
         let n = p.len();
         let (to, from) = (p[n - 2], p[n - 1]);
@@ -2613,9 +2668,13 @@ impl Cta<'_> {
                     )
                 }
             }
-            // Rounding to an integral value, in f32.
+            // Rounding to an integral value, in f32 (`FRND`: a NaN comes out canonical).
             ("f32", "f32") if matches!(p[1], "rzi" | "rni" | "rmi" | "rpi") => {
                 let v = f32::from_bits(x as u32);
+                if v.is_nan() {
+                    self.set(&inst.args[0], t, 0x7FFF_FFFF);
+                    return Ok(());
+                }
                 let r = match p[1] {
                     "rzi" => v.trunc(),
                     "rni" => v.round_ties_even(),

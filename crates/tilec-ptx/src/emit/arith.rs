@@ -321,20 +321,28 @@ impl Kernel<'_> {
         r
     }
 
+    /// `absf` and `negf` on the sign bit alone, as the interpreter (IEEE 754's bit
+    /// operations) gives them: `abs.f32`/`neg.f32` are additions in SASS (`FADD d, -RZ,
+    /// |a|`), whose NaN is the canonical one rather than the operand's.
     fn float_sign(&mut self, op: Op, t: Type, x: &str) -> String {
         let neg = self.m.opcode(op) == Opcode::NegF;
         match t {
-            Type::F32 | Type::F64 | Type::TF32 => {
-                let (c, ty) = if t == Type::F64 {
-                    (RegClass::F64, "f64")
+            Type::F32 | Type::TF32 => {
+                let r = self.reg(RegClass::F32);
+                if neg {
+                    self.ins(format!("xor.b32 {r}, {x}, 0x80000000;"));
                 } else {
-                    (RegClass::F32, "f32")
-                };
-                let r = self.reg(c);
-                self.ins(format!(
-                    "{}.{ty} {r}, {x};",
-                    if neg { "neg" } else { "abs" }
-                ));
+                    self.ins(format!("and.b32 {r}, {x}, 0x7FFFFFFF;"));
+                }
+                r
+            }
+            Type::F64 => {
+                let r = self.reg(RegClass::F64);
+                if neg {
+                    self.ins(format!("xor.b64 {r}, {x}, 0x8000000000000000;"));
+                } else {
+                    self.ins(format!("and.b64 {r}, {x}, 0x7FFFFFFFFFFFFFFF;"));
+                }
                 r
             }
             _ => {
