@@ -466,6 +466,56 @@ fn f64_nan_payloads_after_a_bitcast() {
     assert_eq!(c.mismatches, 1);
 }
 
+/// A float with a tolerance, bitcast to integers and stored, carries its tolerance into
+/// the integer buffer (random kernel seed 9151 at sm_90a: a bf16 product reduction
+/// bitcast to i16, one ulp apart): integers of the bitcast float's width compare as that
+/// float when the policy is not exact; other widths, and exact kernels, bit for bit.
+#[test]
+fn integers_bitcast_from_inexact_floats_keep_the_tolerance() {
+    let text = |red: &str| {
+        format!(
+            "cuda_tile.module @kernels {{
+  entry @kernel(%a: tile<ptr<bf16>>, %o: tile<ptr<i16>>) {{
+    %t = make_token : token
+    %i = iota : tile<4xi32>
+    %p = reshape %a : tile<ptr<bf16>> -> tile<1xptr<bf16>>
+    %pb = broadcast %p : tile<1xptr<bf16>> -> tile<4xptr<bf16>>
+    %pi = offset %pb, %i : tile<4xptr<bf16>>, tile<4xi32> -> tile<4xptr<bf16>>
+    %x, %t1 = load_ptr_tko weak %pi token=%t : tile<4xptr<bf16>> -> tile<4xbf16>, token
+    %r = reduce %x dim=0 identities=[1.000000e+00 : bf16] : tile<4xbf16> -> tile<bf16>
+    (%e: tile<bf16>, %acc: tile<bf16>) {{
+      %n = {red} %e, %acc : tile<bf16>
+      yield %n : tile<bf16>
+    }}
+    %b = bitcast %r : tile<bf16> -> tile<i16>
+    %s = store_ptr_tko weak %o, %b token=%t1 : tile<ptr<i16>>, tile<i16> -> token
+    return
+  }}
+}}
+"
+        )
+    };
+    let m = gpusweep::load(&text("mulf")).unwrap();
+    let p = Policy::of(&m, m.entries()[0].1, false, [1, 1, 1]);
+    assert_eq!(
+        p.bitcast_floats,
+        [tilec_ir::float::FloatKind::BF16],
+        "{p:?}"
+    );
+    let types = &m.ctx.types;
+    // 0x3C4C and 0x3C4D: bf16 neighbours near 0.0125; 0x3F80 (1.0) is not near.
+    let c = compare(types, Type::I16, &[0x3C4C, 0x3C4C], &[0x3C4D, 0x3F80], &p);
+    assert_eq!((c.mismatches, c.first[0].index), (1, 1), "{c:?}");
+    let c = compare(types, Type::I32, &[0x3C4C], &[0x3C4D], &p);
+    assert_eq!(c.mismatches, 1, "{c:?}");
+    // maxf's reduction is exact: bits compared.
+    let m2 = gpusweep::load(&text("maxf")).unwrap();
+    let exact = Policy::of(&m2, m2.entries()[0].1, false, [1, 1, 1]);
+    assert!(exact.exact(), "{exact:?}");
+    let c = compare(types, Type::I16, &[0x3C4C], &[0x3C4D], &exact);
+    assert_eq!(c.mismatches, 1, "{c:?}");
+}
+
 /// A product reduction's intermediates can underflow or overflow in one order and not in
 /// another (random kernel seed 4728 on the simulator: f64 terms from 5e-324 to 1.8e308,
 /// 3.1e-115 against the interpreter's 0): its policy says so, and a float element at the

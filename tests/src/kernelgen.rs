@@ -35,7 +35,7 @@
 //! After the chain, the result values and the newest values nothing uses (up to six) are
 //! stored (`store_ptr_tko`) to output buffers, each block to its own range, so blocks
 //! never write the same element. `i1` tiles travel as `i8` and `tf32` as `f32`. It comes
-//! with one `tilec run --arg` per parameter (`randint:` or `random:` inputs, `zeros:`
+//! with one `tilec run --arg` per parameter (`randint:`, `random:` or `special:` inputs, `zeros:`
 //! outputs, scalars as bit patterns) and a grid of 1 to 4 blocks. What entry mode leaves
 //! out: `print`, `return` before the end, stores through random offsets (the threads of a
 //! block would race), masked loads without a padding value, random divisors, shift
@@ -543,11 +543,16 @@ impl Gen<'_> {
                 "random"
             };
             let n = launch.blocks * ty.len();
-            args.push(format!(
-                "{source}:{}:{n}:{}",
-                st.name(),
-                self.rng.below(1000)
-            ));
+            let seed = self.rng.below(1000);
+            // One `random` buffer in four holds special values too (NaNs, infinities,
+            // signed zeros, subnormals, integer extremes), decided by its seed so that
+            // the kernels a seed draws stay the same.
+            let source = if source == "random" && seed.is_multiple_of(4) {
+                "special"
+            } else {
+                source
+            };
+            args.push(format!("{source}:{}:{n}:{seed}", st.name()));
             let sty = ty.with_elem(st);
             let ptrs = self.block_ptrs(&p, &sty, &mut launch);
             let (v, t) = (self.fresh(), self.fresh());

@@ -40,6 +40,12 @@
 //! one canonical NaN). When a kernel bitcasts an f64 tile to integers
 //! ([`Policy::f64_nan_payloads`]), a 64-bit integer element that reads as an f64 NaN on
 //! both sides matches.
+//!
+//! Bitcasts: a float with a tolerance that a kernel bitcasts to integers and stores
+//! carries its tolerance into the integer buffer (random kernel seed 9151: a bf16 product
+//! reduction, bitcast to i16, one ulp apart). When the policy is not exact, an integer
+//! buffer whose width is that of a float type the kernel bitcasts to integers
+//! ([`Policy::bitcast_floats`]) is compared as that float type.
 
 use tilec_ir::attrs::RoundingMode;
 use tilec_ir::float::{self, FloatKind};
@@ -71,6 +77,10 @@ pub struct Policy {
     /// of the range (zero, subnormal, infinite, NaN) on one side may be anything on the
     /// other (module documentation).
     pub products: bool,
+    /// Float kinds the kernel bitcasts to integers: an integer buffer of one's width may
+    /// hold such bits, which carry the float's tolerance, so its elements are compared
+    /// as that float (module documentation).
+    pub bitcast_floats: Vec<FloatKind>,
 }
 
 /// The unit roundoff of a float kind: 2^-precision.
@@ -116,6 +126,7 @@ impl Policy {
         let mut narrowings: Vec<Source> = Vec::new();
         let mut f64_nan_payloads = false;
         let mut products = false;
+        let mut bitcast_floats: Vec<FloatKind> = Vec::new();
         let mut add = |op: Op, what: String, relative: f64| {
             sources.push(Source { op, what, relative });
         };
@@ -124,10 +135,13 @@ impl Policy {
             let result_kind = m.results(op).next().and_then(|v| kind_of(m.value_type(v)));
             if code == Opcode::Bitcast
                 && let Some(src) = m.operands(op).next()
-                && kind_of(m.value_type(src)) == Some(FloatKind::F64)
+                && let Some(k) = kind_of(m.value_type(src))
                 && result_kind.is_none()
             {
-                f64_nan_payloads = true;
+                f64_nan_payloads |= k == FloatKind::F64;
+                if !bitcast_floats.contains(&k) {
+                    bitcast_floats.push(k);
+                }
             }
             if code == Opcode::FToF
                 && let (Some(src), Some(k)) = (m.operands(op).next(), result_kind)
@@ -271,6 +285,7 @@ impl Policy {
             force_exact: false,
             f64_nan_payloads,
             products,
+            bitcast_floats,
         }
     }
 
@@ -349,11 +364,18 @@ pub fn compare(
         elements: want.len(),
         ..Compared::default()
     };
+    let budget = policy.budget();
     let kind = match types.get(elem) {
         TypeData::Float(k) => Some(*k),
+        // Integers that may be a float's bits (f16 before bf16 for 16 bits: the first
+        // bitcast the kernel holds).
+        TypeData::Int(w) if budget > 0.0 => policy
+            .bitcast_floats
+            .iter()
+            .copied()
+            .find(|k| k.bit_width() == *w),
         _ => None,
     };
-    let budget = policy.budget();
     let scale = match kind {
         Some(k) if budget > 0.0 => want
             .iter()

@@ -36,6 +36,12 @@
 //!     floats included. Sums and products of such values are exact in f32 for any
 //!     realistic length, so a float reduction or matrix product gives the same bits in
 //!     every order: the GPU harness uses them to compare such kernels bit for bit.
+//!   - `special:TYPE:SHAPE:SEED`: `random`'s values with one element in four (chosen by
+//!     the output's low two bits) replaced by a special value of the type, picked by
+//!     the output's next bits ([`special`]): for floats NaNs (quiet, and negative with a
+//!     payload), infinities, zeros of both signs, the smallest subnormal, the largest
+//!     negative subnormal, the smallest normal, 1 and -1; for integers 0, 1, -1 and the
+//!     extremes of the type and their neighbours.
 //!
 //! Errors are one line, `bad --arg 'TEXT': ...`, naming the part at fault.
 
@@ -174,12 +180,12 @@ fn parse_inner(
     }
     let Some((head, rest)) = s.split_once(':') else {
         return Err(
-            "expected TYPE:VALUE, @FILE.npy or zeros|ones|iota|fill|random|randint:TYPE:SHAPE[:...]"
+            "expected TYPE:VALUE, @FILE.npy or zeros|ones|iota|fill|random|randint|special:TYPE:SHAPE[:...]"
                 .to_string(),
         );
     };
     let generator = match head {
-        "zeros" | "ones" | "iota" | "fill" | "random" | "randint" => head,
+        "zeros" | "ones" | "iota" | "fill" | "random" | "randint" | "special" => head,
         _ => {
             let elem = parse_elem(head)?;
             let bits = parse_scalar(elem, rest)?;
@@ -207,7 +213,7 @@ fn parse_inner(
         ("fill", None) => {
             return Err(format!("fill needs a value: fill:{ty}:{shape_text}:VALUE"));
         }
-        ("random" | "randint", None) => {
+        ("random" | "randint" | "special", None) => {
             return Err(format!(
                 "{generator} needs a seed: {generator}:{ty}:{shape_text}:SEED"
             ));
@@ -221,10 +227,10 @@ fn parse_inner(
         ("fill", Some(v)) => vec![parse_scalar(elem, v)?; count],
         (_, Some(seed)) => {
             let mut state = parse_u64(seed).ok_or_else(|| format!("seed '{seed}' is not a u64"))?;
-            let f = if generator == "randint" {
-                randint
-            } else {
-                random
+            let f = match generator {
+                "randint" => randint,
+                "special" => special,
+                _ => random,
             };
             (0..count)
                 .map(|_| f(elem, splitmix64(&mut state)))
@@ -400,6 +406,49 @@ fn random(elem: Type, x: u64) -> u64 {
         }
         None => 0,
     }
+}
+
+/// An element of `special` from one SplitMix64 output: `random`'s value, or (when the
+/// output's low two bits are 0) the special value of the type its bits 2.. pick.
+fn special(elem: Type, x: u64) -> u64 {
+    if x & 3 != 0 {
+        return random(elem, x);
+    }
+    let pick = (x >> 2) as usize;
+    if let Some(k) = float_kind(elem) {
+        let width = k.bit_width();
+        let mant = k.precision() - 1;
+        let ieee = matches!(
+            k,
+            FloatKind::F16 | FloatKind::BF16 | FloatKind::F32 | FloatKind::F64 | FloatKind::TF32
+        );
+        if ieee {
+            let sign = 1u64 << (width - 1);
+            let inf = low_mask(width - 1) & !low_mask(mant);
+            let quiet = 1u64 << (mant - 1);
+            let table = [
+                inf | quiet,
+                sign | inf | quiet | 1,
+                inf,
+                sign | inf,
+                0,
+                sign,
+                1,
+                sign | low_mask(mant),
+                1u64 << mant,
+                float::round_from_f64(k, 1.0),
+                float::round_from_f64(k, -1.0),
+            ];
+            return table[pick % table.len()];
+        }
+        let table = [f64::NAN, 0.0, -0.0, 1.0, -1.0, f64::MIN_POSITIVE, 0.5];
+        return float::round_from_f64(k, table[pick % table.len()]);
+    }
+    let w = int_width(elem).unwrap_or(64);
+    let m = low_mask(w);
+    let min = 1u64 << (w - 1);
+    let table = [0, 1, m, min, min - 1, min + 1, min.wrapping_sub(2)];
+    table[pick % table.len()] & m
 }
 
 /// An element of `randint` from one SplitMix64 output: an integer in [-4, 4].

@@ -21,9 +21,11 @@ pub(crate) struct RunArgs {
     /// One per kernel parameter, in order: a scalar `TYPE:VALUE` (`i32:5`, `f32:1.5`,
     /// `f16:0x3c00`), a buffer from a NumPy file `@x.npy`, or a generated buffer:
     /// `zeros:TYPE:SHAPE`, `ones:TYPE:SHAPE`, `iota:TYPE:SHAPE`, `fill:TYPE:SHAPE:VALUE`,
-    /// `random:TYPE:SHAPE:SEED` (uniform in [-1, 1) for floats) or
-    /// `randint:TYPE:SHAPE:SEED` (small integers, exact in every type). SHAPE is `N` or
-    /// `AxB...`; see docs/interpreter-args.md.
+    /// `random:TYPE:SHAPE:SEED` (uniform in [-1, 1) for floats),
+    /// `randint:TYPE:SHAPE:SEED` (small integers, exact in every type) or
+    /// `special:TYPE:SHAPE:SEED` (`random` with NaNs, infinities, signed zeros, subnormals
+    /// and integer extremes mixed in). SHAPE is `N` or `AxB...`; see
+    /// docs/interpreter-args.md.
     #[arg(long = "arg", allow_hyphen_values = true, value_name = "VALUE")]
     args: Vec<String>,
     /// After the run, write every buffer argument to `DIR/argN.npy` (N: its position).

@@ -552,6 +552,51 @@ fn randint_buffers_hold_small_integers_in_every_type() {
     );
 }
 
+/// `special` is `random` but where the stream's low two bits are 0, and there every
+/// special value of the type turns up: NaNs of both signs, infinities, signed zeros,
+/// subnormals, the smallest normal, ±1 for floats; 0, ±1 and the extremes for integers.
+#[test]
+fn special_buffers_mix_special_values_into_random_ones() {
+    let n = 4000;
+    let sp = buffer(&format!("special:f32:{n}:11")).bits;
+    let rnd = buffer(&format!("random:f32:{n}:11")).bits;
+    let mut state = 11;
+    let mut replaced = 0;
+    for (s, r) in sp.iter().zip(&rnd) {
+        if splitmix64(&mut state) & 3 != 0 {
+            assert_eq!(s, r);
+        } else {
+            replaced += 1;
+        }
+    }
+    assert!((800..1200).contains(&replaced), "{replaced}");
+    for want in [
+        0x7FC0_0000u64,
+        0xFFC0_0001,
+        0x7F80_0000,
+        0xFF80_0000,
+        0,
+        0x8000_0000,
+        1,
+        0x807F_FFFF,
+        0x0080_0000,
+        0x3F80_0000,
+        0xBF80_0000,
+    ] {
+        assert!(sp.contains(&want), "{want:#x} missing");
+    }
+    let h = buffer(&format!("special:bf16:{n}:2")).bits;
+    assert!(h.contains(&0xFFC1) && h.contains(&0x7F80) && h.contains(&0x807F));
+    let i = buffer(&format!("special:i8:{n}:3")).bits;
+    for want in [0u64, 1, 0xFF, 0x80, 0x7F, 0x81, 0x7E] {
+        assert!(i.contains(&want), "i8 {want:#x} missing");
+    }
+    let b = buffer(&format!("special:i1:{n}:4")).bits;
+    assert!(b.iter().all(|&v| v <= 1));
+    let f8 = buffer(&format!("special:f8E4M3FN:{n}:5")).bits;
+    assert!(f8.contains(&0x7F) && f8.contains(&0x80));
+}
+
 /// 13.3's element types: scalars of all three (rounded as `ftof` rounds), buffers of
 /// f8E8M0FNU, and 4-bit buffers refused by name.
 #[test]
