@@ -2325,7 +2325,13 @@ impl Cta<'_> {
                 };
                 for (r, chunk) in regs.iter().zip(bytes.chunks(n)) {
                     let raw = chunk.iter().rev().fold(0u64, |x, b| x << 8 | *b as u64);
-                    self.set(r, t, mask(raw, w));
+                    // `.s8`/`.s16` sign-extend into the register, as `ld` does.
+                    let val = if ty.starts_with('s') {
+                        mask(sext(raw, w) as u64, 32.max(w))
+                    } else {
+                        mask(raw, w)
+                    };
+                    self.set(r, t, val);
                 }
             }
             "ld" | "st" => {
@@ -3157,6 +3163,25 @@ mod scalar_tests {
         ));
         let err = run(&ks[0], [1, 1, 1], &[out], &mut mem).unwrap_err();
         assert!(err.contains("misaligned"), "{err}");
+    }
+
+    /// `ld.shared::cluster.s16` sign-extends into its 32-bit register, as `ld.shared`
+    /// does, and `.u16` does not (random kernel seed 63089 over 2 CTAs: a signed `maxi`
+    /// reduction's partials gathered through the cluster read -1 as 65535).
+    #[test]
+    fn signed_reads_of_a_peers_shared_memory_sign_extend() {
+        let ptx = ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k(\n.param .u64 out\n)\n.reqntid 32, 1, 1\n.reqnctapercluster 2, 1, 1\n.blocksareclusters\n{\n.shared .align 16 .b8 smem[16];\nld.param.u64 %o, [out];\nmov.u32 %r, %cluster_ctarank;\nadd.u32 %v, %r, 1;\nmul.lo.s32 %v, %v, -5;\ncvt.u16.u32 %h, %v;\nmov.u32 %s, smem;\nst.shared.b16 [%s], %h;\nbarrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\nxor.b32 %peer, %r, 1;\nmapa.shared::cluster.u32 %ps, %s, %peer;\nld.shared::cluster.s16 %w0, [%ps];\nld.shared::cluster.u16 %w1, [%ps];\nbarrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\nmov.u32 %t, %tid.x;\nsetp.ne.u32 %z, %t, 0;\n@%z bra DONE;\nmov.u32 %c, %ctaid.x;\nmul.wide.u32 %off, %c, 8;\nadd.u64 %at, %o, %off;\nst.global.v2.b32 [%at], {%w0, %w1};\nDONE:\nret;\n}\n";
+        let ks = parse(ptx);
+        let mut mem = Memory::default();
+        let out = mem.alloc(&[0u8; 16]);
+        run(&ks[0], [1, 1, 1], &[out], &mut mem).unwrap();
+        let words: Vec<u32> = mem
+            .read(out, 16)
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        // CTA 0 read CTA 1's -10, CTA 1 CTA 0's -5.
+        assert_eq!(words, [-10i32 as u32, 0xFFF6, -5i32 as u32, 0xFFFB]);
     }
 
     #[test]
