@@ -516,6 +516,69 @@ fn integers_bitcast_from_inexact_floats_keep_the_tolerance() {
     assert_eq!(c.mismatches, 1, "{c:?}");
 }
 
+/// Integers computed from inexact floats (random kernel seeds 23766, 53507, 71326 and
+/// 71685): the buffers a store may fill with them are named by the policy and not
+/// compared; the bits of an inexact float stored as they are stay compared (as that
+/// float), and so do integers of an exact kernel.
+#[test]
+fn integers_computed_from_inexact_floats_are_not_compared() {
+    let text = |f: &str, body: &str| {
+        format!(
+            "cuda_tile.module @kernels {{
+  entry @kernel(%x: tile<{f}>, %g: tile<ptr<i32>>, %o: tile<ptr<i32>>, %q: tile<ptr<i8>>) {{
+    %t = make_token : token
+{body}
+    return
+  }}
+}}
+"
+        )
+    };
+    let opaque = |f: &str, body: &str| {
+        let m = gpusweep::load(&text(f, body)).unwrap();
+        Policy::of(&m, m.entries()[0].1, false, [1, 1, 1]).opaque_ints
+    };
+    let shifted = "    %a = atan2 %x, %x : tile<f32>
+    %b = bitcast %a : tile<f32> -> tile<i32>
+    %c = constant <i32: 1> : tile<i32>
+    %d = shli %b, %c : tile<i32>
+    %s = store_ptr_tko weak %o, %d token=%t : tile<ptr<i32>>, tile<i32> -> token";
+    assert_eq!(opaque("f32", shifted), [2]);
+    // Exact: the same bits compared.
+    assert_eq!(
+        opaque("f32", &shifted.replace("atan2", "addf")),
+        [] as [usize; 0]
+    );
+    // Stored as they are: compared as f32.
+    let direct = "    %a = atan2 %x, %x : tile<f32>
+    %b = bitcast %a : tile<f32> -> tile<i32>
+    %s = store_ptr_tko weak %o, %b token=%t : tile<ptr<i32>>, tile<i32> -> token";
+    assert_eq!(opaque("f32", direct), [] as [usize; 0]);
+    // A gather through an index converted from an inexact float.
+    let gather = "    %a = atan2 %x, %x : tile<f32>
+    %i = ftoi %a signed : tile<f32> -> tile<i32>
+    %p = offset %g, %i : tile<ptr<i32>>, tile<i32> -> tile<ptr<i32>>
+    %v, %t1 = load_ptr_tko weak %p token=%t : tile<ptr<i32>> -> tile<i32>, token
+    %s = store_ptr_tko weak %o, %v token=%t1 : tile<ptr<i32>>, tile<i32> -> token";
+    assert_eq!(opaque("f32", gather), [2]);
+    // A branch decided by an inexact value.
+    let branch = "    %a = atan2 %x, %x : tile<f32>
+    %z = constant <f32: 0.0> : tile<f32>
+    %c = cmpf greater_than ordered %a, %z : tile<f32> -> tile<i1>
+    if %c {
+      %one = constant <i8: 1> : tile<i8>
+      %s = store_ptr_tko weak %q, %one token=%t : tile<ptr<i8>>, tile<i8> -> token
+    }";
+    assert_eq!(opaque("f32", branch), [3]);
+    // An f64 NaN's open payload, truncated: the kernel is otherwise exact.
+    let payload = "    %n = constant <f64: 0x7FFA8FD6A043D7F3> : tile<f64>
+    %a = addf %n, %x : tile<f64>
+    %b = bitcast %a : tile<f64> -> tile<i64>
+    %c = trunci %b : tile<i64> -> tile<i8>
+    %s = store_ptr_tko weak %q, %c token=%t : tile<ptr<i8>>, tile<i8> -> token";
+    assert_eq!(opaque("f64", payload), [3]);
+}
+
 /// A product reduction's intermediates can underflow or overflow in one order and not in
 /// another (random kernel seed 4728 on the simulator: f64 terms from 5e-324 to 1.8e308,
 /// 3.1e-115 against the interpreter's 0): its policy says so, and a float element at the

@@ -46,6 +46,13 @@
 //! reduction, bitcast to i16, one ulp apart). When the policy is not exact, an integer
 //! buffer whose width is that of a float type the kernel bitcasts to integers
 //! ([`Policy::bitcast_floats`]) is compared as that float type.
+//!
+//! Integers computed from inexact values: a kernel may shift, truncate or test the bits
+//! of an inexact float (random kernel seed 23766: `atan2`'s bits shifted by their own low
+//! bits), convert it to an integer and gather with it (seed 53507), or truncate an f64
+//! NaN's open payload (seed 71326); one ulp then changes the integer arbitrarily. A
+//! forward taint analysis finds the buffers a store may fill with such integers
+//! ([`Policy::opaque_ints`]); an integer buffer among them is reported as not compared.
 
 use tilec_ir::attrs::RoundingMode;
 use tilec_ir::float::{self, FloatKind};
@@ -81,6 +88,10 @@ pub struct Policy {
     /// hold such bits, which carry the float's tolerance, so its elements are compared
     /// as that float (module documentation).
     pub bitcast_floats: Vec<FloatKind>,
+    /// Entry parameters (positions) of buffers that a store may fill with integers
+    /// computed from inexact floats (through a bitcast, a comparison, a branch): such an
+    /// integer buffer is not compared (module documentation).
+    pub opaque_ints: Vec<usize>,
 }
 
 /// The unit roundoff of a float kind: 2^-precision.
@@ -277,6 +288,12 @@ impl Policy {
                 }
             }
         });
+        let opaque_ints = if sources.is_empty() && !f64_nan_payloads {
+            Vec::new()
+        } else {
+            let inexact: Vec<Op> = sources.iter().map(|s| s.op).collect();
+            opaque_integer_params(m, entry, &inexact)
+        };
         if !sources.is_empty() {
             sources.extend(narrowings);
         }
@@ -286,6 +303,7 @@ impl Policy {
             f64_nan_payloads,
             products,
             bitcast_floats,
+            opaque_ints,
         }
     }
 
@@ -304,6 +322,170 @@ impl Policy {
             self.sources.iter().map(|s| s.relative).sum()
         }
     }
+}
+
+/// The entry parameters (positions) that a store may fill with values computed from the
+/// results of `inexact` ops: forward taint from those results through every op (an op
+/// with a tainted operand taints its results; a region op whose operands or whose
+/// terminators' operands are tainted taints its results and its blocks' arguments, all
+/// but a `for`'s induction variable), then every store with a tainted operand (its
+/// value, mask or addresses), or that sits in a region op with a tainted operand (a
+/// branch or a trip count decided by an inexact value), names the parameters its
+/// pointers and views come from. An over-approximation: it may name a parameter whose
+/// values are in fact exact, never miss one.
+fn opaque_integer_params(m: &Module, entry: Op, inexact: &[Op]) -> Vec<usize> {
+    use std::collections::HashSet;
+    use tilec_ir::{Value, ValueDef};
+    let types = &m.ctx.types;
+    let mut tainted: HashSet<Value> = inexact.iter().flat_map(|&op| m.results(op)).collect();
+    // Float bits as integers: f64's NaN payloads are open (the module documentation), an
+    // inexact float's bits carry its error. Moved as they are, they reach a buffer whose
+    // comparison allows for that (the NaN rule of 64-bit integers, integers compared as
+    // the float they came from); any other op on them (a truncation, a shift,
+    // arithmetic) taints its results.
+    let mut payload: HashSet<Value> = HashSet::new();
+    m.walk_op(entry, &mut |op| {
+        if m.opcode(op) == Opcode::Bitcast
+            && let (Some(src), Some(r)) = (m.operands(op).next(), m.results(op).next())
+            && matches!(
+                types.get(types.element_type(m.value_type(src))),
+                TypeData::Float(FloatKind::F64)
+            )
+            && matches!(
+                types.get(types.element_type(m.value_type(r))),
+                TypeData::Int(_)
+            )
+        {
+            payload.insert(r);
+        }
+    });
+    let moves = |o: Op| {
+        matches!(
+            m.opcode(o),
+            Opcode::Reshape
+                | Opcode::Broadcast
+                | Opcode::Extract
+                | Opcode::Permute
+                | Opcode::Cat
+                | Opcode::Select
+        )
+    };
+    let terminator = |o: Op| {
+        matches!(
+            m.opcode(o),
+            Opcode::Yield | Opcode::Continue | Opcode::Break
+        )
+    };
+    loop {
+        let before = tainted.len() + payload.len();
+        m.walk_op(entry, &mut |op| {
+            // An inexact float's bits as integers, moved as they are, are compared as
+            // that float ([`Policy::bitcast_floats`]).
+            if m.opcode(op) == Opcode::Bitcast
+                && m.operands(op).any(|v| tainted.contains(&v))
+                && m.results(op).all(|r| {
+                    matches!(
+                        types.get(types.element_type(m.value_type(r))),
+                        TypeData::Int(_)
+                    )
+                })
+            {
+                payload.extend(m.results(op));
+                return;
+            }
+            if m.operands(op).any(|v| payload.contains(&v)) {
+                if moves(op) {
+                    payload.extend(m.results(op));
+                } else if m.regions(op).is_empty() && !terminator(op) {
+                    tainted.extend(m.results(op));
+                }
+            }
+            let mut hit = m.operands(op).any(|v| tainted.contains(&v));
+            if !m.regions(op).is_empty() {
+                let mut moved = false;
+                m.walk_op(op, &mut |inner| {
+                    if terminator(inner) {
+                        hit |= m.operands(inner).any(|v| tainted.contains(&v));
+                        moved |= m.operands(inner).any(|v| payload.contains(&v));
+                    }
+                });
+                if moved {
+                    payload.extend(m.results(op));
+                }
+            }
+            if !hit {
+                return;
+            }
+            tainted.extend(m.results(op));
+            for &r in m.regions(op) {
+                for &b in m.region_blocks(r) {
+                    let skip = usize::from(m.opcode(op) == Opcode::For);
+                    tainted.extend(m.block_args(b).iter().skip(skip).copied());
+                }
+            }
+        });
+        if tainted.len() + payload.len() == before {
+            break;
+        }
+    }
+    let pointer_like = |v: Value| {
+        let t = m.value_type(v);
+        types.is_view(t) || matches!(types.get(types.element_type(t)), TypeData::Ptr(_))
+    };
+    let params: Vec<Value> = m
+        .regions(entry)
+        .first()
+        .and_then(|&r| m.region_blocks(r).first())
+        .map(|&b| m.block_args(b).to_vec())
+        .unwrap_or_default();
+    let mut opaque = Vec::new();
+    m.walk_op(entry, &mut |op| {
+        if !matches!(
+            m.opcode(op),
+            Opcode::StorePtrTko
+                | Opcode::StoreViewTko
+                | Opcode::AtomicRmwTko
+                | Opcode::AtomicCasTko
+                | Opcode::AtomicStoreTko
+                | Opcode::AtomicRedViewTko
+        ) {
+            return;
+        }
+        let mut hit = m.operands(op).any(|v| tainted.contains(&v));
+        let mut up = m.parent_op(op);
+        while let Some(p) = up.filter(|&p| p != entry) {
+            hit |= m.operands(p).any(|v| tainted.contains(&v));
+            up = m.parent_op(p);
+        }
+        if !hit {
+            return;
+        }
+        // The parameters behind its pointers and views.
+        let mut stack: Vec<Value> = m.operands(op).filter(|&v| pointer_like(v)).collect();
+        let mut seen = HashSet::new();
+        while let Some(v) = stack.pop() {
+            if !seen.insert(v) {
+                continue;
+            }
+            match m.value_def(v) {
+                ValueDef::Arg(b, _) => match params.iter().position(|&p| p == v) {
+                    Some(i) if !opaque.contains(&i) => opaque.push(i),
+                    Some(_) => {}
+                    // A region's argument (a pointer carried by a loop): the pointers
+                    // its op starts from.
+                    None => {
+                        if let Some(owner) = m.block_parent_op(b) {
+                            stack.extend(m.operands(owner).filter(|&u| pointer_like(u)));
+                        }
+                    }
+                },
+                ValueDef::Result(d, _) => stack.extend(m.operands(d).filter(|&u| pointer_like(u))),
+                _ => {}
+            }
+        }
+    });
+    opaque.sort_unstable();
+    opaque
 }
 
 /// One element that differs beyond what the policy allows.
@@ -331,6 +513,9 @@ pub struct Compared {
     pub worst_ulps: f64,
     /// Elements that differ at all (within the bound or not).
     pub inexact: usize,
+    /// Not compared: integers that may be computed from inexact floats
+    /// ([`Policy::opaque_ints`]).
+    pub unchecked: bool,
 }
 
 /// How many mismatches [`Compared::first`] keeps.
