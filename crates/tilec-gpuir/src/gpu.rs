@@ -889,12 +889,11 @@ impl Assign<'_> {
             return m.operand(d, 0);
         }
         // The round trip: `local_load` of a buffer `local_alloc` filled with the value.
+        if m.opcode(d) != Opcode::LocalLoad {
+            return v;
+        }
         m.defining_op(m.operand(d, 0))
-            .filter(|a| {
-                m.opcode(d) == Opcode::LocalLoad
-                    && m.opcode(*a) == Opcode::LocalAlloc
-                    && m.num_operands(*a) == 1
-            })
+            .filter(|a| m.opcode(*a) == Opcode::LocalAlloc && m.num_operands(*a) == 1)
             .map_or(v, |a| m.operand(a, 0))
     }
 

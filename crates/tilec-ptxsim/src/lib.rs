@@ -786,27 +786,19 @@ pub fn f16_to_f32(h: u16) -> f32 {
     if s == 1 { -v } else { v }
 }
 
-/// f32 to f16 bits, rounding to nearest even (finite, in-range values; the test data
-/// stays there).
+/// f32 to f16 bits, rounding to nearest even (overflow to infinity, gradual underflow);
+/// a NaN is the canonical NaN 0x7FFF.
 pub fn f32_to_f16(x: f32) -> u16 {
-    let sign = if x.is_sign_negative() { 0x8000u16 } else { 0 };
-    let a = x.abs() as f64;
-    if a == 0.0 {
-        return sign;
+    f64_to_f16(f64::from(x))
+}
+
+/// f64 to f16 bits with one rounding to nearest even (an f64 sum rounded once, as the
+/// tensor cores' f16 results are); a NaN is the canonical NaN 0x7FFF.
+pub fn f64_to_f16(x: f64) -> u16 {
+    if x.is_nan() {
+        return 0x7FFF;
     }
-    assert!(
-        a < 65504.0 && a >= 2f64.powi(-14),
-        "f16 out of the tested range: {x}"
-    );
-    let e = a.log2().floor() as i32;
-    let m = a / 2f64.powi(e) - 1.0; // [0, 1)
-    let mut mi = (m * 1024.0).round_ties_even() as u32;
-    let mut e = e;
-    if mi == 1024 {
-        mi = 0;
-        e += 1;
-    }
-    sign | (((e + 15) as u16) << 10) | mi as u16
+    tilec_ir::float::round_from_f64(tilec_ir::float::FloatKind::F16, x) as u16
 }
 
 /// bf16 bits to f32 (exact).
@@ -2924,9 +2916,10 @@ impl Cta<'_> {
             }
             out
         };
-        let mut ma = vec![vec![f64::NAN; k]; 16];
-        let mut mb = vec![vec![f64::NAN; 8]; k];
-        let mut mc = vec![vec![f64::NAN; 8]; 16];
+        // `None`: an element no lane supplied (a fragment layout bug, reported).
+        let mut ma = vec![vec![None; k]; 16];
+        let mut mb = vec![vec![None; 8]; k];
+        let mut mc = vec![vec![None; 8]; 16];
         for lane in 0..32 {
             let (g, tig) = (lane >> 2, lane % 4);
             for (i, x) in vals(self, &inst.args[1], lane, aty).into_iter().enumerate() {
@@ -2952,7 +2945,7 @@ impl Cta<'_> {
                         tig * 4 + (i & 3) + if i >= 8 { 16 } else { 0 },
                     ),
                 };
-                ma[r][c] = x;
+                ma[r][c] = Some(x);
             }
             for (i, x) in vals(self, &inst.args[2], lane, bty).into_iter().enumerate() {
                 let r = match k {
@@ -2960,17 +2953,20 @@ impl Cta<'_> {
                     8 => tig + 4 * i,
                     _ => tig * 4 + (i & 3) + if i >= 4 { 16 } else { 0 },
                 };
-                mb[r][g] = x;
+                mb[r][g] = Some(x);
             }
             for (i, x) in vals(self, &inst.args[3], lane, cty).into_iter().enumerate() {
-                mc[if i < 2 { g } else { g + 8 }][tig * 2 + (i & 1)] = x;
+                mc[if i < 2 { g } else { g + 8 }][tig * 2 + (i & 1)] = Some(x);
             }
         }
         let mut d = vec![vec![0f64; 8]; 16];
         for r in 0..16 {
             for c in 0..8 {
-                let s: f64 = (0..k).map(|x| ma[r][x] * mb[x][c]).sum::<f64>() + mc[r][c];
-                assert!(!s.is_nan(), "line {}: mma element not given", inst.line);
+                let given = |v: Option<f64>| v.expect("mma element not given");
+                let s: f64 = (0..k)
+                    .map(|x| given(ma[r][x]) * given(mb[x][c]))
+                    .sum::<f64>()
+                    + given(mc[r][c]);
                 d[r][c] = s;
             }
         }
@@ -2985,9 +2981,12 @@ impl Cta<'_> {
                 for q in 0..per {
                     let i = j * per + q;
                     let val = d[if i < 2 { g } else { g + 8 }][tig * 2 + (i & 1)];
+                    // A NaN comes out as the canonical NaN (all ones but the sign).
                     let bits = match dty {
+                        "f32" if val.is_nan() => 0x7FFF_FFFF,
+                        "f16" if val.is_nan() => 0x7FFF,
                         "f32" => (val as f32).to_bits() as u64,
-                        "f16" => f32_to_f16(val as f32) as u64,
+                        "f16" => f64_to_f16(val) as u64,
                         "s32" => (val as i64 as i32) as u32 as u64,
                         _ => panic!("mma result type {dty}"),
                     };
