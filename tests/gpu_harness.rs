@@ -612,6 +612,48 @@ fn a_broadcast_constant_meets_a_reduction() {
     assert!(matches!(v, Verdict::Pass { .. }), "{} {v:?}", v.word());
 }
 
+/// An element extracted from an iota spread over a cluster's CTAs comes from the whole
+/// iota gathered through the cluster: the iota's rewrite (its part plus the CTA's offset)
+/// replaced the extract's source before the extract was rewritten, so it indexed the
+/// local 2-element part with 3 (random kernel seed 63073 over 2 CTAs).
+#[test]
+fn an_extract_from_a_split_iota_reads_the_whole_iota() {
+    let text = r"cuda_tile.module @kernels {
+  entry @kernel(%o: tile<ptr<i32>>, %w: tile<ptr<i32>>) {
+    %t = make_token : token
+    %i = iota : tile<4xi32>
+    %three = constant <i32: 3> : tile<i32>
+    %e = extract %i[%three] : tile<4xi32> -> tile<1xi32>
+    %s = reshape %e : tile<1xi32> -> tile<i32>
+    %t1 = store_ptr_tko weak %o, %s token=%t : tile<ptr<i32>>, tile<i32> -> token
+    %w1 = reshape %w : tile<ptr<i32>> -> tile<1xptr<i32>>
+    %wb = broadcast %w1 : tile<1xptr<i32>> -> tile<4xptr<i32>>
+    %wp = offset %wb, %i : tile<4xptr<i32>>, tile<4xi32> -> tile<4xptr<i32>>
+    %t2 = store_ptr_tko weak %wp, %i token=%t : tile<4xptr<i32>>, tile<4xi32> -> token
+    return
+  }
+}
+";
+    let case = SweepCase {
+        family: gpusweep::Family::Random,
+        label: "extract from a split iota".to_string(),
+        path: None,
+        text: text.to_string(),
+        entry: "kernel".to_string(),
+        grid: [1, 1, 1],
+        args: vec!["zeros:i32:1".to_string(), "zeros:i32:4".to_string()],
+        exact: true,
+    };
+    let o = tilec_ptx::Options {
+        num_ctas: Some(2),
+        ..opts()
+    };
+    let p = gpusweep::prepare(&case, &o).unwrap();
+    assert!(p.ptx.contains(".reqnctapercluster 2, 1, 1"), "not split");
+    let v = gpusweep::run_case(&mut SimGpu::default(), &case, &o);
+    assert!(matches!(v, Verdict::Pass { .. }), "{} {v:?}", v.word());
+}
+
 /// A product reduction's intermediates can underflow or overflow in one order and not in
 /// another (random kernel seed 4728 on the simulator: f64 terms from 5e-324 to 1.8e308,
 /// 3.1e-115 against the interpreter's 0): its policy says so, and a float element at the

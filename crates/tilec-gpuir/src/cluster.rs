@@ -1187,6 +1187,17 @@ fn apply(m: &mut Module, entry: Op, n: i64, split: &FxHashMap<Value, Split>, bar
             .iter()
             .filter_map(|op| Some((*op, view_access_tile(m, *op).and_then(dim_of)?)))
             .collect();
+        // An extract's source and result dimensions along the split (an iota source is
+        // replaced by its offset sum before the extract is rewritten: random kernel seed
+        // 63073 over 2 CTAs read element 3 of a 2-element part).
+        let extract_dims: FxHashMap<Op, (Option<usize>, Option<usize>)> = ops_before
+            .iter()
+            .filter(|op| m.opcode(**op) == Opcode::Extract)
+            .map(|op| {
+                let (src, r) = (m.operand(*op, 0), m.result(*op, 0));
+                (*op, (dim_of(src), dim_of(r)))
+            })
+            .collect();
         let across: Vec<Op> = ops_before
             .iter()
             .copied()
@@ -1417,12 +1428,12 @@ fn apply(m: &mut Module, entry: Op, n: i64, split: &FxHashMap<Value, Split>, bar
                     }
                 }
             } else if code == Opcode::Extract {
-                let r = m.result(op, 0);
-                if let Some(d) = dim_of(r) {
+                let (src_dim, r_dim) = extract_dims.get(&op).copied().unwrap_or_default();
+                if let Some(d) = r_dim {
                     let i = m.operand(op, 1 + d);
                     let ni = moved(m, &mut ranks, i, n, 1);
                     m.set_operand(op, 1 + d, ni);
-                } else if let Some(d) = dim_of(m.operand(op, 0)) {
+                } else if let Some(d) = src_dim {
                     let whole = gathered_whole(m, op, m.operand(op, 0), d, n);
                     m.set_operand(op, 0, whole);
                 }
