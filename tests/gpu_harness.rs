@@ -654,6 +654,51 @@ fn an_extract_from_a_split_iota_reads_the_whole_iota() {
     assert!(matches!(v, Verdict::Pass { .. }), "{} {v:?}", v.word());
 }
 
+/// A float sum reduction may overflow in one order and not another (random kernel seeds
+/// 205455, 215140: f16 sums near 65504): a non-finite element on one side matches, a
+/// finite one is held to the bound. A function with an unbounded condition number of an
+/// inexact value (seed 208033: `tan` of a bf16 sum; 203304: `sin` of `sinh`) makes its
+/// buffers match any number, while the same function of exact inputs does not.
+#[test]
+fn sums_may_overflow_and_ill_conditioned_functions_amplify() {
+    let text = |body: &str, red: &str| {
+        format!(
+            "cuda_tile.module @kernels {{
+  entry @kernel(%a: tile<ptr<f16>>, %o: tile<ptr<f16>>, %q: tile<ptr<f32>>) {{
+    %t = make_token : token
+    %i = iota : tile<4xi32>
+    %p = reshape %a : tile<ptr<f16>> -> tile<1xptr<f16>>
+    %pb = broadcast %p : tile<1xptr<f16>> -> tile<4xptr<f16>>
+    %pi = offset %pb, %i : tile<4xptr<f16>>, tile<4xi32> -> tile<4xptr<f16>>
+    %x, %t1 = load_ptr_tko weak %pi token=%t : tile<4xptr<f16>> -> tile<4xf16>, token
+    %r = reduce %x dim=0 identities=[0.000000e+00 : f16] : tile<4xf16> -> tile<f16>
+    (%e: tile<f16>, %acc: tile<f16>) {{
+      %n = {red} %e, %acc : tile<f16>
+      yield %n : tile<f16>
+    }}
+    %s = store_ptr_tko weak %o, %r token=%t1 : tile<ptr<f16>>, tile<f16> -> token
+    %w = ftof {body} : tile<f16> -> tile<f32>
+    %f = tan %w : tile<f32>
+    %s2 = store_ptr_tko weak %q, %f token=%t1 : tile<ptr<f32>>, tile<f32> -> token
+    return
+  }}
+}}
+"
+        )
+    };
+    let m = gpusweep::load(&text("%r", "addf")).unwrap();
+    let p = Policy::of(&m, m.entries()[0].1, false, [1, 1, 1]);
+    assert!(p.sums && !p.products && p.amplified == [2], "{p:?}");
+    let types = &m.ctx.types;
+    // 1 against infinity matches (an overflow in one order); 1 against 2 does not.
+    let c = compare(types, Type::F16, &[0x3C00, 0x3C00], &[0x7C00, 0x4000], &p);
+    assert_eq!((c.mismatches, c.first[0].index), (1, 1), "{c:?}");
+    // A maximum is exact: no sum, and `tan` of its result is tan's bound alone.
+    let m2 = gpusweep::load(&text("%r", "maxf")).unwrap();
+    let p2 = Policy::of(&m2, m2.entries()[0].1, false, [1, 1, 1]);
+    assert!(!p2.sums && p2.amplified.is_empty(), "{p2:?}");
+}
+
 /// A product reduction's intermediates can underflow or overflow in one order and not in
 /// another (random kernel seed 4728 on the simulator: f64 terms from 5e-324 to 1.8e308,
 /// 3.1e-115 against the interpreter's 0): its policy says so, and a float element at the

@@ -93,6 +93,16 @@ pub struct Policy {
     /// computed from inexact floats (through a bitcast, a comparison, a branch): such an
     /// integer buffer is not compared (module documentation).
     pub opaque_ints: Vec<usize>,
+    /// A reduction or scan adds float terms, so a sum that overflows (to an infinity, or
+    /// NaN from infinities of both signs) in one order may be finite in another: a
+    /// non-finite element on one side matches any value (module documentation).
+    pub sums: bool,
+    /// Entry parameters (positions) of float buffers that a store may fill with values an
+    /// ill-conditioned function (`sin`, `cos`, `tan`, `exp`, `exp2`, `sinh`, `cosh`,
+    /// `pow`) computed from an inexact value: its condition number, unbounded, turns the
+    /// input's difference into any difference, so such a buffer is held only to NaN
+    /// where NaN (module documentation).
+    pub amplified: Vec<usize>,
 }
 
 /// The unit roundoff of a float kind: 2^-precision.
@@ -138,6 +148,7 @@ impl Policy {
         let mut narrowings: Vec<Source> = Vec::new();
         let mut f64_nan_payloads = false;
         let mut products = false;
+        let mut sums = false;
         let mut bitcast_floats: Vec<FloatKind> = Vec::new();
         let mut add = |op: Op, what: String, relative: f64| {
             sources.push(Source { op, what, relative });
@@ -176,6 +187,8 @@ impl Policy {
                         let float = t.and_then(kind_of).is_some();
                         float_body |= order_dependent(m.opcode(o)) && float;
                         products |= matches!(m.opcode(o), Opcode::MulF | Opcode::DivF) && float;
+                        sums |= matches!(m.opcode(o), Opcode::AddF | Opcode::SubF | Opcode::Fma)
+                            && float;
                     });
                     let Some(src) = m.operands(op).next() else {
                         return;
@@ -289,11 +302,11 @@ impl Policy {
                 }
             }
         });
-        let opaque_ints = if sources.is_empty() && !f64_nan_payloads {
-            Vec::new()
+        let (opaque_ints, amplified) = if sources.is_empty() && !f64_nan_payloads {
+            (Vec::new(), Vec::new())
         } else {
             let inexact: Vec<Op> = sources.iter().map(|s| s.op).collect();
-            opaque_integer_params(m, entry, &inexact)
+            tainted_params(m, entry, &inexact)
         };
         if !sources.is_empty() {
             sources.extend(narrowings);
@@ -305,6 +318,8 @@ impl Policy {
             products,
             bitcast_floats,
             opaque_ints,
+            sums,
+            amplified,
         }
     }
 
@@ -326,7 +341,9 @@ impl Policy {
 }
 
 /// The entry parameters (positions) that a store may fill with values computed from the
-/// results of `inexact` ops: forward taint from those results through every op (an op
+/// results of `inexact` ops ([`Policy::opaque_ints`]; the first list), and those it may
+/// fill with values an ill-conditioned function computed from such values
+/// ([`Policy::amplified`]; the second): forward taint from those results through every op (an op
 /// with a tainted operand taints its results; a region op whose operands or whose
 /// terminators' operands are tainted taints its results and its blocks' arguments, all
 /// but a `for`'s induction variable), then every store with a tainted operand (its
@@ -334,7 +351,7 @@ impl Policy {
 /// branch or a trip count decided by an inexact value), names the parameters its
 /// pointers and views come from. An over-approximation: it may name a parameter whose
 /// values are in fact exact, never miss one.
-fn opaque_integer_params(m: &Module, entry: Op, inexact: &[Op]) -> Vec<usize> {
+fn tainted_params(m: &Module, entry: Op, inexact: &[Op]) -> (Vec<usize>, Vec<usize>) {
     use std::collections::HashSet;
     use tilec_ir::{Value, ValueDef};
     let types = &m.ctx.types;
@@ -429,6 +446,49 @@ fn opaque_integer_params(m: &Module, entry: Op, inexact: &[Op]) -> Vec<usize> {
             break;
         }
     }
+    // Values an ill-conditioned function computed from an inexact input, and everything
+    // computed from them.
+    let mut amplified: HashSet<Value> = HashSet::new();
+    m.walk_op(entry, &mut |op| {
+        if matches!(
+            m.opcode(op),
+            Opcode::Sin
+                | Opcode::Cos
+                | Opcode::Tan
+                | Opcode::Exp
+                | Opcode::Exp2
+                | Opcode::SinH
+                | Opcode::CosH
+                | Opcode::PowF
+        ) && m.operands(op).any(|v| tainted.contains(&v))
+        {
+            amplified.extend(m.results(op));
+        }
+    });
+    loop {
+        let before = amplified.len();
+        m.walk_op(entry, &mut |op| {
+            let mut hit = m.operands(op).any(|v| amplified.contains(&v));
+            if !m.regions(op).is_empty() {
+                m.walk_op(op, &mut |inner| {
+                    hit |= terminator(inner) && m.operands(inner).any(|v| amplified.contains(&v));
+                });
+            }
+            if !hit {
+                return;
+            }
+            amplified.extend(m.results(op));
+            for &r in m.regions(op) {
+                for &b in m.region_blocks(r) {
+                    let skip = usize::from(m.opcode(op) == Opcode::For);
+                    amplified.extend(m.block_args(b).iter().skip(skip).copied());
+                }
+            }
+        });
+        if amplified.len() == before {
+            break;
+        }
+    }
     let pointer_like = |v: Value| {
         let t = m.value_type(v);
         types.is_view(t) || matches!(types.get(types.element_type(t)), TypeData::Ptr(_))
@@ -439,54 +499,61 @@ fn opaque_integer_params(m: &Module, entry: Op, inexact: &[Op]) -> Vec<usize> {
         .and_then(|&r| m.region_blocks(r).first())
         .map(|&b| m.block_args(b).to_vec())
         .unwrap_or_default();
-    let mut opaque = Vec::new();
-    m.walk_op(entry, &mut |op| {
-        if !matches!(
-            m.opcode(op),
-            Opcode::StorePtrTko
-                | Opcode::StoreViewTko
-                | Opcode::AtomicRmwTko
-                | Opcode::AtomicCasTko
-                | Opcode::AtomicStoreTko
-                | Opcode::AtomicRedViewTko
-        ) {
-            return;
-        }
-        let mut hit = m.operands(op).any(|v| tainted.contains(&v));
-        let mut up = m.parent_op(op);
-        while let Some(p) = up.filter(|&p| p != entry) {
-            hit |= m.operands(p).any(|v| tainted.contains(&v));
-            up = m.parent_op(p);
-        }
-        if !hit {
-            return;
-        }
-        // The parameters behind its pointers and views.
-        let mut stack: Vec<Value> = m.operands(op).filter(|&v| pointer_like(v)).collect();
-        let mut seen = HashSet::new();
-        while let Some(v) = stack.pop() {
-            if !seen.insert(v) {
-                continue;
+    // The parameters every store with an operand in `set`, or under a region op with one,
+    // may write.
+    let targets = |set: &HashSet<Value>| {
+        let mut out = Vec::new();
+        m.walk_op(entry, &mut |op| {
+            if !matches!(
+                m.opcode(op),
+                Opcode::StorePtrTko
+                    | Opcode::StoreViewTko
+                    | Opcode::AtomicRmwTko
+                    | Opcode::AtomicCasTko
+                    | Opcode::AtomicStoreTko
+                    | Opcode::AtomicRedViewTko
+            ) {
+                return;
             }
-            match m.value_def(v) {
-                ValueDef::Arg(b, _) => match params.iter().position(|&p| p == v) {
-                    Some(i) if !opaque.contains(&i) => opaque.push(i),
-                    Some(_) => {}
-                    // A region's argument (a pointer carried by a loop): the pointers
-                    // its op starts from.
-                    None => {
-                        if let Some(owner) = m.block_parent_op(b) {
-                            stack.extend(m.operands(owner).filter(|&u| pointer_like(u)));
+            let mut hit = m.operands(op).any(|v| set.contains(&v));
+            let mut up = m.parent_op(op);
+            while let Some(p) = up.filter(|&p| p != entry) {
+                hit |= m.operands(p).any(|v| set.contains(&v));
+                up = m.parent_op(p);
+            }
+            if !hit {
+                return;
+            }
+            // The parameters behind its pointers and views.
+            let mut stack: Vec<Value> = m.operands(op).filter(|&v| pointer_like(v)).collect();
+            let mut seen = HashSet::new();
+            while let Some(v) = stack.pop() {
+                if !seen.insert(v) {
+                    continue;
+                }
+                match m.value_def(v) {
+                    ValueDef::Arg(b, _) => match params.iter().position(|&p| p == v) {
+                        Some(i) if !out.contains(&i) => out.push(i),
+                        Some(_) => {}
+                        // A region's argument (a pointer carried by a loop): the pointers
+                        // its op starts from.
+                        None => {
+                            if let Some(owner) = m.block_parent_op(b) {
+                                stack.extend(m.operands(owner).filter(|&u| pointer_like(u)));
+                            }
                         }
+                    },
+                    ValueDef::Result(d, _) => {
+                        stack.extend(m.operands(d).filter(|&u| pointer_like(u)));
                     }
-                },
-                ValueDef::Result(d, _) => stack.extend(m.operands(d).filter(|&u| pointer_like(u))),
-                _ => {}
+                    _ => {}
+                }
             }
-        }
-    });
-    opaque.sort_unstable();
-    opaque
+        });
+        out.sort_unstable();
+        out
+    };
+    (targets(&tainted), targets(&amplified))
 }
 
 /// One element that differs beyond what the policy allows.
@@ -580,6 +647,12 @@ pub fn compare(
         };
         let ok = match kind {
             Some(k) if policy.products && (edge(k, g) || edge(k, w)) => true,
+            Some(k)
+                if policy.sums
+                    && (!float::to_f64(k, g).is_finite() || !float::to_f64(k, w).is_finite()) =>
+            {
+                true
+            }
             None if policy.f64_nan_payloads && types.get(elem) == &TypeData::Int(64) => {
                 float::is_nan(FloatKind::F64, g) && float::is_nan(FloatKind::F64, w)
             }
