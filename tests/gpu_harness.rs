@@ -657,8 +657,9 @@ fn an_extract_from_a_split_iota_reads_the_whole_iota() {
 /// A float sum reduction may overflow in one order and not another (random kernel seeds
 /// 205455, 215140: f16 sums near 65504): a non-finite element on one side matches, a
 /// finite one is held to the bound. A function with an unbounded condition number of an
-/// inexact value (seed 208033: `tan` of a bf16 sum; 203304: `sin` of `sinh`) makes its
-/// buffers match any number, while the same function of exact inputs does not.
+/// inexact value (seed 208033: `tan` of a bf16 sum; 203304: `sin` of `sinh`), or a
+/// discontinuous one (`floor`, `remf`, ...), makes its buffers match any number, while
+/// the same function of exact inputs does not.
 #[test]
 fn sums_may_overflow_and_ill_conditioned_functions_amplify() {
     let text = |body: &str, red: &str| {
@@ -693,6 +694,11 @@ fn sums_may_overflow_and_ill_conditioned_functions_amplify() {
     // 1 against infinity matches (an overflow in one order); 1 against 2 does not.
     let c = compare(types, Type::F16, &[0x3C00, 0x3C00], &[0x7C00, 0x4000], &p);
     assert_eq!((c.mismatches, c.first[0].index), (1, 1), "{c:?}");
+    // A discontinuous function of an inexact value too (random kernels 305570, 319040:
+    // `remf` of a sum or of `rsqrt`).
+    let m3 = gpusweep::load(&text("%r", "addf").replace("tan %w", "floor %w")).unwrap();
+    let p3 = Policy::of(&m3, m3.entries()[0].1, false, [1, 1, 1]);
+    assert_eq!(p3.amplified, [2], "{p3:?}");
     // A maximum is exact: no sum, and `tan` of its result is tan's bound alone.
     let m2 = gpusweep::load(&text("%r", "maxf")).unwrap();
     let p2 = Policy::of(&m2, m2.entries()[0].1, false, [1, 1, 1]);

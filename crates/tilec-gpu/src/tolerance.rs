@@ -99,9 +99,10 @@ pub struct Policy {
     pub sums: bool,
     /// Entry parameters (positions) of float buffers that a store may fill with values an
     /// ill-conditioned function (`sin`, `cos`, `tan`, `exp`, `exp2`, `sinh`, `cosh`,
-    /// `pow`) computed from an inexact value: its condition number, unbounded, turns the
-    /// input's difference into any difference, so such a buffer is held only to NaN
-    /// where NaN (module documentation).
+    /// `pow`) or a discontinuous one (`remf`, `floor`, `ceil`, `ftoi`, a comparison)
+    /// computed from an inexact value: it turns the input's difference into any
+    /// difference, so such a buffer is held only to NaN where NaN (module
+    /// documentation).
     pub amplified: Vec<usize>,
 }
 
@@ -446,8 +447,8 @@ fn tainted_params(m: &Module, entry: Op, inexact: &[Op]) -> (Vec<usize>, Vec<usi
             break;
         }
     }
-    // Values an ill-conditioned function computed from an inexact input, and everything
-    // computed from them.
+    // Values an ill-conditioned or discontinuous function computed from an inexact
+    // input, and everything computed from them.
     let mut amplified: HashSet<Value> = HashSet::new();
     m.walk_op(entry, &mut |op| {
         if matches!(
@@ -460,6 +461,13 @@ fn tainted_params(m: &Module, entry: Op, inexact: &[Op]) -> (Vec<usize>, Vec<usi
                 | Opcode::SinH
                 | Opcode::CosH
                 | Opcode::PowF
+                // Discontinuous: a jump (of a floor, a remainder, a truncation to an
+                // integer, a comparison that picks another value) anywhere.
+                | Opcode::RemF
+                | Opcode::Floor
+                | Opcode::Ceil
+                | Opcode::FToI
+                | Opcode::CmpF
         ) && m.operands(op).any(|v| tainted.contains(&v))
         {
             amplified.extend(m.results(op));
