@@ -694,6 +694,17 @@ fn sums_may_overflow_and_ill_conditioned_functions_amplify() {
     // 1 against infinity matches (an overflow in one order); 1 against 2 does not.
     let c = compare(types, Type::F16, &[0x3C00, 0x3C00], &[0x7C00, 0x4000], &p);
     assert_eq!((c.mismatches, c.first[0].index), (1, 1), "{c:?}");
+    // Near zero, a few smallest normals: 2^-14 against 0 matches, 2^-10 does not.
+    let c = compare(types, Type::F16, &[0x0400, 0x1400], &[0, 0], &p);
+    assert_eq!((c.mismatches, c.first[0].index), (1, 1), "{c:?}");
+    // A float from an integer computed from an inexact value (random kernel 603909).
+    let from_int = gpusweep::load(&text("%r", "addf").replace(
+        "%w = ftof %r : tile<f16> -> tile<f32>",
+        "%wi = ftoi %r signed : tile<f16> -> tile<i32>\n    %w = itof %wi signed : tile<i32> -> tile<f32>",
+    ).replace("tan %w", "negf %w"))
+    .unwrap();
+    let p4 = Policy::of(&from_int, from_int.entries()[0].1, false, [1, 1, 1]);
+    assert_eq!(p4.amplified, [2], "{p4:?}");
     // A discontinuous function of an inexact value too (random kernels 305570, 319040:
     // `remf` of a sum or of `rsqrt`).
     let m3 = gpusweep::load(&text("%r", "addf").replace("tan %w", "floor %w")).unwrap();
