@@ -873,6 +873,13 @@ impl Kernel<'_> {
                 self.ins(format!("cvt{m}.f16.{ity} {r}, {src};"));
                 r
             }
+            Type::BF16 if w == 64 => {
+                // Rounded to odd in f32 (a 64-bit integer is not exact in f64, and an
+                // f64 rounding to nearest could land on a bf16 midpoint: random kernel
+                // seed 1214762, `itof` of a `brev`), then once to bf16.
+                let f = self.int_to_f32_odd(ity, &src);
+                self.f32_to_half(Type::BF16, &f, mode)
+            }
             Type::BF16 => {
                 // Exact in f64 for up to 32 bits; rounded once more to bf16.
                 let d = self.reg(RegClass::F64);
