@@ -899,6 +899,19 @@ fn conformance_and_corpus_cases_match_the_interpreter_on_the_simulator() {
 }
 
 fn sim_case(label: &str, text: &str, args: &[&str]) -> Verdict {
+    let args = args.iter().map(|s| s.to_string()).collect();
+    sim_run(label, text, args, true, &opts())
+}
+
+/// One tile block of `@kernel` on the simulator, compiled with `o`, against the
+/// interpreter.
+fn sim_run(
+    label: &str,
+    text: &str,
+    args: Vec<String>,
+    exact: bool,
+    o: &tilec_ptx::Options,
+) -> Verdict {
     let c = SweepCase {
         family: gpusweep::Family::Random,
         label: label.to_string(),
@@ -906,10 +919,49 @@ fn sim_case(label: &str, text: &str, args: &[&str]) -> Verdict {
         text: text.to_string(),
         entry: "kernel".to_string(),
         grid: [1, 1, 1],
-        args: args.iter().map(|s| s.to_string()).collect(),
-        exact: true,
+        args,
+        exact,
     };
-    gpusweep::run_case(&mut SimGpu::default(), &c, &opts())
+    gpusweep::run_case(&mut SimGpu::default(), &c, o)
+}
+
+/// [`sim_run`] at sm_80 and at sm_90a: a line in `fails` for each that does not pass
+/// (or stop at undefined behaviour, when `undefined_ok`); the number of runs.
+fn sim_at_both(
+    label: &str,
+    text: &str,
+    args: &[String],
+    (exact, undefined_ok): (bool, bool),
+    fails: &mut Vec<String>,
+) -> usize {
+    let archs = [tilec_ptx::Arch::Sm80, tilec_ptx::Arch::Sm90a];
+    for arch in archs {
+        let o = tilec_ptx::Options {
+            arch,
+            ..tilec_ptx::Options::default()
+        };
+        let v = sim_run(label, text, args.to_vec(), exact, &o);
+        let ok = match v {
+            Verdict::Pass { .. } => true,
+            Verdict::Undefined(_) => undefined_ok,
+            _ => false,
+        };
+        if !ok {
+            fails.push(format!("{label} at {arch:?}: {} {v:?}", v.word()));
+        }
+    }
+    archs.len()
+}
+
+/// At least `at_least` of `runs`, and no failure.
+fn assert_all_passed(fails: &[String], runs: usize, at_least: usize) {
+    assert!(runs >= at_least, "only {runs} cases ran");
+    assert!(
+        fails.is_empty(),
+        "{} of {runs} differ:\n{}",
+        fails.len(),
+        fails.join("\n")
+    );
 }
 
 /// The simulator's `mul.hi` / `mad.hi` give the upper half of the product (random kernel
@@ -2875,31 +2927,10 @@ fn conversions_of_special_values_match_the_interpreter() {
             ],
         ),
     ];
-    let archs = [tilec_ptx::Arch::Sm80, tilec_ptx::Arch::Sm90a];
     let mut fails = Vec::new();
     let mut runs = 0;
     let mut check = |label: String, text: String, args: Vec<String>| {
-        for arch in archs {
-            let c = SweepCase {
-                family: gpusweep::Family::Random,
-                label: label.clone(),
-                path: None,
-                text: text.clone(),
-                entry: "kernel".to_string(),
-                grid: [1, 1, 1],
-                args: args.clone(),
-                exact: true,
-            };
-            let o = tilec_ptx::Options {
-                arch,
-                ..tilec_ptx::Options::default()
-            };
-            let v = gpusweep::run_case(&mut SimGpu::default(), &c, &o);
-            runs += 1;
-            if !matches!(v, Verdict::Pass { .. } | Verdict::Undefined(..)) {
-                fails.push(format!("{label} at {arch:?}: {} {v:?}", v.word()));
-            }
-        }
+        runs += sim_at_both(&label, &text, &args, (true, true), &mut fails);
     };
     let roundings = [
         "",
@@ -3028,13 +3059,7 @@ fn conversions_of_special_values_match_the_interpreter() {
             }
         }
     }
-    assert!(runs > 2000, "only {runs} conversions ran");
-    assert!(
-        fails.is_empty(),
-        "{} of {runs} differ:\n{}",
-        fails.len(),
-        fails.join("\n")
-    );
+    assert_all_passed(&fails, runs, 2000);
 }
 
 /// Every float op (`addf` ... `atan2`, `fma`, `cmpf` with `select`) in every rounding
@@ -3120,7 +3145,6 @@ fn float_ops_on_special_values_match_the_interpreter() {
     ];
     let dir = std::env::temp_dir().join(format!("tilec-fops-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let archs = [tilec_ptx::Arch::Sm80, tilec_ptx::Arch::Sm90a];
     let mut fails = Vec::new();
     let mut runs = 0;
     let unary = [
@@ -3250,46 +3274,27 @@ fn float_ops_on_special_values_match_the_interpreter() {
             if !tilec_tests::verify_diags(&text, false).is_empty() {
                 continue;
             }
-            for arch in archs {
-                let case = SweepCase {
-                    family: gpusweep::Family::Random,
-                    label: label.clone(),
-                    path: None,
-                    text: text.clone(),
-                    entry: "kernel".to_string(),
-                    grid: [1, 1, 1],
-                    args: vec![
-                        paths[0].clone(),
-                        paths[1].clone(),
-                        paths[2].clone(),
-                        if exact_op(&label) {
-                            format!("zeros:{int}:{nn}")
-                        } else {
-                            format!("zeros:{ty}:{nn}")
-                        },
-                    ],
-                    exact: false,
-                };
-                let o = tilec_ptx::Options {
-                    arch,
-                    ..tilec_ptx::Options::default()
-                };
-                let v = gpusweep::run_case(&mut SimGpu::default(), &case, &o);
-                runs += 1;
-                if !matches!(v, Verdict::Pass { .. } | Verdict::Undefined(..)) {
-                    fails.push(format!("{ty} {label} at {arch:?}: {} {v:?}", v.word()));
-                }
-            }
+            let args = [
+                paths[0].clone(),
+                paths[1].clone(),
+                paths[2].clone(),
+                if exact_op(&label) {
+                    format!("zeros:{int}:{nn}")
+                } else {
+                    format!("zeros:{ty}:{nn}")
+                },
+            ];
+            runs += sim_at_both(
+                &format!("{ty} {label}"),
+                &text,
+                &args,
+                (false, true),
+                &mut fails,
+            );
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(runs > 400, "only {runs} cases ran");
-    assert!(
-        fails.is_empty(),
-        "{} of {runs} differ:\n{}",
-        fails.len(),
-        fails.join("\n")
-    );
+    assert_all_passed(&fails, runs, 401);
 }
 
 /// Every integer op in each signedness and rounding mode, on all pairs of 16 extreme
@@ -3303,10 +3308,8 @@ fn integer_ops_on_extreme_values_match_the_interpreter() {
     use tilec_ir::Type;
     let dir = std::env::temp_dir().join(format!("tilec-iops-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let archs = [tilec_ptx::Arch::Sm80, tilec_ptx::Arch::Sm90a];
     let mut fails = Vec::new();
     let mut runs = 0;
-    let mut undefined = 0;
     for (ty, elem, w) in [
         ("i8", Type::I8, 8u32),
         ("i16", Type::I16, 16),
@@ -3458,45 +3461,23 @@ fn integer_ops_on_extreme_values_match_the_interpreter() {
             if !tilec_tests::verify_diags(&text, false).is_empty() {
                 continue;
             }
-            for arch in archs {
-                let case = SweepCase {
-                    family: gpusweep::Family::Random,
-                    label: label.clone(),
-                    path: None,
-                    text: text.clone(),
-                    entry: "kernel".to_string(),
-                    grid: [1, 1, 1],
-                    args: vec![
-                        format!("@{}", pa.display()),
-                        format!("@{}", pb.display()),
-                        format!("zeros:{ty}:{n}"),
-                    ],
-                    exact: true,
-                };
-                let o = tilec_ptx::Options {
-                    arch,
-                    ..tilec_ptx::Options::default()
-                };
-                let v = gpusweep::run_case(&mut SimGpu::default(), &case, &o);
-                runs += 1;
-                if matches!(v, Verdict::Undefined(..)) {
-                    undefined += 1;
-                }
-                if !matches!(v, Verdict::Pass { .. } | Verdict::Undefined(..)) {
-                    fails.push(format!("{ty} {label} at {arch:?}: {} {v:?}", v.word()));
-                }
-            }
+            let args = [
+                format!("@{}", pa.display()),
+                format!("@{}", pb.display()),
+                format!("zeros:{ty}:{n}"),
+            ];
+            // The values were chosen to be defined: undefined behaviour fails.
+            runs += sim_at_both(
+                &format!("{ty} {label}"),
+                &text,
+                &args,
+                (true, false),
+                &mut fails,
+            );
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(runs > 300, "only {runs} cases ran");
-    assert_eq!(undefined, 0, "the values were chosen to be defined");
-    assert!(
-        fails.is_empty(),
-        "{} of {runs} differ:\n{}",
-        fails.len(),
-        fails.join("\n")
-    );
+    assert_all_passed(&fails, runs, 301);
 }
 
 /// Tensor-core products (`mma.sync` at sm_80, `wgmma` at sm_90a) of `special` operands
@@ -3565,42 +3546,21 @@ fn tensor_core_products_of_special_values_match_the_interpreter() {
                 );
             let d = tilec_tests::verify_diags(&text, false);
             assert!(d.is_empty(), "{a_ty}: {d:?}");
-            for arch in [tilec_ptx::Arch::Sm80, tilec_ptx::Arch::Sm90a] {
-                let case = SweepCase {
-                    family: gpusweep::Family::Random,
-                    label: format!("mma {a_ty}->{c_ty} seed {seed}"),
-                    path: None,
-                    text: text.clone(),
-                    entry: "kernel".to_string(),
-                    grid: [1, 1, 1],
-                    args: vec![
-                        format!("special:{st}:{}:{}", m * k, seed),
-                        format!("special:{st}:{}:{}", k * n, seed + 100),
-                        format!("special:{c_ty}:{}:{}", m * n, seed + 200),
-                        format!("zeros:{c_ty}:{}", m * n),
-                    ],
-                    exact: false,
-                };
-                let o = tilec_ptx::Options {
-                    arch,
-                    ..tilec_ptx::Options::default()
-                };
-                let v = gpusweep::run_case(&mut SimGpu::default(), &case, &o);
-                runs += 1;
-                if !matches!(v, Verdict::Pass { .. } | Verdict::Undefined(..)) {
-                    fails.push(format!(
-                        "{a_ty}->{c_ty} seed {seed} at {arch:?}: {} {v:?}",
-                        v.word()
-                    ));
-                }
-            }
+            let args = [
+                format!("special:{st}:{}:{}", m * k, seed),
+                format!("special:{st}:{}:{}", k * n, seed + 100),
+                format!("special:{c_ty}:{}:{}", m * n, seed + 200),
+                format!("zeros:{c_ty}:{}", m * n),
+            ];
+            runs += sim_at_both(
+                &format!("mma {a_ty}->{c_ty} seed {seed}"),
+                &text,
+                &args,
+                (false, true),
+                &mut fails,
+            );
         }
     }
     assert_eq!(runs, 36);
-    assert!(
-        fails.is_empty(),
-        "{} of {runs} differ:\n{}",
-        fails.len(),
-        fails.join("\n")
-    );
+    assert_all_passed(&fails, runs, 36);
 }
