@@ -226,11 +226,11 @@ fn form_errors() {
     let cases = [
         (
             "5",
-            "expected TYPE:VALUE, @FILE.npy or zeros|ones|iota|fill|random|randint:TYPE:SHAPE[:...]",
+            "expected TYPE:VALUE, @FILE.npy or zeros|ones|iota|fill|random|randint|special:TYPE:SHAPE[:...]",
         ),
         (
             "",
-            "expected TYPE:VALUE, @FILE.npy or zeros|ones|iota|fill|random|randint:TYPE:SHAPE[:...]",
+            "expected TYPE:VALUE, @FILE.npy or zeros|ones|iota|fill|random|randint|special:TYPE:SHAPE[:...]",
         ),
         ("f12:3", "unknown element type 'f12'"),
         (":3", "missing element type"),
