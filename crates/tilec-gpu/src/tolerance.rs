@@ -59,6 +59,7 @@
 
 use tilec_ir::attrs::RoundingMode;
 use tilec_ir::float::{self, FloatKind};
+use tilec_ir::ops::{Effects, Traits};
 use tilec_ir::{EnumKind, Module, Op, Opcode, Type, TypeData};
 use tilec_ptx::math::{MathFn, Prec, ulp_bound};
 
@@ -391,12 +392,7 @@ fn tainted_params(m: &Module, entry: Op, inexact: &[Op]) -> (Vec<usize>, Vec<usi
                 | Opcode::Select
         )
     };
-    let terminator = |o: Op| {
-        matches!(
-            m.opcode(o),
-            Opcode::Yield | Opcode::Continue | Opcode::Break
-        )
-    };
+    let terminator = |o: Op| m.def(o).has(Traits::TERMINATOR);
     loop {
         let before = tainted.len() + payload.len();
         m.walk_op(entry, &mut |op| {
@@ -434,15 +430,8 @@ fn tainted_params(m: &Module, entry: Op, inexact: &[Op]) -> (Vec<usize>, Vec<usi
                     payload.extend(m.results(op));
                 }
             }
-            if !hit {
-                return;
-            }
-            tainted.extend(m.results(op));
-            for &r in m.regions(op) {
-                for &b in m.region_blocks(r) {
-                    let skip = usize::from(m.opcode(op) == Opcode::For);
-                    tainted.extend(m.block_args(b).iter().skip(skip).copied());
-                }
+            if hit {
+                spread(m, op, &mut tainted);
             }
         });
         if tainted.len() + payload.len() == before {
@@ -505,15 +494,8 @@ fn tainted_params(m: &Module, entry: Op, inexact: &[Op]) -> (Vec<usize>, Vec<usi
                     hit |= terminator(inner) && m.operands(inner).any(|v| amplified.contains(&v));
                 });
             }
-            if !hit {
-                return;
-            }
-            amplified.extend(m.results(op));
-            for &r in m.regions(op) {
-                for &b in m.region_blocks(r) {
-                    let skip = usize::from(m.opcode(op) == Opcode::For);
-                    amplified.extend(m.block_args(b).iter().skip(skip).copied());
-                }
+            if hit {
+                spread(m, op, &mut amplified);
             }
         });
         if amplified.len() == before {
@@ -535,15 +517,7 @@ fn tainted_params(m: &Module, entry: Op, inexact: &[Op]) -> (Vec<usize>, Vec<usi
     let targets = |set: &HashSet<Value>| {
         let mut out = Vec::new();
         m.walk_op(entry, &mut |op| {
-            if !matches!(
-                m.opcode(op),
-                Opcode::StorePtrTko
-                    | Opcode::StoreViewTko
-                    | Opcode::AtomicRmwTko
-                    | Opcode::AtomicCasTko
-                    | Opcode::AtomicStoreTko
-                    | Opcode::AtomicRedViewTko
-            ) {
+            if !matches!(m.def(op).effects, Effects::Write | Effects::ReadWrite) {
                 return;
             }
             let mut hit = m.operands(op).any(|v| set.contains(&v));
@@ -577,7 +551,7 @@ fn tainted_params(m: &Module, entry: Op, inexact: &[Op]) -> (Vec<usize>, Vec<usi
                     ValueDef::Result(d, _) => {
                         stack.extend(m.operands(d).filter(|&u| pointer_like(u)));
                     }
-                    _ => {}
+                    ValueDef::Placeholder => {}
                 }
             }
         });
@@ -585,6 +559,18 @@ fn tainted_params(m: &Module, entry: Op, inexact: &[Op]) -> (Vec<usize>, Vec<usi
         out
     };
     (targets(&tainted), targets(&amplified))
+}
+
+/// `op`'s results, and the arguments of its regions' blocks but a `for`'s induction
+/// variable, join `set` (a value computed from one in the set reaches them).
+fn spread(m: &Module, op: Op, set: &mut std::collections::HashSet<tilec_ir::Value>) {
+    set.extend(m.results(op));
+    let skip = usize::from(m.opcode(op) == Opcode::For);
+    for &r in m.regions(op) {
+        for &b in m.region_blocks(r) {
+            set.extend(m.block_args(b).iter().skip(skip).copied());
+        }
+    }
 }
 
 /// One element that differs beyond what the policy allows.
