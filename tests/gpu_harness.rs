@@ -6,7 +6,7 @@
 
 use tilec_gpu::check::marshal_placeholder;
 use tilec_gpu::params::{check_params, param_bytes, ptx_params};
-use tilec_gpu::tolerance::compare;
+use tilec_gpu::tolerance::{compare, compare_with};
 use tilec_gpu::{Backend, GpuError, KernelId, Policy};
 use tilec_interp::Arg;
 use tilec_ir::Type;
@@ -3626,4 +3626,146 @@ fn float_atomics_of_special_values_match_the_interpreter() {
         }
     }
     assert_all_passed(&fails, runs, 24);
+}
+
+/// A sum whose terms cancel: [1e8, 1, -1e8, 1] in f32 is 1 in index order (the first 1
+/// is absorbed by 1e8), 0 in reverse or pairwise, and 2 when the ones meet first (a
+/// butterfly), so no bound relative to the result (1) or the buffer's largest value (1)
+/// can tell a device's legitimate order from a wrong result. The comparison checks such
+/// a mismatch again against the interpreter's variant runs (other orders the spec
+/// allows), whose spread admits it; a wrong term is still caught. Random kernels 3417673,
+/// 3505674, 3916537 (sums with terms at ±max) and 208890 (`x - sinh(x)`) failed before.
+#[test]
+fn cancelling_sums_are_held_to_the_spread_of_other_orders() {
+    let kernel = |scale: &str| {
+        format!(
+            r"cuda_tile.module @kernels {{
+  entry @kernel(%a: tile<ptr<f32>>, %o: tile<ptr<f32>>) {{
+    %t = make_token : token
+    %i = iota : tile<4xi32>
+    %p = reshape %a : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %pb = broadcast %p : tile<1xptr<f32>> -> tile<4xptr<f32>>
+    %pi = offset %pb, %i : tile<4xptr<f32>>, tile<4xi32> -> tile<4xptr<f32>>
+    %x, %t1 = load_ptr_tko weak %pi token=%t : tile<4xptr<f32>> -> tile<4xf32>, token
+    %k = constant <f32: [{scale}]> : tile<4xf32>
+    %y = mulf %x, %k : tile<4xf32>
+    %r = reduce %y dim=0 identities=[0.000000e+00 : f32] : tile<4xf32> -> tile<f32>
+    (%e: tile<f32>, %acc: tile<f32>) {{
+      %n = addf %e, %acc : tile<f32>
+      yield %n : tile<f32>
+    }}
+    %s = store_ptr_tko weak %o, %r token=%t1 : tile<ptr<f32>>, tile<f32> -> token
+    return
+  }}
+}}
+"
+        )
+    };
+    let args = || vec!["ones:f32:4".to_string(), "zeros:f32:1".to_string()];
+    let text = kernel("1.0e8, 1.0, -1.0e8, 1.0");
+    for arch in [tilec_ptx::Arch::Sm80, tilec_ptx::Arch::Sm90a] {
+        let o = tilec_ptx::Options {
+            arch,
+            ..tilec_ptx::Options::default()
+        };
+        // The simulator's order (a shuffle tree) gives 0 or 2: 2^23 ulps of 1.
+        match sim_run("cancelling sum", &text, args(), false, &o) {
+            Verdict::Pass { worst_ulps, .. } => assert!(worst_ulps >= 8388608.0, "{arch:?}"),
+            v => panic!("{arch:?}: {} {v:?}", v.word()),
+        }
+    }
+
+    // The comparison itself: the device's 2 against the interpreter's 1 is beyond the
+    // bound, and within twice the spread of variants at 0.
+    let m = gpusweep::load(&text).unwrap();
+    let p = Policy::of(&m, m.entries()[0].1, false, [1, 1, 1]);
+    assert!(!p.exact() && p.perturbation() == 0.0, "{p:?}");
+    assert_eq!(p.variants().len(), 2);
+    let types = &m.ctx.types;
+    let (two, one, zero) = (f32s(&[2.0]), f32s(&[1.0]), f32s(&[0.0]));
+    assert_eq!(compare(types, Type::F32, &two, &one, &p).mismatches, 1);
+    let c = compare_with(
+        types,
+        Type::F32,
+        &two,
+        &one,
+        &p,
+        &[zero.clone(), zero.clone()],
+    );
+    assert_eq!((c.mismatches, c.within_spread), (0, 1), "{c:?}");
+    // Beyond twice the spread, or with variants that agree with the interpreter (a
+    // well-conditioned sum), the difference is a mismatch.
+    let c = compare_with(
+        types,
+        Type::F32,
+        &f32s(&[3.5]),
+        &one,
+        &p,
+        std::slice::from_ref(&zero),
+    );
+    assert_eq!(c.mismatches, 1);
+    let c = compare_with(
+        types,
+        Type::F32,
+        &two,
+        &one,
+        &p,
+        &[one.clone(), one.clone()],
+    );
+    assert_eq!(c.mismatches, 1);
+    // A variant that overflows where the interpreter does not admits any finite value.
+    let c = compare_with(types, Type::F32, &two, &one, &p, &[f32s(&[f32::INFINITY])]);
+    assert_eq!(c.mismatches, 0);
+
+    // A wrong term (element 3 read as 5) is still caught: the right kernel's orders give
+    // 0 to 2 (a spread of 1 about the interpreter's 1), the wrong one's 5, 6 or 8.
+    let mut fails = Vec::new();
+    let wrong = text.replace(
+        "%y = mulf %x, %k : tile<4xf32>",
+        "%y0 = mulf %x, %k : tile<4xf32>
+    %bump = constant <f32: [0.0, 0.0, 0.0, 4.0]> : tile<4xf32>
+    %y = addf %y0, %bump : tile<4xf32>",
+    );
+    assert_ne!(wrong, text);
+    // The interpreter runs the right kernel, the simulator the wrong one's PTX.
+    let good = gpusweep::prepare(
+        &SweepCase {
+            family: gpusweep::Family::Random,
+            label: "cancelling sum".to_string(),
+            path: None,
+            text: text.clone(),
+            entry: "kernel".to_string(),
+            grid: [1, 1, 1],
+            args: args(),
+            exact: false,
+        },
+        &opts(),
+    )
+    .unwrap();
+    let bad = gpusweep::prepare(
+        &SweepCase {
+            family: gpusweep::Family::Random,
+            label: "wrong term".to_string(),
+            path: None,
+            text: wrong,
+            entry: "kernel".to_string(),
+            grid: [1, 1, 1],
+            args: args(),
+            exact: false,
+        },
+        &opts(),
+    )
+    .unwrap();
+    let policy = Policy::of(&good.module, good.entry, false, [1, 1, 1]);
+    let mut case = good.case([1, 1, 1], 4, policy);
+    case.ptx = &bad.ptx;
+    let r = tilec_gpu::check(&mut SimGpu::default(), &case).expect("runs");
+    if r.passed() {
+        fails.push(r.render(&good.module));
+    }
+    assert!(
+        fails.is_empty(),
+        "a wrong term passed:\n{}",
+        fails.join("\n")
+    );
 }

@@ -82,6 +82,7 @@ fn check(seed: u64) -> Result<Checked, String> {
         threads: 1,
         max_ops: Some(1_000_000),
         conflicting_stores: false,
+        variant: tilec_interp::Variant::default(),
     };
     let mut mem = bound.memory.clone();
     let module = m.clone();

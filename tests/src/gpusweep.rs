@@ -537,6 +537,7 @@ pub fn auto_cases(family: Family, path: &Path, shown: &Path) -> (Vec<SweepCase>,
                         threads: 1,
                         max_ops: Some(1_000_000),
                         conflicting_stores: true,
+                        variant: tilec_interp::Variant::default(),
                     };
                     if tilec_interp::run_with(&m, entry, grid, &bound.args, &mut mem, &opts).is_ok()
                     {

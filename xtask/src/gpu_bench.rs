@@ -2161,6 +2161,7 @@ mod tests {
                 threads: 0,
                 max_ops: None,
                 conflicting_stores: true,
+                variant: tilec_interp::Variant::default(),
             };
             tilec_interp::run_with(&c.module, c.entry, b.grid(), &args, &mut mem, &iopts)
                 .unwrap_or_else(|e| panic!("{}: {}", b.kind.name(), e.message));

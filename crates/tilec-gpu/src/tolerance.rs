@@ -22,7 +22,9 @@
 //! on a rounding boundary to round either way, and m, the type's smallest normal, allows
 //! the residue of a sum that cancels exactly in one order and not in another. NaN
 //! matches any NaN; an infinity only itself (unless a term is unbounded, as fast-math
-//! `pow`'s: then any number). This is
+//! `pow`'s: then any number). Where the terms that cancelled are far larger than S, a
+//! mismatch is checked again against variant runs of the interpreter (other orders, and
+//! approximations moved by their bound: [`Policy::variants`], [`compare_with`]). This is
 //! loose next to a real rounding difference and tight next to a wrong index, a missed
 //! mask or a lost tile, which is what it is for. Where inputs make every accumulation
 //! exact (the sweep's `randint` inputs: small integers), the sweep asks for bit-exact
@@ -72,6 +74,9 @@ pub struct Source {
     pub what: String,
     /// Its error term, relative to the magnitude of the values (units of 1).
     pub relative: f64,
+    /// It approximates a function (rather than combining terms in an open order, or
+    /// rounding an input that differs): [`Policy::perturbation`].
+    pub approximate: bool,
 }
 
 /// The comparison a kernel gets.
@@ -154,8 +159,13 @@ impl Policy {
         let mut products = false;
         let mut sums = false;
         let mut bitcast_floats: Vec<FloatKind> = Vec::new();
-        let mut add = |op: Op, what: String, relative: f64| {
-            sources.push(Source { op, what, relative });
+        let mut add = |op: Op, what: String, relative: f64, approximate: bool| {
+            sources.push(Source {
+                op,
+                what,
+                relative,
+                approximate,
+            });
         };
         m.walk_op(entry, &mut |op| {
             let code = m.opcode(op);
@@ -181,6 +191,7 @@ impl Policy {
                         k.name()
                     ),
                     relative: 2.0 * unit_roundoff(k),
+                    approximate: false,
                 });
             }
             match code {
@@ -219,6 +230,7 @@ impl Policy {
                         op,
                         format!("{name} of {n} {} terms", k.name()),
                         2.0 * (n - 1).max(0) as f64 * unit_roundoff(k),
+                        false,
                     );
                 }
                 Opcode::MmaF => {
@@ -234,6 +246,7 @@ impl Policy {
                         op,
                         format!("mmaf over K = {kdim} into {}", k.name()),
                         2.0 * kdim as f64 * unit_roundoff(k),
+                        false,
                     );
                 }
                 Opcode::AtomicRmwTko => {
@@ -249,6 +262,7 @@ impl Policy {
                         op,
                         format!("atomic addf from {blocks} tile blocks ({})", k.name()),
                         2.0 * blocks as f64 * unit_roundoff(k),
+                        false,
                     );
                 }
                 Opcode::DivF | Opcode::Sqrt => {
@@ -271,6 +285,7 @@ impl Policy {
                             k.name()
                         ),
                         approx_term(k, ulps),
+                        true,
                     );
                 }
                 c => {
@@ -302,6 +317,7 @@ impl Policy {
                             k.name()
                         ),
                         approx_term(k, ulps + 1.0),
+                        true,
                     );
                 }
             }
@@ -341,6 +357,41 @@ impl Policy {
         } else {
             self.sources.iter().map(|s| s.relative).sum()
         }
+    }
+
+    /// How far the variant runs of the interpreter move approximate results
+    /// ([`tilec_interp::Variant::perturb`]): the largest term of an approximation (0 when
+    /// there is none), finite.
+    #[must_use]
+    pub fn perturbation(&self) -> f64 {
+        self.sources
+            .iter()
+            .filter(|s| s.approximate && s.relative.is_finite())
+            .map(|s| s.relative)
+            .fold(0.0, f64::max)
+    }
+
+    /// The variant runs of the interpreter that a mismatch is checked against again
+    /// ([`compare_with`]): float reductions, scans and products pairwise with
+    /// approximations moved up, and in reverse with approximations moved down. None when
+    /// [`Policy::exact`].
+    #[must_use]
+    pub fn variants(&self) -> Vec<tilec_interp::Variant> {
+        use tilec_interp::{Order, Variant};
+        if self.exact() {
+            return Vec::new();
+        }
+        let p = self.perturbation();
+        vec![
+            Variant {
+                order: Order::Tree,
+                perturb: p,
+            },
+            Variant {
+                order: Order::Reversed,
+                perturb: -p,
+            },
+        ]
     }
 }
 
@@ -601,6 +652,9 @@ pub struct Compared {
     /// Not compared: integers that may be computed from inexact floats
     /// ([`Policy::opaque_ints`]).
     pub unchecked: bool,
+    /// Elements beyond the bound that pass within the spread of the variant runs
+    /// ([`compare_with`]).
+    pub within_spread: usize,
 }
 
 /// How many mismatches [`Compared::first`] keeps.
@@ -629,6 +683,25 @@ pub fn compare(
     got: &[u64],
     want: &[u64],
     policy: &Policy,
+) -> Compared {
+    compare_with(types, elem, got, want, policy, &[])
+}
+
+/// [`compare`], with the same buffer from variant runs of the interpreter
+/// ([`Policy::variants`]): an element of a float buffer also passes when it lies within
+/// twice the variants' largest distance from `want` (beyond the bound), since the spec
+/// allows each variant's result as well as the interpreter's own; where the result is
+/// ill-conditioned (a sum whose terms cancel, `x - sinh(x)` for small x) they spread by
+/// the amount a device may differ by. A variant that is not finite where `want` is
+/// allows any finite value (a sum that overflows in some orders).
+#[must_use]
+pub fn compare_with(
+    types: &tilec_ir::TypeStore,
+    elem: Type,
+    got: &[u64],
+    want: &[u64],
+    policy: &Policy,
+    variants: &[Vec<u64>],
 ) -> Compared {
     let mut c = Compared {
         elements: want.len(),
@@ -692,11 +765,21 @@ pub fn compare(
                 // cancels exactly in one order and not in another (random kernel 616713:
                 // a bf16 sum of near-minimal terms, 1.2e-38 against 0).
                 let floor = 4.0 * float::to_f64(k, 1u64 << (k.precision() - 1));
+                let bound = budget * (wv.abs() + scale) + unit + floor;
+                let finite = wv.is_finite() && gv.is_finite();
                 budget == f64::INFINITY
-                    || budget > 0.0
-                        && wv.is_finite()
-                        && gv.is_finite()
-                        && diff <= budget * (wv.abs() + scale) + unit + floor
+                    || budget > 0.0 && finite && diff <= bound
+                    || budget > 0.0 && finite && {
+                        let spread = variants
+                            .iter()
+                            .filter_map(|v| v.get(i))
+                            .map(|&b| (float::to_f64(k, b) - wv).abs())
+                            .map(|d| if d.is_nan() { f64::INFINITY } else { d })
+                            .fold(0.0, f64::max);
+                        let within = diff <= bound + 2.0 * spread;
+                        c.within_spread += usize::from(within);
+                        within
+                    }
             }
         };
         if !ok {

@@ -13,7 +13,7 @@ use crate::exec::{Ctx, R, int_width, mask};
 use crate::fp;
 use crate::value::Tile;
 use tilec_ir::attrs::{
-    AttrData, ComparisonOrdering, ComparisonPredicate, EnumKind, Overflow, Signedness,
+    AttrData, ComparisonOrdering, ComparisonPredicate, EnumKind, Overflow, RoundingMode, Signedness,
 };
 use tilec_ir::float::{FloatKind, Round, round_from_f64_with, to_f64};
 use tilec_ir::util::sign_extend;
@@ -54,6 +54,15 @@ pub(crate) fn round_of(case: Option<u8>) -> Round {
 impl Ctx<'_, '_> {
     fn rounding(&self, op: Op) -> Round {
         round_of(self.enum_attr(op, "rounding_mode", EnumKind::RoundingMode))
+    }
+
+    /// Whether `op` (a `divf` or `sqrt`) rounds `approx` or `full`: a result within a few
+    /// ulps, not the correctly rounded one.
+    fn approximate(&self, op: Op) -> bool {
+        matches!(
+            self.enum_attr(op, "rounding_mode", EnumKind::RoundingMode),
+            Some(c) if c == RoundingMode::Approx as u8 || c == RoundingMode::Full as u8
+        )
     }
 
     fn ftz(&self, op: Op) -> bool {
@@ -100,10 +109,15 @@ impl Ctx<'_, '_> {
                 let b = ts[1];
                 let (mode, ftz) = (self.rounding(op), self.ftz(op));
                 let prop = m.attr_named(op, "propagate_nan").is_some();
+                let perturb = self.variant.perturb;
+                let approx = self.approximate(op);
                 let f: Box<dyn Fn(u64, u64) -> u64> = match opcode {
                     O::AddF => Box::new(move |x, y| fp::add(k, x, y, mode, ftz)),
                     O::SubF => Box::new(move |x, y| fp::sub(k, x, y, mode, ftz)),
                     O::MulF => Box::new(move |x, y| fp::mul(k, x, y, mode, ftz)),
+                    O::DivF if approx => {
+                        Box::new(move |x, y| perturbed(k, fp::div(k, x, y, mode, ftz), perturb))
+                    }
                     O::DivF => Box::new(move |x, y| fp::div(k, x, y, mode, ftz)),
                     O::RemF => Box::new(move |x, y| fp::rem(k, x, y)),
                     O::MaxF => {
@@ -118,8 +132,8 @@ impl Ctx<'_, '_> {
                     O::MinimumF => {
                         Box::new(move |x, y| fp::min(k, ftz_in(k, x, ftz), ftz_in(k, y, ftz), true))
                     }
-                    O::PowF => Box::new(move |x, y| libm2(k, x, y, f64::powf)),
-                    _ => Box::new(move |x, y| libm2(k, x, y, f64::atan2)),
+                    O::PowF => Box::new(move |x, y| libm2(k, x, y, f64::powf, perturb)),
+                    _ => Box::new(move |x, y| libm2(k, x, y, f64::atan2, perturb)),
                 };
                 (0..n).map(|i| f(a.bits[i], b.bits[i])).collect()
             }
@@ -142,7 +156,15 @@ impl Ctx<'_, '_> {
             O::Sqrt => {
                 let k = kind_of(m, a.elem)?;
                 let (mode, ftz) = (self.rounding(op), self.ftz(op));
-                a.bits.iter().map(|x| fp::sqrt(k, *x, mode, ftz)).collect()
+                let perturb = if self.approximate(op) {
+                    self.variant.perturb
+                } else {
+                    0.0
+                };
+                a.bits
+                    .iter()
+                    .map(|x| perturbed(k, fp::sqrt(k, *x, mode, ftz), perturb))
+                    .collect()
             }
             O::Ceil
             | O::Floor
@@ -183,11 +205,18 @@ impl Ctx<'_, '_> {
                     O::TanH | O::TanHF => f64::tanh,
                     _ => |x| 1.0 / (1.0 + (-x).exp()),
                 };
+                // Rounding up or down is exact: no other result is legitimate.
+                let scale = 1.0
+                    + if matches!(opcode, O::Ceil | O::Floor) {
+                        0.0
+                    } else {
+                        self.variant.perturb
+                    };
                 a.bits
                     .iter()
                     .map(|x| {
                         let x = ftz_in(k, *x, ftz);
-                        ftz_in(k, libm_result(k, f(libm_arg(k, x))), ftz)
+                        ftz_in(k, libm_result(k, f(libm_arg(k, x)) * scale), ftz)
                     })
                     .collect()
             }
@@ -499,9 +528,21 @@ fn ftz_in(k: FloatKind, x: u64, ftz: bool) -> u64 {
     if ftz { fp::flush_subnormal(k, x) } else { x }
 }
 
-/// A two-argument libm function in f64, rounded once to `k`.
-fn libm2(k: FloatKind, x: u64, y: u64, f: fn(f64, f64) -> f64) -> u64 {
-    libm_result(k, f(libm_arg(k, x), libm_arg(k, y)))
+/// A two-argument libm function in f64, times 1 + `perturb` ([`crate::Variant`]),
+/// rounded once to `k`.
+fn libm2(k: FloatKind, x: u64, y: u64, f: fn(f64, f64) -> f64, perturb: f64) -> u64 {
+    libm_result(k, f(libm_arg(k, x), libm_arg(k, y)) * (1.0 + perturb))
+}
+
+/// `x` times 1 + `perturb` ([`crate::Variant`]), rounded to nearest; `x` itself when
+/// `perturb` is 0 or `x` is not finite.
+fn perturbed(k: FloatKind, x: u64, perturb: f64) -> u64 {
+    let v = to_f64(k, x);
+    if perturb == 0.0 || !v.is_finite() {
+        x
+    } else {
+        round_from_f64_with(k, v * (1.0 + perturb), Round::NearestEven)
+    }
 }
 
 /// A math function's argument for the host's libm: a NaN as the quiet NaN, so that a

@@ -57,6 +57,8 @@ pub(crate) struct Ctx<'a, 'm> {
     pub allocas: FxHashMap<Op, u64>,
     /// [`Options::conflicting_stores`].
     pub conflicting_stores: bool,
+    /// [`Options::variant`].
+    pub variant: Variant,
 }
 
 /// For each op, the values defined in its block that are not used after it: their last
@@ -143,6 +145,7 @@ impl<'a, 'm> Ctx<'a, 'm> {
             cur: None,
             dead,
             conflicting_stores: false,
+            variant: Variant::default(),
         }
     }
 
@@ -633,6 +636,38 @@ pub struct Options {
     /// memory keeps is not determined (a GPU may keep either), so a result to compare
     /// against does not exist. Off: the later element in index order wins.
     pub conflicting_stores: bool,
+    /// Evaluate as another legitimate execution would ([`Variant`]); the default is the
+    /// interpreter's own.
+    pub variant: Variant,
+}
+
+/// The order in which a float reduction, scan or `mmaf` combines its terms. The spec
+/// leaves it open; the interpreter's own is sequential, in index order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Order {
+    /// In index order (a `reverse` scan: from the far end).
+    #[default]
+    Sequential,
+    /// Reductions and `mmaf` in the opposite order; scans stay sequential.
+    Reversed,
+    /// Pairwise: a reduction and `mmaf`'s products as a balanced tree, a scan in log steps
+    /// (element i combines with element i - 2^s at step s), as GPUs do.
+    Tree,
+}
+
+/// Another execution that the spec allows as well as the interpreter's own: float
+/// reductions, scans and `mmaf` in another [`Order`], and approximate math (the
+/// transcendental functions, `pow`, `atan2`, `divf` and `sqrt` with `approx` or `full`
+/// rounding) off by a relative `perturb` (each result times 1 + `perturb` before it is
+/// rounded to its type). Only float reductions (every operand a float tile) are
+/// reordered, so integers, and with them control flow and indices, are the same as in
+/// the interpreter's own run. A harness compares a device's results with the spread of
+/// such runs where a result is ill-conditioned (a sum that cancels): see tilec-gpu's
+/// tolerance.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Variant {
+    pub order: Order,
+    pub perturb: f64,
 }
 
 /// Runs entry `entry` of `m` over `grid` tile blocks in the deterministic mode: one block
@@ -738,6 +773,7 @@ pub fn run_with_progress(
         let fuel = opts.max_ops.unwrap_or(u64::MAX);
         let mut ctx = Ctx::new(m, mem, &globals, &dead, bid, g, fuel);
         ctx.conflicting_stores = opts.conflicting_stores;
+        ctx.variant = opts.variant;
         let args = scalars
             .iter()
             .map(|&(e, b)| Val::Tile(Tile::scalar(e, b)))

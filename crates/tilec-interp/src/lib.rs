@@ -21,6 +21,7 @@ mod shape;
 pub mod value;
 
 pub use exec::{
-    Arg, Called, Options, Outcome, RunError, call, call_limited, run, run_with, run_with_progress,
+    Arg, Called, Options, Order, Outcome, RunError, Variant, call, call_limited, run, run_with,
+    run_with_progress,
 };
 pub use mem::Memory;

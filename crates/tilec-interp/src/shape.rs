@@ -11,11 +11,11 @@
 //!   multiply-add in the accumulator's type (operands converted to it exactly), so one
 //!   rounding per `k`; `mmai` accumulates in i32 with wrap-around.
 
-use crate::exec::{Ctx, Flow, R, int_width, mask};
+use crate::exec::{Ctx, Flow, Order, R, int_width, mask};
 use crate::value::{Tile, Val, coords_of, row_major_strides};
 use tilec_ir::attrs::{AttrData, EnumKind, Signedness};
 use tilec_ir::util::sign_extend;
-use tilec_ir::{Op, Opcode, Value};
+use tilec_ir::{Op, Opcode, Type, Value};
 
 impl Ctx<'_, '_> {
     pub(crate) fn shape_op(&mut self, op: Op) -> R<()> {
@@ -216,28 +216,78 @@ impl Ctx<'_, '_> {
         let n: usize = shape.iter().product::<i64>() as usize;
         let mut outs: Vec<Vec<u64>> =
             vec![vec![0; if scan { n } else { n / len.max(1) }]; inputs.len()];
+        // Another order than the sequential one (Options::variant) only for float terms,
+        // so that integers (indices, control flow) stay the interpreter's own.
+        let all_float = inputs
+            .iter()
+            .all(|t| tilec_ir::attrs::float_kind(&m.ctx.types, t.elem).is_some());
+        let order = if all_float {
+            self.variant.order
+        } else {
+            Order::Sequential
+        };
         let mut c = vec![0i64; shape.len()];
         let mut row = 0;
+        let mut at_of = Vec::with_capacity(len);
         for start in 0..n {
             coords_of(&shape, start, &mut c);
             if c[dim] != 0 {
                 continue;
             }
-            let mut acc = ids.clone();
-            for j in 0..len {
+            at_of.clear();
+            at_of.extend((0..len).map(|j| {
                 let j = if reverse { len - 1 - j } else { j };
-                let at = start + j * st[dim];
-                let cur: Vec<u64> = inputs.iter().map(|t| t.bits[at]).collect();
-                acc = self.combine(op, &cur, &acc, &elems)?;
-                if scan {
+                start + j * st[dim]
+            }));
+            let term = |at: usize| -> Vec<u64> { inputs.iter().map(|t| t.bits[at]).collect() };
+            match (order, scan) {
+                (Order::Tree, false) => {
+                    let terms: Vec<Vec<u64>> = at_of.iter().map(|&a| term(a)).collect();
+                    let acc = match self.tree(op, &terms, &elems)? {
+                        Some(t) => self.combine(op, &t, &ids, &elems)?,
+                        None => ids.clone(),
+                    };
                     for (k, o) in outs.iter_mut().enumerate() {
-                        o[at] = acc[k];
+                        o[row] = acc[k];
                     }
                 }
-            }
-            if !scan {
-                for (k, o) in outs.iter_mut().enumerate() {
-                    o[row] = acc[k];
+                (Order::Tree, true) => {
+                    // Log steps: after step s, element i holds the terms i - 2^(s+1) + 1
+                    // to i.
+                    let mut v: Vec<Vec<u64>> = at_of.iter().map(|&a| term(a)).collect();
+                    if let Some(first) = v.first_mut() {
+                        *first = self.combine(op, first, &ids, &elems)?;
+                    }
+                    let mut d = 1;
+                    while d < len {
+                        for i in (d..len).rev() {
+                            v[i] = self.combine(op, &v[i], &v[i - d], &elems)?;
+                        }
+                        d *= 2;
+                    }
+                    for (i, &at) in at_of.iter().enumerate() {
+                        for (k, o) in outs.iter_mut().enumerate() {
+                            o[at] = v[i][k];
+                        }
+                    }
+                }
+                _ => {
+                    let backwards = order == Order::Reversed && !scan;
+                    let mut acc = ids.clone();
+                    for j in 0..len {
+                        let at = at_of[if backwards { len - 1 - j } else { j }];
+                        acc = self.combine(op, &term(at), &acc, &elems)?;
+                        if scan {
+                            for (k, o) in outs.iter_mut().enumerate() {
+                                o[at] = acc[k];
+                            }
+                        }
+                    }
+                    if !scan {
+                        for (k, o) in outs.iter_mut().enumerate() {
+                            o[row] = acc[k];
+                        }
+                    }
                 }
             }
             row += 1;
@@ -255,6 +305,23 @@ impl Ctx<'_, '_> {
             );
         }
         Ok(())
+    }
+
+    /// The terms combined as a balanced tree (the left half's result the accumulator, the
+    /// right half's the new term); `None` for no terms.
+    fn tree(&mut self, op: Op, terms: &[Vec<u64>], elems: &[Type]) -> R<Option<Vec<u64>>> {
+        match terms.len() {
+            0 => Ok(None),
+            1 => Ok(Some(terms[0].clone())),
+            n => {
+                let (l, r) = terms.split_at(n / 2);
+                let (Some(l), Some(r)) = (self.tree(op, l, elems)?, self.tree(op, r, elems)?)
+                else {
+                    return Ok(None);
+                };
+                self.combine(op, &r, &l, elems).map(Some)
+            }
+        }
     }
 
     fn mma(&mut self, op: Op) -> R<Vec<u64>> {
@@ -308,17 +375,30 @@ impl Ctx<'_, '_> {
             .iter()
             .map(|x| crate::fp::convert(kb, kc, *x, near, false))
             .collect();
+        let order = self.variant.order;
+        let mut products = Vec::with_capacity(kk);
         for bt in 0..batch {
             for i in 0..mm {
                 for j in 0..nn {
                     let o = bt * mm * nn + i * nn + j;
-                    let mut acc = out[o];
-                    for k in 0..kk {
-                        let x = ac[bt * mm * kk + i * kk + k];
-                        let y = bc[bt * kk * nn + k * nn + j];
-                        acc = crate::fp::fma(kc, x, y, acc, near, false);
-                    }
-                    out[o] = acc;
+                    let x = |k: usize| ac[bt * mm * kk + i * kk + k];
+                    let y = |k: usize| bc[bt * kk * nn + k * nn + j];
+                    out[o] = match order {
+                        Order::Sequential => (0..kk).fold(out[o], |acc, k| {
+                            crate::fp::fma(kc, x(k), y(k), acc, near, false)
+                        }),
+                        Order::Reversed => (0..kk).rev().fold(out[o], |acc, k| {
+                            crate::fp::fma(kc, x(k), y(k), acc, near, false)
+                        }),
+                        Order::Tree => {
+                            products.clear();
+                            products.extend(
+                                (0..kk).map(|k| crate::fp::mul(kc, x(k), y(k), near, false)),
+                            );
+                            let add = |p: u64, q: u64| crate::fp::add(kc, p, q, near, false);
+                            add(out[o], pairwise(&products, &add))
+                        }
+                    };
                 }
             }
         }
@@ -440,4 +520,16 @@ fn get_bits(stream: &[u64], at: u64, w: u32) -> u64 {
         v |= stream[word + 1] << (64 - off);
     }
     v & mask(w)
+}
+
+/// `terms` summed as a balanced tree with `add` (0 for none: +0.0's bits).
+fn pairwise(terms: &[u64], add: &dyn Fn(u64, u64) -> u64) -> u64 {
+    match terms.len() {
+        0 => 0,
+        1 => terms[0],
+        n => {
+            let (l, r) = terms.split_at(n / 2);
+            add(pairwise(l, add), pairwise(r, add))
+        }
+    }
 }

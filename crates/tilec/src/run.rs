@@ -202,6 +202,7 @@ impl Driver<'_, '_> {
             threads: a.jobs.unwrap_or(0),
             max_ops: Some(a.max_ops),
             conflicting_stores: false,
+            variant: tilec_interp::Variant::default(),
         };
         let mut mem = bound.memory.clone();
         // Out-of-bounds messages name the argument: "argument 3 (%y_ptr)".
