@@ -3769,3 +3769,54 @@ fn cancelling_sums_are_held_to_the_spread_of_other_orders() {
         fails.join("\n")
     );
 }
+
+/// `gpu-test --corpus DIR` (the `kept` family): bytecode files, as a GPU session keeps
+/// them from cuTile's test suite (`TILEC_TILEIRAS_KEEP`), become the same cases as their
+/// disassembly in the corpus, and they pass on the simulator.
+#[test]
+fn a_directory_of_kept_bytecode_becomes_cases() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("kept-cases");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let corpus = tilec_tests::repo_root().join("tests/corpus/cutile");
+    for name in ["vector_add", "row_softmax"] {
+        std::fs::copy(
+            corpus.join(format!("{name}.tileirbc")),
+            dir.join(format!("{name}.tileirbc")),
+        )
+        .unwrap();
+    }
+    std::fs::write(dir.join("broken.tileirbc"), b"\x7fTileIR\x00garbage").unwrap();
+    let (cases, left) = gpusweep::dir_cases(&dir);
+    assert!(
+        left.iter().any(|l| l.contains("broken.tileirbc")),
+        "{left:?}"
+    );
+    let (all, _) = gpusweep::corpus_cases();
+    for name in ["vector_add", "row_softmax"] {
+        let mine: Vec<_> = cases
+            .iter()
+            .filter(|c| c.label.starts_with(&format!("{name}.tileirbc#")))
+            .collect();
+        let theirs: Vec<_> = all
+            .iter()
+            .filter(|c| c.label.starts_with(&format!("{name}.mlir#")))
+            .collect();
+        assert!(!mine.is_empty() && mine.len() == theirs.len(), "{name}");
+        for (a, b) in mine.iter().zip(&theirs) {
+            assert_eq!(
+                (a.family, &a.args, a.grid),
+                (gpusweep::Family::Kept, &b.args, b.grid)
+            );
+        }
+    }
+    for c in &cases {
+        let v = gpusweep::run_case(&mut SimGpu::default(), c, &opts());
+        assert!(
+            matches!(v, Verdict::Pass { .. }),
+            "{}: {} {v:?}",
+            c.label,
+            v.word()
+        );
+    }
+}

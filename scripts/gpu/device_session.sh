@@ -131,8 +131,12 @@ for s in $steps; do
     bench) env -u CUDA_HOME -u CUDA_PATH timeout "$(cap 240)" $X gpu-bench --json "$W/gpu-bench.json" > "$W/gpu-bench.md" 2>&1; echo "exit $?" >> "$W/gpu-bench.md" ;;
     examples) timeout "$(cap 150)" python3 scripts/gpu/run_examples.py --tilec /tmp/gpubin/tilec --arch sm_90 --json "$W/run-examples.json" > "$W/run-examples.md" 2>&1; echo "exit $?" >> "$W/run-examples.md" ;;
     probe) [ -f .gpu/probe/nan.tile ] && { timeout "$(cap 60)" tilec run .gpu/probe/nan.tile --device --grid 1 --arg @.gpu/probe/a.npy --arg @.gpu/probe/b.npy $(for k in 0 1 2 3 4 5 6; do echo --arg zeros:i64:8; done) > "$W/probe.md" 2>&1; echo "exit $?" >> "$W/probe.md"; } ;;
-    cutile) # no NVIDIA tileiras on PATH: cuTile finds tilec (a link named tileiras)
-       suite /tmp/shimdir cutile-tests $xdist --tb=line -rfE --junitxml="$W/cutile-junit.xml" . ;;
+    cutile) # no NVIDIA tileiras on PATH: cuTile finds tilec (a link named tileiras); every
+       # kernel it compiles is kept (and why, when it fails) for replay without a GPU:
+       # cargo xtask gpu-test --sim --corpus DIR (docs/gpu-harness.md)
+       export TILEC_TILEIRAS_KEEP=$W/cutile-kept
+       suite /tmp/shimdir cutile-tests $xdist --tb=line -rfE --junitxml="$W/cutile-junit.xml" .
+       unset TILEC_TILEIRAS_KEEP ;;
     cutileref) if [ -s /tmp/cu/bin/tileiras ] && [ -s /tmp/cu/lib/libnvvm.so.4 ]; then
          suite /tmp/refdir cutile-ref-tests $xdist --tb=line -rfE --junitxml="$W/cutile-ref-junit.xml" .
        else echo "no tileiras or libnvvm unpacked (send .gpu2 with device_session.sh unpack first)" > "$W/cutile-ref-tests.md"; fi ;;

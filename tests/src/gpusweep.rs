@@ -35,6 +35,10 @@ pub enum Family {
     Corpus,
     /// kernelgen's random kernels
     Random,
+    /// Tile IR (bytecode or text) of a directory given to the sweep (`gpu-test --corpus
+    /// DIR`): the kernels a GPU session kept from cuTile's test suite
+    /// (`TILEC_TILEIRAS_KEEP`), or any other collection.
+    Kept,
 }
 
 impl Family {
@@ -45,6 +49,7 @@ impl Family {
             Family::Conformance => "conformance",
             Family::Corpus => "cutile corpus",
             Family::Random => "random",
+            Family::Kept => "kept",
         }
     }
 }
@@ -503,8 +508,11 @@ const AUTO_GRIDS: [[u32; 3]; 3] = [[3, 2, 1], [2, 1, 1], [1, 1, 1]];
 pub fn auto_cases(family: Family, path: &Path, shown: &Path) -> (Vec<SweepCase>, Vec<String>) {
     let mut cases = Vec::new();
     let mut skipped = Vec::new();
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return (cases, vec![format!("{}: cannot read", shown.display())]);
+    let Some(text) = std::fs::read(path).ok().and_then(|b| as_text(&b)) else {
+        return (
+            cases,
+            vec![format!("{}: cannot read as Tile IR", shown.display())],
+        );
     };
     for (k, r) in tilec_parse::split_input(&text).into_iter().enumerate() {
         let chunk = &text[r];
@@ -567,6 +575,34 @@ pub fn auto_cases(family: Family, path: &Path, shown: &Path) -> (Vec<SweepCase>,
                 ));
             }
         }
+    }
+    (cases, skipped)
+}
+
+/// A file's Tile IR as text: itself, or bytecode read and printed (which parses back).
+fn as_text(bytes: &[u8]) -> Option<String> {
+    if !tilec_bytecode::is_bytecode(bytes) {
+        return String::from_utf8(bytes.to_vec()).ok();
+    }
+    let m = tilec_bytecode::read(bytes, tilec_diag::FileId(0)).ok()?;
+    Some(tilec_ir::print::print_module(
+        &m,
+        &tilec_ir::print::PrintOptions::default(),
+    ))
+}
+
+/// Every entry of the Tile IR files of `dir` (`.tileirbc` bytecode, `.mlir` and `.tile`
+/// text) that can run (see [`auto_cases`]), as the [`Family::Kept`] family.
+pub fn dir_cases(dir: &Path) -> (Vec<SweepCase>, Vec<String>) {
+    let mut cases = Vec::new();
+    let mut skipped = Vec::new();
+    for ext in ["tileirbc", "mlir", "tile"] {
+        let (c, s) = files_cases(Family::Kept, dir, ext);
+        cases.extend(c);
+        skipped.extend(s);
+    }
+    if cases.is_empty() && skipped.is_empty() {
+        skipped.push(format!("{}: no Tile IR files", dir.display()));
     }
     (cases, skipped)
 }

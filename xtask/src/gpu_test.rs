@@ -36,6 +36,9 @@ pub struct Options {
     /// `--from K`: start at case K of the plan (numbered from 0, after `--only`): where a
     /// sweep goes on after a case that hung (exit status 3 names K).
     pub from: usize,
+    /// `--corpus DIR`: every entry of the Tile IR files of DIR too (the `kept` family:
+    /// what a GPU session kept from cuTile's test suite, `TILEC_TILEIRAS_KEEP`).
+    pub corpus: Option<std::path::PathBuf>,
 }
 
 /// The sweep's plan: every case, and what was left out of it.
@@ -47,6 +50,11 @@ pub fn plan(o: &Options) -> (Vec<SweepCase>, Vec<String>) {
     cases.extend(conf);
     cases.extend(corpus);
     cases.extend(gpusweep::random_cases(o.random, o.seed));
+    if let Some(dir) = &o.corpus {
+        let (kept, l3) = gpusweep::dir_cases(dir);
+        cases.extend(kept);
+        left.extend(l3);
+    }
     if let Some(only) = &o.only {
         cases.retain(|c| c.label.contains(only.as_str()) || c.family.name() == only);
     }
@@ -257,6 +265,7 @@ fn family_counts(cases: &[SweepCase]) -> String {
         Family::Conformance,
         Family::Corpus,
         Family::Random,
+        Family::Kept,
     ] {
         let n = cases.iter().filter(|c| c.family == f).count();
         parts.push(format!("{n} {}", f.name()));
@@ -586,6 +595,7 @@ mod tests {
             verbose: false,
             dump: None,
             from,
+            corpus: None,
         }
     }
 

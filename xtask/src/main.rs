@@ -110,6 +110,7 @@ fn main() {
             verbose: args.iter().any(|a| a == "--verbose"),
             dump: opt("--dump").map(PathBuf::from),
             from: opt("--from").and_then(|v| v.parse().ok()).unwrap_or(0),
+            corpus: opt("--corpus").map(PathBuf::from),
         }),
         Some("dist") => dist::dist(),
         Some("gpu-bench") => gpu_bench::gpu_bench(&args[1..]),

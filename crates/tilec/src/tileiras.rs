@@ -12,6 +12,9 @@
 //! ptxas is looked for where tileiras looks for its own: `TILEC_PTXAS`, beside the
 //! executable, in an `nvidia/cu13/bin` (pip's nvidia-cuda-nvcc) of the Python environment
 //! the executable is installed in, on `PATH`, then in `$CUDA_HOME/bin`.
+//!
+//! `TILEC_TILEIRAS_FLAGS` passes tilec's own backend options; `TILEC_TILEIRAS_KEEP=DIR`
+//! keeps every input in DIR for replay ([`compile_kept`]).
 
 use super::{EXIT_DIAGNOSTICS, EXIT_OK, EXIT_USAGE, Io};
 use std::ffi::OsString;
@@ -119,7 +122,51 @@ pub(crate) fn run(args: Vec<OsString>, io: &mut Io<'_>) -> i32 {
             return EXIT_USAGE;
         }
     };
-    compile(&a, io)
+    match std::env::var_os("TILEC_TILEIRAS_KEEP") {
+        Some(dir) if !dir.is_empty() => compile_kept(&a, io, Path::new(&dir)),
+        _ => compile(&a, io),
+    }
+}
+
+/// [`compile`], keeping its input in `dir` (`TILEC_TILEIRAS_KEEP`): a GPU session that
+/// runs cuTile's test suite through tilec brings back every kernel the suite compiled, so
+/// that a session without a GPU can replay them (`cargo xtask gpu-test --sim --corpus
+/// DIR`). The input goes to `dir/HASH.tileirbc` (HASH: FNV-1a of its bytes, so a kernel
+/// the suite compiles again is kept once); when the compile fails, `dir/HASH.err` gets
+/// the command line, the exit code and what went to stderr. Keeping is best effort: a
+/// directory that cannot be written changes nothing in the compile.
+fn compile_kept(a: &Args, io: &mut Io<'_>, dir: &Path) -> i32 {
+    let mut err = Vec::new();
+    let code = {
+        let mut tee = Io {
+            stdin: &mut *io.stdin,
+            stdout: &mut *io.stdout,
+            stderr: &mut err,
+            stderr_is_tty: false,
+        };
+        compile(a, &mut tee)
+    };
+    let _ = io.stderr.write_all(&err);
+    let Some(bytes) = a.input.as_ref().and_then(|i| std::fs::read(i).ok()) else {
+        return code;
+    };
+    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let _ = std::fs::create_dir_all(dir);
+    let kept = dir.join(format!("{hash:016x}.tileirbc"));
+    if !kept.exists() {
+        let _ = std::fs::write(&kept, &bytes);
+    }
+    if code != EXIT_OK {
+        let text = format!(
+            "gpu: {}\nexit: {code}\n{}",
+            a.gpu.as_deref().unwrap_or("?"),
+            String::from_utf8_lossy(&err)
+        );
+        let _ = std::fs::write(dir.join(format!("{hash:016x}.err")), text);
+    }
+    code
 }
 
 const USAGE: &str = "Usage: tileiras INPUT -o OUTPUT.cubin --gpu-name sm_NN [-O0|-O1|-O2|-O3] [--lineinfo] [--device-debug] [--remark-format=yaml --remarks=all --remarks-output-file=FILE]\n\ntilec's tileiras: compiles Tile IR bytecode (13.1 to 13.3) or text to a cubin with ptxas.\n";

@@ -693,3 +693,70 @@ fn every_corpus_kernel_fits_the_static_shared_memory_at_sm_90() {
         assert_eq!(&std::fs::read(&cubin).unwrap()[..4], b"\x7fELF", "{stem}");
     }
 }
+
+/// `TILEC_TILEIRAS_KEEP=DIR`: every input is kept once, by the hash of its bytes; a
+/// failed compile also leaves its command's target, exit code and stderr beside it (what
+/// a GPU session brings back from cuTile's test suite for replay without a GPU).
+#[test]
+fn inputs_are_kept_for_replay_when_asked() {
+    let dir = shim("tileiras-keep");
+    let keep = dir.join("kept");
+    let run = |input: &str, ptxas: Option<&Path>| {
+        let mut cmd = Command::new(dir.join("tileiras"));
+        cmd.args([input, "-o", "/dev/null", "--gpu-name", "sm_90"])
+            .current_dir(repo())
+            .env_remove("CUDA_HOME")
+            .env("TILEC_TILEIRAS_KEEP", &keep);
+        match ptxas {
+            Some(p) => cmd.env("TILEC_PTXAS", p),
+            None => cmd.env_remove("TILEC_PTXAS").env("PATH", ""),
+        };
+        cmd.output().unwrap()
+    };
+    let listing = || {
+        let mut v: Vec<String> = std::fs::read_dir(&keep)
+            .map(|rd| {
+                rd.flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        v.sort();
+        v
+    };
+    let input = "tests/corpus/cutile/vector_add.tileirbc";
+    let bytes = std::fs::read(repo().join(input)).unwrap();
+    // Without ptxas the compile fails (exit 2): input and error kept.
+    let r = run(input, None);
+    assert_eq!(r.status.code(), Some(2));
+    let err = text(&r.stderr);
+    assert!(err.starts_with("error: ptxas not found"), "{err}");
+    let files = listing();
+    assert_eq!(files.len(), 2, "{files:?}");
+    let stem = files[0]
+        .strip_suffix(".err")
+        .expect("an .err first")
+        .to_string();
+    assert_eq!(files[1], format!("{stem}.tileirbc"));
+    assert_eq!(std::fs::read(keep.join(&files[1])).unwrap(), bytes);
+    let kept_err = std::fs::read_to_string(keep.join(&files[0])).unwrap();
+    assert_eq!(kept_err, format!("gpu: sm_90\nexit: 2\n{err}"));
+    // A kernel tilec rejects: its located diagnostic is kept (exit 1).
+    let bad = dir.join("bad.tile");
+    std::fs::write(
+        &bad,
+        "cuda_tile.module @m {\n  entry @k() {\n    %x = constant <i32: 1> : tile<2xi32>\n    %y = addf %x, %x : tile<2xi32>\n    return\n  }\n}\n",
+    )
+    .unwrap();
+    let r = run(bad.to_str().unwrap(), None);
+    assert_eq!(r.status.code(), Some(1), "{}", text(&r.stderr));
+    assert_eq!(listing().len(), 4, "{:?}", listing());
+    // With ptxas the same input compiles: kept once already, nothing added.
+    let Some(p) = ptxas() else {
+        return skipped("a kept input that compiles", "no ptxas");
+    };
+    std::fs::remove_file(keep.join(&files[0])).unwrap();
+    let r = run(input, Some(&p));
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    assert_eq!(listing().len(), 3, "{:?}", listing());
+}
