@@ -39,6 +39,9 @@ pub enum Family {
     /// DIR`): the kernels a GPU session kept from cuTile's test suite
     /// (`TILEC_TILEIRAS_KEEP`), or any other collection.
     Kept,
+    /// [`crate::tilegen`]'s structured random kernels (products, row reductions, copies
+    /// through views, with big tiles).
+    Structured,
 }
 
 impl Family {
@@ -50,6 +53,7 @@ impl Family {
             Family::Corpus => "cutile corpus",
             Family::Random => "random",
             Family::Kept => "kept",
+            Family::Structured => "structured",
         }
     }
 }
@@ -778,6 +782,26 @@ pub fn run_case(backend: &mut dyn Backend, case: &SweepCase, opts: &tilec_ptx::O
         Err(CheckError::Params(e)) => Verdict::DeviceError(format!("arguments: {e}")),
         Err(CheckError::Gpu(e)) => Verdict::DeviceError(e.to_string()),
     }
+}
+
+/// `n` structured random kernels from [`crate::tilegen`] (seeds `seed`, `seed + 1`, ...).
+pub fn structured_cases(n: usize, seed: u64) -> Vec<SweepCase> {
+    (0..n as u64)
+        .map(|i| {
+            let s = seed.wrapping_add(i);
+            let g = crate::tilegen::structured_kernel(s);
+            SweepCase {
+                family: Family::Structured,
+                label: format!("structured kernel seed {s} ({})", g.what),
+                path: None,
+                text: g.entry.text,
+                entry: "kernel".to_string(),
+                grid: g.entry.grid,
+                args: g.entry.args,
+                exact: g.exact,
+            }
+        })
+        .collect()
 }
 
 /// `n` random kernels from [`crate::kernelgen`] (seeds `seed`, `seed + 1`, ...).

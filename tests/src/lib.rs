@@ -24,6 +24,7 @@ pub mod kernelgen;
 pub mod lit;
 pub mod mutate;
 pub mod ptxas;
+pub mod tilegen;
 pub use tilec_ptxsim as ptxsim;
 pub use tilec_ptxsim::backend as simgpu;
 

@@ -39,6 +39,9 @@ pub struct Options {
     /// `--corpus DIR`: every entry of the Tile IR files of DIR too (the `kept` family:
     /// what a GPU session kept from cuTile's test suite, `TILEC_TILEIRAS_KEEP`).
     pub corpus: Option<std::path::PathBuf>,
+    /// `--structured N`: N structured random kernels (tilec_tests::tilegen: products,
+    /// row reductions and copies through views, with big tiles), seeds from `--seed`.
+    pub structured: usize,
 }
 
 /// The sweep's plan: every case, and what was left out of it.
@@ -50,6 +53,7 @@ pub fn plan(o: &Options) -> (Vec<SweepCase>, Vec<String>) {
     cases.extend(conf);
     cases.extend(corpus);
     cases.extend(gpusweep::random_cases(o.random, o.seed));
+    cases.extend(gpusweep::structured_cases(o.structured, o.seed));
     if let Some(dir) = &o.corpus {
         let (kept, l3) = gpusweep::dir_cases(dir);
         cases.extend(kept);
@@ -265,6 +269,7 @@ fn family_counts(cases: &[SweepCase]) -> String {
         Family::Conformance,
         Family::Corpus,
         Family::Random,
+        Family::Structured,
         Family::Kept,
     ] {
         let n = cases.iter().filter(|c| c.family == f).count();
@@ -596,6 +601,7 @@ mod tests {
             dump: None,
             from,
             corpus: None,
+            structured: 0,
         }
     }
 

@@ -111,6 +111,9 @@ fn main() {
             dump: opt("--dump").map(PathBuf::from),
             from: opt("--from").and_then(|v| v.parse().ok()).unwrap_or(0),
             corpus: opt("--corpus").map(PathBuf::from),
+            structured: opt("--structured")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(50),
         }),
         Some("dist") => dist::dist(),
         Some("gpu-bench") => gpu_bench::gpu_bench(&args[1..]),

@@ -3481,6 +3481,11 @@ impl Assign<'_> {
         if !dynamic_first {
             return plain; // static strides: the writer decides from them
         }
+        // The tile's rows along the view's rows: a `dim_map` that transposes them puts
+        // the unit stride along the tile's first dimension, which no version vectorizes.
+        if crate::vectorize::view_desc(m, view_v).is_none_or(|v| v.dim_map != [0, 1]) {
+            return plain;
+        }
         let axis = crate::axis::Axis::run(m, body);
         let Some(info) = axis.view(view_v) else {
             return plain;

@@ -528,7 +528,14 @@ fn async_copy_width(m: &Module, axis: &Axis, op: Op, warp_bits: u32, generic: bo
     let size = elem_bytes(elem) as u64;
     let (layout, contiguity) = async_copy_layout_of(m, op, &shape, elem, warp_bits);
     let proved = view_vector(m, axis, &view, &index, &shape, &layout, false).width;
-    let unit_inner = view.strides.last() == Some(&Some(1));
+    // The tile's last dimension runs along a unit stride (a `dim_map` may send it along
+    // another of the view's dimensions: a transposed operand, whose vectors the copy
+    // cannot take from consecutive addresses).
+    let unit_inner = view
+        .dim_map
+        .last()
+        .and_then(|&d| view.strides.get(d))
+        .is_some_and(|s| *s == Some(1));
     let mut vw = if contiguity > 1 && unit_inner {
         contiguity
             .min(vector_slots(&layout, &shape, elem))

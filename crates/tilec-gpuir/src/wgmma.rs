@@ -361,8 +361,17 @@ fn plan(
             _ => None,
         }
     };
+    let batched = a_shape.len() == 3;
     let (a_shape, b_shape) = (strip(a_shape)?, strip(b_shape)?);
     if a_shape[1] != b_shape[0] {
+        return None;
+    }
+    // A batch of one stages its operands in 3-D buffers, which are not column-blocked:
+    // rows of A along K and of B along N must fit one 128-byte swizzle atom (a 1 x 16 x
+    // 128 f16 B was planned and then refused by the writer; structured random kernel
+    // 30478).
+    let bytes = |n: i64, t: Type| n as u64 * u64::from(crate::sizes::elem_bytes(t));
+    if batched && (bytes(a_shape[1], elem_a) > 128 || bytes(b_shape[1], elem_b) > 128) {
         return None;
     }
     let (m, n) = (log2(a_shape[0])?, log2(b_shape[1])?);
@@ -614,6 +623,26 @@ mod tests {
             batch1.map(|p| (p.k_steps(), p.swizzle_mode())),
             Some((4, 1))
         );
+        // A batch of one whose rows need more than one swizzle atom (B's N row of 256
+        // bytes, A's K row of 256) stays on mma.sync; the same product unbatched does not.
+        let wide = |a: &[i64], b: &[i64]| {
+            wgmma_plan(
+                a,
+                b,
+                Type::F16,
+                Type::F16,
+                f32,
+                (true, true),
+                2,
+                Arch::Sm90a,
+            )
+            .is_some()
+        };
+        assert!(!wide(&[1, 64, 16], &[1, 16, 128]));
+        assert!(!wide(&[1, 64, 128], &[1, 128, 64]));
+        assert!(wide(&[64, 16], &[16, 128]));
+        assert!(wide(&[64, 128], &[128, 64]));
+        assert!(wide(&[1, 64, 64], &[1, 64, 64]));
         assert_eq!(wgmma_plan_for(name, &[64, 32], &[32, 32], 2), None);
         assert_eq!(
             wgmma_plan_for("wgmma.m64n64k8.f32.f16.f16", &[64, 32], &[32, 64], 2),
