@@ -3972,3 +3972,108 @@ fn a_batched_product_with_wide_rows_compiles_at_sm_90a() {
     let v = gpusweep::run_case(&mut SimGpu::default(), &c, &o);
     assert!(matches!(v, Verdict::Pass { .. }), "{} {v:?}", v.word());
 }
+
+/// A tensor copy writes shared memory at a 128-byte aligned address: an unswizzled stage
+/// buffer placed right after 32 bytes of mbarriers got 16-byte alignment (the rule knew
+/// only tensor stores' sources), so over 2 CTAs flash attention's V stages started at
+/// byte 10272 (structured random kernel 799); the simulator refuses such a copy, as the
+/// hardware does.
+#[test]
+fn tensor_copies_land_on_128_byte_aligned_shared_memory() {
+    let text = r"cuda_tile.module @kernels {
+  entry @kernel(%q: tile<ptr<f16>>, %q_d0: tile<i32>, %q_d1: tile<i32>, %q_s0: tile<i32>, %q_s1: tile<i32>, %k: tile<ptr<f16>>, %k_d0: tile<i32>, %k_d1: tile<i32>, %k_s0: tile<i32>, %k_s1: tile<i32>, %v: tile<ptr<f16>>, %v_d0: tile<i32>, %v_d1: tile<i32>, %v_s0: tile<i32>, %v_s1: tile<i32>, %o: tile<ptr<f16>>, %o_d0: tile<i32>, %o_d1: tile<i32>, %o_s0: tile<i32>, %o_s1: tile<i32>) {
+    %tok = make_token : token
+    %q_al = assume div_by<16>, %q : tile<ptr<f16>>
+    %q_v = make_tensor_view %q_al, shape = [%q_d0, %q_d1], strides = [%q_s0, 1] : tile<i32> -> tensor_view<?x?xf16, strides=[?,1]>
+    %k_al = assume div_by<16>, %k : tile<ptr<f16>>
+    %k_v = make_tensor_view %k_al, shape = [%k_d0, %k_d1], strides = [%k_s0, 1] : tile<i32> -> tensor_view<?x?xf16, strides=[?,1]>
+    %v_al = assume div_by<16>, %v : tile<ptr<f16>>
+    %v_v = make_tensor_view %v_al, shape = [%v_d0, %v_d1], strides = [%v_s0, 1] : tile<i32> -> tensor_view<?x?xf16, strides=[?,1]>
+    %o_al = assume div_by<16>, %o : tile<ptr<f16>>
+    %o_v = make_tensor_view %o_al, shape = [%o_d0, %o_d1], strides = [%o_s0, 1] : tile<i32> -> tensor_view<?x?xf16, strides=[?,1]>
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %pq = make_partition_view %q_v : partition_view<tile=(64x16), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>
+    %pk = make_partition_view %k_v : partition_view<tile=(16x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>, dim_map=[1, 0]>
+    %pv = make_partition_view %v_v : partition_view<tile=(64x16), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>
+    %po = make_partition_view %o_v : partition_view<tile=(64x16), tensor_view<?x?xf16, strides=[?,1]>>
+    %c0 = constant <i32: 0> : tile<i32>
+    %c1 = constant <i32: 1> : tile<i32>
+    %ctn = constant <i32: 64> : tile<i32>
+    %nb:2 = get_index_space_shape %pk : partition_view<tile=(16x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>, dim_map=[1, 0]> -> tile<i32>
+    %qv, %t1 = load_view_tko weak %pq[%bx, %c0] token = %tok : partition_view<tile=(64x16), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32> -> tile<64x16xf16>, token
+    %ninf = constant <f32: 0xFF800000> : tile<64xf32>
+    %ninfs = constant <f32: 0xFF800000> : tile<64x64xf32>
+    %zl = constant <f32: 0.000000e+00> : tile<64xf32>
+    %zacc = constant <f32: 0.000000e+00> : tile<64x16xf32>
+    %zs = constant <f32: 0.000000e+00> : tile<64x64xf32>
+    %io = iota : tile<64xi32>
+    %slr = reshape %k_d0 : tile<i32> -> tile<1xi32>
+    %slb = broadcast %slr : tile<1xi32> -> tile<64xi32>
+    %r:3 = for %j in (%c0 to %nb#1, step %c1) : tile<i32> iter_values(%m = %ninf, %l = %zl, %acc = %zacc) -> (tile<64xf32>, tile<64xf32>, tile<64x16xf32>) {
+      %kv, %t2 = load_view_tko weak %pk[%c0, %j] token = %tok : partition_view<tile=(16x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>, dim_map=[1, 0]>, tile<i32> -> tile<16x64xf16>, token
+      %s0 = mmaf %qv, %kv, %zs : tile<64x16xf16>, tile<16x64xf16>, tile<64x64xf32>
+      %off = muli %j, %ctn : tile<i32>
+      %offr = reshape %off : tile<i32> -> tile<1xi32>
+      %offb = broadcast %offr : tile<1xi32> -> tile<64xi32>
+      %col = addi %io, %offb : tile<64xi32>
+      %in = cmpi less_than %col, %slb, signed : tile<64xi32> -> tile<64xi1>
+      %inr = reshape %in : tile<64xi1> -> tile<1x64xi1>
+      %inb = broadcast %inr : tile<1x64xi1> -> tile<64x64xi1>
+      %s = select %inb, %s0, %ninfs : tile<64x64xi1>, tile<64x64xf32>
+      %mx = reduce %s dim=1 identities=[0xFF800000 : f32] : tile<64x64xf32> -> tile<64xf32>
+      (%mx_e: tile<f32>, %mx_a: tile<f32>) {
+        %mx_n = maxf %mx_e, %mx_a : tile<f32>
+        yield %mx_n : tile<f32>
+      }
+      %mn = maxf %m, %mx : tile<64xf32>
+      %mnr = reshape %mn : tile<64xf32> -> tile<64x1xf32>
+      %mnb = broadcast %mnr : tile<64x1xf32> -> tile<64x64xf32>
+      %sh = subf %s, %mnb : tile<64x64xf32>
+      %p = exp %sh : tile<64x64xf32>
+      %ps = reduce %p dim=1 identities=[0.000000e+00 : f32] : tile<64x64xf32> -> tile<64xf32>
+      (%ps_e: tile<f32>, %ps_a: tile<f32>) {
+        %ps_n = addf %ps_e, %ps_a : tile<f32>
+        yield %ps_n : tile<f32>
+      }
+      %dm = subf %m, %mn : tile<64xf32>
+      %al = exp %dm : tile<64xf32>
+      %l2 = mulf %l, %al : tile<64xf32>
+      %l3 = addf %l2, %ps : tile<64xf32>
+      %alr = reshape %al : tile<64xf32> -> tile<64x1xf32>
+      %alb = broadcast %alr : tile<64x1xf32> -> tile<64x16xf32>
+      %acc2 = mulf %acc, %alb : tile<64x16xf32>
+      %ph = ftof %p : tile<64x64xf32> -> tile<64x64xf16>
+      %vv, %t3 = load_view_tko weak %pv[%j, %c0] token = %tok : partition_view<tile=(64x16), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32> -> tile<64x16xf16>, token
+      %pvv = mmaf %ph, %vv, %acc2 : tile<64x64xf16>, tile<64x16xf16>, tile<64x16xf32>
+      continue %mn, %l3, %pvv : tile<64xf32>, tile<64xf32>, tile<64x16xf32>
+    }
+    %lr = reshape %r#1 : tile<64xf32> -> tile<64x1xf32>
+    %lb = broadcast %lr : tile<64x1xf32> -> tile<64x16xf32>
+    %res = divf %r#2, %lb : tile<64x16xf32>
+    %resn = ftof %res : tile<64x16xf32> -> tile<64x16xf16>
+    %st = store_view_tko weak %resn, %po[%bx, %c0] token = %tok : tile<64x16xf16>, partition_view<tile=(64x16), tensor_view<?x?xf16, strides=[?,1]>>, tile<i32> -> token
+    return
+  }
+}
+";
+    let args: Vec<String> = "random:f16:1150:799 i32:64 i32:16 i32:18 i32:1 random:f16:3072:800 i32:192 i32:16 i32:16 i32:1 random:f16:6128:801 i32:192 i32:16 i32:32 i32:1 zeros:f16:1024 i32:64 i32:16 i32:16 i32:1".split(' ').map(str::to_string).collect();
+    let o = tilec_ptx::Options {
+        arch: tilec_ptx::Arch::Sm90a,
+        num_ctas: Some(2),
+        ..tilec_ptx::Options::default()
+    };
+    let c = SweepCase {
+        family: gpusweep::Family::Structured,
+        label: "attention over 2 CTAs".to_string(),
+        path: None,
+        text: text.to_string(),
+        entry: "kernel".to_string(),
+        grid: [1, 1, 1],
+        args,
+        exact: false,
+    };
+    let p = gpusweep::prepare(&c, &o).unwrap();
+    assert!(p.ptx.contains("cp.async.bulk.tensor"), "no tensor copy");
+    let v = gpusweep::run_case(&mut SimGpu::default(), &c, &o);
+    assert!(matches!(v, Verdict::Pass { .. }), "{} {v:?}", v.word());
+}

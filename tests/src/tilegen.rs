@@ -20,6 +20,10 @@
 //! * **rows**: a row-wise reduction pattern over a 2-D tile wide enough for the whole row
 //!   (sum, max, softmax, mean-centring), in f32 or from f16, with the padding value the
 //!   pattern needs (`zero`, `neg_inf`);
+//! * **attention**: flash attention's loop (Q·K^T through a transposed view of K, keys
+//!   past the sequence masked with `iota`/`cmpi`/`select`, the running row maximum and
+//!   sum, P·V accumulated with rescaling), head sizes 16 to 64, blocks of 16 to 64 rows
+//!   and keys, sequences ragged or not;
 //! * **copies**: a tile moved between views of different layouts (a transpose through
 //!   `dim_map`, a permute of a 3-D tile), with an elementwise op on the way.
 //!
@@ -44,9 +48,10 @@ pub struct Structured {
 /// The structured kernel of `seed`.
 pub fn structured_kernel(seed: u64) -> Structured {
     let mut rng = Rng::new(seed ^ 0x7374_7275_6374_7572);
-    match rng.below(10) {
+    match rng.below(12) {
         0..=5 => product(&mut rng, seed),
-        6..=8 => rows(&mut rng, seed),
+        6..=7 => rows(&mut rng, seed),
+        8..=9 => attention(&mut rng, seed),
         _ => copy(&mut rng, seed),
     }
 }
@@ -622,6 +627,197 @@ fn rows(rng: &mut Rng, seed: u64) -> Structured {
         },
         exact,
         what: format!("rows {pattern} {stored} {tr}x{tc} of {rows_n}x{cols}"),
+    }
+}
+
+/// Flash attention over one head: O = softmax(Q K^T) V, the keys in blocks of `tn`.
+fn attention(rng: &mut Rng, seed: u64) -> Structured {
+    let elem = pick(rng, &["f16", "f16", "bf16"]);
+    let d = pick(rng, &[16, 32, 64]);
+    let tm = pick(rng, &[16, 32, 64]);
+    let tn = pick(rng, &[16, 32, 64]);
+    let m = extent(rng, tm, 2);
+    let s_len = extent(rng, tn, 3);
+    let aligned = rng.percent(70);
+    let q = Array {
+        name: "q".into(),
+        elem: leak(elem),
+        shape: vec![m, d],
+        row_stride: row_stride(rng, d),
+    };
+    let k = Array {
+        name: "k".into(),
+        elem: leak(elem),
+        shape: vec![s_len, d],
+        row_stride: row_stride(rng, d),
+    };
+    let v = Array {
+        name: "v".into(),
+        elem: leak(elem),
+        shape: vec![s_len, d],
+        row_stride: row_stride(rng, d),
+    };
+    let o_elem = pick(rng, &["f32", elem]);
+    let out = Array {
+        name: "o".into(),
+        elem: leak(o_elem),
+        shape: vec![m, d],
+        row_stride: row_stride(rng, d),
+    };
+    let pq = q.partition(&[tm, d], Some("zero"), None);
+    let pk = k.partition(&[d, tn], Some("zero"), Some(&[1, 0]));
+    let pv = v.partition(&[tn, d], Some("zero"), None);
+    let po = out.partition(&[tm, d], None, None);
+    let mut params = q.params();
+    params.extend(k.params());
+    params.extend(v.params());
+    params.extend(out.params());
+    let mut args = q.args("random", seed % 100_000);
+    args.extend(k.args("random", (seed + 1) % 100_000));
+    args.extend(v.args("random", (seed + 2) % 100_000));
+    args.extend(out.args("zeros", 0));
+    let mut o = String::new();
+    let _ = writeln!(o, "    %tok = make_token : token");
+    for a in [&q, &k, &v, &out] {
+        a.make_view(&mut o, aligned);
+    }
+    let qt = format!("tile<{tm}x{d}x{elem}>");
+    let kt = format!("tile<{d}x{tn}x{elem}>");
+    let vt = format!("tile<{tn}x{d}x{elem}>");
+    let st = format!("tile<{tm}x{tn}xf32>");
+    let pt = format!("tile<{tm}x{tn}x{elem}>");
+    let at = format!("tile<{tm}x{d}xf32>");
+    let rt = format!("tile<{tm}xf32>");
+    let ct = format!("tile<{tm}x1xf32>");
+    let w = |o: &mut String, line: String| {
+        let _ = writeln!(o, "    {line}");
+    };
+    w(
+        &mut o,
+        "%bx, %by, %bz = get_tile_block_id : tile<i32>".into(),
+    );
+    w(&mut o, format!("%pq = make_partition_view %q_v : {pq}"));
+    w(&mut o, format!("%pk = make_partition_view %k_v : {pk}"));
+    w(&mut o, format!("%pv = make_partition_view %v_v : {pv}"));
+    w(&mut o, format!("%po = make_partition_view %o_v : {po}"));
+    w(&mut o, "%c0 = constant <i32: 0> : tile<i32>".into());
+    w(&mut o, "%c1 = constant <i32: 1> : tile<i32>".into());
+    w(&mut o, format!("%ctn = constant <i32: {tn}> : tile<i32>"));
+    w(
+        &mut o,
+        format!("%nb:2 = get_index_space_shape %pk : {pk} -> tile<i32>"),
+    );
+    w(
+        &mut o,
+        format!(
+            "%qv, %t1 = load_view_tko weak %pq[%bx, %c0] token = %tok : {pq}, tile<i32> -> {qt}, token"
+        ),
+    );
+    w(&mut o, format!("%ninf = constant <f32: 0xFF800000> : {rt}"));
+    w(
+        &mut o,
+        format!("%ninfs = constant <f32: 0xFF800000> : {st}"),
+    );
+    w(&mut o, format!("%zl = constant <f32: 0.000000e+00> : {rt}"));
+    w(
+        &mut o,
+        format!("%zacc = constant <f32: 0.000000e+00> : {at}"),
+    );
+    w(&mut o, format!("%zs = constant <f32: 0.000000e+00> : {st}"));
+    w(&mut o, format!("%io = iota : tile<{tn}xi32>"));
+    w(
+        &mut o,
+        "%slr = reshape %k_d0 : tile<i32> -> tile<1xi32>".into(),
+    );
+    w(
+        &mut o,
+        format!("%slb = broadcast %slr : tile<1xi32> -> tile<{tn}xi32>"),
+    );
+    let reduce = |o: &mut String, name: &str, src: &str, op: &str, id: &str| {
+        let _ = writeln!(
+            o,
+            "      %{name} = reduce {src} dim=1 identities=[{id} : f32] : {st} -> {rt}\n      (%{name}_e: tile<f32>, %{name}_a: tile<f32>) {{\n        %{name}_n = {op} %{name}_e, %{name}_a : tile<f32>\n        yield %{name}_n : tile<f32>\n      }}"
+        );
+    };
+    let _ = writeln!(
+        o,
+        "    %r:3 = for %j in (%c0 to %nb#1, step %c1) : tile<i32> iter_values(%m = %ninf, %l = %zl, %acc = %zacc) -> ({rt}, {rt}, {at}) {{"
+    );
+    let _ = writeln!(
+        o,
+        "      %kv, %t2 = load_view_tko weak %pk[%c0, %j] token = %tok : {pk}, tile<i32> -> {kt}, token"
+    );
+    let _ = writeln!(o, "      %s0 = mmaf %qv, %kv, %zs : {qt}, {kt}, {st}");
+    // Keys past the sequence (the last block's padding) get -inf.
+    let _ = writeln!(o, "      %off = muli %j, %ctn : tile<i32>");
+    let _ = writeln!(o, "      %offr = reshape %off : tile<i32> -> tile<1xi32>");
+    let _ = writeln!(
+        o,
+        "      %offb = broadcast %offr : tile<1xi32> -> tile<{tn}xi32>"
+    );
+    let _ = writeln!(o, "      %col = addi %io, %offb : tile<{tn}xi32>");
+    let _ = writeln!(
+        o,
+        "      %in = cmpi less_than %col, %slb, signed : tile<{tn}xi32> -> tile<{tn}xi1>"
+    );
+    let _ = writeln!(
+        o,
+        "      %inr = reshape %in : tile<{tn}xi1> -> tile<1x{tn}xi1>"
+    );
+    let _ = writeln!(
+        o,
+        "      %inb = broadcast %inr : tile<1x{tn}xi1> -> tile<{tm}x{tn}xi1>"
+    );
+    let _ = writeln!(
+        o,
+        "      %s = select %inb, %s0, %ninfs : tile<{tm}x{tn}xi1>, {st}"
+    );
+    reduce(&mut o, "mx", "%s", "maxf", "0xFF800000");
+    let _ = writeln!(o, "      %mn = maxf %m, %mx : {rt}");
+    let _ = writeln!(o, "      %mnr = reshape %mn : {rt} -> {ct}");
+    let _ = writeln!(o, "      %mnb = broadcast %mnr : {ct} -> {st}");
+    let _ = writeln!(o, "      %sh = subf %s, %mnb : {st}");
+    let _ = writeln!(o, "      %p = exp %sh : {st}");
+    reduce(&mut o, "ps", "%p", "addf", "0.000000e+00");
+    let _ = writeln!(o, "      %dm = subf %m, %mn : {rt}");
+    let _ = writeln!(o, "      %al = exp %dm : {rt}");
+    let _ = writeln!(o, "      %l2 = mulf %l, %al : {rt}");
+    let _ = writeln!(o, "      %l3 = addf %l2, %ps : {rt}");
+    let _ = writeln!(o, "      %alr = reshape %al : {rt} -> {ct}");
+    let _ = writeln!(o, "      %alb = broadcast %alr : {ct} -> {at}");
+    let _ = writeln!(o, "      %acc2 = mulf %acc, %alb : {at}");
+    let _ = writeln!(o, "      %ph = ftof %p : {st} -> {pt}");
+    let _ = writeln!(
+        o,
+        "      %vv, %t3 = load_view_tko weak %pv[%j, %c0] token = %tok : {pv}, tile<i32> -> {vt}, token"
+    );
+    let _ = writeln!(o, "      %pvv = mmaf %ph, %vv, %acc2 : {pt}, {vt}, {at}");
+    let _ = writeln!(o, "      continue %mn, %l3, %pvv : {rt}, {rt}, {at}");
+    let _ = writeln!(o, "    }}");
+    w(&mut o, format!("%lr = reshape %r#1 : {rt} -> {ct}"));
+    w(&mut o, format!("%lb = broadcast %lr : {ct} -> {at}"));
+    w(&mut o, format!("%res = divf %r#2, %lb : {at}"));
+    let ot = format!("tile<{tm}x{d}x{o_elem}>");
+    let res = if o_elem == "f32" {
+        "%res"
+    } else {
+        w(&mut o, format!("%resn = ftof %res : {at} -> {ot}"));
+        "%resn"
+    };
+    w(
+        &mut o,
+        format!(
+            "%st = store_view_tko weak {res}, %po[%bx, %c0] token = %tok : {ot}, {po}, tile<i32> -> token"
+        ),
+    );
+    Structured {
+        entry: GenEntry {
+            text: module(&params, &o),
+            args,
+            grid: [cdiv(m, tm) as u32, 1, 1],
+        },
+        exact: false,
+        what: format!("attention {elem} d={d} {tm}x{tn} of {m} queries, {s_len} keys, to {o_elem}"),
     }
 }
 

@@ -40,20 +40,39 @@ pub const MMA_FALLBACK_BYTES: u64 = 32 * 1024;
 /// The alignment of the buffer `ttg.local_alloc` `op` allocates: 1024 bytes for a
 /// swizzled buffer (its XOR pattern repeats every 8 rows of up to 128 bytes, and
 /// warpgroup MMA and the tensor memory accelerator apply it to the address itself), 16
-/// otherwise (128 for the source of a tensor store).
+/// otherwise (128 for the source or the destination of a tensor copy).
 pub fn local_alloc_align(m: &Module, op: Op) -> u64 {
     let r = m.result(op, 0);
     match m.ctx.types.get(m.value_type(r)) {
         TypeData::MemDesc { swizzle, .. } if !swizzle.is_identity() => 1024,
-        // The copy engine reads a tensor store's source at a 128-byte aligned address.
-        _ if m
-            .users(r)
-            .any(|u| m.opcode(u) == Opcode::AsyncTmaCopyLocalToGlobal) =>
-        {
-            128
-        }
+        // The copy engine reads and writes shared memory at 128-byte aligned addresses.
+        _ if tensor_copied(m, r) => 128,
         _ => 16,
     }
+}
+
+/// Whether buffer `v`, or a view of it (an op taking it first and giving a
+/// `!ttg.memdesc`: a stage, a transposed or reshaped view), is what a tensor copy reads
+/// (a store's `src`) or writes (a load's `result`); not its barriers. An unswizzled
+/// stage after 32 bytes of mbarriers was written at a 32-byte aligned address
+/// (structured random kernel 799 over 2 CTAs).
+fn tensor_copied(m: &Module, v: Value) -> bool {
+    m.users(v).any(|u| {
+        let slot = match m.opcode(u) {
+            Opcode::AsyncTmaCopyGlobalToLocal => Some("result"),
+            Opcode::AsyncTmaCopyLocalToGlobal => Some("src"),
+            _ => None,
+        };
+        if let Some(slot) = slot {
+            return tilec_ir::segments::operand_group(m, u, slot).contains(&v);
+        }
+        m.num_operands(u) > 0
+            && m.operand(u, 0) == v
+            && m.results(u).any(|r| {
+                matches!(m.ctx.types.get(m.value_type(r)), TypeData::MemDesc { .. })
+                    && tensor_copied(m, r)
+            })
+    })
 }
 
 /// The bytes of the buffer `ttg.local_alloc` `op` allocates (a multiple of 16).
