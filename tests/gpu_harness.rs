@@ -3821,6 +3821,21 @@ fn a_directory_of_kept_bytecode_becomes_cases() {
     }
 }
 
+/// A structured random kernel's text (as `gpu-test --dump` writes it) as a sweep case on
+/// `grid` with `args` (the `--arg` values, space-separated).
+fn structured_case(label: &str, text: &str, args: &str, grid: [u32; 3]) -> SweepCase {
+    SweepCase {
+        family: gpusweep::Family::Structured,
+        label: label.to_string(),
+        path: None,
+        text: text.to_string(),
+        entry: "kernel".to_string(),
+        grid,
+        args: args.split(' ').map(str::to_string).collect(),
+        exact: false,
+    }
+}
+
 /// An operand loaded through a `dim_map = [1, 0]` view (A stored K x M, as `A.T`) runs
 /// along the tensor's rows in the tile's first dimension: `cp.async` vectors along the
 /// tile's last dimension would read consecutive addresses that are not consecutive
@@ -3860,7 +3875,7 @@ fn a_transposed_operand_is_not_copied_in_vectors_across_its_rows() {
   }
 }
 ";
-    let args: Vec<String> = "random:bf16:1232:30 i32:26 i32:32 i32:48 i32:1 random:bf16:3328:50 i32:26 i32:128 i32:128 i32:1 zeros:bf16:4096 i32:32 i32:128 i32:128 i32:1".split(' ').map(str::to_string).collect();
+    let args = "random:bf16:1232:30 i32:26 i32:32 i32:48 i32:1 random:bf16:3328:50 i32:26 i32:128 i32:128 i32:1 zeros:bf16:4096 i32:32 i32:128 i32:128 i32:1";
     for arch in [
         tilec_ptx::Arch::Sm80,
         tilec_ptx::Arch::Sm90,
@@ -3870,16 +3885,7 @@ fn a_transposed_operand_is_not_copied_in_vectors_across_its_rows() {
             arch,
             ..tilec_ptx::Options::default()
         };
-        let c = SweepCase {
-            family: gpusweep::Family::Structured,
-            label: "A transposed".to_string(),
-            path: None,
-            text: text.to_string(),
-            entry: "kernel".to_string(),
-            grid: [1, 2, 1],
-            args: args.clone(),
-            exact: false,
-        };
+        let c = structured_case("A transposed", text, args, [1, 2, 1]);
         let v = gpusweep::run_case(&mut SimGpu::default(), &c, &o);
         assert!(
             matches!(v, Verdict::Pass { .. }),
@@ -3954,21 +3960,12 @@ fn a_batched_product_with_wide_rows_compiles_at_sm_90a() {
   }
 }
 ";
-    let args: Vec<String> = "random:f16:3328:91434 i32:1 i32:128 i32:26 i32:3328 i32:26 i32:1 random:f16:7056:52390 i32:1 i32:26 i32:256 i32:7072 i32:272 i32:1 zeros:bf16:32768 i32:1 i32:128 i32:256 i32:32768 i32:256 i32:1".split(' ').map(str::to_string).collect();
+    let args = "random:f16:3328:91434 i32:1 i32:128 i32:26 i32:3328 i32:26 i32:1 random:f16:7056:52390 i32:1 i32:26 i32:256 i32:7072 i32:272 i32:1 zeros:bf16:32768 i32:1 i32:128 i32:256 i32:32768 i32:256 i32:1";
     let o = tilec_ptx::Options {
         arch: tilec_ptx::Arch::Sm90a,
         ..tilec_ptx::Options::default()
     };
-    let c = SweepCase {
-        family: gpusweep::Family::Structured,
-        label: "batched wide product".to_string(),
-        path: None,
-        text: text.to_string(),
-        entry: "kernel".to_string(),
-        grid: [2, 2, 1],
-        args,
-        exact: false,
-    };
+    let c = structured_case("batched wide product", text, args, [2, 2, 1]);
     let v = gpusweep::run_case(&mut SimGpu::default(), &c, &o);
     assert!(matches!(v, Verdict::Pass { .. }), "{} {v:?}", v.word());
 }
@@ -4056,24 +4053,132 @@ fn tensor_copies_land_on_128_byte_aligned_shared_memory() {
   }
 }
 ";
-    let args: Vec<String> = "random:f16:1150:799 i32:64 i32:16 i32:18 i32:1 random:f16:3072:800 i32:192 i32:16 i32:16 i32:1 random:f16:6128:801 i32:192 i32:16 i32:32 i32:1 zeros:f16:1024 i32:64 i32:16 i32:16 i32:1".split(' ').map(str::to_string).collect();
+    let args = "random:f16:1150:799 i32:64 i32:16 i32:18 i32:1 random:f16:3072:800 i32:192 i32:16 i32:16 i32:1 random:f16:6128:801 i32:192 i32:16 i32:32 i32:1 zeros:f16:1024 i32:64 i32:16 i32:16 i32:1";
     let o = tilec_ptx::Options {
         arch: tilec_ptx::Arch::Sm90a,
         num_ctas: Some(2),
         ..tilec_ptx::Options::default()
     };
-    let c = SweepCase {
-        family: gpusweep::Family::Structured,
-        label: "attention over 2 CTAs".to_string(),
-        path: None,
-        text: text.to_string(),
-        entry: "kernel".to_string(),
-        grid: [1, 1, 1],
-        args,
-        exact: false,
-    };
+    let c = structured_case("attention over 2 CTAs", text, args, [1, 1, 1]);
     let p = gpusweep::prepare(&c, &o).unwrap();
     assert!(p.ptx.contains("cp.async.bulk.tensor"), "no tensor copy");
+    let v = gpusweep::run_case(&mut SimGpu::default(), &c, &o);
+    assert!(matches!(v, Verdict::Pass { .. }), "{} {v:?}", v.word());
+}
+
+/// A warpgroup MMA whose A operand is computed in the K loop (here doubled) reads A
+/// from registers, which the next K step writes: it must not stay in flight into that
+/// step (`wgmma.wait_group 1`), or the step's `mov.b32` into its A fragment races the
+/// running `wgmma.mma_async` (structured random kernel 3029; the simulator reports the
+/// access, the hardware leaves it undefined). The GPU-level verifier refuses
+/// `ttg.mma_async` on such a product.
+#[test]
+fn a_product_with_a_computed_in_the_loop_waits_for_each_step() {
+    let text = r"cuda_tile.module @kernels {
+  entry @kernel(%a: tile<ptr<bf16>>, %a_d0: tile<i32>, %a_d1: tile<i32>, %a_s0: tile<i32>, %a_s1: tile<i32>, %b: tile<ptr<bf16>>, %b_d0: tile<i32>, %b_d1: tile<i32>, %b_s0: tile<i32>, %b_s1: tile<i32>, %c: tile<ptr<bf16>>, %c_d0: tile<i32>, %c_d1: tile<i32>, %c_s0: tile<i32>, %c_s1: tile<i32>, %alpha: tile<f32>) {
+    %tok = make_token : token
+    %a_v = make_tensor_view %a, shape = [%a_d0, %a_d1], strides = [%a_s0, 1] : tile<i32> -> tensor_view<?x?xbf16, strides=[?,1]>
+    %b_v = make_tensor_view %b, shape = [%b_d0, %b_d1], strides = [%b_s0, 1] : tile<i32> -> tensor_view<?x?xbf16, strides=[?,1]>
+    %c_v = make_tensor_view %c, shape = [%c_d0, %c_d1], strides = [%c_s0, 1] : tile<i32> -> tensor_view<?x?xbf16, strides=[?,1]>
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %pa = make_partition_view %a_v : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xbf16, strides=[?,1]>>
+    %pb = make_partition_view %b_v : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xbf16, strides=[?,1]>>
+    %pc = make_partition_view %c_v : partition_view<tile=(64x64), tensor_view<?x?xbf16, strides=[?,1]>>
+    %ks:2 = get_index_space_shape %pa : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xbf16, strides=[?,1]>> -> tile<i32>
+    %c0 = constant <i32: 0> : tile<i32>
+    %c1 = constant <i32: 1> : tile<i32>
+    %zero = constant <f32: 0.000000e+00> : tile<64x64xf32>
+    %acc = for %k in (%c0 to %ks#1, step %c1) : tile<i32> iter_values(%ai = %zero) -> (tile<64x64xf32>) {
+      %ta, %t1 = load_view_tko weak %pa[%bx, %k] token = %tok : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xbf16, strides=[?,1]>>, tile<i32> -> tile<64x32xbf16>, token
+      %tb, %t2 = load_view_tko weak %pb[%k, %by] token = %tok : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xbf16, strides=[?,1]>>, tile<i32> -> tile<32x64xbf16>, token
+      %two = constant <bf16: 2.0> : tile<64x32xbf16>
+      %ta3 = mulf %ta, %two : tile<64x32xbf16>
+      %d = mmaf %ta3, %tb, %ai : tile<64x32xbf16>, tile<32x64xbf16>, tile<64x64xf32>
+      continue %d : tile<64x64xf32>
+    }
+    %al = reshape %alpha : tile<f32> -> tile<1x1xf32>
+    %alb = broadcast %al : tile<1x1xf32> -> tile<64x64xf32>
+    %e2 = mulf %acc, %alb : tile<64x64xf32>
+    %z = constant <f32: 0.000000e+00> : tile<64x64xf32>
+    %e3 = maxf %e2, %z : tile<64x64xf32>
+    %e4 = ftof %e3 : tile<64x64xf32> -> tile<64x64xbf16>
+    %st = store_view_tko weak %e4, %pc[%bx, %by] token = %tok : tile<64x64xbf16>, partition_view<tile=(64x64), tensor_view<?x?xbf16, strides=[?,1]>>, tile<i32> -> token
+    return
+  }
+}
+";
+    let o = tilec_ptx::Options {
+        arch: tilec_ptx::Arch::Sm90a,
+        ..tilec_ptx::Options::default()
+    };
+    let c = structured_case(
+        "a_product_with_a_computed_in_the_loop_waits_for_each_step",
+        text,
+        "randint:bf16:4287:9087 i32:64 i32:66 i32:67 i32:1 randint:bf16:4224:15145 i32:66 i32:64 i32:64 i32:1 zeros:bf16:4096 i32:64 i32:64 i32:64 i32:1 f32:2.0",
+        [1, 1, 1],
+    );
+    let p = gpusweep::prepare(&c, &o).unwrap();
+    assert!(p.ptx.contains("wgmma.mma_async"), "no warpgroup MMA");
+    assert!(
+        !p.ptx.contains("wgmma.wait_group.sync.aligned 1;"),
+        "in flight"
+    );
+    let v = gpusweep::run_case(&mut SimGpu::default(), &c, &o);
+    assert!(matches!(v, Verdict::Pass { .. }), "{} {v:?}", v.word());
+}
+
+/// Warp-specialized, a K loop whose stages fill the shared memory (4 stages of tf32
+/// operands converted in shared memory: 229,376 bytes) still compiles: the producer's
+/// tensor-map scratch, reserved for the rest of the kernel, went above the stages, so
+/// they could not be released after the loop and the epilogue's buffer went on top
+/// (246,144 bytes, over sm_90a's 232,448: structured random kernel 3082). The
+/// partitions' buffers now lie below the others.
+#[test]
+fn warp_specialized_stages_are_released_for_the_epilogue() {
+    let text = r"cuda_tile.module @kernels {
+  entry @kernel(%a: tile<ptr<f32>>, %a_d0: tile<i32>, %a_d1: tile<i32>, %a_s0: tile<i32>, %a_s1: tile<i32>, %b: tile<ptr<f32>>, %b_d0: tile<i32>, %b_d1: tile<i32>, %b_s0: tile<i32>, %b_s1: tile<i32>, %c: tile<ptr<f32>>, %c_d0: tile<i32>, %c_d1: tile<i32>, %c_s0: tile<i32>, %c_s1: tile<i32>, %alpha: tile<f32>) {
+    %tok = make_token : token
+    %a_v = make_tensor_view %a, shape = [%a_d0, %a_d1], strides = [%a_s0, 1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+    %b_v = make_tensor_view %b, shape = [%b_d0, %b_d1], strides = [%b_s0, 1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+    %c_v = make_tensor_view %c, shape = [%c_d0, %c_d1], strides = [%c_s0, 1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %pa = make_partition_view %a_v : partition_view<tile=(64x64), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>>
+    %pb = make_partition_view %b_v : partition_view<tile=(64x64), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>>
+    %pc = make_partition_view %c_v : partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>
+    %ks:2 = get_index_space_shape %pa : partition_view<tile=(64x64), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>> -> tile<i32>
+    %c0 = constant <i32: 0> : tile<i32>
+    %c1 = constant <i32: 1> : tile<i32>
+    %zero = constant <f32: 0.000000e+00> : tile<64x64xf32>
+    %acc = for %k in (%c0 to %ks#1, step %c1) : tile<i32> iter_values(%ai = %zero) -> (tile<64x64xf32>) {
+      %ta, %t1 = load_view_tko weak %pa[%bx, %k] token = %tok : partition_view<tile=(64x64), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> tile<64x64xf32>, token
+      %tb, %t2 = load_view_tko weak %pb[%k, %by] token = %tok : partition_view<tile=(64x64), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> tile<64x64xf32>, token
+      %ta2 = ftof %ta : tile<64x64xf32> -> tile<64x64xtf32>
+      %tb2 = ftof %tb : tile<64x64xf32> -> tile<64x64xtf32>
+      %d = mmaf %ta2, %tb2, %ai : tile<64x64xtf32>, tile<64x64xtf32>, tile<64x64xf32>
+      continue %d : tile<64x64xf32>
+    }
+    %al = reshape %alpha : tile<f32> -> tile<1x1xf32>
+    %alb = broadcast %al : tile<1x1xf32> -> tile<64x64xf32>
+    %e2 = mulf %acc, %alb : tile<64x64xf32>
+    %st = store_view_tko weak %e2, %pc[%bx, %by] token = %tok : tile<64x64xf32>, partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token
+    return
+  }
+}
+";
+    let o = tilec_ptx::Options {
+        arch: tilec_ptx::Arch::Sm90a,
+        warp_specialize: true,
+        ..tilec_ptx::Options::default()
+    };
+    let c = structured_case(
+        "warp_specialized_stages_are_released_for_the_epilogue",
+        text,
+        "randint:f32:5412:9246 i32:41 i32:132 i32:132 i32:1 randint:f32:12274:15410 i32:132 i32:91 i32:93 i32:1 zeros:f32:3731 i32:41 i32:91 i32:91 i32:1 f32:2.0",
+        [1, 2, 1],
+    );
+    let p = gpusweep::prepare(&c, &o).unwrap();
+    // A producer warp beside the MMA warpgroup: 160 threads.
+    assert!(p.ptx.contains(".reqntid 160, 1, 1"), "not warp-specialized");
     let v = gpusweep::run_case(&mut SimGpu::default(), &c, &o);
     assert!(matches!(v, Verdict::Pass { .. }), "{} {v:?}", v.word());
 }

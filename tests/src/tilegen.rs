@@ -220,6 +220,8 @@ fn product(rng: &mut Rng, seed: u64) -> Structured {
             ("bf16", "bf16", "f32"),
             ("f32", "tf32", "f32"),
             ("f32", "f32", "f32"),
+            ("f32", "f16", "f32"),
+            ("f32", "bf16", "f32"),
             ("f64", "f64", "f64"),
             ("f8E4M3FN", "f8E4M3FN", "f32"),
             ("f8E5M2", "f8E5M2", "f16"),
@@ -391,6 +393,25 @@ fn product(rng: &mut Rng, seed: u64) -> Structured {
         ("%ta", "%tb")
     };
     let (ta_in, tb_in) = (ct(tm, tk, input), ct(tk, tn, input));
+    // An operand transformed on its way (exact: doubled, or negatives cut to zero).
+    let transform = if matches!(input, "f16" | "bf16" | "f32" | "f64") {
+        rng.below(4)
+    } else {
+        0
+    };
+    let xa = match transform {
+        1 => {
+            let _ = writeln!(o, "      %two = constant <{input}: 2.0> : {ta_in}");
+            let _ = writeln!(o, "      %ta3 = mulf {xa}, %two : {ta_in}");
+            "%ta3"
+        }
+        2 => {
+            let _ = writeln!(o, "      %z0 = constant <{input}: 0.0> : {ta_in}");
+            let _ = writeln!(o, "      %ta3 = maxf {xa}, %z0 : {ta_in}");
+            "%ta3"
+        }
+        _ => xa,
+    };
     if int {
         let sa = pick(rng, &["signed", "unsigned"]);
         let sb = pick(rng, &["signed", "unsigned"]);
@@ -413,6 +434,11 @@ fn product(rng: &mut Rng, seed: u64) -> Structured {
     )];
     if a_t {
         what.push("A transposed".into());
+    }
+    match transform {
+        1 => what.push("A doubled".into()),
+        2 => what.push("A relu".into()),
+        _ => {}
     }
     if b_t {
         what.push("B transposed".into());
@@ -480,7 +506,8 @@ fn product(rng: &mut Rng, seed: u64) -> Structured {
     // Exact: small integers (and a scale of 2), every partial sum exact in the
     // accumulator: an f16 accumulator holds the integers up to 2048, and |sum| <= 16 K,
     // plus the bias's 4, doubled by the scale.
-    let bound = (16 * k + 4) * if epilogue_scale { 2 } else { 1 };
+    let bound =
+        (16 * k * if transform == 1 { 2 } else { 1 } + 4) * if epilogue_scale { 2 } else { 1 };
     let exact = exact_inputs && (acc != "f16" || bound <= 2048);
     Structured {
         entry: GenEntry {

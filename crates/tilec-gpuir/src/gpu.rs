@@ -247,6 +247,30 @@ pub fn accumulates_in_place(m: &Module, op: Op, f: Op) -> bool {
         && m.operand(term, pos - 1) == r
 }
 
+/// Whether the A operand of product `op` in loop `f` is computed in the loop (a block
+/// argument or a result of an op inside `f`): written again at every K step, in its
+/// registers or in its one buffer, outside the rotating stages of a pipeline. A warpgroup
+/// MMA that stayed in flight into the next step would read it while the next step
+/// rewrites it (`mov.b32` into the A fragment of the `wgmma.mma_async` still running:
+/// structured random kernel 3029, A doubled in the loop).
+pub fn a_computed_in_loop(m: &Module, op: Op, f: Op) -> bool {
+    let mut block = match m.value_def(m.operand(op, 0)) {
+        tilec_ir::ValueDef::Result(d, _) => m.op_block(d),
+        tilec_ir::ValueDef::Arg(b, _) => Some(b),
+        tilec_ir::ValueDef::Placeholder => None,
+    };
+    while let Some(b) = block {
+        let Some(p) = m.block_parent_op(b) else {
+            return false;
+        };
+        if p == f {
+            return true;
+        }
+        block = m.op_block(p);
+    }
+    false
+}
+
 /// The stages a pipelined K loop gets when `--num-stages` does not say (fewer when they
 /// do not fit the shared memory).
 pub const DEFAULT_STAGES: u32 = 4;
@@ -1783,7 +1807,9 @@ impl Assign<'_> {
         // Warpgroup MMA (no fragment layouts) accumulating in place over the loop can stay
         // in flight across K steps: what goes through registers then needs a third stage
         // (see [`Assign::build_pipeline`]).
-        let overlap = frags.is_none() && accumulates_in_place(self.m, op, f);
+        let overlap = frags.is_none()
+            && accumulates_in_place(self.m, op, f)
+            && (loads[0].is_some() || !a_computed_in_loop(self.m, op, f));
         if loads[0].is_none() && !b_async {
             self.remark(
                 f,
@@ -1982,7 +2008,12 @@ impl Assign<'_> {
         };
         let (a_async, b_async, raw) = self.copied_operands(&loads, b_mn, frags.is_none());
         let overlap = self.m.attr_named(op, crate::wgmma::ASYNC_ATTR).is_some();
-        if overlap && !(n >= 3 && frags.is_none() && accumulates_in_place(self.m, op, f)) {
+        if overlap
+            && !(n >= 3
+                && frags.is_none()
+                && accumulates_in_place(self.m, op, f)
+                && (loads[0].is_some() || !a_computed_in_loop(self.m, op, f)))
+        {
             self.m.remove_extra_attr(op, crate::wgmma::ASYNC_ATTR);
             return self.build_pipeline(
                 op,
@@ -4376,6 +4407,13 @@ fn mma_error(m: &Module, op: Op, warp_bits: u32) -> Option<String> {
         if !in_place {
             return Some(format!(
                 "has '{async_attr}' but does not accumulate in place over a loop (its accumulator a value the loop carries and its result what the loop carries on, neither used otherwise)"
+            ));
+        }
+        let a_registers = types.is_tile(ty(0));
+        let f = m.op_block(op).and_then(|b| m.block_parent_op(b));
+        if a_registers && f.is_some_and(|f| a_computed_in_loop(m, op, f)) {
+            return Some(format!(
+                "has '{async_attr}' but its A operand is in registers and computed in the loop (the next K step writes them while the product in flight reads them)"
             ));
         }
     }
