@@ -364,16 +364,55 @@ fn product(rng: &mut Rng, seed: u64) -> Structured {
         "    %zero = constant <{acc}: {}> : {acc_t}",
         zero_const(acc)
     );
-    let (ai, bi) = if b3 {
-        ("%bz, %bx, %k", "%bz, %k, %by")
+    // Persistent: a few tile blocks loop over the output tiles (tile t at row t / n,
+    // column t % n), the K loop nested in that loop, as cuTile's persistent GEMMs are.
+    let persistent = !b3 && rng.percent(20);
+    let (row, col, tok) = if persistent {
+        let _ = writeln!(o, "    %gx, %gy, %gz = get_num_tile_blocks : tile<i32>");
+        let _ = writeln!(
+            o,
+            "    %cs:2 = get_index_space_shape %pc : {pc} -> tile<i32>"
+        );
+        let _ = writeln!(o, "    %ntiles = muli %cs#0, %cs#1 : tile<i32>");
+        let _ = writeln!(
+            o,
+            "    %outer = for %t in (%bx to %ntiles, step %gx) : tile<i32> iter_values(%tk0 = %tok) -> (token) {{"
+        );
+        let _ = writeln!(
+            o,
+            "    %ti = divi %t, %cs#1 signed rounding<negative_inf> : tile<i32>"
+        );
+        let _ = writeln!(o, "    %tj = remi %t, %cs#1 signed : tile<i32>");
+        ("%ti", "%tj", "%tk0")
     } else {
-        ("%bx, %k", "%k, %by")
+        ("%bx", "%by", "%tok")
+    };
+    let (ai, bi) = if b3 {
+        (format!("%bz, {row}, %k"), format!("%bz, %k, {col}"))
+    } else {
+        (format!("{row}, %k"), format!("%k, {col}"))
     };
     let kdim = rank - 1;
-    let _ = writeln!(
-        o,
-        "    %acc = for %k in (%c0 to %ks#{kdim}, step %c1) : tile<i32> iter_values(%ai = %zero) -> ({acc_t}) {{"
-    );
+    // The K loop as a `for`, or as a `loop` that breaks out at the end (20%).
+    let while_loop = rng.percent(20);
+    if while_loop {
+        let _ = writeln!(
+            o,
+            "    %acc, %kend = loop iter_values(%ai = %zero, %k = %c0) : {acc_t}, tile<i32> -> {acc_t}, tile<i32> {{"
+        );
+        let _ = writeln!(
+            o,
+            "      %done = cmpi greater_than_or_equal %k, %ks#{kdim}, signed : tile<i32> -> tile<i1>"
+        );
+        let _ = writeln!(o, "      if %done {{");
+        let _ = writeln!(o, "        break %ai, %k : {acc_t}, tile<i32>");
+        let _ = writeln!(o, "      }}");
+    } else {
+        let _ = writeln!(
+            o,
+            "    %acc = for %k in (%c0 to %ks#{kdim}, step %c1) : tile<i32> iter_values(%ai = %zero) -> ({acc_t}) {{"
+        );
+    }
     let a_tile = ct(tm, tk, stored);
     let b_tile = ct(tk, tn, stored);
     let _ = writeln!(
@@ -425,13 +464,21 @@ fn product(rng: &mut Rng, seed: u64) -> Structured {
             "      %d = mmaf {xa}, {xb}, %ai : {ta_in}, {tb_in}, {acc_t}"
         );
     }
-    let _ = writeln!(o, "      continue %d : {acc_t}");
+    if while_loop {
+        let _ = writeln!(o, "      %k1 = addi %k, %c1 : tile<i32>");
+        let _ = writeln!(o, "      continue %d, %k1 : {acc_t}, tile<i32>");
+    } else {
+        let _ = writeln!(o, "      continue %d : {acc_t}");
+    }
     let _ = writeln!(o, "    }}");
     let mut cur = "%acc".to_string();
     let mut what = vec![format!(
         "product {input} -> {acc} {tm}x{tn}x{tk}{}",
         if b3 { " batched" } else { "" }
     )];
+    if while_loop {
+        what.push("loop".into());
+    }
     if a_t {
         what.push("A transposed".into());
     }
@@ -448,7 +495,7 @@ fn product(rng: &mut Rng, seed: u64) -> Structured {
         let _ = writeln!(o, "    %pbias = make_partition_view %bias_v : {pbias}");
         let _ = writeln!(
             o,
-            "    %bv, %t3 = load_view_tko weak %pbias[%by] token = %tok : {pbias}, tile<i32> -> {bt}, token"
+            "    %bv, %t3 = load_view_tko weak %pbias[{col}] token = %tok : {pbias}, tile<i32> -> {bt}, token"
         );
         let one_row = if b3 {
             format!("tile<1x1x{tn}x{}>", bias.elem)
@@ -497,12 +544,24 @@ fn product(rng: &mut Rng, seed: u64) -> Structured {
         cur = "%e4".into();
         what.push(format!("to {out_elem}"));
     }
-    let ci = if b3 { "%bz, %bx, %by" } else { "%bx, %by" };
+    let ci = if b3 {
+        format!("%bz, {row}, {col}")
+    } else {
+        format!("{row}, {col}")
+    };
     let _ = writeln!(
         o,
-        "    %st = store_view_tko weak {cur}, %pc[{ci}] token = %tok : {out_t}, {pc}, tile<i32> -> token"
+        "    %st = store_view_tko weak {cur}, %pc[{ci}] token = {tok} : {out_t}, {pc}, tile<i32> -> token"
     );
-    let grid = [cdiv(m, tm) as u32, cdiv(n, tn) as u32, batch.max(1) as u32];
+    let tiles = (cdiv(m, tm) * cdiv(n, tn)) as u32;
+    let grid = if persistent {
+        let _ = writeln!(o, "    continue %st : token");
+        let _ = writeln!(o, "    }}");
+        what.push("persistent".into());
+        [tiles.min(rng.range(1, 3) as u32), 1, 1]
+    } else {
+        [cdiv(m, tm) as u32, cdiv(n, tn) as u32, batch.max(1) as u32]
+    };
     // Exact: small integers (and a scale of 2), every partial sum exact in the
     // accumulator: an f16 accumulator holds the integers up to 2048, and |sum| <= 16 K,
     // plus the bias's 4, doubled by the scale.

@@ -2041,7 +2041,8 @@ impl Assign<'_> {
     /// The `for` around `op` and the view loads of its A and B when the pipelining
     /// pattern holds (A's `None` when A is not loaded in the loop: computed there, or from
     /// outside it; only B can then be loaded ahead); otherwise `Err(Some((loop, why)))`
-    /// when `op` is in a `for` body and `Err(None)` when it is in no loop at all.
+    /// when `op` is in the body of a `for` or a `loop`, and `Err(None)` when it is in no
+    /// loop at all.
     #[allow(clippy::type_complexity)]
     fn pipeline_pattern(
         &self,
@@ -2051,10 +2052,15 @@ impl Assign<'_> {
         let m = &*self.m;
         let body = m.op_block(op).ok_or(None)?;
         let f = m.block_parent_op(body).ok_or(None)?;
+        let why = |s: String| Err(Some((f, s)));
+        if m.opcode(f) == Opcode::Loop && m.entry_block(m.region(f, 0)) == Some(body) {
+            return why(
+                "it is a `loop` that breaks out, not a `for`: the stages are filled ahead from a trip count known before the loop starts".into(),
+            );
+        }
         if m.opcode(f) != Opcode::For || m.entry_block(m.region(f, 0)) != Some(body) {
             return Err(None);
         }
-        let why = |s: String| Err(Some((f, s)));
         if constant_step(m, f).is_none() {
             return why(format!(
                 "its step is not a constant from 1 to {MAX_PIPELINED_STEP}"
