@@ -590,15 +590,18 @@ fn rows(rng: &mut Rng, seed: u64) -> Structured {
         rng.range((tc / 2).max(1), tc)
     };
     let rows_n = extent(rng, tr, 3);
-    let pattern = pick(rng, &["sum", "max", "softmax", "centre"]);
-    let exact_inputs = matches!(pattern, "sum" | "max" | "centre") && rng.percent(40);
+    let pattern = pick(
+        rng,
+        &["sum", "max", "softmax", "centre", "cumsum", "argmax"],
+    );
+    let exact_inputs = pattern != "softmax" && rng.percent(40);
     let x = Array {
         name: "x".into(),
         elem: leak(stored),
         shape: vec![rows_n, cols],
         row_stride: row_stride(rng, cols),
     };
-    let y_cols = if matches!(pattern, "sum" | "max") {
+    let y_cols = if matches!(pattern, "sum" | "max" | "argmax") {
         1
     } else {
         cols
@@ -610,7 +613,7 @@ fn rows(rng: &mut Rng, seed: u64) -> Structured {
         row_stride: row_stride(rng, y_cols),
     };
     let aligned = rng.percent(70);
-    let padding = if pattern == "max" || pattern == "softmax" {
+    let padding = if matches!(pattern, "max" | "softmax" | "argmax") {
         "neg_inf"
     } else {
         "zero"
@@ -674,6 +677,31 @@ fn rows(rng: &mut Rng, seed: u64) -> Structured {
             let _ = writeln!(o, "    %sf = divf %ex, %smb : {ft}");
             "%sf"
         }
+        "cumsum" => {
+            let reverse = rng.percent(30);
+            let _ = writeln!(
+                o,
+                "    %cs = scan {x32} dim=1 reverse={reverse} identities=[0.000000e+00 : f32] : {ft} -> {ft}\n    (%cs_e: tile<f32>, %cs_a: tile<f32>) {{\n      %cs_n = addf %cs_e, %cs_a : tile<f32>\n      yield %cs_n : tile<f32>\n    }}"
+            );
+            "%cs"
+        }
+        "argmax" => {
+            // The first index of the row's largest value (ties to the smaller index, so
+            // that every order of the reduction agrees), as a float.
+            let it = format!("tile<{tr}x{tc}xi32>");
+            let _ = writeln!(o, "    %io = iota : tile<{tc}xi32>");
+            let _ = writeln!(
+                o,
+                "    %ior = reshape %io : tile<{tc}xi32> -> tile<1x{tc}xi32>"
+            );
+            let _ = writeln!(o, "    %iob = broadcast %ior : tile<1x{tc}xi32> -> {it}");
+            let _ = writeln!(
+                o,
+                "    %am:2 = reduce {x32}, %iob dim=1 identities=[0xFF800000 : f32, 2147483647 : i32] : {ft}, {it} -> {rt}, tile<{tr}xi32>\n    (%av: tile<f32>, %pv: tile<f32>, %ai: tile<i32>, %pi: tile<i32>) {{\n      %gt = cmpf greater_than ordered %av, %pv : tile<f32> -> tile<i1>\n      %eq = cmpf equal ordered %av, %pv : tile<f32> -> tile<i1>\n      %lt = cmpi less_than %ai, %pi, signed : tile<i32> -> tile<i1>\n      %tie = andi %eq, %lt : tile<i1>\n      %take = ori %gt, %tie : tile<i1>\n      %nv = select %take, %av, %pv : tile<i1>, tile<f32>\n      %ni = select %take, %ai, %pi : tile<i1>, tile<i32>\n      yield %nv, %ni : tile<f32>, tile<i32>\n    }}"
+            );
+            let _ = writeln!(o, "    %amf = itof %am#1 signed : tile<{tr}xi32> -> {rt}");
+            "%amf"
+        }
         _ => {
             // x - mean(x) over the row's real columns (padding is zero).
             reduce(&mut o, "s", &x32, "addf", "0.000000e+00");
@@ -703,7 +731,8 @@ fn rows(rng: &mut Rng, seed: u64) -> Structured {
         o,
         "    %st = store_view_tko weak {stored_v}, %py[%bx, %c0] token = %tok : {out_t}, {py}, tile<i32> -> token"
     );
-    // Small integers sum exactly in f32, and a max is exact; the mean divides.
+    // Small integers sum exactly in f32 (a scan too), and a max or its index is exact;
+    // the mean divides.
     let exact = exact_inputs && pattern != "centre";
     Structured {
         entry: GenEntry {
