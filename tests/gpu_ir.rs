@@ -618,7 +618,7 @@ fn shared_memory_offsets_are_recorded_and_checked() {
     let out = run_tilec(&["-", "-o", "-", "--diagnostic-format=mlir"], &unplaced);
     assert_eq!(out.status, 1, "{}", out.stdout);
     assert!(
-        out.stderr.contains("<stdin>:58:")
+        out.stderr.contains("<stdin>:62:")
             && out.stderr.contains(
                 "error: shared-memory buffer without 'allocation.offset' (run gpu-allocate-shared)"
             ),

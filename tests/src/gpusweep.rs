@@ -749,6 +749,17 @@ pub enum Verdict {
     DeviceError(String),
 }
 
+/// Whether a device error is the simulator's limit (an instruction or form it does not
+/// run: "ptxsim: line N: unsupported ...", or a panic inside it), not a fault it found in
+/// the program. Everything else the simulator reports (a data race with the copy engine
+/// or between threads, a misaligned or out-of-bounds access, a register of a running
+/// `wgmma` touched, a barrier in divergent code, a deadlock) is what the hardware would
+/// do wrong or leave undefined: a failure of the case.
+pub fn simulator_limitation(e: &str) -> bool {
+    e.starts_with("ptxsim cannot run it")
+        || (e.starts_with("ptxsim: ") && e.contains("unsupported"))
+}
+
 impl Verdict {
     /// A short word for tables.
     pub fn word(&self) -> &'static str {

@@ -247,11 +247,20 @@ fn product(rng: &mut Rng, seed: u64) -> Structured {
     let a_t = rng.percent(30);
     let b_t = rng.percent(40);
     let exact_inputs = rng.percent(50);
-    let epilogue_relu = !int && rng.percent(30);
-    let epilogue_scale = !int && rng.percent(25);
-    let epilogue_bias = rng.percent(25);
+    // Split-K: tile block z takes the K steps z, z + split, ... and adds its partial
+    // product into C atomically (`atomic_red_view_tko ... addf`), as cuTile's split-K
+    // GEMM does.
+    let split = if batch == 0 && acc == "f32" && rng.percent(15) {
+        rng.range(2, 4)
+    } else {
+        0
+    };
+    let epilogue_relu = !int && split == 0 && rng.percent(30);
+    let epilogue_scale = !int && split == 0 && rng.percent(25);
+    let epilogue_bias = split == 0 && rng.percent(25);
     let out_elem = match (int, acc, rng.below(3)) {
         (true, _, _) => "i32",
+        _ if split > 0 => "f32",
         (_, "f32", 0) => "f16",
         (_, "f32", 1) => "bf16",
         (_, a, _) => a,
@@ -366,7 +375,7 @@ fn product(rng: &mut Rng, seed: u64) -> Structured {
     );
     // Persistent: a few tile blocks loop over the output tiles (tile t at row t / n,
     // column t % n), the K loop nested in that loop, as cuTile's persistent GEMMs are.
-    let persistent = !b3 && rng.percent(20);
+    let persistent = !b3 && split == 0 && rng.percent(20);
     let (row, col, tok) = if persistent {
         let _ = writeln!(o, "    %gx, %gy, %gz = get_num_tile_blocks : tile<i32>");
         let _ = writeln!(
@@ -393,8 +402,11 @@ fn product(rng: &mut Rng, seed: u64) -> Structured {
         (format!("{row}, %k"), format!("%k, {col}"))
     };
     let kdim = rank - 1;
+    if split > 0 {
+        let _ = writeln!(o, "    %csplit = constant <i32: {split}> : tile<i32>");
+    }
     // The K loop as a `for`, or as a `loop` that breaks out at the end (20%).
-    let while_loop = rng.percent(20);
+    let while_loop = split == 0 && rng.percent(20);
     if while_loop {
         let _ = writeln!(
             o,
@@ -410,7 +422,9 @@ fn product(rng: &mut Rng, seed: u64) -> Structured {
     } else {
         let _ = writeln!(
             o,
-            "    %acc = for %k in (%c0 to %ks#{kdim}, step %c1) : tile<i32> iter_values(%ai = %zero) -> ({acc_t}) {{"
+            "    %acc = for %k in ({} to %ks#{kdim}, step {}) : tile<i32> iter_values(%ai = %zero) -> ({acc_t}) {{",
+            if split > 0 { "%bz" } else { "%c0" },
+            if split > 0 { "%csplit" } else { "%c1" },
         );
     }
     let a_tile = ct(tm, tk, stored);
@@ -549,10 +563,18 @@ fn product(rng: &mut Rng, seed: u64) -> Structured {
     } else {
         format!("{row}, {col}")
     };
-    let _ = writeln!(
-        o,
-        "    %st = store_view_tko weak {cur}, %pc[{ci}] token = {tok} : {out_t}, {pc}, tile<i32> -> token"
-    );
+    if split > 0 {
+        let _ = writeln!(
+            o,
+            "    %st = atomic_red_view_tko relaxed device %pc[{ci}], addf, {cur} token = {tok} : {out_t}, {pc}, tile<i32> -> token"
+        );
+        what.push(format!("split-K {split}"));
+    } else {
+        let _ = writeln!(
+            o,
+            "    %st = store_view_tko weak {cur}, %pc[{ci}] token = {tok} : {out_t}, {pc}, tile<i32> -> token"
+        );
+    }
     let tiles = (cdiv(m, tm) * cdiv(n, tn)) as u32;
     let grid = if persistent {
         let _ = writeln!(o, "    continue %st : token");
@@ -560,7 +582,11 @@ fn product(rng: &mut Rng, seed: u64) -> Structured {
         what.push("persistent".into());
         [tiles.min(rng.range(1, 3) as u32), 1, 1]
     } else {
-        [cdiv(m, tm) as u32, cdiv(n, tn) as u32, batch.max(1) as u32]
+        [
+            cdiv(m, tm) as u32,
+            cdiv(n, tn) as u32,
+            batch.max(1).max(split) as u32,
+        ]
     };
     // Exact: small integers (and a scale of 2), every partial sum exact in the
     // accumulator: an f16 accumulator holds the integers up to 2048, and |sum| <= 16 K,

@@ -382,7 +382,7 @@ fn sweep(device: &mut dyn Backend, arch: &str, o: &Options, sim: bool) -> i32 {
                 t.unsupported += 1;
                 (format!("{} {}", v.word(), first_line(e)), String::new())
             }
-            Verdict::DeviceError(e) if sim && e.starts_with("ptxsim") => {
+            Verdict::DeviceError(e) if sim && gpusweep::simulator_limitation(e) => {
                 t.unsupported += 1;
                 (
                     format!("outside the simulator: {}", first_line(e)),

@@ -2908,8 +2908,12 @@ impl Assign<'_> {
                     tma_bufs.push((i, buf, one_ty));
                 }
                 for j in 0..dist {
+                    // Every step ahead under its predicate, the first too: a loop that
+                    // runs no step (a split-K tile block past the last K tile) issues
+                    // no copy that nothing waits for (a tensor copy in flight while the
+                    // epilogue reused its stage, structured random kernel 8062).
                     let (k_j, pred) = if j == 0 {
-                        (lb, None)
+                        (lb, Some(predicate(self, lb, 0, InsertPoint::Before(f)).1))
                     } else {
                         let off = if step_c == 1 {
                             consts[j as usize]
@@ -3185,7 +3189,7 @@ impl Assign<'_> {
             let before_fills = self.m.prev_op(f);
             for j in 0..dist {
                 let (k_j, pred) = if j == 0 {
-                    (lb, None)
+                    (lb, Some(predicate(self, lb, 0, InsertPoint::Before(f)).1))
                 } else {
                     let c = k_offset(self, j);
                     let kj = self.scalar_at(

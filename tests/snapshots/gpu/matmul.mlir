@@ -36,67 +36,71 @@ cuda_tile.module @examples {
     %cst_2_i32 = constant <i32: 2> : tile<i32, #linear>
     %cst_3_i32 = constant <i32: 3> : tile<i32, #linear>
     %2 = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable>
-    %3 = ttg.memdesc_index %2[%cst_0_i32_12] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-    %4 = ttg.async_copy_global_to_local %pview[%blockId_x, %cst_0_i32], %3 {ttg.index_nonneg = array<i32: 0, 1>} : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-    %5 = ttg.async_commit_group
-    %6 = addi %cst_0_i32, %cst_1_i32_13 : tile<i32, #linear>
-    %7 = ttg.predicate_stage %cst_0_i32, %1#1, %cst_1_i32 maxStage 3 stage 2 : tile<i32, #linear> -> tile<i1, #linear>
-    ttg.mask %7 : tile<i1, #linear> -> () {
-      %18 = ttg.memdesc_index %2[%cst_1_i32_13] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      %19 = ttg.async_copy_global_to_local %pview[%blockId_x, %6], %18 {ttg.index_nonneg = array<i32: 0, 1>} : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+    %3 = ttg.predicate_stage %cst_0_i32, %1#1, %cst_1_i32 maxStage 3 stage 3 : tile<i32, #linear> -> tile<i1, #linear>
+    ttg.mask %3 : tile<i1, #linear> -> () {
+      %17 = ttg.memdesc_index %2[%cst_0_i32_12] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      %18 = ttg.async_copy_global_to_local %pview[%blockId_x, %cst_0_i32], %17 {ttg.index_nonneg = array<i32: 0, 1>} : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
       ttg.mask.return
     }
-    %8 = ttg.async_commit_group
-    %9 = addi %cst_0_i32, %cst_2_i32 : tile<i32, #linear>
-    %10 = ttg.predicate_stage %cst_0_i32, %1#1, %cst_1_i32 maxStage 3 stage 1 : tile<i32, #linear> -> tile<i1, #linear>
-    ttg.mask %10 : tile<i1, #linear> -> () {
-      %18 = ttg.memdesc_index %2[%cst_2_i32] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      %19 = ttg.async_copy_global_to_local %pview[%blockId_x, %9], %18 {ttg.index_nonneg = array<i32: 0, 1>} : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+    %4 = ttg.async_commit_group
+    %5 = addi %cst_0_i32, %cst_1_i32_13 : tile<i32, #linear>
+    %6 = ttg.predicate_stage %cst_0_i32, %1#1, %cst_1_i32 maxStage 3 stage 2 : tile<i32, #linear> -> tile<i1, #linear>
+    ttg.mask %6 : tile<i1, #linear> -> () {
+      %17 = ttg.memdesc_index %2[%cst_1_i32_13] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      %18 = ttg.async_copy_global_to_local %pview[%blockId_x, %5], %17 {ttg.index_nonneg = array<i32: 0, 1>} : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
       ttg.mask.return
     }
-    %11 = ttg.async_commit_group
-    %12 = ttg.local_alloc {allocation.offset = 16384 : i32} : () -> !ttg.memdesc<2x32x64xf16, #shared2, #smem, mutable>
+    %7 = ttg.async_commit_group
+    %8 = addi %cst_0_i32, %cst_2_i32 : tile<i32, #linear>
+    %9 = ttg.predicate_stage %cst_0_i32, %1#1, %cst_1_i32 maxStage 3 stage 1 : tile<i32, #linear> -> tile<i1, #linear>
+    ttg.mask %9 : tile<i1, #linear> -> () {
+      %17 = ttg.memdesc_index %2[%cst_2_i32] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      %18 = ttg.async_copy_global_to_local %pview[%blockId_x, %8], %17 {ttg.index_nonneg = array<i32: 0, 1>} : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      ttg.mask.return
+    }
+    %10 = ttg.async_commit_group
+    %11 = ttg.local_alloc {allocation.offset = 16384 : i32} : () -> !ttg.memdesc<2x32x64xf16, #shared2, #smem, mutable>
     %tile, %result_token = load_view_tko weak %pview_10[%cst_0_i32, %blockId_y] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1, 0>, split, width = 8 : i32}} : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear2>, token
-    %13 = ttg.memdesc_index %12[%cst_0_i32_12] : !ttg.memdesc<2x32x64xf16, #shared2, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared3, #smem, mutable>
-    ttg.local_store %tile, %13 : tile<32x64xf16, #linear2> -> !ttg.memdesc<32x64xf16, #shared3, #smem, mutable>
+    %12 = ttg.memdesc_index %11[%cst_0_i32_12] : !ttg.memdesc<2x32x64xf16, #shared2, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared3, #smem, mutable>
+    ttg.local_store %tile, %12 : tile<32x64xf16, #linear2> -> !ttg.memdesc<32x64xf16, #shared3, #smem, mutable>
     %for = for %loopIdx in (%cst_0_i32 to %1#1, step %cst_1_i32) : tile<i32, #linear> iter_values(%iterArg0 = %cst_0_f32) -> (tile<64x64xf32, #linear1>) {
-      %18 = ttg.async_wait {num = 2 : i32}
+      %17 = ttg.async_wait {num = 2 : i32}
       ttg.barrier local
-      %19 = addi %loopIdx, %cst_1_i32 : tile<i32, #linear>
-      %20 = subi %loopIdx, %cst_0_i32 : tile<i32, #linear>
-      %21 = andi %20, %cst_1_i32 : tile<i32, #linear>
-      %22 = xori %21, %cst_1_i32 : tile<i32, #linear>
-      %23 = addi %20, %cst_3_i32 : tile<i32, #linear>
-      %24 = addi %loopIdx, %cst_3_i32 : tile<i32, #linear>
-      %25 = andi %20, %cst_3_i32 : tile<i32, #linear>
-      %26 = andi %23, %cst_3_i32 : tile<i32, #linear>
-      %27 = ttg.predicate_stage %loopIdx, %1#1, %cst_1_i32 maxStage 3 stage 2 : tile<i32, #linear> -> tile<i1, #linear>
-      %28 = ttg.predicate_stage %loopIdx, %1#1, %cst_1_i32 maxStage 3 stage 0 : tile<i32, #linear> -> tile<i1, #linear>
-      ttg.mask %28 : tile<i1, #linear> -> () {
-        %35 = ttg.memdesc_index %2[%26] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-        %36 = ttg.async_copy_global_to_local %pview[%blockId_x, %24], %35 {ttg.index_nonneg = array<i32: 0>} : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      %18 = addi %loopIdx, %cst_1_i32 : tile<i32, #linear>
+      %19 = subi %loopIdx, %cst_0_i32 : tile<i32, #linear>
+      %20 = andi %19, %cst_1_i32 : tile<i32, #linear>
+      %21 = xori %20, %cst_1_i32 : tile<i32, #linear>
+      %22 = addi %19, %cst_3_i32 : tile<i32, #linear>
+      %23 = addi %loopIdx, %cst_3_i32 : tile<i32, #linear>
+      %24 = andi %19, %cst_3_i32 : tile<i32, #linear>
+      %25 = andi %22, %cst_3_i32 : tile<i32, #linear>
+      %26 = ttg.predicate_stage %loopIdx, %1#1, %cst_1_i32 maxStage 3 stage 2 : tile<i32, #linear> -> tile<i1, #linear>
+      %27 = ttg.predicate_stage %loopIdx, %1#1, %cst_1_i32 maxStage 3 stage 0 : tile<i32, #linear> -> tile<i1, #linear>
+      ttg.mask %27 : tile<i1, #linear> -> () {
+        %34 = ttg.memdesc_index %2[%25] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+        %35 = ttg.async_copy_global_to_local %pview[%blockId_x, %23], %34 {ttg.index_nonneg = array<i32: 0>} : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
         ttg.mask.return
       }
-      %29 = ttg.async_commit_group
-      %30 = ttg.mask %27 : tile<i1, #linear> -> (tile<32x64xf16, #linear2>) {
-        %tile_14, %result_token_15 = cuda_tile.load_view_tko weak %pview_10[%19, %blockId_y] token = %0 attributes {ttg.index_nonneg = array<i32: 1>, ttg.vector = {checks = array<i32: -1, 0>, split, width = 8 : i32}} : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear2>, token
+      %28 = ttg.async_commit_group
+      %29 = ttg.mask %26 : tile<i1, #linear> -> (tile<32x64xf16, #linear2>) {
+        %tile_14, %result_token_15 = cuda_tile.load_view_tko weak %pview_10[%18, %blockId_y] token = %0 attributes {ttg.index_nonneg = array<i32: 1>, ttg.vector = {checks = array<i32: -1, 0>, split, width = 8 : i32}} : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32, #linear> -> tile<32x64xf16, #linear2>, token
         ttg.mask.return %tile_14 : tile<32x64xf16, #linear2>
       }
-      %31 = ttg.memdesc_index %2[%25] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
-      %32 = ttg.memdesc_index %12[%21] : !ttg.memdesc<2x32x64xf16, #shared2, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared3, #smem, mutable>
-      %33 = mmaf %31, %32, %iterArg0 {ttg.mma = "m16n8k16.f32.f16.f16.f32"} : !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>, !ttg.memdesc<32x64xf16, #shared3, #smem, mutable>, tile<64x64xf32, #linear1>
-      %34 = ttg.memdesc_index %12[%22] : !ttg.memdesc<2x32x64xf16, #shared2, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared3, #smem, mutable>
-      ttg.local_store %30, %34 : tile<32x64xf16, #linear2> -> !ttg.memdesc<32x64xf16, #shared3, #smem, mutable>
-      continue %33 : tile<64x64xf32, #linear1>
+      %30 = ttg.memdesc_index %2[%24] : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>
+      %31 = ttg.memdesc_index %11[%20] : !ttg.memdesc<2x32x64xf16, #shared2, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared3, #smem, mutable>
+      %32 = mmaf %30, %31, %iterArg0 {ttg.mma = "m16n8k16.f32.f16.f16.f32"} : !ttg.memdesc<64x32xf16, #shared1, #smem, mutable>, !ttg.memdesc<32x64xf16, #shared3, #smem, mutable>, tile<64x64xf32, #linear1>
+      %33 = ttg.memdesc_index %11[%21] : !ttg.memdesc<2x32x64xf16, #shared2, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared3, #smem, mutable>
+      ttg.local_store %29, %33 : tile<32x64xf16, #linear2> -> !ttg.memdesc<32x64xf16, #shared3, #smem, mutable>
+      continue %32 : tile<64x64xf32, #linear1>
     }
-    %14 = ttg.async_wait {num = 0 : i32}
-    ttg.local_dealloc %12 : !ttg.memdesc<2x32x64xf16, #shared2, #smem, mutable>
+    %13 = ttg.async_wait {num = 0 : i32}
+    ttg.local_dealloc %11 : !ttg.memdesc<2x32x64xf16, #shared2, #smem, mutable>
     ttg.local_dealloc %2 : !ttg.memdesc<4x64x32xf16, #shared, #smem, mutable>
-    %15 = ttg.local_alloc %for {allocation.offset = 0 : i32} : (tile<64x64xf32, #linear1>) -> !ttg.memdesc<64x64xf32, #shared4, #smem>
+    %14 = ttg.local_alloc %for {allocation.offset = 0 : i32} : (tile<64x64xf32, #linear1>) -> !ttg.memdesc<64x64xf32, #shared4, #smem>
     ttg.barrier local
-    %16 = ttg.local_load %15 : !ttg.memdesc<64x64xf32, #shared4, #smem> -> tile<64x64xf32, #linear3>
-    ttg.local_dealloc %15 : !ttg.memdesc<64x64xf32, #shared4, #smem>
-    %17 = store_view_tko weak %16, %pview_11[%blockId_x, %blockId_y] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1, 0>, split, width = 4 : i32}} : tile<64x64xf32, #linear3>, partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> token
+    %15 = ttg.local_load %14 : !ttg.memdesc<64x64xf32, #shared4, #smem> -> tile<64x64xf32, #linear3>
+    ttg.local_dealloc %14 : !ttg.memdesc<64x64xf32, #shared4, #smem>
+    %16 = store_view_tko weak %15, %pview_11[%blockId_x, %blockId_y] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: -1, 0>, split, width = 4 : i32}} : tile<64x64xf32, #linear3>, partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> token
     return
   }
 }

@@ -44,105 +44,113 @@ cuda_tile.module @examples {
     %8 = xori %7, %true : tile<i1, #linear>
     %9 = andi %7, %5 : tile<i1, #linear>
     %10 = andi %8, %5 : tile<i1, #linear>
-    ttg.mask %4 : tile<i1, #linear> -> () {
-      %24 = ttg.memdesc_index %2[%cst_0_i32_15] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
-      %25 = ttg.async_copy_global_to_local %pview[%blockId_x, %cst_0_i32], %24 {contiguity = 8 : i32, ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {width = 8 : i32}} : partition_view<tile=(128x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+    %11 = ttg.predicate_stage %cst_0_i32, %1#1, %cst_1_i32 maxStage 1 stage 1 : tile<i32, #linear> -> tile<i1, #linear>
+    %12 = andi %11, %4 : tile<i1, #linear>
+    ttg.mask %12 : tile<i1, #linear> -> () {
+      %32 = ttg.memdesc_index %2[%cst_0_i32_15] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+      %33 = ttg.async_copy_global_to_local %pview[%blockId_x, %cst_0_i32], %32 {contiguity = 8 : i32, ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {width = 8 : i32}} : partition_view<tile=(128x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
       ttg.mask.return
     }
-    ttg.mask %9 : tile<i1, #linear> -> () {
-      %24 = ttg.memdesc_index %2[%cst_0_i32_15] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
-      %25 = ttg.async_copy_global_to_local %pview[%blockId_x, %cst_0_i32], %24 {contiguity = 4 : i32, ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {width = 4 : i32}} : partition_view<tile=(128x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+    %13 = andi %11, %9 : tile<i1, #linear>
+    ttg.mask %13 : tile<i1, #linear> -> () {
+      %32 = ttg.memdesc_index %2[%cst_0_i32_15] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+      %33 = ttg.async_copy_global_to_local %pview[%blockId_x, %cst_0_i32], %32 {contiguity = 4 : i32, ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {width = 4 : i32}} : partition_view<tile=(128x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
       ttg.mask.return
     }
-    ttg.mask %10 : tile<i1, #linear> -> () {
-      %24 = ttg.memdesc_index %2[%cst_0_i32_15] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
-      %25 = ttg.async_copy_global_to_local %pview[%blockId_x, %cst_0_i32], %24 {ttg.index_nonneg = array<i32: 0, 1>} : partition_view<tile=(128x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+    %14 = andi %11, %10 : tile<i1, #linear>
+    ttg.mask %14 : tile<i1, #linear> -> () {
+      %32 = ttg.memdesc_index %2[%cst_0_i32_15] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+      %33 = ttg.async_copy_global_to_local %pview[%blockId_x, %cst_0_i32], %32 {ttg.index_nonneg = array<i32: 0, 1>} : partition_view<tile=(128x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
       ttg.mask.return
     }
-    %11 = ttg.local_alloc {allocation.offset = 65536 : i32} : () -> !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable>
+    %15 = ttg.local_alloc {allocation.offset = 65536 : i32} : () -> !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable>
     %cst_0_i32_17 = constant <i32: 0> : tile<i32, #linear>
     %true_18 = constant <i1: true> : tile<i1, #linear>
     %cst_7_i32_19 = constant <i32: 7> : tile<i32, #linear>
-    %12 = andi %assume_7, %cst_7_i32_19 : tile<i32, #linear>
-    %13 = cmpi equal %12, %cst_0_i32_17, unsigned : tile<i32, #linear> -> tile<i1, #linear>
-    %14 = xori %13, %true_18 : tile<i1, #linear>
+    %16 = andi %assume_7, %cst_7_i32_19 : tile<i32, #linear>
+    %17 = cmpi equal %16, %cst_0_i32_17, unsigned : tile<i32, #linear> -> tile<i1, #linear>
+    %18 = xori %17, %true_18 : tile<i1, #linear>
     %cst_3_i32_20 = constant <i32: 3> : tile<i32, #linear>
-    %15 = andi %assume_7, %cst_3_i32_20 : tile<i32, #linear>
-    %16 = cmpi equal %15, %cst_0_i32_17, unsigned : tile<i32, #linear> -> tile<i1, #linear>
-    %17 = xori %16, %true_18 : tile<i1, #linear>
-    %18 = andi %16, %14 : tile<i1, #linear>
-    %19 = andi %17, %14 : tile<i1, #linear>
-    ttg.mask %13 : tile<i1, #linear> -> () {
-      %24 = ttg.memdesc_index %11[%cst_0_i32_15] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
-      %25 = ttg.async_copy_global_to_local %pview_13[%cst_0_i32, %blockId_y], %24 {contiguity = 8 : i32, ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {width = 8 : i32}} : partition_view<tile=(128x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+    %19 = andi %assume_7, %cst_3_i32_20 : tile<i32, #linear>
+    %20 = cmpi equal %19, %cst_0_i32_17, unsigned : tile<i32, #linear> -> tile<i1, #linear>
+    %21 = xori %20, %true_18 : tile<i1, #linear>
+    %22 = andi %20, %18 : tile<i1, #linear>
+    %23 = andi %21, %18 : tile<i1, #linear>
+    %24 = ttg.predicate_stage %cst_0_i32, %1#1, %cst_1_i32 maxStage 1 stage 1 : tile<i32, #linear> -> tile<i1, #linear>
+    %25 = andi %24, %17 : tile<i1, #linear>
+    ttg.mask %25 : tile<i1, #linear> -> () {
+      %32 = ttg.memdesc_index %15[%cst_0_i32_15] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+      %33 = ttg.async_copy_global_to_local %pview_13[%cst_0_i32, %blockId_y], %32 {contiguity = 8 : i32, ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {width = 8 : i32}} : partition_view<tile=(128x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
       ttg.mask.return
     }
-    ttg.mask %18 : tile<i1, #linear> -> () {
-      %24 = ttg.memdesc_index %11[%cst_0_i32_15] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
-      %25 = ttg.async_copy_global_to_local %pview_13[%cst_0_i32, %blockId_y], %24 {contiguity = 4 : i32, ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {width = 4 : i32}} : partition_view<tile=(128x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+    %26 = andi %24, %22 : tile<i1, #linear>
+    ttg.mask %26 : tile<i1, #linear> -> () {
+      %32 = ttg.memdesc_index %15[%cst_0_i32_15] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+      %33 = ttg.async_copy_global_to_local %pview_13[%cst_0_i32, %blockId_y], %32 {contiguity = 4 : i32, ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {width = 4 : i32}} : partition_view<tile=(128x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
       ttg.mask.return
     }
-    ttg.mask %19 : tile<i1, #linear> -> () {
-      %24 = ttg.memdesc_index %11[%cst_0_i32_15] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
-      %25 = ttg.async_copy_global_to_local %pview_13[%cst_0_i32, %blockId_y], %24 {ttg.index_nonneg = array<i32: 0, 1>} : partition_view<tile=(128x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+    %27 = andi %24, %23 : tile<i1, #linear>
+    ttg.mask %27 : tile<i1, #linear> -> () {
+      %32 = ttg.memdesc_index %15[%cst_0_i32_15] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+      %33 = ttg.async_copy_global_to_local %pview_13[%cst_0_i32, %blockId_y], %32 {ttg.index_nonneg = array<i32: 0, 1>} : partition_view<tile=(128x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
       ttg.mask.return
     }
-    %20 = ttg.async_commit_group
+    %28 = ttg.async_commit_group
     %for = for %loopIdx in (%cst_0_i32 to %1#1, step %cst_1_i32) : tile<i32, #linear> iter_values(%iterArg0 = %cst_0_f32) -> (tile<128x128xf32, #linear1>) {
-      %24 = ttg.async_wait {num = 0 : i32}
+      %32 = ttg.async_wait {num = 0 : i32}
       ttg.barrier local
-      %25 = addi %loopIdx, %cst_1_i32 : tile<i32, #linear>
-      %26 = subi %loopIdx, %cst_0_i32 : tile<i32, #linear>
-      %27 = andi %26, %cst_1_i32 : tile<i32, #linear>
-      %28 = xori %27, %cst_1_i32 : tile<i32, #linear>
-      %29 = ttg.predicate_stage %loopIdx, %1#1, %cst_1_i32 maxStage 1 stage 0 : tile<i32, #linear> -> tile<i1, #linear>
-      %30 = andi %29, %4 : tile<i1, #linear>
-      ttg.mask %30 : tile<i1, #linear> -> () {
-        %40 = ttg.memdesc_index %2[%28] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
-        %41 = ttg.async_copy_global_to_local %pview[%blockId_x, %25], %40 {contiguity = 8 : i32, ttg.index_nonneg = array<i32: 0>, ttg.vector = {width = 8 : i32}} : partition_view<tile=(128x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+      %33 = addi %loopIdx, %cst_1_i32 : tile<i32, #linear>
+      %34 = subi %loopIdx, %cst_0_i32 : tile<i32, #linear>
+      %35 = andi %34, %cst_1_i32 : tile<i32, #linear>
+      %36 = xori %35, %cst_1_i32 : tile<i32, #linear>
+      %37 = ttg.predicate_stage %loopIdx, %1#1, %cst_1_i32 maxStage 1 stage 0 : tile<i32, #linear> -> tile<i1, #linear>
+      %38 = andi %37, %4 : tile<i1, #linear>
+      ttg.mask %38 : tile<i1, #linear> -> () {
+        %48 = ttg.memdesc_index %2[%36] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+        %49 = ttg.async_copy_global_to_local %pview[%blockId_x, %33], %48 {contiguity = 8 : i32, ttg.index_nonneg = array<i32: 0>, ttg.vector = {width = 8 : i32}} : partition_view<tile=(128x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
         ttg.mask.return
       }
-      %31 = andi %29, %9 : tile<i1, #linear>
-      ttg.mask %31 : tile<i1, #linear> -> () {
-        %40 = ttg.memdesc_index %2[%28] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
-        %41 = ttg.async_copy_global_to_local %pview[%blockId_x, %25], %40 {contiguity = 4 : i32, ttg.index_nonneg = array<i32: 0>, ttg.vector = {width = 4 : i32}} : partition_view<tile=(128x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+      %39 = andi %37, %9 : tile<i1, #linear>
+      ttg.mask %39 : tile<i1, #linear> -> () {
+        %48 = ttg.memdesc_index %2[%36] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+        %49 = ttg.async_copy_global_to_local %pview[%blockId_x, %33], %48 {contiguity = 4 : i32, ttg.index_nonneg = array<i32: 0>, ttg.vector = {width = 4 : i32}} : partition_view<tile=(128x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
         ttg.mask.return
       }
-      %32 = andi %29, %10 : tile<i1, #linear>
-      ttg.mask %32 : tile<i1, #linear> -> () {
-        %40 = ttg.memdesc_index %2[%28] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
-        %41 = ttg.async_copy_global_to_local %pview[%blockId_x, %25], %40 {ttg.index_nonneg = array<i32: 0>} : partition_view<tile=(128x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+      %40 = andi %37, %10 : tile<i1, #linear>
+      ttg.mask %40 : tile<i1, #linear> -> () {
+        %48 = ttg.memdesc_index %2[%36] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+        %49 = ttg.async_copy_global_to_local %pview[%blockId_x, %33], %48 {ttg.index_nonneg = array<i32: 0>} : partition_view<tile=(128x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
         ttg.mask.return
       }
-      %33 = andi %29, %13 : tile<i1, #linear>
-      ttg.mask %33 : tile<i1, #linear> -> () {
-        %40 = ttg.memdesc_index %11[%28] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
-        %41 = ttg.async_copy_global_to_local %pview_13[%25, %blockId_y], %40 {contiguity = 8 : i32, ttg.index_nonneg = array<i32: 1>, ttg.vector = {width = 8 : i32}} : partition_view<tile=(128x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+      %41 = andi %37, %17 : tile<i1, #linear>
+      ttg.mask %41 : tile<i1, #linear> -> () {
+        %48 = ttg.memdesc_index %15[%36] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+        %49 = ttg.async_copy_global_to_local %pview_13[%33, %blockId_y], %48 {contiguity = 8 : i32, ttg.index_nonneg = array<i32: 1>, ttg.vector = {width = 8 : i32}} : partition_view<tile=(128x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
         ttg.mask.return
       }
-      %34 = andi %29, %18 : tile<i1, #linear>
-      ttg.mask %34 : tile<i1, #linear> -> () {
-        %40 = ttg.memdesc_index %11[%28] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
-        %41 = ttg.async_copy_global_to_local %pview_13[%25, %blockId_y], %40 {contiguity = 4 : i32, ttg.index_nonneg = array<i32: 1>, ttg.vector = {width = 4 : i32}} : partition_view<tile=(128x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+      %42 = andi %37, %22 : tile<i1, #linear>
+      ttg.mask %42 : tile<i1, #linear> -> () {
+        %48 = ttg.memdesc_index %15[%36] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+        %49 = ttg.async_copy_global_to_local %pview_13[%33, %blockId_y], %48 {contiguity = 4 : i32, ttg.index_nonneg = array<i32: 1>, ttg.vector = {width = 4 : i32}} : partition_view<tile=(128x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
         ttg.mask.return
       }
-      %35 = andi %29, %19 : tile<i1, #linear>
-      ttg.mask %35 : tile<i1, #linear> -> () {
-        %40 = ttg.memdesc_index %11[%28] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
-        %41 = ttg.async_copy_global_to_local %pview_13[%25, %blockId_y], %40 {ttg.index_nonneg = array<i32: 1>} : partition_view<tile=(128x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+      %43 = andi %37, %23 : tile<i1, #linear>
+      ttg.mask %43 : tile<i1, #linear> -> () {
+        %48 = ttg.memdesc_index %15[%36] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+        %49 = ttg.async_copy_global_to_local %pview_13[%33, %blockId_y], %48 {ttg.index_nonneg = array<i32: 1>} : partition_view<tile=(128x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
         ttg.mask.return
       }
-      %36 = ttg.async_commit_group
-      %37 = ttg.memdesc_index %2[%27] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
-      %38 = ttg.memdesc_index %11[%27] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
-      %39 = mmaf %37, %38, %iterArg0 {ttg.mma = "m16n8k16.f32.f16.f16.f32"} : !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>, !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>, tile<128x128xf32, #linear1>
-      continue %39 : tile<128x128xf32, #linear1>
+      %44 = ttg.async_commit_group
+      %45 = ttg.memdesc_index %2[%35] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+      %46 = ttg.memdesc_index %15[%35] : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>
+      %47 = mmaf %45, %46, %iterArg0 {ttg.mma = "m16n8k16.f32.f16.f16.f32"} : !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>, !ttg.memdesc<128x128xf16, #shared1, #smem, mutable>, tile<128x128xf32, #linear1>
+      continue %47 : tile<128x128xf32, #linear1>
     }
-    %21 = ttg.async_wait {num = 0 : i32}
-    ttg.local_dealloc %11 : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable>
+    %29 = ttg.async_wait {num = 0 : i32}
+    ttg.local_dealloc %15 : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable>
     ttg.local_dealloc %2 : !ttg.memdesc<2x128x128xf16, #shared, #smem, mutable>
-    %22 = ttg.convert_layout %for {allocation.offset = 0 : i32, allocation.size = 16384 : i32} : tile<128x128xf32, #linear1> -> tile<128x128xf32, #linear2>
-    %23 = store_view_tko weak %22, %pview_14[%blockId_x, %blockId_y] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: 0>, split, width = 4 : i32}} : tile<128x128xf32, #linear2>, partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> token
+    %30 = ttg.convert_layout %for {allocation.offset = 0 : i32, allocation.size = 16384 : i32} : tile<128x128xf32, #linear1> -> tile<128x128xf32, #linear2>
+    %31 = store_view_tko weak %30, %pview_14[%blockId_x, %blockId_y] token = %0 attributes {ttg.index_nonneg = array<i32: 0, 1>, ttg.vector = {checks = array<i32: 0>, split, width = 4 : i32}} : tile<128x128xf32, #linear2>, partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32, #linear> -> token
     return
   }
 }
