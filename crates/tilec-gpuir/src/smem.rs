@@ -58,10 +58,13 @@ pub fn local_alloc_align(m: &Module, op: Op) -> u64 {
 /// (structured random kernel 799 over 2 CTAs).
 fn tensor_copied(m: &Module, v: Value) -> bool {
     m.users(v).any(|u| {
-        let slot = match m.opcode(u) {
-            Opcode::AsyncTmaCopyGlobalToLocal => Some("result"),
-            Opcode::AsyncTmaCopyLocalToGlobal => Some("src"),
-            _ => None,
+        // The copy's shared-memory operand: a load's `result`, a store's `src`.
+        let slot = if m.opcode(u) == Opcode::AsyncTmaCopyGlobalToLocal {
+            Some("result")
+        } else if m.opcode(u) == Opcode::AsyncTmaCopyLocalToGlobal {
+            Some("src")
+        } else {
+            None
         };
         if let Some(slot) = slot {
             return tilec_ir::segments::operand_group(m, u, slot).contains(&v);
