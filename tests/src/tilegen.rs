@@ -68,6 +68,18 @@ struct Array {
 }
 
 impl Array {
+    /// An array of `shape` whose rows are `row_stride` elements apart (drawn: its last
+    /// dimension, or padded).
+    fn new(rng: &mut Rng, name: &str, elem: &str, shape: Vec<i64>) -> Array {
+        let row_stride = row_stride(rng, *shape.last().unwrap_or(&1));
+        Array {
+            name: name.into(),
+            elem: leak(elem),
+            shape,
+            row_stride,
+        }
+    }
+
     fn rank(&self) -> usize {
         self.shape.len()
     }
@@ -269,40 +281,19 @@ fn product(rng: &mut Rng, seed: u64) -> Structured {
     let lead = |b: i64, r: i64, c: i64| {
         if batch > 0 { vec![b, r, c] } else { vec![r, c] }
     };
-    let a = Array {
-        name: "a".into(),
-        elem: leak(stored),
-        shape: if a_t {
-            lead(batch, k, m)
-        } else {
-            lead(batch, m, k)
-        },
-        row_stride: 0,
+    let a_shape = if a_t {
+        lead(batch, k, m)
+    } else {
+        lead(batch, m, k)
     };
-    let a = Array {
-        row_stride: row_stride(rng, *a.shape.last().unwrap_or(&1)),
-        ..a
+    let a = Array::new(rng, "a", stored, a_shape);
+    let b_shape = if b_t {
+        lead(batch, n, k)
+    } else {
+        lead(batch, k, n)
     };
-    let b = Array {
-        name: "b".into(),
-        elem: leak(stored),
-        shape: if b_t {
-            lead(batch, n, k)
-        } else {
-            lead(batch, k, n)
-        },
-        row_stride: 0,
-    };
-    let b = Array {
-        row_stride: row_stride(rng, *b.shape.last().unwrap_or(&1)),
-        ..b
-    };
-    let c = Array {
-        name: "c".into(),
-        elem: leak(out_elem),
-        shape: lead(batch, m, n),
-        row_stride: row_stride(rng, n),
-    };
+    let b = Array::new(rng, "b", stored, b_shape);
+    let c = Array::new(rng, "c", out_elem, lead(batch, m, n));
     let bias = Array {
         name: "bias".into(),
         elem: leak(if int { "i32" } else { acc }),
@@ -621,23 +612,13 @@ fn rows(rng: &mut Rng, seed: u64) -> Structured {
         &["sum", "max", "softmax", "centre", "cumsum", "argmax"],
     );
     let exact_inputs = pattern != "softmax" && rng.percent(40);
-    let x = Array {
-        name: "x".into(),
-        elem: leak(stored),
-        shape: vec![rows_n, cols],
-        row_stride: row_stride(rng, cols),
-    };
+    let x = Array::new(rng, "x", stored, vec![rows_n, cols]);
     let y_cols = if matches!(pattern, "sum" | "max" | "argmax") {
         1
     } else {
         cols
     };
-    let y = Array {
-        name: "y".into(),
-        elem: leak(stored),
-        shape: vec![rows_n, y_cols],
-        row_stride: row_stride(rng, y_cols),
-    };
+    let y = Array::new(rng, "y", stored, vec![rows_n, y_cols]);
     let aligned = rng.percent(70);
     let padding = if matches!(pattern, "max" | "softmax" | "argmax") {
         "neg_inf"
@@ -780,31 +761,11 @@ fn attention(rng: &mut Rng, seed: u64) -> Structured {
     let m = extent(rng, tm, 2);
     let s_len = extent(rng, tn, 3);
     let aligned = rng.percent(70);
-    let q = Array {
-        name: "q".into(),
-        elem: leak(elem),
-        shape: vec![m, d],
-        row_stride: row_stride(rng, d),
-    };
-    let k = Array {
-        name: "k".into(),
-        elem: leak(elem),
-        shape: vec![s_len, d],
-        row_stride: row_stride(rng, d),
-    };
-    let v = Array {
-        name: "v".into(),
-        elem: leak(elem),
-        shape: vec![s_len, d],
-        row_stride: row_stride(rng, d),
-    };
+    let q = Array::new(rng, "q", elem, vec![m, d]);
+    let k = Array::new(rng, "k", elem, vec![s_len, d]);
+    let v = Array::new(rng, "v", elem, vec![s_len, d]);
     let o_elem = pick(rng, &["f32", elem]);
-    let out = Array {
-        name: "o".into(),
-        elem: leak(o_elem),
-        shape: vec![m, d],
-        row_stride: row_stride(rng, d),
-    };
+    let out = Array::new(rng, "o", o_elem, vec![m, d]);
     let pq = q.partition(&[tm, d], Some("zero"), None);
     let pk = k.partition(&[d, tn], Some("zero"), Some(&[1, 0]));
     let pv = v.partition(&[tn, d], Some("zero"), None);
@@ -988,20 +949,10 @@ fn copy(rng: &mut Rng, seed: u64) -> Structured {
         )
     };
     let shape: Vec<i64> = tile.iter().map(|&t| extent(rng, t, 2)).collect();
-    let x = Array {
-        name: "x".into(),
-        elem: leak(elem),
-        shape: shape.clone(),
-        row_stride: row_stride(rng, *shape.last().unwrap_or(&1)),
-    };
+    let x = Array::new(rng, "x", elem, shape.clone());
     // The output holds the input permuted: dimension d of y is dimension perm[d] of x.
     let yshape: Vec<i64> = perm.iter().map(|&p| shape[p]).collect();
-    let y = Array {
-        name: "y".into(),
-        elem: leak(elem),
-        shape: yshape.clone(),
-        row_stride: row_stride(rng, *yshape.last().unwrap_or(&1)),
-    };
+    let y = Array::new(rng, "y", elem, yshape.clone());
     // y's partition view takes tiles of x's tile shape (tile dim d along y's dimension
     // inverse[d]), so that the loaded tile stores as it is.
     let mut inverse = vec![0usize; perm.len()];
