@@ -13,11 +13,12 @@
 # stays while the machine is warm.
 #
 # Steps are the arguments, in the order given (default: all but the cuTile benchmarks, most
-# important first): env test test90a testcluster bench cutile cutileref examples random testfm
+# important first): env test test90a testcluster structured bench cutile cutileref examples random testfm
 #   env          device, driver, tools, and a tileiras probe
 #   test         cargo xtask gpu-test (sm_90)
 #   test90a      gpu-test --arch sm_90a, then again --warp-specialize
 #   testcluster  gpu-test with every tile block over a cluster: 2 CTAs at sm_90a, 4 at sm_90
+#   structured   500 structured random kernels at sm_90a (big tiles: wgmma, TMA, pipelines)
 #   bench        cargo xtask gpu-bench (tilec, tileiras's build of the same cuTile kernel, cuBLAS)
 #   cutile       cuTile Python's test suite with tilec as its tileiras
 #   cutileref    the same suite with NVIDIA's tileiras (compare: scripts/gpu/compare_junit.py)
@@ -74,7 +75,7 @@ export TILEC_PYTHON=python3
 export PYTHONUNBUFFERED=1
 export TILEC_GPU_LAUNCH_TIMEOUT=${TILEC_GPU_LAUNCH_TIMEOUT:-20}
 X=/tmp/gpubin/xtask
-steps=${*:-env test test90a testcluster bench cutile cutileref examples random testfm}
+steps=${*:-env test test90a testcluster structured bench cutile cutileref examples random testfm}
 skipped=
 left() { echo $(( DEADLINE - ($(date +%s) - T0) )); }
 # cap NOMINAL: the step's own bound, cut to what is left before the deadline
@@ -128,6 +129,7 @@ for s in $steps; do
        [ "$(left)" -ge 30 ] && sweep "$W/gpu-test-cluster4.md" 150 --arch sm_90 --num-ctas 4 ;;
     testfm) sweep "$W/gpu-test-fastmath.md" 100 --fast-math --only example ;;
     random) sweep "$W/gpu-test-random.md" 200 --only random --random 2000 --seed 1000 ;;
+    structured) sweep "$W/gpu-test-structured.md" 90 --arch sm_90a --only structured --random 0 --structured 500 --seed 5000 ;;
     bench) env -u CUDA_HOME -u CUDA_PATH timeout "$(cap 240)" $X gpu-bench --json "$W/gpu-bench.json" > "$W/gpu-bench.md" 2>&1; echo "exit $?" >> "$W/gpu-bench.md" ;;
     examples) timeout "$(cap 150)" python3 scripts/gpu/run_examples.py --tilec /tmp/gpubin/tilec --arch sm_90 --json "$W/run-examples.json" > "$W/run-examples.md" 2>&1; echo "exit $?" >> "$W/run-examples.md" ;;
     probe) [ -f .gpu/probe/nan.tile ] && { timeout "$(cap 60)" tilec run .gpu/probe/nan.tile --device --grid 1 --arg @.gpu/probe/a.npy --arg @.gpu/probe/b.npy $(for k in 0 1 2 3 4 5 6; do echo --arg zeros:i64:8; done) > "$W/probe.md" 2>&1; echo "exit $?" >> "$W/probe.md"; } ;;
