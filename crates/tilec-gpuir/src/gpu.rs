@@ -254,21 +254,14 @@ pub fn accumulates_in_place(m: &Module, op: Op, f: Op) -> bool {
 /// rewrites it (`mov.b32` into the A fragment of the `wgmma.mma_async` still running:
 /// structured random kernel 3029, A doubled in the loop).
 pub fn a_computed_in_loop(m: &Module, op: Op, f: Op) -> bool {
-    let mut block = match m.value_def(m.operand(op, 0)) {
-        tilec_ir::ValueDef::Result(d, _) => m.op_block(d),
-        tilec_ir::ValueDef::Arg(b, _) => Some(b),
-        tilec_ir::ValueDef::Placeholder => None,
-    };
-    while let Some(b) = block {
-        let Some(p) = m.block_parent_op(b) else {
-            return false;
-        };
-        if p == f {
-            return true;
-        }
-        block = m.op_block(p);
-    }
-    false
+    ws::defined_in(m, m.operand(op, 0), f)
+}
+
+/// Whether product `op` in K loop `f` may stay in flight into the next K step: a
+/// warpgroup MMA (`wgmma`) accumulating in place over the loop whose A is one of the
+/// pipeline's loads (`a_pipelined`: in rotating stages) or not computed in the loop.
+fn may_stay_in_flight(m: &Module, op: Op, f: Op, wgmma: bool, a_pipelined: bool) -> bool {
+    wgmma && accumulates_in_place(m, op, f) && (a_pipelined || !a_computed_in_loop(m, op, f))
 }
 
 /// The stages a pipelined K loop gets when `--num-stages` does not say (fewer when they
@@ -1807,9 +1800,7 @@ impl Assign<'_> {
         // Warpgroup MMA (no fragment layouts) accumulating in place over the loop can stay
         // in flight across K steps: what goes through registers then needs a third stage
         // (see [`Assign::build_pipeline`]).
-        let overlap = frags.is_none()
-            && accumulates_in_place(self.m, op, f)
-            && (loads[0].is_some() || !a_computed_in_loop(self.m, op, f));
+        let overlap = may_stay_in_flight(self.m, op, f, frags.is_none(), loads[0].is_some());
         if loads[0].is_none() && !b_async {
             self.remark(
                 f,
@@ -2009,10 +2000,7 @@ impl Assign<'_> {
         let (a_async, b_async, raw) = self.copied_operands(&loads, b_mn, frags.is_none());
         let overlap = self.m.attr_named(op, crate::wgmma::ASYNC_ATTR).is_some();
         if overlap
-            && !(n >= 3
-                && frags.is_none()
-                && accumulates_in_place(self.m, op, f)
-                && (loads[0].is_some() || !a_computed_in_loop(self.m, op, f)))
+            && !(n >= 3 && may_stay_in_flight(self.m, op, f, frags.is_none(), loads[0].is_some()))
         {
             self.m.remove_extra_attr(op, crate::wgmma::ASYNC_ATTR);
             return self.build_pipeline(

@@ -271,7 +271,7 @@ impl Ctx<'_, '_> {
                         }
                     }
                 }
-                _ => {
+                (Order::Sequential | Order::Reversed, _) => {
                     let backwards = order == Order::Reversed && !scan;
                     let mut acc = ids.clone();
                     for j in 0..len {

@@ -100,7 +100,7 @@ fn safe_on_every_warp(m: &Module, o: Op) -> bool {
 
 /// Whether value `v` is defined inside op `o` (by an op nested in it, or as an argument
 /// of one of its blocks or of a block nested in it).
-fn defined_in(m: &Module, v: Value, o: Op) -> bool {
+pub(super) fn defined_in(m: &Module, v: Value, o: Op) -> bool {
     let owner = match m.value_def(v) {
         tilec_ir::ValueDef::Result(d, _) => m.parent_op(d),
         tilec_ir::ValueDef::Arg(b, _) => m.block_parent_op(b),
